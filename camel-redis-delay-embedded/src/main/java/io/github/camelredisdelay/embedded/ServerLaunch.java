@@ -1,0 +1,115 @@
+package io.github.camelredisdelay.embedded;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Runs {@code redis-server} once on a given port and directory and waits until it answers. */
+final class ServerLaunch {
+
+    static final String HOST = "127.0.0.1";
+
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration POLL_INTERVAL = Duration.ofMillis(50);
+    private static final Duration PROBE_TIMEOUT = Duration.ofMillis(500);
+    private static final Duration KILL_TIMEOUT = Duration.ofSeconds(5);
+    private static final String PORT_TAKEN = "Address already in use";
+
+    private ServerLaunch() {
+    }
+
+    /**
+     * Starts the server and returns it once it answers {@code PING}, or empty when the port was taken so
+     * the caller can try again.
+     *
+     * @throws IllegalStateException when it exits for another reason or does not answer within 10 s; the
+     *                               message ends with the tail of its log and console
+     */
+    static Optional<Process> tryStart(RedisBinary binary, RedisServerOptions options, int port, Path dir) {
+        Path logFile = dir.resolve("redis.log");
+        Path consoleFile = dir.resolve("redis.console");
+        LaunchOutput output = LaunchOutput.mark(logFile, consoleFile);
+        Process process;
+        try {
+            process = new ProcessBuilder(commandLine(binary, options, port, dir, logFile))
+                    .directory(dir.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(consoleFile.toFile()))
+                    .start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot run " + binary, e);
+        }
+        return awaitReady(process, binary, port, output);
+    }
+
+    private static List<String> commandLine(RedisBinary binary, RedisServerOptions options, int port, Path dir,
+            Path logFile) {
+        List<String> command = new ArrayList<>(List.of(
+                binary.path().toString(),
+                "--port", String.valueOf(port),
+                "--bind", HOST,
+                "--dir", dir.toString(),
+                "--daemonize", "no",
+                "--protected-mode", "no",
+                "--save", "",
+                "--appendonly", options.appendOnly() ? "yes" : "no",
+                "--appendfsync", "everysec",
+                "--logfile", logFile.toString()));
+        command.addAll(options.extraArgs());
+        return command;
+    }
+
+    private static Optional<Process> awaitReady(Process process, RedisBinary binary, int port, LaunchOutput output) {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        long maxPolls = READY_TIMEOUT.toMillis() / POLL_INTERVAL.toMillis();
+        for (long poll = 0; poll < maxPolls && System.nanoTime() < deadline; poll++) {
+            if (!process.isAlive()) {
+                if (output.mentions(PORT_TAKEN)) {
+                    return Optional.empty();
+                }
+                throw failure(binary, port, "exited with code " + process.exitValue(), output);
+            }
+            if (answersAsItself(process, port)) {
+                return Optional.of(process);
+            }
+            pause(process);
+        }
+        ProcessExit.kill(process, KILL_TIMEOUT);
+        throw failure(binary, port, "did not answer PING within " + READY_TIMEOUT.toSeconds() + " s", output);
+    }
+
+    /**
+     * True once the server answers PING and reports our process id: a PONG from the port alone could come
+     * from another server that holds it while ours is about to fail its bind.
+     */
+    private static boolean answersAsItself(Process process, int port) {
+        try {
+            return "PONG".equals(Resp.call(HOST, port, PROBE_TIMEOUT, "PING"))
+                    && Info.field(Resp.call(HOST, port, PROBE_TIMEOUT, "INFO", "server"), "process_id")
+                            .filter(String.valueOf(process.pid())::equals)
+                            .isPresent();
+        } catch (IOException | IllegalStateException notYet) {
+            // Not listening yet, or still loading the append-only file (a LOADING error reply).
+            return false;
+        }
+    }
+
+    private static void pause(Process process) {
+        try {
+            Thread.sleep(POLL_INTERVAL.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            ProcessExit.kill(process, KILL_TIMEOUT);
+            throw new IllegalStateException("Interrupted while waiting for redis-server to start", e);
+        }
+    }
+
+    private static IllegalStateException failure(RedisBinary binary, int port, String what, LaunchOutput output) {
+        return new IllegalStateException(
+                "redis-server " + binary + " on port " + port + " " + what + "\n" + output.tail());
+    }
+}

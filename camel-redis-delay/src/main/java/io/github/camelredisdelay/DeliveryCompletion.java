@@ -1,0 +1,77 @@
+package io.github.camelredisdelay;
+
+import java.util.List;
+import java.util.OptionalLong;
+
+import io.github.camelredisdelay.internal.DeadLetters;
+import io.github.camelredisdelay.internal.Delivery;
+import io.github.camelredisdelay.internal.RedisQueue;
+import io.github.camelredisdelay.internal.RetryPolicy;
+import org.apache.camel.Exchange;
+import org.apache.camel.spi.Synchronization;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Settles a delivered message when its exchange completes: acknowledged on success; on failure redelivered after
+ * the retry schedule's delay, or moved to the dead-letter queue once its deliveries are exhausted. If Redis cannot
+ * be reached at that moment, the message stays leased and is delivered again after the visibility timeout.
+ */
+final class DeliveryCompletion implements Synchronization {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DeliveryCompletion.class);
+
+    private final Delivery delivery;
+    private final RedisQueue queue;
+    private final RetryPolicy retryPolicy;
+    private final DeadLetters deadLetters;
+
+    DeliveryCompletion(Delivery delivery, RedisQueue queue, RetryPolicy retryPolicy, DeadLetters deadLetters) {
+        this.delivery = delivery;
+        this.queue = queue;
+        this.retryPolicy = retryPolicy;
+        this.deadLetters = deadLetters;
+    }
+
+    @Override
+    public void onComplete(Exchange exchange) {
+        try {
+            queue.ack(List.of(delivery));
+        } catch (RuntimeException e) {
+            LOG.warn("Could not acknowledge message {} on queue {}; it will be delivered again after the visibility timeout: {}",
+                    delivery.messageId(), queue.name(), e.toString());
+        }
+    }
+
+    @Override
+    public void onFailure(Exchange exchange) {
+        String error = describe(exchange.getException());
+        try {
+            OptionalLong delay = retryPolicy.delayAfter(delivery.deliveryCount());
+            if (delay.isPresent()) {
+                if (queue.retry(delivery, delay.getAsLong(), error)) {
+                    LOG.warn("Delivery {} of message {} on queue {} failed, next delivery in {} ms: {}",
+                            delivery.deliveryCount(), delivery.messageId(), queue.name(), delay.getAsLong(), error);
+                }
+            } else {
+                deadLetter(error);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("Could not settle failed message {} on queue {}; it will be delivered again after the visibility timeout: {}",
+                    delivery.messageId(), queue.name(), e.toString());
+        }
+    }
+
+    void deadLetter(String reason) {
+        deadLetters.move(delivery, reason);
+        LOG.error("Message {} on queue {} moved to dead-letter queue {} after {} deliveries: {}", delivery.messageId(),
+                queue.name(), deadLetters.targetName(), delivery.deliveryCount(), reason);
+    }
+
+    static String describe(Throwable error) {
+        if (error == null) {
+            return "exchange failed without an exception";
+        }
+        return error.getClass().getName() + ": " + error.getMessage();
+    }
+}

@@ -1,0 +1,343 @@
+package io.github.camelredisdelay;
+
+import java.util.List;
+
+import io.github.camelredisdelay.internal.Durations;
+import io.github.camelredisdelay.internal.QueueNames;
+import org.apache.camel.RuntimeCamelException;
+import org.apache.camel.TypeConverter;
+import org.apache.camel.spi.Metadata;
+import org.apache.camel.spi.UriParam;
+import org.apache.camel.spi.UriParams;
+import org.redisson.api.RedissonClient;
+
+/**
+ * Options of the {@code redis-delay} component; set on the component, overridable per endpoint.
+ */
+@UriParams
+public class RedisDelayConfiguration implements Cloneable {
+
+    @UriParam(label = "common")
+    @Metadata(autowired = true)
+    private RedissonClient redissonClient;
+    @UriParam(label = "common", defaultValue = "redis://127.0.0.1:6379")
+    private String address = "redis://127.0.0.1:6379";
+    @UriParam(label = "security", secret = true)
+    private String username;
+    @UriParam(label = "security", secret = true)
+    private String password;
+    @UriParam(label = "common")
+    private Integer database;
+    @UriParam(label = "common")
+    private String redissonConfig;
+    @UriParam(label = "common", defaultValue = "camel:delay")
+    private String keyPrefix = "camel:delay";
+
+    @UriParam(label = "producer", defaultValue = "0", javaType = "java.time.Duration")
+    private long delay;
+    @UriParam(label = "producer", defaultValue = "schedule")
+    private RedisDelayOperation operation = RedisDelayOperation.schedule;
+    @UriParam(label = "producer", defaultValue = "keep")
+    private OnDuplicate onDuplicate = OnDuplicate.keep;
+
+    @UriParam(label = "consumer", defaultValue = "blocking")
+    private ConsumerType consumerType = ConsumerType.blocking;
+    @UriParam(label = "consumer", defaultValue = "1")
+    private int concurrentConsumers = 1;
+    @UriParam(label = "consumer", defaultValue = "10")
+    private int maxMessagesPerPoll = 10;
+    @UriParam(label = "consumer", defaultValue = "1000", javaType = "java.time.Duration")
+    private long pollInterval = 1000;
+    @UriParam(label = "consumer", defaultValue = "30000", javaType = "java.time.Duration")
+    private long visibilityTimeout = 30000;
+    @UriParam(label = "consumer", defaultValue = "5")
+    private int maxDeliveries = 5;
+    @UriParam(label = "consumer", defaultValue = "1s,5s,30s,2m,10m")
+    private String retrySchedule = "1s,5s,30s,2m,10m";
+    @UriParam(label = "consumer")
+    private String deadLetterQueue;
+
+    @UriParam(label = "advanced", defaultValue = "100")
+    private int transferBatchSize = 100;
+    @UriParam(label = "advanced", defaultValue = "1000", javaType = "java.time.Duration")
+    private long transferInterval = 1000;
+
+    public RedissonClient getRedissonClient() {
+        return redissonClient;
+    }
+
+    /**
+     * A RedissonClient to use; when set, the component never shuts it down and ignores the connection options.
+     */
+    public void setRedissonClient(RedissonClient redissonClient) {
+        this.redissonClient = redissonClient;
+    }
+
+    public String getAddress() {
+        return address;
+    }
+
+    /**
+     * Redis address used when no RedissonClient is given: redis://host:port, or rediss:// for TLS.
+     */
+    public void setAddress(String address) {
+        this.address = address;
+    }
+
+    public String getUsername() {
+        return username;
+    }
+
+    /**
+     * Redis ACL user name.
+     */
+    public void setUsername(String username) {
+        this.username = username;
+    }
+
+    public String getPassword() {
+        return password;
+    }
+
+    /**
+     * Redis password.
+     */
+    public void setPassword(String password) {
+        this.password = password;
+    }
+
+    public Integer getDatabase() {
+        return database;
+    }
+
+    /**
+     * Redis database index.
+     */
+    public void setDatabase(Integer database) {
+        this.database = database;
+    }
+
+    public String getRedissonConfig() {
+        return redissonConfig;
+    }
+
+    /**
+     * Path of a Redisson YAML configuration (file: or classpath:, plain paths are files) for cluster, sentinel or
+     * replicated deployments; wins over address.
+     */
+    public void setRedissonConfig(String redissonConfig) {
+        this.redissonConfig = redissonConfig;
+    }
+
+    public String getKeyPrefix() {
+        return keyPrefix;
+    }
+
+    /**
+     * Namespace of every Redis key and channel the component uses.
+     */
+    public void setKeyPrefix(String keyPrefix) {
+        this.keyPrefix = keyPrefix;
+    }
+
+    public long getDelay() {
+        return delay;
+    }
+
+    /**
+     * Default delay before a scheduled message is due: 30m, 1h30m, PT5S or milliseconds.
+     */
+    public void setDelay(long delay) {
+        this.delay = delay;
+    }
+
+    public RedisDelayOperation getOperation() {
+        return operation;
+    }
+
+    /**
+     * What the producer does: schedule, cancel or reschedule a message.
+     */
+    public void setOperation(RedisDelayOperation operation) {
+        this.operation = operation;
+    }
+
+    public OnDuplicate getOnDuplicate() {
+        return onDuplicate;
+    }
+
+    /**
+     * What a schedule does when the message id already exists: keep the existing message, replace it, or fail.
+     */
+    public void setOnDuplicate(OnDuplicate onDuplicate) {
+        this.onDuplicate = onDuplicate;
+    }
+
+    public ConsumerType getConsumerType() {
+        return consumerType;
+    }
+
+    /**
+     * blocking: long-polling threads deliver as soon as a message is due; polling: scheduled polls every pollInterval.
+     */
+    public void setConsumerType(ConsumerType consumerType) {
+        this.consumerType = consumerType;
+    }
+
+    public int getConcurrentConsumers() {
+        return concurrentConsumers;
+    }
+
+    /**
+     * Number of threads of a blocking consumer.
+     */
+    public void setConcurrentConsumers(int concurrentConsumers) {
+        this.concurrentConsumers = concurrentConsumers;
+    }
+
+    public int getMaxMessagesPerPoll() {
+        return maxMessagesPerPoll;
+    }
+
+    /**
+     * Most messages fetched from Redis in one read.
+     */
+    public void setMaxMessagesPerPoll(int maxMessagesPerPoll) {
+        this.maxMessagesPerPoll = maxMessagesPerPoll;
+    }
+
+    public long getPollInterval() {
+        return pollInterval;
+    }
+
+    /**
+     * Interval between polls of a polling consumer.
+     */
+    public void setPollInterval(long pollInterval) {
+        this.pollInterval = pollInterval;
+    }
+
+    public long getVisibilityTimeout() {
+        return visibilityTimeout;
+    }
+
+    /**
+     * How long a delivered message stays leased to its consumer without being acknowledged before another consumer
+     * gets it; leases of exchanges still running are extended.
+     */
+    public void setVisibilityTimeout(long visibilityTimeout) {
+        this.visibilityTimeout = visibilityTimeout;
+    }
+
+    public int getMaxDeliveries() {
+        return maxDeliveries;
+    }
+
+    /**
+     * Deliveries of a message before it goes to the dead-letter queue; 0 retries forever.
+     */
+    public void setMaxDeliveries(int maxDeliveries) {
+        this.maxDeliveries = maxDeliveries;
+    }
+
+    public String getRetrySchedule() {
+        return retrySchedule;
+    }
+
+    /**
+     * Comma-separated delays before each redelivery of a failed message; the last one repeats.
+     */
+    public void setRetrySchedule(String retrySchedule) {
+        this.retrySchedule = retrySchedule;
+    }
+
+    public String getDeadLetterQueue() {
+        return deadLetterQueue;
+    }
+
+    /**
+     * Queue that receives messages whose deliveries are exhausted; defaults to the queue name plus .dead.
+     */
+    public void setDeadLetterQueue(String deadLetterQueue) {
+        this.deadLetterQueue = deadLetterQueue;
+    }
+
+    public int getTransferBatchSize() {
+        return transferBatchSize;
+    }
+
+    /**
+     * Most due messages moved to the ready stream in one step of the transfer task.
+     */
+    public void setTransferBatchSize(int transferBatchSize) {
+        this.transferBatchSize = transferBatchSize;
+    }
+
+    public long getTransferInterval() {
+        return transferInterval;
+    }
+
+    /**
+     * Safety-net period of the transfer task, which otherwise wakes exactly when the next message is due.
+     */
+    public void setTransferInterval(long transferInterval) {
+        this.transferInterval = transferInterval;
+    }
+
+    /**
+     * Checks every option of an endpoint of {@code queue}.
+     *
+     * @return the retry schedule's delays in ms
+     * @throws IllegalArgumentException naming the first bad option, its value and what is allowed
+     */
+    List<Long> validate(String queue, TypeConverter converter) {
+        if (keyPrefix == null || keyPrefix.isEmpty() || keyPrefix.contains("{") || keyPrefix.contains("}")) {
+            throw new IllegalArgumentException("Invalid keyPrefix '" + keyPrefix + "' of queue " + queue
+                                               + ": it must be non-empty and must not contain { or }");
+        }
+        Durations.checkRange(delay, "delay option of queue " + queue, delay);
+        atLeast("concurrentConsumers", concurrentConsumers, 1, queue);
+        atLeast("maxMessagesPerPoll", maxMessagesPerPoll, 1, queue);
+        atLeast("pollInterval", pollInterval, 1, queue);
+        atLeast("visibilityTimeout", visibilityTimeout, 100, queue);
+        atLeast("maxDeliveries", maxDeliveries, 0, queue);
+        atLeast("transferBatchSize", transferBatchSize, 1, queue);
+        atLeast("transferInterval", transferInterval, 10, queue);
+        if (transferBatchSize > 10_000) {
+            throw new IllegalArgumentException("Invalid transferBatchSize " + transferBatchSize + " of queue " + queue
+                                               + ": at most 10000, so one transfer step never blocks Redis for long");
+        }
+        if (deadLetterQueue != null) {
+            QueueNames.validate(deadLetterQueue);
+        }
+        if (retrySchedule == null || retrySchedule.isBlank()) {
+            throw new IllegalArgumentException("The retrySchedule of queue " + queue + " is empty: give at least one delay, e.g. 1s,5s,30s");
+        }
+        return Durations.parseList(retrySchedule, converter, "retrySchedule entry of queue " + queue);
+    }
+
+    /**
+     * The queue that receives exhausted messages of {@code queue}.
+     */
+    String deadLetterQueueOf(String queue) {
+        return deadLetterQueue != null ? deadLetterQueue : queue + ".dead";
+    }
+
+    private static void atLeast(String option, long value, long minimum, String queue) {
+        if (value < minimum) {
+            throw new IllegalArgumentException("Invalid " + option + " " + value + " of queue " + queue + ": at least "
+                                               + minimum + " is required");
+        }
+    }
+
+    /**
+     * A copy for one endpoint, so endpoint options never change the component's defaults.
+     */
+    public RedisDelayConfiguration copy() {
+        try {
+            return (RedisDelayConfiguration) clone();
+        } catch (CloneNotSupportedException e) {
+            throw new RuntimeCamelException(e);
+        }
+    }
+}

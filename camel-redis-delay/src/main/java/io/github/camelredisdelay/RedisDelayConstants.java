@@ -1,0 +1,58 @@
+package io.github.camelredisdelay;
+
+import org.apache.camel.spi.Metadata;
+
+/**
+ * Names of the message headers the {@code redis-delay} component reads and sets.
+ */
+public final class RedisDelayConstants {
+
+    @Metadata(label = "producer",
+              description = "Delay before the message is due; overrides the delay option. Milliseconds, a Duration, or a "
+                            + "string such as 30m, 1h30m or PT5S.",
+              javaType = "Object")
+    public static final String DELAY = "CamelRedisDelayDelay";
+
+    @Metadata(label = "producer",
+              description = "Absolute due time; wins over the delay. Epoch milliseconds, Instant, Date or ZonedDateTime. "
+                            + "A time in the past makes the message due at once.",
+              javaType = "Object")
+    public static final String DUE_AT = "CamelRedisDelayDueAt";
+
+    @Metadata(description = "The due time Redis stored, in epoch milliseconds of the Redis clock. Set after a schedule "
+                            + "and on every delivered exchange.",
+              javaType = "long")
+    public static final String SCHEDULED_FOR = "CamelRedisDelayScheduledFor";
+
+    @Metadata(description = "Id of the message to schedule, cancel or reschedule; generated when absent on schedule. "
+                            + "Always set on delivered exchanges.",
+              javaType = "String")
+    public static final String MESSAGE_ID = "CamelRedisDelayMessageId";
+
+    @Metadata(label = "producer", description = "Overrides the operation option: schedule, cancel or reschedule.",
+              javaType = "String")
+    public static final String OPERATION = "CamelRedisDelayOperation";
+
+    @Metadata(label = "consumer", description = "How often this message has been delivered, 1 on the first delivery.",
+              javaType = "int")
+    public static final String DELIVERY_COUNT = "CamelRedisDelayDeliveryCount";
+
+    @Metadata(label = "consumer", description = "The queue the message came from.", javaType = "String")
+    public static final String QUEUE = "CamelRedisDelayQueue";
+
+    @Metadata(label = "consumer", description = "When the message was scheduled, in epoch milliseconds of the Redis clock.",
+              javaType = "long")
+    public static final String SCHEDULED_AT = "CamelRedisDelayScheduledAt";
+
+    @Metadata(label = "consumer", description = "On dead letters: the queue the message was dead-lettered from.",
+              javaType = "String")
+    public static final String ORIGINAL_QUEUE = "CamelRedisDelayOriginalQueue";
+
+    @Metadata(label = "consumer",
+              description = "On redeliveries and dead letters: <exception class>: <message> of the last failed delivery.",
+              javaType = "String")
+    public static final String LAST_ERROR = "CamelRedisDelayLastError";
+
+    private RedisDelayConstants() {
+    }
+}

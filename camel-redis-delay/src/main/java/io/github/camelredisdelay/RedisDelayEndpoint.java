@@ -1,0 +1,152 @@
+package io.github.camelredisdelay;
+
+import java.util.List;
+
+import io.github.camelredisdelay.internal.Durations;
+import io.github.camelredisdelay.internal.MessageMapper;
+import io.github.camelredisdelay.internal.QueueKeys;
+import io.github.camelredisdelay.internal.QueueNames;
+import io.github.camelredisdelay.internal.RedisQueue;
+import io.github.camelredisdelay.internal.RedissonClientFactory;
+import io.github.camelredisdelay.internal.TransferTask;
+import org.apache.camel.Category;
+import org.apache.camel.Consumer;
+import org.apache.camel.Processor;
+import org.apache.camel.Producer;
+import org.apache.camel.spi.HeaderFilterStrategy;
+import org.apache.camel.spi.HeaderFilterStrategyAware;
+import org.apache.camel.spi.Metadata;
+import org.apache.camel.spi.UriEndpoint;
+import org.apache.camel.spi.UriParam;
+import org.apache.camel.spi.UriPath;
+import org.apache.camel.support.DefaultEndpoint;
+import org.redisson.api.RedissonClient;
+
+/**
+ * Schedule messages on a distributed, durable Redis delay queue and consume them when they are due, at least once,
+ * on exactly one of any number of competing consumers.
+ */
+@UriEndpoint(firstVersion = "1.0.0", scheme = "redis-delay", title = "Redis Delay", syntax = "redis-delay:queueName",
+             category = { Category.MESSAGING, Category.SCHEDULING }, headersClass = RedisDelayConstants.class)
+public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterStrategyAware {
+
+    @UriPath(description = "Name of the queue: 1 to 200 characters from A-Z a-z 0-9 . _ : -")
+    @Metadata(required = true)
+    private final String queueName;
+    @UriParam
+    private RedisDelayConfiguration configuration;
+    @UriParam(label = "advanced",
+              description = "Decides which headers are stored with a message and restored on delivery; by default every "
+                            + "header except Camel's own")
+    private HeaderFilterStrategy headerFilterStrategy = new RedisDelayHeaderFilterStrategy();
+
+    private RedisQueue queue;
+    private RedisQueue deadLetterQueue;
+    private MessageMapper messageMapper;
+    private List<Long> retryDelays;
+    private String transferKey;
+
+    public RedisDelayEndpoint(String uri, RedisDelayComponent component, String queueName,
+                              RedisDelayConfiguration configuration) {
+        super(uri, component);
+        this.queueName = QueueNames.validate(queueName);
+        this.configuration = configuration;
+    }
+
+    @Override
+    public RedisDelayComponent getComponent() {
+        return (RedisDelayComponent) super.getComponent();
+    }
+
+    @Override
+    public Producer createProducer() {
+        return new RedisDelayProducer(this);
+    }
+
+    @Override
+    public Consumer createConsumer(Processor processor) throws Exception {
+        RedisDelayConsumer consumer = new RedisDelayConsumer(this, processor);
+        configureConsumer(consumer);
+        return consumer;
+    }
+
+    @Override
+    protected void doInit() throws Exception {
+        super.doInit();
+        retryDelays = configuration.validate(queueName, getCamelContext().getTypeConverter());
+        messageMapper = new MessageMapper(headerFilterStrategy, queueName);
+    }
+
+    @Override
+    protected void doStart() throws Exception {
+        super.doStart();
+        RedisDelayComponent component = getComponent();
+        RedissonClient client = component.acquireClient(configuration);
+        queue = new RedisQueue(client, QueueKeys.of(configuration.getKeyPrefix(), queueName));
+        deadLetterQueue = new RedisQueue(client,
+                QueueKeys.of(configuration.getKeyPrefix(), configuration.deadLetterQueueOf(queueName)));
+        RedisQueue sharedQueue = queue;
+        transferKey = connectionId() + "|" + queue.keys().due();
+        component.acquireTransferTask(transferKey, () -> new TransferTask(sharedQueue, component.transferTimer(),
+                configuration.getTransferBatchSize(), configuration.getTransferInterval()));
+    }
+
+    @Override
+    protected void doStop() throws Exception {
+        if (queue != null) {
+            getComponent().releaseTransferTask(transferKey);
+            getComponent().releaseClient(configuration);
+            queue = null;
+        }
+        super.doStop();
+    }
+
+    private String connectionId() {
+        RedissonClient bean = configuration.getRedissonClient();
+        return bean != null ? "bean@" + System.identityHashCode(bean) : RedissonClientFactory.connectionKey(configuration);
+    }
+
+    public String getQueueName() {
+        return queueName;
+    }
+
+    public RedisDelayConfiguration getConfiguration() {
+        return configuration;
+    }
+
+    /**
+     * The endpoint's options.
+     */
+    public void setConfiguration(RedisDelayConfiguration configuration) {
+        this.configuration = configuration;
+    }
+
+    @Override
+    public HeaderFilterStrategy getHeaderFilterStrategy() {
+        return headerFilterStrategy;
+    }
+
+    @Override
+    public void setHeaderFilterStrategy(HeaderFilterStrategy headerFilterStrategy) {
+        this.headerFilterStrategy = headerFilterStrategy;
+    }
+
+    /** Redis access for this queue; available while the endpoint is started. */
+    RedisQueue queue() {
+        return queue;
+    }
+
+    /** Redis access for this queue's dead-letter queue; available while the endpoint is started. */
+    RedisQueue deadLetterQueue() {
+        return deadLetterQueue;
+    }
+
+    MessageMapper messageMapper() {
+        return messageMapper;
+    }
+
+    /** The validated delays of the retry schedule, in ms. */
+    List<Long> retryDelays() {
+        return retryDelays;
+    }
+}

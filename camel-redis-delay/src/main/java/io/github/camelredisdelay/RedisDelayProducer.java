@@ -1,0 +1,116 @@
+package io.github.camelredisdelay;
+
+import java.util.Locale;
+
+import io.github.camelredisdelay.internal.DueTime;
+import io.github.camelredisdelay.internal.DueTimes;
+import io.github.camelredisdelay.internal.EnvelopeCodec;
+import io.github.camelredisdelay.internal.MessageIds;
+import io.github.camelredisdelay.internal.RedisQueue;
+import io.github.camelredisdelay.internal.ScheduleResult;
+import org.apache.camel.Exchange;
+import org.apache.camel.Message;
+import org.apache.camel.support.DefaultProducer;
+
+/**
+ * Schedules, cancels and reschedules messages on a queue. Every call is one Lua script in Redis, so a failed call
+ * changes nothing; Redis errors fail the exchange and the route's error handler decides what happens next.
+ */
+public class RedisDelayProducer extends DefaultProducer {
+
+    private final RedisDelayEndpoint endpoint;
+
+    public RedisDelayProducer(RedisDelayEndpoint endpoint) {
+        super(endpoint);
+        this.endpoint = endpoint;
+    }
+
+    @Override
+    public void process(Exchange exchange) {
+        switch (operation(exchange.getMessage())) {
+            case schedule -> schedule(exchange);
+            case cancel -> cancel(exchange);
+            case reschedule -> reschedule(exchange);
+        }
+    }
+
+    private void schedule(Exchange exchange) {
+        Message message = exchange.getMessage();
+        RedisDelayConfiguration options = endpoint.getConfiguration();
+        String id = messageId(message);
+        if (id == null) {
+            id = MessageIds.next();
+        }
+        DueTime due = dueTime(exchange);
+        byte[] envelope = EnvelopeCodec.encode(endpoint.messageMapper().toEnvelope(exchange));
+        ScheduleResult result = queue().schedule(id, envelope, due, options.getOnDuplicate().name());
+        message.setHeader(RedisDelayConstants.MESSAGE_ID, id);
+        setScheduledFor(message, result);
+    }
+
+    private void cancel(Exchange exchange) {
+        Message message = exchange.getMessage();
+        message.setBody(queue().cancel(requiredMessageId(message, RedisDelayOperation.cancel)));
+    }
+
+    private void reschedule(Exchange exchange) {
+        Message message = exchange.getMessage();
+        String id = requiredMessageId(message, RedisDelayOperation.reschedule);
+        ScheduleResult result = queue().reschedule(id, dueTime(exchange));
+        message.setBody(result.scheduled());
+        setScheduledFor(message, result);
+    }
+
+    private DueTime dueTime(Exchange exchange) {
+        return DueTimes.resolve(exchange.getMessage(), endpoint.getConfiguration().getDelay(),
+                exchange.getContext().getTypeConverter(), endpoint.getQueueName());
+    }
+
+    private static void setScheduledFor(Message message, ScheduleResult result) {
+        if (result.dueAt() >= 0) {
+            message.setHeader(RedisDelayConstants.SCHEDULED_FOR, result.dueAt());
+        } else {
+            message.removeHeader(RedisDelayConstants.SCHEDULED_FOR);
+        }
+    }
+
+    private RedisDelayOperation operation(Message message) {
+        Object header = message.getHeader(RedisDelayConstants.OPERATION);
+        if (header == null) {
+            return endpoint.getConfiguration().getOperation();
+        }
+        if (header instanceof RedisDelayOperation operation) {
+            return operation;
+        }
+        try {
+            return RedisDelayOperation.valueOf(header.toString().trim().toLowerCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Unknown operation '" + header + "' in header " + RedisDelayConstants.OPERATION
+                                               + " for queue " + endpoint.getQueueName()
+                                               + ": use schedule, cancel or reschedule", e);
+        }
+    }
+
+    private String messageId(Message message) {
+        String id = message.getHeader(RedisDelayConstants.MESSAGE_ID, String.class);
+        if (id != null && (id.isEmpty() || id.length() > MessageIds.MAX_LENGTH)) {
+            throw new IllegalArgumentException("Invalid message id of " + id.length() + " characters in header "
+                                               + RedisDelayConstants.MESSAGE_ID + " for queue " + endpoint.getQueueName()
+                                               + ": 1 to " + MessageIds.MAX_LENGTH + " characters are allowed");
+        }
+        return id;
+    }
+
+    private String requiredMessageId(Message message, RedisDelayOperation operation) {
+        String id = messageId(message);
+        if (id == null) {
+            throw new IllegalArgumentException(operation + " on queue " + endpoint.getQueueName() + " needs the id of the "
+                                               + "message in header " + RedisDelayConstants.MESSAGE_ID);
+        }
+        return id;
+    }
+
+    private RedisQueue queue() {
+        return endpoint.queue();
+    }
+}

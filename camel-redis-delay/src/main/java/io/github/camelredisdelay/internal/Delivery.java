@@ -1,0 +1,25 @@
+package io.github.camelredisdelay.internal;
+
+import org.redisson.api.stream.StreamMessageId;
+
+/**
+ * A message read from a queue's ready stream, leased to this consumer until it is acknowledged.
+ *
+ * @param entryId       the stream entry, the handle for acknowledging or extending the lease
+ * @param messageId     the message id
+ * @param dueAt         the due time Redis stored (epoch ms, Redis clock)
+ * @param scheduledAt   when it was scheduled (epoch ms, Redis clock)
+ * @param deliveryCount 1 on the first delivery
+ * @param envelope      the stored envelope, still encoded; the raw stored bytes when {@code problem} is set
+ * @param lastError     the last failed delivery's error, or {@code null}
+ * @param problem       why the stored entry cannot be delivered (it is corrupt), or {@code null}
+ */
+public record Delivery(StreamMessageId entryId, String messageId, long dueAt, long scheduledAt, int deliveryCount,
+                       byte[] envelope, String lastError, String problem) {
+
+    /** A stream entry that cannot be read as a message; it can only go to the dead-letter queue. */
+    static Delivery corrupt(StreamMessageId entryId, String messageId, byte[] raw, String problem) {
+        return new Delivery(entryId, messageId != null ? messageId : entryId.toString(), -1, -1, 1,
+                raw != null ? raw : new byte[0], null, problem);
+    }
+}

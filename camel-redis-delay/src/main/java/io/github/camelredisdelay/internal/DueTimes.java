@@ -1,0 +1,104 @@
+package io.github.camelredisdelay.internal;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.Calendar;
+import java.util.Date;
+
+import io.github.camelredisdelay.RedisDelayConstants;
+import org.apache.camel.Message;
+import org.apache.camel.TypeConverter;
+
+/**
+ * Decides when a scheduled message is due: the {@code CamelRedisDelayDueAt} header wins, then the
+ * {@code CamelRedisDelayDelay} header, then the endpoint's {@code delay} option.
+ */
+public final class DueTimes {
+
+    private DueTimes() {
+    }
+
+    public static DueTime resolve(Message message, long defaultDelay, TypeConverter converter, String queue) {
+        Object dueAt = message.getHeader(RedisDelayConstants.DUE_AT);
+        if (dueAt != null) {
+            return DueTime.at(Durations.checkRange(epochMillis(dueAt, queue), "due time (header "
+                                                                             + RedisDelayConstants.DUE_AT + ") of queue " + queue, dueAt));
+        }
+        Object delay = message.getHeader(RedisDelayConstants.DELAY);
+        if (delay != null) {
+            return DueTime.after(delayMillis(delay, converter, queue));
+        }
+        return DueTime.after(defaultDelay);
+    }
+
+    private static long delayMillis(Object delay, TypeConverter converter, String queue) {
+        String what = "delay (header " + RedisDelayConstants.DELAY + ") of queue " + queue;
+        if (delay instanceof Duration duration) {
+            if (duration.isNegative()) {
+                throw new IllegalArgumentException("The " + what + " must not be negative: " + duration);
+            }
+            try {
+                return Durations.checkRange(duration.toMillis(), what, duration);
+            } catch (ArithmeticException e) {
+                throw new IllegalArgumentException("The " + what + " " + duration + " is too large", e);
+            }
+        }
+        if (delay instanceof Number number) {
+            return Durations.checkRange(wholeMillis(number, what), what, number);
+        }
+        if (delay instanceof CharSequence text) {
+            return Durations.parse(text.toString(), converter, what);
+        }
+        throw new IllegalArgumentException("Unsupported " + what + " of type " + delay.getClass().getName()
+                                           + ": use milliseconds (long), a java.time.Duration or a string such as 30m, 1h30m or PT5S");
+    }
+
+    private static long epochMillis(Object dueAt, String queue) {
+        String what = "header " + RedisDelayConstants.DUE_AT + " of queue " + queue;
+        if (dueAt instanceof Number number) {
+            return wholeMillis(number, what);
+        }
+        if (dueAt instanceof Instant instant) {
+            return instant.toEpochMilli();
+        }
+        if (dueAt instanceof Date date) {
+            return date.getTime();
+        }
+        if (dueAt instanceof ZonedDateTime time) {
+            return time.toInstant().toEpochMilli();
+        }
+        if (dueAt instanceof OffsetDateTime time) {
+            return time.toInstant().toEpochMilli();
+        }
+        if (dueAt instanceof Calendar calendar) {
+            return calendar.getTimeInMillis();
+        }
+        if (dueAt instanceof CharSequence text) {
+            return parseEpoch(text.toString().trim(), what);
+        }
+        throw new IllegalArgumentException("Unsupported " + what + " of type " + dueAt.getClass().getName()
+                                           + ": use epoch milliseconds (long), Instant, Date, ZonedDateTime or OffsetDateTime");
+    }
+
+    private static long parseEpoch(String text, String what) {
+        try {
+            return text.chars().allMatch(Character::isDigit) && !text.isEmpty() ? Long.parseLong(text) : Instant.parse(text).toEpochMilli();
+        } catch (NumberFormatException | DateTimeParseException e) {
+            throw new IllegalArgumentException("Invalid " + what + " '" + text
+                                               + "': use epoch milliseconds or an ISO-8601 instant such as 2030-01-01T09:00:00Z", e);
+        }
+    }
+
+    private static long wholeMillis(Number number, String what) {
+        if (number instanceof Double || number instanceof Float) {
+            double value = number.doubleValue();
+            if (value != Math.rint(value) || Double.isInfinite(value)) {
+                throw new IllegalArgumentException("The " + what + " must be a whole number of milliseconds: " + number);
+            }
+        }
+        return number.longValue();
+    }
+}

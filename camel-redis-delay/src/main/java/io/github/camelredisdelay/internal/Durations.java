@@ -1,0 +1,84 @@
+package io.github.camelredisdelay.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+import org.apache.camel.TypeConverter;
+
+/**
+ * Reads delays written as text, strictly. Camel's own converter reads units in lower case only and turns a
+ * string such as {@code 30M} into 0 without complaint; here such a string is rejected with a message that shows
+ * the accepted forms, and only strings of an accepted form are handed to Camel's converter.
+ */
+public final class Durations {
+
+    /** Largest delay or due time: the largest integer a Lua number holds exactly. */
+    public static final long MAX_MILLIS = (1L << 53) - 1;
+
+    private static final String FORMS = "milliseconds (1500), lower-case units (30m, 1h30m, 2d, 10s, 500ms) or ISO-8601 (PT5S)";
+    private static final Pattern MILLIS = Pattern.compile("\\d+");
+    private static final Pattern UNITS = Pattern.compile("(\\s*\\d+\\s*(ms|d|h|m|s))+\\s*");
+    private static final Pattern ISO = Pattern.compile("[-+]?P.*", Pattern.CASE_INSENSITIVE);
+
+    private Durations() {
+    }
+
+    /**
+     * @param what names the value in the error message, e.g. "delay of queue orders"
+     * @throws IllegalArgumentException when the text is not a non-negative delay of an accepted form
+     */
+    public static long parse(String text, TypeConverter converter, String what) {
+        String value = text.trim();
+        if (MILLIS.matcher(value).matches()) {
+            return checkRange(parseMillis(value, what), what, text);
+        }
+        if (!UNITS.matcher(value).matches() && !ISO.matcher(value).matches()) {
+            throw new IllegalArgumentException("Invalid " + what + " '" + text + "': use " + FORMS);
+        }
+        Duration duration;
+        try {
+            duration = ISO.matcher(value).matches() ? Duration.parse(value.toUpperCase()) : converter.mandatoryConvertTo(Duration.class, value);
+        } catch (Exception e) {
+            throw new IllegalArgumentException("Invalid " + what + " '" + text + "': use " + FORMS, e);
+        }
+        try {
+            return checkRange(duration.toMillis(), what, text);
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException("The " + what + " '" + text + "' is too large; at most " + MAX_MILLIS + " ms", e);
+        }
+    }
+
+    /**
+     * Parses a comma-separated list of delays, such as a retry schedule.
+     */
+    public static List<Long> parseList(String text, TypeConverter converter, String what) {
+        List<Long> delays = new ArrayList<>();
+        for (String part : text.split(",")) {
+            delays.add(parse(part, converter, what));
+        }
+        return delays;
+    }
+
+    /**
+     * @throws IllegalArgumentException when the value is negative or beyond {@link #MAX_MILLIS}
+     */
+    public static long checkRange(long millis, String what, Object original) {
+        if (millis < 0) {
+            throw new IllegalArgumentException("The " + what + " must not be negative: " + original);
+        }
+        if (millis > MAX_MILLIS) {
+            throw new IllegalArgumentException("The " + what + " " + original + " is too large; at most " + MAX_MILLIS + " ms");
+        }
+        return millis;
+    }
+
+    private static long parseMillis(String digits, String what) {
+        try {
+            return Long.parseLong(digits);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("The " + what + " " + digits + " is too large; at most " + MAX_MILLIS + " ms", e);
+        }
+    }
+}

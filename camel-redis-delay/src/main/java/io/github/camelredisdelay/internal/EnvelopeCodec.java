@@ -1,0 +1,222 @@
+package io.github.camelredisdelay.internal;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Date;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Turns an {@link Envelope} into bytes and back. The format is compact, versioned by its first byte, and never
+ * uses Java serialization, so anything read from Redis can be decoded safely.
+ *
+ * <pre>
+ * envelope := version(1) body headerCount(u16) header*
+ * body     := 0 | 1 length(i32) utf8 | 2 length(i32) bytes          (null, String, byte[])
+ * header   := nameLength(u16) utf8 type(1) value
+ * </pre>
+ * Header types: S String, J Long, I Integer, H Short, B Byte, D Double, F Float, Z Boolean, T Date (epoch ms),
+ * N Instant (seconds, nanos), M BigDecimal (text), G BigInteger (text).
+ */
+public final class EnvelopeCodec {
+
+    /** The format written by this version; readers reject any other. */
+    public static final byte VERSION = 1;
+
+    private static final byte BODY_NULL = 0;
+    private static final byte BODY_STRING = 1;
+    private static final byte BODY_BYTES = 2;
+
+    private EnvelopeCodec() {
+    }
+
+    /**
+     * Whether a header value of this type can be stored with its type.
+     */
+    public static boolean isSupportedHeaderValue(Object value) {
+        return value instanceof String || value instanceof Long || value instanceof Integer || value instanceof Short
+               || value instanceof Byte || value instanceof Double || value instanceof Float
+               || value instanceof Boolean || value instanceof Date || value instanceof Instant
+               || value instanceof BigDecimal || value instanceof BigInteger;
+    }
+
+    public static byte[] encode(Envelope envelope) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(128);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(VERSION);
+            writeBody(out, envelope.body());
+            Map<String, Object> headers = envelope.headers();
+            if (headers.size() > 0xFFFF) {
+                throw new IllegalArgumentException("Too many headers to store: " + headers.size() + " (at most 65535)");
+            }
+            out.writeShort(headers.size());
+            for (Map.Entry<String, Object> header : headers.entrySet()) {
+                writeShortString(out, header.getKey());
+                writeHeaderValue(out, header.getKey(), header.getValue());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /**
+     * Decodes an envelope.
+     *
+     * @throws CorruptEnvelopeException when the bytes are not an envelope of a known version
+     */
+    public static Envelope decode(byte[] data) {
+        ByteBuffer in = ByteBuffer.wrap(data);
+        try {
+            byte version = in.get();
+            if (version != VERSION) {
+                throw new CorruptEnvelopeException("unknown envelope format version " + version + " (this reader knows "
+                                                   + VERSION + ")");
+            }
+            Object body = readBody(in);
+            int count = Short.toUnsignedInt(in.getShort());
+            Map<String, Object> headers = new LinkedHashMap<>(Math.max(4, count * 2));
+            for (int i = 0; i < count; i++) {
+                String name = readShortString(in);
+                headers.put(name, readHeaderValue(in));
+            }
+            if (in.hasRemaining()) {
+                throw new CorruptEnvelopeException(in.remaining() + " unexpected bytes after the last header");
+            }
+            return new Envelope(body, headers);
+        } catch (CorruptEnvelopeException e) {
+            throw e;
+        } catch (BufferUnderflowException | IllegalArgumentException | ArithmeticException e) {
+            throw new CorruptEnvelopeException("truncated or malformed envelope: " + e, e);
+        }
+    }
+
+    private static void writeBody(DataOutputStream out, Object body) throws IOException {
+        if (body == null) {
+            out.writeByte(BODY_NULL);
+        } else if (body instanceof String text) {
+            out.writeByte(BODY_STRING);
+            writeBytes(out, text.getBytes(StandardCharsets.UTF_8));
+        } else if (body instanceof byte[] data) {
+            out.writeByte(BODY_BYTES);
+            writeBytes(out, data);
+        } else {
+            throw new IllegalArgumentException("body must be null, String or byte[], not " + body.getClass().getName());
+        }
+    }
+
+    private static Object readBody(ByteBuffer in) {
+        byte kind = in.get();
+        return switch (kind) {
+            case BODY_NULL -> null;
+            case BODY_STRING -> new String(readBytes(in), StandardCharsets.UTF_8);
+            case BODY_BYTES -> readBytes(in);
+            default -> throw new CorruptEnvelopeException("unknown body kind " + kind);
+        };
+    }
+
+    private static void writeHeaderValue(DataOutputStream out, String name, Object value) throws IOException {
+        if (value instanceof String text) {
+            out.writeByte('S');
+            writeBytes(out, text.getBytes(StandardCharsets.UTF_8));
+        } else if (value instanceof Long number) {
+            out.writeByte('J');
+            out.writeLong(number);
+        } else if (value instanceof Integer number) {
+            out.writeByte('I');
+            out.writeInt(number);
+        } else if (value instanceof Short number) {
+            out.writeByte('H');
+            out.writeShort(number);
+        } else if (value instanceof Byte number) {
+            out.writeByte('B');
+            out.writeByte(number);
+        } else if (value instanceof Double number) {
+            out.writeByte('D');
+            out.writeDouble(number);
+        } else if (value instanceof Float number) {
+            out.writeByte('F');
+            out.writeFloat(number);
+        } else if (value instanceof Boolean flag) {
+            out.writeByte('Z');
+            out.writeBoolean(flag);
+        } else if (value instanceof Date date) {
+            out.writeByte('T');
+            out.writeLong(date.getTime());
+        } else if (value instanceof Instant instant) {
+            out.writeByte('N');
+            out.writeLong(instant.getEpochSecond());
+            out.writeInt(instant.getNano());
+        } else if (value instanceof BigDecimal number) {
+            out.writeByte('M');
+            writeBytes(out, number.toString().getBytes(StandardCharsets.US_ASCII));
+        } else if (value instanceof BigInteger number) {
+            out.writeByte('G');
+            writeBytes(out, number.toString().getBytes(StandardCharsets.US_ASCII));
+        } else {
+            throw new IllegalArgumentException("header " + name + " has unsupported type "
+                                               + (value == null ? "null" : value.getClass().getName()));
+        }
+    }
+
+    private static Object readHeaderValue(ByteBuffer in) {
+        byte type = in.get();
+        return switch (type) {
+            case 'S' -> new String(readBytes(in), StandardCharsets.UTF_8);
+            case 'J' -> in.getLong();
+            case 'I' -> in.getInt();
+            case 'H' -> in.getShort();
+            case 'B' -> in.get();
+            case 'D' -> in.getDouble();
+            case 'F' -> in.getFloat();
+            case 'Z' -> in.get() != 0;
+            case 'T' -> new Date(in.getLong());
+            case 'N' -> Instant.ofEpochSecond(in.getLong(), in.getInt());
+            case 'M' -> new BigDecimal(new String(readBytes(in), StandardCharsets.US_ASCII));
+            case 'G' -> new BigInteger(new String(readBytes(in), StandardCharsets.US_ASCII));
+            default -> throw new CorruptEnvelopeException("unknown header type " + type);
+        };
+    }
+
+    private static void writeBytes(DataOutputStream out, byte[] data) throws IOException {
+        out.writeInt(data.length);
+        out.write(data);
+    }
+
+    private static byte[] readBytes(ByteBuffer in) {
+        int length = in.getInt();
+        if (length < 0 || length > in.remaining()) {
+            throw new CorruptEnvelopeException("length " + length + " exceeds the " + in.remaining() + " bytes left");
+        }
+        byte[] data = new byte[length];
+        in.get(data);
+        return data;
+    }
+
+    private static void writeShortString(DataOutputStream out, String text) throws IOException {
+        byte[] data = text.getBytes(StandardCharsets.UTF_8);
+        if (data.length > 0xFFFF) {
+            throw new IllegalArgumentException("header name longer than 65535 bytes: " + text.substring(0, 40) + "...");
+        }
+        out.writeShort(data.length);
+        out.write(data);
+    }
+
+    private static String readShortString(ByteBuffer in) {
+        int length = Short.toUnsignedInt(in.getShort());
+        if (length > in.remaining()) {
+            throw new CorruptEnvelopeException("name length " + length + " exceeds the " + in.remaining() + " bytes left");
+        }
+        byte[] data = new byte[length];
+        in.get(data);
+        return new String(data, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,50 @@
+package io.github.camelredisdelay.internal;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.redisson.api.stream.StreamMessageId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the leases of a consumer's in-flight messages alive: each call of {@link #extend} resets their idle time
+ * in Redis, so a slow but healthy exchange is never handed to a second consumer. Called periodically, well within
+ * the visibility timeout.
+ */
+public final class LeaseKeeper {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
+
+    private final RedisQueue queue;
+    private final String consumer;
+    private final Map<StreamMessageId, Delivery> inFlight = new ConcurrentHashMap<>();
+    private final OutageLog outage;
+
+    public LeaseKeeper(RedisQueue queue, String consumer) {
+        this.queue = queue;
+        this.consumer = consumer;
+        this.outage = new OutageLog(LOG, "Lease extension on queue " + queue.name());
+    }
+
+    public void started(Delivery delivery) {
+        inFlight.put(delivery.entryId(), delivery);
+    }
+
+    public void finished(Delivery delivery) {
+        inFlight.remove(delivery.entryId());
+    }
+
+    public int size() {
+        return inFlight.size();
+    }
+
+    public void extend() {
+        try {
+            queue.extendLeases(consumer, inFlight.keySet());
+            outage.succeeded();
+        } catch (RuntimeException e) {
+            outage.failed(e);
+        }
+    }
+}

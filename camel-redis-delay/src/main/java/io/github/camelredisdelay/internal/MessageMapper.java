@@ -1,0 +1,99 @@
+package io.github.camelredisdelay.internal;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.github.camelredisdelay.RedisDelayConstants;
+import org.apache.camel.Exchange;
+import org.apache.camel.Message;
+import org.apache.camel.NoTypeConversionAvailableException;
+import org.apache.camel.spi.HeaderFilterStrategy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Maps a Camel message to the {@link Envelope} that is stored, and back. Bodies keep their type when they are a
+ * {@code String} or {@code byte[]}; other bodies become {@code byte[]} through Camel's type converters. Headers
+ * pass through the endpoint's {@link HeaderFilterStrategy}, so Camel's own headers (including every
+ * {@code CamelRedisDelay*} instruction) are never stored; values of other types than those
+ * {@link EnvelopeCodec#isSupportedHeaderValue} accepts are dropped with one WARN per header name.
+ */
+public final class MessageMapper {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MessageMapper.class);
+    private static final Set<String> DEAD_LETTER_HEADERS = Set.of(RedisDelayConstants.ORIGINAL_QUEUE, RedisDelayConstants.LAST_ERROR);
+
+    private final HeaderFilterStrategy headerFilter;
+    private final String queue;
+    private final Set<String> warnedHeaders = ConcurrentHashMap.newKeySet();
+
+    public MessageMapper(HeaderFilterStrategy headerFilter, String queue) {
+        this.headerFilter = headerFilter;
+        this.queue = queue;
+    }
+
+    /**
+     * @throws IllegalArgumentException when the body cannot be converted to bytes
+     */
+    public Envelope toEnvelope(Exchange exchange) {
+        Message message = exchange.getMessage();
+        return new Envelope(storableBody(exchange, message), storableHeaders(exchange, message));
+    }
+
+    /**
+     * Sets a delivered message's stored body and headers and the delivery headers on an exchange. The two
+     * dead-letter headers are stored by {@link DeadLetters} and restored although they are Camel headers.
+     *
+     * @throws CorruptEnvelopeException when the stored envelope cannot be decoded
+     */
+    public void populate(Exchange exchange, Delivery delivery, String queueName) {
+        Envelope envelope = EnvelopeCodec.decode(delivery.envelope());
+        Message message = exchange.getIn();
+        message.setBody(envelope.body());
+        envelope.headers().forEach((name, value) -> {
+            if (DEAD_LETTER_HEADERS.contains(name) || !headerFilter.applyFilterToExternalHeaders(name, value, exchange)) {
+                message.setHeader(name, value);
+            }
+        });
+        message.setHeader(RedisDelayConstants.MESSAGE_ID, delivery.messageId());
+        message.setHeader(RedisDelayConstants.QUEUE, queueName);
+        message.setHeader(RedisDelayConstants.SCHEDULED_FOR, delivery.dueAt());
+        message.setHeader(RedisDelayConstants.SCHEDULED_AT, delivery.scheduledAt());
+        message.setHeader(RedisDelayConstants.DELIVERY_COUNT, delivery.deliveryCount());
+        if (delivery.lastError() != null) {
+            message.setHeader(RedisDelayConstants.LAST_ERROR, delivery.lastError());
+        }
+    }
+
+    private Object storableBody(Exchange exchange, Message message) {
+        Object body = message.getBody();
+        if (body == null || body instanceof String || body instanceof byte[]) {
+            return body;
+        }
+        try {
+            return exchange.getContext().getTypeConverter().mandatoryConvertTo(byte[].class, exchange, body);
+        } catch (NoTypeConversionAvailableException | RuntimeException e) {
+            throw new IllegalArgumentException("The body of type " + body.getClass().getName() + " cannot be stored on queue "
+                                               + queue + ": it has no conversion to byte[]; convert it to String or byte[] first",
+                    e);
+        }
+    }
+
+    private Map<String, Object> storableHeaders(Exchange exchange, Message message) {
+        Map<String, Object> stored = new LinkedHashMap<>();
+        message.getHeaders().forEach((name, value) -> {
+            if (value == null || headerFilter.applyFilterToCamelHeaders(name, value, exchange)) {
+                return;
+            }
+            if (EnvelopeCodec.isSupportedHeaderValue(value)) {
+                stored.put(name, value);
+            } else if (warnedHeaders.add(name)) {
+                LOG.warn("Header {} of type {} is not stored on queue {}: only String, numbers, Boolean, Date and Instant "
+                         + "values are (warned once per header name)", name, value.getClass().getName(), queue);
+            }
+        });
+        return stored;
+    }
+}

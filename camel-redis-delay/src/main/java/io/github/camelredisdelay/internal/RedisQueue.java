@@ -1,0 +1,236 @@
+package io.github.camelredisdelay.internal;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+
+import io.github.camelredisdelay.DuplicateMessageException;
+import org.redisson.api.RFuture;
+import org.redisson.api.RScript;
+import org.redisson.api.RStream;
+import org.redisson.api.RTopic;
+import org.redisson.api.RedissonClient;
+import org.redisson.api.stream.StreamCreateGroupArgs;
+import org.redisson.api.stream.StreamMessageId;
+import org.redisson.api.stream.StreamReadGroupArgs;
+import org.redisson.client.RedisException;
+import org.redisson.client.codec.ByteArrayCodec;
+import org.redisson.client.codec.StringCodec;
+import org.redisson.codec.CompositeCodec;
+
+/**
+ * Every Redis operation on one queue. Changes run as one Lua script each, so they are atomic; reads of the ready
+ * stream go through the queue's consumer group.
+ */
+public final class RedisQueue {
+
+    /** Stream field names are text, their values may be binary (the record). */
+    private static final CompositeCodec STREAM_CODEC
+            = new CompositeCodec(StringCodec.INSTANCE, ByteArrayCodec.INSTANCE, ByteArrayCodec.INSTANCE);
+
+    private final RedissonClient client;
+    private final QueueKeys keys;
+    private final RScript script;
+    private final RStream<String, byte[]> ready;
+
+    public RedisQueue(RedissonClient client, QueueKeys keys) {
+        this.client = client;
+        this.keys = keys;
+        this.script = client.getScript(ByteArrayCodec.INSTANCE);
+        this.ready = client.getStream(keys.ready(), STREAM_CODEC);
+    }
+
+    public QueueKeys keys() {
+        return keys;
+    }
+
+    public String name() {
+        return keys.queue();
+    }
+
+    /**
+     * The channel on which schedules announce a new earliest due time.
+     */
+    public RTopic wakeTopic() {
+        return client.getTopic(keys.wake(), StringCodec.INSTANCE);
+    }
+
+    /**
+     * Stores a message; see {@code schedule.lua}.
+     *
+     * @throws DuplicateMessageException when {@code onDuplicate} is {@code fail} and the id exists
+     */
+    public ScheduleResult schedule(String id, byte[] envelope, DueTime due, String onDuplicate) {
+        try {
+            List<Object> result = script.eval(keys.ready(), RScript.Mode.READ_WRITE, LuaScript.SCHEDULE.text(),
+                    RScript.ReturnType.LIST, List.of(keys.due(), keys.msg(), keys.ready(), keys.fail()),
+                    bytes(id), envelope, bytes(due.absolute() ? "at" : "delay"), bytes(due.millis()),
+                    bytes(onDuplicate), bytes(keys.wake()));
+            return new ScheduleResult(toLong(result.get(0)) == 1, toLong(result.get(1)), toLong(result.get(2)));
+        } catch (RedisException e) {
+            String reply = String.valueOf(e.getMessage());
+            if (reply.startsWith("DUPLICATE")) {
+                throw new DuplicateMessageException(name(), id, Long.parseLong(reply.split("[ .]")[1]));
+            }
+            throw dueOverflowOr(e, id);
+        }
+    }
+
+    /**
+     * Removes a scheduled message; see {@code cancel.lua}.
+     *
+     * @return {@code true} when it was scheduled and is now gone; {@code false} when unknown, ready or in flight
+     */
+    public boolean cancel(String id) {
+        Long removed = script.eval(keys.ready(), RScript.Mode.READ_WRITE, LuaScript.CANCEL.text(), RScript.ReturnType.LONG,
+                List.of(keys.due(), keys.msg(), keys.fail()), bytes(id));
+        return removed == 1;
+    }
+
+    /**
+     * Gives a scheduled message a new due time; see {@code reschedule.lua}.
+     *
+     * @return the outcome; not scheduled when the message is unknown, ready or in flight
+     */
+    public ScheduleResult reschedule(String id, DueTime due) {
+        try {
+            List<Object> result = script.eval(keys.ready(), RScript.Mode.READ_WRITE, LuaScript.RESCHEDULE.text(),
+                    RScript.ReturnType.LIST, List.of(keys.due()),
+                    bytes(id), bytes(due.absolute() ? "at" : "delay"), bytes(due.millis()), bytes(keys.wake()));
+            return new ScheduleResult(toLong(result.get(0)) == 1, toLong(result.get(1)), toLong(result.get(2)));
+        } catch (RedisException e) {
+            throw dueOverflowOr(e, id);
+        }
+    }
+
+    private RuntimeException dueOverflowOr(RedisException e, String id) {
+        if (String.valueOf(e.getMessage()).startsWith("DUE_OVERFLOW")) {
+            return new IllegalArgumentException("The due time of message " + id + " on queue " + name()
+                                                + " is beyond the largest supported time (2^53-1 ms)");
+        }
+        return e;
+    }
+
+    /**
+     * Moves at most {@code batchSize} due messages to the ready stream; see {@code transfer.lua}.
+     */
+    public CompletionStage<TransferResult> transfer(int batchSize) {
+        RFuture<List<Object>> future = script.evalAsync(keys.ready(), RScript.Mode.READ_WRITE, LuaScript.TRANSFER.text(),
+                RScript.ReturnType.LIST, List.of(keys.due(), keys.msg(), keys.ready(), keys.fail()), bytes(batchSize));
+        return future.thenApply(result -> new TransferResult(toLong(result.get(0)), toLong(result.get(1))));
+    }
+
+    /**
+     * Creates the consumer group (and the stream) unless it exists. The group starts at the stream's first entry,
+     * so messages made ready before any consumer existed are delivered too.
+     */
+    public void createGroup() {
+        try {
+            ready.createGroup(StreamCreateGroupArgs.name(QueueKeys.GROUP).id(StreamMessageId.ALL).makeStream());
+        } catch (RedisException e) {
+            if (!String.valueOf(e.getMessage()).startsWith("BUSYGROUP")) {
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * Reads messages never delivered before, waiting up to {@code block} for the first one.
+     */
+    public List<Delivery> readNew(String consumer, int count, Duration block) {
+        Map<StreamMessageId, Map<String, byte[]>> entries;
+        try {
+            entries = ready.readGroup(QueueKeys.GROUP, consumer,
+                    StreamReadGroupArgs.neverDelivered().count(count).timeout(block));
+        } catch (RedisException e) {
+            if (!String.valueOf(e.getMessage()).startsWith("NOGROUP")) {
+                throw e;
+            }
+            createGroup();
+            return List.of();
+        }
+        List<Delivery> deliveries = new ArrayList<>(entries.size());
+        entries.forEach((entryId, fields) -> deliveries.add(StreamEntries.toDelivery(entryId, fields, 1)));
+        return deliveries;
+    }
+
+    /**
+     * Acknowledges delivered messages; see {@code ack.lua}.
+     *
+     * @return how many were still pending and are now removed
+     */
+    public long ack(Collection<Delivery> deliveries) {
+        List<Object> args = new ArrayList<>(1 + deliveries.size() * 2);
+        args.add(bytes(QueueKeys.GROUP));
+        for (Delivery delivery : deliveries) {
+            args.add(bytes(delivery.entryId().toString()));
+            args.add(bytes(delivery.messageId()));
+        }
+        Long acked = script.eval(keys.ready(), RScript.Mode.READ_WRITE, LuaScript.ACK.text(), RScript.ReturnType.LONG,
+                List.of(keys.ready(), keys.msg(), keys.fail()), args.toArray());
+        return acked;
+    }
+
+    /**
+     * Puts a failed delivery back on schedule after {@code delayMs}; see {@code retry.lua}.
+     *
+     * @return {@code false} when the lease was lost and another consumer owns the message now
+     */
+    public boolean retry(Delivery delivery, long delayMs, String lastError) {
+        String note = delivery.deliveryCount() + ":" + lastError;
+        List<Object> result = script.eval(keys.ready(), RScript.Mode.READ_WRITE, LuaScript.RETRY.text(), RScript.ReturnType.LIST,
+                List.of(keys.ready(), keys.due(), keys.fail()), bytes(QueueKeys.GROUP), bytes(delivery.entryId()),
+                bytes(delivery.messageId()), bytes(delayMs), bytes(note), bytes(keys.wake()));
+        return toLong(result.get(0)) == 1;
+    }
+
+    /**
+     * Takes over at most {@code count} messages whose lease expired {@code minIdleMs} ago; see {@code reclaim.lua}.
+     */
+    public List<Delivery> reclaim(String consumer, long minIdleMs, int count) {
+        List<Object> entries = script.eval(keys.ready(), RScript.Mode.READ_WRITE, LuaScript.RECLAIM.text(),
+                RScript.ReturnType.LIST, List.of(keys.ready()), bytes(QueueKeys.GROUP), bytes(consumer), bytes(minIdleMs),
+                bytes(count));
+        List<Delivery> deliveries = new ArrayList<>(entries.size());
+        for (Object entry : entries) {
+            List<?> parts = (List<?>) entry;
+            StreamMessageId entryId = StreamIds.parse(new String((byte[]) parts.get(0), StandardCharsets.US_ASCII));
+            List<?> flat = (List<?>) parts.get(1);
+            Map<String, byte[]> fields = new HashMap<>();
+            for (int i = 0; i + 1 < flat.size(); i += 2) {
+                fields.put(new String((byte[]) flat.get(i), StandardCharsets.UTF_8), (byte[]) flat.get(i + 1));
+            }
+            deliveries.add(StreamEntries.toDelivery(entryId, fields, (int) toLong(parts.get(2))));
+        }
+        return deliveries;
+    }
+
+    /**
+     * Resets the idle time of messages this consumer still works on, so their lease does not expire.
+     */
+    public void extendLeases(String consumer, Collection<StreamMessageId> entryIds) {
+        if (!entryIds.isEmpty()) {
+            ready.fastClaim(QueueKeys.GROUP, consumer, 0, TimeUnit.MILLISECONDS, entryIds.toArray(new StreamMessageId[0]));
+        }
+    }
+
+    static byte[] bytes(Object value) {
+        return String.valueOf(value).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static long toLong(Object value) {
+        if (value instanceof Number number) {
+            return number.longValue();
+        }
+        if (value instanceof byte[] data) {
+            return Long.parseLong(new String(data, StandardCharsets.US_ASCII));
+        }
+        throw new IllegalStateException("Unexpected reply from Redis: " + value);
+    }
+}

@@ -1,0 +1,68 @@
+package io.github.camelredisdelay.internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+
+import io.github.camelredisdelay.RedisDelayConfiguration;
+import org.apache.camel.CamelContext;
+import org.apache.camel.RuntimeCamelException;
+import org.apache.camel.support.ResourceHelper;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.redisson.config.Config;
+import org.redisson.config.SingleServerConfig;
+
+/**
+ * Creates the RedissonClient the component owns when no client bean is given.
+ */
+public final class RedissonClientFactory {
+
+    private RedissonClientFactory() {
+    }
+
+    /**
+     * The key under which clients of equal connection options are shared.
+     */
+    public static String connectionKey(RedisDelayConfiguration configuration) {
+        return String.join("|", configuration.getRedissonConfig() != null
+                ? "config=" + configuration.getRedissonConfig() : "address=" + configuration.getAddress(),
+                "user=" + configuration.getUsername(),
+                "password=" + (configuration.getPassword() == null ? "" : Integer.toHexString(configuration.getPassword().hashCode())),
+                "db=" + configuration.getDatabase());
+    }
+
+    public static RedissonClient create(CamelContext context, RedisDelayConfiguration configuration) {
+        Config config = configuration.getRedissonConfig() != null
+                ? loadYaml(context, configuration.getRedissonConfig()) : singleServer(configuration);
+        // Redisson's default codec would deserialize any class; every call passes its own codec anyway.
+        config.setCodec(StringCodec.INSTANCE);
+        // Start even while Redis is down; consumers and the transfer task retry until it is back.
+        config.setLazyInitialization(true);
+        return Redisson.create(config);
+    }
+
+    private static Config singleServer(RedisDelayConfiguration configuration) {
+        Config config = new Config();
+        SingleServerConfig server = config.useSingleServer().setAddress(configuration.getAddress());
+        if (configuration.getUsername() != null) {
+            server.setUsername(configuration.getUsername());
+        }
+        if (configuration.getPassword() != null) {
+            server.setPassword(configuration.getPassword());
+        }
+        if (configuration.getDatabase() != null) {
+            server.setDatabase(configuration.getDatabase());
+        }
+        return config;
+    }
+
+    private static Config loadYaml(CamelContext context, String location) {
+        String uri = location.contains(":") ? location : "file:" + location;
+        try (InputStream in = ResourceHelper.resolveMandatoryResourceAsInputStream(context, uri)) {
+            return Config.fromYAML(in);
+        } catch (IOException e) {
+            throw new RuntimeCamelException("Cannot read the Redisson configuration " + location + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package io.github.camelredisdelay.internal;
+
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * Decides what follows a failed delivery: another delivery after the retry schedule's delay for this attempt (the
+ * last delay repeats), or the dead-letter queue once {@code maxDeliveries} deliveries failed.
+ */
+public final class RetryPolicy {
+
+    private final List<Long> delays;
+    private final int maxDeliveries;
+
+    /**
+     * @param maxDeliveries 0 retries forever
+     */
+    public RetryPolicy(List<Long> delays, int maxDeliveries) {
+        this.delays = List.copyOf(delays);
+        this.maxDeliveries = maxDeliveries;
+    }
+
+    /**
+     * @param deliveryCount the failed delivery's count, 1 for the first
+     * @return the delay before the next delivery, or empty when the message is exhausted
+     */
+    public OptionalLong delayAfter(int deliveryCount) {
+        if (maxDeliveries > 0 && deliveryCount >= maxDeliveries) {
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(delays.get(Math.min(deliveryCount, delays.size()) - 1));
+    }
+}

@@ -1,0 +1,47 @@
+package io.github.camelredisdelay.internal;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * Reference-counted values shared by key: the first {@link #acquire} creates the value, the last {@link #release}
+ * disposes of it. The component uses it for Redis clients and per-queue transfer tasks, so a value lives exactly as
+ * long as some endpoint of the CamelContext uses it.
+ */
+public final class SharedRegistry<K, V> {
+
+    private static final class Shared<V> {
+        private final V value;
+        private int users;
+
+        private Shared(V value) {
+            this.value = value;
+        }
+    }
+
+    private final Map<K, Shared<V>> entries = new HashMap<>();
+
+    public synchronized V acquire(K key, Supplier<V> create) {
+        Shared<V> shared = entries.get(key);
+        if (shared == null) {
+            shared = new Shared<>(create.get());
+            entries.put(key, shared);
+        }
+        shared.users++;
+        return shared.value;
+    }
+
+    public synchronized void release(K key, Consumer<V> dispose) {
+        Shared<V> shared = entries.get(key);
+        if (shared != null && --shared.users == 0) {
+            entries.remove(key);
+            dispose.accept(shared.value);
+        }
+    }
+
+    public synchronized int size() {
+        return entries.size();
+    }
+}

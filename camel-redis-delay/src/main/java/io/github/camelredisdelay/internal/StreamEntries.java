@@ -1,0 +1,64 @@
+package io.github.camelredisdelay.internal;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Map;
+
+import org.redisson.api.stream.StreamMessageId;
+
+/**
+ * Reads the fields of a ready-stream entry written by {@code transfer.lua} or {@code schedule.lua}:
+ * {@code i} message id, {@code d} due time, {@code r} record ({@code "<scheduledAt>:" + envelope}) and, for a
+ * message that failed before, {@code f} ({@code "<failed deliveries>:<last error>"}). An entry that does not read
+ * becomes a {@link Delivery#corrupt corrupt} delivery instead of an exception, so one bad entry never blocks a queue.
+ */
+final class StreamEntries {
+
+    private StreamEntries() {
+    }
+
+    /**
+     * @param timesDelivered deliveries of this stream entry including the current one (1 for a first read)
+     */
+    static Delivery toDelivery(StreamMessageId entryId, Map<String, byte[]> fields, int timesDelivered) {
+        String id = text(fields.get("i"));
+        byte[] record = fields.get("r");
+        try {
+            long dueAt = Long.parseLong(text(fields.get("d")));
+            int colon = indexOf(record, (byte) ':');
+            long scheduledAt = Long.parseLong(new String(record, 0, colon, StandardCharsets.US_ASCII));
+            byte[] envelope = Arrays.copyOfRange(record, colon + 1, record.length);
+            int failed = 0;
+            String lastError = null;
+            byte[] failure = fields.get("f");
+            if (failure != null) {
+                String note = text(failure);
+                int separator = note.indexOf(':');
+                failed = Integer.parseInt(note.substring(0, separator));
+                lastError = note.substring(separator + 1);
+            }
+            if (id == null) {
+                throw new IllegalArgumentException("no message id");
+            }
+            return new Delivery(entryId, id, dueAt, scheduledAt, failed + timesDelivered, envelope, lastError, null);
+        } catch (RuntimeException e) {
+            return Delivery.corrupt(entryId, id, record, "unreadable stream entry " + entryId + ": " + e);
+        }
+    }
+
+    private static String text(byte[] value) {
+        return value == null ? null : new String(value, StandardCharsets.UTF_8);
+    }
+
+    private static int indexOf(byte[] data, byte wanted) {
+        if (data == null) {
+            throw new IllegalArgumentException("no record");
+        }
+        for (int i = 0; i < data.length; i++) {
+            if (data[i] == wanted) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("record has no scheduled-at prefix");
+    }
+}

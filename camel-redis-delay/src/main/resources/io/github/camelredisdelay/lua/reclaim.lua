@@ -1,0 +1,29 @@
+--[[
+  Takes over messages whose lease expired: delivered to a consumer that neither acknowledged them nor extended
+  the lease within the visibility timeout (it crashed or hangs). Entries deleted meanwhile are dropped from the
+  pending list.
+
+  KEYS[1] ready  STREAM ready messages
+
+  ARGV[1] consumer group
+  ARGV[2] the consumer taking them over
+  ARGV[3] minimum idle time, ms (the visibility timeout)
+  ARGV[4] at most this many entries
+
+  Returns a list of {entry id, {field, value, ...}, times delivered including this one}
+]]
+local readyKey, group, consumer = KEYS[1], ARGV[1], ARGV[2]
+
+local claimed = rcall('XAUTOCLAIM', readyKey, group, consumer, ARGV[3], '0-0', 'COUNT', ARGV[4])
+local result = {}
+for _, entry in ipairs(claimed[2]) do
+  local entryId, fields = entry[1], entry[2]
+  if fields then
+    local pending = rcall('XPENDING', readyKey, group, entryId, entryId, 1)
+    result[#result + 1] = {entryId, fields, pending[1][4]}
+  else
+    -- Redis 6.2 returns deleted entries with nil fields and keeps them pending
+    rcall('XACK', readyKey, group, entryId)
+  end
+end
+return result

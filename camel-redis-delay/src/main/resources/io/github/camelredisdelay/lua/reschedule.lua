@@ -1,0 +1,29 @@
+--[[
+  Gives a scheduled message a new due time, computed from Redis' own clock. A message that is already ready or in
+  flight is not touched. A due time in the past leaves the message to the transfer task, woken at once.
+
+  KEYS[1] due    ZSET   message id -> due time
+
+  ARGV[1] message id
+  ARGV[2] "delay": ARGV[3] is a delay in ms from now; "at": ARGV[3] is an absolute due time in epoch ms
+  ARGV[3] the delay or due time, a non-negative integer
+  ARGV[4] wake channel, told the delay (ms) to a new earliest due time
+
+  Returns {status, dueAt, now}: status 1 when rescheduled, 0 when the message is unknown, ready or in flight
+  Errors
+    "DUE_OVERFLOW": the due time is beyond 2^53 - 1 ms
+]]
+local dueKey, id, wake = KEYS[1], ARGV[1], ARGV[4]
+
+local now = redisNow()
+local dueAt = dueTime(ARGV[2], ARGV[3], now)
+if dueAt > MAX_DUE then
+  return redis.error_reply('DUE_OVERFLOW')
+end
+if not rcall('ZSCORE', dueKey, id) then
+  return {0, -1, now}
+end
+
+rcall('ZADD', dueKey, dueAt, id)
+wakeIfEarliest(dueKey, id, dueAt, now, wake)
+return {1, dueAt, now}

@@ -1,0 +1,31 @@
+--[[
+  Puts a failed delivery back on schedule: acknowledges its stream entry, makes the message due again after a
+  delay and records how often it failed and why. Nothing happens when the entry is no longer pending (its lease
+  expired and another consumer took it over).
+
+  KEYS[1] ready  STREAM ready messages
+  KEYS[2] due    ZSET   message id -> due time
+  KEYS[3] fail   HASH   message id -> failure note
+
+  ARGV[1] consumer group
+  ARGV[2] stream entry id of the failed delivery
+  ARGV[3] message id
+  ARGV[4] delay before the next delivery, ms
+  ARGV[5] failure note: "<failed deliveries>:<last error>"
+  ARGV[6] wake channel
+
+  Returns {status, dueAt}: status 1 when rescheduled for dueAt, 0 when the entry was no longer pending
+]]
+local readyKey, dueKey, failKey = KEYS[1], KEYS[2], KEYS[3]
+local group, entryId, id, wake = ARGV[1], ARGV[2], ARGV[3], ARGV[6]
+
+if rcall('XACK', readyKey, group, entryId) == 0 then
+  return {0, -1}
+end
+rcall('XDEL', readyKey, entryId)
+local now = redisNow()
+local dueAt = dueTime('delay', ARGV[4], now)
+rcall('ZADD', dueKey, dueAt, id)
+rcall('HSET', failKey, id, ARGV[5])
+wakeIfEarliest(dueKey, id, dueAt, now, wake)
+return {1, dueAt}

@@ -1,0 +1,89 @@
+package io.github.camelredisdelay.test;
+
+import java.util.Optional;
+
+import io.github.camelredisdelay.embedded.RedisBinary;
+import io.github.camelredisdelay.embedded.RedisServerProcess;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * Provides one Redis server per test JVM to every test class annotated with
+ * {@code @ExtendWith(RedisServerExtension.class)}, stopped when the JVM's tests are done. The server is, in
+ * this order:
+ * <ol>
+ * <li>the one at the {@value #REDIS_URL_ENV} environment variable, used as is;</li>
+ * <li>a Testcontainers {@code redis:7.2} container, when a Docker engine answers and can run it;</li>
+ * <li>a private {@code redis-server} process with an append-only file, from {@code PATH} or the embedded
+ * jar as the system property {@value #BINARY_PROPERTY} says ({@code path}, the default, or
+ * {@code embedded}).</li>
+ * </ol>
+ * When none can be started the test class fails; it is never skipped.
+ */
+public final class RedisServerExtension implements BeforeAllCallback {
+
+    /** Environment variable with the URL of an existing server to use instead of starting one. */
+    public static final String REDIS_URL_ENV = "REDIS_URL";
+    /** System property choosing the private process' binary: {@code path} (default) or {@code embedded}. */
+    public static final String BINARY_PROPERTY = "redis.test.binary";
+
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(RedisServerExtension.class);
+
+    /** Static so tests can reach the server from anywhere; JUnit's root store owns and closes it. */
+    private static volatile RunningRedis running;
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        running = context.getRoot().getStore(NAMESPACE)
+                .getOrComputeIfAbsent(RunningRedis.class, key -> startRedis(), RunningRedis.class);
+    }
+
+    /** Where clients connect, e.g. {@code redis://127.0.0.1:41234}. */
+    public static String redisUrl() {
+        return running().url();
+    }
+
+    /** The private process, present only when that is what runs, for fault tests that stop or kill it. */
+    public static Optional<RedisServerProcess> process() {
+        return running().process();
+    }
+
+    /** The server's {@code redis_version}, e.g. {@code 7.0.15}. */
+    public static String version() {
+        return running().version();
+    }
+
+    private static RunningRedis running() {
+        RunningRedis current = running;
+        if (current == null) {
+            throw new IllegalStateException("No Redis server yet: annotate the test class with "
+                    + "@ExtendWith(RedisServerExtension.class), and use it from tests or @BeforeAll, not earlier");
+        }
+        return current;
+    }
+
+    private static RunningRedis startRedis() {
+        RunningRedis redis = chooseAndStart();
+        System.out.println("[redis-test] using redis-server " + redis.version() + " (" + redis.description() + ")");
+        return redis;
+    }
+
+    private static RunningRedis chooseAndStart() {
+        String url = System.getenv(REDIS_URL_ENV);
+        if (url != null && !url.isBlank()) {
+            return RunningRedis.external(url.strip(), REDIS_URL_ENV);
+        }
+        if (RedisContainer.dockerAvailable()) {
+            try {
+                return RedisContainer.start();
+            } catch (RuntimeException e) {
+                // A Docker engine that cannot pull or run the image (offline CI, no registry access) must not
+                // stop the tests while a private process can still run them.
+                System.out.println("[redis-test] Docker answers but " + RedisContainer.IMAGE
+                        + " did not start, using a private process: " + e);
+            }
+        }
+        return RunningRedis.privateProcess(RedisBinary.select(System.getProperty(BINARY_PROPERTY, "path")));
+    }
+}
