@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import io.github.camelredisdelay.DuplicateMessageException;
 import org.redisson.api.RFuture;
@@ -144,20 +145,27 @@ public final class RedisQueue {
      * Reads messages never delivered before, waiting up to {@code block} for the first one.
      */
     public List<Delivery> readNew(String consumer, int count, Duration block) {
-        Map<StreamMessageId, Map<String, byte[]>> entries;
+        Map<StreamMessageId, Map<String, byte[]>> entries = withGroup(() -> ready.readGroup(QueueKeys.GROUP, consumer,
+                StreamReadGroupArgs.neverDelivered().count(count).timeout(block)));
+        List<Delivery> deliveries = new ArrayList<>(entries.size());
+        entries.forEach((entryId, fields) -> deliveries.add(StreamEntries.toDelivery(entryId, fields, 1)));
+        return deliveries;
+    }
+
+    /**
+     * Runs a read of the consumer group, creating the group first if Redis says it does not exist (a fresh queue,
+     * or a Redis that lost its data).
+     */
+    private <T> T withGroup(Supplier<T> read) {
         try {
-            entries = ready.readGroup(QueueKeys.GROUP, consumer,
-                    StreamReadGroupArgs.neverDelivered().count(count).timeout(block));
+            return read.get();
         } catch (RedisException e) {
             if (!String.valueOf(e.getMessage()).startsWith("NOGROUP")) {
                 throw e;
             }
             createGroup();
-            return List.of();
+            return read.get();
         }
-        List<Delivery> deliveries = new ArrayList<>(entries.size());
-        entries.forEach((entryId, fields) -> deliveries.add(StreamEntries.toDelivery(entryId, fields, 1)));
-        return deliveries;
     }
 
     /**
@@ -194,9 +202,9 @@ public final class RedisQueue {
      * Takes over at most {@code count} messages whose lease expired {@code minIdleMs} ago; see {@code reclaim.lua}.
      */
     public List<Delivery> reclaim(String consumer, long minIdleMs, int count) {
-        List<Object> entries = script.eval(keys.ready(), RScript.Mode.READ_WRITE, LuaScript.RECLAIM.text(),
+        List<Object> entries = withGroup(() -> script.eval(keys.ready(), RScript.Mode.READ_WRITE, LuaScript.RECLAIM.text(),
                 RScript.ReturnType.LIST, List.of(keys.ready()), bytes(QueueKeys.GROUP), bytes(consumer), bytes(minIdleMs),
-                bytes(count));
+                bytes(count)));
         List<Delivery> deliveries = new ArrayList<>(entries.size());
         for (Object entry : entries) {
             List<?> parts = (List<?>) entry;

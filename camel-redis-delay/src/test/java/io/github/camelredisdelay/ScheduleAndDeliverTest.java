@@ -1,0 +1,152 @@
+package io.github.camelredisdelay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
+
+class ScheduleAndDeliverTest extends RedisDelayTestSupport {
+
+    /** A delivered exchange and the local time it arrived at. */
+    record Arrival(Exchange exchange, long receivedAt) {
+    }
+
+    private final List<Arrival> arrivals = new CopyOnWriteArrayList<>();
+
+    private CamelContext nodeConsuming(String queue) throws Exception {
+        return startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:" + queue).process(e -> arrivals.add(new Arrival(e.copy(), System.currentTimeMillis())));
+            }
+        });
+    }
+
+    @Test
+    void messageIsNotDeliveredBeforeItIsDueAndSoonAfter() throws Exception {
+        ProducerTemplate producer = nodeConsuming("orders").createProducerTemplate();
+
+        Exchange sent = producer.send("redis-delay:orders?delay=1500", e -> e.getMessage().setBody("order-1"));
+
+        long scheduledFor = sent.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class);
+        await().atMost(Duration.ofSeconds(10)).until(() -> arrivals.size() == 1);
+        Arrival arrival = arrivals.get(0);
+        assertThat(arrival.receivedAt()).isGreaterThanOrEqualTo(scheduledFor);
+        assertThat(arrival.receivedAt() - scheduledFor).as("lateness in ms").isLessThan(1000);
+        assertThat(arrival.exchange().getMessage().getBody()).isEqualTo("order-1");
+    }
+
+    @Test
+    void producerReportsTheIdAndTheDueTimeItStored() throws Exception {
+        ProducerTemplate producer = nodeConsuming("orders").createProducerTemplate();
+
+        Exchange generated = producer.send("redis-delay:orders?delay=1h", e -> e.getMessage().setBody("x"));
+        Exchange given = producer.send("redis-delay:orders?delay=1h", e -> {
+            e.getMessage().setBody("y");
+            e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "order-42");
+        });
+
+        assertThat(generated.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID, String.class)).hasSize(22);
+        assertThat(given.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID)).isEqualTo("order-42");
+        long dueAt = given.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class);
+        assertThat(dueAt - System.currentTimeMillis()).isBetween(3_590_000L, 3_600_000L);
+        assertThat(redis().getScoredSortedSet(key("orders", "due")).getScore("order-42")).isEqualTo((double) dueAt);
+    }
+
+    @Test
+    void delayHeaderOverridesTheDelayOption() throws Exception {
+        ProducerTemplate producer = nodeConsuming("orders").createProducerTemplate();
+
+        producer.sendBodyAndHeader("redis-delay:orders?delay=1h", "millis", RedisDelayConstants.DELAY, 300L);
+        producer.sendBodyAndHeader("redis-delay:orders?delay=1h", "duration", RedisDelayConstants.DELAY, Duration.ofMillis(300));
+        producer.sendBodyAndHeader("redis-delay:orders?delay=1h", "text", RedisDelayConstants.DELAY, "1s");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> arrivals.size() == 3);
+        assertThat(arrivals).extracting(a -> a.exchange().getMessage().getBody())
+                .containsExactlyInAnyOrder("millis", "duration", "text");
+    }
+
+    @Test
+    void dueAtInThePastIsDeliveredAtOnceAndWinsOverTheDelay() throws Exception {
+        ProducerTemplate producer = nodeConsuming("orders").createProducerTemplate();
+
+        producer.sendBodyAndHeaders("redis-delay:orders?delay=1h", "past",
+                Map.of(RedisDelayConstants.DUE_AT, Instant.now().minusSeconds(60), RedisDelayConstants.DELAY, "1h"));
+        producer.sendBodyAndHeader("redis-delay:orders?delay=1h", "soon", RedisDelayConstants.DUE_AT,
+                new Date(System.currentTimeMillis() + 500));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> arrivals.size() == 2);
+        assertThat(arrivals.get(0).exchange().getMessage().getBody()).isEqualTo("past");
+    }
+
+    @Test
+    void stringAndBytesBodiesAndTypedHeadersRoundTrip() throws Exception {
+        ProducerTemplate producer = nodeConsuming("orders").createProducerTemplate();
+        Instant instant = Instant.parse("2030-01-02T03:04:05.123456789Z");
+        Map<String, Object> headers = Map.of("text", "é✓", "long", 5_000_000_000L, "int", 7, "double", 1.5,
+                "flag", true, "date", new Date(1_000L), "instant", instant);
+
+        producer.sendBodyAndHeaders("redis-delay:orders", "plain text", headers);
+        producer.sendBody("redis-delay:orders", new byte[] { 0, -1, 2 });
+        producer.sendBody("redis-delay:orders", null);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> arrivals.size() == 3);
+        Exchange text = find("plain text");
+        assertThat(text.getMessage().getHeaders()).containsAllEntriesOf(headers);
+        assertThat(arrivals).extracting(a -> a.exchange().getMessage().getBody())
+                .anySatisfy(body -> assertThat(body).isEqualTo(new byte[] { 0, -1, 2 }))
+                .anySatisfy(body -> assertThat(body).isNull());
+    }
+
+    @Test
+    void deliveredExchangeCarriesTheDeliveryHeaders() throws Exception {
+        ProducerTemplate producer = nodeConsuming("orders").createProducerTemplate();
+
+        Exchange sent = producer.send("redis-delay:orders?delay=200", e -> e.getMessage().setBody("x"));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> arrivals.size() == 1);
+        var delivered = arrivals.get(0).exchange().getMessage();
+        assertThat(delivered.getHeader(RedisDelayConstants.MESSAGE_ID))
+                .isEqualTo(sent.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID));
+        assertThat(delivered.getHeader(RedisDelayConstants.SCHEDULED_FOR))
+                .isEqualTo(sent.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR));
+        assertThat(delivered.getHeader(RedisDelayConstants.DELIVERY_COUNT)).isEqualTo(1);
+        assertThat(delivered.getHeader(RedisDelayConstants.QUEUE)).isEqualTo("orders");
+        assertThat(delivered.getHeader(RedisDelayConstants.SCHEDULED_AT, Long.class))
+                .isBetween(sent.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class) - 300, 
+                           sent.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class) - 200);
+        assertThat(delivered.getHeaders()).doesNotContainKeys(RedisDelayConstants.DELAY, RedisDelayConstants.DUE_AT,
+                RedisDelayConstants.OPERATION);
+    }
+
+    @Test
+    void acknowledgedMessageLeavesNothingInRedis() throws Exception {
+        ProducerTemplate producer = nodeConsuming("orders").createProducerTemplate();
+
+        producer.sendBody("redis-delay:orders?delay=100", "x");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> arrivals.size() == 1);
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+            assertThat(redis().getScoredSortedSet(key("orders", "due")).size()).isZero();
+            assertThat(redis().getStream(key("orders", "ready")).size()).isZero();
+        });
+    }
+
+    private Exchange find(Object body) {
+        return arrivals.stream().map(Arrival::exchange).filter(e -> body.equals(e.getMessage().getBody())).findFirst()
+                .orElseThrow();
+    }
+}

@@ -1,0 +1,87 @@
+package io.github.camelredisdelay.test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import io.github.camelredisdelay.RedisDelayComponent;
+import org.apache.camel.CamelContext;
+import org.apache.camel.RoutesBuilder;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.redisson.config.Config;
+
+/**
+ * Base of the tests that run CamelContexts against the real Redis of {@link RedisServerExtension}. Each test gets
+ * its own key prefix, so tests never see each other's keys; every context a test starts is stopped after it.
+ */
+@ExtendWith(RedisServerExtension.class)
+public abstract class RedisDelayTestSupport {
+
+    /** Key prefix of this test's queues. */
+    protected final String keyPrefix = "test:" + UUID.randomUUID().toString().substring(0, 8);
+
+    private final List<CamelContext> contexts = new ArrayList<>();
+    private RedissonClient redis;
+
+    /**
+     * Starts a CamelContext (think: one node) whose redis-delay component talks to the test Redis.
+     */
+    protected CamelContext startContext(RoutesBuilder... routes) throws Exception {
+        CamelContext context = createContext(routes);
+        context.start();
+        return context;
+    }
+
+    /**
+     * Creates, without starting, a CamelContext configured like {@link #startContext}.
+     */
+    protected CamelContext createContext(RoutesBuilder... routes) throws Exception {
+        CamelContext context = new DefaultCamelContext();
+        context.getShutdownStrategy().setTimeout(10);
+        RedisDelayComponent component = new RedisDelayComponent();
+        component.getConfiguration().setAddress(RedisServerExtension.redisUrl());
+        component.getConfiguration().setKeyPrefix(keyPrefix);
+        context.addComponent("redis-delay", component);
+        for (RoutesBuilder route : routes) {
+            context.addRoutes(route);
+        }
+        contexts.add(context);
+        return context;
+    }
+
+    /**
+     * A client of the test's own, for looking at Redis directly; text codec, shut down after the test.
+     */
+    protected RedissonClient redis() {
+        if (redis == null) {
+            Config config = new Config();
+            config.setCodec(StringCodec.INSTANCE);
+            config.useSingleServer().setAddress(RedisServerExtension.redisUrl()).setConnectionMinimumIdleSize(1);
+            redis = Redisson.create(config);
+        }
+        return redis;
+    }
+
+    /** The key of one of a test queue's structures, e.g. {@code key("orders", "due")}. */
+    protected String key(String queue, String structure) {
+        return keyPrefix + ":{" + queue + "}:" + structure;
+    }
+
+    @AfterEach
+    void stopContextsAndClient() {
+        for (CamelContext context : contexts) {
+            context.stop();
+        }
+        contexts.clear();
+        if (redis != null) {
+            redis.shutdown(0, 2, TimeUnit.SECONDS);
+            redis = null;
+        }
+    }
+}
