@@ -1,0 +1,39 @@
+package io.github.camelredisdelay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
+
+class ForwardingTest extends RedisDelayTestSupport {
+
+    @Test
+    void forwardedMessageReallyWaitsTheSecondQueuesDelay() throws Exception {
+        Map<String, Long> arrivedAt = new ConcurrentHashMap<>();
+        Map<String, Object> idOnB = new ConcurrentHashMap<>();
+        var producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:a").process(e -> arrivedAt.put("a", System.currentTimeMillis()))
+                        .to("redis-delay:b?delay=2s");
+                from("redis-delay:b").process(e -> {
+                    arrivedAt.put("b", System.currentTimeMillis());
+                    idOnB.put("id", e.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID));
+                });
+            }
+        }).createProducerTemplate();
+
+        Object id = producer.send("redis-delay:a?delay=100", e -> e.getMessage().setBody("x"))
+                .getMessage().getHeader(RedisDelayConstants.MESSAGE_ID);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> arrivedAt.containsKey("b"));
+        assertThat(arrivedAt.get("b") - arrivedAt.get("a")).isBetween(2000L, 3000L);
+        assertThat(idOnB.get("id")).as("the message id carries over").isEqualTo(id);
+    }
+}

@@ -1,0 +1,116 @@
+package io.github.camelredisdelay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.Message;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
+
+class RetryAndDeadLetterTest extends RedisDelayTestSupport {
+
+    private final List<Message> attempts = new CopyOnWriteArrayList<>();
+    private final List<Message> deadLetters = new CopyOnWriteArrayList<>();
+
+    @Test
+    void failedExchangeIsRedeliveredWithIncreasingCountUntilItSucceeds() throws Exception {
+        var producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                errorHandler(noErrorHandler());
+                from("redis-delay:jobs?retrySchedule=100,300&maxDeliveries=5").process(e -> {
+                    attempts.add(e.getMessage().copy());
+                    if (attempts.size() < 3) {
+                        throw new IllegalStateException("callback refused " + attempts.size());
+                    }
+                });
+            }
+        }).createProducerTemplate();
+
+        producer.sendBody("redis-delay:jobs", "job");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> attempts.size() == 3);
+        assertThat(attempts).extracting(m -> m.getHeader(RedisDelayConstants.DELIVERY_COUNT)).containsExactly(1, 2, 3);
+        assertThat(attempts.get(2).getHeader(RedisDelayConstants.LAST_ERROR))
+                .isEqualTo("java.lang.IllegalStateException: callback refused 2");
+        long firstRetryGap = attempts.get(1).getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class)
+                             - attempts.get(0).getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class);
+        assertThat(firstRetryGap).isGreaterThanOrEqualTo(100);
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("jobs", "msg")).isEmpty()
+                                                           && redis().getMap(key("jobs", "fail")).isEmpty());
+    }
+
+    @Test
+    void exhaustedMessageGoesToTheDeadLetterQueueWithItsOriginAndLastError() throws Exception {
+        var producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                errorHandler(noErrorHandler());
+                from("redis-delay:jobs?retrySchedule=50&maxDeliveries=3").process(e -> {
+                    attempts.add(e.getMessage().copy());
+                    throw new IllegalArgumentException("bad job");
+                });
+                from("redis-delay:jobs.dead").process(e -> deadLetters.add(e.getMessage().copy()));
+            }
+        }).createProducerTemplate();
+
+        producer.sendBodyAndHeader("redis-delay:jobs", "job", "tenant", "acme");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> deadLetters.size() == 1);
+        assertThat(attempts).hasSize(3);
+        Message dead = deadLetters.get(0);
+        assertThat(dead.getBody()).isEqualTo("job");
+        assertThat(dead.getHeader("tenant")).isEqualTo("acme");
+        assertThat(dead.getHeader(RedisDelayConstants.ORIGINAL_QUEUE)).isEqualTo("jobs");
+        assertThat(dead.getHeader(RedisDelayConstants.LAST_ERROR)).isEqualTo("java.lang.IllegalArgumentException: bad job");
+        assertThat(dead.getHeader(RedisDelayConstants.MESSAGE_ID)).isEqualTo(attempts.get(0).getHeader(RedisDelayConstants.MESSAGE_ID));
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("jobs", "msg")).isEmpty());
+    }
+
+    @Test
+    void exchangeHandledByTheRoutesErrorHandlerCountsAsSuccess() throws Exception {
+        var producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                onException(IllegalStateException.class).handled(true);
+                from("redis-delay:jobs?retrySchedule=50").process(e -> {
+                    attempts.add(e.getMessage().copy());
+                    throw new IllegalStateException("handled");
+                });
+            }
+        }).createProducerTemplate();
+
+        producer.sendBody("redis-delay:jobs", "job");
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> attempts.size() == 1 && redis().getMap(key("jobs", "msg")).isEmpty());
+        await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1)).until(() -> true);
+        assertThat(attempts).hasSize(1);
+    }
+
+    @Test
+    void corruptStoredMessageGoesToTheDeadLetterQueueInsteadOfCrashing() throws Exception {
+        startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:jobs").process(e -> attempts.add(e.getMessage().copy()));
+                from("redis-delay:jobs.dead").process(e -> deadLetters.add(e.getMessage().copy()));
+            }
+        });
+        // a record from a future format version (first envelope byte 9), written behind the component's back
+        redis().getScoredSortedSet(key("jobs", "due")).add(0, "from-the-future");
+        redis().getMap(key("jobs", "msg")).put("from-the-future", "1700000000000:\u0009payload");
+        var producer = startContext().createProducerTemplate();
+        producer.sendBody("redis-delay:jobs", "fine");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> deadLetters.size() == 1 && attempts.size() == 1);
+        Message dead = deadLetters.get(0);
+        assertThat(dead.getHeader(RedisDelayConstants.MESSAGE_ID)).isEqualTo("from-the-future");
+        assertThat(dead.getHeader(RedisDelayConstants.LAST_ERROR, String.class)).contains("unknown envelope format version 9");
+        assertThat(dead.getBody(byte[].class)).startsWith(9);
+    }
+}

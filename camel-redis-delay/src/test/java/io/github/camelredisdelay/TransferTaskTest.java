@@ -1,0 +1,138 @@
+package io.github.camelredisdelay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import io.github.camelredisdelay.test.RedisServerExtension;
+import org.apache.camel.CamelContext;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.junit.jupiter.api.Test;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.api.redisnode.RedisNodes;
+import org.redisson.config.Config;
+
+class TransferTaskTest extends RedisDelayTestSupport {
+
+    private final Set<String> received = ConcurrentHashMap.newKeySet();
+
+    private RouteBuilder consuming(String queue) {
+        return new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:" + queue).process(e -> received.add(e.getMessage().getBody(String.class)));
+            }
+        };
+    }
+
+    @Test
+    void consumerOnlyContextStartedAfterTheDueTimeDeliversEverything() throws Exception {
+        CamelContext producerNode = startContext();
+        ProducerTemplate producer = producerNode.createProducerTemplate();
+        long lastDue = 0;
+        for (int i = 0; i < 50; i++) {
+            String body = "order-" + i;
+            lastDue = producer.send("redis-delay:orders?delay=" + (300 + i), e -> e.getMessage().setBody(body))
+                    .getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class);
+        }
+        producerNode.stop();
+        long allDue = lastDue + 400;
+        await().atMost(Duration.ofSeconds(10)).until(() -> redisTimeMillis() > allDue);
+        assertThat(redis().getScoredSortedSet(key("orders", "due")).size()).as("nothing moved while no node ran").isEqualTo(50);
+
+        startContext(consuming("orders"));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> received.size() == 50);
+    }
+
+    @Test
+    void producerOnlyNodeRunsTheTransferSoConsumersOfOtherNodesGetMessagesOnTime() throws Exception {
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        producer.sendBody("redis-delay:orders?delay=200", "warm-up");
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getStream(key("orders", "ready")).size() == 1);
+
+        producer.sendBody("redis-delay:orders?delay=300", "second");
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getStream(key("orders", "ready")).size() == 2);
+    }
+
+    @Test
+    void oneTransferTaskServesEveryEndpointOfAQueue() throws Exception {
+        CamelContext node = startContext(consuming("orders"), new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:a").to("redis-delay:orders?delay=100");
+                from("direct:b").to("redis-delay:orders?delay=200");
+                from("direct:c").to("redis-delay:payments");
+            }
+        });
+
+        RedisDelayComponent component = node.getComponent("redis-delay", RedisDelayComponent.class);
+        assertThat(component.runningTransferTasks()).isEqualTo(2);
+        node.stop();
+        assertThat(component.runningTransferTasks()).isZero();
+    }
+
+    @Test
+    void stoppingTheContextStopsTheTransferTaskThreadsAndRedisTraffic() throws Exception {
+        Config config = new Config();
+        config.useSingleServer().setAddress(RedisServerExtension.redisUrl());
+        RedissonClient sharedClient = Redisson.create(config);
+        try {
+            CamelContext node = new DefaultCamelContext();
+            node.getRegistry().bind("redisson", sharedClient);
+            node.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("redis-delay:orders?keyPrefix=" + keyPrefix + "&transferInterval=100").process(e -> received.add("x"));
+                }
+            });
+            node.start();
+            node.createProducerTemplate().sendBody("redis-delay:orders?keyPrefix=" + keyPrefix + "&delay=100", "m");
+            await().atMost(Duration.ofSeconds(10)).until(() -> received.size() == 1);
+
+            node.stop();
+
+            assertThat(redisDelayThreads()).isEmpty();
+            Map<String, Long> before = commandCalls(sharedClient);
+            await().pollDelay(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3)).until(() -> true);
+            Map<String, Long> after = commandCalls(sharedClient);
+            assertThat(after).as("commands after stop (transferInterval is 100 ms)")
+                    .containsEntry("evalsha", before.get("evalsha"))
+                    .containsEntry("xreadgroup", before.get("xreadgroup"));
+            assertThat(sharedClient.isShutdown()).as("a client bean is never shut down by the component").isFalse();
+        } finally {
+            sharedClient.shutdown();
+        }
+    }
+
+    private static List<String> redisDelayThreads() {
+        return Thread.getAllStackTraces().keySet().stream().map(Thread::getName).filter(name -> name.contains("RedisDelay"))
+                .collect(Collectors.toList());
+    }
+
+    /** Calls per command from INFO commandstats, e.g. evalsha → 123. */
+    private static Map<String, Long> commandCalls(RedissonClient client) {
+        Map<String, String> stats = client.getRedisNodes(RedisNodes.SINGLE).getInstance()
+                .info(org.redisson.api.redisnode.RedisNode.InfoSection.COMMANDSTATS);
+        return stats.entrySet().stream().collect(Collectors.toMap(e -> e.getKey().replace("cmdstat_", ""),
+                e -> Arrays.stream(e.getValue().split(",")).filter(p -> p.startsWith("calls=")).map(p -> Long.parseLong(p.substring(6)))
+                        .findFirst().orElse(0L)));
+    }
+
+    private long redisTimeMillis() {
+        var time = redis().getRedisNodes(RedisNodes.SINGLE).getInstance().time();
+        return time.getSeconds() * 1000L + time.getMicroseconds() / 1000;
+    }
+}
