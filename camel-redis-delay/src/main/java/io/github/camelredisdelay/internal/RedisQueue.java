@@ -75,8 +75,8 @@ public final class RedisQueue {
                     bytes(onDuplicate), bytes(keys.wake()));
             return new ScheduleResult(toLong(result.get(0)) == 1, toLong(result.get(1)), toLong(result.get(2)));
         } catch (RedisException e) {
-            String reply = String.valueOf(e.getMessage());
-            if (reply.startsWith("DUPLICATE")) {
+            String reply = errorReply(e);
+            if (reply.startsWith("DUPLICATE ")) {
                 throw new DuplicateMessageException(name(), id, Long.parseLong(reply.split("[ .]")[1]));
             }
             throw dueOverflowOr(e, id);
@@ -111,7 +111,7 @@ public final class RedisQueue {
     }
 
     private RuntimeException dueOverflowOr(RedisException e, String id) {
-        if (String.valueOf(e.getMessage()).startsWith("DUE_OVERFLOW")) {
+        if (errorReply(e).startsWith("DUE_OVERFLOW ")) {
             return new IllegalArgumentException("The due time of message " + id + " on queue " + name()
                                                 + " is beyond the largest supported time (2^53-1 ms)");
         }
@@ -135,7 +135,7 @@ public final class RedisQueue {
         try {
             ready.createGroup(StreamCreateGroupArgs.name(QueueKeys.GROUP).id(StreamMessageId.ALL).makeStream());
         } catch (RedisException e) {
-            if (!String.valueOf(e.getMessage()).startsWith("BUSYGROUP")) {
+            if (!errorReply(e).startsWith("BUSYGROUP ")) {
                 throw e;
             }
         }
@@ -160,7 +160,7 @@ public final class RedisQueue {
         try {
             return read.get();
         } catch (RedisException e) {
-            if (!String.valueOf(e.getMessage()).startsWith("NOGROUP")) {
+            if (!errorReply(e).startsWith("NOGROUP ")) {
                 throw e;
             }
             createGroup();
@@ -226,6 +226,14 @@ public final class RedisQueue {
         if (!entryIds.isEmpty()) {
             ready.fastClaim(QueueKeys.GROUP, consumer, 0, TimeUnit.MILLISECONDS, entryIds.toArray(new StreamMessageId[0]));
         }
+    }
+
+    /**
+     * The error Redis replied, without the generic {@code ERR } that some versions put before a script's error.
+     */
+    private static String errorReply(RedisException e) {
+        String message = String.valueOf(e.getMessage());
+        return message.startsWith("ERR ") ? message.substring(4) : message;
     }
 
     static byte[] bytes(Object value) {

@@ -1,0 +1,140 @@
+package io.github.camelredisdelay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.ResolveEndpointFailedException;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class BadInputTest extends RedisDelayTestSupport {
+
+    private CamelContext node;
+    private ProducerTemplate producer;
+
+    @BeforeEach
+    void startNode() throws Exception {
+        node = startContext();
+        producer = node.createProducerTemplate();
+    }
+
+    @Test
+    void queueNameWithAForbiddenCharacterIsRejectedNamingIt() {
+        assertThatThrownBy(() -> node.getEndpoint("redis-delay:orders/eu"))
+                .isInstanceOf(ResolveEndpointFailedException.class)
+                .rootCause().hasMessageContaining("'/' at position 6").hasMessageContaining("allowed are letters, digits and . _ : -");
+    }
+
+    @Test
+    void queueNameLongerThan200CharactersIsRejected() {
+        assertThatThrownBy(() -> node.getEndpoint("redis-delay:" + "q".repeat(201)))
+                .rootCause().hasMessageContaining("201 characters long; at most 200");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "30M", "1H", "soon", "-5", "5 parsecs" })
+    void delayOptionThatCamelWouldMisreadIsRejected(String delay) {
+        assertThatThrownBy(() -> node.getEndpoint("redis-delay:orders?delay=" + delay))
+                .rootCause().hasMessageContaining("'" + delay + "'").hasMessageContaining("lower-case units (30m");
+    }
+
+    @Test
+    void delayOptionInCamelsFormsIsAccepted() {
+        RedisDelayEndpoint endpoint = node.getEndpoint("redis-delay:orders?delay=1h30m", RedisDelayEndpoint.class);
+        assertThat(endpoint.getConfiguration().getDelay()).isEqualTo(5_400_000L);
+        assertThat(node.getEndpoint("redis-delay:orders?delay=PT5S", RedisDelayEndpoint.class).getConfiguration().getDelay())
+                .isEqualTo(5_000L);
+    }
+
+    @Test
+    void badRetryScheduleIsRejectedWhenTheEndpointStarts() {
+        assertThatThrownBy(() -> node.getEndpoint("redis-delay:orders?retrySchedule=1s,2X"))
+                .rootCause().hasMessageContaining("retrySchedule entry of queue orders '2X'");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "30M", "-1s", "", "tomorrow" })
+    void badDelayHeaderFailsTheExchangeAndStoresNothing(String delay) {
+        Exchange result = producer.send("redis-delay:orders", e -> {
+            e.getMessage().setBody("x");
+            e.getMessage().setHeader(RedisDelayConstants.DELAY, delay);
+        });
+
+        assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(RedisDelayConstants.DELAY).hasMessageContaining("queue orders");
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+    }
+
+    @Test
+    void negativeNumericDelayHeaderIsRejected() {
+        Exchange result = producer.send("redis-delay:orders",
+                e -> e.getMessage().setHeader(RedisDelayConstants.DELAY, -1L));
+
+        assertThat(result.getException()).hasMessageContaining("must not be negative: -1");
+    }
+
+    @Test
+    void delayBeyondTheLargestExactTimeIsRejected() {
+        Exchange result = producer.send("redis-delay:orders",
+                e -> e.getMessage().setHeader(RedisDelayConstants.DELAY, Long.MAX_VALUE));
+
+        assertThat(result.getException()).hasMessageContaining("too large");
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+    }
+
+    @Test
+    void dueTimeThatOverflowsInRedisIsRejected() {
+        Exchange result = producer.send("redis-delay:orders",
+                e -> e.getMessage().setHeader(RedisDelayConstants.DELAY, (1L << 53) - 10));
+
+        assertThat(result.getException()).hasMessageContaining("beyond the largest supported time");
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+    }
+
+    @Test
+    void unsupportedDueAtTypeIsRejectedNamingTheAllowedOnes() {
+        Exchange result = producer.send("redis-delay:orders",
+                e -> e.getMessage().setHeader(RedisDelayConstants.DUE_AT, new Object()));
+
+        assertThat(result.getException()).hasMessageContaining("java.lang.Object")
+                .hasMessageContaining("epoch milliseconds (long), Instant, Date, ZonedDateTime");
+    }
+
+    @Test
+    void unknownOperationIsRejectedNamingTheAllowedOnes() {
+        Exchange result = producer.send("redis-delay:orders",
+                e -> e.getMessage().setHeader(RedisDelayConstants.OPERATION, "explode"));
+
+        assertThat(result.getException()).hasMessageContaining("'explode'").hasMessageContaining("schedule, cancel or reschedule");
+    }
+
+    @Test
+    void cancelWithoutIdIsRejected() {
+        Exchange result = producer.send("redis-delay:orders?operation=cancel", e -> e.getMessage().setBody("x"));
+
+        assertThat(result.getException()).hasMessageContaining("needs the id").hasMessageContaining(RedisDelayConstants.MESSAGE_ID);
+    }
+
+    @Test
+    void bodyWithoutAByteConversionFailsClearlyAndStoresNothing() {
+        Exchange result = producer.send("redis-delay:orders", e -> e.getMessage().setBody(new Object()));
+
+        assertThat(result.getException()).hasMessageContaining("java.lang.Object cannot be stored on queue orders");
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+    }
+
+    @Test
+    void headerOfAnUnsupportedTypeIsDroppedAndTheRestIsStored() {
+        producer.sendBodyAndHeaders("redis-delay:orders?delay=1h", "x", Map.of("kept", "yes", "dropped", new Object()));
+
+        assertThat(redis().getMap(key("orders", "msg")).size()).isEqualTo(1);
+    }
+}

@@ -1,0 +1,150 @@
+package io.github.camelredisdelay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.Exchange;
+import org.apache.camel.Message;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
+
+class ByIdOperationsTest extends RedisDelayTestSupport {
+
+    private final List<Message> deliveries = new CopyOnWriteArrayList<>();
+
+    private ProducerTemplate nodeConsuming(String queue) throws Exception {
+        return startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:" + queue).process(e -> deliveries.add(e.getMessage().copy()));
+            }
+        }).createProducerTemplate();
+    }
+
+    private static Map<String, Object> id(String id) {
+        return Map.of(RedisDelayConstants.MESSAGE_ID, id);
+    }
+
+    @Test
+    void cancelRemovesAScheduledMessageAndAnswersTrue() throws Exception {
+        ProducerTemplate producer = nodeConsuming("orders");
+        producer.sendBodyAndHeaders("redis-delay:orders?delay=500", "unpaid", id("order-1"));
+
+        Object cancelled = producer.requestBodyAndHeaders("redis-delay:orders?operation=cancel", null, id("order-1"));
+        Object again = producer.requestBodyAndHeaders("redis-delay:orders?operation=cancel", null, id("order-1"));
+
+        assertThat(cancelled).isEqualTo(true);
+        assertThat(again).isEqualTo(false);
+        await().pollDelay(Duration.ofMillis(1000)).atMost(Duration.ofSeconds(2)).until(() -> true);
+        assertThat(deliveries).isEmpty();
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+    }
+
+    @Test
+    void operationHeaderOverridesTheOption() throws Exception {
+        ProducerTemplate producer = nodeConsuming("orders");
+        producer.sendBodyAndHeaders("redis-delay:orders?delay=1h", "x", id("order-1"));
+
+        Object cancelled = producer.requestBodyAndHeaders("redis-delay:orders", null,
+                Map.of(RedisDelayConstants.MESSAGE_ID, "order-1", RedisDelayConstants.OPERATION, "cancel"));
+
+        assertThat(cancelled).isEqualTo(true);
+    }
+
+    @Test
+    void cancelOfAMessageInFlightAnswersFalseAndItsDeliveryGoesOn() throws Exception {
+        CountDownLatch inFlight = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders").process(e -> {
+                    inFlight.countDown();
+                    release.await();
+                    deliveries.add(e.getMessage().copy());
+                });
+            }
+        }).createProducerTemplate();
+        producer.sendBodyAndHeaders("redis-delay:orders", "x", id("order-1"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> inFlight.getCount() == 0);
+
+        Object cancelled = producer.requestBodyAndHeaders("redis-delay:orders?operation=cancel", null, id("order-1"));
+        release.countDown();
+
+        assertThat(cancelled).isEqualTo(false);
+        await().atMost(Duration.ofSeconds(5)).until(() -> deliveries.size() == 1 && redis().getMap(key("orders", "msg")).isEmpty());
+    }
+
+    @Test
+    void rescheduleMovesADueTimeEarlierOrLater() throws Exception {
+        ProducerTemplate producer = nodeConsuming("orders");
+        producer.sendBodyAndHeaders("redis-delay:orders?delay=1h", "earlier", id("a"));
+        producer.sendBodyAndHeaders("redis-delay:orders?delay=200", "later", id("b"));
+
+        Exchange earlier = producer.request("redis-delay:orders?operation=reschedule&delay=300", e -> e.getMessage().setHeaders(id("a")));
+        Exchange later = producer.request("redis-delay:orders?operation=reschedule&delay=1h", e -> e.getMessage().setHeaders(id("b")));
+        Object unknown = producer.requestBodyAndHeaders("redis-delay:orders?operation=reschedule", null, id("nope"));
+
+        assertThat(earlier.getMessage().getBody()).isEqualTo(true);
+        assertThat(later.getMessage().getBody()).isEqualTo(true);
+        assertThat(unknown).isEqualTo(false);
+        await().atMost(Duration.ofSeconds(5)).until(() -> deliveries.size() == 1);
+        assertThat(deliveries.get(0).getBody()).isEqualTo("earlier");
+        assertThat(deliveries.get(0).getHeader(RedisDelayConstants.SCHEDULED_FOR))
+                .isEqualTo(earlier.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR));
+        assertThat(redis().getScoredSortedSet(key("orders", "due")).getScore("b"))
+                .isEqualTo(later.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR, Double.class));
+    }
+
+    @Test
+    void scheduleOfAnExistingIdKeepsTheFirstByDefault() throws Exception {
+        ProducerTemplate producer = nodeConsuming("orders");
+        Exchange first = producer.request("redis-delay:orders?delay=300", e -> {
+            e.getMessage().setBody("first");
+            e.getMessage().setHeaders(id("order-1"));
+        });
+        Exchange second = producer.request("redis-delay:orders?delay=1h", e -> {
+            e.getMessage().setBody("second");
+            e.getMessage().setHeaders(id("order-1"));
+        });
+
+        assertThat(second.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR))
+                .isEqualTo(first.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR));
+        await().atMost(Duration.ofSeconds(5)).until(() -> deliveries.size() == 1);
+        assertThat(deliveries.get(0).getBody()).isEqualTo("first");
+    }
+
+    @Test
+    void scheduleWithReplaceOverwritesBodyAndDueTime() throws Exception {
+        ProducerTemplate producer = nodeConsuming("orders");
+        producer.sendBodyAndHeaders("redis-delay:orders?delay=1h", "first", id("order-1"));
+
+        producer.sendBodyAndHeaders("redis-delay:orders?delay=200&onDuplicate=replace", "second", id("order-1"));
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> deliveries.size() == 1);
+        assertThat(deliveries.get(0).getBody()).isEqualTo("second");
+    }
+
+    @Test
+    void scheduleWithFailRaisesAnExceptionNamingTheId() throws Exception {
+        ProducerTemplate producer = nodeConsuming("orders");
+        producer.sendBodyAndHeaders("redis-delay:orders?delay=1h", "first", id("order-1"));
+
+        Exchange result = producer.send("redis-delay:orders?onDuplicate=fail", e -> {
+            e.getMessage().setBody("second");
+            e.getMessage().setHeaders(id("order-1"));
+        });
+
+        assertThat(result.getException()).isInstanceOf(DuplicateMessageException.class)
+                .hasMessageContaining("order-1").hasMessageContaining("Queue orders").hasMessageContaining("onDuplicate=fail");
+        assertThat(((DuplicateMessageException) result.getException()).getExistingDueAt()).isPositive();
+    }
+}

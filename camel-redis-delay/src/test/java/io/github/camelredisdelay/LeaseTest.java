@@ -1,0 +1,66 @@
+package io.github.camelredisdelay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import io.github.camelredisdelay.internal.QueueKeys;
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.Message;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
+import org.redisson.api.stream.StreamReadGroupArgs;
+
+class LeaseTest extends RedisDelayTestSupport {
+
+    private final List<Message> deliveries = new CopyOnWriteArrayList<>();
+
+    private RouteBuilder consuming(String uri, long workMillis) {
+        return new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri).process(e -> {
+                    deliveries.add(e.getMessage().copy());
+                    new CountDownLatch(1).await(workMillis, TimeUnit.MILLISECONDS);
+                });
+            }
+        };
+    }
+
+    @Test
+    void messageLeasedByAConsumerThatDiedIsRedeliveredAfterTheVisibilityTimeout() throws Exception {
+        var producer = startContext().createProducerTemplate();
+        producer.sendBody("redis-delay:jobs", "job");
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getStream(key("jobs", "ready")).size() == 1);
+        redis().getStream(key("jobs", "ready")).createGroup(
+                org.redisson.api.stream.StreamCreateGroupArgs.name(QueueKeys.GROUP).id(org.redisson.api.stream.StreamMessageId.ALL));
+        // a consumer that reads the message and dies before acknowledging it
+        var taken = redis().getStream(key("jobs", "ready"))
+                .readGroup(QueueKeys.GROUP, "crashed-consumer", StreamReadGroupArgs.neverDelivered().count(1));
+        assertThat(taken).hasSize(1);
+
+        startContext(consuming("redis-delay:jobs?visibilityTimeout=500", 0));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> deliveries.size() == 1);
+        assertThat(deliveries.get(0).getBody()).isEqualTo("job");
+        assertThat(deliveries.get(0).getHeader(RedisDelayConstants.DELIVERY_COUNT)).isEqualTo(2);
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("jobs", "msg")).isEmpty());
+    }
+
+    @Test
+    void slowButHealthyExchangeKeepsItsLeaseAndIsNotDeliveredTwice() throws Exception {
+        String uri = "redis-delay:jobs?visibilityTimeout=600";
+        var producer = startContext(consuming(uri, 2500)).createProducerTemplate();
+        startContext(consuming(uri, 2500));
+
+        producer.sendBody("redis-delay:jobs", "slow job");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> redis().getMap(key("jobs", "msg")).isEmpty());
+        assertThat(deliveries).hasSize(1);
+    }
+}
