@@ -156,7 +156,7 @@ public class RedisDelayConfiguration implements Cloneable {
     }
 
     /**
-     * What the producer does: schedule, cancel or reschedule a message.
+     * What the producer does: schedule, cancel or reschedule a message, or read the queue's statistics.
      */
     public void setOperation(RedisDelayOperation operation) {
         this.operation = operation;

@@ -1,34 +1,45 @@
 package io.github.camelredisdelay;
 
 import java.util.List;
+import java.util.Map;
 
 import io.github.camelredisdelay.internal.Durations;
 import io.github.camelredisdelay.internal.MessageMapper;
 import io.github.camelredisdelay.internal.QueueKeys;
 import io.github.camelredisdelay.internal.QueueNames;
+import io.github.camelredisdelay.internal.QueueStatistics;
 import io.github.camelredisdelay.internal.RedisQueue;
 import io.github.camelredisdelay.internal.RedissonClientFactory;
 import io.github.camelredisdelay.internal.TransferTask;
 import org.apache.camel.Category;
 import org.apache.camel.Consumer;
+import org.apache.camel.PollingConsumer;
 import org.apache.camel.Processor;
 import org.apache.camel.Producer;
+import org.apache.camel.api.management.ManagedAttribute;
+import org.apache.camel.api.management.ManagedResource;
 import org.apache.camel.spi.HeaderFilterStrategy;
 import org.apache.camel.spi.HeaderFilterStrategyAware;
 import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.UriEndpoint;
 import org.apache.camel.spi.UriParam;
 import org.apache.camel.spi.UriPath;
+import org.apache.camel.support.DefaultConsumer;
 import org.apache.camel.support.DefaultEndpoint;
 import org.redisson.api.RedissonClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Schedule messages on a distributed, durable Redis delay queue and consume them when they are due, at least once,
  * on exactly one of any number of competing consumers.
  */
+@ManagedResource(description = "Redis delay queue")
 @UriEndpoint(firstVersion = "1.0.0", scheme = "redis-delay", title = "Redis Delay", syntax = "redis-delay:queueName",
              category = { Category.MESSAGING, Category.SCHEDULING }, headersClass = RedisDelayConstants.class)
 public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterStrategyAware {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RedisDelayEndpoint.class);
 
     @UriPath(description = "Name of the queue: 1 to 200 characters from A-Z a-z 0-9 . _ : -")
     @Metadata(required = true)
@@ -45,6 +56,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
     private MessageMapper messageMapper;
     private List<Long> retryDelays;
     private String transferKey;
+    private final QueueStatistics statistics = new QueueStatistics();
 
     public RedisDelayEndpoint(String uri, RedisDelayComponent component, String queueName,
                               RedisDelayConfiguration configuration) {
@@ -65,8 +77,16 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
 
     @Override
     public Consumer createConsumer(Processor processor) throws Exception {
-        RedisDelayConsumer consumer = new RedisDelayConsumer(this, processor);
+        DefaultConsumer consumer = configuration.getConsumerType() == ConsumerType.polling
+                ? new RedisDelayScheduledPollConsumer(this, processor) : new RedisDelayConsumer(this, processor);
         configureConsumer(consumer);
+        return consumer;
+    }
+
+    @Override
+    public PollingConsumer createPollingConsumer() throws Exception {
+        RedisDelayPollingConsumer consumer = new RedisDelayPollingConsumer(this);
+        configurePollingConsumer(consumer);
         return consumer;
     }
 
@@ -87,6 +107,11 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
                 QueueKeys.of(configuration.getKeyPrefix(), configuration.deadLetterQueueOf(queueName)));
         RedisQueue sharedQueue = queue;
         transferKey = connectionId() + "|" + queue.keys().due();
+        try {
+            statistics.measureClockOffset(queue);
+        } catch (RuntimeException e) {
+            LOG.debug("Cannot read Redis' clock for queue {} yet: {}", queueName, e.toString());
+        }
         component.acquireTransferTask(transferKey, () -> new TransferTask(sharedQueue, component.transferTimer(),
                 configuration.getTransferBatchSize(), configuration.getTransferInterval()));
     }
@@ -143,6 +168,63 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
 
     MessageMapper messageMapper() {
         return messageMapper;
+    }
+
+    QueueStatistics statistics() {
+        return statistics;
+    }
+
+    /**
+     * Every statistic of the queue by name: counts by state read from Redis, and this JVM's delivery lateness and
+     * clock offset to Redis.
+     */
+    public Map<String, Object> statisticsSnapshot() {
+        return statistics.snapshot(queue, deadLetterQueue);
+    }
+
+    @ManagedAttribute(description = "Messages waiting for their due time")
+    public long getScheduledCount() {
+        return queue.counts().scheduled();
+    }
+
+    @ManagedAttribute(description = "Due messages not yet fetched by a consumer")
+    public long getReadyCount() {
+        return queue.counts().ready();
+    }
+
+    @ManagedAttribute(description = "Messages fetched by a consumer and not yet acknowledged")
+    public long getInFlightCount() {
+        return queue.counts().inFlight();
+    }
+
+    @ManagedAttribute(description = "Messages in the dead-letter queue")
+    public long getDeadLetteredCount() {
+        return deadLetterQueue.size();
+    }
+
+    @ManagedAttribute(description = "Milliseconds since the oldest due but unfetched message was due")
+    public long getOldestOverdueMillis() {
+        return queue.counts().oldestOverdueMs();
+    }
+
+    @ManagedAttribute(description = "Median delivery lateness (ms) of this JVM's last 1024 deliveries")
+    public long getLatenessP50Millis() {
+        return statistics.lateness().p50();
+    }
+
+    @ManagedAttribute(description = "99th percentile delivery lateness (ms) of this JVM's last 1024 deliveries")
+    public long getLatenessP99Millis() {
+        return statistics.lateness().p99();
+    }
+
+    @ManagedAttribute(description = "Largest delivery lateness (ms) of this JVM's last 1024 deliveries")
+    public long getLatenessMaxMillis() {
+        return statistics.lateness().max();
+    }
+
+    @ManagedAttribute(description = "Redis' clock minus this JVM's clock, in ms")
+    public long getClockOffsetMillis() {
+        return statistics.clockOffsetMs();
     }
 
     /** The validated delays of the retry schedule, in ms. */

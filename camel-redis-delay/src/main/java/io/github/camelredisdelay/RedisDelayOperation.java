@@ -9,5 +9,7 @@ public enum RedisDelayOperation {
     /** Remove a scheduled message by id; the body becomes {@code true} if it was removed. */
     cancel,
     /** Give a scheduled message a new due time; the body becomes {@code true} if it was found. */
-    reschedule
+    reschedule,
+    /** Read the queue's statistics; the body becomes a {@code Map} of them. */
+    stats
 }

@@ -13,16 +13,33 @@ import org.apache.camel.Message;
 import org.apache.camel.support.DefaultProducer;
 
 /**
- * Schedules, cancels and reschedules messages on a queue. Every call is one Lua script in Redis, so a failed call
+ * Schedules, cancels and reschedules messages on a queue, and reads its statistics. Every call is one Lua script in Redis, so a failed call
  * changes nothing; Redis errors fail the exchange and the route's error handler decides what happens next.
  */
 public class RedisDelayProducer extends DefaultProducer {
 
     private final RedisDelayEndpoint endpoint;
+    private Runnable unregisterHealthCheck;
 
     public RedisDelayProducer(RedisDelayEndpoint endpoint) {
         super(endpoint);
         this.endpoint = endpoint;
+    }
+
+    @Override
+    protected void doStart() throws Exception {
+        super.doStart();
+        unregisterHealthCheck = RedisDelayHealthCheck.registerForProducer(getEndpoint().getCamelContext(), queue(),
+                endpoint.getComponent().isHealthCheckProducerEnabled());
+    }
+
+    @Override
+    protected void doStop() throws Exception {
+        if (unregisterHealthCheck != null) {
+            unregisterHealthCheck.run();
+            unregisterHealthCheck = null;
+        }
+        super.doStop();
     }
 
     @Override
@@ -31,6 +48,7 @@ public class RedisDelayProducer extends DefaultProducer {
             case schedule -> schedule(exchange);
             case cancel -> cancel(exchange);
             case reschedule -> reschedule(exchange);
+            case stats -> exchange.getMessage().setBody(endpoint.statisticsSnapshot());
         }
     }
 
@@ -87,7 +105,7 @@ public class RedisDelayProducer extends DefaultProducer {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("Unknown operation '" + header + "' in header " + RedisDelayConstants.OPERATION
                                                + " for queue " + endpoint.getQueueName()
-                                               + ": use schedule, cancel or reschedule", e);
+                                               + ": use schedule, cancel, reschedule or stats", e);
         }
     }
 

@@ -16,7 +16,9 @@ public enum LuaScript {
     CANCEL("cancel.lua"),
     RESCHEDULE("reschedule.lua"),
     RETRY("retry.lua"),
-    RECLAIM("reclaim.lua");
+    RECLAIM("reclaim.lua"),
+    STATS("stats.lua"),
+    TIME("time.lua");
 
     /** Helpers every script may use; prepended to each. */
     private static final String PRELUDE_FILE = "prelude.lua";

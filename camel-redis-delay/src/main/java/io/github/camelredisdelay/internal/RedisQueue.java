@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -142,11 +143,12 @@ public final class RedisQueue {
     }
 
     /**
-     * Reads messages never delivered before, waiting up to {@code block} for the first one.
+     * Reads messages never delivered before, waiting up to {@code block} for the first one ({@code null}: no wait).
      */
     public List<Delivery> readNew(String consumer, int count, Duration block) {
-        Map<StreamMessageId, Map<String, byte[]>> entries = withGroup(() -> ready.readGroup(QueueKeys.GROUP, consumer,
-                StreamReadGroupArgs.neverDelivered().count(count).timeout(block)));
+        StreamReadGroupArgs args = StreamReadGroupArgs.neverDelivered().count(count);
+        StreamReadGroupArgs read = block != null ? args.timeout(block) : args;
+        Map<StreamMessageId, Map<String, byte[]>> entries = withGroup(() -> ready.readGroup(QueueKeys.GROUP, consumer, read));
         List<Delivery> deliveries = new ArrayList<>(entries.size());
         entries.forEach((entryId, fields) -> deliveries.add(StreamEntries.toDelivery(entryId, fields, 1)));
         return deliveries;
@@ -217,6 +219,47 @@ public final class RedisQueue {
             deliveries.add(StreamEntries.toDelivery(entryId, fields, (int) toLong(parts.get(2))));
         }
         return deliveries;
+    }
+
+    /**
+     * Counts the queue's messages by state; see {@code stats.lua}.
+     */
+    public QueueCounts counts() {
+        List<Object> result = script.eval(keys.ready(), RScript.Mode.READ_ONLY, LuaScript.STATS.text(), RScript.ReturnType.LIST,
+                List.of(keys.due(), keys.ready()), bytes(QueueKeys.GROUP));
+        return new QueueCounts(toLong(result.get(0)), toLong(result.get(1)), toLong(result.get(2)), toLong(result.get(3)),
+                toLong(result.get(4)));
+    }
+
+    /**
+     * All messages of the queue, whatever their state.
+     */
+    public long size() {
+        return client.getMap(keys.msg(), StringCodec.INSTANCE).size();
+    }
+
+    /**
+     * Checks that Redis answers for this queue within {@code timeout}.
+     *
+     * @throws Exception the failure or time-out
+     */
+    public void ping(Duration timeout) throws Exception {
+        RFuture<Long> now = script.evalAsync(keys.ready(), RScript.Mode.READ_ONLY, LuaScript.TIME.text(),
+                RScript.ReturnType.LONG, List.of(keys.ready()));
+        try {
+            now.toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        }
+    }
+
+    /**
+     * Redis' clock, epoch ms.
+     */
+    public long redisTimeMillis() {
+        Long now = script.eval(keys.ready(), RScript.Mode.READ_ONLY, LuaScript.TIME.text(), RScript.ReturnType.LONG,
+                List.of(keys.ready()));
+        return now;
     }
 
     /**

@@ -1,0 +1,138 @@
+package io.github.camelredisdelay;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.github.camelredisdelay.internal.ConsumerNames;
+import io.github.camelredisdelay.internal.DeadLetters;
+import io.github.camelredisdelay.internal.Delivery;
+import io.github.camelredisdelay.internal.LeaseKeeper;
+import io.github.camelredisdelay.internal.RedisQueue;
+import io.github.camelredisdelay.internal.RetryPolicy;
+import org.apache.camel.Exchange;
+import org.apache.camel.support.DefaultConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What every kind of consumer of a queue does with Redis: fetch messages (expired leases first, then new ones),
+ * turn each into an exchange that settles it on completion, and keep the leases of running exchanges alive.
+ * One instance per consumer, with its own name in the queue's consumer group.
+ */
+final class Deliverer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Deliverer.class);
+
+    private final RedisDelayEndpoint endpoint;
+    private final RedisQueue queue;
+    private final String consumerName = ConsumerNames.unique();
+    private final LeaseKeeper leases;
+    private final RetryPolicy retryPolicy;
+    private final DeadLetters deadLetters;
+    private final AtomicLong nextReclaimNanos = new AtomicLong(System.nanoTime());
+    private ScheduledExecutorService leaseTimer;
+
+    Deliverer(RedisDelayEndpoint endpoint) {
+        this.endpoint = endpoint;
+        this.queue = endpoint.queue();
+        this.leases = new LeaseKeeper(queue, consumerName);
+        this.retryPolicy = new RetryPolicy(endpoint.retryDelays(), endpoint.getConfiguration().getMaxDeliveries());
+        this.deadLetters = new DeadLetters(queue, endpoint.deadLetterQueue());
+    }
+
+    String consumerName() {
+        return consumerName;
+    }
+
+    /**
+     * Fetches up to {@code count} messages: those whose lease expired (checked every half visibility timeout), else
+     * new ones, waiting up to {@code block} for them ({@code null}: no wait).
+     */
+    List<Delivery> fetch(int count, Duration block) {
+        long visibility = endpoint.getConfiguration().getVisibilityTimeout();
+        long now = System.nanoTime();
+        long due = nextReclaimNanos.get();
+        if (now - due >= 0 && nextReclaimNanos.compareAndSet(due, now + TimeUnit.MILLISECONDS.toNanos(Math.max(100, visibility / 2)))) {
+            List<Delivery> reclaimed = queue.reclaim(consumerName, visibility, count);
+            if (!reclaimed.isEmpty()) {
+                LOG.info("Took over {} messages of queue {} whose lease expired", reclaimed.size(), queue.name());
+                return reclaimed;
+            }
+        }
+        return queue.readNew(consumerName, count, block);
+    }
+
+    /**
+     * Fills an exchange from a delivery and makes its completion settle the message.
+     *
+     * @return {@code false} when the stored message cannot be read; it was sent to the dead-letter queue instead
+     */
+    boolean prepare(Delivery delivery, Exchange exchange) {
+        DeliveryCompletion completion = new DeliveryCompletion(delivery, queue, retryPolicy, deadLetters);
+        String problem = delivery.problem();
+        if (problem == null) {
+            try {
+                endpoint.messageMapper().populate(exchange, delivery, queue.name());
+                endpoint.statistics().delivered(delivery.dueAt());
+                exchange.getExchangeExtension().addOnCompletion(completion);
+                return true;
+            } catch (IllegalArgumentException e) {
+                problem = "unreadable message: " + e.getMessage();
+            }
+        }
+        try {
+            completion.deadLetter(problem);
+        } catch (RuntimeException e) {
+            LOG.warn("Could not dead-letter an unreadable message of queue {}; trying again after the visibility timeout: {}",
+                    queue.name(), e.toString());
+        }
+        return false;
+    }
+
+    /**
+     * Routes a delivery through a consumer's processor, keeping its lease alive meanwhile.
+     */
+    void deliver(Delivery delivery, DefaultConsumer consumer) {
+        Exchange exchange = consumer.createExchange(false);
+        if (!prepare(delivery, exchange)) {
+            consumer.releaseExchange(exchange, false);
+            return;
+        }
+        leases.started(delivery);
+        try {
+            consumer.getProcessor().process(exchange);
+        } catch (Exception e) {
+            consumer.getExceptionHandler().handleException("Error processing message " + delivery.messageId() + " of queue "
+                                                           + queue.name(), exchange, e);
+        } finally {
+            leases.finished(delivery);
+            consumer.releaseExchange(exchange, false);
+        }
+    }
+
+    /**
+     * Gives the consumer its health check and starts extending the leases of running exchanges every third of the
+     * visibility timeout.
+     */
+    void start(DefaultConsumer owner) {
+        RedisDelayHealthCheck.attach(owner, queue, endpoint.getComponent().isHealthCheckConsumerEnabled());
+        long period = Math.max(50, endpoint.getConfiguration().getVisibilityTimeout() / 3);
+        leaseTimer = endpoint.getCamelContext().getExecutorServiceManager()
+                .newSingleThreadScheduledExecutor(owner, "RedisDelayLeases[" + queue.name() + "]");
+        leaseTimer.scheduleAtFixedRate(leases::extend, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    void stop() {
+        if (leaseTimer != null) {
+            endpoint.getCamelContext().getExecutorServiceManager().shutdownNow(leaseTimer);
+            leaseTimer = null;
+        }
+    }
+
+    int inFlight() {
+        return leases.size();
+    }
+}

@@ -1,0 +1,71 @@
+package io.github.camelredisdelay;
+
+import java.time.Duration;
+import java.util.Map;
+
+import io.github.camelredisdelay.internal.RedisQueue;
+import org.apache.camel.CamelContext;
+import org.apache.camel.health.HealthCheckHelper;
+import org.apache.camel.health.HealthCheckResultBuilder;
+import org.apache.camel.health.WritableHealthCheckRepository;
+import org.apache.camel.impl.health.AbstractHealthCheck;
+import org.apache.camel.support.DefaultConsumer;
+
+/**
+ * Readiness of a redis-delay consumer or producer: DOWN, with the reason, while the queue's Redis does not answer
+ * within two seconds; UP again as soon as it does.
+ */
+public class RedisDelayHealthCheck extends AbstractHealthCheck {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(2);
+
+    private final RedisQueue queue;
+
+    private RedisDelayHealthCheck(CamelContext context, String id, RedisQueue queue, boolean enabled) {
+        super("camel", id);
+        this.queue = queue;
+        setCamelContext(context);
+        setEnabled(enabled);
+    }
+
+    /**
+     * Gives a consumer its check; Camel's {@code consumers} repository asks each route's consumer for it.
+     */
+    static void attach(DefaultConsumer consumer, RedisQueue queue, boolean enabled) {
+        String id = "consumer:redis-delay-" + (consumer.getRouteId() != null ? consumer.getRouteId() : queue.name());
+        consumer.setHealthCheck(new RedisDelayHealthCheck(consumer.getEndpoint().getCamelContext(), id, queue, enabled));
+    }
+
+    /**
+     * Registers a producer's check in Camel's {@code producers} repository, when health checks are on.
+     *
+     * @return a handle that removes the check again; a no-op when there is no such repository
+     */
+    static Runnable registerForProducer(CamelContext context, RedisQueue queue, boolean enabled) {
+        WritableHealthCheckRepository repository
+                = HealthCheckHelper.getHealthCheckRepository(context, "producers", WritableHealthCheckRepository.class);
+        if (repository == null) {
+            return () -> {
+            };
+        }
+        RedisDelayHealthCheck check = new RedisDelayHealthCheck(context, "producer:redis-delay-" + queue.name(), queue, enabled);
+        repository.addHealthCheck(check);
+        return () -> repository.removeHealthCheck(check);
+    }
+
+    @Override
+    public boolean isLiveness() {
+        return false;
+    }
+
+    @Override
+    protected void doCall(HealthCheckResultBuilder builder, Map<String, Object> options) {
+        builder.detail("queue", queue.name());
+        try {
+            queue.ping(TIMEOUT);
+            builder.up();
+        } catch (Exception e) {
+            builder.down().message("Redis of queue " + queue.name() + " does not answer: " + e.getMessage()).error(e);
+        }
+    }
+}

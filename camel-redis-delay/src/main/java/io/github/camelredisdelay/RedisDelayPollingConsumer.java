@@ -1,0 +1,78 @@
+package io.github.camelredisdelay;
+
+import java.time.Duration;
+
+import io.github.camelredisdelay.internal.Delivery;
+import org.apache.camel.Exchange;
+import org.apache.camel.support.PollingConsumerSupport;
+
+/**
+ * Lets a {@code ConsumerTemplate} receive due messages: {@code receive}, {@code receive(timeout)} and
+ * {@code receiveNoWait} each take one message. The message is acknowledged when the exchange's unit of work is
+ * done: {@code receiveBody*} do that at once; after {@code receive} call {@code consumerTemplate.doneUoW(exchange)}.
+ * Until then it stays leased, without extension: if it is not done within {@code visibilityTimeout}, the message
+ * is delivered again. Done with a failed exchange, it is retried or dead-lettered like any failed delivery.
+ */
+public class RedisDelayPollingConsumer extends PollingConsumerSupport {
+
+    private static final Duration LONGEST_WAIT = Duration.ofSeconds(1);
+
+    private final RedisDelayEndpoint endpoint;
+    private Deliverer deliverer;
+
+    public RedisDelayPollingConsumer(RedisDelayEndpoint endpoint) {
+        super(endpoint);
+        this.endpoint = endpoint;
+    }
+
+    @Override
+    protected void doStart() throws Exception {
+        deliverer = new Deliverer(endpoint);
+    }
+
+    @Override
+    public Exchange receive() {
+        Exchange exchange = null;
+        while (exchange == null && isRunAllowed()) {
+            exchange = take(LONGEST_WAIT);
+        }
+        return exchange;
+    }
+
+    @Override
+    public Exchange receiveNoWait() {
+        return take(null);
+    }
+
+    @Override
+    public Exchange receive(long timeout) {
+        long deadline = System.nanoTime() + Duration.ofMillis(timeout).toNanos();
+        Exchange exchange = take(null);
+        while (exchange == null && isRunAllowed()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return null;
+            }
+            exchange = take(Duration.ofNanos(Math.min(left, LONGEST_WAIT.toNanos())).plusMillis(1));
+        }
+        return exchange;
+    }
+
+    /**
+     * One message, or {@code null} when none came within {@code block}.
+     */
+    private Exchange take(Duration block) {
+        for (Delivery delivery : deliverer.fetch(1, block)) {
+            Exchange exchange = endpoint.createExchange();
+            if (deliverer.prepare(delivery, exchange)) {
+                return exchange;
+            }
+        }
+        return null;
+    }
+
+    @Override
+    protected void doStop() {
+        // nothing held: a received exchange settles itself when its unit of work is done
+    }
+}

@@ -1,0 +1,59 @@
+package io.github.camelredisdelay;
+
+import io.github.camelredisdelay.internal.Delivery;
+import org.apache.camel.Processor;
+import org.apache.camel.support.ScheduledPollConsumer;
+
+/**
+ * The polling consumer ({@code consumerType=polling}): every {@code pollInterval} it fetches up to
+ * {@code maxMessagesPerPoll} due messages and routes them; after a poll that found messages it polls again at once,
+ * so a backlog drains without waiting an interval between batches. Poll errors go through Camel's usual
+ * poll strategy. Messages are settled exactly as by the blocking consumer.
+ */
+public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer {
+
+    private final RedisDelayEndpoint endpoint;
+    private Deliverer deliverer;
+
+    public RedisDelayScheduledPollConsumer(RedisDelayEndpoint endpoint, Processor processor) {
+        super(endpoint, processor);
+        this.endpoint = endpoint;
+        setDelay(endpoint.getConfiguration().getPollInterval());
+        setInitialDelay(0);
+        setGreedy(true);
+    }
+
+    @Override
+    public RedisDelayEndpoint getEndpoint() {
+        return endpoint;
+    }
+
+    @Override
+    protected void doStart() throws Exception {
+        deliverer = new Deliverer(endpoint);
+        deliverer.start(this);
+        super.doStart();
+    }
+
+    @Override
+    protected void doStop() throws Exception {
+        super.doStop();
+        if (deliverer != null) {
+            deliverer.stop();
+        }
+    }
+
+    @Override
+    protected int poll() {
+        int delivered = 0;
+        for (Delivery delivery : deliverer.fetch(endpoint.getConfiguration().getMaxMessagesPerPoll(), null)) {
+            if (!isRunAllowed()) {
+                // left leased: delivered again after the visibility timeout
+                break;
+            }
+            deliverer.deliver(delivery, this);
+            delivered++;
+        }
+        return delivered;
+    }
+}

@@ -1,0 +1,62 @@
+package io.github.camelredisdelay.internal;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Statistics of one queue as seen from one endpoint: the counts Redis holds, plus what this JVM measured itself
+ * (delivery lateness, and the offset between its clock and Redis' clock that lateness is corrected by).
+ */
+public final class QueueStatistics {
+
+    private final LatenessWindow lateness = new LatenessWindow();
+    private volatile long clockOffsetMs;
+
+    /**
+     * Records a delivery of a message due at {@code dueAt} (Redis clock) happening now.
+     */
+    public void delivered(long dueAt) {
+        lateness.record(System.currentTimeMillis() + clockOffsetMs - dueAt);
+    }
+
+    /**
+     * Measures Redis' clock minus this JVM's, halving the round trip.
+     */
+    public void measureClockOffset(RedisQueue queue) {
+        long before = System.currentTimeMillis();
+        long redis = queue.redisTimeMillis();
+        long after = System.currentTimeMillis();
+        clockOffsetMs = redis - (before + after) / 2;
+    }
+
+    public long clockOffsetMs() {
+        return clockOffsetMs;
+    }
+
+    public LatenessWindow.Summary lateness() {
+        return lateness.summary();
+    }
+
+    /**
+     * Reads the counts from Redis and returns every statistic by name.
+     */
+    public Map<String, Object> snapshot(RedisQueue queue, RedisQueue deadLetterQueue) {
+        measureClockOffset(queue);
+        QueueCounts counts = queue.counts();
+        LatenessWindow.Summary summary = lateness.summary();
+        Map<String, Object> stats = new LinkedHashMap<>();
+        stats.put("queue", queue.name());
+        stats.put("scheduled", counts.scheduled());
+        stats.put("ready", counts.ready());
+        stats.put("inFlight", counts.inFlight());
+        stats.put("deadLetterQueue", deadLetterQueue.name());
+        stats.put("deadLettered", deadLetterQueue.size());
+        stats.put("oldestOverdueMs", counts.oldestOverdueMs());
+        stats.put("latenessSamples", summary.samples());
+        stats.put("latenessP50Ms", summary.p50());
+        stats.put("latenessP99Ms", summary.p99());
+        stats.put("latenessMaxMs", summary.max());
+        stats.put("clockOffsetMs", clockOffsetMs);
+        return stats;
+    }
+}

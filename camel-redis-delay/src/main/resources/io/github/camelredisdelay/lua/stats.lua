@@ -1,0 +1,55 @@
+--[[
+  Counts a queue's messages by state, read in one atomic step.
+
+  KEYS[1] due    ZSET   message id -> due time
+  KEYS[2] ready  STREAM ready and in-flight messages (acknowledged entries are deleted)
+
+  ARGV[1] consumer group
+
+  Returns {scheduled, ready, inFlight, oldestOverdue, now}
+    scheduled:     messages waiting for their due time (including failed ones waiting for a retry)
+    ready:         due messages no consumer has fetched yet
+    inFlight:      messages fetched by a consumer and not yet acknowledged
+    oldestOverdue: ms since the due time of the oldest message that is due but not yet fetched, 0 if none
+    now:           Redis' time, epoch ms
+]]
+local dueKey, readyKey, group = KEYS[1], KEYS[2], ARGV[1]
+local now = redisNow()
+
+local scheduled = rcall('ZCARD', dueKey)
+local length = rcall('XLEN', readyKey)
+local inFlight = 0
+local lastDelivered = '0-0'
+if length > 0 then
+  local groups = redis.pcall('XINFO', 'GROUPS', readyKey)
+  if type(groups) == 'table' and not groups.err then
+    for _, info in ipairs(groups) do
+      for i = 1, #info, 2 do
+        if info[i] == 'name' and info[i + 1] ~= group then
+          break
+        elseif info[i] == 'pending' then
+          inFlight = info[i + 1]
+        elseif info[i] == 'last-delivered-id' then
+          lastDelivered = info[i + 1]
+        end
+      end
+    end
+  end
+end
+
+local oldestOverdue = 0
+local first = rcall('ZRANGE', dueKey, 0, 0, 'WITHSCORES')
+if #first > 0 and tonumber(first[2]) <= now then
+  oldestOverdue = now - tonumber(first[2])
+end
+local waiting = rcall('XRANGE', readyKey, '(' .. lastDelivered, '+', 'COUNT', 1)
+if #waiting > 0 then
+  local fields = waiting[1][2]
+  for i = 1, #fields, 2 do
+    if fields[i] == 'd' then
+      oldestOverdue = math.max(oldestOverdue, now - tonumber(fields[i + 1]))
+    end
+  end
+end
+
+return {scheduled, length - inFlight, inFlight, oldestOverdue, now}

@@ -1,0 +1,81 @@
+package io.github.camelredisdelay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.CamelContext;
+import org.apache.camel.ConsumerTemplate;
+import org.apache.camel.Exchange;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
+
+class PollingTest extends RedisDelayTestSupport {
+
+    @Test
+    void pollingConsumerDrainsABacklogWithoutWaitingAnIntervalBetweenBatches() throws Exception {
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        for (int i = 0; i < 100; i++) {
+            producer.sendBody("redis-delay:orders", "m" + i);
+        }
+        List<String> received = new CopyOnWriteArrayList<>();
+
+        startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders?consumerType=polling&pollInterval=1h&maxMessagesPerPoll=10")
+                        .process(e -> received.add(e.getMessage().getBody(String.class)));
+            }
+        });
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> received.size() == 100);
+        assertThat(received).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void pollingConsumerRetriesFailedExchanges() throws Exception {
+        List<Integer> counts = new CopyOnWriteArrayList<>();
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                errorHandler(noErrorHandler());
+                from("redis-delay:orders?consumerType=polling&pollInterval=100&retrySchedule=100").process(e -> {
+                    counts.add(e.getMessage().getHeader(RedisDelayConstants.DELIVERY_COUNT, Integer.class));
+                    if (counts.size() == 1) {
+                        throw new IllegalStateException("first try fails");
+                    }
+                });
+            }
+        }).createProducerTemplate();
+
+        producer.sendBody("redis-delay:orders", "x");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> counts.size() == 2);
+        assertThat(counts).containsExactly(1, 2);
+    }
+
+    @Test
+    void consumerTemplateReceivesDueMessagesAndAcknowledgesOnDone() throws Exception {
+        CamelContext node = startContext();
+        ProducerTemplate producer = node.createProducerTemplate();
+        ConsumerTemplate consumer = node.createConsumerTemplate();
+        assertThat(consumer.receiveNoWait("redis-delay:orders")).isNull();
+        producer.sendBody("redis-delay:orders?delay=300", "later");
+        producer.sendBody("redis-delay:orders", "now");
+
+        String first = consumer.receiveBody("redis-delay:orders", 5000, String.class);
+        Exchange second = consumer.receive("redis-delay:orders", 5000);
+
+        assertThat(first).isEqualTo("now");
+        assertThat(second.getMessage().getBody()).isEqualTo("later");
+        assertThat(redis().getMap(key("orders", "msg")).size()).as("not acknowledged before doneUoW").isEqualTo(1);
+        consumer.doneUoW(second);
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+        assertThat(consumer.receive("redis-delay:orders", 200)).isNull();
+    }
+}

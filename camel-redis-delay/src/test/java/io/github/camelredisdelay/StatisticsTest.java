@@ -1,0 +1,114 @@
+package io.github.camelredisdelay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.CamelContext;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.console.DevConsole;
+import org.apache.camel.console.DevConsoleResolver;
+import org.junit.jupiter.api.Test;
+
+class StatisticsTest extends RedisDelayTestSupport {
+
+    @Test
+    void statsAreExactAfterAKnownSequenceOfOperations() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch twoInFlight = new CountDownLatch(2);
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders?concurrentConsumers=2&maxMessagesPerPoll=1").process(e -> {
+                    twoInFlight.countDown();
+                    release.await();
+                });
+            }
+        });
+        ProducerTemplate producer = node.createProducerTemplate();
+        producer.sendBody("redis-delay:orders?delay=1h", "scheduled-1");
+        producer.sendBody("redis-delay:orders?delay=1h", "scheduled-2");
+        producer.sendBody("redis-delay:orders?delay=1h", "scheduled-3");
+        producer.sendBody("redis-delay:orders", "in-flight-1");
+        producer.sendBody("redis-delay:orders", "in-flight-2");
+        await().atMost(Duration.ofSeconds(5)).until(() -> twoInFlight.getCount() == 0);
+        producer.sendBody("redis-delay:orders", "ready-1");
+        producer.sendBody("redis-delay:orders", "ready-2");
+        producer.sendBodyAndHeader("redis-delay:orders.dead", "dead", RedisDelayConstants.DELAY, "1h");
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> stats = producer.requestBody("redis-delay:orders?operation=stats", null, Map.class);
+        release.countDown();
+
+        assertThat(stats).containsEntry("queue", "orders").containsEntry("scheduled", 3L).containsEntry("ready", 2L)
+                .containsEntry("inFlight", 2L).containsEntry("deadLetterQueue", "orders.dead").containsEntry("deadLettered", 1L);
+        assertThat((Long) stats.get("oldestOverdueMs")).isBetween(0L, 5000L);
+        assertThat((Long) stats.get("clockOffsetMs")).isBetween(-1000L, 1000L);
+    }
+
+    @Test
+    void latenessOfDeliveriesIsMeasured() throws Exception {
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders").process(e -> e.getMessage().setBody("done"));
+            }
+        });
+        ProducerTemplate producer = node.createProducerTemplate();
+        for (int i = 0; i < 20; i++) {
+            producer.sendBody("redis-delay:orders?delay=" + (100 + i * 10), "m" + i);
+        }
+        RedisDelayEndpoint endpoint = node.getEndpoint("redis-delay:orders", RedisDelayEndpoint.class);
+        await().atMost(Duration.ofSeconds(10)).until(() -> endpoint.statistics().lateness().samples() == 20);
+
+        assertThat(endpoint.statistics().lateness().max()).isBetween(0L, 1000L);
+        assertThat(endpoint.statistics().lateness().p50()).isLessThanOrEqualTo(endpoint.statistics().lateness().p99());
+    }
+
+    @Test
+    void endpointPublishesStatisticsAsJmxAttributes() throws Exception {
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:order").to("redis-delay:orders?delay=1h");
+            }
+        });
+        node.createProducerTemplate().sendBody("direct:order", "x");
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+
+        var names = server.queryNames(new ObjectName("org.apache.camel:context=" + node.getManagementName() + ",type=endpoints,*"),
+                null).stream().filter(n -> n.getKeyProperty("name").contains("redis-delay://orders")).toList();
+
+        assertThat(names).as("MBeans of the endpoint").hasSize(1);
+        ObjectName name = names.get(0);
+        assertThat(server.getAttribute(name, "ScheduledCount")).isEqualTo(1L);
+        assertThat(server.getAttribute(name, "ReadyCount")).isEqualTo(0L);
+        assertThat(server.getAttribute(name, "ClockOffsetMillis")).isInstanceOf(Long.class);
+    }
+
+    @Test
+    void devConsoleListsEveryQueueOfTheContext() throws Exception {
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders").process(e -> e.getMessage().setBody("done"));
+                from("direct:remind").to("redis-delay:reminders?delay=1h");
+            }
+        });
+        node.createProducerTemplate().sendBody("direct:remind", "x");
+
+        DevConsole console = node.getCamelContextExtension().getContextPlugin(DevConsoleResolver.class).resolveDevConsole("redis-delay");
+        String text = (String) console.call(DevConsole.MediaType.TEXT);
+
+        assertThat(text).contains("Queue: orders").contains("Queue: reminders").contains("scheduled: 1");
+    }
+}
