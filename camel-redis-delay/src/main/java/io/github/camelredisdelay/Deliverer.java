@@ -125,10 +125,18 @@ final class Deliverer {
         leaseTimer.scheduleAtFixedRate(leases::extend, period, period, TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * Stops the lease timer and leaves the consumer group, unless this consumer still holds messages.
+     */
     void stop() {
         if (leaseTimer != null) {
             endpoint.getCamelContext().getExecutorServiceManager().shutdownNow(leaseTimer);
             leaseTimer = null;
+        }
+        try {
+            queue.retire(consumerName);
+        } catch (RuntimeException e) {
+            LOG.debug("Consumer {} could not leave the group of queue {}: {}", consumerName, queue.name(), e.toString());
         }
     }
 

@@ -63,4 +63,32 @@ class LeaseTest extends RedisDelayTestSupport {
         await().atMost(Duration.ofSeconds(10)).until(() -> redis().getMap(key("jobs", "msg")).isEmpty());
         assertThat(deliveries).hasSize(1);
     }
+
+    @Test
+    void stoppedConsumerLeavesTheConsumerGroup() throws Exception {
+        var node = startContext(consuming("redis-delay:jobs", 0));
+        node.createProducerTemplate().sendBody("redis-delay:jobs", "job");
+        await().atMost(Duration.ofSeconds(5)).until(() -> deliveries.size() == 1);
+        assertThat(redis().getStream(key("jobs", "ready")).listConsumers(QueueKeys.GROUP)).hasSize(1);
+
+        node.stop();
+
+        assertThat(redis().getStream(key("jobs", "ready")).listConsumers(QueueKeys.GROUP)).isEmpty();
+    }
+
+    @Test
+    void consumersOfGoneProcessesAreForgottenOnceTheyHoldNothing() throws Exception {
+        var producer = startContext().createProducerTemplate();
+        producer.sendBody("redis-delay:jobs", "job");
+        var ready = redis().getStream(key("jobs", "ready"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> ready.size() == 1);
+        ready.createGroup(org.redisson.api.stream.StreamCreateGroupArgs.name(QueueKeys.GROUP)
+                .id(org.redisson.api.stream.StreamMessageId.ALL));
+        ready.createConsumer(QueueKeys.GROUP, "gone-process");
+
+        startContext(consuming("redis-delay:jobs?visibilityTimeout=200", 0));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> deliveries.size() == 1 && ready.listConsumers(QueueKeys.GROUP)
+                .stream().noneMatch(c -> c.getName().equals("gone-process")));
+    }
 }

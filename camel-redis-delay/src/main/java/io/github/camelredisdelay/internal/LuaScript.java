@@ -17,6 +17,7 @@ public enum LuaScript {
     RESCHEDULE("reschedule.lua"),
     RETRY("retry.lua"),
     RECLAIM("reclaim.lua"),
+    RETIRE("retire.lua"),
     STATS("stats.lua"),
     TIME("time.lua");
 

@@ -201,12 +201,14 @@ public final class RedisQueue {
     }
 
     /**
-     * Takes over at most {@code count} messages whose lease expired {@code minIdleMs} ago; see {@code reclaim.lua}.
+     * Takes over at most {@code count} messages whose lease expired {@code minIdleMs} ago, and forgets consumers that
+     * hold nothing and were not seen for ten visibility timeouts; see {@code reclaim.lua}. Forgetting a live but idle
+     * consumer is harmless: its next read adds it to the group again.
      */
     public List<Delivery> reclaim(String consumer, long minIdleMs, int count) {
         List<Object> entries = withGroup(() -> script.eval(keys.ready(), RScript.Mode.READ_WRITE, LuaScript.RECLAIM.text(),
                 RScript.ReturnType.LIST, List.of(keys.ready()), bytes(QueueKeys.GROUP), bytes(consumer), bytes(minIdleMs),
-                bytes(count)));
+                bytes(count), bytes(10 * minIdleMs)));
         List<Delivery> deliveries = new ArrayList<>(entries.size());
         for (Object entry : entries) {
             List<?> parts = (List<?>) entry;
@@ -219,6 +221,14 @@ public final class RedisQueue {
             deliveries.add(StreamEntries.toDelivery(entryId, fields, (int) toLong(parts.get(2))));
         }
         return deliveries;
+    }
+
+    /**
+     * Removes a stopping consumer from the group unless it still holds messages; see {@code retire.lua}.
+     */
+    public void retire(String consumer) {
+        script.eval(keys.ready(), RScript.Mode.READ_WRITE, LuaScript.RETIRE.text(), RScript.ReturnType.LONG,
+                List.of(keys.ready()), bytes(QueueKeys.GROUP), bytes(consumer));
     }
 
     /**

@@ -1,7 +1,8 @@
 --[[
   Takes over messages whose lease expired: delivered to a consumer that neither acknowledged them nor extended
   the lease within the visibility timeout (it crashed or hangs). Entries deleted meanwhile are dropped from the
-  pending list.
+  pending list. Also forgets consumers of the group that hold no message and have not been seen for a long time
+  (their process is gone), so the group does not grow with every restart.
 
   KEYS[1] ready  STREAM ready messages
 
@@ -9,6 +10,7 @@
   ARGV[2] the consumer taking them over
   ARGV[3] minimum idle time, ms (the visibility timeout)
   ARGV[4] at most this many entries
+  ARGV[5] idle time (ms) after which a consumer holding no message is forgotten
 
   Returns a list of {entry id, {field, value, ...}, times delivered including this one}
 ]]
@@ -24,6 +26,17 @@ for _, entry in ipairs(claimed[2]) do
   else
     -- Redis 6.2 returns deleted entries with nil fields and keeps them pending
     rcall('XACK', readyKey, group, entryId)
+  end
+end
+for _, consumerInfo in ipairs(rcall('XINFO', 'CONSUMERS', readyKey, group)) do
+  local name, pending, idle
+  for i = 1, #consumerInfo, 2 do
+    if consumerInfo[i] == 'name' then name = consumerInfo[i + 1]
+    elseif consumerInfo[i] == 'pending' then pending = consumerInfo[i + 1]
+    elseif consumerInfo[i] == 'idle' then idle = consumerInfo[i + 1] end
+  end
+  if pending == 0 and idle > tonumber(ARGV[5]) and name ~= consumer then
+    rcall('XGROUP', 'DELCONSUMER', readyKey, group, name)
   end
 end
 return result
