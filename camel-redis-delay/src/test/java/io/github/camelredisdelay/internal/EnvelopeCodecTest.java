@@ -1,0 +1,95 @@
+package io.github.camelredisdelay.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Date;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+class EnvelopeCodecTest {
+
+    @Test
+    void everySupportedHeaderTypeRoundTripsWithItsType() {
+        Map<String, Object> headers = new LinkedHashMap<>();
+        headers.put("s", "text ✓");
+        headers.put("j", Long.MIN_VALUE);
+        headers.put("i", 42);
+        headers.put("h", (short) -3);
+        headers.put("b", (byte) 7);
+        headers.put("d", 2.5);
+        headers.put("f", 1.25f);
+        headers.put("z", false);
+        headers.put("t", new Date(123_456L));
+        headers.put("n", Instant.ofEpochSecond(1, 999_999_999));
+        headers.put("m", new BigDecimal("12.3400"));
+        headers.put("g", new BigInteger("123456789012345678901234567890"));
+
+        Envelope decoded = EnvelopeCodec.decode(EnvelopeCodec.encode(new Envelope("body", headers)));
+
+        assertThat(decoded.body()).isEqualTo("body");
+        assertThat(decoded.headers()).containsExactlyEntriesOf(headers);
+    }
+
+    @Test
+    void bytesAndNullBodiesKeepTheirKind() {
+        byte[] bytes = { 0, 1, -128, 127 };
+        assertThat((byte[]) EnvelopeCodec.decode(EnvelopeCodec.encode(new Envelope(bytes, Map.of()))).body()).isEqualTo(bytes);
+        assertThat(EnvelopeCodec.decode(EnvelopeCodec.encode(new Envelope(null, Map.of()))).body()).isNull();
+        assertThat(EnvelopeCodec.decode(EnvelopeCodec.encode(new Envelope("", Map.of()))).body()).isEqualTo("");
+    }
+
+    @Test
+    void firstByteIsTheFormatVersion() {
+        assertThat(EnvelopeCodec.encode(new Envelope("x", Map.of()))[0]).isEqualTo(EnvelopeCodec.VERSION);
+    }
+
+    @Test
+    void unknownVersionIsRejectedNamingIt() {
+        byte[] data = EnvelopeCodec.encode(new Envelope("x", Map.of()));
+        data[0] = 9;
+
+        assertThatThrownBy(() -> EnvelopeCodec.decode(data)).isInstanceOf(CorruptEnvelopeException.class)
+                .hasMessageContaining("unknown envelope format version 9");
+    }
+
+    @Test
+    void everyTruncationIsRejectedAsCorrupt() {
+        byte[] data = EnvelopeCodec.encode(new Envelope("body", Map.of("k", "v", "n", 5L)));
+        for (int length = 0; length < data.length; length++) {
+            byte[] truncated = Arrays.copyOf(data, length);
+            assertThatThrownBy(() -> EnvelopeCodec.decode(truncated)).as("length %d", length)
+                    .isInstanceOf(CorruptEnvelopeException.class);
+        }
+    }
+
+    @Test
+    void trailingGarbageIsRejectedAsCorrupt() {
+        byte[] data = EnvelopeCodec.encode(new Envelope("body", Map.of()));
+        byte[] longer = Arrays.copyOf(data, data.length + 1);
+
+        assertThatThrownBy(() -> EnvelopeCodec.decode(longer)).isInstanceOf(CorruptEnvelopeException.class)
+                .hasMessageContaining("unexpected bytes");
+    }
+
+    @Test
+    void hugeLengthFieldIsRejectedWithoutAllocatingIt() {
+        byte[] data = { EnvelopeCodec.VERSION, 2, 0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff };
+
+        assertThatThrownBy(() -> EnvelopeCodec.decode(data)).isInstanceOf(CorruptEnvelopeException.class)
+                .hasMessageContaining("exceeds");
+    }
+
+    @Test
+    void onlyValuesOfKnownTypesAreSupported() {
+        assertThat(EnvelopeCodec.isSupportedHeaderValue("x")).isTrue();
+        assertThat(EnvelopeCodec.isSupportedHeaderValue(new Object())).isFalse();
+        assertThat(EnvelopeCodec.isSupportedHeaderValue(java.util.List.of())).isFalse();
+    }
+}

@@ -1,0 +1,188 @@
+package io.github.camelredisdelay.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import io.github.camelredisdelay.DuplicateMessageException;
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each Lua script against a real Redis, through {@link RedisQueue}.
+ */
+class LuaScriptsTest extends RedisDelayTestSupport {
+
+    private RedisQueue queue;
+
+    @BeforeEach
+    void createQueue() {
+        queue = new RedisQueue(redis(), QueueKeys.of(keyPrefix, "q"));
+    }
+
+    private static byte[] envelope(String body) {
+        return EnvelopeCodec.encode(new Envelope(body, Map.of()));
+    }
+
+    @Test
+    void scheduleComputesTheDueTimeFromRedisClockAndStoresTheRecord() {
+        ScheduleResult result = queue.schedule("a", envelope("x"), DueTime.after(60_000), "keep");
+
+        assertThat(result.scheduled()).isTrue();
+        assertThat(result.dueAt()).isEqualTo(result.now() + 60_000);
+        assertThat(result.now()).isCloseTo(queue.redisTimeMillis(), org.assertj.core.data.Offset.offset(1000L));
+        assertThat(redis().getScoredSortedSet(key("q", "due")).getScore("a")).isEqualTo((double) result.dueAt());
+        assertThat((String) redis().getMap(key("q", "msg")).get("a")).startsWith(result.now() + ":");
+    }
+
+    @Test
+    void scheduleOfADueMessageGoesStraightToTheReadyStream() {
+        queue.schedule("a", envelope("x"), DueTime.at(1_000), "keep");
+
+        assertThat(redis().getScoredSortedSet(key("q", "due")).size()).isZero();
+        assertThat(redis().getStream(key("q", "ready")).size()).isEqualTo(1);
+    }
+
+    @Test
+    void scheduleOfAnExistingIdKeepsReplacesOrFails() {
+        ScheduleResult first = queue.schedule("a", envelope("1"), DueTime.after(60_000), "keep");
+
+        ScheduleResult kept = queue.schedule("a", envelope("2"), DueTime.after(120_000), "keep");
+        assertThat(kept.scheduled()).isFalse();
+        assertThat(kept.dueAt()).isEqualTo(first.dueAt());
+
+        ScheduleResult replaced = queue.schedule("a", envelope("3"), DueTime.after(120_000), "replace");
+        assertThat(replaced.scheduled()).isTrue();
+        assertThat(replaced.dueAt()).isGreaterThan(first.dueAt());
+
+        assertThatThrownBy(() -> queue.schedule("a", envelope("4"), DueTime.after(0), "fail"))
+                .isInstanceOf(DuplicateMessageException.class)
+                .satisfies(e -> assertThat(((DuplicateMessageException) e).getExistingDueAt()).isEqualTo(replaced.dueAt()));
+    }
+
+    @Test
+    void transferMovesAtMostABatchAndTellsTheDelayToTheNextDueMessage() {
+        for (int i = 0; i < 5; i++) {
+            queue.schedule("due-" + i, envelope("x"), DueTime.at(1_000 + i), "keep");
+            redis().getScoredSortedSet(key("q", "due")).add(1_000 + i, "due-" + i);
+        }
+        redis().getStream(key("q", "ready")).trim(org.redisson.api.stream.StreamTrimArgs.maxLen(0).noLimit());
+        queue.schedule("later", envelope("x"), DueTime.after(60_000), "keep");
+
+        TransferResult first = queue.transfer(3).toCompletableFuture().join();
+        TransferResult second = queue.transfer(3).toCompletableFuture().join();
+
+        assertThat(first).isEqualTo(new TransferResult(3, 0));
+        assertThat(second.moved()).isEqualTo(2);
+        assertThat(second.nextDelayMs()).isBetween(59_000L, 60_000L);
+        assertThat(redis().getStream(key("q", "ready")).size()).isEqualTo(5);
+        assertThat(queue.transfer(3).toCompletableFuture().join().moved()).isZero();
+    }
+
+    @Test
+    void transferOfAnEmptyQueueSaysNothingIsScheduled() {
+        assertThat(queue.transfer(10).toCompletableFuture().join()).isEqualTo(new TransferResult(0, -1));
+    }
+
+    @Test
+    void ackRemovesEverythingAndALateAckOfTheSameEntryChangesNothing() {
+        queue.schedule("a", envelope("x"), DueTime.after(0), "keep");
+        queue.createGroup();
+        List<Delivery> read = queue.readNew("c1", 10, null);
+
+        assertThat(queue.ack(read)).isEqualTo(1);
+        queue.schedule("a", envelope("again"), DueTime.after(60_000), "keep");
+        assertThat(queue.ack(read)).isZero();
+        assertThat(redis().getMap(key("q", "msg")).containsKey("a")).as("the new message with the reused id").isTrue();
+    }
+
+    @Test
+    void cancelRemovesOnlyScheduledMessages() {
+        queue.schedule("scheduled", envelope("x"), DueTime.after(60_000), "keep");
+        queue.schedule("ready", envelope("x"), DueTime.after(0), "keep");
+
+        assertThat(queue.cancel("scheduled")).isTrue();
+        assertThat(queue.cancel("ready")).isFalse();
+        assertThat(queue.cancel("unknown")).isFalse();
+        assertThat(redis().getMap(key("q", "msg")).keySet()).containsExactly("ready");
+    }
+
+    @Test
+    void rescheduleMovesOnlyScheduledMessages() {
+        queue.schedule("a", envelope("x"), DueTime.after(60_000), "keep");
+
+        ScheduleResult moved = queue.reschedule("a", DueTime.after(5_000));
+
+        assertThat(moved.scheduled()).isTrue();
+        assertThat(moved.dueAt()).isEqualTo(moved.now() + 5_000);
+        assertThat(queue.reschedule("unknown", DueTime.after(5_000)).scheduled()).isFalse();
+    }
+
+    @Test
+    void retryAcknowledgesTheEntryAndSchedulesTheMessageAgainWithItsFailureNote() {
+        queue.schedule("a", envelope("x"), DueTime.after(0), "keep");
+        queue.createGroup();
+        Delivery delivery = queue.readNew("c1", 10, null).get(0);
+
+        assertThat(queue.retry(delivery, 100, "java.lang.IllegalStateException: boom")).isTrue();
+        assertThat(queue.retry(delivery, 100, "again")).as("no longer pending").isFalse();
+
+        assertThat(redis().getMap(key("q", "fail")).get("a")).isEqualTo("1:java.lang.IllegalStateException: boom");
+        await().atMost(Duration.ofSeconds(5)).until(() -> queue.transfer(10).toCompletableFuture().join().moved() == 1);
+        Delivery second = queue.readNew("c1", 10, null).get(0);
+        assertThat(second.deliveryCount()).isEqualTo(2);
+        assertThat(second.lastError()).isEqualTo("java.lang.IllegalStateException: boom");
+    }
+
+    @Test
+    void reclaimTakesOverExpiredLeasesWithTheirDeliveryCount() {
+        queue.schedule("a", envelope("x"), DueTime.after(0), "keep");
+        queue.createGroup();
+        queue.readNew("crashed", 10, null);
+
+        assertThat(queue.reclaim("c2", 60_000, 10)).as("lease not yet expired").isEmpty();
+        await().atMost(Duration.ofSeconds(5)).until(() -> !queue.reclaim("c2", 100, 10).isEmpty());
+        List<Delivery> again = queue.reclaim("c3", 0, 10);
+
+        assertThat(again).singleElement().satisfies(d -> {
+            assertThat(d.messageId()).isEqualTo("a");
+            assertThat(d.deliveryCount()).isEqualTo(3);
+        });
+    }
+
+    @Test
+    void statsCountMessagesByState() {
+        queue.schedule("scheduled", envelope("x"), DueTime.after(60_000), "keep");
+        queue.schedule("in-flight", envelope("x"), DueTime.after(0), "keep");
+        queue.createGroup();
+        queue.readNew("c1", 10, null);
+        queue.schedule("ready", envelope("x"), DueTime.at(1_000), "keep");
+
+        QueueCounts counts = queue.counts();
+
+        assertThat(counts.scheduled()).isEqualTo(1);
+        assertThat(counts.inFlight()).isEqualTo(1);
+        assertThat(counts.ready()).isEqualTo(1);
+        assertThat(counts.oldestOverdueMs()).isGreaterThan(counts.redisNow() - 2_000);
+        assertThat(queue.size()).isEqualTo(3);
+    }
+
+    @Test
+    void retireRemovesOnlyAConsumerThatHoldsNothing() {
+        queue.schedule("a", envelope("x"), DueTime.after(0), "keep");
+        queue.createGroup();
+        queue.readNew("holder", 10, null);
+        queue.readNew("idle", 10, null);
+
+        queue.retire("holder");
+        queue.retire("idle");
+
+        assertThat(redis().getStream(key("q", "ready")).listConsumers(QueueKeys.GROUP))
+                .extracting(c -> c.getName()).containsExactly("holder");
+    }
+}
