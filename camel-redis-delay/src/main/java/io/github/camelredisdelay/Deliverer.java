@@ -68,11 +68,18 @@ final class Deliverer {
     /**
      * Fills an exchange from a delivery and makes its completion settle the message.
      *
-     * @return {@code false} when the stored message cannot be read; it was sent to the dead-letter queue instead
+     * @return {@code false} when the stored message cannot be read, or has exhausted its deliveries through expired
+     *         leases; it was sent to the dead-letter queue instead
      */
     boolean prepare(Delivery delivery, Exchange exchange) {
         DeliveryCompletion completion = new DeliveryCompletion(delivery, queue, retryPolicy, deadLetters);
         String problem = delivery.problem();
+        int maxDeliveries = endpoint.getConfiguration().getMaxDeliveries();
+        if (problem == null && maxDeliveries > 0 && delivery.deliveryCount() > maxDeliveries) {
+            // its consumers kept dying or timing out on it: a poison message must not take down one node after another
+            problem = "delivered " + (delivery.deliveryCount() - 1) + " times without being acknowledged within the "
+                      + "visibility timeout (the consumers crashed, hung or were too slow)";
+        }
         if (problem == null) {
             try {
                 endpoint.messageMapper().populate(exchange, delivery, queue.name());

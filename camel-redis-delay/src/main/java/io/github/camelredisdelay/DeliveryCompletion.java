@@ -63,9 +63,9 @@ final class DeliveryCompletion implements Synchronization {
     }
 
     void deadLetter(String reason) {
-        deadLetters.move(delivery, reason);
-        LOG.error("Message {} on queue {} moved to dead-letter queue {} after {} deliveries: {}", delivery.messageId(),
-                queue.name(), deadLetters.targetName(), delivery.deliveryCount(), reason);
+        String deadLetterId = deadLetters.move(delivery, reason);
+        LOG.error("Message {} on queue {} moved to dead-letter queue {} as {} after {} deliveries: {}", delivery.messageId(),
+                queue.name(), deadLetters.targetName(), deadLetterId, delivery.deliveryCount(), reason);
     }
 
     static String describe(Throwable error) {

@@ -2,6 +2,7 @@ package io.github.camelredisdelay;
 
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import io.github.camelredisdelay.internal.Durations;
@@ -86,7 +87,8 @@ public class RedisDelayComponent extends HealthCheckComponent {
 
     void releaseClient(RedisDelayConfiguration options) {
         if (options.getRedissonClient() == null) {
-            clients.release(RedissonClientFactory.connectionKey(options), RedissonClient::shutdown);
+            // no quiet period: every endpoint using the client has stopped
+            clients.release(RedissonClientFactory.connectionKey(options), client -> client.shutdown(0, 5, TimeUnit.SECONDS));
         }
     }
 

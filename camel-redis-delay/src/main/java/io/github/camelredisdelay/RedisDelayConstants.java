@@ -49,7 +49,8 @@ public final class RedisDelayConstants {
     public static final String ORIGINAL_QUEUE = "CamelRedisDelayOriginalQueue";
 
     @Metadata(label = "consumer",
-              description = "On redeliveries and dead letters: <exception class>: <message> of the last failed delivery.",
+              description = "On redeliveries and dead letters: the exception class and message of the last failed delivery, "
+                            + "as class: message.",
               javaType = "String")
     public static final String LAST_ERROR = "CamelRedisDelayLastError";
 

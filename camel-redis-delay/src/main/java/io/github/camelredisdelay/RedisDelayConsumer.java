@@ -77,7 +77,8 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
     protected void doStop() throws Exception {
         fetching = false;
         if (readers != null) {
-            endpoint.getCamelContext().getExecutorServiceManager().shutdownGraceful(readers);
+            // a read blocks at most BLOCK while Redis is up; while it is down, interrupt Redisson's retries
+            endpoint.getCamelContext().getExecutorServiceManager().shutdownGraceful(readers, BLOCK.toMillis() + 1000);
             readers = null;
         }
         if (deliverer != null) {

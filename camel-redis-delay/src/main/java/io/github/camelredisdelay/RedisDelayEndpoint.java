@@ -27,8 +27,6 @@ import org.apache.camel.spi.UriPath;
 import org.apache.camel.support.DefaultConsumer;
 import org.apache.camel.support.DefaultEndpoint;
 import org.redisson.api.RedissonClient;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Schedule messages on a distributed, durable Redis delay queue and consume them when they are due, at least once,
@@ -38,8 +36,6 @@ import org.slf4j.LoggerFactory;
 @UriEndpoint(firstVersion = "1.0.0", scheme = "redis-delay", title = "Redis Delay", syntax = "redis-delay:queueName",
              category = { Category.MESSAGING, Category.SCHEDULING }, headersClass = RedisDelayConstants.class)
 public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterStrategyAware {
-
-    private static final Logger LOG = LoggerFactory.getLogger(RedisDelayEndpoint.class);
 
     @UriPath(description = "Name of the queue: 1 to 200 characters from A-Z a-z 0-9 . _ : -")
     @Metadata(required = true)
@@ -107,11 +103,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
                 QueueKeys.of(configuration.getKeyPrefix(), configuration.deadLetterQueueOf(queueName)));
         RedisQueue sharedQueue = queue;
         transferKey = connectionId() + "|" + queue.keys().due();
-        try {
-            statistics.measureClockOffset(queue);
-        } catch (RuntimeException e) {
-            LOG.debug("Cannot read Redis' clock for queue {} yet: {}", queueName, e.toString());
-        }
+        // off the start path: the client's first call may wait for its connection
+        component.transferTimer().execute(() -> statistics.measureClockOffsetSoon(sharedQueue));
         component.acquireTransferTask(transferKey, () -> new TransferTask(sharedQueue, component.transferTimer(),
                 configuration.getTransferBatchSize(), configuration.getTransferInterval()));
     }

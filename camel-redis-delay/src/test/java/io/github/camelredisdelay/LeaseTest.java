@@ -91,4 +91,31 @@ class LeaseTest extends RedisDelayTestSupport {
         await().atMost(Duration.ofSeconds(10)).until(() -> deliveries.size() == 1 && ready.listConsumers(QueueKeys.GROUP)
                 .stream().noneMatch(c -> c.getName().equals("gone-process")));
     }
+
+    @Test
+    void messageWhoseConsumersKeepDyingGoesToTheDeadLetterQueue() throws Exception {
+        var producer = startContext().createProducerTemplate();
+        producer.sendBody("redis-delay:jobs", "poison");
+        var ready = redis().getStream(key("jobs", "ready"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> ready.size() == 1);
+        ready.createGroup(org.redisson.api.stream.StreamCreateGroupArgs.name(QueueKeys.GROUP)
+                .id(org.redisson.api.stream.StreamMessageId.ALL));
+        // two consumers took it and died
+        ready.readGroup(QueueKeys.GROUP, "crashed-1", StreamReadGroupArgs.neverDelivered().count(1));
+        await().atMost(Duration.ofSeconds(5)).until(() -> !ready.autoClaim(QueueKeys.GROUP, "crashed-2", 50,
+                TimeUnit.MILLISECONDS, org.redisson.api.stream.StreamMessageId.MIN, 1).getMessages().isEmpty());
+        List<Message> dead = new CopyOnWriteArrayList<>();
+
+        startContext(consuming("redis-delay:jobs?visibilityTimeout=200&maxDeliveries=2", 0), new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:jobs.dead").process(e -> dead.add(e.getMessage().copy()));
+            }
+        });
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> dead.size() == 1);
+        assertThat(deliveries).as("never routed a third time").isEmpty();
+        assertThat(dead.get(0).getHeader(RedisDelayConstants.LAST_ERROR, String.class))
+                .contains("delivered 2 times without being acknowledged");
+    }
 }

@@ -113,4 +113,27 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
         assertThat(dead.getHeader(RedisDelayConstants.LAST_ERROR, String.class)).contains("unknown envelope format version 9");
         assertThat(dead.getBody(byte[].class)).startsWith(9);
     }
+
+    @Test
+    void theSameIdDeadLetteredTwiceKeepsBothDeadLetters() throws Exception {
+        var producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                errorHandler(noErrorHandler());
+                from("redis-delay:jobs?maxDeliveries=1").process(e -> {
+                    throw new IllegalStateException("always fails");
+                });
+                from("redis-delay:jobs.dead").process(e -> deadLetters.add(e.getMessage().copy()));
+            }
+        }).createProducerTemplate();
+        producer.sendBodyAndHeader("redis-delay:jobs?delay=1h", "first", RedisDelayConstants.MESSAGE_ID, "job-1");
+        producer.sendBodyAndHeader("redis-delay:jobs.dead?delay=1h", "parked", RedisDelayConstants.MESSAGE_ID, "job-1");
+
+        producer.sendBodyAndHeader("redis-delay:jobs?operation=reschedule", null, RedisDelayConstants.MESSAGE_ID, "job-1");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> deadLetters.size() == 1);
+        assertThat(deadLetters.get(0).getBody()).isEqualTo("first");
+        assertThat(deadLetters.get(0).getHeader(RedisDelayConstants.MESSAGE_ID, String.class)).startsWith("job-1#");
+        assertThat(redis().getMap(key("jobs.dead", "msg")).containsKey("job-1")).as("the earlier dead letter is kept").isTrue();
+    }
 }

@@ -9,7 +9,9 @@ import io.github.camelredisdelay.RedisDelayConstants;
 /**
  * Moves exhausted or unreadable messages to the dead-letter queue, an ordinary queue with its own hash tag (so
  * possibly on another cluster node). It writes to the dead-letter queue first and removes the original second:
- * a crash in between leaves a duplicate, never a loss; the message keeps its id, so the repeated move is a no-op.
+ * a crash in between leaves a duplicate, never a loss. The message keeps its id; when the dead-letter queue already
+ * holds a message with that id (the same id dead-lettered before, or a move repeated after a crash), it is stored
+ * as {@code <id>#<stream entry>} instead, so no dead letter ever replaces another.
  */
 public final class DeadLetters {
 
@@ -27,8 +29,9 @@ public final class DeadLetters {
 
     /**
      * @param reason the last error, stored as header {@link RedisDelayConstants#LAST_ERROR}
+     * @return the id the message has in the dead-letter queue
      */
-    public void move(Delivery delivery, String reason) {
+    public String move(Delivery delivery, String reason) {
         Envelope original;
         try {
             original = EnvelopeCodec.decode(delivery.envelope());
@@ -40,7 +43,12 @@ public final class DeadLetters {
         headers.put(RedisDelayConstants.ORIGINAL_QUEUE, source.name());
         headers.put(RedisDelayConstants.LAST_ERROR, reason);
         byte[] envelope = EnvelopeCodec.encode(new Envelope(original.body(), headers));
-        target.schedule(delivery.messageId(), envelope, DueTime.after(0), "keep");
+        String id = delivery.messageId();
+        if (!target.schedule(id, envelope, DueTime.after(0), "keep").scheduled()) {
+            id = id + "#" + delivery.entryId();
+            target.schedule(id, envelope, DueTime.after(0), "keep");
+        }
         source.ack(List.of(delivery));
+        return id;
     }
 }

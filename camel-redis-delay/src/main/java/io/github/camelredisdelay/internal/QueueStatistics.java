@@ -25,8 +25,15 @@ public final class QueueStatistics {
     public void measureClockOffset(RedisQueue queue) {
         long before = System.currentTimeMillis();
         long redis = queue.redisTimeMillis();
-        long after = System.currentTimeMillis();
-        clockOffsetMs = redis - (before + after) / 2;
+        clockOffsetMs = redis - (before + System.currentTimeMillis()) / 2;
+    }
+
+    /**
+     * Measures the clock offset in the background; a failure leaves the last measurement.
+     */
+    public void measureClockOffsetSoon(RedisQueue queue) {
+        long before = System.currentTimeMillis();
+        queue.redisTimeMillisAsync().thenAccept(redis -> clockOffsetMs = redis - (before + System.currentTimeMillis()) / 2);
     }
 
     public long clockOffsetMs() {

@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -254,10 +255,8 @@ public final class RedisQueue {
      * @throws Exception the failure or time-out
      */
     public void ping(Duration timeout) throws Exception {
-        RFuture<Long> now = script.evalAsync(keys.ready(), RScript.Mode.READ_ONLY, LuaScript.TIME.text(),
-                RScript.ReturnType.LONG, List.of(keys.ready()));
         try {
-            now.toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            redisTimeMillisAsync().toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             throw e.getCause() instanceof Exception cause ? cause : e;
         }
@@ -267,9 +266,19 @@ public final class RedisQueue {
      * Redis' clock, epoch ms.
      */
     public long redisTimeMillis() {
-        Long now = script.eval(keys.ready(), RScript.Mode.READ_ONLY, LuaScript.TIME.text(), RScript.ReturnType.LONG,
-                List.of(keys.ready()));
-        return now;
+        return redisTimeMillisAsync().toCompletableFuture().join();
+    }
+
+    /**
+     * Redis' clock, epoch ms, when it answers.
+     */
+    public CompletionStage<Long> redisTimeMillisAsync() {
+        try {
+            return script.evalAsync(keys.ready(), RScript.Mode.READ_ONLY, LuaScript.TIME.text(), RScript.ReturnType.LONG,
+                    List.of(keys.ready()));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.github.camelredisdelay.internal;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -59,7 +61,8 @@ public final class TransferTask extends ServiceSupport {
     @Override
     protected void doStart() {
         wakeTopic = queue.wakeTopic();
-        subscribe();
+        // on the timer thread: subscribing may wait for a connection, and start must not wait for Redis
+        timer.execute(this::subscribe);
         armIn(0);
     }
 
@@ -96,15 +99,26 @@ public final class TransferTask extends ServiceSupport {
                 // nothing to do: the safety-net interval keeps the task running
             }
         };
-        wakeTopic.addListenerAsync(String.class, onWake).whenComplete((id, error) -> {
-            if (error != null) {
-                outage.failed(error);
-                retrySubscribe();
-            } else {
-                wakeListenerId = id;
-                wakeTopic.addListenerAsync(onStatus).thenAccept(statusId -> statusListenerId = statusId);
-            }
-        });
+        try {
+            wakeTopic.addListenerAsync(String.class, onWake).whenComplete((id, error) -> {
+                if (error != null) {
+                    subscribeFailed(error);
+                } else {
+                    wakeListenerId = id;
+                    wakeTopic.addListenerAsync(onStatus).thenAccept(statusId -> statusListenerId = statusId);
+                }
+            });
+        } catch (RuntimeException e) {
+            // Redisson throws instead of failing the future when it cannot connect
+            subscribeFailed(e);
+        }
+    }
+
+    private void subscribeFailed(Throwable error) {
+        if (isRunAllowed()) {
+            outage.failed(error);
+            retrySubscribe();
+        }
     }
 
     private void retrySubscribe() {
@@ -122,6 +136,14 @@ public final class TransferTask extends ServiceSupport {
             return Math.max(0, Long.parseLong(delay));
         } catch (NumberFormatException e) {
             return 0;
+        }
+    }
+
+    private CompletionStage<TransferResult> transferStep() {
+        try {
+            return queue.transfer(batchSize);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
         }
     }
 
@@ -156,10 +178,13 @@ public final class TransferTask extends ServiceSupport {
             stepInFlight = true;
             armed = null;
         }
-        queue.transfer(batchSize).whenComplete((result, error) -> {
+        transferStep().whenComplete((result, error) -> {
             long next;
             synchronized (this) {
                 stepInFlight = false;
+                if (!isRunAllowed()) {
+                    return;
+                }
                 if (error != null) {
                     outage.failed(error);
                     next = backoff.next();
