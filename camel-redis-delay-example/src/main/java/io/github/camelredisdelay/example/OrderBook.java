@@ -1,0 +1,102 @@
+package io.github.camelredisdelay.example;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The example's stand-in for an order database: the state of every order and every delivery the routes saw. A
+ * real application would keep this in its own database and update it idempotently, since a delay queue delivers
+ * at least once.
+ */
+public final class OrderBook {
+
+    /** Where an order stands. */
+    public enum Status {
+        /** Created; its payment deadline is scheduled. */
+        AWAITING_PAYMENT,
+        /** Paid before the deadline, which was cancelled. */
+        PAID,
+        /** The deadline passed without a payment. */
+        EXPIRED,
+        /** Paid after it had expired: the money goes back. */
+        REFUND_DUE
+    }
+
+    /**
+     * One message delivered to a route.
+     *
+     * @param queue         the queue it came from
+     * @param messageId     its id
+     * @param deliveryCount 1 on the first delivery
+     * @param latenessMs    how long after its due time it arrived
+     */
+    public record Delivery(String queue, String messageId, int deliveryCount, long latenessMs) {
+    }
+
+    /**
+     * A shop callback that failed on every delivery and ended in the dead-letter queue.
+     *
+     * @param orderId       the order it was about
+     * @param originalQueue the queue it was dead-lettered from
+     * @param lastError     the last delivery's error
+     */
+    public record DeadLetter(String orderId, String originalQueue, String lastError) {
+    }
+
+    private final AtomicLong lastNumber = new AtomicLong();
+    private final Map<String, Status> orders = new ConcurrentHashMap<>();
+    private final List<Delivery> deliveries = new CopyOnWriteArrayList<>();
+    private final List<String> shopNotified = new CopyOnWriteArrayList<>();
+    private final List<DeadLetter> deadLetters = new CopyOnWriteArrayList<>();
+
+    /** Opens a new order and returns its number, 1, 2, 3... */
+    public long open() {
+        long number = lastNumber.incrementAndGet();
+        orders.put(orderId(number), Status.AWAITING_PAYMENT);
+        return number;
+    }
+
+    public static String orderId(long number) {
+        return "order-" + number;
+    }
+
+    public void setStatus(String orderId, Status status) {
+        orders.put(orderId, status);
+    }
+
+    public void delivered(Delivery delivery) {
+        deliveries.add(delivery);
+    }
+
+    public void shopNotified(String orderId) {
+        shopNotified.add(orderId);
+    }
+
+    public void deadLettered(DeadLetter deadLetter) {
+        deadLetters.add(deadLetter);
+    }
+
+    public Map<String, Status> orders() {
+        return Map.copyOf(orders);
+    }
+
+    public List<String> ordersWith(Status status) {
+        return orders.entrySet().stream().filter(order -> order.getValue() == status).map(Map.Entry::getKey).sorted()
+                .toList();
+    }
+
+    public List<Delivery> deliveries() {
+        return List.copyOf(deliveries);
+    }
+
+    public List<String> shopNotified() {
+        return List.copyOf(shopNotified);
+    }
+
+    public List<DeadLetter> deadLetters() {
+        return List.copyOf(deadLetters);
+    }
+}
