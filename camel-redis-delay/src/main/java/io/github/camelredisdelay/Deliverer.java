@@ -1,7 +1,10 @@
 package io.github.camelredisdelay;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -34,9 +37,16 @@ final class Deliverer {
     private final DeadLetters deadLetters;
     private final AtomicLong nextReclaimNanos = new AtomicLong(System.nanoTime());
     private ScheduledExecutorService leaseTimer;
+    private final boolean deferAcks;
+    private final Queue<Delivery> finished = new ConcurrentLinkedQueue<>();
 
-    Deliverer(RedisDelayEndpoint endpoint) {
+    /**
+     * @param deferAcks {@code true} to acknowledge finished messages with the next {@link #fetch}, in the same round
+     *                  trip (for consumers that keep fetching); {@code false} to acknowledge each at once
+     */
+    Deliverer(RedisDelayEndpoint endpoint, boolean deferAcks) {
         this.endpoint = endpoint;
+        this.deferAcks = deferAcks;
         this.queue = endpoint.queue();
         this.leases = new LeaseKeeper(queue, consumerName);
         this.retryPolicy = new RetryPolicy(endpoint.retryDelays(), endpoint.getConfiguration().getMaxDeliveries());
@@ -48,21 +58,72 @@ final class Deliverer {
     }
 
     /**
-     * Fetches up to {@code count} messages: those whose lease expired (checked every half visibility timeout), else
-     * new ones, waiting up to {@code block} for them ({@code null}: no wait).
+     * Acknowledges the messages finished since the last call and fetches up to {@code count} messages: those whose
+     * lease expired (checked every half visibility timeout), else new ones, waiting up to {@code block} for them
+     * ({@code null}: no wait).
      */
     List<Delivery> fetch(int count, Duration block) {
+        List<Delivery> acks = drainFinished();
+        try {
+            if (reclaimIsDue()) {
+                acknowledge(acks);
+                acks = List.of();
+                List<Delivery> reclaimed = queue.reclaim(consumerName, endpoint.getConfiguration().getVisibilityTimeout(), count);
+                if (!reclaimed.isEmpty()) {
+                    LOG.info("Took over {} messages of queue {} whose lease expired", reclaimed.size(), queue.name());
+                    return reclaimed;
+                }
+            }
+            List<Delivery> fresh = queue.ackAndReadNew(consumerName, count, acks);
+            acks = List.of();
+            return fresh.isEmpty() && block != null ? queue.readNew(consumerName, count, block) : fresh;
+        } catch (RuntimeException e) {
+            // not acknowledged: try again with the next fetch
+            finished.addAll(acks);
+            throw e;
+        }
+    }
+
+    /**
+     * Acknowledges what finished since the last fetch. What fails stays leased and is delivered again.
+     */
+    private void flushAcknowledgements() {
+        try {
+            acknowledge(drainFinished());
+        } catch (RuntimeException e) {
+            LOG.warn("Could not acknowledge finished messages of queue {}; they will be delivered again after the "
+                     + "visibility timeout: {}", queue.name(), e.toString());
+        }
+    }
+
+    private boolean reclaimIsDue() {
         long visibility = endpoint.getConfiguration().getVisibilityTimeout();
         long now = System.nanoTime();
         long due = nextReclaimNanos.get();
-        if (now - due >= 0 && nextReclaimNanos.compareAndSet(due, now + TimeUnit.MILLISECONDS.toNanos(Math.max(100, visibility / 2)))) {
-            List<Delivery> reclaimed = queue.reclaim(consumerName, visibility, count);
-            if (!reclaimed.isEmpty()) {
-                LOG.info("Took over {} messages of queue {} whose lease expired", reclaimed.size(), queue.name());
-                return reclaimed;
-            }
+        return now - due >= 0
+               && nextReclaimNanos.compareAndSet(due, now + TimeUnit.MILLISECONDS.toNanos(Math.max(100, visibility / 2)));
+    }
+
+    private List<Delivery> drainFinished() {
+        List<Delivery> drained = new ArrayList<>();
+        for (Delivery delivery = finished.poll(); delivery != null; delivery = finished.poll()) {
+            drained.add(delivery);
         }
-        return queue.readNew(consumerName, count, block);
+        return drained;
+    }
+
+    private void acknowledge(List<Delivery> deliveries) {
+        if (!deliveries.isEmpty()) {
+            queue.ack(deliveries);
+        }
+    }
+
+    private void finished(Delivery delivery) {
+        if (deferAcks) {
+            finished.add(delivery);
+        } else {
+            queue.ack(List.of(delivery));
+        }
     }
 
     /**
@@ -72,7 +133,7 @@ final class Deliverer {
      *         leases; it was sent to the dead-letter queue instead
      */
     boolean prepare(Delivery delivery, Exchange exchange) {
-        DeliveryCompletion completion = new DeliveryCompletion(delivery, queue, retryPolicy, deadLetters);
+        DeliveryCompletion completion = new DeliveryCompletion(delivery, queue, retryPolicy, deadLetters, this::finished);
         String problem = delivery.problem();
         int maxDeliveries = endpoint.getConfiguration().getMaxDeliveries();
         if (problem == null && maxDeliveries > 0 && delivery.deliveryCount() > maxDeliveries) {
@@ -133,21 +194,19 @@ final class Deliverer {
     }
 
     /**
-     * Stops the lease timer and leaves the consumer group, unless this consumer still holds messages.
+     * Stops the lease timer, acknowledges what finished, and leaves the consumer group unless this consumer still
+     * holds messages.
      */
     void stop() {
         if (leaseTimer != null) {
             endpoint.getCamelContext().getExecutorServiceManager().shutdownNow(leaseTimer);
             leaseTimer = null;
         }
+        flushAcknowledgements();
         try {
             queue.retire(consumerName);
         } catch (RuntimeException e) {
             LOG.debug("Consumer {} could not leave the group of queue {}: {}", consumerName, queue.name(), e.toString());
         }
-    }
-
-    int inFlight() {
-        return leases.size();
     }
 }

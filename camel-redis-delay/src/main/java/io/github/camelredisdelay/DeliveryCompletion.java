@@ -1,7 +1,7 @@
 package io.github.camelredisdelay;
 
-import java.util.List;
 import java.util.OptionalLong;
+import java.util.function.Consumer;
 
 import io.github.camelredisdelay.internal.DeadLetters;
 import io.github.camelredisdelay.internal.Delivery;
@@ -13,7 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Settles a delivered message when its exchange completes: acknowledged on success; on failure redelivered after
+ * Settles a delivered message when its exchange completes: acknowledged on success (at once, or with the consumer's
+ * next read); on failure redelivered after
  * the retry schedule's delay, or moved to the dead-letter queue once its deliveries are exhausted. If Redis cannot
  * be reached at that moment, the message stays leased and is delivered again after the visibility timeout.
  */
@@ -25,18 +26,24 @@ final class DeliveryCompletion implements Synchronization {
     private final RedisQueue queue;
     private final RetryPolicy retryPolicy;
     private final DeadLetters deadLetters;
+    private final Consumer<Delivery> acknowledge;
 
-    DeliveryCompletion(Delivery delivery, RedisQueue queue, RetryPolicy retryPolicy, DeadLetters deadLetters) {
+    /**
+     * @param acknowledge acknowledges a delivery now, or hands it on to be acknowledged with the consumer's next read
+     */
+    DeliveryCompletion(Delivery delivery, RedisQueue queue, RetryPolicy retryPolicy, DeadLetters deadLetters,
+                       Consumer<Delivery> acknowledge) {
         this.delivery = delivery;
         this.queue = queue;
         this.retryPolicy = retryPolicy;
         this.deadLetters = deadLetters;
+        this.acknowledge = acknowledge;
     }
 
     @Override
     public void onComplete(Exchange exchange) {
         try {
-            queue.ack(List.of(delivery));
+            acknowledge.accept(delivery);
         } catch (RuntimeException e) {
             LOG.warn("Could not acknowledge message {} on queue {}; it will be delivered again after the visibility timeout: {}",
                     delivery.messageId(), queue.name(), e.toString());

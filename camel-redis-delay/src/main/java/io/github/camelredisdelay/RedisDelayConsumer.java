@@ -63,7 +63,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
     protected void doStart() throws Exception {
         super.doStart();
         RedisDelayConfiguration options = endpoint.getConfiguration();
-        deliverer = new Deliverer(endpoint);
+        deliverer = new Deliverer(endpoint, true);
         fetching = true;
         deliverer.start(this);
         readers = endpoint.getCamelContext().getExecutorServiceManager().newFixedThreadPool(this, "RedisDelayConsumer[" + endpoint.getQueueName() + "]",

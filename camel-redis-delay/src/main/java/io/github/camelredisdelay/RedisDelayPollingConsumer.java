@@ -27,7 +27,7 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport {
 
     @Override
     protected void doStart() throws Exception {
-        deliverer = new Deliverer(endpoint);
+        deliverer = new Deliverer(endpoint, false);
     }
 
     @Override

@@ -30,7 +30,7 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer {
 
     @Override
     protected void doStart() throws Exception {
-        deliverer = new Deliverer(endpoint);
+        deliverer = new Deliverer(endpoint, true);
         deliverer.start(this);
         super.doStart();
     }

@@ -40,15 +40,13 @@ class TransferTaskTest extends RedisDelayTestSupport {
     void consumerOnlyContextStartedAfterTheDueTimeDeliversEverything() throws Exception {
         CamelContext producerNode = startContext();
         ProducerTemplate producer = producerNode.createProducerTemplate();
-        long lastDue = 0;
+        long dueAt = redisTimeMillis() + 3000;
         for (int i = 0; i < 50; i++) {
-            String body = "order-" + i;
-            lastDue = producer.send("redis-delay:orders?delay=" + (300 + i), e -> e.getMessage().setBody(body))
-                    .getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class);
+            producer.sendBodyAndHeader("redis-delay:orders", "order-" + i, RedisDelayConstants.DUE_AT, dueAt + i);
         }
         producerNode.stop();
-        long allDue = lastDue + 400;
-        await().atMost(Duration.ofSeconds(10)).until(() -> redisTimeMillis() > allDue);
+        assertThat(redis().getScoredSortedSet(key("orders", "due")).size()).as("all scheduled, none due yet").isEqualTo(50);
+        await().atMost(Duration.ofSeconds(10)).until(() -> redisTimeMillis() > dueAt + 200);
         assertThat(redis().getScoredSortedSet(key("orders", "due")).size()).as("nothing moved while no node ran").isEqualTo(50);
 
         startContext(consuming("orders"));

@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -179,13 +178,32 @@ public final class RedisQueue {
     public long ack(Collection<Delivery> deliveries) {
         List<Object> args = new ArrayList<>(1 + deliveries.size() * 2);
         args.add(bytes(QueueKeys.GROUP));
-        for (Delivery delivery : deliveries) {
-            args.add(bytes(delivery.entryId().toString()));
-            args.add(bytes(delivery.messageId()));
-        }
+        addAcknowledgements(args, deliveries);
         Long acked = script.eval(keys.ready(), RScript.Mode.READ_WRITE, LuaScript.ACK.text(), RScript.ReturnType.LONG,
                 List.of(keys.ready(), keys.msg(), keys.fail()), args.toArray());
         return acked;
+    }
+
+    /**
+     * Acknowledges finished messages and reads up to {@code count} new ones without waiting, in one round trip;
+     * see {@code fetch.lua}.
+     */
+    public List<Delivery> ackAndReadNew(String consumer, int count, Collection<Delivery> finished) {
+        List<Object> args = new ArrayList<>(3 + finished.size() * 2);
+        args.add(bytes(QueueKeys.GROUP));
+        args.add(bytes(consumer));
+        args.add(bytes(count));
+        addAcknowledgements(args, finished);
+        List<Object> entries = withGroup(() -> script.eval(keys.ready(), RScript.Mode.READ_WRITE, LuaScript.FETCH.text(),
+                RScript.ReturnType.LIST, List.of(keys.ready(), keys.msg(), keys.fail()), args.toArray()));
+        return StreamEntries.fromScriptReply(entries);
+    }
+
+    private static void addAcknowledgements(List<Object> args, Collection<Delivery> deliveries) {
+        for (Delivery delivery : deliveries) {
+            args.add(bytes(delivery.entryId()));
+            args.add(bytes(delivery.messageId()));
+        }
     }
 
     /**
@@ -210,18 +228,7 @@ public final class RedisQueue {
         List<Object> entries = withGroup(() -> script.eval(keys.ready(), RScript.Mode.READ_WRITE, LuaScript.RECLAIM.text(),
                 RScript.ReturnType.LIST, List.of(keys.ready()), bytes(QueueKeys.GROUP), bytes(consumer), bytes(minIdleMs),
                 bytes(count), bytes(10 * minIdleMs)));
-        List<Delivery> deliveries = new ArrayList<>(entries.size());
-        for (Object entry : entries) {
-            List<?> parts = (List<?>) entry;
-            StreamMessageId entryId = StreamIds.parse(new String((byte[]) parts.get(0), StandardCharsets.US_ASCII));
-            List<?> flat = (List<?>) parts.get(1);
-            Map<String, byte[]> fields = new HashMap<>();
-            for (int i = 0; i + 1 < flat.size(); i += 2) {
-                fields.put(new String((byte[]) flat.get(i), StandardCharsets.UTF_8), (byte[]) flat.get(i + 1));
-            }
-            deliveries.add(StreamEntries.toDelivery(entryId, fields, (int) toLong(parts.get(2))));
-        }
-        return deliveries;
+        return StreamEntries.fromScriptReply(entries);
     }
 
     /**

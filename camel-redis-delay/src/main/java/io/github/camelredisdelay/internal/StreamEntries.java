@@ -1,7 +1,10 @@
 package io.github.camelredisdelay.internal;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.redisson.api.stream.StreamMessageId;
@@ -44,6 +47,26 @@ final class StreamEntries {
         } catch (RuntimeException e) {
             return Delivery.corrupt(entryId, id, record, "unreadable stream entry " + entryId + ": " + e);
         }
+    }
+
+    /**
+     * Reads entries returned by a script: {@code {entry id, {field, value, ...}, [times delivered]}}; without the
+     * third element an entry is on its first delivery.
+     */
+    static List<Delivery> fromScriptReply(List<Object> entries) {
+        List<Delivery> deliveries = new ArrayList<>(entries.size());
+        for (Object entry : entries) {
+            List<?> parts = (List<?>) entry;
+            StreamMessageId entryId = StreamIds.parse(new String((byte[]) parts.get(0), StandardCharsets.US_ASCII));
+            List<?> flat = (List<?>) parts.get(1);
+            Map<String, byte[]> fields = new HashMap<>();
+            for (int i = 0; i + 1 < flat.size(); i += 2) {
+                fields.put(new String((byte[]) flat.get(i), StandardCharsets.UTF_8), (byte[]) flat.get(i + 1));
+            }
+            int timesDelivered = parts.size() > 2 ? ((Number) parts.get(2)).intValue() : 1;
+            deliveries.add(toDelivery(entryId, fields, timesDelivered));
+        }
+        return deliveries;
     }
 
     private static String text(byte[] value) {

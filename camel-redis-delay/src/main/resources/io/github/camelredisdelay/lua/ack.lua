@@ -1,7 +1,6 @@
 --[[
-  Acknowledges delivered messages: removes each from the ready stream, its record and its failure note.
-  A stream entry that is no longer pending (another consumer already acknowledged it) is left alone, so a
-  late acknowledgement never deletes a newer message that reuses the id.
+  Acknowledges delivered messages: removes each from the ready stream, its record and its failure note
+  (see acknowledge() in prelude.lua).
 
   KEYS[1] ready  STREAM ready messages
   KEYS[2] msg    HASH   message id -> record
@@ -12,16 +11,4 @@
 
   Returns the number of messages acknowledged
 ]]
-local readyKey, msgKey, failKey = KEYS[1], KEYS[2], KEYS[3]
-local group = ARGV[1]
-
-local acked = 0
-for i = 2, #ARGV, 2 do
-  if rcall('XACK', readyKey, group, ARGV[i]) == 1 then
-    rcall('XDEL', readyKey, ARGV[i])
-    rcall('HDEL', msgKey, ARGV[i + 1])
-    rcall('HDEL', failKey, ARGV[i + 1])
-    acked = acked + 1
-  end
-end
-return acked
+return acknowledge(KEYS[1], KEYS[2], KEYS[3], ARGV[1], 2, (#ARGV - 1) / 2)

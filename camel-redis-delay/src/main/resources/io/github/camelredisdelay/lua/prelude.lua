@@ -27,4 +27,21 @@ local function wakeIfEarliest(dueKey, id, dueAt, now, wake)
   end
 end
 
+-- Acknowledges delivered messages given as ARGV pairs (stream entry id, message id) from ARGV[first] on, for
+-- count pairs: removes each from the stream, its record and its failure note. An entry that is no longer pending
+-- (another consumer already acknowledged it) is left alone, so a late acknowledgement never deletes a newer
+-- message that reuses the id. Returns how many were acknowledged.
+local function acknowledge(readyKey, msgKey, failKey, group, first, count)
+  local acked = 0
+  for i = first, first + 2 * (count - 1), 2 do
+    if rcall('XACK', readyKey, group, ARGV[i]) == 1 then
+      rcall('XDEL', readyKey, ARGV[i])
+      rcall('HDEL', msgKey, ARGV[i + 1])
+      rcall('HDEL', failKey, ARGV[i + 1])
+      acked = acked + 1
+    end
+  end
+  return acked
+end
+
 local MAX_DUE = 9007199254740991

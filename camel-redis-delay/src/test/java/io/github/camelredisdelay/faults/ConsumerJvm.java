@@ -1,0 +1,141 @@
+package io.github.camelredisdelay.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+
+/**
+ * A consumer running in a JVM of its own ({@link ConsumerJvmMain}), started with this JVM's {@code java} and class
+ * path, so a test can kill it as a crash would. Its output goes to a file under {@code target/faults-logs}.
+ */
+final class ConsumerJvm implements AutoCloseable {
+
+    private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(15);
+
+    /**
+     * How to start one.
+     *
+     * @param endpointOptions query string of the consumer endpoint, e.g. {@code visibilityTimeout=2s}
+     * @param workMillis      how long each exchange works
+     */
+    record Options(String redisUrl, String keyPrefix, String queue, String logKey, String endpointOptions,
+            long workMillis) {
+    }
+
+    private final Process process;
+    private final Path output;
+    private final String logKey;
+
+    private ConsumerJvm(Process process, Path output, String logKey) {
+        this.process = process;
+        this.output = output;
+        this.logKey = logKey;
+    }
+
+    /**
+     * Starts a consumer JVM; returns without waiting for it to be ready (see {@link #awaitReady}).
+     *
+     * @param name used in the output file's name
+     */
+    static ConsumerJvm start(Options options, String name) {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        List<String> command = new ArrayList<>(List.of(java.toString(),
+                // small and quick to start: the machine is shared with other builds
+                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-cp", System.getProperty("java.class.path"),
+                ConsumerJvmMain.class.getName(),
+                "--redisUrl=" + options.redisUrl(),
+                "--keyPrefix=" + options.keyPrefix(),
+                "--queue=" + options.queue(),
+                "--log=" + options.logKey(),
+                "--endpointOptions=" + options.endpointOptions(),
+                "--workMillis=" + options.workMillis()));
+        Path output = FaultTestSupport.targetDir().resolve("faults-logs").resolve(name + ".log");
+        try {
+            Files.createDirectories(output.getParent());
+            Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(output.toFile()).start();
+            return new ConsumerJvm(process, output, options.logKey());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot start a consumer JVM: " + command, e);
+        }
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    /** The name its deliveries are noted under in the {@link DeliveryLog}. */
+    String consumerName() {
+        return "jvm-" + pid();
+    }
+
+    Path output() {
+        return output;
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Waits until its CamelContext has started; fails early, with its output, if it dies meanwhile. */
+    ConsumerJvm awaitReady(RedissonClient redis, Duration atMost) {
+        String pid = String.valueOf(pid());
+        await("consumer JVM " + pid + " ready (output: " + output + ")").atMost(atMost)
+                .pollInterval(Duration.ofMillis(100))
+                .failFast("consumer JVM " + pid + " exited; its output: " + output, () -> !process.isAlive())
+                .until(() -> redis.getSet(logKey + ":ready", StringCodec.INSTANCE).contains(pid));
+        return this;
+    }
+
+    /**
+     * Kills it with SIGKILL, as a crash would (no shutdown hook, no graceful stop), and checks that the process is
+     * gone.
+     */
+    void kill() {
+        long pid = pid();
+        process.destroyForcibly();
+        try {
+            assertThat(process.waitFor(EXIT_TIMEOUT.toSeconds(), TimeUnit.SECONDS))
+                    .as("consumer JVM %d exited after SIGKILL", pid).isTrue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while killing consumer JVM " + pid, e);
+        }
+        assertThat(process.exitValue()).as("exit status of consumer JVM %d (128 + SIGKILL)", pid).isEqualTo(137);
+        assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).as("process %d", pid).isEmpty();
+    }
+
+    /** Stops it gracefully if it runs (SIGTERM), and kills it if it does not exit in time. */
+    @Override
+    public void close() {
+        if (!process.isAlive()) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(EXIT_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(EXIT_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "consumer JVM " + pid() + " (output: " + output + ")";
+    }
+}

@@ -1,0 +1,111 @@
+package io.github.camelredisdelay.faults;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import io.github.camelredisdelay.RedisDelayComponent;
+import org.apache.camel.CamelContext;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.redisson.config.Config;
+
+/**
+ * The consumer JVM of the fault tests, started by {@link ConsumerJvm}: one CamelContext consuming a queue with a
+ * {@link RecordingProcessor} that notes every delivery in a Redis list. It tells it is ready by adding its process
+ * id to the set {@code <log>:ready}, then runs until it is killed, stopped (SIGTERM: the context stops gracefully)
+ * or its parent goes away (its standard input closes), so an aborted test run leaves no consumer behind.
+ * <p>
+ * Arguments, each {@code --name=value}: {@code redisUrl}, {@code keyPrefix}, {@code queue}, {@code log} (the list),
+ * {@code endpointOptions} (query string of the consumer endpoint), {@code workMillis}.
+ */
+public final class ConsumerJvmMain {
+
+    private ConsumerJvmMain() {
+    }
+
+    public static void main(String[] args) {
+        try {
+            run(parse(args));
+        } catch (Throwable e) {
+            // Redisson's and Camel's threads would keep a JVM that failed to start alive: exit, so the test sees it
+            System.out.println("[consumer-jvm] failed: " + e);
+            e.printStackTrace(System.out);
+            System.exit(2);
+        }
+    }
+
+    private static void run(Map<String, String> options) throws Exception {
+        exitWhenParentGoes();
+        String pid = String.valueOf(ProcessHandle.current().pid());
+        String consumer = "jvm-" + pid;
+
+        Config config = new Config();
+        config.setCodec(StringCodec.INSTANCE);
+        config.useSingleServer().setAddress(options.get("redisUrl")).setConnectionMinimumIdleSize(1);
+        RedissonClient bookkeeping = Redisson.create(config);
+        DeliveryLog log = DeliveryLog.inRedis(bookkeeping, options.get("log"));
+
+        CamelContext context = new DefaultCamelContext();
+        context.getShutdownStrategy().setTimeout(10);
+        RedisDelayComponent component = context.getComponent("redis-delay", RedisDelayComponent.class);
+        component.getConfiguration().setAddress(options.get("redisUrl"));
+        component.getConfiguration().setKeyPrefix(options.get("keyPrefix"));
+        String uri = "redis-delay:" + options.get("queue") + "?" + options.get("endpointOptions");
+        RecordingProcessor processor = new RecordingProcessor(log, consumer, Long.parseLong(options.get("workMillis")));
+        context.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri).routeId("consumer").process(processor);
+            }
+        });
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            context.stop();
+            bookkeeping.shutdown(0, 2, TimeUnit.SECONDS);
+        }, "consumer-jvm-shutdown"));
+
+        context.start();
+        bookkeeping.getSet(options.get("log") + ":ready", StringCodec.INSTANCE).add(pid);
+        System.out.println("[consumer-jvm] " + consumer + " consumes " + uri);
+        new CountDownLatch(1).await();
+    }
+
+    private static Map<String, String> parse(String[] args) {
+        Map<String, String> options = new HashMap<>();
+        for (String arg : args) {
+            int eq = arg.indexOf('=');
+            if (!arg.startsWith("--") || eq < 0) {
+                throw new IllegalArgumentException("Arguments are --name=value, not " + arg);
+            }
+            options.put(arg.substring(2, eq), arg.substring(eq + 1));
+        }
+        for (String required : new String[] { "redisUrl", "keyPrefix", "queue", "log", "endpointOptions", "workMillis" }) {
+            if (!options.containsKey(required)) {
+                throw new IllegalArgumentException("Missing argument --" + required + "=...");
+            }
+        }
+        return options;
+    }
+
+    /** The parent keeps our standard input open; end of input means it is gone. */
+    private static void exitWhenParentGoes() {
+        Thread watcher = new Thread(() -> {
+            try {
+                while (System.in.read() >= 0) {
+                    // the parent never writes; only the end of input matters
+                }
+            } catch (IOException e) {
+                // a broken pipe means the same as the end of input
+            }
+            System.out.println("[consumer-jvm] standard input closed (parent gone or stopping us), exiting");
+            System.exit(3);
+        }, "parent-watcher");
+        watcher.setDaemon(true);
+        watcher.start();
+    }
+}

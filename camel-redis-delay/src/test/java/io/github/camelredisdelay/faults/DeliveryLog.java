@@ -1,0 +1,88 @@
+package io.github.camelredisdelay.faults;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+import org.redisson.api.RList;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+
+/**
+ * Where consumers note each delivery they start and finish, so a test can count lost and duplicate messages
+ * afterwards, also across consumer JVMs that were killed. The Redis-backed log goes through a client of its own,
+ * never the component's; the in-memory one is for tests that restart Redis itself.
+ */
+interface DeliveryLog {
+
+    /** What a consumer noted: it started processing a delivery, or the route finished it. */
+    enum Event {
+        STARTED, FINISHED
+    }
+
+    /**
+     * One noted event.
+     *
+     * @param consumer      which consumer, e.g. {@code jvm-1234} or {@code node-a}
+     * @param deliveryCount the delivery's {@code CamelRedisDelayDeliveryCount}
+     */
+    record Entry(Event event, String messageId, int deliveryCount, String consumer, long atMillis) {
+
+        String encode() {
+            return event.name().charAt(0) + "|" + messageId + "|" + deliveryCount + "|" + consumer + "|" + atMillis;
+        }
+
+        static Entry decode(String text) {
+            String[] parts = text.split("\\|", 5);
+            Event event = parts[0].equals("S") ? Event.STARTED : Event.FINISHED;
+            return new Entry(event, parts[1], Integer.parseInt(parts[2]), parts[3], Long.parseLong(parts[4]));
+        }
+    }
+
+    void record(Event event, String messageId, int deliveryCount, String consumer);
+
+    /** Everything noted so far, in the order it was noted. */
+    Deliveries read();
+
+    /** A log in a Redis list, shared by every JVM that writes to the same key. */
+    static DeliveryLog inRedis(RedissonClient client, String key) {
+        RList<String> list = client.getList(key, StringCodec.INSTANCE);
+        return new DeliveryLog() {
+            private static final int PAGE = 10_000;
+
+            @Override
+            public void record(Event event, String messageId, int deliveryCount, String consumer) {
+                list.add(new Entry(event, messageId, deliveryCount, consumer, System.currentTimeMillis()).encode());
+            }
+
+            @Override
+            public Deliveries read() {
+                int size = list.size();
+                List<Entry> entries = new ArrayList<>(size);
+                for (int from = 0; from < size; from += PAGE) {
+                    for (String text : list.range(from, Math.min(size, from + PAGE) - 1)) {
+                        entries.add(Entry.decode(text));
+                    }
+                }
+                return new Deliveries(entries);
+            }
+        };
+    }
+
+    /** A log in this JVM's memory, for consumers running in the test's own CamelContexts. */
+    static DeliveryLog inMemory() {
+        Queue<Entry> entries = new ConcurrentLinkedQueue<>();
+        return new DeliveryLog() {
+            @Override
+            public void record(Event event, String messageId, int deliveryCount, String consumer) {
+                entries.add(new Entry(event, messageId, deliveryCount, consumer, System.currentTimeMillis()));
+            }
+
+            @Override
+            public Deliveries read() {
+                return new Deliveries(List.copyOf(entries));
+            }
+        };
+    }
+}

@@ -1,0 +1,134 @@
+package io.github.camelredisdelay.faults;
+
+import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
+
+import java.lang.reflect.Method;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+import io.github.camelredisdelay.embedded.RedisServerProcess;
+import io.github.camelredisdelay.internal.QueueKeys;
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import io.github.camelredisdelay.test.RedisServerExtension;
+import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestInfo;
+
+/**
+ * Base of the fault-injection tests: consumer JVMs that are stopped after each test whatever happened, a
+ * Redis-backed {@link DeliveryLog} under the test's key prefix, and access to the private redis-server process for
+ * the tests that stop, kill or restart it. After each test Redis is running again, for the tests that follow.
+ */
+abstract class FaultTestSupport extends RedisDelayTestSupport {
+
+    /** How long a consumer JVM may take to start on a busy two-core machine. */
+    static final Duration JVM_START_TIMEOUT = Duration.ofSeconds(60);
+
+    private final List<ConsumerJvm> consumerJvms = new ArrayList<>();
+    private String testName = "test";
+    private int jvmCount;
+
+    /** This module's {@code target} directory, where child JVM output and the results file go. */
+    static Path targetDir() {
+        return Path.of(System.getProperty("basedir", System.getProperty("user.dir")), "target");
+    }
+
+    @BeforeEach
+    void rememberTestName(TestInfo info) {
+        testName = getClass().getSimpleName() + "-" + info.getTestMethod().map(Method::getName).orElse("test");
+    }
+
+    @AfterEach
+    void stopConsumerJvmsAndBringRedisBack() {
+        stopConsumerJvms();
+        consumerJvms.clear();
+        RedisServerExtension.process().filter(process -> !process.isRunning()).ifPresent(RedisServerProcess::restart);
+    }
+
+    /**
+     * The private redis-server process, for tests that stop, kill or restart Redis. Such a test fails without it,
+     * unless the user chose an external server with {@code REDIS_URL}: that one is not ours to stop, so the test is
+     * skipped.
+     */
+    static RedisServerProcess redisProcess() {
+        return RedisServerExtension.process().orElseGet(() -> {
+            String url = System.getenv(RedisServerExtension.REDIS_URL_ENV);
+            Assumptions.assumeTrue(url == null || url.isBlank(), "Redis is the external server at "
+                    + RedisServerExtension.REDIS_URL_ENV + "; this fault test stops, kills or restarts Redis and only "
+                    + "runs against the private redis-server process");
+            return fail("This fault test needs the private redis-server process of RedisServerExtension, but Redis is "
+                        + "not one (a container?); unset what selected it or set " + RedisServerExtension.REDIS_URL_ENV
+                        + " to skip the test knowingly");
+        });
+    }
+
+    /**
+     * Waits until a queue holds nothing: no scheduled, ready or leased message is left, so no further delivery (and
+     * no late duplicate) can happen.
+     */
+    void awaitQueueDrained(String queue) {
+        await("queue " + queue + " drained").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> redis().getMap(key(queue, "msg")).size() == 0
+                             && redis().getScoredSortedSet(key(queue, "due")).size() == 0
+                             && redis().getStream(key(queue, "ready")).getPendingInfo(QueueKeys.GROUP).getTotal() == 0);
+    }
+
+    /**
+     * Waits until every message of {@code ids} was delivered; returns whether they were, so that the caller can
+     * report what was lost before it fails.
+     */
+    static boolean awaitDelivered(DeliveryLog deliveryLog, Collection<String> ids, Duration atMost) {
+        try {
+            await("every acknowledged send delivered").atMost(atMost).pollInterval(Duration.ofMillis(500))
+                    .until(() -> deliveryLog.read().finishedIds().containsAll(ids));
+            return true;
+        } catch (ConditionTimeoutException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Stops every consumer JVM of this test gracefully: each settles what it has fetched, so the delivery log is
+     * complete, including duplicates still waiting in a fetched batch.
+     */
+    void stopConsumerJvms() {
+        for (ConsumerJvm jvm : consumerJvms) {
+            jvm.close();
+        }
+    }
+
+    /** The key of this test's delivery log list. */
+    String deliveryLogKey() {
+        return keyPrefix + ":deliveries";
+    }
+
+    /** The delivery log consumer JVMs of this test write to, read through the test's own client. */
+    DeliveryLog redisDeliveryLog() {
+        return DeliveryLog.inRedis(redis(), deliveryLogKey());
+    }
+
+    /**
+     * Starts a consumer JVM on {@code queue} and waits until it consumes; it is stopped after the test.
+     *
+     * @param endpointOptions query string of the consumer endpoint
+     */
+    ConsumerJvm startConsumerJvm(String queue, String endpointOptions, long workMillis) {
+        ConsumerJvm jvm = launchConsumerJvm(queue, endpointOptions, workMillis);
+        return jvm.awaitReady(redis(), JVM_START_TIMEOUT);
+    }
+
+    /** Like {@link #startConsumerJvm} but returns at once; call {@link ConsumerJvm#awaitReady} later. */
+    ConsumerJvm launchConsumerJvm(String queue, String endpointOptions, long workMillis) {
+        ConsumerJvm.Options options = new ConsumerJvm.Options(RedisServerExtension.redisUrl(), keyPrefix, queue,
+                deliveryLogKey(), endpointOptions, workMillis);
+        ConsumerJvm jvm = ConsumerJvm.start(options, testName + "-" + keyPrefix.replace(':', '-') + "-jvm" + (++jvmCount));
+        consumerJvms.add(jvm);
+        return jvm;
+    }
+}

@@ -1,0 +1,42 @@
+package io.github.camelredisdelay.faults;
+
+import java.util.concurrent.TimeUnit;
+
+import io.github.camelredisdelay.RedisDelayConstants;
+import io.github.camelredisdelay.faults.DeliveryLog.Event;
+import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
+
+/**
+ * The route of every consumer in the fault tests: notes the delivery in a {@link DeliveryLog}, works for a while (so
+ * a kill can hit it in the middle of an exchange), then notes that it finished. The exchange completes, and the
+ * component acknowledges the message, only after the second note.
+ */
+final class RecordingProcessor implements Processor {
+
+    private final DeliveryLog log;
+    private final String consumer;
+    private final long workMillis;
+
+    /**
+     * @param consumer   the name noted with each delivery, e.g. {@code jvm-1234}
+     * @param workMillis how long each exchange takes
+     */
+    RecordingProcessor(DeliveryLog log, String consumer, long workMillis) {
+        this.log = log;
+        this.consumer = consumer;
+        this.workMillis = workMillis;
+    }
+
+    @Override
+    public void process(Exchange exchange) throws InterruptedException {
+        String id = exchange.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID, String.class);
+        int count = exchange.getMessage().getHeader(RedisDelayConstants.DELIVERY_COUNT, Integer.class);
+        log.record(Event.STARTED, id, count, consumer);
+        if (workMillis > 0) {
+            // the simulated work of the exchange, not a wait for a condition
+            TimeUnit.MILLISECONDS.sleep(workMillis);
+        }
+        log.record(Event.FINISHED, id, count, consumer);
+    }
+}

@@ -1,0 +1,50 @@
+package io.github.camelredisdelay.faults;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import io.github.camelredisdelay.test.RedisServerExtension;
+
+/**
+ * The outcome of a fault scenario: acknowledged sends, messages delivered, further deliveries of them, and the ones
+ * never delivered.
+ *
+ * @param sent                     sends the producer saw acknowledged
+ * @param delivered                acknowledged messages whose processing finished at least once
+ * @param duplicates               finished deliveries beyond the first of a message
+ * @param lost                     acknowledged messages never delivered, sorted
+ * @param unacknowledgedDelivered  delivered messages whose send failed on the producer's side (it was stored
+ *                                 nevertheless: the reply was lost); fine for at-least-once
+ */
+record Tally(int sent, int delivered, int duplicates, Set<String> lost, int unacknowledgedDelivered) {
+
+    /** Results go to the console and are appended to this file, one line per scenario run. */
+    static final Path RESULTS = FaultTestSupport.targetDir().resolve("faults-results.txt");
+
+    /**
+     * Prints the scenario's result line and appends it to {@link #RESULTS}.
+     */
+    Tally report(String scenario, Duration took, String notes) {
+        String line = String.format("[faults] %-58s redis %-7s sent=%-7d delivered=%-7d duplicates=%-5d lost=%-4d"
+                        + " unackedDelivered=%-3d took=%5.1fs %s%s",
+                scenario, RedisServerExtension.version(), sent, delivered, duplicates, lost.size(),
+                unacknowledgedDelivered, took.toMillis() / 1000.0, notes,
+                lost.isEmpty() ? "" : " lostIds=" + lost.stream().limit(20).collect(Collectors.joining(",")));
+        System.out.println(line);
+        try {
+            Files.createDirectories(RESULTS.getParent());
+            Files.writeString(RESULTS, line + System.lineSeparator(), StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot append to " + RESULTS, e);
+        }
+        return this;
+    }
+}
