@@ -156,7 +156,8 @@ public class RedisDelayConfiguration implements Cloneable {
     }
 
     /**
-     * What the producer does: schedule, cancel or reschedule a message, or read the queue's statistics.
+     * What the producer does: schedule a message (or each element of the body with scheduleBatch), cancel or
+     * reschedule one by id, or read the queue's statistics.
      */
     public void setOperation(RedisDelayOperation operation) {
         this.operation = operation;

@@ -29,7 +29,7 @@ public final class RedisDelayConstants {
               javaType = "String")
     public static final String MESSAGE_ID = "CamelRedisDelayMessageId";
 
-    @Metadata(label = "producer", description = "Overrides the operation option: schedule, cancel, reschedule or stats.",
+    @Metadata(label = "producer", description = "Overrides the operation option: schedule, scheduleBatch, cancel, reschedule or stats.",
               javaType = "String")
     public static final String OPERATION = "CamelRedisDelayOperation";
 

@@ -6,6 +6,11 @@ package io.github.camelredisdelay;
 public enum RedisDelayOperation {
     /** Store the message and deliver it when it is due. */
     schedule,
+    /**
+     * Store each element of the body (an Iterable or array) as a message of its own, all with the exchange's
+     * headers and due time, in one step per 1000 elements; the body becomes the list of generated message ids.
+     */
+    scheduleBatch,
     /** Remove a scheduled message by id; the body becomes {@code true} if it was removed. */
     cancel,
     /** Give a scheduled message a new due time; the body becomes {@code true} if it was found. */

@@ -1,22 +1,32 @@
 package io.github.camelredisdelay;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 import io.github.camelredisdelay.internal.DueTime;
 import io.github.camelredisdelay.internal.DueTimes;
+import io.github.camelredisdelay.internal.Envelope;
 import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.MessageIds;
+import io.github.camelredisdelay.internal.MessageMapper;
 import io.github.camelredisdelay.internal.RedisQueue;
 import io.github.camelredisdelay.internal.ScheduleResult;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.support.DefaultProducer;
+import org.apache.camel.support.ObjectHelper;
 
 /**
  * Schedules, cancels and reschedules messages on a queue, and reads its statistics. Every call is one Lua script in Redis, so a failed call
  * changes nothing; Redis errors fail the exchange and the route's error handler decides what happens next.
  */
 public class RedisDelayProducer extends DefaultProducer {
+
+    /** Most messages of a batch stored by one script call, so that one call never blocks Redis for long. */
+    private static final int BATCH_CHUNK = 1000;
 
     private final RedisDelayEndpoint endpoint;
     private Runnable unregisterHealthCheck;
@@ -46,6 +56,7 @@ public class RedisDelayProducer extends DefaultProducer {
     public void process(Exchange exchange) {
         switch (operation(exchange.getMessage())) {
             case schedule -> schedule(exchange);
+            case scheduleBatch -> scheduleBatch(exchange);
             case cancel -> cancel(exchange);
             case reschedule -> reschedule(exchange);
             case stats -> exchange.getMessage().setBody(endpoint.statisticsSnapshot());
@@ -64,6 +75,32 @@ public class RedisDelayProducer extends DefaultProducer {
         ScheduleResult result = queue().schedule(id, envelope, due, options.getOnDuplicate().name());
         message.setHeader(RedisDelayConstants.MESSAGE_ID, id);
         setScheduledFor(message, result);
+    }
+
+    private void scheduleBatch(Exchange exchange) {
+        MessageMapper mapper = endpoint.messageMapper();
+        Map<String, Object> headers = mapper.storableHeaders(exchange);
+        DueTime due = dueTime(exchange);
+        Map<String, byte[]> chunk = new LinkedHashMap<>();
+        List<String> ids = new ArrayList<>();
+        ScheduleResult result = null;
+        for (Object item : ObjectHelper.createIterable(exchange.getMessage().getBody())) {
+            String id = MessageIds.next();
+            chunk.put(id, EnvelopeCodec.encode(new Envelope(mapper.storableBody(exchange, item), headers)));
+            ids.add(id);
+            if (chunk.size() == BATCH_CHUNK) {
+                result = queue().scheduleAll(chunk, due);
+                chunk.clear();
+            }
+        }
+        if (!chunk.isEmpty()) {
+            result = queue().scheduleAll(chunk, due);
+        }
+        Message message = exchange.getMessage();
+        message.setBody(ids);
+        if (result != null) {
+            setScheduledFor(message, result);
+        }
     }
 
     private void cancel(Exchange exchange) {
@@ -105,7 +142,7 @@ public class RedisDelayProducer extends DefaultProducer {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("Unknown operation '" + header + "' in header " + RedisDelayConstants.OPERATION
                                                + " for queue " + endpoint.getQueueName()
-                                               + ": use schedule, cancel, reschedule or stats", e);
+                                               + ": use schedule, scheduleBatch, cancel, reschedule or stats", e);
         }
     }
 

@@ -147,4 +147,25 @@ class ByIdOperationsTest extends RedisDelayTestSupport {
                 .hasMessageContaining("order-1").hasMessageContaining("Queue orders").hasMessageContaining("onDuplicate=fail");
         assertThat(((DuplicateMessageException) result.getException()).getExistingDueAt()).isPositive();
     }
+
+    @Test
+    void scheduleBatchStoresEachElementAsAMessageWithTheSameDueTime() throws Exception {
+        ProducerTemplate producer = nodeConsuming("orders");
+
+        Exchange sent = producer.request("redis-delay:orders?operation=scheduleBatch&delay=300", e -> {
+            e.getMessage().setBody(List.of("a", "b", new byte[] { 1 }));
+            e.getMessage().setHeader("tenant", "acme");
+        });
+
+        @SuppressWarnings("unchecked")
+        List<String> ids = sent.getMessage().getBody(List.class);
+        assertThat(ids).hasSize(3).doesNotHaveDuplicates();
+        await().atMost(Duration.ofSeconds(5)).until(() -> deliveries.size() == 3);
+        assertThat(deliveries).extracting(m -> m.getHeader(RedisDelayConstants.MESSAGE_ID)).containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(deliveries).allSatisfy(m -> {
+            assertThat(m.getHeader("tenant")).isEqualTo("acme");
+            assertThat(m.getHeader(RedisDelayConstants.SCHEDULED_FOR))
+                    .isEqualTo(sent.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR));
+        });
+    }
 }

@@ -38,8 +38,25 @@ public final class MessageMapper {
      * @throws IllegalArgumentException when the body cannot be converted to bytes
      */
     public Envelope toEnvelope(Exchange exchange) {
-        Message message = exchange.getMessage();
-        return new Envelope(storableBody(exchange, message), storableHeaders(exchange, message));
+        return new Envelope(storableBody(exchange, exchange.getMessage().getBody()), storableHeaders(exchange));
+    }
+
+    /**
+     * The body as it is stored: a {@code String} or {@code byte[]} as it is, anything else converted to bytes.
+     *
+     * @throws IllegalArgumentException when the body cannot be converted to bytes
+     */
+    public Object storableBody(Exchange exchange, Object body) {
+        if (body == null || body instanceof String || body instanceof byte[]) {
+            return body;
+        }
+        try {
+            return exchange.getContext().getTypeConverter().mandatoryConvertTo(byte[].class, exchange, body);
+        } catch (NoTypeConversionAvailableException | RuntimeException e) {
+            throw new IllegalArgumentException("The body of type " + body.getClass().getName() + " cannot be stored on queue "
+                                               + queue + ": it has no conversion to byte[]; convert it to String or byte[] first",
+                    e);
+        }
     }
 
     /**
@@ -67,23 +84,12 @@ public final class MessageMapper {
         }
     }
 
-    private Object storableBody(Exchange exchange, Message message) {
-        Object body = message.getBody();
-        if (body == null || body instanceof String || body instanceof byte[]) {
-            return body;
-        }
-        try {
-            return exchange.getContext().getTypeConverter().mandatoryConvertTo(byte[].class, exchange, body);
-        } catch (NoTypeConversionAvailableException | RuntimeException e) {
-            throw new IllegalArgumentException("The body of type " + body.getClass().getName() + " cannot be stored on queue "
-                                               + queue + ": it has no conversion to byte[]; convert it to String or byte[] first",
-                    e);
-        }
-    }
-
-    private Map<String, Object> storableHeaders(Exchange exchange, Message message) {
+    /**
+     * The exchange's headers that pass the header filter and have a storable type.
+     */
+    public Map<String, Object> storableHeaders(Exchange exchange) {
         Map<String, Object> stored = new LinkedHashMap<>();
-        message.getHeaders().forEach((name, value) -> {
+        exchange.getMessage().getHeaders().forEach((name, value) -> {
             if (value == null || headerFilter.applyFilterToCamelHeaders(name, value, exchange)) {
                 return;
             }

@@ -85,6 +85,29 @@ public final class RedisQueue {
     }
 
     /**
+     * Stores new messages with fresh ids and one due time in one step; see {@code schedule-batch.lua}.
+     *
+     * @param messages message id to envelope, in order
+     */
+    public ScheduleResult scheduleAll(Map<String, byte[]> messages, DueTime due) {
+        List<Object> args = new ArrayList<>(3 + messages.size() * 2);
+        args.add(bytes(due.absolute() ? "at" : "delay"));
+        args.add(bytes(due.millis()));
+        args.add(bytes(keys.wake()));
+        messages.forEach((id, envelope) -> {
+            args.add(bytes(id));
+            args.add(envelope);
+        });
+        try {
+            List<Object> result = script.eval(keys.ready(), RScript.Mode.READ_WRITE, LuaScript.SCHEDULE_BATCH.text(),
+                    RScript.ReturnType.LIST, List.of(keys.due(), keys.msg(), keys.ready()), args.toArray());
+            return new ScheduleResult(true, toLong(result.get(0)), toLong(result.get(1)));
+        } catch (RedisException e) {
+            throw dueOverflowOr(e, messages.keySet().iterator().next());
+        }
+    }
+
+    /**
      * Removes a scheduled message; see {@code cancel.lua}.
      *
      * @return {@code true} when it was scheduled and is now gone; {@code false} when unknown, ready or in flight

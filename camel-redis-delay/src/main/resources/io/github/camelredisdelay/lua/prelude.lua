@@ -19,10 +19,23 @@ local function dueTime(mode, amount, now)
   return dueAt
 end
 
--- Tells the transfer tasks, through the wake channel, the delay to a new earliest due time.
-local function wakeIfEarliest(dueKey, id, dueAt, now, wake)
-  local first = rcall('ZRANGE', dueKey, 0, 0)
-  if first[1] == id then
+-- Stores a message's record and makes it due: into the due set, or straight into the ready stream when the due
+-- time has come already.
+local function store(dueKey, msgKey, readyKey, id, envelope, dueAt, now)
+  local record = string.format('%d', now) .. ':' .. envelope
+  rcall('HSET', msgKey, id, record)
+  if dueAt <= now then
+    rcall('ZREM', dueKey, id)
+    rcall('XADD', readyKey, '*', 'i', id, 'd', string.format('%d', dueAt), 'r', record)
+  else
+    rcall('ZADD', dueKey, dueAt, id)
+  end
+end
+
+-- Tells the transfer tasks, through the wake channel, the delay to a just stored due time if it is the earliest.
+local function wakeIfEarliest(dueKey, dueAt, now, wake)
+  local first = rcall('ZRANGE', dueKey, 0, 0, 'WITHSCORES')
+  if first[2] and tonumber(first[2]) >= dueAt then
     rcall('PUBLISH', wake, string.format('%d', math.max(0, dueAt - now)))
   end
 end

@@ -25,5 +25,5 @@ if not rcall('ZSCORE', dueKey, id) then
 end
 
 rcall('ZADD', dueKey, dueAt, id)
-wakeIfEarliest(dueKey, id, dueAt, now, wake)
+wakeIfEarliest(dueKey, dueAt, now, wake)
 return {1, dueAt, now}

@@ -27,5 +27,5 @@ local now = redisNow()
 local dueAt = dueTime('delay', ARGV[4], now)
 rcall('ZADD', dueKey, dueAt, id)
 rcall('HSET', failKey, id, ARGV[5])
-wakeIfEarliest(dueKey, id, dueAt, now, wake)
+wakeIfEarliest(dueKey, dueAt, now, wake)
 return {1, dueAt}

@@ -42,15 +42,8 @@ if rcall('HEXISTS', msgKey, id) == 1 then
   rcall('HDEL', failKey, id)
 end
 
-local record = string.format('%d', now) .. ':' .. envelope
-rcall('HSET', msgKey, id, record)
-
-if dueAt <= now then
-  rcall('ZREM', dueKey, id)
-  rcall('XADD', readyKey, '*', 'i', id, 'd', string.format('%d', dueAt), 'r', record)
-  return {1, dueAt, now}
+store(dueKey, msgKey, readyKey, id, envelope, dueAt, now)
+if dueAt > now then
+  wakeIfEarliest(dueKey, dueAt, now, wake)
 end
-
-rcall('ZADD', dueKey, dueAt, id)
-wakeIfEarliest(dueKey, id, dueAt, now, wake)
 return {1, dueAt, now}

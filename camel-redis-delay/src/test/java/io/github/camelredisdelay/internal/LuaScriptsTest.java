@@ -66,6 +66,21 @@ class LuaScriptsTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void scheduleBatchStoresEveryMessageWithOneDueTimeAndWakesOnce() {
+        Map<String, byte[]> messages = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < 5; i++) {
+            messages.put("m" + i, envelope("x" + i));
+        }
+
+        ScheduleResult result = queue.scheduleAll(messages, DueTime.after(60_000));
+
+        assertThat(result.dueAt()).isEqualTo(result.now() + 60_000);
+        assertThat(redis().getScoredSortedSet(key("q", "due")).size()).isEqualTo(5);
+        assertThat(redis().getScoredSortedSet(key("q", "due")).getScore("m4")).isEqualTo((double) result.dueAt());
+        assertThat(redis().getMap(key("q", "msg")).size()).isEqualTo(5);
+    }
+
+    @Test
     void transferMovesAtMostABatchAndTellsTheDelayToTheNextDueMessage() {
         for (int i = 0; i < 5; i++) {
             queue.schedule("due-" + i, envelope("x"), DueTime.at(1_000 + i), "keep");
