@@ -67,16 +67,18 @@ final class Deliverer {
         try {
             if (reclaimIsDue()) {
                 acknowledge(acks);
+                acks.forEach(leases::finished);
                 acks = List.of();
                 List<Delivery> reclaimed = queue.reclaim(consumerName, endpoint.getConfiguration().getVisibilityTimeout(), count);
                 if (!reclaimed.isEmpty()) {
                     LOG.info("Took over {} messages of queue {} whose lease expired", reclaimed.size(), queue.name());
-                    return reclaimed;
+                    return leased(reclaimed);
                 }
             }
             List<Delivery> fresh = queue.ackAndReadNew(consumerName, count, acks);
+            acks.forEach(leases::finished);
             acks = List.of();
-            return fresh.isEmpty() && block != null ? queue.readNew(consumerName, count, block) : fresh;
+            return leased(fresh.isEmpty() && block != null ? queue.readNew(consumerName, count, block) : fresh);
         } catch (RuntimeException e) {
             // not acknowledged: try again with the next fetch
             finished.addAll(acks);
@@ -89,11 +91,24 @@ final class Deliverer {
      */
     private void flushAcknowledgements() {
         try {
-            acknowledge(drainFinished());
+            List<Delivery> acks = drainFinished();
+            acknowledge(acks);
+            acks.forEach(leases::finished);
         } catch (RuntimeException e) {
             LOG.warn("Could not acknowledge finished messages of queue {}; they will be delivered again after the "
                      + "visibility timeout: {}", queue.name(), e.toString());
         }
+    }
+
+    /**
+     * Keeps the leases of a fetched batch alive from the moment it is fetched, while its messages wait for their
+     * turn, when this consumer extends leases at all.
+     */
+    private List<Delivery> leased(List<Delivery> batch) {
+        if (leaseTimer != null) {
+            batch.forEach(leases::started);
+        }
+        return batch;
     }
 
     private boolean reclaimIsDue() {
@@ -118,22 +133,25 @@ final class Deliverer {
         }
     }
 
-    private void finished(Delivery delivery) {
+    /** A delivery whose exchange succeeded: its lease is kept alive until the acknowledgement is sent. */
+    private void succeeded(Delivery delivery) {
         if (deferAcks) {
             finished.add(delivery);
         } else {
             queue.ack(List.of(delivery));
+            leases.finished(delivery);
         }
     }
 
     /**
      * Fills an exchange from a delivery and makes its completion settle the message.
      *
-     * @return {@code false} when the stored message cannot be read, or has exhausted its deliveries through expired
-     *         leases; it was sent to the dead-letter queue instead
+     * @return the completion, or {@code null} when the stored message cannot be read, or has exhausted its deliveries
+     *         through expired leases; it was sent to the dead-letter queue instead
      */
-    boolean prepare(Delivery delivery, Exchange exchange) {
-        DeliveryCompletion completion = new DeliveryCompletion(delivery, queue, retryPolicy, deadLetters, this::finished);
+    DeliveryCompletion prepare(Delivery delivery, Exchange exchange) {
+        DeliveryCompletion completion
+                = new DeliveryCompletion(delivery, queue, retryPolicy, deadLetters, this::succeeded, leases::finished);
         String problem = delivery.problem();
         int maxDeliveries = endpoint.getConfiguration().getMaxDeliveries();
         if (problem == null && maxDeliveries > 0 && delivery.deliveryCount() > maxDeliveries) {
@@ -146,7 +164,7 @@ final class Deliverer {
                 endpoint.messageMapper().populate(exchange, delivery, queue.name());
                 endpoint.statistics().delivered(delivery.dueAt());
                 exchange.getExchangeExtension().addOnCompletion(completion);
-                return true;
+                return completion;
             } catch (IllegalArgumentException e) {
                 problem = "unreadable message: " + e.getMessage();
             }
@@ -156,27 +174,32 @@ final class Deliverer {
         } catch (RuntimeException e) {
             LOG.warn("Could not dead-letter an unreadable message of queue {}; trying again after the visibility timeout: {}",
                     queue.name(), e.toString());
+        } finally {
+            leases.finished(delivery);
         }
-        return false;
+        return null;
     }
 
     /**
-     * Routes a delivery through a consumer's processor, keeping its lease alive meanwhile.
+     * Routes a fetched delivery through a consumer's processor; its lease is kept alive until then.
      */
     void deliver(Delivery delivery, DefaultConsumer consumer) {
         Exchange exchange = consumer.createExchange(false);
-        if (!prepare(delivery, exchange)) {
+        DeliveryCompletion completion = prepare(delivery, exchange);
+        if (completion == null) {
             consumer.releaseExchange(exchange, false);
             return;
         }
-        leases.started(delivery);
         try {
             consumer.getProcessor().process(exchange);
         } catch (Exception e) {
             consumer.getExceptionHandler().handleException("Error processing message " + delivery.messageId() + " of queue "
                                                            + queue.name(), exchange, e);
         } finally {
-            leases.finished(delivery);
+            if (!completion.fired()) {
+                // never completed: leave the message to expire and be delivered again
+                leases.finished(delivery);
+            }
             consumer.releaseExchange(exchange, false);
         }
     }

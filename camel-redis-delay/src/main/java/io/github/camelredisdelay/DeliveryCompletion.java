@@ -1,6 +1,7 @@
 package io.github.camelredisdelay;
 
 import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 import io.github.camelredisdelay.internal.DeadLetters;
@@ -27,24 +28,35 @@ final class DeliveryCompletion implements Synchronization {
     private final RetryPolicy retryPolicy;
     private final DeadLetters deadLetters;
     private final Consumer<Delivery> acknowledge;
+    private final Consumer<Delivery> release;
+    private final AtomicBoolean fired = new AtomicBoolean();
 
     /**
      * @param acknowledge acknowledges a delivery now, or hands it on to be acknowledged with the consumer's next read
+     * @param release     stops keeping the delivery's lease alive: it is settled, or must be left to expire
      */
     DeliveryCompletion(Delivery delivery, RedisQueue queue, RetryPolicy retryPolicy, DeadLetters deadLetters,
-                       Consumer<Delivery> acknowledge) {
+                       Consumer<Delivery> acknowledge, Consumer<Delivery> release) {
         this.delivery = delivery;
         this.queue = queue;
         this.retryPolicy = retryPolicy;
         this.deadLetters = deadLetters;
         this.acknowledge = acknowledge;
+        this.release = release;
+    }
+
+    /** Whether the exchange completed, successfully or not. */
+    boolean fired() {
+        return fired.get();
     }
 
     @Override
     public void onComplete(Exchange exchange) {
+        fired.set(true);
         try {
             acknowledge.accept(delivery);
         } catch (RuntimeException e) {
+            release.accept(delivery);
             LOG.warn("Could not acknowledge message {} on queue {}; it will be delivered again after the visibility timeout: {}",
                     delivery.messageId(), queue.name(), e.toString());
         }
@@ -52,6 +64,15 @@ final class DeliveryCompletion implements Synchronization {
 
     @Override
     public void onFailure(Exchange exchange) {
+        fired.set(true);
+        try {
+            settleFailure(exchange);
+        } finally {
+            release.accept(delivery);
+        }
+    }
+
+    private void settleFailure(Exchange exchange) {
         String error = describe(exchange.getException());
         try {
             OptionalLong delay = retryPolicy.delayAfter(delivery.deliveryCount());

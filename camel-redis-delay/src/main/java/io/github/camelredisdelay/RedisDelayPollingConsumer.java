@@ -64,7 +64,7 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport {
     private Exchange take(Duration block) {
         for (Delivery delivery : deliverer.fetch(1, block)) {
             Exchange exchange = endpoint.createExchange();
-            if (deliverer.prepare(delivery, exchange)) {
+            if (deliverer.prepare(delivery, exchange) != null) {
                 return exchange;
             }
         }

@@ -19,11 +19,13 @@ local function dueTime(mode, amount, now)
   return dueAt
 end
 
--- Stores a message's record and makes it due: into the due set, or straight into the ready stream when the due
--- time has come already.
-local function store(dueKey, msgKey, readyKey, id, envelope, dueAt, now)
-  local record = string.format('%d', now) .. ':' .. envelope
-  rcall('HSET', msgKey, id, record)
+-- The stored form of a message: when it was scheduled, then its envelope.
+local function recordOf(envelope, now)
+  return string.format('%d', now) .. ':' .. envelope
+end
+
+-- Makes a stored message due: into the due set, or straight into the ready stream when the due time has come.
+local function makeDue(dueKey, readyKey, id, record, dueAt, now)
   if dueAt <= now then
     rcall('ZREM', dueKey, id)
     rcall('XADD', readyKey, '*', 'i', id, 'd', string.format('%d', dueAt), 'r', record)

@@ -23,7 +23,9 @@ if dueAt > MAX_DUE then
   return redis.error_reply('DUE_OVERFLOW due time exceeds 2^53-1 ms')
 end
 for i = 4, #ARGV, 2 do
-  store(dueKey, msgKey, readyKey, ARGV[i], ARGV[i + 1], dueAt, now)
+  local record = recordOf(ARGV[i + 1], now)
+  rcall('HSET', msgKey, ARGV[i], record)
+  makeDue(dueKey, readyKey, ARGV[i], record, dueAt, now)
 end
 if dueAt > now and #ARGV >= 4 then
   wakeIfEarliest(dueKey, dueAt, now, ARGV[3])

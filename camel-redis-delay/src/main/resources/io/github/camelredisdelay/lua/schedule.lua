@@ -30,7 +30,8 @@ if dueAt > MAX_DUE then
   return redis.error_reply('DUE_OVERFLOW due time exceeds 2^53-1 ms')
 end
 
-if rcall('HEXISTS', msgKey, id) == 1 then
+local record = recordOf(envelope, now)
+if rcall('HSETNX', msgKey, id, record) == 0 then
   local existing = rcall('ZSCORE', dueKey, id)
   local existingDue = existing and tonumber(existing) or -1
   if onDuplicate == 'fail' then
@@ -39,10 +40,11 @@ if rcall('HEXISTS', msgKey, id) == 1 then
   if onDuplicate ~= 'replace' or not existing then
     return {0, existingDue, now}
   end
+  rcall('HSET', msgKey, id, record)
   rcall('HDEL', failKey, id)
 end
 
-store(dueKey, msgKey, readyKey, id, envelope, dueAt, now)
+makeDue(dueKey, readyKey, id, record, dueAt, now)
 if dueAt > now then
   wakeIfEarliest(dueKey, dueAt, now, wake)
 end
