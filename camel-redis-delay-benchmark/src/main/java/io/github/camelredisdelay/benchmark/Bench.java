@@ -1,0 +1,111 @@
+package io.github.camelredisdelay.benchmark;
+
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.apache.camel.CamelContext;
+import org.redisson.api.RedissonClient;
+
+/**
+ * What every scenario works with: the settings, the Redis server, the one CamelContext (our side), the one
+ * Redisson client (their side) and the report.
+ */
+final class Bench {
+
+    private final BenchSettings settings;
+    private final BenchRedis redis;
+    private final CamelContext camel;
+    private final RedissonClient redisson;
+    private final Report report;
+    private int runs;
+    private boolean oursFirst = true;
+
+    Bench(BenchSettings settings, BenchRedis redis, CamelContext camel, RedissonClient redisson, Report report) {
+        this.settings = settings;
+        this.redis = redis;
+        this.camel = camel;
+        this.redisson = redisson;
+        this.report = report;
+    }
+
+    BenchSettings settings() {
+        return settings;
+    }
+
+    BenchRedis redis() {
+        return redis;
+    }
+
+    CamelContext camel() {
+        return camel;
+    }
+
+    RedissonClient redisson() {
+        return redisson;
+    }
+
+    Report report() {
+        return report;
+    }
+
+    /** {@link BenchSettings#scaled} */
+    int scaled(int fullCount, int min) {
+        return settings.scaled(fullCount, min);
+    }
+
+    /**
+     * Both sides; which one goes first alternates from call to call, so a drift of the machine (other load,
+     * a warming JIT, a growing heap) does not always favour the same side.
+     */
+    List<Side> sidesInTurn() {
+        List<Side> order = oursFirst ? List.of(Side.OURS, Side.THEIRS) : List.of(Side.THEIRS, Side.OURS);
+        oursFirst = !oursFirst;
+        return order;
+    }
+
+    /** Work done on one side's freshly opened queue. */
+    @FunctionalInterface
+    interface SideRun<T> {
+        T run(Side side, QueueUnderTest queue);
+    }
+
+    /**
+     * Runs {@code run} for both sides, each on a new queue, in {@linkplain #sidesInTurn() alternating order}. A side
+     * that fails is reported and left out, so the other side's results still reach the table.
+     */
+    <T> Map<Side, T> onBothSides(String scenarioId, SideRun<T> run) {
+        Map<Side, T> outcomes = new EnumMap<>(Side.class);
+        for (Side side : sidesInTurn()) {
+            try (QueueUnderTest queue = open(side, scenarioId)) {
+                outcomes.put(side, run.run(side, queue));
+            } catch (RuntimeException e) {
+                log("%s failed on %s: %s", scenarioId, side.label(), e);
+                report.failed(scenarioId + " (" + side.label() + ")", e);
+            }
+        }
+        return outcomes;
+    }
+
+    /** Empties Redis (FLUSHALL) and opens a new queue with a name, and for ours a key prefix, of its own. */
+    private QueueUnderTest open(Side side, String scenarioId) {
+        redis.reset();
+        String run = scenarioId.toLowerCase(Locale.ROOT) + "-" + side.name().toLowerCase(Locale.ROOT) + "-" + ++runs;
+        return side.open(this, run);
+    }
+
+    static void log(String format, Object... args) {
+        System.out.printf("  " + format + "%n", args);
+    }
+
+    static void pause(Duration duration) {
+        try {
+            Thread.sleep(Math.max(0, duration.toMillis()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted", e);
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package io.github.camelredisdelay.benchmark;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.github.camelredisdelay.RedisDelayComponent;
+import org.apache.camel.CamelContext;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.redisson.config.Config;
+
+/**
+ * Runs the benchmark: starts a private redis-server, then every selected scenario for the redis-delay component
+ * (one CamelContext) and for Redisson's RDelayedQueue (one RedissonClient with default settings, like the
+ * component's own client), prints a Markdown table and writes it, with the JSON results, under {@code target}.
+ * <p>
+ * {@code mvn -q -pl camel-redis-delay-benchmark -am compile exec:java -Dbench.scale=1.0 [-Dbench.only=P1,P3]}
+ */
+public final class BenchmarkMain {
+
+    private static final List<Scenario> SCENARIOS = List.of(new P1Lateness(), new P2ScheduleThroughput(),
+            new P3Drain(), new P3bSameInstant(), new P4Backlog(), new P5Memory(), new RedisBenchmarkReference());
+
+    private BenchmarkMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        BenchSettings settings = BenchSettings.fromSystemProperties();
+        Instant started = Instant.now();
+        Report report = new Report();
+        Map<String, Object> machine;
+        try (BenchRedis redis = BenchRedis.start(settings.redisBinary())) {
+            machine = Machine.describe(redis);
+            System.out.println("Benchmark: scale " + settings.scale() + ", scenarios "
+                    + (settings.only().isEmpty() ? "all" : settings.only()) + ", machine " + machine);
+            RedissonClient redisson = Redisson.create(redissonConfig(redis.uri()));
+            try (CamelContext camel = camelContext(redis.uri())) {
+                Bench bench = new Bench(settings, redis, camel, redisson, report);
+                JitWarmUp.run(bench);
+                SCENARIOS.stream().filter(scenario -> settings.selected(scenario.id()))
+                        .forEach(scenario -> run(bench, scenario));
+            } finally {
+                redisson.shutdown();
+            }
+        }
+        writeResults(settings, report, machine, started);
+    }
+
+    private static void run(Bench bench, Scenario scenario) {
+        System.out.printf("%n%s: %s%n", scenario.id(), scenario.title());
+        long start = System.nanoTime();
+        try {
+            scenario.run(bench);
+        } catch (RuntimeException e) {
+            System.out.println("  " + scenario.id() + " failed: " + e);
+            e.printStackTrace(System.out);
+            bench.report().failed(scenario.id(), e);
+        }
+        System.out.printf("  (%s took %.0f s)%n", scenario.id(), (System.nanoTime() - start) / 1e9);
+    }
+
+    private static void writeResults(BenchSettings settings, Report report, Map<String, Object> machine,
+            Instant started) {
+        Map<String, Object> run = new LinkedHashMap<>();
+        run.put("started", started.toString());
+        run.put("seconds", Duration.between(started, Instant.now()).toSeconds());
+        run.put("scale", settings.scale());
+        run.put("scenarios", settings.only().isEmpty() ? "all" : String.join(",", settings.only()));
+        System.out.println();
+        System.out.println(report.markdown());
+        Path json = settings.output();
+        Path markdown = json.resolveSibling(json.getFileName().toString().replaceFirst("\\.json$", "") + ".md");
+        report.writeJson(json, machine, run);
+        report.writeMarkdown(markdown, "Benchmark " + run + "\n\nMachine " + machine);
+        System.out.printf("Took %s s; results in %s and %s%n", run.get("seconds"), json.toAbsolutePath(),
+                markdown.toAbsolutePath());
+    }
+
+    /** Redisson's defaults, as the component's own client; only the codec differs from Redisson's Kryo default. */
+    private static Config redissonConfig(String uri) {
+        Config config = new Config();
+        config.useSingleServer().setAddress(uri);
+        config.setCodec(StringCodec.INSTANCE);
+        return config;
+    }
+
+    private static CamelContext camelContext(String uri) {
+        CamelContext camel = new DefaultCamelContext();
+        RedisDelayComponent component = new RedisDelayComponent();
+        component.getConfiguration().setAddress(uri);
+        camel.addComponent("redis-delay", component);
+        camel.getShutdownStrategy().setTimeout(10);
+        camel.start();
+        // An application's endpoints keep the component's Redis client for its whole life. Without this idle one,
+        // every run would start a new client (connections, event loops), while RDelayedQueue's client lives on.
+        camel.getEndpoint("redis-delay:bench-client-holder?transferInterval=1h");
+        return camel;
+    }
+}

@@ -1,0 +1,111 @@
+package io.github.camelredisdelay.benchmark;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * The P1 procedure, also run by P4 on a queue with a backlog: messages with delays uniform in [0.5 s, 5 s] sent
+ * at a fixed rate, one consumer, lateness = receive time − intended due time. The Redis commands and CPU of the
+ * whole run are counted too.
+ */
+final class LatenessProbe {
+
+    static final double RATE_PER_SECOND = 2000;
+    static final int MIN_DELAY_MS = 500;
+    static final int MAX_DELAY_MS = 5000;
+    static final int BODY_SIZE = 64;
+    /** Several paced senders, so one slow round trip does not hold the pace back. */
+    private static final int SENDERS = 4;
+    private static final int CONSUMERS = 1;
+    private static final long SEED = 20_260_807L;
+
+    private LatenessProbe() {
+    }
+
+    /**
+     * @param delivered messages received at least once, of {@code expected}
+     * @param sendRate  achieved send rate, messages/s
+     * @param usage     what Redis and the JVM did from the first send to the last delivery
+     */
+    record Outcome(int expected, int delivered, int duplicates, Percentiles lateness, double sendRate,
+            RedisWindow.Usage usage) {
+
+        double callsPerMessage() {
+            return usage.commandsPer(expected);
+        }
+
+        double scriptsPerMessage() {
+            return usage.scriptsPer(expected);
+        }
+
+        Map<String, Object> details() {
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("messages", expected);
+            details.put("delivered", delivered);
+            details.put("duplicates", duplicates);
+            details.put("lateness", lateness.toMap());
+            details.put("sendRatePerSecond", Numbers.round(sendRate, 1));
+            details.putAll(usage.details(expected));
+            return details;
+        }
+    }
+
+    /**
+     * @param warmUp whether to push a few messages through first: connections and the consumer path of a fresh
+     *               queue; P4's queue has just been used
+     */
+    static Outcome measure(Bench bench, QueueUnderTest queue, int messages, Duration bound, boolean warmUp) {
+        long[] delays = delays(messages);
+        if (warmUp) {
+            warmUp(queue, Math.max(50, Math.min(1000, messages / 10)));
+        }
+        Receipts receipts = new Receipts(messages);
+        queue.startConsumers(CONSUMERS, receipts);
+        try {
+            RedisWindow window = RedisWindow.open(bench.redis());
+            long deadline = System.nanoTime() + bound.toNanos();
+            Senders.Outcome sent = Senders.run("lateness", messages, SENDERS, RATE_PER_SECOND, bound, i -> {
+                Due due = Due.in(delays[i]);
+                queue.schedule(Payload.of(i, due.epochMillis(), BODY_SIZE), due);
+            });
+            boolean complete = receipts.awaitAll(Duration.ofNanos(deadline - System.nanoTime()));
+            RedisWindow.Usage usage = window.close();
+            if (!complete) {
+                Bench.log("only %d of %d messages delivered within %d s", receipts.received(), messages, bound.toSeconds());
+            }
+            return new Outcome(messages, receipts.received(), receipts.duplicates(), receipts.lateness(),
+                    sent.perSecond(), usage);
+        } finally {
+            queue.stopConsumers();
+        }
+    }
+
+    /** Connections, JIT and the consumer path exercised once, through a consumer of its own. */
+    private static void warmUp(QueueUnderTest queue, int messages) {
+        Receipts receipts = new Receipts(messages);
+        queue.startConsumers(CONSUMERS, receipts);
+        try {
+            Senders.run("warm-up", messages, SENDERS, RATE_PER_SECOND, Duration.ofSeconds(30), i -> {
+                Due due = Due.in(50 + i % 100);
+                queue.schedule(Payload.of(i, due.epochMillis(), BODY_SIZE), due);
+            });
+            if (!receipts.awaitAll(Duration.ofSeconds(30))) {
+                Bench.log("warm-up: only %d of %d delivered", receipts.received(), messages);
+            }
+        } finally {
+            queue.stopConsumers();
+        }
+    }
+
+    /** The same delays for both sides. */
+    private static long[] delays(int messages) {
+        SplittableRandom random = new SplittableRandom(SEED);
+        long[] delays = new long[messages];
+        for (int i = 0; i < messages; i++) {
+            delays[i] = random.nextLong(MIN_DELAY_MS, MAX_DELAY_MS + 1);
+        }
+        return delays;
+    }
+}

@@ -1,0 +1,45 @@
+package io.github.camelredisdelay.benchmark;
+
+import java.util.List;
+import java.util.Map;
+
+/** P2: schedule calls per second on an empty queue, with 1 and 4 calling threads. */
+final class P2ScheduleThroughput implements Scenario {
+
+    static final String ID = "P2";
+    static final List<Integer> THREADS = List.of(1, 4);
+    private static final int MESSAGES = 20_000;
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public String title() {
+        return "schedule throughput (ProducerTemplate vs RDelayedQueue.offer), 1 and 4 threads, delay 1 h";
+    }
+
+    @Override
+    public void run(Bench bench) {
+        int messages = bench.scaled(MESSAGES, 500);
+        for (int threads : THREADS) {
+            Map<Side, ScheduleRateProbe.Outcome> outcomes = bench.onBothSides(ID, (side, queue) -> {
+                ScheduleRateProbe.Outcome outcome = ScheduleRateProbe.measure(bench, queue, messages, threads);
+                Bench.log("%s, %d thread(s): %.0f msg/s", side.label(), threads, outcome.perSecond());
+                return outcome;
+            });
+            bench.report().add(ResultRow.compare(ID, scenario(threads), outcomes, ScheduleRateProbe.Outcome::perSecond,
+                    Target.ratioAtLeast(1.2), ScheduleRateProbe.Outcome::details));
+            if (threads == 1) {
+                Rows.cpu(bench.report(), ID, "schedule, 1 thread", outcomes, ScheduleRateProbe.Outcome::usage,
+                        o -> o.sends().sent(), ScheduleRateProbe.Outcome::details);
+            }
+        }
+    }
+
+    /** The row's text, also how P4 finds its baseline. */
+    static String scenario(int threads) {
+        return "schedule, " + threads + " thread" + (threads == 1 ? "" : "s") + " (msg/s)";
+    }
+}

@@ -1,0 +1,58 @@
+package io.github.camelredisdelay.benchmark;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * P3: consuming a backlog of 100,000 messages that are already due, in the order they were offered (small
+ * increasing delays), with 1 and 4 consumers.
+ */
+final class P3Drain implements Scenario {
+
+    private static final int MESSAGES = 100_000;
+    /** Spacing of due times: 100 per ms, so the due times span 1 s of the 100,000. */
+    private static final int MESSAGES_PER_MS = 100;
+    private static final Duration BOUND = Duration.ofSeconds(150);
+
+    @Override
+    public String id() {
+        return "P3";
+    }
+
+    @Override
+    public String title() {
+        return "drain 100,000 already-due messages (due in offer order), 1 and 4 consumers";
+    }
+
+    @Override
+    public void run(Bench bench) {
+        int messages = bench.scaled(MESSAGES, 1000);
+        DrainProbe.Layout inOfferOrder = new DrainProbe.Layout() {
+            @Override
+            public Due dueOf(int seq) {
+                return Due.in(seq / MESSAGES_PER_MS);
+            }
+
+            @Override
+            public long allDueAt(long loadEndMillis) {
+                return loadEndMillis + messages / MESSAGES_PER_MS;
+            }
+        };
+        for (int consumers : List.of(1, 4)) {
+            Map<Side, DrainProbe.Outcome> outcomes = bench.onBothSides(id(), (side, queue) -> {
+                DrainProbe.Outcome outcome = DrainProbe.measure(bench, queue, messages, consumers, inOfferOrder, BOUND);
+                Bench.log("%s, %d consumer(s): %d in %.1f s = %.0f msg/s", side.label(), consumers,
+                        outcome.delivered(), outcome.drainNanos() / 1e9, outcome.perSecond());
+                return outcome;
+            });
+            bench.report().add(ResultRow.compare(id(), String.format("drain %,d due in offer order, %d consumer%s (msg/s)",
+                    messages, consumers, consumers == 1 ? "" : "s"), outcomes, DrainProbe.Outcome::perSecond,
+                    Target.ratioAtLeast(2), DrainProbe.Outcome::details));
+            if (consumers == 1) {
+                Rows.cpu(bench.report(), id(), "drain, 1 consumer", outcomes, DrainProbe.Outcome::usage,
+                        DrainProbe.Outcome::delivered, DrainProbe.Outcome::details);
+            }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package io.github.camelredisdelay.benchmark;
+
+import java.time.Duration;
+import java.util.function.IntFunction;
+
+/**
+ * One side of the comparison: a delay queue on the benchmark's Redis, used the way its users use it. Every
+ * scenario drives both sides through this interface only, so they run the very same procedure.
+ */
+interface QueueUnderTest extends AutoCloseable {
+
+    /** Stores one message, returning once the queue has it. */
+    void schedule(String body, Due due);
+
+    /**
+     * Stores {@code count} messages by this side's fastest means, for setting up backlogs; not a measurement.
+     *
+     * @return how many were stored, how fast
+     */
+    Load preload(int count, IntFunction<String> body, IntFunction<Due> due, Duration bound);
+
+    /** Starts {@code threads} competing consumers that hand every message to {@code sink}. */
+    void startConsumers(int threads, MessageSink sink);
+
+    /** Stops the consumers and waits (bounded) for them to finish. */
+    void stopConsumers();
+
+    /** Messages that are due and transferred but not yet consumed. */
+    long readyCount();
+
+    @Override
+    void close();
+
+    /** The outcome of {@link #preload}. */
+    record Load(int stored, double perSecond) {
+    }
+}

@@ -1,0 +1,92 @@
+package io.github.camelredisdelay.benchmark;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * Records the deliveries of one measured run: which of the {@code expected} messages (sequence numbers
+ * {@code 0..expected-1}) arrived, how late the first delivery of each was, and how many were delivered again.
+ * Messages with other sequence numbers (warm-up, backlog) are only counted.
+ */
+final class Receipts implements MessageSink {
+
+    private static final long NOT_RECEIVED = Long.MIN_VALUE;
+
+    private final int expected;
+    private final AtomicLongArray latenessMicros;
+    private final CountDownLatch remaining;
+    private final AtomicInteger duplicates = new AtomicInteger();
+    private final AtomicInteger others = new AtomicInteger();
+
+    Receipts(int expected) {
+        this.expected = expected;
+        this.latenessMicros = new AtomicLongArray(expected);
+        for (int seq = 0; seq < expected; seq++) {
+            latenessMicros.set(seq, NOT_RECEIVED);
+        }
+        this.remaining = new CountDownLatch(expected);
+    }
+
+    @Override
+    public void received(String body, long intendedDueMillis) {
+        long nowMicros = epochMicros();
+        int seq = Payload.seq(body);
+        if (seq < 0 || seq >= expected) {
+            others.incrementAndGet();
+        } else if (latenessMicros.compareAndSet(seq, NOT_RECEIVED, nowMicros - intendedDueMillis * 1000)) {
+            remaining.countDown();
+        } else {
+            duplicates.incrementAndGet();
+        }
+    }
+
+    /** Waits until every expected message arrived or {@code bound} passed; true when all arrived. */
+    boolean awaitAll(Duration bound) {
+        try {
+            return remaining.await(Math.max(0, bound.toMillis()), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    int received() {
+        return (int) (expected - remaining.getCount());
+    }
+
+    int expected() {
+        return expected;
+    }
+
+    int duplicates() {
+        return duplicates.get();
+    }
+
+    int others() {
+        return others.get();
+    }
+
+    /** Lateness of the messages received so far. */
+    Percentiles lateness() {
+        long[] sample = new long[expected];
+        int filled = 0;
+        for (int seq = 0; seq < expected; seq++) {
+            long lateness = latenessMicros.get(seq);
+            if (lateness != NOT_RECEIVED) {
+                sample[filled++] = lateness;
+            }
+        }
+        return Percentiles.ofMicros(Arrays.copyOf(sample, filled));
+    }
+
+    /** This machine's clock in µs; a due time of epoch ms {@code t} means "not before {@code t}.000". */
+    private static long epochMicros() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000 + now.getNano() / 1000;
+    }
+}

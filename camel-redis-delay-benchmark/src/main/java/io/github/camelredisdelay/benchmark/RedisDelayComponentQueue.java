@@ -1,0 +1,113 @@
+package io.github.camelredisdelay.benchmark;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+
+import io.github.camelredisdelay.RedisDelayComponent;
+import io.github.camelredisdelay.RedisDelayConstants;
+import io.github.camelredisdelay.internal.QueueKeys;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Endpoint;
+import org.apache.camel.Message;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.RouteBuilder;
+
+/**
+ * Our side: a {@code redis-delay} queue driven through Camel, messages scheduled with a {@link ProducerTemplate}
+ * and consumed by a route, with the component's default options apart from {@code concurrentConsumers}.
+ */
+final class RedisDelayComponentQueue implements QueueUnderTest {
+
+    /** Producer threads of {@link #preload}: the producer is synchronous, so parallel calls fill the pipe. */
+    private static final int PRELOAD_THREADS = 16;
+
+    private final BenchRedis redis;
+    private final CamelContext camel;
+    private final String queue;
+    private final String readyKey;
+    private final ProducerTemplate template;
+    private final Endpoint producer;
+    private String routeId;
+    private Endpoint consumer;
+
+    /**
+     * @param keyPrefix a fresh prefix per run: the component is configured with it before the endpoints exist
+     */
+    RedisDelayComponentQueue(BenchRedis redis, CamelContext camel, String keyPrefix, String queue) {
+        this.redis = redis;
+        this.camel = camel;
+        this.queue = queue;
+        // the stream the transfer moves due messages to; its length tells how many were transferred
+        this.readyKey = QueueKeys.of(keyPrefix, queue).ready();
+        camel.getComponent("redis-delay", RedisDelayComponent.class).getConfiguration().setKeyPrefix(keyPrefix);
+        // getEndpoint starts it, and with it the queue's transfer task, before anything is timed
+        this.producer = camel.getEndpoint("redis-delay:" + queue);
+        this.template = camel.createProducerTemplate();
+    }
+
+    @Override
+    public void schedule(String body, Due due) {
+        template.sendBodyAndHeader(producer, body,
+                due.absolute() ? RedisDelayConstants.DUE_AT : RedisDelayConstants.DELAY, due.millis());
+    }
+
+    @Override
+    public Load preload(int count, IntFunction<String> body, IntFunction<Due> due, Duration bound) {
+        Senders.Outcome outcome = Senders.run("preload-" + queue, count, PRELOAD_THREADS, 0, bound,
+                i -> schedule(body.apply(i), due.apply(i)));
+        return new Load(outcome.sent(), outcome.perSecond());
+    }
+
+    @Override
+    public void startConsumers(int threads, MessageSink sink) {
+        routeId = "bench-" + queue;
+        String uri = "redis-delay:" + queue + "?concurrentConsumers=" + threads;
+        try {
+            camel.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from(uri).routeId(routeId).process(exchange -> {
+                        Message message = exchange.getMessage();
+                        sink.received(message.getBody(String.class),
+                                message.getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class));
+                    });
+                }
+            });
+        } catch (Exception e) {
+            throw new IllegalStateException("Cannot start the consumer route of " + queue, e);
+        }
+        consumer = camel.getRoute(routeId).getEndpoint();
+    }
+
+    @Override
+    public void stopConsumers() {
+        if (routeId == null) {
+            return;
+        }
+        try {
+            camel.getRouteController().stopRoute(routeId, 10, TimeUnit.SECONDS);
+            camel.removeRoute(routeId);
+            camel.removeEndpoint(consumer);
+        } catch (Exception e) {
+            throw new IllegalStateException("Cannot stop the consumer route of " + queue, e);
+        }
+        routeId = null;
+    }
+
+    @Override
+    public long readyCount() {
+        return redis.length("stream", readyKey);
+    }
+
+    @Override
+    public void close() {
+        stopConsumers();
+        try {
+            template.stop();
+            camel.removeEndpoint(producer);
+        } catch (Exception e) {
+            throw new IllegalStateException("Cannot stop the producer of " + queue, e);
+        }
+    }
+}

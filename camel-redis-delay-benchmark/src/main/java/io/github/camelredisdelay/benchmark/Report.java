@@ -1,0 +1,96 @@
+package io.github.camelredisdelay.benchmark;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.apache.camel.util.json.JsonObject;
+import org.apache.camel.util.json.Jsoner;
+
+/** Collects the result rows; prints them as a Markdown table and writes them, with the machine, as JSON. */
+final class Report {
+
+    private final List<ResultRow> rows = new ArrayList<>();
+    private final Map<String, String> failures = new LinkedHashMap<>();
+
+    synchronized void add(ResultRow row) {
+        rows.add(row);
+        System.out.printf("  => %s %s: ours %s, RDelayedQueue %s%n", row.id(), row.scenario(),
+                Numbers.format(row.ours()), Numbers.format(row.theirs()));
+    }
+
+    synchronized void failed(String scenarioId, Throwable error) {
+        failures.put(scenarioId, String.valueOf(error));
+    }
+
+    /** The first row with this id and scenario text prefix, e.g. the P1 p99 row that P4 compares with. */
+    synchronized Optional<ResultRow> find(String id, String scenarioPrefix) {
+        return rows.stream().filter(row -> row.id().equals(id) && row.scenario().startsWith(scenarioPrefix)).findFirst();
+    }
+
+    synchronized String markdown() {
+        StringBuilder table = new StringBuilder();
+        table.append("| id | scenario | ours (redis-delay) | RDelayedQueue | ratio ours/theirs | target | met? |\n");
+        table.append("|---|---|---:|---:|---:|---|---|\n");
+        for (ResultRow row : rows) {
+            Boolean met = row.met();
+            table.append("| ").append(row.id())
+                    .append(" | ").append(row.scenario())
+                    .append(" | ").append(Numbers.format(row.ours()))
+                    .append(" | ").append(Numbers.format(row.theirs()))
+                    .append(" | ").append(row.ratio() == null ? "–" : Numbers.format(row.ratio()) + "×")
+                    .append(" | ").append(row.target().text())
+                    .append(" | ").append(met == null ? "–" : met ? "yes" : "**no**")
+                    .append(" |\n");
+        }
+        failures.forEach((id, error) -> table.append("| ").append(id).append(" | failed: ")
+                .append(error.replace('|', '/').replace('\n', ' ')).append(" | | | | | |\n"));
+        return table.toString();
+    }
+
+    synchronized void writeJson(Path file, Map<String, Object> machine, Map<String, Object> run) {
+        JsonObject json = new JsonObject();
+        json.put("machine", new JsonObject(machine));
+        json.put("run", new JsonObject(run));
+        List<Object> results = new ArrayList<>();
+        for (ResultRow row : rows) {
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("id", row.id());
+            entry.put("scenario", row.scenario());
+            entry.put("ours", rounded(row.ours()));
+            entry.put("rdelayedQueue", rounded(row.theirs()));
+            entry.put("ratio", row.ratio() == null ? null : Numbers.round(row.ratio(), 3));
+            entry.put("target", row.target().text());
+            entry.put("met", row.met());
+            entry.put("details", row.details());
+            results.add(new JsonObject(entry));
+        }
+        json.put("results", results);
+        json.put("failures", new JsonObject(new LinkedHashMap<>(failures)));
+        write(file, Jsoner.prettyPrint(json.toJson()) + "\n");
+    }
+
+    /** The table as a Markdown file, e.g. next to the JSON file. */
+    synchronized void writeMarkdown(Path file, String heading) {
+        write(file, heading + "\n\n" + markdown());
+    }
+
+    private static void write(Path file, String text) {
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            Files.writeString(file, text);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write " + file, e);
+        }
+    }
+
+    private static Double rounded(Double value) {
+        return value == null || value.isNaN() || value.isInfinite() ? null : Numbers.round(value, 3);
+    }
+}

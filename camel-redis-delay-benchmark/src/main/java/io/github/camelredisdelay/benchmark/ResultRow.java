@@ -1,0 +1,47 @@
+package io.github.camelredisdelay.benchmark;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * One line of the result table.
+ *
+ * @param id       scenario id, such as {@code P1}
+ * @param scenario what was measured, with its unit
+ * @param ours     the redis-delay component's value, or null when not measured
+ * @param theirs   RDelayedQueue's value, or null when not measured
+ * @param target   the goal for our side
+ * @param details  everything else measured, for the JSON file
+ */
+record ResultRow(String id, String scenario, Double ours, Double theirs, Target target, Map<String, Object> details) {
+
+    /**
+     * A row comparing one metric of both sides' outcomes; a side that was not measured is left empty. The details
+     * hold each side's full outcome.
+     */
+    static <T> ResultRow compare(String id, String scenario, Map<Side, T> outcomes, ToDoubleFunction<T> metric,
+            Target target, Function<T, Map<String, Object>> details) {
+        Map<String, Object> both = new LinkedHashMap<>();
+        outcomes.forEach((side, outcome) -> both.put(side.label(), details.apply(outcome)));
+        return new ResultRow(id, scenario, valueOf(outcomes.get(Side.OURS), metric),
+                valueOf(outcomes.get(Side.THEIRS), metric), target, both);
+    }
+
+    private static <T> Double valueOf(T outcome, ToDoubleFunction<T> metric) {
+        return outcome == null ? null : metric.applyAsDouble(outcome);
+    }
+
+    /** ours / theirs. */
+    Double ratio() {
+        if (ours == null || theirs == null || theirs == 0 || ours.isNaN() || theirs.isNaN()) {
+            return null;
+        }
+        return ours / theirs;
+    }
+
+    Boolean met() {
+        return target.met(ours, ratio());
+    }
+}

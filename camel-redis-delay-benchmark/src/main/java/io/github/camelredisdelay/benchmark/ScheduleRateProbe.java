@@ -1,0 +1,51 @@
+package io.github.camelredisdelay.benchmark;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The P2 procedure, also run by P4 on a queue with a backlog: schedule calls as fast as {@code threads} callers
+ * can make them, each message due in an hour so nothing is delivered meanwhile.
+ */
+final class ScheduleRateProbe {
+
+    static final long DELAY_MS = Duration.ofHours(1).toMillis();
+    private static final Duration BOUND = Duration.ofSeconds(120);
+
+    private ScheduleRateProbe() {
+    }
+
+    record Outcome(int threads, Senders.Outcome sends, RedisWindow.Usage usage) {
+
+        double perSecond() {
+            return sends.perSecond();
+        }
+
+        Map<String, Object> details() {
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("threads", threads);
+            details.put("messages", sends.sent());
+            details.put("failed", sends.failed());
+            details.put("seconds", Numbers.round(sends.elapsedNanos() / 1e9, 3));
+            details.put("perSecond", Numbers.round(perSecond(), 1));
+            details.put("meanCallMicros", Numbers.round(sends.elapsedNanos() * threads / 1e3 / Math.max(1, sends.sent()), 1));
+            details.putAll(usage.details(sends.sent()));
+            return details;
+        }
+    }
+
+    static Outcome measure(Bench bench, QueueUnderTest queue, int messages, int threads) {
+        int warmUp = Math.max(2000, messages / 10);
+        // warm-up messages get sequence numbers after the measured ones, so none is stored twice
+        Senders.run("schedule-warm-up", warmUp, threads, 0, BOUND, i -> send(queue, messages + i));
+        RedisWindow window = RedisWindow.open(bench.redis());
+        Senders.Outcome sends = Senders.run("schedule-" + threads, messages, threads, 0, BOUND, i -> send(queue, i));
+        return new Outcome(threads, sends, window.close());
+    }
+
+    private static void send(QueueUnderTest queue, int seq) {
+        Due due = Due.in(DELAY_MS);
+        queue.schedule(Payload.of(seq, due.epochMillis(), LatenessProbe.BODY_SIZE), due);
+    }
+}
