@@ -8,6 +8,8 @@ final class P2ScheduleThroughput implements Scenario {
 
     static final String ID = "P2";
     static final List<Integer> THREADS = List.of(1, 4);
+    /** Messages per call on the batch path. */
+    static final int BATCH = 100;
     private static final int MESSAGES = 20_000;
 
     @Override
@@ -36,6 +38,14 @@ final class P2ScheduleThroughput implements Scenario {
                         o -> o.sends().sent(), ScheduleRateProbe.Outcome::details);
             }
         }
+        Map<Side, ScheduleRateProbe.Outcome> batched = bench.onBothSides(ID, (side, queue) -> {
+            ScheduleRateProbe.Outcome outcome = ScheduleRateProbe.measureBatches(bench, queue, messages, BATCH);
+            Bench.log("%s, batches of %d: %.0f msg/s", side.label(), BATCH, outcome.perSecond());
+            return outcome;
+        });
+        bench.report().add(ResultRow.compare(ID, "schedule in batches of " + BATCH + " (ours scheduleBatch, theirs "
+                                                 + BATCH + " pipelined offerAsync), 1 thread (msg/s)",
+                batched, ScheduleRateProbe.Outcome::perSecond, Target.ratioAtLeast(1.2), ScheduleRateProbe.Outcome::details));
     }
 
     /** The row's text, also how P4 finds its baseline. */

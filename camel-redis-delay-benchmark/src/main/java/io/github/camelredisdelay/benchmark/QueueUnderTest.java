@@ -1,6 +1,7 @@
 package io.github.camelredisdelay.benchmark;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.function.IntFunction;
 
 /**
@@ -11,6 +12,12 @@ interface QueueUnderTest extends AutoCloseable {
 
     /** Stores one message, returning once the queue has it. */
     void schedule(String body, Due due);
+
+    /**
+     * Stores messages with one due time by this side's batch means, returning once the queue has them all: ours
+     * {@code operation=scheduleBatch} (one exchange, one script call), theirs one pipelined {@code offerAsync} each.
+     */
+    void scheduleAll(List<String> bodies, Due due);
 
     /**
      * Stores {@code count} messages by this side's fastest means, for setting up backlogs; not a measurement.

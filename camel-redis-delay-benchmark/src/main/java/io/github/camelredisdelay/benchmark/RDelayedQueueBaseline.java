@@ -1,6 +1,8 @@
 package io.github.camelredisdelay.benchmark;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -41,6 +43,14 @@ final class RDelayedQueueBaseline implements QueueUnderTest {
     @Override
     public void schedule(String body, Due due) {
         delayed.offer(body, due.delayFromNow(), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void scheduleAll(List<String> bodies, Due due) {
+        long delay = due.delayFromNow();
+        CompletableFuture.allOf(bodies.stream()
+                .map(body -> delayed.offerAsync(body, delay, TimeUnit.MILLISECONDS).toCompletableFuture())
+                .toArray(CompletableFuture[]::new)).join();
     }
 
     @Override

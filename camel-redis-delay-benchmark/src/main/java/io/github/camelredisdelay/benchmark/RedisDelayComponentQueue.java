@@ -1,6 +1,7 @@
 package io.github.camelredisdelay.benchmark;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
@@ -28,6 +29,7 @@ final class RedisDelayComponentQueue implements QueueUnderTest {
     private final String readyKey;
     private final ProducerTemplate template;
     private final Endpoint producer;
+    private final Endpoint batchProducer;
     private String routeId;
     private Endpoint consumer;
 
@@ -43,12 +45,19 @@ final class RedisDelayComponentQueue implements QueueUnderTest {
         camel.getComponent("redis-delay", RedisDelayComponent.class).getConfiguration().setKeyPrefix(keyPrefix);
         // getEndpoint starts it, and with it the queue's transfer task, before anything is timed
         this.producer = camel.getEndpoint("redis-delay:" + queue);
+        this.batchProducer = camel.getEndpoint("redis-delay:" + queue + "?operation=scheduleBatch");
         this.template = camel.createProducerTemplate();
     }
 
     @Override
     public void schedule(String body, Due due) {
         template.sendBodyAndHeader(producer, body,
+                due.absolute() ? RedisDelayConstants.DUE_AT : RedisDelayConstants.DELAY, due.millis());
+    }
+
+    @Override
+    public void scheduleAll(List<String> bodies, Due due) {
+        template.sendBodyAndHeader(batchProducer, bodies,
                 due.absolute() ? RedisDelayConstants.DUE_AT : RedisDelayConstants.DELAY, due.millis());
     }
 
@@ -106,6 +115,7 @@ final class RedisDelayComponentQueue implements QueueUnderTest {
         try {
             template.stop();
             camel.removeEndpoint(producer);
+            camel.removeEndpoint(batchProducer);
         } catch (Exception e) {
             throw new IllegalStateException("Cannot stop the producer of " + queue, e);
         }

@@ -1,6 +1,8 @@
 package io.github.camelredisdelay.benchmark;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -16,21 +18,25 @@ final class ScheduleRateProbe {
     private ScheduleRateProbe() {
     }
 
-    record Outcome(int threads, Senders.Outcome sends, RedisWindow.Usage usage) {
+    /**
+     * @param batch messages per call: 1, or the batch size of {@link #measureBatches}
+     */
+    record Outcome(int threads, int batch, Senders.Outcome sends, RedisWindow.Usage usage) {
 
         double perSecond() {
-            return sends.perSecond();
+            return sends.perSecond() * batch;
         }
 
         Map<String, Object> details() {
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("threads", threads);
-            details.put("messages", sends.sent());
+            details.put("batch", batch);
+            details.put("messages", sends.sent() * batch);
             details.put("failed", sends.failed());
             details.put("seconds", Numbers.round(sends.elapsedNanos() / 1e9, 3));
             details.put("perSecond", Numbers.round(perSecond(), 1));
             details.put("meanCallMicros", Numbers.round(sends.elapsedNanos() * threads / 1e3 / Math.max(1, sends.sent()), 1));
-            details.putAll(usage.details(sends.sent()));
+            details.putAll(usage.details(sends.sent() * batch));
             return details;
         }
     }
@@ -41,7 +47,27 @@ final class ScheduleRateProbe {
         Senders.run("schedule-warm-up", warmUp, threads, 0, BOUND, i -> send(queue, messages + i));
         RedisWindow window = RedisWindow.open(bench.redis());
         Senders.Outcome sends = Senders.run("schedule-" + threads, messages, threads, 0, BOUND, i -> send(queue, i));
-        return new Outcome(threads, sends, window.close());
+        return new Outcome(threads, 1, sends, window.close());
+    }
+
+    /**
+     * Schedule calls of {@code batch} messages each, from one thread, by each side's batch means.
+     */
+    static Outcome measureBatches(Bench bench, QueueUnderTest queue, int messages, int batch) {
+        int calls = Math.max(1, messages / batch);
+        Senders.run("schedule-batch-warm-up", Math.max(20, calls / 10), 1, 0, BOUND, i -> sendBatch(queue, calls + i, batch));
+        RedisWindow window = RedisWindow.open(bench.redis());
+        Senders.Outcome sends = Senders.run("schedule-batch", calls, 1, 0, BOUND, i -> sendBatch(queue, i, batch));
+        return new Outcome(1, batch, sends, window.close());
+    }
+
+    private static void sendBatch(QueueUnderTest queue, int call, int batch) {
+        Due due = Due.in(DELAY_MS);
+        List<String> bodies = new ArrayList<>(batch);
+        for (int i = 0; i < batch; i++) {
+            bodies.add(Payload.of(call * batch + i, due.epochMillis(), LatenessProbe.BODY_SIZE));
+        }
+        queue.scheduleAll(bodies, due);
     }
 
     private static void send(QueueUnderTest queue, int seq) {

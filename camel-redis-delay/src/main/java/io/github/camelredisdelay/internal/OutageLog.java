@@ -1,18 +1,22 @@
 package io.github.camelredisdelay.internal;
 
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
 
 /**
- * Logs a Redis outage once when it starts and once when it ends, however often a loop retries in between, so a
- * Redis that is down does not flood the log.
+ * Logs a Redis outage once when it starts and once when it ends, however often a loop retries in between; a
+ * connection that keeps flapping is reported at most once a minute, so Redis trouble never floods the log.
  */
 public final class OutageLog {
 
+    private static final long QUIET_NANOS = TimeUnit.MINUTES.toNanos(1);
+
     private final Logger log;
     private final String what;
-    private final AtomicBoolean down = new AtomicBoolean();
+    private boolean down;
+    private boolean reported;
+    private long lastReportNanos;
 
     /**
      * @param what names the looping activity in the messages, e.g. "Transfer task of queue orders"
@@ -22,21 +26,32 @@ public final class OutageLog {
         this.what = what;
     }
 
-    public void failed(Throwable cause) {
-        if (down.compareAndSet(false, true)) {
+    public synchronized void failed(Throwable cause) {
+        if (down) {
+            log.debug("{} still cannot reach Redis: {}", what, cause.toString());
+            return;
+        }
+        down = true;
+        long now = System.nanoTime();
+        reported = lastReportNanos == 0 || now - lastReportNanos > QUIET_NANOS;
+        if (reported) {
+            lastReportNanos = now;
             log.warn("{} cannot reach Redis, retrying with back-off: {}", what, cause.toString());
         } else {
-            log.debug("{} still cannot reach Redis: {}", what, cause.toString());
+            log.debug("{} cannot reach Redis again: {}", what, cause.toString());
         }
     }
 
-    public void succeeded() {
-        if (down.get() && down.compareAndSet(true, false)) {
-            log.info("{} reaches Redis again", what);
+    public synchronized void succeeded() {
+        if (down) {
+            down = false;
+            if (reported) {
+                log.info("{} reaches Redis again", what);
+            }
         }
     }
 
-    public boolean isDown() {
-        return down.get();
+    public synchronized boolean isDown() {
+        return down;
     }
 }

@@ -29,7 +29,7 @@ class ClientKillTest extends FaultTestSupport {
     private static final String OPTIONS = "visibilityTimeout=2s&transferInterval=60s";
     private static final int MESSAGES_PER_ROUND = 20;
     private static final long DELAY_MILLIS = 1_000;
-    private static final long LATE_TOLERANCE_MILLIS = 500;
+    private static final long LATE_TOLERANCE_MILLIS = 1_000;
 
     private final DeliveryLog deliveryLog = DeliveryLog.inMemory();
     private CamelContext node;

@@ -42,7 +42,7 @@ class RedisRestartTest extends FaultTestSupport {
      * only if a background fsync is slow does Redis postpone that write, for at most two seconds.
      */
     private static final long EVERYSEC_WINDOW_MILLIS = 2_500;
-    private static final long LATE_TOLERANCE_MILLIS = 500;
+    private static final long LATE_TOLERANCE_MILLIS = 1_000;
 
     private enum Outage {
         /** {@code SHUTDOWN}: Redis flushes the append-only file and exits. */
