@@ -76,8 +76,8 @@ public final class RedisQueue {
                     bytes(onDuplicate), bytes(keys.wake()));
             return new ScheduleResult(toLong(result.get(0)) == 1, toLong(result.get(1)), toLong(result.get(2)));
         } catch (RedisException e) {
-            String reply = errorReply(e);
-            if (reply.startsWith("DUPLICATE ")) {
+            String reply = errorReply(e, "DUPLICATE ");
+            if (reply != null) {
                 throw new DuplicateMessageException(name(), id, Long.parseLong(reply.split("[ .]")[1]));
             }
             throw dueOverflowOr(e, id);
@@ -135,7 +135,7 @@ public final class RedisQueue {
     }
 
     private RuntimeException dueOverflowOr(RedisException e, String id) {
-        if (errorReply(e).startsWith("DUE_OVERFLOW ")) {
+        if (errorReply(e, "DUE_OVERFLOW ") != null) {
             return new IllegalArgumentException("The due time of message " + id + " on queue " + name()
                                                 + " is beyond the largest supported time (2^53-1 ms)");
         }
@@ -159,7 +159,7 @@ public final class RedisQueue {
         try {
             ready.createGroup(StreamCreateGroupArgs.name(QueueKeys.GROUP).id(StreamMessageId.ALL).makeStream());
         } catch (RedisException e) {
-            if (!errorReply(e).startsWith("BUSYGROUP ")) {
+            if (errorReply(e, "BUSYGROUP ") == null) {
                 throw e;
             }
         }
@@ -185,7 +185,7 @@ public final class RedisQueue {
         try {
             return read.get();
         } catch (RedisException e) {
-            if (!errorReply(e).startsWith("NOGROUP ")) {
+            if (errorReply(e, "NOGROUP ") == null) {
                 throw e;
             }
             createGroup();
@@ -321,11 +321,17 @@ public final class RedisQueue {
     }
 
     /**
-     * The error Redis replied, without the generic {@code ERR } that some versions put before a script's error.
+     * The error Redis replied, from its code on, or {@code null} when it has another code. Versions differ in what
+     * they put before an error raised inside a script: nothing, {@code ERR }, or
+     * {@code ERR Error running script (call to f_...): @user_script:80: }.
      */
-    private static String errorReply(RedisException e) {
+    private static String errorReply(RedisException e, String code) {
         String message = String.valueOf(e.getMessage());
-        return message.startsWith("ERR ") ? message.substring(4) : message;
+        if (message.startsWith(code)) {
+            return message;
+        }
+        int at = message.indexOf(" " + code);
+        return at >= 0 ? message.substring(at + 1) : null;
     }
 
     static byte[] bytes(Object value) {

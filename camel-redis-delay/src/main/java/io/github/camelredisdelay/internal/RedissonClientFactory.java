@@ -44,7 +44,10 @@ public final class RedissonClientFactory {
 
     private static Config singleServer(RedisDelayConfiguration configuration) {
         Config config = new Config();
-        SingleServerConfig server = config.useSingleServer().setAddress(configuration.getAddress());
+        // one retry: a producer fails fast while Redis is down, and the consumers and the transfer task retry with
+        // their own back-off anyway
+        SingleServerConfig server = config.useSingleServer().setAddress(configuration.getAddress())
+                .setRetryAttempts(1).setRetryInterval(200);
         if (configuration.getUsername() != null) {
             server.setUsername(configuration.getUsername());
         }
