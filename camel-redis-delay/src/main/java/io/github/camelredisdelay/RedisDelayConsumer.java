@@ -32,7 +32,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
     private final RedisDelayEndpoint endpoint;
     private final AtomicInteger pending = new AtomicInteger();
     private final OutageLog outage;
-    private final Backoff backoff = new Backoff(100, 5000);
+    private final Backoff backoff = new Backoff(50, 1000);
 
     private volatile boolean fetching;
     private Deliverer deliverer;

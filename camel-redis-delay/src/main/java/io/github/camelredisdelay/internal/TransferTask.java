@@ -50,7 +50,7 @@ public final class TransferTask extends ServiceSupport {
         this.batchSize = batchSize;
         this.intervalMs = intervalMs;
         this.outage = new OutageLog(LOG, "Transfer task of queue " + queue.name());
-        this.backoff = new Backoff(Math.min(100, intervalMs), Math.max(intervalMs, 5000));
+        this.backoff = new Backoff(Math.min(50, intervalMs), Math.min(intervalMs, 1000));
     }
 
     /** Messages this task has moved to the ready stream since it started. */
