@@ -15,6 +15,12 @@ import org.junit.jupiter.api.Test;
 
 class RedisUnavailableTest extends RedisDelayTestSupport {
 
+    @Override
+    protected boolean usesSharedClient() {
+        // the endpoint's address must count: the component creates the client
+        return false;
+    }
+
     @Test
     void contextStartsAndStopsWhileRedisIsUnreachableAndProducersFailFast() throws Exception {
         int closedPort;

@@ -26,6 +26,8 @@ public abstract class RedisDelayTestSupport {
     /** Key prefix of this test's queues. */
     protected final String keyPrefix = "test:" + UUID.randomUUID().toString().substring(0, 8);
 
+    private static RedissonClient sharedClient;
+
     private final List<CamelContext> contexts = new ArrayList<>();
     private RedissonClient redis;
 
@@ -45,7 +47,11 @@ public abstract class RedisDelayTestSupport {
         CamelContext context = new DefaultCamelContext();
         context.getShutdownStrategy().setTimeout(10);
         RedisDelayComponent component = new RedisDelayComponent();
-        component.getConfiguration().setAddress(RedisServerExtension.redisUrl());
+        if (usesSharedClient()) {
+            component.getConfiguration().setRedissonClient(sharedClient());
+        } else {
+            component.getConfiguration().setAddress(RedisServerExtension.redisUrl());
+        }
         component.getConfiguration().setKeyPrefix(keyPrefix);
         context.addComponent("redis-delay", component);
         for (RoutesBuilder route : routes) {
@@ -53,6 +59,26 @@ public abstract class RedisDelayTestSupport {
         }
         contexts.add(context);
         return context;
+    }
+
+    /**
+     * Whether the contexts of this test use one RedissonClient bean shared by every test of the JVM (fast: no client
+     * to create and shut down per context), or let the component create its own from the address.
+     */
+    protected boolean usesSharedClient() {
+        return true;
+    }
+
+    private static synchronized RedissonClient sharedClient() {
+        if (sharedClient == null) {
+            Config config = new Config();
+            config.setCodec(StringCodec.INSTANCE);
+            config.useSingleServer().setAddress(RedisServerExtension.redisUrl());
+            RedissonClient client = Redisson.create(config);
+            Runtime.getRuntime().addShutdownHook(new Thread(client::shutdown, "shared-redisson-shutdown"));
+            sharedClient = client;
+        }
+        return sharedClient;
     }
 
     /**
