@@ -29,6 +29,9 @@ final class Deliverer {
 
     private static final Logger LOG = LoggerFactory.getLogger(Deliverer.class);
 
+    /** How long a finished message may wait for its acknowledgement to share a round trip with others. */
+    private static final long ACK_LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
     private final RedisDelayEndpoint endpoint;
     private final RedisQueue queue;
     private final String consumerName = ConsumerNames.unique();
@@ -39,6 +42,7 @@ final class Deliverer {
     private ScheduledExecutorService leaseTimer;
     private final boolean deferAcks;
     private final Queue<Delivery> finished = new ConcurrentLinkedQueue<>();
+    private final AtomicLong oldestFinishedNanos = new AtomicLong();
 
     /**
      * @param deferAcks {@code true} to acknowledge finished messages with the next {@link #fetch}, in the same round
@@ -120,6 +124,7 @@ final class Deliverer {
     }
 
     private List<Delivery> drainFinished() {
+        oldestFinishedNanos.set(0);
         List<Delivery> drained = new ArrayList<>();
         for (Delivery delivery = finished.poll(); delivery != null; delivery = finished.poll()) {
             drained.add(delivery);
@@ -136,6 +141,7 @@ final class Deliverer {
     /** A delivery whose exchange succeeded: its lease is kept alive until the acknowledgement is sent. */
     private void succeeded(Delivery delivery) {
         if (deferAcks) {
+            oldestFinishedNanos.compareAndSet(0, System.nanoTime());
             finished.add(delivery);
         } else {
             queue.ack(List.of(delivery));
@@ -201,6 +207,11 @@ final class Deliverer {
                 leases.finished(delivery);
             }
             consumer.releaseExchange(exchange, false);
+        }
+        long oldest = oldestFinishedNanos.get();
+        if (oldest != 0 && System.nanoTime() - oldest > ACK_LINGER_NANOS) {
+            // slow exchanges: do not let finished messages wait for the whole batch, a crash would repeat them
+            flushAcknowledgements();
         }
     }
 
