@@ -17,9 +17,6 @@ local dueKey, id, wake = KEYS[1], ARGV[1], ARGV[4]
 
 local now = redisNow()
 local dueAt = dueTime(ARGV[2], ARGV[3], now)
-if dueAt > MAX_DUE then
-  return redis.error_reply('DUE_OVERFLOW due time exceeds 2^53-1 ms')
-end
 if not rcall('ZSCORE', dueKey, id) then
   return {0, -1, now}
 end

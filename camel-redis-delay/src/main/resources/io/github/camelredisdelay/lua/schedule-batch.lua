@@ -19,9 +19,6 @@ local dueKey, msgKey, readyKey = KEYS[1], KEYS[2], KEYS[3]
 
 local now = redisNow()
 local dueAt = dueTime(ARGV[1], ARGV[2], now)
-if dueAt > MAX_DUE then
-  return redis.error_reply('DUE_OVERFLOW due time exceeds 2^53-1 ms')
-end
 for i = 4, #ARGV, 2 do
   local record = recordOf(ARGV[i + 1], now)
   rcall('HSET', msgKey, ARGV[i], record)

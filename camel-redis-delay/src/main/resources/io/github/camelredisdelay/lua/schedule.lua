@@ -26,9 +26,6 @@ local id, envelope, mode, onDuplicate, wake = ARGV[1], ARGV[2], ARGV[3], ARGV[5]
 
 local now = redisNow()
 local dueAt = dueTime(mode, ARGV[4], now)
-if dueAt > MAX_DUE then
-  return redis.error_reply('DUE_OVERFLOW due time exceeds 2^53-1 ms')
-end
 
 local record = recordOf(envelope, now)
 if rcall('HSETNX', msgKey, id, record) == 0 then

@@ -73,7 +73,8 @@ public abstract class RedisDelayTestSupport {
         if (sharedClient == null) {
             Config config = new Config();
             config.setCodec(StringCodec.INSTANCE);
-            config.useSingleServer().setAddress(RedisServerExtension.redisUrl());
+            // retries as the component's own client does: few, so outages surface to the back-off that survives them
+            config.useSingleServer().setAddress(RedisServerExtension.redisUrl()).setRetryAttempts(1).setRetryInterval(200);
             RedissonClient client = Redisson.create(config);
             Runtime.getRuntime().addShutdownHook(new Thread(client::shutdown, "shared-redisson-shutdown"));
             sharedClient = client;
