@@ -233,7 +233,7 @@ final class Deliverer {
      */
     void stop() {
         if (leaseTimer != null) {
-            endpoint.getCamelContext().getExecutorServiceManager().shutdownNow(leaseTimer);
+            endpoint.getCamelContext().getExecutorServiceManager().shutdownGraceful(leaseTimer, 2000);
             leaseTimer = null;
         }
         flushAcknowledgements();

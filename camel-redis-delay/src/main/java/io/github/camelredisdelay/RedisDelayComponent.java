@@ -67,7 +67,8 @@ public class RedisDelayComponent extends HealthCheckComponent {
     @Override
     protected void doStop() throws Exception {
         if (transferTimer != null) {
-            getCamelContext().getExecutorServiceManager().shutdownNow(transferTimer);
+            // waits for the thread to end, so a stopped context leaves none behind
+            getCamelContext().getExecutorServiceManager().shutdownGraceful(transferTimer, 2000);
             transferTimer = null;
         }
         super.doStop();
