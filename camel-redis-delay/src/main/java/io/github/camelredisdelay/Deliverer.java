@@ -57,10 +57,6 @@ final class Deliverer {
         this.deadLetters = new DeadLetters(queue, endpoint.deadLetterQueue());
     }
 
-    String consumerName() {
-        return consumerName;
-    }
-
     /**
      * Acknowledges the messages finished since the last call and fetches up to {@code count} messages: those whose
      * lease expired (checked every half visibility timeout), else new ones, waiting up to {@code block} for them

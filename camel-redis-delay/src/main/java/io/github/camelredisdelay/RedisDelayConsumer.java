@@ -49,16 +49,6 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
         return endpoint;
     }
 
-    /** This consumer's name in the queue's consumer group. */
-    public String getConsumerName() {
-        return deliverer != null ? deliverer.consumerName() : null;
-    }
-
-    /** Whether the last attempt to fetch from Redis failed. */
-    public boolean isRedisUnreachable() {
-        return outage.isDown();
-    }
-
     @Override
     protected void doStart() throws Exception {
         super.doStart();

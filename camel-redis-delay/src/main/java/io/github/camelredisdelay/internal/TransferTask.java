@@ -5,7 +5,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.camel.support.service.ServiceSupport;
 import org.redisson.api.RTopic;
@@ -32,7 +31,6 @@ public final class TransferTask extends ServiceSupport {
     private final long intervalMs;
     private final OutageLog outage;
     private final Backoff backoff;
-    private final AtomicLong moved = new AtomicLong();
 
     private RTopic wakeTopic;
     private int wakeListenerId = -1;
@@ -51,11 +49,6 @@ public final class TransferTask extends ServiceSupport {
         this.intervalMs = intervalMs;
         this.outage = new OutageLog(LOG, "Transfer task of queue " + queue.name());
         this.backoff = new Backoff(Math.min(50, intervalMs), Math.min(intervalMs, 1000));
-    }
-
-    /** Messages this task has moved to the ready stream since it started. */
-    public long movedCount() {
-        return moved.get();
     }
 
     @Override
@@ -191,7 +184,6 @@ public final class TransferTask extends ServiceSupport {
                 } else {
                     outage.succeeded();
                     backoff.reset();
-                    moved.addAndGet(result.moved());
                     next = runAgain || result.nextDelayMs() == 0 ? 0 : result.nextDelayMs() < 0 ? intervalMs : result.nextDelayMs();
                 }
                 runAgain = false;
