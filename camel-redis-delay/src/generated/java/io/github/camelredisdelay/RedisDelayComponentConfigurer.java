@@ -68,6 +68,13 @@ public class RedisDelayComponentConfigurer extends PropertyConfigurerSupport imp
         case "redissonConfig": getOrCreateConfiguration(target).setRedissonConfig(property(camelContext, java.lang.String.class, value)); return true;
         case "retryschedule":
         case "retrySchedule": getOrCreateConfiguration(target).setRetrySchedule(property(camelContext, java.lang.String.class, value)); return true;
+        case "shards": getOrCreateConfiguration(target).setShards(property(camelContext, int.class, value)); return true;
+        case "syncaof":
+        case "syncAof": getOrCreateConfiguration(target).setSyncAof(property(camelContext, boolean.class, value)); return true;
+        case "syncreplicas":
+        case "syncReplicas": getOrCreateConfiguration(target).setSyncReplicas(property(camelContext, int.class, value)); return true;
+        case "synctimeout":
+        case "syncTimeout": getOrCreateConfiguration(target).setSyncTimeout(property(camelContext, java.time.Duration.class, value).toMillis()); return true;
         case "transferbatchsize":
         case "transferBatchSize": getOrCreateConfiguration(target).setTransferBatchSize(property(camelContext, int.class, value)); return true;
         case "transferinterval":
@@ -125,6 +132,13 @@ public class RedisDelayComponentConfigurer extends PropertyConfigurerSupport imp
         case "redissonConfig": return java.lang.String.class;
         case "retryschedule":
         case "retrySchedule": return java.lang.String.class;
+        case "shards": return int.class;
+        case "syncaof":
+        case "syncAof": return boolean.class;
+        case "syncreplicas":
+        case "syncReplicas": return int.class;
+        case "synctimeout":
+        case "syncTimeout": return long.class;
         case "transferbatchsize":
         case "transferBatchSize": return int.class;
         case "transferinterval":
@@ -178,6 +192,13 @@ public class RedisDelayComponentConfigurer extends PropertyConfigurerSupport imp
         case "redissonConfig": return getOrCreateConfiguration(target).getRedissonConfig();
         case "retryschedule":
         case "retrySchedule": return getOrCreateConfiguration(target).getRetrySchedule();
+        case "shards": return getOrCreateConfiguration(target).getShards();
+        case "syncaof":
+        case "syncAof": return getOrCreateConfiguration(target).isSyncAof();
+        case "syncreplicas":
+        case "syncReplicas": return getOrCreateConfiguration(target).getSyncReplicas();
+        case "synctimeout":
+        case "syncTimeout": return getOrCreateConfiguration(target).getSyncTimeout();
         case "transferbatchsize":
         case "transferBatchSize": return getOrCreateConfiguration(target).getTransferBatchSize();
         case "transferinterval":

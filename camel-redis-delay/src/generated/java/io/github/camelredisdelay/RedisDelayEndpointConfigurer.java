@@ -60,6 +60,13 @@ public class RedisDelayEndpointConfigurer extends PropertyConfigurerSupport impl
         case "redissonConfig": target.getConfiguration().setRedissonConfig(property(camelContext, java.lang.String.class, value)); return true;
         case "retryschedule":
         case "retrySchedule": target.getConfiguration().setRetrySchedule(property(camelContext, java.lang.String.class, value)); return true;
+        case "shards": target.getConfiguration().setShards(property(camelContext, int.class, value)); return true;
+        case "syncaof":
+        case "syncAof": target.getConfiguration().setSyncAof(property(camelContext, boolean.class, value)); return true;
+        case "syncreplicas":
+        case "syncReplicas": target.getConfiguration().setSyncReplicas(property(camelContext, int.class, value)); return true;
+        case "synctimeout":
+        case "syncTimeout": target.getConfiguration().setSyncTimeout(property(camelContext, java.time.Duration.class, value).toMillis()); return true;
         case "transferbatchsize":
         case "transferBatchSize": target.getConfiguration().setTransferBatchSize(property(camelContext, int.class, value)); return true;
         case "transferinterval":
@@ -116,6 +123,13 @@ public class RedisDelayEndpointConfigurer extends PropertyConfigurerSupport impl
         case "redissonConfig": return java.lang.String.class;
         case "retryschedule":
         case "retrySchedule": return java.lang.String.class;
+        case "shards": return int.class;
+        case "syncaof":
+        case "syncAof": return boolean.class;
+        case "syncreplicas":
+        case "syncReplicas": return int.class;
+        case "synctimeout":
+        case "syncTimeout": return long.class;
         case "transferbatchsize":
         case "transferBatchSize": return int.class;
         case "transferinterval":
@@ -168,6 +182,13 @@ public class RedisDelayEndpointConfigurer extends PropertyConfigurerSupport impl
         case "redissonConfig": return target.getConfiguration().getRedissonConfig();
         case "retryschedule":
         case "retrySchedule": return target.getConfiguration().getRetrySchedule();
+        case "shards": return target.getConfiguration().getShards();
+        case "syncaof":
+        case "syncAof": return target.getConfiguration().isSyncAof();
+        case "syncreplicas":
+        case "syncReplicas": return target.getConfiguration().getSyncReplicas();
+        case "synctimeout":
+        case "syncTimeout": return target.getConfiguration().getSyncTimeout();
         case "transferbatchsize":
         case "transferBatchSize": return target.getConfiguration().getTransferBatchSize();
         case "transferinterval":

@@ -23,7 +23,7 @@ public class RedisDelayEndpointUriFactory extends org.apache.camel.support.compo
     private static final Set<String> SECRET_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(26);
+        Set<String> props = new HashSet<>(30);
         props.add("address");
         props.add("bridgeErrorHandler");
         props.add("concurrentConsumers");
@@ -46,6 +46,10 @@ public class RedisDelayEndpointUriFactory extends org.apache.camel.support.compo
         props.add("redissonClient");
         props.add("redissonConfig");
         props.add("retrySchedule");
+        props.add("shards");
+        props.add("syncAof");
+        props.add("syncReplicas");
+        props.add("syncTimeout");
         props.add("transferBatchSize");
         props.add("transferInterval");
         props.add("username");

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -23,7 +24,7 @@ import org.slf4j.LoggerFactory;
 /**
  * What every kind of consumer of a queue does with Redis: fetch messages (expired leases first, then new ones),
  * turn each into an exchange that settles it on completion, and keep the leases of running exchanges alive.
- * One instance per consumer, with its own name in the queue's consumer group.
+ * One instance per consumer and shard of the queue, with its own name in the shard's consumer group.
  */
 final class Deliverer {
 
@@ -39,7 +40,7 @@ final class Deliverer {
     private final RetryPolicy retryPolicy;
     private final DeadLetters deadLetters;
     private final AtomicLong nextReclaimNanos = new AtomicLong(System.nanoTime());
-    private ScheduledExecutorService leaseTimer;
+    private ScheduledFuture<?> leaseExtension;
     private final boolean deferAcks;
     private final Queue<Delivery> finished = new ConcurrentLinkedQueue<>();
     private final AtomicLong oldestFinishedNanos = new AtomicLong();
@@ -48,10 +49,10 @@ final class Deliverer {
      * @param deferAcks {@code true} to acknowledge finished messages with the next {@link #fetch}, in the same round
      *                  trip (for consumers that keep fetching); {@code false} to acknowledge each at once
      */
-    Deliverer(RedisDelayEndpoint endpoint, boolean deferAcks) {
+    Deliverer(RedisDelayEndpoint endpoint, RedisQueue shard, boolean deferAcks) {
         this.endpoint = endpoint;
         this.deferAcks = deferAcks;
-        this.queue = endpoint.queue();
+        this.queue = shard;
         this.leases = new LeaseKeeper(queue, consumerName);
         this.retryPolicy = new RetryPolicy(endpoint.retryDelays(), endpoint.getConfiguration().getMaxDeliveries());
         this.deadLetters = new DeadLetters(queue, endpoint.deadLetterQueue());
@@ -105,7 +106,7 @@ final class Deliverer {
      * turn, when this consumer extends leases at all.
      */
     private List<Delivery> leased(List<Delivery> batch) {
-        if (leaseTimer != null) {
+        if (leaseExtension != null) {
             batch.forEach(leases::started);
         }
         return batch;
@@ -212,26 +213,19 @@ final class Deliverer {
     }
 
     /**
-     * Gives the consumer its health check and starts extending the leases of running exchanges every third of the
-     * visibility timeout.
+     * Starts extending the leases of fetched messages every third of the visibility timeout, on {@code leaseTimer}.
      */
-    void start(DefaultConsumer owner) {
-        RedisDelayHealthCheck.attach(owner, queue, endpoint.getComponent().isHealthCheckConsumerEnabled());
+    void start(ScheduledExecutorService leaseTimer) {
         long period = Math.max(50, endpoint.getConfiguration().getVisibilityTimeout() / 3);
-        leaseTimer = endpoint.getCamelContext().getExecutorServiceManager()
-                .newSingleThreadScheduledExecutor(owner, "RedisDelayLeases[" + queue.name() + "]");
-        leaseTimer.scheduleAtFixedRate(leases::extend, period, period, TimeUnit.MILLISECONDS);
+        leaseExtension = leaseTimer.scheduleAtFixedRate(leases::extend, period, period, TimeUnit.MILLISECONDS);
     }
 
     /**
-     * Stops the lease timer, acknowledges what finished, and leaves the consumer group unless this consumer still
-     * holds messages.
+     * Acknowledges what finished, and leaves the consumer group unless this consumer still holds messages. The lease
+     * timer must have stopped.
      */
     void stop() {
-        if (leaseTimer != null) {
-            endpoint.getCamelContext().getExecutorServiceManager().shutdownGraceful(leaseTimer, 2000);
-            leaseTimer = null;
-        }
+        leaseExtension = null;
         flushAcknowledgements();
         try {
             queue.retire(consumerName);

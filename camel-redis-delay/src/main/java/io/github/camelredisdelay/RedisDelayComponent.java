@@ -46,7 +46,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
     @Override
     protected Endpoint createEndpoint(String uri, String remaining, Map<String, Object> parameters) throws Exception {
         QueueNames.validate(remaining);
-        for (String option : new String[] { "delay", "pollInterval", "visibilityTimeout", "transferInterval" }) {
+        for (String option : new String[] { "delay", "pollInterval", "visibilityTimeout", "transferInterval", "syncTimeout" }) {
             if (parameters.get(option) instanceof String text) {
                 // Camel's converter would read 30M as 0: only strings of an accepted form get that far
                 Durations.parse(text, getCamelContext().getTypeConverter(), option + " option of queue " + remaining);

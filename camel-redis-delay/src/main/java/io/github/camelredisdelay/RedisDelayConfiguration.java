@@ -17,6 +17,9 @@ import org.redisson.api.RedissonClient;
 @UriParams
 public class RedisDelayConfiguration implements Cloneable {
 
+    /** Most shards of one queue: one per master of a large cluster. */
+    static final int MAX_SHARDS = 128;
+
     @UriParam(label = "common")
     @Metadata(autowired = true)
     private RedissonClient redissonClient;
@@ -61,6 +64,14 @@ public class RedisDelayConfiguration implements Cloneable {
     private int transferBatchSize = 100;
     @UriParam(label = "advanced", defaultValue = "1000", javaType = "java.time.Duration")
     private long transferInterval = 1000;
+    @UriParam(label = "advanced", defaultValue = "1")
+    private int shards = 1;
+    @UriParam(label = "advanced", defaultValue = "0")
+    private int syncReplicas;
+    @UriParam(label = "advanced", defaultValue = "false")
+    private boolean syncAof;
+    @UriParam(label = "advanced", defaultValue = "1000", javaType = "java.time.Duration")
+    private long syncTimeout = 1000;
 
     public RedissonClient getRedissonClient() {
         return redissonClient;
@@ -285,6 +296,55 @@ public class RedisDelayConfiguration implements Cloneable {
         this.transferInterval = transferInterval;
     }
 
+    public int getShards() {
+        return shards;
+    }
+
+    /**
+     * Number of hash tags (cluster slots) one queue is spread over, so a busy queue can use several cluster masters.
+     * Every producer and consumer of a queue, and of its dead-letter queue, must use the same value; changing it
+     * strands the messages of the shards that go away.
+     */
+    public void setShards(int shards) {
+        this.shards = shards;
+    }
+
+    public int getSyncReplicas() {
+        return syncReplicas;
+    }
+
+    /**
+     * After each schedule, cancel, reschedule and acknowledgement, wait until this many replicas have it (Redis WAIT),
+     * so it survives a failover. A schedule that does not reach them within syncTimeout fails the exchange; the
+     * message may still be stored, so a retry should reuse its id.
+     */
+    public void setSyncReplicas(int syncReplicas) {
+        this.syncReplicas = syncReplicas;
+    }
+
+    public boolean isSyncAof() {
+        return syncAof;
+    }
+
+    /**
+     * Also wait until the write is in the append-only file of the master and of syncReplicas replicas (Redis WAITAOF,
+     * Redis 7.2 or later); needs syncReplicas of at least 1 (for a server without replicas use appendfsync always).
+     */
+    public void setSyncAof(boolean syncAof) {
+        this.syncAof = syncAof;
+    }
+
+    public long getSyncTimeout() {
+        return syncTimeout;
+    }
+
+    /**
+     * Longest wait for syncReplicas / syncAof.
+     */
+    public void setSyncTimeout(long syncTimeout) {
+        this.syncTimeout = syncTimeout;
+    }
+
     /**
      * Checks every option of an endpoint of {@code queue}.
      *
@@ -307,6 +367,16 @@ public class RedisDelayConfiguration implements Cloneable {
         if (transferBatchSize > 10_000) {
             throw new IllegalArgumentException("Invalid transferBatchSize " + transferBatchSize + " of queue " + queue
                                                + ": at most 10000, so one transfer step never blocks Redis for long");
+        }
+        atLeast("shards", shards, 1, queue);
+        if (shards > MAX_SHARDS) {
+            throw new IllegalArgumentException("Invalid shards " + shards + " of queue " + queue + ": at most " + MAX_SHARDS);
+        }
+        atLeast("syncReplicas", syncReplicas, 0, queue);
+        atLeast("syncTimeout", syncTimeout, 1, queue);
+        if (syncAof && syncReplicas == 0) {
+            throw new IllegalArgumentException("syncAof=true on queue " + queue + " needs syncReplicas of at least 1; "
+                                               + "for a server without replicas configure appendfsync always instead");
         }
         if (deadLetterQueue != null) {
             QueueNames.validate(deadLetterQueue);

@@ -16,8 +16,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The blocking consumer: {@code concurrentConsumers} long-polling threads read the ready stream through the queue's
- * consumer group, so each message goes to one consumer of all nodes as soon as it is due. It also takes over
+ * The blocking consumer: {@code concurrentConsumers} long-polling threads per shard of the queue read the ready
+ * stream through the consumer group, so each message goes to one consumer of all nodes as soon as it is due. It also takes over
  * messages whose lease expired (their consumer died) and extends the leases of its own running exchanges.
  * <p>
  * On graceful shutdown it stops fetching, finishes and settles what it has fetched; anything unfinished stays
@@ -35,7 +35,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
     private final Backoff backoff = new Backoff(50, 1000);
 
     private volatile boolean fetching;
-    private Deliverer deliverer;
+    private ShardDeliverers deliverers;
     private ExecutorService readers;
 
     public RedisDelayConsumer(RedisDelayEndpoint endpoint, Processor processor) {
@@ -53,13 +53,14 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
     protected void doStart() throws Exception {
         super.doStart();
         RedisDelayConfiguration options = endpoint.getConfiguration();
-        deliverer = new Deliverer(endpoint, true);
+        deliverers = new ShardDeliverers(endpoint, true);
         fetching = true;
-        deliverer.start(this);
-        readers = endpoint.getCamelContext().getExecutorServiceManager().newFixedThreadPool(this, "RedisDelayConsumer[" + endpoint.getQueueName() + "]",
-                options.getConcurrentConsumers());
+        deliverers.start(this);
+        List<Deliverer> shards = deliverers.all();
+        readers = endpoint.getCamelContext().getExecutorServiceManager().newFixedThreadPool(this,
+                "RedisDelayConsumer[" + endpoint.getQueueName() + "]", options.getConcurrentConsumers() * shards.size());
         for (int i = 0; i < options.getConcurrentConsumers(); i++) {
-            readers.execute(this::fetchLoop);
+            shards.forEach(shard -> readers.execute(() -> fetchLoop(shard)));
         }
     }
 
@@ -71,13 +72,13 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
             endpoint.getCamelContext().getExecutorServiceManager().shutdownGraceful(readers, BLOCK.toMillis() + 1000);
             readers = null;
         }
-        if (deliverer != null) {
-            deliverer.stop();
+        if (deliverers != null) {
+            deliverers.stop();
         }
         super.doStop();
     }
 
-    private void fetchLoop() {
+    private void fetchLoop(Deliverer deliverer) {
         int count = endpoint.getConfiguration().getMaxMessagesPerPoll();
         while (fetching && isRunAllowed()) {
             if (isSuspendingOrSuspended()) {

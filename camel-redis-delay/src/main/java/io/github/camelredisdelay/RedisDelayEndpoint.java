@@ -1,16 +1,18 @@
 package io.github.camelredisdelay;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 import io.github.camelredisdelay.internal.Durations;
 import io.github.camelredisdelay.internal.MessageMapper;
-import io.github.camelredisdelay.internal.QueueKeys;
 import io.github.camelredisdelay.internal.QueueNames;
+import io.github.camelredisdelay.internal.QueueShards;
 import io.github.camelredisdelay.internal.QueueStatistics;
 import io.github.camelredisdelay.internal.RedisQueue;
 import io.github.camelredisdelay.internal.RedissonClientFactory;
 import io.github.camelredisdelay.internal.TransferTask;
+import io.github.camelredisdelay.internal.WriteSync;
 import org.apache.camel.Category;
 import org.apache.camel.Consumer;
 import org.apache.camel.PollingConsumer;
@@ -47,11 +49,11 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
                             + "header except Camel's own")
     private HeaderFilterStrategy headerFilterStrategy = new RedisDelayHeaderFilterStrategy();
 
-    private RedisQueue queue;
-    private RedisQueue deadLetterQueue;
+    private QueueShards queue;
+    private QueueShards deadLetterQueue;
     private MessageMapper messageMapper;
     private List<Long> retryDelays;
-    private String transferKey;
+    private List<String> transferKeys = List.of();
     private final QueueStatistics statistics = new QueueStatistics();
 
     public RedisDelayEndpoint(String uri, RedisDelayComponent component, String queueName,
@@ -98,21 +100,28 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
         super.doStart();
         RedisDelayComponent component = getComponent();
         RedissonClient client = component.acquireClient(configuration);
-        queue = new RedisQueue(client, QueueKeys.of(configuration.getKeyPrefix(), queueName));
-        deadLetterQueue = new RedisQueue(client,
-                QueueKeys.of(configuration.getKeyPrefix(), configuration.deadLetterQueueOf(queueName)));
-        RedisQueue sharedQueue = queue;
-        transferKey = connectionId() + "|" + queue.keys().due();
+        WriteSync sync = new WriteSync(configuration.getSyncReplicas(), configuration.isSyncAof(), configuration.getSyncTimeout());
+        queue = QueueShards.of(client, configuration.getKeyPrefix(), queueName, configuration.getShards(), sync);
+        deadLetterQueue = QueueShards.of(client, configuration.getKeyPrefix(), configuration.deadLetterQueueOf(queueName),
+                configuration.getShards(), sync);
+        QueueShards started = queue;
         // off the start path: the client's first call may wait for its connection
-        component.transferTimer().execute(() -> statistics.measureClockOffsetSoon(sharedQueue));
-        component.acquireTransferTask(transferKey, () -> new TransferTask(sharedQueue, component.transferTimer(),
-                configuration.getTransferBatchSize(), configuration.getTransferInterval()));
+        component.transferTimer().execute(() -> statistics.measureClockOffsetSoon(started.first()));
+        List<String> keys = new ArrayList<>();
+        for (RedisQueue shard : queue.all()) {
+            String key = connectionId() + "|" + shard.keys().due();
+            component.acquireTransferTask(key, () -> new TransferTask(shard, component.transferTimer(),
+                    configuration.getTransferBatchSize(), configuration.getTransferInterval()));
+            keys.add(key);
+        }
+        transferKeys = keys;
     }
 
     @Override
     protected void doStop() throws Exception {
         if (queue != null) {
-            getComponent().releaseTransferTask(transferKey);
+            transferKeys.forEach(getComponent()::releaseTransferTask);
+            transferKeys = List.of();
             getComponent().releaseClient(configuration);
             queue = null;
         }
@@ -149,13 +158,13 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
         this.headerFilterStrategy = headerFilterStrategy;
     }
 
-    /** Redis access for this queue; available while the endpoint is started. */
-    RedisQueue queue() {
+    /** Redis access for this queue's shards; available while the endpoint is started. */
+    QueueShards queue() {
         return queue;
     }
 
     /** Redis access for this queue's dead-letter queue; available while the endpoint is started. */
-    RedisQueue deadLetterQueue() {
+    QueueShards deadLetterQueue() {
         return deadLetterQueue;
     }
 

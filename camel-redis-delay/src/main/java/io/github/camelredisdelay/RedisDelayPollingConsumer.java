@@ -1,6 +1,8 @@
 package io.github.camelredisdelay;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.camelredisdelay.internal.Delivery;
 import org.apache.camel.Exchange;
@@ -16,9 +18,12 @@ import org.apache.camel.support.PollingConsumerSupport;
 public class RedisDelayPollingConsumer extends PollingConsumerSupport {
 
     private static final Duration LONGEST_WAIT = Duration.ofSeconds(1);
+    /** Longest wait on one shard of a sharded queue before looking at the others again. */
+    private static final Duration LONGEST_SHARD_WAIT = Duration.ofMillis(100);
 
     private final RedisDelayEndpoint endpoint;
-    private Deliverer deliverer;
+    private List<Deliverer> deliverers;
+    private final AtomicInteger nextShard = new AtomicInteger();
 
     public RedisDelayPollingConsumer(RedisDelayEndpoint endpoint) {
         super(endpoint);
@@ -27,7 +32,7 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport {
 
     @Override
     protected void doStart() throws Exception {
-        deliverer = new Deliverer(endpoint, false);
+        deliverers = new ShardDeliverers(endpoint, false).all();
     }
 
     @Override
@@ -59,9 +64,27 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport {
     }
 
     /**
-     * One message, or {@code null} when none came within {@code block}.
+     * One message, or {@code null} when none came within {@code block}. A sharded queue is asked shard by shard
+     * without waiting, then waited on one shard at a time, taking turns.
      */
     private Exchange take(Duration block) {
+        if (deliverers.size() == 1) {
+            return take(deliverers.get(0), block);
+        }
+        for (Deliverer deliverer : deliverers) {
+            Exchange exchange = take(deliverer, null);
+            if (exchange != null) {
+                return exchange;
+            }
+        }
+        if (block == null) {
+            return null;
+        }
+        Deliverer turn = deliverers.get(Math.floorMod(nextShard.incrementAndGet(), deliverers.size()));
+        return take(turn, block.compareTo(LONGEST_SHARD_WAIT) < 0 ? block : LONGEST_SHARD_WAIT);
+    }
+
+    private Exchange take(Deliverer deliverer, Duration block) {
         for (Delivery delivery : deliverer.fetch(1, block)) {
             Exchange exchange = endpoint.createExchange();
             if (deliverer.prepare(delivery, exchange) != null) {

@@ -12,6 +12,7 @@ import io.github.camelredisdelay.internal.Envelope;
 import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.MessageIds;
 import io.github.camelredisdelay.internal.MessageMapper;
+import io.github.camelredisdelay.internal.QueueShards;
 import io.github.camelredisdelay.internal.RedisQueue;
 import io.github.camelredisdelay.internal.ScheduleResult;
 import org.apache.camel.Exchange;
@@ -72,7 +73,7 @@ public class RedisDelayProducer extends DefaultProducer {
         }
         DueTime due = dueTime(exchange);
         byte[] envelope = EnvelopeCodec.encode(endpoint.messageMapper().toEnvelope(exchange));
-        ScheduleResult result = queue().schedule(id, envelope, due, options.getOnDuplicate().name());
+        ScheduleResult result = queue().forMessage(id).schedule(id, envelope, due, options.getOnDuplicate().name());
         message.setHeader(RedisDelayConstants.MESSAGE_ID, id);
         setScheduledFor(message, result);
     }
@@ -81,20 +82,25 @@ public class RedisDelayProducer extends DefaultProducer {
         MessageMapper mapper = endpoint.messageMapper();
         Map<String, Object> headers = mapper.storableHeaders(exchange);
         DueTime due = dueTime(exchange);
-        Map<String, byte[]> chunk = new LinkedHashMap<>();
+        // one chunk per shard: a script call stores messages of one hash tag only
+        Map<RedisQueue, Map<String, byte[]>> chunks = new LinkedHashMap<>();
         List<String> ids = new ArrayList<>();
         ScheduleResult result = null;
         for (Object item : ObjectHelper.createIterable(exchange.getMessage().getBody())) {
             String id = MessageIds.next();
+            RedisQueue shard = queue().forMessage(id);
+            Map<String, byte[]> chunk = chunks.computeIfAbsent(shard, any -> new LinkedHashMap<>());
             chunk.put(id, EnvelopeCodec.encode(new Envelope(mapper.storableBody(exchange, item), headers)));
             ids.add(id);
             if (chunk.size() == BATCH_CHUNK) {
-                result = queue().scheduleAll(chunk, due);
+                result = shard.scheduleAll(chunk, due);
                 chunk.clear();
             }
         }
-        if (!chunk.isEmpty()) {
-            result = queue().scheduleAll(chunk, due);
+        for (Map.Entry<RedisQueue, Map<String, byte[]>> chunk : chunks.entrySet()) {
+            if (!chunk.getValue().isEmpty()) {
+                result = chunk.getKey().scheduleAll(chunk.getValue(), due);
+            }
         }
         Message message = exchange.getMessage();
         message.setBody(ids);
@@ -105,13 +111,14 @@ public class RedisDelayProducer extends DefaultProducer {
 
     private void cancel(Exchange exchange) {
         Message message = exchange.getMessage();
-        message.setBody(queue().cancel(requiredMessageId(message, RedisDelayOperation.cancel)));
+        String id = requiredMessageId(message, RedisDelayOperation.cancel);
+        message.setBody(queue().forMessage(id).cancel(id));
     }
 
     private void reschedule(Exchange exchange) {
         Message message = exchange.getMessage();
         String id = requiredMessageId(message, RedisDelayOperation.reschedule);
-        ScheduleResult result = queue().reschedule(id, dueTime(exchange));
+        ScheduleResult result = queue().forMessage(id).reschedule(id, dueTime(exchange));
         message.setBody(result.scheduled());
         setScheduledFor(message, result);
     }
@@ -165,7 +172,7 @@ public class RedisDelayProducer extends DefaultProducer {
         return id;
     }
 
-    private RedisQueue queue() {
+    private QueueShards queue() {
         return endpoint.queue();
     }
 }

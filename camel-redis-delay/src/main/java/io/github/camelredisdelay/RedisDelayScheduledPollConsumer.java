@@ -6,14 +6,14 @@ import org.apache.camel.support.ScheduledPollConsumer;
 
 /**
  * The polling consumer ({@code consumerType=polling}): every {@code pollInterval} it fetches up to
- * {@code maxMessagesPerPoll} due messages and routes them; after a poll that found messages it polls again at once,
+ * {@code maxMessagesPerPoll} due messages from each shard of the queue and routes them; after a poll that found messages it polls again at once,
  * so a backlog drains without waiting an interval between batches. Poll errors go through Camel's usual
  * poll strategy. Messages are settled exactly as by the blocking consumer.
  */
 public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer {
 
     private final RedisDelayEndpoint endpoint;
-    private Deliverer deliverer;
+    private ShardDeliverers deliverers;
 
     public RedisDelayScheduledPollConsumer(RedisDelayEndpoint endpoint, Processor processor) {
         super(endpoint, processor);
@@ -30,29 +30,31 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer {
 
     @Override
     protected void doStart() throws Exception {
-        deliverer = new Deliverer(endpoint, true);
-        deliverer.start(this);
+        deliverers = new ShardDeliverers(endpoint, true);
+        deliverers.start(this);
         super.doStart();
     }
 
     @Override
     protected void doStop() throws Exception {
         super.doStop();
-        if (deliverer != null) {
-            deliverer.stop();
+        if (deliverers != null) {
+            deliverers.stop();
         }
     }
 
     @Override
     protected int poll() {
         int delivered = 0;
-        for (Delivery delivery : deliverer.fetch(endpoint.getConfiguration().getMaxMessagesPerPoll(), null)) {
-            if (!isRunAllowed()) {
-                // left leased: delivered again after the visibility timeout
-                break;
+        for (Deliverer deliverer : deliverers.all()) {
+            for (Delivery delivery : deliverer.fetch(endpoint.getConfiguration().getMaxMessagesPerPoll(), null)) {
+                if (!isRunAllowed()) {
+                    // left leased: delivered again after the visibility timeout
+                    return delivered;
+                }
+                deliverer.deliver(delivery, this);
+                delivered++;
             }
-            deliverer.deliver(delivery, this);
-            delivered++;
         }
         return delivered;
     }

@@ -16,9 +16,13 @@ import io.github.camelredisdelay.RedisDelayConstants;
 public final class DeadLetters {
 
     private final RedisQueue source;
-    private final RedisQueue target;
+    private final QueueShards target;
 
-    public DeadLetters(RedisQueue source, RedisQueue target) {
+    /**
+     * @param source the shard the messages come from
+     * @param target the dead-letter queue; a message goes to the shard its id picks there
+     */
+    public DeadLetters(RedisQueue source, QueueShards target) {
         this.source = source;
         this.target = target;
     }
@@ -44,9 +48,9 @@ public final class DeadLetters {
         headers.put(RedisDelayConstants.LAST_ERROR, reason);
         byte[] envelope = EnvelopeCodec.encode(new Envelope(original.body(), headers));
         String id = delivery.messageId();
-        if (!target.schedule(id, envelope, DueTime.after(0), "keep").scheduled()) {
+        if (!target.forMessage(id).schedule(id, envelope, DueTime.after(0), "keep").scheduled()) {
             id = id + "#" + delivery.entryId();
-            target.schedule(id, envelope, DueTime.after(0), "keep");
+            target.forMessage(id).schedule(id, envelope, DueTime.after(0), "keep");
         }
         source.ack(List.of(delivery));
         return id;

@@ -1,10 +1,10 @@
 package io.github.camelredisdelay.internal;
 
 /**
- * The Redis keys and channel of one queue. They share the hash tag {@code {queue}}, so every script of a queue
- * touches a single cluster slot.
+ * The Redis keys and channel of one queue, or of one shard of a sharded queue. They share one hash tag
+ * ({@code {queue}}, or the shard's tag, see {@link ShardTags}), so every script touches a single cluster slot.
  *
- * @param queue the queue name
+ * @param queue the queue name (the same for every shard)
  * @param due   ZSET message id to due time
  * @param msg   HASH message id to stored record
  * @param ready STREAM of due messages, read through the consumer group {@link #GROUP}
@@ -17,7 +17,14 @@ public record QueueKeys(String queue, String due, String msg, String ready, Stri
     public static final String GROUP = "consumers";
 
     public static QueueKeys of(String keyPrefix, String queue) {
-        String base = keyPrefix + ":{" + queue + "}:";
+        return of(keyPrefix, queue, queue);
+    }
+
+    /**
+     * The keys of the shard of {@code queue} with hash tag {@code tag}.
+     */
+    public static QueueKeys of(String keyPrefix, String queue, String tag) {
+        String base = keyPrefix + ":{" + tag + "}:";
         return new QueueKeys(queue, base + "due", base + "msg", base + "ready", base + "fail", base + "wake");
     }
 }

@@ -47,8 +47,8 @@ public final class QueueStatistics {
     /**
      * Reads the counts from Redis and returns every statistic by name.
      */
-    public Map<String, Object> snapshot(RedisQueue queue, RedisQueue deadLetterQueue) {
-        measureClockOffset(queue);
+    public Map<String, Object> snapshot(QueueShards queue, QueueShards deadLetterQueue) {
+        measureClockOffset(queue.first());
         QueueCounts counts = queue.counts();
         LatenessWindow.Summary summary = lateness.summary();
         Map<String, Object> stats = new LinkedHashMap<>();

@@ -13,6 +13,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import io.github.camelredisdelay.DuplicateMessageException;
+import io.github.camelredisdelay.NotReplicatedException;
+import org.redisson.api.BatchResult;
+import org.redisson.api.RBatch;
 import org.redisson.api.RFuture;
 import org.redisson.api.RScript;
 import org.redisson.api.RStream;
@@ -25,6 +28,8 @@ import org.redisson.client.RedisException;
 import org.redisson.client.codec.ByteArrayCodec;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.codec.CompositeCodec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Every Redis operation on one queue. Changes run as one Lua script each, so they are atomic; reads of the ready
@@ -36,16 +41,29 @@ public final class RedisQueue {
     private static final CompositeCodec STREAM_CODEC
             = new CompositeCodec(StringCodec.INSTANCE, ByteArrayCodec.INSTANCE, ByteArrayCodec.INSTANCE);
 
+    private static final Logger LOG = LoggerFactory.getLogger(RedisQueue.class);
+
     private final RedissonClient client;
     private final QueueKeys keys;
+    private final WriteSync sync;
     private final RScript script;
     private final RStream<String, byte[]> ready;
+    private final OutageLog unreplicatedAcks;
 
     public RedisQueue(RedissonClient client, QueueKeys keys) {
+        this(client, keys, WriteSync.NONE);
+    }
+
+    /**
+     * @param sync how long schedules, cancels, reschedules and acknowledgements wait for replicas
+     */
+    public RedisQueue(RedissonClient client, QueueKeys keys, WriteSync sync) {
         this.client = client;
         this.keys = keys;
+        this.sync = sync;
         this.script = client.getScript(ByteArrayCodec.INSTANCE);
         this.ready = client.getStream(keys.ready(), STREAM_CODEC);
+        this.unreplicatedAcks = new OutageLog(LOG, "Replication of acknowledgements on queue " + keys.queue());
     }
 
     public QueueKeys keys() {
@@ -70,9 +88,8 @@ public final class RedisQueue {
      */
     public ScheduleResult schedule(String id, byte[] envelope, DueTime due, String onDuplicate) {
         try {
-            List<Object> result = script.eval(keys.ready(), RScript.Mode.READ_WRITE, LuaScript.SCHEDULE.text(),
-                    RScript.ReturnType.LIST, List.of(keys.due(), keys.msg(), keys.ready(), keys.fail()),
-                    bytes(id), envelope, bytes(due.absolute() ? "at" : "delay"), bytes(due.millis()),
+            List<Object> result = write("Schedule of message " + id, Wait.REQUIRED, LuaScript.SCHEDULE, RScript.ReturnType.LIST,
+                    List.of(keys.due(), keys.msg(), keys.ready(), keys.fail()), bytes(id), envelope, bytes(due.absolute() ? "at" : "delay"), bytes(due.millis()),
                     bytes(onDuplicate), bytes(keys.wake()));
             return new ScheduleResult(toLong(result.get(0)) == 1, toLong(result.get(1)), toLong(result.get(2)));
         } catch (RedisException e) {
@@ -99,7 +116,7 @@ public final class RedisQueue {
             args.add(envelope);
         });
         try {
-            List<Object> result = script.eval(keys.ready(), RScript.Mode.READ_WRITE, LuaScript.SCHEDULE_BATCH.text(),
+            List<Object> result = write("Schedule of " + messages.size() + " messages", Wait.REQUIRED, LuaScript.SCHEDULE_BATCH,
                     RScript.ReturnType.LIST, List.of(keys.due(), keys.msg(), keys.ready()), args.toArray());
             return new ScheduleResult(true, toLong(result.get(0)), toLong(result.get(1)));
         } catch (RedisException e) {
@@ -113,7 +130,7 @@ public final class RedisQueue {
      * @return {@code true} when it was scheduled and is now gone; {@code false} when unknown, ready or in flight
      */
     public boolean cancel(String id) {
-        Long removed = script.eval(keys.ready(), RScript.Mode.READ_WRITE, LuaScript.CANCEL.text(), RScript.ReturnType.LONG,
+        Long removed = write("Cancel of message " + id, Wait.REQUIRED, LuaScript.CANCEL, RScript.ReturnType.LONG,
                 List.of(keys.due(), keys.msg(), keys.fail()), bytes(id));
         return removed == 1;
     }
@@ -125,8 +142,8 @@ public final class RedisQueue {
      */
     public ScheduleResult reschedule(String id, DueTime due) {
         try {
-            List<Object> result = script.eval(keys.ready(), RScript.Mode.READ_WRITE, LuaScript.RESCHEDULE.text(),
-                    RScript.ReturnType.LIST, List.of(keys.due()),
+            List<Object> result = write("Reschedule of message " + id, Wait.REQUIRED, LuaScript.RESCHEDULE, RScript.ReturnType.LIST,
+                    List.of(keys.due()),
                     bytes(id), bytes(due.absolute() ? "at" : "delay"), bytes(due.millis()), bytes(keys.wake()));
             return new ScheduleResult(toLong(result.get(0)) == 1, toLong(result.get(1)), toLong(result.get(2)));
         } catch (RedisException e) {
@@ -202,9 +219,8 @@ public final class RedisQueue {
         List<Object> args = new ArrayList<>(1 + deliveries.size() * 2);
         args.add(bytes(QueueKeys.GROUP));
         addAcknowledgements(args, deliveries);
-        Long acked = script.eval(keys.ready(), RScript.Mode.READ_WRITE, LuaScript.ACK.text(), RScript.ReturnType.LONG,
+        return write("Acknowledgement", Wait.BEST_EFFORT, LuaScript.ACK, RScript.ReturnType.LONG,
                 List.of(keys.ready(), keys.msg(), keys.fail()), args.toArray());
-        return acked;
     }
 
     /**
@@ -217,9 +233,56 @@ public final class RedisQueue {
         args.add(bytes(consumer));
         args.add(bytes(count));
         addAcknowledgements(args, finished);
-        List<Object> entries = withGroup(() -> script.eval(keys.ready(), RScript.Mode.READ_WRITE, LuaScript.FETCH.text(),
-                RScript.ReturnType.LIST, List.of(keys.ready(), keys.msg(), keys.fail()), args.toArray()));
+        Wait wait = finished.isEmpty() ? Wait.NONE : Wait.BEST_EFFORT;
+        List<Object> entries = withGroup(() -> write("Acknowledgement", wait, LuaScript.FETCH, RScript.ReturnType.LIST,
+                List.of(keys.ready(), keys.msg(), keys.fail()), args.toArray()));
         return StreamEntries.fromScriptReply(entries);
+    }
+
+    /** Whether a write waits for replicas ({@link WriteSync}), and what a shortfall means. */
+    private enum Wait {
+        /** No waiting: nothing was changed that a failover could lose. */
+        NONE,
+        /** A shortfall fails the call: the caller was told the write is safe. */
+        REQUIRED,
+        /** A shortfall is logged (rate-limited): losing the write in a failover only means a duplicate delivery. */
+        BEST_EFFORT
+    }
+
+    /**
+     * Runs a script that changes the queue, then waits for replicas as {@link WriteSync} says.
+     *
+     * @throws NotReplicatedException for {@link Wait#REQUIRED} when the write is applied but reached too few replicas
+     */
+    private <R> R write(String operation, Wait wait, LuaScript lua, RScript.ReturnType type, List<Object> scriptKeys,
+                        Object... args) {
+        if (!sync.enabled() || wait == Wait.NONE) {
+            return script.eval(keys.ready(), RScript.Mode.READ_WRITE, lua.text(), type, scriptKeys, args);
+        }
+        RBatch batch = client.createBatch(sync.batchOptions());
+        RFuture<R> result = batch.getScript(ByteArrayCodec.INSTANCE)
+                .evalAsync(keys.ready(), RScript.Mode.READ_WRITE, lua.text(), type, scriptKeys, args);
+        BatchResult<?> done;
+        try {
+            done = batch.execute();
+        } catch (RedisException e) {
+            if (sync.aof() && String.valueOf(e.getMessage()).contains("WAITAOF")) {
+                throw new IllegalStateException("syncAof=true on queue " + name() + " needs Redis 7.2 or later (WAITAOF); "
+                                                + "the server replied: " + e.getMessage(), e);
+            }
+            throw e;
+        }
+        if (done.getSyncedSlaves() < sync.replicas()) {
+            NotReplicatedException shortfall
+                    = new NotReplicatedException(name(), operation, sync.replicas(), done.getSyncedSlaves(), sync.timeoutMs());
+            if (wait == Wait.REQUIRED) {
+                throw shortfall;
+            }
+            unreplicatedAcks.failed(shortfall);
+        } else if (wait == Wait.BEST_EFFORT) {
+            unreplicatedAcks.succeeded();
+        }
+        return result.toCompletableFuture().join();
     }
 
     private static void addAcknowledgements(List<Object> args, Collection<Delivery> deliveries) {

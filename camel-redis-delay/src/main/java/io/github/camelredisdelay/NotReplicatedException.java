@@ -1,0 +1,35 @@
+package io.github.camelredisdelay;
+
+/**
+ * A write of a queue with {@code syncReplicas} did not reach that many replicas (or, with {@code syncAof}, their
+ * append-only files) within {@code syncTimeout}. The write is applied on the master and may be lost by a failover;
+ * for a schedule, retry with the same message id so the retry is idempotent.
+ */
+public class NotReplicatedException extends IllegalStateException {
+
+    private final String queue;
+    private final int required;
+    private final int reached;
+
+    public NotReplicatedException(String queue, String operation, int required, int reached, long timeoutMs) {
+        super(operation + " on queue " + queue + " reached " + reached + " of " + required + " required replicas within "
+              + timeoutMs + " ms (syncReplicas / syncTimeout); it is applied on the master but may be lost by a failover");
+        this.queue = queue;
+        this.required = required;
+        this.reached = reached;
+    }
+
+    public String getQueue() {
+        return queue;
+    }
+
+    /** Replicas the write had to reach. */
+    public int getRequired() {
+        return required;
+    }
+
+    /** Replicas it reached within the timeout. */
+    public int getReached() {
+        return reached;
+    }
+}

@@ -1,0 +1,83 @@
+package io.github.camelredisdelay.internal;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.redisson.api.RedissonClient;
+
+/**
+ * The shards of one queue ({@code shards} option): each a {@link RedisQueue} with keys of its own hash tag (see
+ * {@link ShardTags}). A message lives on the shard its id picks; consumers and transfer tasks serve every shard.
+ * With one shard this is just the queue.
+ */
+public final class QueueShards {
+
+    private final String name;
+    private final List<RedisQueue> shards;
+
+    private QueueShards(String name, List<RedisQueue> shards) {
+        this.name = name;
+        this.shards = shards;
+    }
+
+    public static QueueShards of(RedissonClient client, String keyPrefix, String queue, int shards, WriteSync sync) {
+        return new QueueShards(queue, ShardTags.of(queue, shards).stream()
+                .map(tag -> new RedisQueue(client, QueueKeys.of(keyPrefix, queue, tag), sync))
+                .toList());
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** Every shard, shard 0 first. */
+    public List<RedisQueue> all() {
+        return shards;
+    }
+
+    /** The shard that holds (or will hold) the message with this id. */
+    public RedisQueue forMessage(String messageId) {
+        return shards.get(ShardTags.shardOf(messageId, shards.size()));
+    }
+
+    /** Shard 0: the one to ask for things every shard answers alike, such as Redis' clock. */
+    public RedisQueue first() {
+        return shards.get(0);
+    }
+
+    /**
+     * The counts of every shard added up; the oldest overdue time is the largest of any shard.
+     */
+    public QueueCounts counts() {
+        long scheduled = 0;
+        long ready = 0;
+        long inFlight = 0;
+        long oldestOverdueMs = 0;
+        long redisNow = 0;
+        for (RedisQueue shard : shards) {
+            QueueCounts counts = shard.counts();
+            scheduled += counts.scheduled();
+            ready += counts.ready();
+            inFlight += counts.inFlight();
+            oldestOverdueMs = Math.max(oldestOverdueMs, counts.oldestOverdueMs());
+            redisNow = Math.max(redisNow, counts.redisNow());
+        }
+        return new QueueCounts(scheduled, ready, inFlight, oldestOverdueMs, redisNow);
+    }
+
+    /** All messages of every shard, whatever their state. */
+    public long size() {
+        return shards.stream().mapToLong(RedisQueue::size).sum();
+    }
+
+    /**
+     * Checks that the Redis of every shard answers within {@code timeout} (shards may live on different masters).
+     *
+     * @throws Exception the first failure or time-out
+     */
+    public void ping(Duration timeout) throws Exception {
+        for (RedisQueue shard : shards) {
+            shard.ping(timeout);
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package io.github.camelredisdelay.internal;
+
+import java.time.Duration;
+
+import org.redisson.api.BatchOptions;
+
+/**
+ * How long a write waits for durability before it counts as done: for {@code replicas} replicas to have it (WAIT),
+ * and with {@code aof} also for it to be in the append-only files of the master and those replicas (WAITAOF).
+ *
+ * @param replicas  replicas that must have the write; 0 = do not wait
+ * @param aof       also wait for the append-only files
+ * @param timeoutMs longest wait
+ */
+public record WriteSync(int replicas, boolean aof, long timeoutMs) {
+
+    /** No waiting: Redis' asynchronous replication. */
+    public static final WriteSync NONE = new WriteSync(0, false, 0);
+
+    public boolean enabled() {
+        return replicas > 0;
+    }
+
+    /** Batch options that make Redisson send WAIT or WAITAOF right after the write, on the same connection. */
+    BatchOptions batchOptions() {
+        BatchOptions options = BatchOptions.defaults();
+        return aof ? options.syncAOF(1, replicas, Duration.ofMillis(timeoutMs)) : options.sync(replicas, Duration.ofMillis(timeoutMs));
+    }
+}
