@@ -60,6 +60,21 @@ class BadInputTest extends RedisDelayTestSupport {
                 .rootCause().hasMessageContaining("retrySchedule entry of queue orders '2X'");
     }
 
+    @Test
+    void shardsOutOfRangeAreRejectedNamingTheLimits() {
+        assertThatThrownBy(() -> node.getEndpoint("redis-delay:orders?shards=0"))
+                .rootCause().hasMessageContaining("Invalid shards 0 of queue orders: at least 1");
+        assertThatThrownBy(() -> node.getEndpoint("redis-delay:orders?shards=129"))
+                .rootCause().hasMessageContaining("Invalid shards 129 of queue orders: at most 128");
+    }
+
+    @Test
+    void syncAofWithoutReplicasIsRejectedSayingWhatToDoInstead() {
+        assertThatThrownBy(() -> node.getEndpoint("redis-delay:orders?syncAof=true"))
+                .rootCause().hasMessageContaining("syncAof=true on queue orders needs syncReplicas of at least 1")
+                .hasMessageContaining("appendfsync always");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = { "30M", "-1s", "", "tomorrow" })
     void badDelayHeaderFailsTheExchangeAndStoresNothing(String delay) {

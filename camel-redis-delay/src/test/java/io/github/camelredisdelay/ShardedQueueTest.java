@@ -1,0 +1,118 @@
+package io.github.camelredisdelay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.ConsumerTemplate;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A queue spread over several hash tags ({@code shards=3}) keeps every promise of a plain queue.
+ */
+class ShardedQueueTest extends RedisDelayTestSupport {
+
+    private static final String SHARDED = "redis-delay:orders?shards=3";
+
+    private final List<String> delivered = new CopyOnWriteArrayList<>();
+
+    private ProducerTemplate nodeConsuming(String uri) throws Exception {
+        return startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri).process(e -> delivered.add(e.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID, String.class)));
+            }
+        }).createProducerTemplate();
+    }
+
+    /** The hash tags of the queue's keys of one structure (e.g. msg, or ready: a stream stays when empty). */
+    private Set<String> shardTags(String queue, String structure) {
+        return redis().getKeys().getKeysStreamByPattern(keyPrefix + ":{" + queue + "*}:" + structure)
+                .map(key -> key.substring(key.indexOf('{') + 1, key.indexOf('}')))
+                .collect(Collectors.toSet());
+    }
+
+    @Test
+    void messagesAreSpreadOverEveryShardAndEachIsDeliveredOnce() throws Exception {
+        ProducerTemplate producer = nodeConsuming(SHARDED + "&concurrentConsumers=2");
+        List<String> ids = IntStream.range(0, 60).mapToObj(i -> "order-" + i).toList();
+        ids.forEach(id -> producer.sendBodyAndHeader(SHARDED + "&delay=1h", id, RedisDelayConstants.MESSAGE_ID, id));
+
+        assertThat(shardTags("orders", "msg")).hasSize(3).contains("orders");
+        ids.forEach(id -> producer.sendBodyAndHeader(SHARDED + "&operation=reschedule&delay=0", null,
+                RedisDelayConstants.MESSAGE_ID, id));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() >= ids.size());
+        await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1)).until(() -> true);
+        assertThat(delivered).containsExactlyInAnyOrderElementsOf(ids);
+    }
+
+    @Test
+    void cancelFindsTheShardOfItsMessage() throws Exception {
+        ProducerTemplate producer = nodeConsuming(SHARDED);
+        List<String> ids = IntStream.range(0, 12).mapToObj(i -> "o-" + i).toList();
+        ids.forEach(id -> producer.sendBodyAndHeader(SHARDED + "&delay=1s", id, RedisDelayConstants.MESSAGE_ID, id));
+
+        List<Object> answers = ids.stream().map(id -> producer.requestBodyAndHeader(SHARDED + "&operation=cancel", null,
+                RedisDelayConstants.MESSAGE_ID, id)).toList();
+
+        assertThat(answers).containsOnly(true);
+        await().pollDelay(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(2)).until(() -> true);
+        assertThat(delivered).isEmpty();
+    }
+
+    @Test
+    void scheduleBatchSpreadsOverShardsAndStatsAddThemUp() throws Exception {
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        List<String> bodies = IntStream.range(0, 30).mapToObj(i -> "b" + i).toList();
+
+        producer.sendBody(SHARDED + "&operation=scheduleBatch&delay=1h", bodies);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> stats = producer.requestBody(SHARDED + "&operation=stats", null, Map.class);
+
+        assertThat(shardTags("orders", "msg")).hasSize(3);
+        assertThat(stats).containsEntry("scheduled", 30L).containsEntry("ready", 0L);
+    }
+
+    @Test
+    void aPollingConsumerReceivesFromEveryShard() throws Exception {
+        var context = startContext();
+        ProducerTemplate producer = context.createProducerTemplate();
+        ConsumerTemplate consumer = context.createConsumerTemplate();
+        List<String> ids = IntStream.range(0, 9).mapToObj(i -> "p-" + i).toList();
+        ids.forEach(id -> producer.sendBodyAndHeader(SHARDED, id, RedisDelayConstants.MESSAGE_ID, id));
+
+        List<Object> received = IntStream.range(0, ids.size()).mapToObj(i -> consumer.receiveBody(SHARDED, 5000)).toList();
+
+        assertThat(received).containsExactlyInAnyOrderElementsOf(ids);
+    }
+
+    @Test
+    void deadLettersGoToTheShardsOfTheDeadLetterQueue() throws Exception {
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(SHARDED + "&maxDeliveries=1").throwException(new IllegalStateException("boom"));
+                from("redis-delay:orders.dead?shards=3")
+                        .process(e -> delivered.add(e.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID, String.class)));
+            }
+        }).createProducerTemplate();
+        List<String> ids = IntStream.range(0, 6).mapToObj(i -> "d-" + i).toList();
+
+        ids.forEach(id -> producer.sendBodyAndHeader(SHARDED, id, RedisDelayConstants.MESSAGE_ID, id));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() >= ids.size());
+        assertThat(delivered).containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(shardTags("orders.dead", "ready")).hasSizeGreaterThan(1);
+    }
+}

@@ -1,0 +1,132 @@
+package io.github.camelredisdelay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.github.camelredisdelay.embedded.RedisBinary;
+import io.github.camelredisdelay.embedded.RedisServerOptions;
+import io.github.camelredisdelay.embedded.RedisServerProcess;
+import org.apache.camel.CamelContext;
+import org.apache.camel.CamelExecutionException;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code syncReplicas}, {@code syncAof} and {@code syncTimeout} against a real master with one replica.
+ */
+class SyncReplicasTest {
+
+    private static final String PREFIX = "sync";
+
+    private static RedisServerProcess master;
+    private static RedisServerProcess replica;
+
+    private final List<String> delivered = new CopyOnWriteArrayList<>();
+    private CamelContext context;
+
+    @BeforeAll
+    static void startMasterAndReplica() {
+        RedisBinary binary = RedisBinary.select(System.getProperty("redis.test.binary", RedisBinary.PATH_CHOICE));
+        master = RedisServerProcess.start(binary, RedisServerOptions.defaults());
+        replica = RedisServerProcess.start(binary,
+                RedisServerOptions.defaults().withExtraArgs("--replicaof", master.host(), String.valueOf(master.port())));
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> master.command("INFO", "replication").contains("connected_slaves:1")
+                             && replica.command("INFO", "replication").contains("master_link_status:up"));
+    }
+
+    @AfterAll
+    static void stopServers() {
+        if (replica != null) {
+            replica.close();
+        }
+        if (master != null) {
+            master.close();
+        }
+    }
+
+    @AfterEach
+    void stopContext() {
+        if (context != null) {
+            context.stop();
+        }
+    }
+
+    private ProducerTemplate node(String consumerUri) throws Exception {
+        context = new DefaultCamelContext();
+        RedisDelayComponent component = new RedisDelayComponent();
+        component.getConfiguration().setAddress(master.uri());
+        component.getConfiguration().setKeyPrefix(PREFIX);
+        context.addComponent("redis-delay", component);
+        if (consumerUri != null) {
+            context.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from(consumerUri).process(e -> delivered.add(e.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID, String.class)));
+                }
+            });
+        }
+        context.start();
+        return context.createProducerTemplate();
+    }
+
+    @Test
+    void aScheduleWithSyncReplicasIsOnTheReplicaWhenTheProducerReturns() throws Exception {
+        ProducerTemplate producer = node(null);
+
+        for (int i = 0; i < 20; i++) {
+            producer.sendBodyAndHeader("redis-delay:synced?delay=1h&syncReplicas=1", "x", RedisDelayConstants.MESSAGE_ID, "m-" + i);
+            // read on the replica at once: WAIT made the producer wait until the replica had it
+            assertThat(replica.command("HEXISTS", PREFIX + ":{synced}:msg", "m-" + i)).isEqualTo("1");
+        }
+    }
+
+    @Test
+    void aScheduleThatReachesTooFewReplicasFailsNamingTheShortfall() throws Exception {
+        ProducerTemplate producer = node(null);
+
+        assertThatThrownBy(() -> producer.sendBodyAndHeader("redis-delay:short?syncReplicas=2&syncTimeout=200&delay=1h", "x",
+                RedisDelayConstants.MESSAGE_ID, "m-1"))
+                .isInstanceOf(CamelExecutionException.class).cause()
+                .isInstanceOf(NotReplicatedException.class)
+                .hasMessageContaining("m-1").hasMessageContaining("short").hasMessageContaining("reached 1 of 2")
+                .hasMessageContaining("200 ms");
+    }
+
+    @Test
+    void syncAofNamesTheRedisVersionItNeedsOrWaitsForTheAppendOnlyFiles() throws Exception {
+        ProducerTemplate producer = node(null);
+        String uri = "redis-delay:aof?syncReplicas=1&syncAof=true&syncTimeout=500&delay=1h";
+        boolean hasWaitAof = !master.command("COMMAND", "INFO", "WAITAOF").isBlank();
+
+        if (hasWaitAof) {
+            // no append-only file on these servers: WAITAOF cannot confirm, so the write is reported as unsafe
+            assertThatThrownBy(() -> producer.sendBody(uri, "x")).cause().isInstanceOf(NotReplicatedException.class);
+        } else {
+            assertThatThrownBy(() -> producer.sendBody(uri, "x")).cause()
+                    .hasMessageContaining("syncAof=true on queue aof needs Redis 7.2 or later (WAITAOF)");
+        }
+    }
+
+    @Test
+    void consumersAcknowledgeThroughSyncedWritesAndTheReplicaEndsEmpty() throws Exception {
+        ProducerTemplate producer = node("redis-delay:acked?syncReplicas=1");
+        List<String> ids = List.of("a", "b", "c", "d", "e");
+
+        ids.forEach(id -> producer.sendBodyAndHeader("redis-delay:acked?syncReplicas=1", id, RedisDelayConstants.MESSAGE_ID, id));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() >= ids.size());
+        assertThat(delivered).containsExactlyInAnyOrderElementsOf(ids);
+        await().atMost(Duration.ofSeconds(5)).until(() -> "0".equals(replica.command("HLEN", PREFIX + ":{acked}:msg")));
+    }
+}

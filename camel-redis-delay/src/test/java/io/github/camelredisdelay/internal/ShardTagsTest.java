@@ -1,0 +1,43 @@
+package io.github.camelredisdelay.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.Test;
+
+class ShardTagsTest {
+
+    @Test
+    void slotsAreThoseRedisClusterComputes() {
+        // the values CLUSTER KEYSLOT answers, and the CRC16 check value of the Redis Cluster specification
+        assertThat(ShardTags.slot("foo")).isEqualTo(12182);
+        assertThat(ShardTags.slot("hello")).isEqualTo(866);
+        assertThat(ShardTags.slot("123456789")).isEqualTo(0x31C3 % 16384);
+    }
+
+    @Test
+    void oneShardIsThePlainQueue() {
+        assertThat(ShardTags.of("orders", 1)).containsExactly("orders");
+        assertThat(ShardTags.shardOf("any-id", 1)).isZero();
+    }
+
+    @Test
+    void shardsAreEvenlySpacedOverTheSlotsStartingAtTheQueuesOwn() {
+        List<String> tags = ShardTags.of("orders", 3);
+        int first = ShardTags.slot("orders");
+
+        assertThat(tags).hasSize(3).startsWith("orders").doesNotHaveDuplicates();
+        List<Integer> offsets = tags.stream().map(tag -> Math.floorMod(ShardTags.slot(tag) - first, 16384)).toList();
+        assertThat(offsets).containsExactly(0, 16384 / 3, 2 * 16384 / 3);
+    }
+
+    @Test
+    void everyMessageIdPicksOneShardAndAllShardsGetSome() {
+        List<Integer> shards = IntStream.range(0, 300).mapToObj(i -> ShardTags.shardOf("order-" + i, 3)).toList();
+
+        assertThat(shards).containsOnly(0, 1, 2);
+        assertThat(ShardTags.shardOf("order-7", 3)).isEqualTo(ShardTags.shardOf("order-7", 3));
+    }
+}
