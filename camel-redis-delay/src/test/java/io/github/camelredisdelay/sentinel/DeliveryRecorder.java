@@ -15,16 +15,27 @@ import org.apache.camel.Processor;
  */
 final class DeliveryRecorder implements Processor {
 
-    /** One delivery: a message id and the local time its exchange was processed. */
-    record Delivery(String id, long atMillis) {
+    /**
+     * One delivery.
+     *
+     * @param atMillis     local time its exchange was processed
+     * @param scheduledFor the due time Redis stored for it
+     */
+    record Delivery(String id, long atMillis, long scheduledFor) {
+
+        /** How late it was processed, in ms. */
+        long lateness() {
+            return atMillis - scheduledFor;
+        }
     }
 
     private final Queue<Delivery> deliveries = new ConcurrentLinkedQueue<>();
 
     @Override
     public void process(Exchange exchange) {
-        deliveries.add(new Delivery(exchange.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID, String.class),
-                System.currentTimeMillis()));
+        long now = System.currentTimeMillis();
+        deliveries.add(new Delivery(exchange.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID, String.class), now,
+                exchange.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class)));
     }
 
     /** Every delivery so far, in order. */

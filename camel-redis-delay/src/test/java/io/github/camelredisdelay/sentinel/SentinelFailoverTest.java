@@ -5,10 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.stream.Collectors;
 
 import io.github.camelredisdelay.embedded.RedisServerProcess;
 import io.github.camelredisdelay.internal.QueueKeys;
@@ -75,6 +72,8 @@ class SentinelFailoverTest extends SentinelTestSupport {
 
             await("a delivery after the promotion").atMost(STAGE_TIMEOUT)
                     .until(() -> recorder.firstAtOrAfter(promotedAt).isPresent());
+            await("the transfer tasks listen for wake-ups on the new master").atMost(STAGE_TIMEOUT)
+                    .until(() -> wakeSubscribers(replica) > 0);
             await("sends acknowledged after the promotion").atMost(STAGE_TIMEOUT)
                     .until(() -> producer.acknowledgedSince(promotedAt) >= ACKNOWLEDGED_AFTER_PROMOTION);
             producer.stop();
@@ -83,11 +82,17 @@ class SentinelFailoverTest extends SentinelTestSupport {
         awaitDrained(replica);
 
         FailoverTally tally = FailoverTally.of(sends, recorder.deliveries());
-        report(tally, sends, recorder, new Moments(killedAt, deadAt, promotedAt),
-                Duration.ofNanos(System.nanoTime() - started));
+        FailoverReport.append(redisVersion(), tally, sends, recorder.deliveries(),
+                new FailoverReport.Moments(killedAt, deadAt, promotedAt), Duration.ofNanos(System.nanoTime() - started));
         assertThat(tally.deliveredNeverSent()).as("delivered ids no send attempted").isEmpty();
         assertThat(tally.lostAcknowledgedSince(promotedAt))
                 .as("messages acknowledged after the promotion but never delivered").isEmpty();
+    }
+
+    /** Clients subscribed to the queue's wake-up channel on a data node. */
+    private long wakeSubscribers(RedisServerProcess node) {
+        List<String> reply = node.command("PUBSUB", "NUMSUB", QueueKeys.of(keyPrefix, QUEUE).wake()).lines().toList();
+        return Long.parseLong(reply.get(1));
     }
 
     /**
@@ -99,32 +104,5 @@ class SentinelFailoverTest extends SentinelTestSupport {
         await("queue drained on the new master").atMost(STAGE_TIMEOUT).pollInterval(Duration.ofMillis(200))
                 .until(() -> "0".equals(master.command("HLEN", keys.msg()))
                         && "0".equals(master.command("ZCARD", keys.due())));
-    }
-
-    /**
-     * When the SIGKILL was sent, when the master was seen dead (a reply it sent just before can arrive in between),
-     * and when a Sentinel first named the replica as master; local times in ms.
-     */
-    private record Moments(long killedAt, long deadAt, long promotedAt) {
-    }
-
-    private void report(FailoverTally tally, List<Outcome> sends, DeliveryRecorder recorder, Moments moments,
-            Duration took) {
-        long killedAt = moments.killedAt();
-        long firstAckAfterDeath = sends.stream().filter(s -> s.acknowledged() && s.atMillis() > moments.deadAt())
-                .mapToLong(Outcome::atMillis).min().orElse(-1) - killedAt;
-        long firstDeliveryAfterPromotion = recorder.firstAtOrAfter(moments.promotedAt()).orElse(-1) - killedAt;
-        long longestSend = sends.stream().mapToLong(Outcome::tookMillis).max().orElse(0);
-        Map<String, Long> errors = sends.stream().filter(s -> !s.acknowledged())
-                .collect(Collectors.groupingBy(Outcome::error, TreeMap::new, Collectors.counting()));
-        String notes = "killToPromotion=" + (moments.promotedAt() - killedAt) + "ms killToFirstDeliveryAfterPromotion="
-                + firstDeliveryAfterPromotion + "ms killToFirstAckFromNewMaster=" + firstAckAfterDeath
-                + "ms longestSend=" + longestSend + "ms failedSends=" + tally.failed().size()
-                + " failedButDelivered=" + tally.failedDelivered()
-                + " lostAckedMsAfterKill=" + tally.lostRelativeTo(killedAt)
-                + " duplicated=" + tally.duplicatedIds() + " errors=" + errors;
-        ResultsFile.append("sentinel: master kill -9, replica promoted, at 100 msg/s", redisVersion(),
-                tally.acknowledgedAt().size(), tally.acknowledgedDelivered(), tally.duplicates(), tally.lost().size(),
-                took, notes);
     }
 }
