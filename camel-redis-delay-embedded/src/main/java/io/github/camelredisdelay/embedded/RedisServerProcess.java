@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.IntSupplier;
 import java.util.stream.Stream;
@@ -32,19 +33,24 @@ public final class RedisServerProcess implements AutoCloseable {
     private static final Duration HOOK_EXIT_TIMEOUT = Duration.ofSeconds(2);
     private static final int LAUNCH_ATTEMPTS = 5;
     private static final Duration LAUNCH_RETRY_PAUSE = Duration.ofMillis(200);
+    private static final String CONFIG_FILE_NAME = "redis.conf";
 
     private final RedisBinary binary;
     private final RedisServerOptions options;
     private final Path dir;
+    /** The configuration file given to every launch, or null when it runs on arguments alone. */
+    private final Path configFile;
     private final int port;
     private final Thread exitHook;
     private volatile Process process;
     private boolean closed;
 
-    private RedisServerProcess(RedisBinary binary, RedisServerOptions options, Path dir, Launched launched) {
+    private RedisServerProcess(RedisBinary binary, RedisServerOptions options, Path dir, Path configFile,
+            Launched launched) {
         this.binary = binary;
         this.options = options;
         this.dir = dir;
+        this.configFile = configFile;
         this.port = launched.port();
         this.process = launched.process();
         this.exitHook = new Thread(this::killOnJvmExit, "redis-server-" + port + "-exit-hook");
@@ -58,10 +64,37 @@ public final class RedisServerProcess implements AutoCloseable {
      */
     public static RedisServerProcess start(RedisBinary binary, RedisServerOptions options) {
         Path dir = createTempDir();
+        return startIn(dir, binary, options, null);
+    }
+
+    /**
+     * Starts {@code redis-server} with a configuration file and returns once it answers {@code PING}. The
+     * lines are written to {@code redis.conf} in the server's own directory, which is given as the first
+     * argument to this and every later launch; the server may rewrite that file, as Sentinel does to keep
+     * its state. The arguments of {@code options} come after it and win. A Sentinel, for example, is
+     * {@code start(binary, RedisServerOptions.defaults().withExtraArgs("--sentinel"), List.of("sentinel monitor
+     * ..."))}.
+     *
+     * @throws IllegalStateException when it does not start; the message ends with the tail of its log
+     */
+    public static RedisServerProcess start(RedisBinary binary, RedisServerOptions options, List<String> configLines) {
+        Path dir = createTempDir();
+        Path configFile = dir.resolve(CONFIG_FILE_NAME);
+        try {
+            Files.write(configFile, configLines);
+        } catch (IOException e) {
+            deleteRecursively(dir);
+            throw new UncheckedIOException("Cannot write " + configFile, e);
+        }
+        return startIn(dir, binary, options, configFile);
+    }
+
+    private static RedisServerProcess startIn(Path dir, RedisBinary binary, RedisServerOptions options,
+            Path configFile) {
         try {
             IntSupplier ports = () -> options.port() != 0 ? options.port() : freePort();
-            Launched launched = launch(binary, options, dir, ports);
-            RedisServerProcess server = new RedisServerProcess(binary, options, dir, launched);
+            Launched launched = launch(binary, options, configFile, dir, ports);
+            RedisServerProcess server = new RedisServerProcess(binary, options, dir, configFile, launched);
             LOG.info("Started {}", server);
             return server;
         } catch (RuntimeException e) {
@@ -165,7 +198,7 @@ public final class RedisServerProcess implements AutoCloseable {
             throw new IllegalStateException("Cannot restart " + this + ": it is closed");
         }
         stop();
-        process = launch(binary, options, dir, () -> port).process();
+        process = launch(binary, options, configFile, dir, () -> port).process();
         LOG.info("Restarted {}", this);
     }
 
@@ -193,11 +226,12 @@ public final class RedisServerProcess implements AutoCloseable {
      * Tries a few times: a free port can be taken between choosing and binding it, and a restarted
      * server's port can still be held for a moment.
      */
-    private static Launched launch(RedisBinary binary, RedisServerOptions options, Path dir, IntSupplier ports) {
+    private static Launched launch(RedisBinary binary, RedisServerOptions options, Path configFile, Path dir,
+            IntSupplier ports) {
         int port = 0;
         for (int attempt = 1; attempt <= LAUNCH_ATTEMPTS; attempt++) {
             port = ports.getAsInt();
-            Optional<Process> started = ServerLaunch.tryStart(binary, options, port, dir);
+            Optional<Process> started = ServerLaunch.tryStart(binary, options, configFile, port, dir);
             if (started.isPresent()) {
                 return new Launched(port, started.get());
             }

@@ -26,16 +26,18 @@ final class ServerLaunch {
      * Starts the server and returns it once it answers {@code PING}, or empty when the port was taken so
      * the caller can try again.
      *
+     * @param configFile given as the first argument, where {@code redis-server} wants it; null for none
      * @throws IllegalStateException when it exits for another reason or does not answer within 10 s; the
      *                               message ends with the tail of its log and console
      */
-    static Optional<Process> tryStart(RedisBinary binary, RedisServerOptions options, int port, Path dir) {
+    static Optional<Process> tryStart(RedisBinary binary, RedisServerOptions options, Path configFile, int port,
+            Path dir) {
         Path logFile = dir.resolve("redis.log");
         Path consoleFile = dir.resolve("redis.console");
         LaunchOutput output = LaunchOutput.mark(logFile, consoleFile);
         Process process;
         try {
-            process = new ProcessBuilder(commandLine(binary, options, port, dir, logFile))
+            process = new ProcessBuilder(commandLine(binary, options, configFile, port, dir, logFile))
                     .directory(dir.toFile())
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(consoleFile.toFile()))
@@ -46,10 +48,14 @@ final class ServerLaunch {
         return awaitReady(process, binary, port, output);
     }
 
-    private static List<String> commandLine(RedisBinary binary, RedisServerOptions options, int port, Path dir,
-            Path logFile) {
-        List<String> command = new ArrayList<>(List.of(
-                binary.path().toString(),
+    private static List<String> commandLine(RedisBinary binary, RedisServerOptions options, Path configFile,
+            int port, Path dir, Path logFile) {
+        List<String> command = new ArrayList<>();
+        command.add(binary.path().toString());
+        if (configFile != null) {
+            command.add(configFile.toString());
+        }
+        command.addAll(List.of(
                 "--port", String.valueOf(port),
                 "--bind", HOST,
                 "--dir", dir.toString(),

@@ -9,6 +9,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -144,6 +145,30 @@ class RedisServerProcessTest {
         server.close();
 
         assertThatThrownBy(server::restart).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    }
+
+    @Test
+    void configFileLinesApplyAndArgumentsWinOverThem() {
+        RedisServerOptions options = RedisServerOptions.defaults().withExtraArgs("--maxmemory", "20mb");
+
+        try (RedisServerProcess server = RedisServerProcess.start(RedisBinary.select("path"), options,
+                List.of("maxmemory 10mb", "maxmemory-policy noeviction"))) {
+            assertThat(server.command("CONFIG", "GET", "maxmemory")).isEqualTo("maxmemory\n20971520");
+            assertThat(server.command("CONFIG", "GET", "maxmemory-policy")).isEqualTo("maxmemory-policy\nnoeviction");
+        }
+    }
+
+    @Test
+    void configFileIsReadAgainOnRestartWithWhatTheServerRewroteIntoIt() {
+        try (RedisServerProcess server = RedisServerProcess.start(RedisBinary.select("path"),
+                RedisServerOptions.defaults(), List.of("maxmemory-policy noeviction"))) {
+            server.command("CONFIG", "SET", "maxmemory-policy", "allkeys-lru");
+            server.command("CONFIG", "REWRITE");
+
+            server.restart();
+
+            assertThat(server.command("CONFIG", "GET", "maxmemory-policy")).isEqualTo("maxmemory-policy\nallkeys-lru");
+        }
     }
 
     @Test

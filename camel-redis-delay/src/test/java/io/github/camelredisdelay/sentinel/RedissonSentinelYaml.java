@@ -1,0 +1,49 @@
+package io.github.camelredisdelay.sentinel;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Collectors;
+
+import io.github.camelredisdelay.embedded.RedisSentinelDeployment;
+
+/**
+ * The Redisson YAML file a node is given as {@code redissonConfig} to reach a {@link RedisSentinelDeployment}: the
+ * configuration docs/sentinel.md recommends, with this deployment's Sentinel addresses and master name.
+ */
+final class RedissonSentinelYaml {
+
+    private static final String TEMPLATE = """
+            sentinelServersConfig:
+              masterName: "%s"
+              sentinelAddresses:
+            %s
+              # reads too go to the master: the stats and time scripts must not see a lagging replica
+              readMode: "MASTER"
+              subscriptionMode: "MASTER"
+              # how often the Sentinels are asked for the master: the delay between a promotion and its use
+              scanInterval: 500
+              # a command meeting a dead master is retried twice 250 ms apart, then fails to the caller
+              retryAttempts: 2
+              retryDelay: !<org.redisson.config.ConstantDelay> {delay: PT0.25S}
+              timeout: 3000
+            """;
+
+    private RedissonSentinelYaml() {
+    }
+
+    /** Writes {@code redisson-sentinel.yaml} into {@code dir} and returns its path. */
+    static Path write(RedisSentinelDeployment deployment, Path dir) {
+        String addresses = deployment.sentinelAddresses().stream().map(address -> "    - \"" + address + "\"")
+                .collect(Collectors.joining("\n"));
+        Path file = dir.resolve("redisson-sentinel.yaml");
+        try {
+            Files.writeString(file, TEMPLATE.formatted(deployment.masterName(), addresses), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write " + file, e);
+        }
+        return file;
+    }
+}

@@ -1,0 +1,91 @@
+package io.github.camelredisdelay.sentinel;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+import io.github.camelredisdelay.RedisDelayComponent;
+import io.github.camelredisdelay.embedded.RedisBinary;
+import io.github.camelredisdelay.embedded.RedisSentinelDeployment;
+import io.github.camelredisdelay.test.RedisServerExtension;
+import org.apache.camel.CamelContext;
+import org.apache.camel.RoutesBuilder;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+
+/**
+ * Base of the tests against a {@link RedisSentinelDeployment} of their own, started before and stopped after each
+ * test from the binary the system property {@value RedisServerExtension#BINARY_PROPERTY} chooses (so the suite's
+ * second run uses Redis 6.2). These tests always run private processes: they kill a master, which an external
+ * server or a container is not ours to do. Nodes are CamelContexts whose component creates its own client from the
+ * Redisson YAML file, the documented way.
+ */
+abstract class SentinelTestSupport {
+
+    static final String MASTER_NAME = "delay-master";
+
+    /** Key prefix of this test's queues. */
+    final String keyPrefix = "test:" + UUID.randomUUID().toString().substring(0, 8);
+
+    private final List<CamelContext> nodes = new ArrayList<>();
+    private RedisSentinelDeployment deployment;
+    private String redisVersion;
+    private Path configDir;
+    private Path redissonConfig;
+
+    @BeforeEach
+    void startDeployment() throws IOException {
+        RedisBinary binary = RedisBinary.select(System.getProperty(RedisServerExtension.BINARY_PROPERTY,
+                RedisBinary.PATH_CHOICE));
+        deployment = RedisSentinelDeployment.start(binary, MASTER_NAME);
+        redisVersion = deployment.master().version();
+        configDir = Files.createTempDirectory("redisson-sentinel-");
+        redissonConfig = RedissonSentinelYaml.write(deployment, configDir);
+    }
+
+    @AfterEach
+    void stopNodesAndDeployment() throws IOException {
+        try {
+            for (CamelContext node : nodes) {
+                node.stop();
+            }
+        } finally {
+            nodes.clear();
+            deployment.close();
+            try (Stream<Path> files = Files.walk(configDir)) {
+                files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
+            }
+        }
+    }
+
+    RedisSentinelDeployment deployment() {
+        return deployment;
+    }
+
+    /** The {@code redis_version} of the data nodes. */
+    String redisVersion() {
+        return redisVersion;
+    }
+
+    /** Starts a CamelContext (think: one node) whose component reaches Redis through the Sentinels. */
+    CamelContext startNode(RoutesBuilder... routes) throws Exception {
+        CamelContext node = new DefaultCamelContext();
+        node.getShutdownStrategy().setTimeout(10);
+        RedisDelayComponent component = new RedisDelayComponent();
+        component.getConfiguration().setRedissonConfig("file:" + redissonConfig);
+        component.getConfiguration().setKeyPrefix(keyPrefix);
+        node.addComponent("redis-delay", component);
+        for (RoutesBuilder route : routes) {
+            node.addRoutes(route);
+        }
+        nodes.add(node);
+        node.start();
+        return node;
+    }
+}
