@@ -14,7 +14,7 @@ import org.redisson.client.codec.StringCodec;
  * afterwards, also across consumer JVMs that were killed. The Redis-backed log goes through a client of its own,
  * never the component's; the in-memory one is for tests that restart Redis itself.
  */
-interface DeliveryLog {
+public interface DeliveryLog {
 
     /** What a consumer noted: it started processing a delivery, or the route finished it. */
     enum Event {
