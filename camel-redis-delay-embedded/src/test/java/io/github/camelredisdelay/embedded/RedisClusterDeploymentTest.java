@@ -16,6 +16,8 @@ import org.junit.jupiter.api.Test;
 class RedisClusterDeploymentTest {
 
     private static final RedisBinary BINARY = RedisBinary.select(System.getProperty("redis.test.binary", "path"));
+    /** Hash tags whose slots the three masters of a fresh cluster share between them. */
+    private static final List<String> KEYS = List.of("{a}", "{b}", "{c}", "{d}", "{e}", "{f}", "{g}", "{h}");
 
     /** Shared by the tests that leave the cluster as it is. */
     private static RedisClusterDeployment cluster;
@@ -76,9 +78,7 @@ class RedisClusterDeploymentTest {
 
     @Test
     void theThreeMastersServeDifferentKeys() {
-        Set<Integer> masterPorts = List.of("a", "b", "c", "d", "e", "f", "g", "h").stream()
-                .map(tag -> cluster.masterOf("{" + tag + "}").port())
-                .collect(Collectors.toSet());
+        Set<Integer> masterPorts = KEYS.stream().map(key -> cluster.masterOf(key).port()).collect(Collectors.toSet());
 
         assertThat(masterPorts).hasSize(3);
     }
@@ -123,8 +123,6 @@ class RedisClusterDeploymentTest {
 
     /** A key whose slot another master than {@code master} serves. */
     private static String keyNotServedBy(RedisServerProcess master) {
-        return List.of("a", "b", "c", "d", "e", "f", "g", "h").stream().map(tag -> "{" + tag + "}")
-                .filter(key -> cluster.masterOf(key) != master)
-                .findFirst().orElseThrow();
+        return KEYS.stream().filter(key -> cluster.masterOf(key) != master).findFirst().orElseThrow();
     }
 }
