@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
+import io.github.camelredisdelay.RedisDelayConstants;
 import io.github.camelredisdelay.embedded.RedisClusterDeployment;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
 import io.github.camelredisdelay.faults.Deliveries;
@@ -20,6 +23,7 @@ import io.github.camelredisdelay.faults.PacedProducer;
 import io.github.camelredisdelay.faults.RecordingProcessor;
 import io.github.camelredisdelay.faults.Tally;
 import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Tag;
@@ -38,11 +42,14 @@ import org.junit.jupiter.api.Test;
 class MasterFailoverTest extends ClusterTestSupport {
 
     private static final String QUEUE = "failover";
+    /** Served by another master than {@link #QUEUE}, so each test has a master with a replica to fail over. */
+    private static final String ON_TIME_QUEUE = "payments";
     private static final int RATE = 100;
     private static final int MAX_MESSAGES = 1_500;
     private static final long MAX_DELAY_MILLIS = 500;
     private static final int DELIVERIES_BEFORE_KILL = 300;
     private static final Duration PROMOTION_TIMEOUT = Duration.ofSeconds(30);
+    private static final long LATE_TOLERANCE_MILLIS = 1_000;
 
     /**
      * When the master was killed, when its replica said it was master, and when every node agreed (local clock),
@@ -131,5 +138,53 @@ class MasterFailoverTest extends ClusterTestSupport {
         assertThat(resumedAt).as("a delivery after the failover").isPresent();
         assertThat(failover.lostAfterPromotion(tally.lost())).as("lost sends acknowledged after the promotion")
                 .isEmpty();
+    }
+
+    @Test
+    void delayedMessageIsOnTimeAfterFailoverWithoutTheTransferSafetyNet() throws Exception {
+        assertThat(masterOf(ON_TIME_QUEUE)).isNotSameAs(masterOf(QUEUE));
+        long started = System.nanoTime();
+        DeliveryLog deliveryLog = DeliveryLog.inMemory();
+        // a safety net of a minute: on time only if the transfer task hears the promoted master's wake-ups
+        String uri = "redis-delay:" + ON_TIME_QUEUE + "?transferInterval=60s";
+        ProducerTemplate template = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri).process(new RecordingProcessor(deliveryLog, "node-consumer", 0));
+            }
+        }).createProducerTemplate();
+        RedisServerProcess master = masterOf(ON_TIME_QUEUE);
+        RedisServerProcess replica = cluster.replicaOf(master);
+        awaitScheduled(template, uri, "before", 300);
+        await("delivery before the failover").atMost(Duration.ofSeconds(20))
+                .until(() -> deliveryLog.read().finishedIds().contains("before"));
+
+        master.kill();
+        cluster.awaitPromotion(replica, PROMOTION_TIMEOUT);
+        long dueAt = awaitScheduled(template, uri, "after", 1_000);
+        await("delivery after the failover").atMost(Duration.ofSeconds(90))
+                .until(() -> deliveryLog.read().finishedIds().contains("after"));
+
+        long late = deliveryLog.read().of("after").get(0).atMillis() - dueAt;
+        Tally tally = deliveryLog.read().tally(List.of("before", "after")).report(
+                "cluster: failover, then 1 s delay on time", cluster.version(),
+                Duration.ofNanos(System.nanoTime() - started), "late=" + late + "ms");
+        assertThat(tally.lost()).isEmpty();
+        assertThat(late).as("ms the message scheduled after the failover arrived after its due time")
+                .isBetween(0L, LATE_TOLERANCE_MILLIS);
+    }
+
+    /** Schedules a message, trying again while the send fails (the client has not yet seen the new master). */
+    private static long awaitScheduled(ProducerTemplate template, String uri, String id, long delayMillis) {
+        AtomicLong dueAt = new AtomicLong();
+        await("schedule of " + id + " acknowledged").atMost(Duration.ofSeconds(60)).until(() -> {
+            Exchange exchange = template.send(uri, e -> e.getMessage().setHeaders(Map.of(
+                    RedisDelayConstants.MESSAGE_ID, id, RedisDelayConstants.DELAY, delayMillis)));
+            if (exchange.getException() == null) {
+                dueAt.set(exchange.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class));
+            }
+            return exchange.getException() == null;
+        });
+        return dueAt.get();
     }
 }
