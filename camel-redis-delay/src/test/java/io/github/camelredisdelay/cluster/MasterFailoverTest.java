@@ -122,6 +122,7 @@ class MasterFailoverTest extends ClusterTestSupport {
         deliveryLog.awaitFinished(failover.acknowledgedAt().keySet(), Duration.ofSeconds(60));
         // settles what the consumer has fetched, so late duplicates are counted too
         consumerNode.stop();
+        String leftInQueue = replica.command("HLEN", key(QUEUE, "msg"));
 
         Deliveries deliveries = deliveryLog.read();
         Tally tally = deliveries.tally(failover.acknowledgedAt().keySet());
@@ -133,7 +134,7 @@ class MasterFailoverTest extends ClusterTestSupport {
                 + " allNodesAgreedAfter=" + (failover.agreedAt() - failover.killedAt()) + "ms"
                 + " resumedAfter=" + (resumedAt.isPresent() ? resumedAt.getAsLong() - failover.killedAt() + "ms" : "never")
                 + " lostAckedBeforePromotion=" + lostInWindow.size() + " (ms before kill: " + lostInWindow + ")"
-                + " " + failures + " duplicated=" + deliveries.duplicatedIds());
+                + " leftInQueueAfterStop=" + leftInQueue + " " + failures + " duplicated=" + deliveries.duplicatedIds());
 
         assertThat(resumedAt).as("a delivery after the failover").isPresent();
         assertThat(failover.lostAfterPromotion(tally.lost())).as("lost sends acknowledged after the promotion")
