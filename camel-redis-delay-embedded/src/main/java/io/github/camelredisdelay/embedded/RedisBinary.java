@@ -1,14 +1,11 @@
 package io.github.camelredisdelay.embedded;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -40,17 +37,7 @@ public final class RedisBinary {
      * variable, if any.
      */
     public static Optional<RedisBinary> onPath() {
-        String searchPath = System.getenv("PATH");
-        if (searchPath == null) {
-            return Optional.empty();
-        }
-        return Arrays.stream(searchPath.split(File.pathSeparator))
-                .filter(dir -> !dir.isBlank())
-                .map(RedisBinary::candidateIn)
-                .flatMap(Optional::stream)
-                .filter(file -> Files.isRegularFile(file) && Files.isExecutable(file))
-                .findFirst()
-                .map(RedisBinary::new);
+        return SearchPath.find(EXECUTABLE_NAME).map(RedisBinary::new);
     }
 
     /**
@@ -87,14 +74,6 @@ public final class RedisBinary {
     @Override
     public String toString() {
         return path.toString();
-    }
-
-    private static Optional<Path> candidateIn(String dir) {
-        try {
-            return Optional.of(Path.of(dir, EXECUTABLE_NAME));
-        } catch (InvalidPathException e) {
-            return Optional.empty();
-        }
     }
 
     private static synchronized Path extractEmbedded() {

@@ -86,7 +86,7 @@ class ConsumerJvmSoakTest extends FaultTestSupport {
             failures = producer.failureSummary();
         }
 
-        awaitDelivered(deliveryLog, acknowledged.keySet(), Duration.ofMinutes(2));
+        deliveryLog.awaitFinished(acknowledged.keySet(), Duration.ofMinutes(2));
         stopConsumerJvms();
         Deliveries deliveries = deliveryLog.read();
         int interruptedCount = killed.stream()

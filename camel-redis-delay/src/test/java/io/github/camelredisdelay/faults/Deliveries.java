@@ -17,25 +17,25 @@ import io.github.camelredisdelay.faults.DeliveryLog.Event;
  * once a route finished processing it; a duplicate is every further finished delivery of the same message (a
  * delivery interrupted by a crash is a redelivery, not a duplicate).
  */
-record Deliveries(List<Entry> entries) {
+public record Deliveries(List<Entry> entries) {
 
     /** Ids of the messages whose processing finished at least once. */
-    Set<String> finishedIds() {
+    public Set<String> finishedIds() {
         return entries.stream().filter(e -> e.event() == Event.FINISHED).map(Entry::messageId)
                 .collect(Collectors.toCollection(HashSet::new));
     }
 
-    int finishedCount() {
+    public int finishedCount() {
         return (int) entries.stream().filter(e -> e.event() == Event.FINISHED).count();
     }
 
     /** Finished deliveries beyond the first of each message. */
-    int duplicates() {
+    public int duplicates() {
         return finishedCount() - finishedIds().size();
     }
 
     /** Ids of the messages that finished more than once, sorted. */
-    Set<String> duplicatedIds() {
+    public Set<String> duplicatedIds() {
         Map<String, Long> finishes = entries.stream().filter(e -> e.event() == Event.FINISHED)
                 .collect(Collectors.groupingBy(Entry::messageId, Collectors.counting()));
         return finishes.entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey)
@@ -58,7 +58,7 @@ record Deliveries(List<Entry> entries) {
     }
 
     /** Every event noted about one message, in order. */
-    List<Entry> of(String messageId) {
+    public List<Entry> of(String messageId) {
         return entries.stream().filter(e -> e.messageId().equals(messageId)).toList();
     }
 
@@ -69,7 +69,7 @@ record Deliveries(List<Entry> entries) {
     }
 
     /** The counts against the acknowledged sends. */
-    Tally tally(Collection<String> sent) {
+    public Tally tally(Collection<String> sent) {
         Set<String> finished = finishedIds();
         Set<String> lost = new TreeSet<>(sent);
         lost.removeAll(finished);

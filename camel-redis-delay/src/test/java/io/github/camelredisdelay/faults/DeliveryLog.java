@@ -1,10 +1,15 @@
 package io.github.camelredisdelay.faults;
 
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
+import org.awaitility.core.ConditionTimeoutException;
 import org.redisson.api.RList;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
@@ -14,7 +19,7 @@ import org.redisson.client.codec.StringCodec;
  * afterwards, also across consumer JVMs that were killed. The Redis-backed log goes through a client of its own,
  * never the component's; the in-memory one is for tests that restart Redis itself.
  */
-interface DeliveryLog {
+public interface DeliveryLog {
 
     /** What a consumer noted: it started processing a delivery, or the route finished it. */
     enum Event {
@@ -44,6 +49,20 @@ interface DeliveryLog {
 
     /** Everything noted so far, in the order it was noted. */
     Deliveries read();
+
+    /**
+     * Waits until every message of {@code ids} was delivered; returns whether they were, so that the caller can
+     * report what was lost before it fails.
+     */
+    default boolean awaitFinished(Collection<String> ids, Duration atMost) {
+        try {
+            await("every acknowledged send delivered").atMost(atMost).pollInterval(Duration.ofMillis(500))
+                    .until(() -> read().finishedIds().containsAll(ids));
+            return true;
+        } catch (ConditionTimeoutException e) {
+            return false;
+        }
+    }
 
     /** A log in a Redis list, shared by every JVM that writes to the same key. */
     static DeliveryLog inRedis(RedissonClient client, String key) {

@@ -7,14 +7,12 @@ import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 
 import io.github.camelredisdelay.embedded.RedisServerProcess;
 import io.github.camelredisdelay.internal.QueueKeys;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.RedisServerExtension;
-import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -77,20 +75,6 @@ abstract class FaultTestSupport extends RedisDelayTestSupport {
                 .until(() -> redis().getMap(key(queue, "msg")).size() == 0
                              && redis().getScoredSortedSet(key(queue, "due")).size() == 0
                              && redis().getStream(key(queue, "ready")).getPendingInfo(QueueKeys.GROUP).getTotal() == 0);
-    }
-
-    /**
-     * Waits until every message of {@code ids} was delivered; returns whether they were, so that the caller can
-     * report what was lost before it fails.
-     */
-    static boolean awaitDelivered(DeliveryLog deliveryLog, Collection<String> ids, Duration atMost) {
-        try {
-            await("every acknowledged send delivered").atMost(atMost).pollInterval(Duration.ofMillis(500))
-                    .until(() -> deliveryLog.read().finishedIds().containsAll(ids));
-            return true;
-        } catch (ConditionTimeoutException e) {
-            return false;
-        }
     }
 
     /**

@@ -20,7 +20,7 @@ import org.apache.camel.ProducerTemplate;
  * thread of its own. A send that fails is tried again with the same id (so a send whose reply was lost but which
  * was stored is not stored twice) until it is acknowledged; only acknowledged sends count as sent.
  */
-final class PacedProducer implements AutoCloseable {
+public final class PacedProducer implements AutoCloseable {
 
     private static final long TICK_MILLIS = 10;
 
@@ -43,8 +43,8 @@ final class PacedProducer implements AutoCloseable {
     /**
      * @param maxDelayMillis each message gets a delay between 0 and this
      */
-    PacedProducer(ProducerTemplate template, String uri, String idPrefix, int ratePerSecond, int maxMessages,
-                  long maxDelayMillis) {
+    public PacedProducer(ProducerTemplate template, String uri, String idPrefix, int ratePerSecond, int maxMessages,
+                         long maxDelayMillis) {
         this.template = template;
         this.uri = uri;
         this.idPrefix = idPrefix;
@@ -54,7 +54,7 @@ final class PacedProducer implements AutoCloseable {
         this.ticker = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "paced-producer-" + idPrefix));
     }
 
-    PacedProducer start() {
+    public PacedProducer start() {
         startNanos = System.nanoTime();
         ticker.scheduleWithFixedDelay(this::tick, 0, TICK_MILLIS, TimeUnit.MILLISECONDS);
         return this;
@@ -96,7 +96,7 @@ final class PacedProducer implements AutoCloseable {
     }
 
     /** Stops sending and waits for a send in progress. */
-    void stop() {
+    public void stop() {
         ticker.shutdown();
         try {
             if (!ticker.awaitTermination(60, TimeUnit.SECONDS)) {
@@ -109,30 +109,30 @@ final class PacedProducer implements AutoCloseable {
     }
 
     /** Whether all {@code maxMessages} are acknowledged. */
-    boolean isDone() {
+    public boolean isDone() {
         return acknowledgedAt.size() >= maxMessages;
     }
 
     /** Ids of the acknowledged sends, with the local time each was acknowledged at. */
-    Map<String, Long> acknowledged() {
+    public Map<String, Long> acknowledged() {
         return Map.copyOf(acknowledgedAt);
     }
 
-    int acknowledgedCount() {
+    public int acknowledgedCount() {
         return acknowledgedAt.size();
     }
 
-    int failedAttempts() {
+    public int failedAttempts() {
         return failedAttempts.get();
     }
 
     /** Local time of the last failed send, 0 if none failed. */
-    long lastFailureAt() {
+    public long lastFailureAt() {
         return lastFailureAt;
     }
 
     /** How the failures looked, for the report: the longest one's duration and the first few errors. */
-    String failureSummary() {
+    public String failureSummary() {
         return "failedSends=" + failedAttempts.get() + " longestFailedSend=" + longestFailureMillis.get() + "ms"
                + (failureSamples.isEmpty() ? "" : " e.g. [" + String.join("; ", failureSamples) + "]");
     }

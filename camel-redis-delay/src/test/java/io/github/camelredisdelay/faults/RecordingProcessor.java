@@ -12,7 +12,7 @@ import org.apache.camel.Processor;
  * a kill can hit it in the middle of an exchange), then notes that it finished. The exchange completes, and the
  * component acknowledges the message, only after the second note.
  */
-final class RecordingProcessor implements Processor {
+public final class RecordingProcessor implements Processor {
 
     private final DeliveryLog log;
     private final String consumer;
@@ -22,7 +22,7 @@ final class RecordingProcessor implements Processor {
      * @param consumer   the name noted with each delivery, e.g. {@code jvm-1234}
      * @param workMillis how long each exchange takes
      */
-    RecordingProcessor(DeliveryLog log, String consumer, long workMillis) {
+    public RecordingProcessor(DeliveryLog log, String consumer, long workMillis) {
         this.log = log;
         this.consumer = consumer;
         this.workMillis = workMillis;

@@ -244,7 +244,7 @@ class RedisRestartTest extends FaultTestSupport {
             failures = producer.failureSummary();
         }
 
-        awaitDelivered(deliveryLog, acknowledged.keySet(), Duration.ofSeconds(60));
+        deliveryLog.awaitFinished(acknowledged.keySet(), Duration.ofSeconds(60));
         // settles what the consumer has fetched, so late duplicates are counted too
         consumerNode.stop();
         Deliveries deliveries = deliveryLog.read();

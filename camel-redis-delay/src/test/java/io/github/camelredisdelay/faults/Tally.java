@@ -23,18 +23,28 @@ import io.github.camelredisdelay.test.RedisServerExtension;
  * @param unacknowledgedDelivered  delivered messages whose send failed on the producer's side (it was stored
  *                                 nevertheless: the reply was lost); fine for at-least-once
  */
-record Tally(int sent, int delivered, int duplicates, Set<String> lost, int unacknowledgedDelivered) {
+public record Tally(int sent, int delivered, int duplicates, Set<String> lost, int unacknowledgedDelivered) {
 
     /** Results go to the console and are appended to this file, one line per scenario run. */
     static final Path RESULTS = FaultTestSupport.targetDir().resolve("faults-results.txt");
 
     /**
-     * Prints the scenario's result line and appends it to {@link #RESULTS}.
+     * Prints the scenario's result line, naming the version of the test's Redis server, and appends it to
+     * {@link #RESULTS}.
      */
-    Tally report(String scenario, Duration took, String notes) {
+    public Tally report(String scenario, Duration took, String notes) {
+        return report(scenario, RedisServerExtension.version(), took, notes);
+    }
+
+    /**
+     * Prints the scenario's result line and appends it to {@link #RESULTS}.
+     *
+     * @param redisVersion the version of the Redis the scenario ran against, e.g. {@code 7.0.15}
+     */
+    public Tally report(String scenario, String redisVersion, Duration took, String notes) {
         String line = String.format("[faults] %-58s redis %-7s sent=%-7d delivered=%-7d duplicates=%-5d lost=%-4d"
                         + " unackedDelivered=%-3d took=%5.1fs %s%s",
-                scenario, RedisServerExtension.version(), sent, delivered, duplicates, lost.size(),
+                scenario, redisVersion, sent, delivered, duplicates, lost.size(),
                 unacknowledgedDelivered, took.toMillis() / 1000.0, notes,
                 lost.isEmpty() ? "" : " lostIds=" + lost.stream().limit(20).collect(Collectors.joining(",")));
         System.out.println(line);

@@ -1,0 +1,80 @@
+package io.github.camelredisdelay.embedded;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One node as a cluster member sees it in its {@code CLUSTER NODES} reply: id, port, flags, the master it
+ * replicates and the slots it serves. Only what the deployment needs is kept.
+ *
+ * @param id       the node id
+ * @param port     the client port (the bus port is this plus 10000)
+ * @param flags    e.g. {@code myself}, {@code master}, {@code slave}, {@code fail?}, {@code fail}
+ * @param masterId the id of the master it replicates, or {@code -} for a master
+ * @param slots    the slot ranges it serves; empty for a replica
+ */
+record ClusterNode(String id, int port, Set<String> flags, String masterId, List<SlotRange> slots) {
+
+    /** {@code 127.0.0.1:7000@17000} in 6.2, optionally followed by {@code ,hostname} in 7.0. */
+    private static final Pattern ADDRESS = Pattern.compile(":(\\d+)@");
+    private static final int FIRST_SLOT_FIELD = 8;
+
+    /** The inclusive slot range {@code first-last}; a single slot has {@code first == last}. */
+    record SlotRange(int first, int last) {
+
+        boolean contains(int slot) {
+            return first <= slot && slot <= last;
+        }
+    }
+
+    ClusterNode {
+        flags = Set.copyOf(flags);
+        slots = List.copyOf(slots);
+    }
+
+    /** Parses every line of a {@code CLUSTER NODES} reply. */
+    static List<ClusterNode> parseAll(String reply) {
+        return reply.lines().filter(line -> !line.isBlank()).map(ClusterNode::parse).toList();
+    }
+
+    /** Parses one line, e.g. {@code <id> 127.0.0.1:7000@17000 myself,master - 0 0 1 connected 0-5460}. */
+    static ClusterNode parse(String line) {
+        String[] fields = line.strip().split(" ");
+        Matcher address = ADDRESS.matcher(fields.length > 1 ? fields[1] : "");
+        if (fields.length < FIRST_SLOT_FIELD || !address.find()) {
+            throw new IllegalArgumentException("Not a CLUSTER NODES line: '" + line + "'");
+        }
+        List<SlotRange> slots = new ArrayList<>();
+        for (int i = FIRST_SLOT_FIELD; i < fields.length; i++) {
+            // "[slot->-id]" and "[slot-<-id]" mark slots in migration, which their owner still serves
+            if (!fields[i].startsWith("[")) {
+                slots.add(slotRange(fields[i]));
+            }
+        }
+        return new ClusterNode(fields[0], Integer.parseInt(address.group(1)), Set.of(fields[2].split(",")),
+                fields[3], slots);
+    }
+
+    boolean isMaster() {
+        return flags.contains("master");
+    }
+
+    /** Whether the reporting node believes this one is down ({@code fail}) or may be ({@code fail?}). */
+    boolean isFailing() {
+        return flags.contains("fail") || flags.contains("fail?");
+    }
+
+    boolean serves(int slot) {
+        return slots.stream().anyMatch(range -> range.contains(slot));
+    }
+
+    private static SlotRange slotRange(String field) {
+        int dash = field.indexOf('-');
+        return dash < 0
+                ? new SlotRange(Integer.parseInt(field), Integer.parseInt(field))
+                : new SlotRange(Integer.parseInt(field.substring(0, dash)), Integer.parseInt(field.substring(dash + 1)));
+    }
+}

@@ -1,0 +1,82 @@
+package io.github.camelredisdelay.cluster;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import io.github.camelredisdelay.RedisDelayComponent;
+import io.github.camelredisdelay.embedded.RedisBinary;
+import io.github.camelredisdelay.embedded.RedisClusterDeployment;
+import io.github.camelredisdelay.embedded.RedisServerProcess;
+import io.github.camelredisdelay.test.RedisServerExtension;
+import org.apache.camel.CamelContext;
+import org.apache.camel.RoutesBuilder;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/**
+ * Base of the tests against a real Redis Cluster of three masters and three replicas, one per test class, from the
+ * binary {@value RedisServerExtension#BINARY_PROPERTY} chooses. Each CamelContext's component is configured the
+ * documented way: {@code redissonConfig} names a Redisson YAML file with {@code clusterServersConfig}. The class' keys
+ * share one key prefix; its contexts are stopped when the class is done, before the cluster.
+ */
+abstract class ClusterTestSupport {
+
+    /** The cluster of this test class. */
+    static RedisClusterDeployment cluster;
+    /** Key prefix of this test class' queues. */
+    static String keyPrefix;
+
+    private static Path redissonConfig;
+    private static final List<CamelContext> CONTEXTS = new ArrayList<>();
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = RedisClusterDeployment.start(
+                RedisBinary.select(System.getProperty(RedisServerExtension.BINARY_PROPERTY, RedisBinary.PATH_CHOICE)));
+        redissonConfig = RedissonClusterYaml.write(cluster.nodeAddresses());
+        keyPrefix = "cluster:" + UUID.randomUUID().toString().substring(0, 8);
+        System.out.println("[redis-test] using " + cluster + ", redis-server " + cluster.version());
+    }
+
+    @AfterAll
+    static void stopContextsAndCluster() throws IOException {
+        try {
+            CONTEXTS.forEach(CamelContext::stop);
+            CONTEXTS.clear();
+        } finally {
+            cluster.close();
+            Files.deleteIfExists(redissonConfig);
+        }
+    }
+
+    /** Starts a CamelContext (think: one node) whose redis-delay component talks to the cluster. */
+    static CamelContext startContext(RoutesBuilder... routes) throws Exception {
+        CamelContext context = new DefaultCamelContext();
+        context.getShutdownStrategy().setTimeout(10);
+        RedisDelayComponent component = new RedisDelayComponent();
+        component.getConfiguration().setRedissonConfig("file:" + redissonConfig);
+        component.getConfiguration().setKeyPrefix(keyPrefix);
+        context.addComponent("redis-delay", component);
+        for (RoutesBuilder route : routes) {
+            context.addRoutes(route);
+        }
+        CONTEXTS.add(context);
+        context.start();
+        return context;
+    }
+
+    /** The key of one of a queue's structures, e.g. {@code key("orders", "msg")}. */
+    static String key(String queue, String structure) {
+        return keyPrefix + ":{" + queue + "}:" + structure;
+    }
+
+    /** The node that serves the slot of every key of {@code queue} now. */
+    static RedisServerProcess masterOf(String queue) {
+        return cluster.masterOf("{" + queue + "}");
+    }
+}
