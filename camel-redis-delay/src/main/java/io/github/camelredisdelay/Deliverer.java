@@ -82,22 +82,33 @@ final class Deliverer {
             return leased(fresh.isEmpty() && block != null ? queue.readNew(consumerName, count, block) : fresh);
         } catch (RuntimeException e) {
             // not acknowledged: try again with the next fetch
-            finished.addAll(acks);
+            requeue(acks);
             throw e;
         }
     }
 
     /**
-     * Acknowledges what finished since the last fetch. What fails stays leased and is delivered again.
+     * Acknowledges what finished since the last fetch. What fails stays queued and leased, so the next fetch or
+     * flush acknowledges it; once this consumer stops, no one extends its lease and it is delivered again.
      */
     private void flushAcknowledgements() {
+        List<Delivery> acks = drainFinished();
         try {
-            List<Delivery> acks = drainFinished();
             acknowledge(acks);
             acks.forEach(leases::finished);
         } catch (RuntimeException e) {
-            LOG.warn("Could not acknowledge finished messages of queue {}; they will be delivered again after the "
-                     + "visibility timeout: {}", queue.name(), e.toString());
+            requeue(acks);
+            LOG.warn("Could not acknowledge {} finished messages of queue {}; trying again with the next read (if the "
+                     + "consumer stops first, they are delivered again after the visibility timeout): {}",
+                    acks.size(), queue.name(), e.toString());
+        }
+    }
+
+    /** Puts acknowledgements that failed back in line for the next attempt. */
+    private void requeue(List<Delivery> acks) {
+        if (!acks.isEmpty()) {
+            oldestFinishedNanos.compareAndSet(0, System.nanoTime());
+            finished.addAll(acks);
         }
     }
 

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
@@ -116,6 +117,49 @@ class RedisRestartTest extends FaultTestSupport {
         assertThat(tally.lost()).isEmpty();
         assertThat(late).as("ms the message scheduled after the restart arrived after its due time")
                 .isBetween(0L, LATE_TOLERANCE_MILLIS);
+    }
+
+    @Test
+    void messagesFinishedWhileRedisIsDownAreAcknowledgedOnceItIsBack() throws Exception {
+        RedisServerProcess redisServer = redisProcess();
+        DeliveryLog deliveryLog = DeliveryLog.inMemory();
+        String uri = "redis-delay:" + QUEUE + "?visibilityTimeout=2s";
+        ProducerTemplate template = startContext().createProducerTemplate();
+        template.sendBodyAndHeader(uri, "1", RedisDelayConstants.MESSAGE_ID, "m1");
+        template.sendBodyAndHeader(uri, "2", RedisDelayConstants.MESSAGE_ID, "m2");
+        // m1's acknowledgement waits for the batch; Redis goes away while m2 runs, so the flush after m2 fails
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri).process(exchange -> {
+                    String id = exchange.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID, String.class);
+                    int count = exchange.getMessage().getHeader(RedisDelayConstants.DELIVERY_COUNT, Integer.class);
+                    deliveryLog.record(Event.STARTED, id, count, "node");
+                    if ("m2".equals(id) && count == 1) {
+                        redisServer.stop();
+                        // a slow exchange: when it ends, m1 has waited past the linger and the flush is due
+                        TimeUnit.MILLISECONDS.sleep(100);
+                    }
+                    deliveryLog.record(Event.FINISHED, id, count, "node");
+                });
+            }
+        });
+        await("both delivered").atMost(Duration.ofSeconds(20))
+                .until(() -> deliveryLog.read().finishedIds().containsAll(List.of("m1", "m2")));
+        // an outage of two seconds: the flush gives up (the client retries once, 200 ms apart) before Redis is back
+        await().pollDelay(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> true);
+
+        redisServer.restart();
+        String msgKey = key(QUEUE, "msg");
+        await("acknowledged once Redis is back").atMost(Duration.ofSeconds(30))
+                .until(() -> "0".equals(redisServer.command("HLEN", msgKey)));
+        node.stop();
+
+        Tally tally = deliveryLog.read().tally(List.of("m1", "m2"));
+        assertThat(redisServer.command("XLEN", key(QUEUE, "ready"))).isEqualTo("0");
+        assertThat(tally.lost()).isEmpty();
+        // the consumer kept their leases and acknowledged them itself: not handed out a second time
+        assertThat(tally.duplicates()).isZero();
     }
 
     @Test
