@@ -31,7 +31,7 @@ record CpuUsage(long jvmNanos, long redisNanos) {
         return redisNanos / 1e3 / Math.max(1, messages);
     }
 
-    private static long jvmCpuNanos() {
+    static long jvmCpuNanos() {
         OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
         return os instanceof com.sun.management.OperatingSystemMXBean hotspot ? hotspot.getProcessCpuTime() : -1;
     }
