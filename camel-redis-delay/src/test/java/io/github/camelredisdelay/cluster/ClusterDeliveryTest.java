@@ -12,6 +12,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 import io.github.camelredisdelay.RedisDelayConstants;
+import io.github.camelredisdelay.internal.ShardTags;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.ProducerTemplate;
@@ -31,6 +32,8 @@ class ClusterDeliveryTest extends ClusterTestSupport {
     /** Hash tags in the slot ranges of the first, second and third master of a freshly created cluster. */
     private static final List<String> QUEUES = List.of("orders", "payments", "reminders");
     private static final String DEAD_LETTER_QUEUE = "orders.dead";
+    /** A queue spread over three hash tags, hence three masters. */
+    private static final String SHARDED = "busy";
     private static final String CONSUMER_OPTIONS = "?retrySchedule=100ms&maxDeliveries=2&transferInterval=60s";
     /** Messages with ids starting so fail at their first delivery; poison ones fail at every delivery. */
     private static final String FAILS_ONCE = "fails-once-";
@@ -70,6 +73,8 @@ class ClusterDeliveryTest extends ClusterTestSupport {
                 }
                 from("redis-delay:" + DEAD_LETTER_QUEUE + CONSUMER_OPTIONS)
                         .process(exchange -> RECEIVED.add(Received.of(exchange.getMessage())));
+                from("redis-delay:" + SHARDED + CONSUMER_OPTIONS + "&shards=3")
+                        .process(exchange -> RECEIVED.add(Received.of(exchange.getMessage())));
             }
         }).createProducerTemplate();
     }
@@ -92,6 +97,23 @@ class ClusterDeliveryTest extends ClusterTestSupport {
         await().atMost(DELIVERY_TIMEOUT).until(() -> receivedOf("each-once-").size() >= sent.size());
         assertThat(receivedOf("each-once-")).extracting(Received::id).containsExactlyInAnyOrderElementsOf(sent);
         assertThat(receivedOf("each-once-")).allMatch(r -> r.queue().equals(queueIn(r.id())) && r.deliveryCount() == 1);
+    }
+
+    @Test
+    void aShardedQueueLivesOnThreeMastersAndCancelsAndDeliversByMessageId() {
+        String uri = "redis-delay:" + SHARDED + "?shards=3";
+        assertThat(ShardTags.of(SHARDED, 3).stream().map(ClusterTestSupport::masterOf).distinct()).hasSize(3);
+        List<String> ids = List.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11).stream().map(i -> "sharded-" + i).toList();
+        ids.forEach(id -> template.sendBodyAndHeaders(uri, id,
+                Map.of(RedisDelayConstants.MESSAGE_ID, id, RedisDelayConstants.DELAY, 500)));
+        List<String> cancelled = ids.subList(0, 3);
+
+        cancelled.forEach(id -> assertThat(template.requestBodyAndHeader(uri + "&operation=cancel", null,
+                RedisDelayConstants.MESSAGE_ID, id, Boolean.class)).as("cancel of %s", id).isTrue());
+
+        List<String> kept = ids.subList(3, ids.size());
+        await().atMost(DELIVERY_TIMEOUT).until(() -> receivedOf("sharded-").size() >= kept.size());
+        assertThat(receivedOf("sharded-")).extracting(Received::id).containsExactlyInAnyOrderElementsOf(kept);
     }
 
     @Test
