@@ -102,7 +102,8 @@ final class TestCertificateAuthority {
     private X509v3CertificateBuilder builder(X500Name subject, PublicKey subjectKey) {
         Instant now = Instant.now();
         return new JcaX509v3CertificateBuilder(name, BigInteger.valueOf(SERIALS.incrementAndGet()),
-                Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(Duration.ofDays(1))), subject, subjectKey);
+                Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(Duration.ofDays(1))), subject,
+                subjectKey);
     }
 
     private X509Certificate sign(X509v3CertificateBuilder builder)

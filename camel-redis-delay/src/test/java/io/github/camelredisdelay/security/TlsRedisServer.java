@@ -12,7 +12,6 @@ import java.util.stream.Stream;
 import io.github.camelredisdelay.embedded.RedisBinary;
 import io.github.camelredisdelay.embedded.RedisServerOptions;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
-import io.github.camelredisdelay.test.RedisServerExtension;
 
 /**
  * A private redis-server that serves TLS on a port of its own, with the certificate and key of a
@@ -42,14 +41,14 @@ final class TlsRedisServer implements AutoCloseable {
      * @throws IllegalStateException when it does not start, e.g. because the binary was built without TLS
      */
     static TlsRedisServer start(TlsMaterial tls, boolean requireClientCertificates) {
-        RedisBinary binary = RedisBinary.select(System.getProperty(RedisServerExtension.BINARY_PROPERTY, "path"));
+        RedisBinary binary = TestRedisBinary.selected();
         IllegalStateException lastFailure = null;
         // a free port can be taken between choosing and binding it; the process only retries its plain port
         for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
             int tlsPort = freePort();
             try {
-                return new TlsRedisServer(RedisServerProcess.start(binary, options(tls, tlsPort, requireClientCertificates)),
-                        tlsPort);
+                RedisServerOptions options = options(tls, tlsPort, requireClientCertificates);
+                return new TlsRedisServer(RedisServerProcess.start(binary, options), tlsPort);
             } catch (IllegalStateException e) {
                 if (e.getMessage() == null || !e.getMessage().contains(PORT_TAKEN)) {
                     throw new IllegalStateException("The TLS tests need a redis-server built with TLS; " + binary

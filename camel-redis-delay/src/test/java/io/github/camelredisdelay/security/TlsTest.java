@@ -66,7 +66,7 @@ class TlsTest {
 
     @Test
     void routeDeliversOverTlsWithTheTruststoreOfARedissonYaml() throws Exception {
-        Path yaml = RedissonTlsYaml.forAddress(server.tlsAddress()).trustingTestCa(tls).writeTo(dir.resolve("tls.yaml"));
+        Path yaml = RedissonYaml.forAddress(server.tlsAddress()).trustingTestCa(tls).writeTo(dir.resolve("tls.yaml"));
 
         CamelContext node = nodes.start(options -> options.setRedissonConfig(yaml.toString()), consumer("orders"));
         node.createProducerTemplate().sendBody("redis-delay:orders?delay=200", "order-1");
@@ -76,7 +76,7 @@ class TlsTest {
 
     @Test
     void mutualTlsRouteDeliversWithTheClientCertificateOfTheKeystore() throws Exception {
-        Path yaml = RedissonTlsYaml.forAddress(mutualTlsServer.tlsAddress()).trustingTestCa(tls)
+        Path yaml = RedissonYaml.forAddress(mutualTlsServer.tlsAddress()).trustingTestCa(tls)
                 .presentingClientCertificate(tls).writeTo(dir.resolve("mutual-tls.yaml"));
 
         CamelContext node = nodes.start(options -> options.setRedissonConfig(yaml.toString()), consumer("payments"));
@@ -87,7 +87,7 @@ class TlsTest {
 
     @Test
     void plainConnectionToTheTlsPortIsRefused() {
-        Path yaml = RedissonTlsYaml.forAddress(server.plainAddressOfTlsPort()).writeTo(dir.resolve("plain.yaml"));
+        Path yaml = RedissonYaml.forAddress(server.plainAddressOfTlsPort()).writeTo(dir.resolve("plain.yaml"));
 
         assertThatThrownBy(() -> connectOnce(yaml)).isInstanceOf(RedisConnectionException.class);
         await().atMost(Duration.ofSeconds(5)).until(() -> server.logMentions("wrong version number"));
@@ -95,7 +95,7 @@ class TlsTest {
 
     @Test
     void serverCertificateOfAnUntrustedCaIsRejected() {
-        Path yaml = RedissonTlsYaml.forAddress(server.tlsAddress()).writeTo(dir.resolve("default-trust.yaml"));
+        Path yaml = RedissonYaml.forAddress(server.tlsAddress()).writeTo(dir.resolve("default-trust.yaml"));
 
         assertThatThrownBy(() -> connectOnce(yaml)).isInstanceOf(RedisConnectionException.class)
                 .hasStackTraceContaining("PKIX path building failed");
@@ -103,7 +103,7 @@ class TlsTest {
 
     @Test
     void mutualTlsServerRefusesAClientWithoutCertificate() {
-        Path yaml = RedissonTlsYaml.forAddress(mutualTlsServer.tlsAddress()).trustingTestCa(tls)
+        Path yaml = RedissonYaml.forAddress(mutualTlsServer.tlsAddress()).trustingTestCa(tls)
                 .writeTo(dir.resolve("no-client-certificate.yaml"));
 
         assertThatThrownBy(() -> connectOnce(yaml)).isInstanceOf(RedisConnectionException.class);
@@ -114,7 +114,7 @@ class TlsTest {
     /** Creates a Redisson client from the file, connecting at once, with one short attempt; shuts it down. */
     private static void connectOnce(Path yaml) throws IOException {
         Config config = Config.fromYAML(yaml.toFile());
-        config.useSingleServer().setRetryAttempts(0).setConnectTimeout(2000).setTimeout(1000);
+        config.useSingleServer().setRetryAttempts(0).setConnectTimeout(2000).setTimeout(500);
         Redisson.create(config).shutdown();
     }
 
@@ -122,7 +122,9 @@ class TlsTest {
         return new RouteBuilder() {
             @Override
             public void configure() {
-                from("redis-delay:" + queue).process(exchange -> delivered.add(exchange.getMessage().getBody()));
+                // polling: a blocking consumer's long read would hold the context's stop for up to a second
+                from("redis-delay:" + queue + "?consumerType=polling&pollInterval=50")
+                        .process(exchange -> delivered.add(exchange.getMessage().getBody()));
             }
         };
     }

@@ -7,33 +7,33 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Writes the Redisson YAML file a user gives the component's {@code redissonConfig} option to reach a TLS server:
- * the {@code rediss://} address, and optionally the truststore (which CA to trust) and the keystore (the client
- * certificate for mutual TLS). In Redisson 4 the {@code ssl*} settings belong at the top level of the file;
- * inside {@code singleServerConfig} they are deprecated.
+ * Writes the Redisson YAML file a user gives the component's {@code redissonConfig} option: the server's address
+ * and, as needed, the truststore (which CA to trust) and the keystore (the client certificate for mutual TLS). In
+ * Redisson 4 these settings belong at the top level of the file; inside {@code singleServerConfig} they are
+ * deprecated.
  */
-final class RedissonTlsYaml {
+final class RedissonYaml {
 
     private final String address;
-    private final StringBuilder sslSettings = new StringBuilder();
+    private final StringBuilder settings = new StringBuilder();
 
-    private RedissonTlsYaml(String address) {
+    private RedissonYaml(String address) {
         this.address = address;
     }
 
     /** A configuration for one server at {@code address}, with the JVM's default trust. */
-    static RedissonTlsYaml forAddress(String address) {
-        return new RedissonTlsYaml(address);
+    static RedissonYaml forAddress(String address) {
+        return new RedissonYaml(address);
     }
 
     /** Trusts the CA of {@code tls} instead of the JVM's default CAs. */
-    RedissonTlsYaml trustingTestCa(TlsMaterial tls) {
+    RedissonYaml trustingTestCa(TlsMaterial tls) {
         return setting("sslTruststore", tls.truststore().toUri().toString())
                 .setting("sslTruststorePassword", tls.storePassword());
     }
 
     /** Presents the client certificate of {@code tls}. */
-    RedissonTlsYaml presentingClientCertificate(TlsMaterial tls) {
+    RedissonYaml presentingClientCertificate(TlsMaterial tls) {
         return setting("sslKeystore", tls.clientKeystore().toUri().toString())
                 .setting("sslKeystorePassword", tls.storePassword());
     }
@@ -43,7 +43,7 @@ final class RedissonTlsYaml {
      * every TLS connection loads the stores and shakes hands, which would make each test seconds slower.
      */
     Path writeTo(Path file) {
-        String yaml = sslSettings + "singleServerConfig:\n"
+        String yaml = settings + "singleServerConfig:\n"
                 + "  address: \"" + address + "\"\n"
                 + "  connectionMinimumIdleSize: 1\n"
                 + "  subscriptionConnectionMinimumIdleSize: 1\n";
@@ -54,8 +54,8 @@ final class RedissonTlsYaml {
         }
     }
 
-    private RedissonTlsYaml setting(String name, String value) {
-        sslSettings.append(name).append(": \"").append(value).append("\"\n");
+    private RedissonYaml setting(String name, String value) {
+        settings.append(name).append(": \"").append(value).append("\"\n");
         return this;
     }
 }
