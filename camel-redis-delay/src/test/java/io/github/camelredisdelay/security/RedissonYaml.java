@@ -8,9 +8,9 @@ import java.nio.file.Path;
 
 /**
  * Writes the Redisson YAML file a user gives the component's {@code redissonConfig} option: the server's address
- * and, as needed, the truststore (which CA to trust) and the keystore (the client certificate for mutual TLS). In
- * Redisson 4 these settings belong at the top level of the file; inside {@code singleServerConfig} they are
- * deprecated.
+ * and, as needed, the truststore (which CA to trust), the keystore (the client certificate for mutual TLS) and the
+ * ACL user to log in as. In Redisson 4 these settings belong at the top level of the file; inside
+ * {@code singleServerConfig} they are deprecated.
  */
 final class RedissonYaml {
 
@@ -36,6 +36,14 @@ final class RedissonYaml {
     RedissonYaml presentingClientCertificate(TlsMaterial tls) {
         return setting("sslKeystore", tls.clientKeystore().toUri().toString())
                 .setting("sslKeystorePassword", tls.storePassword());
+    }
+
+    /**
+     * Logs in as {@code user}. The password is written as given, so it can be a variable such as
+     * {@code ${REDIS_PASSWORD}} that Redisson replaces with an environment variable or system property.
+     */
+    RedissonYaml loggingInAs(String user, String password) {
+        return setting("username", user).setting("password", password);
     }
 
     /**
