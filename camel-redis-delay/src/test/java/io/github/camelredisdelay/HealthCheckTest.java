@@ -1,21 +1,18 @@
 package io.github.camelredisdelay;
 
+import static io.github.camelredisdelay.test.HealthChecks.readiness;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.util.Map;
-import java.util.stream.Collectors;
 
+import io.github.camelredisdelay.test.HealthChecks;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.RedisServerExtension;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.health.HealthCheck;
 import org.apache.camel.health.HealthCheckHelper;
-import org.apache.camel.health.HealthCheckRegistry;
-import org.apache.camel.impl.health.ConsumersHealthCheckRepository;
-import org.apache.camel.impl.health.ProducersHealthCheckRepository;
 import org.junit.jupiter.api.Test;
 
 class HealthCheckTest extends RedisDelayTestSupport {
@@ -31,38 +28,27 @@ class HealthCheckTest extends RedisDelayTestSupport {
                 from("direct:order").to("redis-delay:orders?delay=1h");
             }
         });
-        // what camel-main does with camel.health.consumers-enabled and camel.health.producers-enabled
-        HealthCheckRegistry registry = node.getCamelContextExtension().getContextPlugin(HealthCheckRegistry.class);
-        registry.register(new ConsumersHealthCheckRepository());
-        ProducersHealthCheckRepository producers = new ProducersHealthCheckRepository();
-        producers.setCamelContext(node);
-        producers.setEnabled(true);
-        registry.register(producers);
+        HealthChecks.enableConsumersAndProducers(node);
         node.start();
         node.createProducerTemplate().sendBody("direct:order", "x");
-        HealthCheck producerCheck = registry.getRepository("producers").orElseThrow().stream().findFirst().orElseThrow();
+        HealthCheck producerCheck = HealthChecks.producerCheck(node);
         assertThat(producerCheck.getId()).isEqualTo("producer:redis-delay-orders");
-        await().atMost(Duration.ofSeconds(10)).until(() -> states(node).get("consumer:expire") == HealthCheck.State.UP
+        await().atMost(Duration.ofSeconds(10)).until(() -> readiness(node).get("consumer:expire") == HealthCheck.State.UP
                                                            && producerCheck.call().getState() == HealthCheck.State.UP);
 
         redisServer.stop();
         try {
-            await().atMost(Duration.ofSeconds(20)).until(() -> states(node).get("consumer:expire") == HealthCheck.State.DOWN);
+            await().atMost(Duration.ofSeconds(20)).until(() -> readiness(node).get("consumer:expire") == HealthCheck.State.DOWN);
             HealthCheck.Result down = HealthCheckHelper.invokeReadiness(node).stream()
                     .filter(r -> r.getCheck().getId().equals("consumer:expire")).findFirst().orElseThrow();
             assertThat(down.getMessage()).hasValueSatisfying(m -> assertThat(m).contains("Redis of queue orders does not answer"));
-            assertThat(states(node)).as("Camel reports DOWN checks of every kind")
+            assertThat(readiness(node)).as("Camel reports DOWN checks of every kind")
                     .containsEntry("producer:redis-delay-orders", HealthCheck.State.DOWN);
         } finally {
             redisServer.restart();
         }
 
-        await().atMost(Duration.ofSeconds(30)).until(() -> states(node).get("consumer:expire") == HealthCheck.State.UP
+        await().atMost(Duration.ofSeconds(30)).until(() -> readiness(node).get("consumer:expire") == HealthCheck.State.UP
                                                            && producerCheck.call().getState() == HealthCheck.State.UP);
-    }
-
-    private static Map<String, HealthCheck.State> states(CamelContext node) {
-        return HealthCheckHelper.invokeReadiness(node).stream()
-                .collect(Collectors.toMap(r -> r.getCheck().getId(), HealthCheck.Result::getState, (a, b) -> a));
     }
 }

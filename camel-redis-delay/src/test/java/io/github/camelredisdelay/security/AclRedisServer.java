@@ -1,0 +1,63 @@
+package io.github.camelredisdelay.security;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.camelredisdelay.embedded.RedisBinary;
+import io.github.camelredisdelay.embedded.RedisServerOptions;
+import io.github.camelredisdelay.embedded.RedisServerProcess;
+
+/**
+ * A private redis-server with one ACL user for the component, defined at start with the rules under test.
+ *
+ * <p>The {@code default} user (a client that does not log in) keeps only what {@link RedisServerProcess} needs to
+ * run the server, {@code PING}, {@code INFO} and {@code SHUTDOWN}, plus {@code ACL LOG} so the test can read the
+ * denials; it has no key, no channel and no other command. A client that did not log in as the component's user
+ * can therefore do nothing, as if the default user were disabled.
+ */
+final class AclRedisServer implements AutoCloseable {
+
+    private final RedisServerProcess process;
+
+    private AclRedisServer(RedisServerProcess process) {
+        this.process = process;
+    }
+
+    /**
+     * Starts {@code binary}, with {@code user} logging in with {@code password} and granted {@code rules} (ACL rules
+     * separated by spaces, as in {@code ACL SETUSER}).
+     */
+    static AclRedisServer start(RedisBinary binary, String user, String password, String rules) {
+        List<String> args = new ArrayList<>(List.of("--user", "default", "on", "nopass", "resetkeys", "resetchannels",
+                "-@all", "+ping", "+info", "+shutdown", "+acl|log"));
+        args.addAll(List.of("--user", user, "reset", "on", ">" + password));
+        args.addAll(List.of(rules.split(" ")));
+        return new AclRedisServer(RedisServerProcess.start(binary,
+                RedisServerOptions.defaults().withExtraArgs(args.toArray(new String[0]))));
+    }
+
+    /** Where clients connect, {@code redis://127.0.0.1:<port>}; they log in with the user's name and password. */
+    String address() {
+        return process.uri();
+    }
+
+    /** What the server refused since the last {@link #forgetDenials()}, newest first (see {@link AclLog}). */
+    List<String> denials() {
+        return AclLog.entries(process.command("ACL", "LOG"));
+    }
+
+    /** Clears the server's ACL log. */
+    void forgetDenials() {
+        process.command("ACL", "LOG", "RESET");
+    }
+
+    /** The server's {@code redis_version}. */
+    String version() {
+        return process.version();
+    }
+
+    @Override
+    public void close() {
+        process.close();
+    }
+}

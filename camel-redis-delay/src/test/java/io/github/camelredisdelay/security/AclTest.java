@@ -1,0 +1,244 @@
+package io.github.camelredisdelay.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.github.camelredisdelay.RedisDelayConfiguration;
+import io.github.camelredisdelay.RedisDelayConstants;
+import io.github.camelredisdelay.embedded.RedisBinary;
+import io.github.camelredisdelay.test.HealthChecks;
+import org.apache.camel.CamelContext;
+import org.apache.camel.ConsumerTemplate;
+import org.apache.camel.Exchange;
+import org.apache.camel.Message;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.health.HealthCheck;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every feature of the component run by a Redis user that holds only the rules of {@link ComponentAcl}, logged in
+ * through the component's {@code address}, {@code username} and {@code password} options. After each test the
+ * server's ACL log must hold nothing but Redisson's cluster probe: a refused command that the component survived
+ * (a retry, a logged warning) still fails the test.
+ */
+class AclTest {
+
+    private static final String USER = "camel-delay";
+    private static final String PASSWORD = "acl-test-secret";
+    /** Redisson replaces {@code ${name}} in a YAML file with this system property (or an environment variable). */
+    private static final String PASSWORD_PROPERTY = "redisDelayAclTestPassword";
+    /**
+     * Consumers poll unless the test is about the blocking consumer, whose long read holds the stop of its context
+     * for up to a second.
+     */
+    private static final String POLLING = "consumerType=polling&pollInterval=50";
+
+    @TempDir
+    static Path dir;
+
+    private static AclRedisServer server;
+
+    private final CamelNodes nodes = new CamelNodes();
+    private final List<Message> delivered = new CopyOnWriteArrayList<>();
+
+    @BeforeAll
+    static void startServer() {
+        RedisBinary binary = TestRedisBinary.selected();
+        server = AclRedisServer.start(binary, USER, PASSWORD, ComponentAcl.rulesFor(TestRedisBinary.version(binary)));
+        System.out.println("[redis-test] ACL tests use redis-server " + server.version());
+    }
+
+    @AfterAll
+    static void stopServer() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @BeforeEach
+    void forgetEarlierDenials() {
+        server.forgetDenials();
+    }
+
+    @AfterEach
+    void stopNodesAndRequireNoDenials() {
+        nodes.close();
+        assertThat(server.denials()).as("commands, keys or channels the server refused")
+                .allMatch(denial -> denial.endsWith(ComponentAcl.REDISSON_CLUSTER_PROBE));
+    }
+
+    @Test
+    void scheduledAndBatchScheduledMessagesAreDelivered() throws Exception {
+        // the one blocking consumer (the default type) of these tests
+        ProducerTemplate producer = nodes.start(this::loggedIn, consumer("redis-delay:orders"))
+                .createProducerTemplate();
+
+        producer.sendBody("redis-delay:orders?delay=200", "later");
+        producer.sendBody("redis-delay:orders", "now");
+        producer.sendBody("redis-delay:orders?operation=scheduleBatch&delay=100", List.of("batch-1", "batch-2"));
+
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> bodies().containsAll(List.of("later", "now", "batch-1", "batch-2")));
+    }
+
+    @Test
+    void failedMessageIsRetriedThenDeadLettered() throws Exception {
+        ProducerTemplate producer = nodes.start(this::loggedIn, new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:payments?" + POLLING + "&maxDeliveries=2&retrySchedule=100")
+                        .throwException(new IllegalStateException("declined"));
+            }
+        }, consumer("redis-delay:payments.dead?" + POLLING)).createProducerTemplate();
+
+        producer.sendBody("redis-delay:payments", "payment");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() == 1);
+        assertThat(delivered.get(0).getHeader(RedisDelayConstants.ORIGINAL_QUEUE)).isEqualTo("payments");
+    }
+
+    @Test
+    void cancelRescheduleAndStatsAnswer() throws Exception {
+        ProducerTemplate producer = nodes.start(this::loggedIn).createProducerTemplate();
+        producer.sendBodyAndHeader("redis-delay:reminders?delay=1h", "a", RedisDelayConstants.MESSAGE_ID, "a");
+        producer.sendBodyAndHeader("redis-delay:reminders?delay=1h", "b", RedisDelayConstants.MESSAGE_ID, "b");
+
+        Object cancelled = producer.requestBodyAndHeader("redis-delay:reminders?operation=cancel", null,
+                RedisDelayConstants.MESSAGE_ID, "a");
+        Object rescheduled = producer.requestBodyAndHeaders("redis-delay:reminders?operation=reschedule", null,
+                Map.of(RedisDelayConstants.MESSAGE_ID, "b", RedisDelayConstants.DELAY, "2h"));
+        Map<String, Object> stats = producer.requestBody("redis-delay:reminders?operation=stats", null, Map.class);
+
+        assertThat(cancelled).isEqualTo(true);
+        assertThat(rescheduled).isEqualTo(true);
+        assertThat(stats.get("scheduled")).isEqualTo(1L);
+    }
+
+    @Test
+    void consumerAndProducerHealthChecksAreUp() throws Exception {
+        CamelContext node = nodes.create(this::loggedIn, new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:checks?" + POLLING).routeId("checked").log("${body}");
+                from("direct:check").to("redis-delay:checks?delay=1h");
+            }
+        });
+        HealthChecks.enableConsumersAndProducers(node);
+        node.start();
+        node.createProducerTemplate().sendBody("direct:check", "x");
+        HealthCheck producerCheck = HealthChecks.producerCheck(node);
+
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertThat(HealthChecks.readiness(node)).containsEntry("consumer:checked", HealthCheck.State.UP);
+            assertThat(producerCheck.call().getState()).isEqualTo(HealthCheck.State.UP);
+        });
+    }
+
+    @Test
+    void slowExchangeKeepsItsLeaseAndIsDeliveredOnce() throws Exception {
+        ProducerTemplate producer = nodes.start(this::loggedIn, new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:slow?" + POLLING + "&visibilityTimeout=300").delay(900)
+                        .process(exchange -> delivered.add(exchange.getMessage().copy()));
+            }
+        }).createProducerTemplate();
+
+        producer.sendBody("redis-delay:slow", "slow");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() == 1);
+        assertThat(delivered.get(0).getHeader(RedisDelayConstants.DELIVERY_COUNT)).isEqualTo(1);
+    }
+
+    @Test
+    void consumerTemplateAndPollingConsumerReceive() throws Exception {
+        CamelContext node = nodes.start(this::loggedIn, consumer("redis-delay:polled?" + POLLING));
+        ProducerTemplate producer = node.createProducerTemplate();
+        producer.sendBody("redis-delay:polled", "by route");
+        producer.sendBody("redis-delay:taken", "by template");
+
+        Object taken = node.createConsumerTemplate().receiveBody("redis-delay:taken", 5000);
+
+        assertThat(taken).isEqualTo("by template");
+        await().atMost(Duration.ofSeconds(10)).until(() -> bodies().contains("by route"));
+    }
+
+    @Test
+    void expiredLeaseOfAStoppedConsumerIsTakenOverByTheNextOne() throws Exception {
+        CamelContext first = nodes.start(this::loggedIn);
+        first.createProducerTemplate().sendBody("redis-delay:leases", "leased");
+        ConsumerTemplate template = first.createConsumerTemplate();
+        // received but never done: the consumer stops holding the lease, as a crashed one would
+        Exchange leased = template.receive("redis-delay:leases", 5000);
+        assertThat(leased).isNotNull();
+        first.stop();
+
+        nodes.start(this::loggedIn, consumer("redis-delay:leases?" + POLLING + "&visibilityTimeout=300"));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() == 1);
+        assertThat(delivered.get(0).getHeader(RedisDelayConstants.DELIVERY_COUNT)).isEqualTo(2);
+    }
+
+    @Test
+    void redissonYamlLogsInWithThePasswordOfAVariable() throws Exception {
+        Path yaml = RedissonYaml.forAddress(server.address()).loggingInAs(USER, "${" + PASSWORD_PROPERTY + "}")
+                .writeTo(dir.resolve("acl.yaml"));
+        System.setProperty(PASSWORD_PROPERTY, PASSWORD);
+        try {
+            ProducerTemplate producer = nodes.start(options -> options.setRedissonConfig(yaml.toString()),
+                    consumer("redis-delay:configured?" + POLLING)).createProducerTemplate();
+            producer.sendBody("redis-delay:configured", "configured by file");
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> bodies().contains("configured by file"));
+        } finally {
+            System.clearProperty(PASSWORD_PROPERTY);
+        }
+    }
+
+    @Test
+    void queuesUnderAnotherKeyPrefixAreRefusedTheirKeysAndChannels() throws Exception {
+        ProducerTemplate producer = nodes.start(options -> {
+            loggedIn(options);
+            options.setKeyPrefix("other:delay");
+        }).createProducerTemplate();
+
+        assertThatThrownBy(() -> producer.sendBody("redis-delay:orders", "elsewhere"))
+                .hasStackTraceContaining("NOPERM");
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(server.denials())
+                .anyMatch(denial -> denial.contains("key 'other:delay:{orders}:"))
+                .anyMatch(denial -> denial.contains("channel 'other:delay:{orders}:wake'")));
+        server.forgetDenials();
+    }
+
+    private void loggedIn(RedisDelayConfiguration options) {
+        options.setAddress(server.address());
+        options.setUsername(USER);
+        options.setPassword(PASSWORD);
+    }
+
+    private List<Object> bodies() {
+        return delivered.stream().map(Message::getBody).toList();
+    }
+
+    private RouteBuilder consumer(String uri) {
+        return new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri).process(exchange -> delivered.add(exchange.getMessage().copy()));
+            }
+        };
+    }
+}

@@ -1,0 +1,35 @@
+package io.github.camelredisdelay.security;
+
+/**
+ * The ACL rules a Redis user needs to run the component with the default key prefix {@code camel:delay}: what
+ * docs/security.md tells users to grant, and all that {@link AclTest} grants its user. Every command in them was
+ * seen running (with {@code MONITOR}) while the tests exercised the component, at top level or inside its scripts.
+ */
+final class ComponentAcl {
+
+    /** The rules for Redis 7, in {@code ACL SETUSER} syntax, to follow {@code reset on >password}. */
+    static final String REDIS_7_RULES = "~camel:delay:* resetchannels &camel:delay:*"
+            + " +ping +script|load +evalsha +evalsha_ro +xreadgroup +xclaim +xgroup|create +subscribe +unsubscribe"
+            + " +hlen"
+            + " +time +exists +hget +hset +hsetnx +hdel +zadd +zrem +zscore +zcard +zrange +zrangebyscore"
+            + " +zremrangebyrank +xadd +xack +xdel +xlen +xrange +xpending +xautoclaim +xinfo|consumers"
+            + " +xgroup|delconsumer +publish";
+
+    /** Redis 6.2 has no {@code EVALSHA_RO}: Redisson runs read-only scripts with {@code EVALSHA} there. */
+    private static final String REDIS_7_ONLY = " +evalsha_ro";
+
+    /**
+     * What Redisson's cluster probe leaves in the ACL log: on connecting to a single address it runs
+     * {@code EVAL "redis.call('get', KEYS[1]) redis.call('get', KEYS[2])" 2 test1 test2} to see whether a cluster
+     * answers (a {@code CROSSSLOT} error), and ignores any other error, so refusing it costs nothing.
+     */
+    static final String REDISSON_CLUSTER_PROBE = "command 'eval' (toplevel)";
+
+    private ComponentAcl() {
+    }
+
+    /** The rules for a server of the given {@code redis_version}. */
+    static String rulesFor(String redisVersion) {
+        return redisVersion.startsWith("6.") ? REDIS_7_RULES.replace(REDIS_7_ONLY, "") : REDIS_7_RULES;
+    }
+}

@@ -1,0 +1,55 @@
+package io.github.camelredisdelay.security;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.github.camelredisdelay.embedded.RedisBinary;
+import io.github.camelredisdelay.test.RedisServerExtension;
+
+/**
+ * The redis-server binary the security tests start their own servers with: the one the rest of the suite uses,
+ * as the system property {@code redis.test.binary} chooses ({@code path} or {@code embedded}).
+ */
+final class TestRedisBinary {
+
+    private static final Pattern VERSION = Pattern.compile("v=(\\d+\\.\\d+\\.\\d+)");
+    private static final long VERSION_TIMEOUT_SECONDS = 10;
+
+    private TestRedisBinary() {
+    }
+
+    static RedisBinary selected() {
+        return RedisBinary.select(System.getProperty(RedisServerExtension.BINARY_PROPERTY, RedisBinary.PATH_CHOICE));
+    }
+
+    /**
+     * The version {@code redis-server --version} prints, such as {@code 7.0.15}, for settings that must be right
+     * before the server starts.
+     */
+    static String version(RedisBinary binary) {
+        try {
+            Process process = new ProcessBuilder(binary.path().toString(), "--version").redirectErrorStream(true)
+                    .start();
+            if (!process.waitFor(VERSION_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException(binary + " --version did not answer within " + VERSION_TIMEOUT_SECONDS
+                        + " s");
+            }
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            Matcher version = VERSION.matcher(output);
+            if (!version.find()) {
+                throw new IllegalStateException(binary + " --version printed no version: " + output);
+            }
+            return version.group(1);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot run " + binary + " --version", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while asking " + binary + " for its version", e);
+        }
+    }
+}

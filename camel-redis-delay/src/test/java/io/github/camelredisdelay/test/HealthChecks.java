@@ -1,0 +1,44 @@
+package io.github.camelredisdelay.test;
+
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import org.apache.camel.CamelContext;
+import org.apache.camel.health.HealthCheck;
+import org.apache.camel.health.HealthCheckHelper;
+import org.apache.camel.health.HealthCheckRegistry;
+import org.apache.camel.impl.health.ConsumersHealthCheckRepository;
+import org.apache.camel.impl.health.ProducersHealthCheckRepository;
+
+/** Camel health checks of a test's CamelContext. */
+public final class HealthChecks {
+
+    private HealthChecks() {
+    }
+
+    /**
+     * Registers the consumer and producer checks, as camel-main does with {@code camel.health.consumers-enabled}
+     * and {@code camel.health.producers-enabled}; call it before the context starts.
+     */
+    public static void enableConsumersAndProducers(CamelContext context) {
+        HealthCheckRegistry registry = context.getCamelContextExtension().getContextPlugin(HealthCheckRegistry.class);
+        registry.register(new ConsumersHealthCheckRepository());
+        ProducersHealthCheckRepository producers = new ProducersHealthCheckRepository();
+        producers.setCamelContext(context);
+        producers.setEnabled(true);
+        registry.register(producers);
+    }
+
+    /** The check of the context's first producer with one. */
+    public static HealthCheck producerCheck(CamelContext context) {
+        HealthCheckRegistry registry = context.getCamelContextExtension().getContextPlugin(HealthCheckRegistry.class);
+        return registry.getRepository("producers").orElseThrow().stream().findFirst().orElseThrow();
+    }
+
+    /** The state of every readiness check Camel reports, by check id. */
+    public static Map<String, HealthCheck.State> readiness(CamelContext context) {
+        return HealthCheckHelper.invokeReadiness(context).stream()
+                .collect(Collectors.toMap(result -> result.getCheck().getId(), HealthCheck.Result::getState,
+                        (first, second) -> first));
+    }
+}
