@@ -2,6 +2,7 @@ package io.github.camelredisdelay.internal;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Duration;
 
 import io.github.camelredisdelay.RedisDelayConfiguration;
 import org.apache.camel.CamelContext;
@@ -11,6 +12,7 @@ import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
+import org.redisson.config.ConstantDelay;
 import org.redisson.config.SingleServerConfig;
 
 /**
@@ -47,12 +49,12 @@ public final class RedissonClientFactory {
         // one retry: a producer fails fast while Redis is down, and the consumers and the transfer task retry with
         // their own back-off anyway
         SingleServerConfig server = config.useSingleServer().setAddress(configuration.getAddress())
-                .setRetryAttempts(1).setRetryInterval(200);
+                .setRetryAttempts(1).setRetryDelay(new ConstantDelay(Duration.ofMillis(200)));
         if (configuration.getUsername() != null) {
-            server.setUsername(configuration.getUsername());
+            config.setUsername(configuration.getUsername());
         }
         if (configuration.getPassword() != null) {
-            server.setPassword(configuration.getPassword());
+            config.setPassword(configuration.getPassword());
         }
         if (configuration.getDatabase() != null) {
             server.setDatabase(configuration.getDatabase());

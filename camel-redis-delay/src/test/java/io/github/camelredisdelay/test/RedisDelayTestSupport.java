@@ -1,5 +1,6 @@
 package io.github.camelredisdelay.test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -15,6 +16,7 @@ import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
+import org.redisson.config.ConstantDelay;
 
 /**
  * Base of the tests that run CamelContexts against the real Redis of {@link RedisServerExtension}. Each test gets
@@ -74,7 +76,7 @@ public abstract class RedisDelayTestSupport {
             Config config = new Config();
             config.setCodec(StringCodec.INSTANCE);
             // retries as the component's own client does: few, so outages surface to the back-off that survives them
-            config.useSingleServer().setAddress(RedisServerExtension.redisUrl()).setRetryAttempts(1).setRetryInterval(200);
+            config.useSingleServer().setAddress(RedisServerExtension.redisUrl()).setRetryAttempts(1).setRetryDelay(new ConstantDelay(Duration.ofMillis(200)));
             RedissonClient client = Redisson.create(config);
             Runtime.getRuntime().addShutdownHook(new Thread(client::shutdown, "shared-redisson-shutdown"));
             sharedClient = client;
