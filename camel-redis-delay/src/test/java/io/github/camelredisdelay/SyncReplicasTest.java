@@ -11,11 +11,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.github.camelredisdelay.embedded.RedisBinary;
 import io.github.camelredisdelay.embedded.RedisServerOptions;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
-import org.apache.camel.CamelContext;
+import io.github.camelredisdelay.test.CamelNodes;
 import org.apache.camel.CamelExecutionException;
 import org.apache.camel.ProducerTemplate;
+import org.apache.camel.RoutesBuilder;
 import org.apache.camel.builder.RouteBuilder;
-import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,7 +32,7 @@ class SyncReplicasTest {
     private static RedisServerProcess replica;
 
     private final List<String> delivered = new CopyOnWriteArrayList<>();
-    private CamelContext context;
+    private final CamelNodes nodes = new CamelNodes();
 
     @BeforeAll
     static void startMasterAndReplica() {
@@ -56,28 +56,21 @@ class SyncReplicasTest {
     }
 
     @AfterEach
-    void stopContext() {
-        if (context != null) {
-            context.stop();
-        }
+    void stopNodes() {
+        nodes.close();
     }
 
     private ProducerTemplate node(String consumerUri) throws Exception {
-        context = new DefaultCamelContext();
-        RedisDelayComponent component = new RedisDelayComponent();
-        component.getConfiguration().setAddress(master.uri());
-        component.getConfiguration().setKeyPrefix(PREFIX);
-        context.addComponent("redis-delay", component);
-        if (consumerUri != null) {
-            context.addRoutes(new RouteBuilder() {
-                @Override
-                public void configure() {
-                    from(consumerUri).process(e -> delivered.add(e.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID, String.class)));
-                }
-            });
-        }
-        context.start();
-        return context.createProducerTemplate();
+        RoutesBuilder[] routes = consumerUri == null ? new RoutesBuilder[0] : new RoutesBuilder[] { new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(consumerUri).process(e -> delivered.add(e.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID, String.class)));
+            }
+        } };
+        return nodes.start(options -> {
+            options.setAddress(master.uri());
+            options.setKeyPrefix(PREFIX);
+        }, routes).createProducerTemplate();
     }
 
     @Test

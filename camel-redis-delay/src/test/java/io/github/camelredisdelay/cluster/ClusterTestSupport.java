@@ -3,18 +3,15 @@ package io.github.camelredisdelay.cluster;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.UUID;
 
-import io.github.camelredisdelay.RedisDelayComponent;
 import io.github.camelredisdelay.embedded.RedisBinary;
 import io.github.camelredisdelay.embedded.RedisClusterDeployment;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
+import io.github.camelredisdelay.test.CamelNodes;
 import io.github.camelredisdelay.test.RedisServerExtension;
 import org.apache.camel.CamelContext;
 import org.apache.camel.RoutesBuilder;
-import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -32,7 +29,7 @@ abstract class ClusterTestSupport {
     static String keyPrefix;
 
     private static Path redissonConfig;
-    private static final List<CamelContext> CONTEXTS = new ArrayList<>();
+    private static final CamelNodes NODES = new CamelNodes();
 
     @BeforeAll
     static void startCluster() {
@@ -46,8 +43,7 @@ abstract class ClusterTestSupport {
     @AfterAll
     static void stopContextsAndCluster() throws IOException {
         try {
-            CONTEXTS.forEach(CamelContext::stop);
-            CONTEXTS.clear();
+            NODES.close();
         } finally {
             cluster.close();
             Files.deleteIfExists(redissonConfig);
@@ -56,18 +52,10 @@ abstract class ClusterTestSupport {
 
     /** Starts a CamelContext (think: one node) whose redis-delay component talks to the cluster. */
     static CamelContext startContext(RoutesBuilder... routes) throws Exception {
-        CamelContext context = new DefaultCamelContext();
-        context.getShutdownStrategy().setTimeout(10);
-        RedisDelayComponent component = new RedisDelayComponent();
-        component.getConfiguration().setRedissonConfig("file:" + redissonConfig);
-        component.getConfiguration().setKeyPrefix(keyPrefix);
-        context.addComponent("redis-delay", component);
-        for (RoutesBuilder route : routes) {
-            context.addRoutes(route);
-        }
-        CONTEXTS.add(context);
-        context.start();
-        return context;
+        return NODES.start(options -> {
+            options.setRedissonConfig("file:" + redissonConfig);
+            options.setKeyPrefix(keyPrefix);
+        }, routes);
     }
 
     /** The key of one of a queue's structures, e.g. {@code key("orders", "msg")}. */

@@ -13,6 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.github.camelredisdelay.RedisDelayConfiguration;
 import io.github.camelredisdelay.RedisDelayConstants;
 import io.github.camelredisdelay.embedded.RedisBinary;
+import io.github.camelredisdelay.test.CamelNodes;
 import io.github.camelredisdelay.test.HealthChecks;
 import org.apache.camel.CamelContext;
 import org.apache.camel.ConsumerTemplate;

@@ -3,19 +3,16 @@ package io.github.camelredisdelay.sentinel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.List;
 import java.util.UUID;
 import java.util.stream.Stream;
 
-import io.github.camelredisdelay.RedisDelayComponent;
 import io.github.camelredisdelay.embedded.RedisBinary;
 import io.github.camelredisdelay.embedded.RedisSentinelDeployment;
+import io.github.camelredisdelay.test.CamelNodes;
 import io.github.camelredisdelay.test.RedisServerExtension;
 import org.apache.camel.CamelContext;
 import org.apache.camel.RoutesBuilder;
-import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
@@ -33,7 +30,7 @@ abstract class SentinelTestSupport {
     /** Key prefix of this test's queues. */
     final String keyPrefix = "test:" + UUID.randomUUID().toString().substring(0, 8);
 
-    private final List<CamelContext> nodes = new ArrayList<>();
+    private final CamelNodes nodes = new CamelNodes();
     private RedisSentinelDeployment deployment;
     private String redisVersion;
     private Path configDir;
@@ -52,11 +49,8 @@ abstract class SentinelTestSupport {
     @AfterEach
     void stopNodesAndDeployment() throws IOException {
         try {
-            for (CamelContext node : nodes) {
-                node.stop();
-            }
+            nodes.close();
         } finally {
-            nodes.clear();
             deployment.close();
             try (Stream<Path> files = Files.walk(configDir)) {
                 files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
@@ -75,17 +69,9 @@ abstract class SentinelTestSupport {
 
     /** Starts a CamelContext (think: one node) whose component reaches Redis through the Sentinels. */
     CamelContext startNode(RoutesBuilder... routes) throws Exception {
-        CamelContext node = new DefaultCamelContext();
-        node.getShutdownStrategy().setTimeout(10);
-        RedisDelayComponent component = new RedisDelayComponent();
-        component.getConfiguration().setRedissonConfig("file:" + redissonConfig);
-        component.getConfiguration().setKeyPrefix(keyPrefix);
-        node.addComponent("redis-delay", component);
-        for (RoutesBuilder route : routes) {
-            node.addRoutes(route);
-        }
-        nodes.add(node);
-        node.start();
-        return node;
+        return nodes.start(options -> {
+            options.setRedissonConfig("file:" + redissonConfig);
+            options.setKeyPrefix(keyPrefix);
+        }, routes);
     }
 }

@@ -1,4 +1,4 @@
-package io.github.camelredisdelay.security;
+package io.github.camelredisdelay.test;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,12 +14,12 @@ import org.apache.camel.impl.DefaultCamelContext;
  * The CamelContexts of one test, each with a {@code redis-delay} component that creates its own Redis client from
  * the options the test sets, as a user's application would. {@link #close()} stops them all.
  */
-final class CamelNodes implements AutoCloseable {
+public final class CamelNodes implements AutoCloseable {
 
     private final List<CamelContext> contexts = new ArrayList<>();
 
     /** Creates, without starting, a context whose component is configured by {@code options}. */
-    CamelContext create(Consumer<RedisDelayConfiguration> options, RoutesBuilder... routes) throws Exception {
+    public CamelContext create(Consumer<RedisDelayConfiguration> options, RoutesBuilder... routes) throws Exception {
         CamelContext context = new DefaultCamelContext();
         context.getShutdownStrategy().setTimeout(10);
         RedisDelayComponent component = new RedisDelayComponent();
@@ -33,7 +33,7 @@ final class CamelNodes implements AutoCloseable {
     }
 
     /** Creates and starts a context like {@link #create}. */
-    CamelContext start(Consumer<RedisDelayConfiguration> options, RoutesBuilder... routes) throws Exception {
+    public CamelContext start(Consumer<RedisDelayConfiguration> options, RoutesBuilder... routes) throws Exception {
         CamelContext context = create(options, routes);
         context.start();
         return context;
