@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
 /**
  * A real Redis Cluster on loopback: three masters sharing the 16384 slots, each with one replica. It is made of six
  * private {@link RedisServerProcess}es started with {@code --cluster-enabled yes}, each with its own directory and
- * cluster config file, and joined by {@code redis-cli --cluster create} from {@code PATH}.
+ * cluster config file, and joined with Redis' cluster commands ({@link ClusterJoin}), so only redis-server is needed.
  *
  * <p>For tests and benchmarks of cluster clients, failover included: the nodes are ordinary
  * {@link RedisServerProcess}es, so a test can {@link RedisServerProcess#kill() kill} one (SIGKILL to that process,
@@ -43,17 +43,16 @@ public final class RedisClusterDeployment implements AutoCloseable {
      * Starts six nodes, joins them into a cluster and returns once every node reports {@code cluster_state:ok},
      * the three masters serve all slots and each has its replica attached.
      *
-     * @throws IllegalStateException when {@code redis-cli} is not on {@code PATH}, a node does not start or the
-     *                               cluster does not form within 30 s; nothing is left running then
+     * @throws IllegalStateException when a node does not start or the cluster does not form within 30 s; nothing is
+     *                               left running then
      */
     public static RedisClusterDeployment start(RedisBinary binary) {
-        RedisCli cli = RedisCli.onPath();
         List<RedisServerProcess> nodes = new ArrayList<>();
         try {
             for (int i = 0; i < MASTERS * (1 + REPLICAS_PER_MASTER); i++) {
                 nodes.add(startNode(binary));
             }
-            cli.createCluster(nodes, REPLICAS_PER_MASTER);
+            ClusterJoin.join(nodes, MASTERS);
             RedisClusterDeployment cluster = new RedisClusterDeployment(nodes);
             BoundedWait.until("the cluster is formed", FORM_TIMEOUT, cluster::isFormed, cluster::describe);
             LOG.info("Started {}", cluster);
