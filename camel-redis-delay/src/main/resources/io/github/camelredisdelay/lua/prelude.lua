@@ -31,10 +31,10 @@ local function recordOf(envelope, now)
   return string.format('%d', now) .. ':' .. envelope
 end
 
--- Makes a stored message due: into the due set, or straight into the ready stream when the due time has come.
+-- Makes a stored message due: into the due set, or straight into the ready stream when the due time has come. The
+-- message must not be in the due set already (a replaced one is taken out first).
 local function makeDue(dueKey, readyKey, id, record, dueAt, now)
   if dueAt <= now then
-    rcall('ZREM', dueKey, id)
     rcall('XADD', readyKey, '*', 'i', id, 'd', string.format('%d', dueAt), 'r', record)
   else
     rcall('ZADD', dueKey, dueAt, id)

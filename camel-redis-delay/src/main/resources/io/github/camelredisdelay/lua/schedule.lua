@@ -39,6 +39,7 @@ if rcall('HSETNX', msgKey, id, record) == 0 then
   end
   rcall('HSET', msgKey, id, record)
   rcall('HDEL', failKey, id)
+  rcall('ZREM', dueKey, id)
 end
 
 makeDue(dueKey, readyKey, id, record, dueAt, now)

@@ -66,6 +66,16 @@ class LuaScriptsTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void replacingAScheduledMessageWithADueOneMovesItToTheReadyStream() {
+        queue.schedule("a", envelope("1"), DueTime.after(60_000), "keep");
+
+        queue.schedule("a", envelope("2"), DueTime.after(0), "replace");
+
+        assertThat(redis().getScoredSortedSet(key("q", "due")).size()).isZero();
+        assertThat(redis().getStream(key("q", "ready")).size()).isEqualTo(1);
+    }
+
+    @Test
     void scheduleBatchStoresEveryMessageWithOneDueTimeAndWakesOnce() {
         Map<String, byte[]> messages = new java.util.LinkedHashMap<>();
         for (int i = 0; i < 5; i++) {
