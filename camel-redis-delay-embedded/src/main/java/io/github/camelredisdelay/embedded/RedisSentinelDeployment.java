@@ -34,7 +34,6 @@ public final class RedisSentinelDeployment implements AutoCloseable {
     private static final int SENTINELS = 3;
     private static final int QUORUM = 2;
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(30);
-    private static final Duration POLL_INTERVAL = Duration.ofMillis(50);
     /** Redis 7 waits 5 s by default before a diskless full sync, in case more replicas come. */
     private static final List<String> DATA_NODE_ARGS = List.of("--repl-diskless-sync-delay", "0");
 
@@ -67,8 +66,8 @@ public final class RedisSentinelDeployment implements AutoCloseable {
             RedisServerProcess master = register(started, RedisServerProcess.start(binary, dataNodeOptions()));
             RedisServerProcess replica = register(started, RedisServerProcess.start(binary, dataNodeOptions(
                     "--replicaof", master.host(), String.valueOf(master.port()))));
-            ConditionPoll.until("replica " + replica.port() + " in sync with master " + master.port(), READY_TIMEOUT,
-                    POLL_INTERVAL, () -> Replication.inSync(master, replica));
+            BoundedWait.until("replica " + replica.port() + " in sync with master " + master.port(), READY_TIMEOUT,
+                    () -> Replication.inSync(master, replica), () -> replica.command("INFO", "replication"));
             List<RedisServerProcess> sentinels = new ArrayList<>();
             for (int i = 0; i < SENTINELS; i++) {
                 sentinels.add(register(started, RedisServerProcess.start(binary,
@@ -154,8 +153,9 @@ public final class RedisSentinelDeployment implements AutoCloseable {
     private void awaitSentinelsSettled() {
         for (RedisServerProcess sentinel : sentinels) {
             SentinelView view = new SentinelView(sentinel, masterName);
-            ConditionPoll.until("Sentinel " + sentinel.port() + " to know the replica and " + (SENTINELS - 1)
-                    + " other Sentinels", READY_TIMEOUT, POLL_INTERVAL, () -> view.isSettled(1, SENTINELS - 1));
+            BoundedWait.until("Sentinel " + sentinel.port() + " knows the replica and " + (SENTINELS - 1)
+                    + " other Sentinels", READY_TIMEOUT, () -> view.isSettled(1, SENTINELS - 1),
+                    () -> sentinel.command("SENTINEL", "SENTINELS", masterName));
         }
     }
 

@@ -17,7 +17,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 class RedisSentinelDeploymentTest {
 
     private static final Duration PROMOTION_TIMEOUT = Duration.ofSeconds(30);
-    private static final Duration POLL_INTERVAL = Duration.ofMillis(50);
 
     /** Shared by the tests that only look at a settled deployment. */
     private static RedisSentinelDeployment settled;
@@ -41,8 +40,8 @@ class RedisSentinelDeploymentTest {
         assertThat(settled.masterName()).isEqualTo("delay-master");
         assertThat(Info.field(replica.command("INFO", "replication"), "role")).contains("slave");
         master.command("SET", "order:1", "due");
-        ConditionPoll.until("the write on the replica", Duration.ofSeconds(10), POLL_INTERVAL,
-                () -> "due".equals(replica.command("GET", "order:1")));
+        BoundedWait.until("the write is on the replica", Duration.ofSeconds(10),
+                () -> "due".equals(replica.command("GET", "order:1")), () -> replica.command("INFO", "replication"));
     }
 
     @Test
@@ -64,8 +63,8 @@ class RedisSentinelDeploymentTest {
 
             assertThat(killed).isSameAs(deployment.dataNodes().get(0));
             assertThat(isAlive(killed.pid())).isFalse();
-            ConditionPoll.until("the replica promoted", PROMOTION_TIMEOUT, POLL_INTERVAL,
-                    () -> deployment.master() == replica);
+            BoundedWait.until("the replica is promoted", PROMOTION_TIMEOUT,
+                    () -> deployment.master() == replica, deployment::toString);
             assertThat(Info.field(replica.command("INFO", "replication"), "role")).contains("master");
             assertThat(replica.command("SET", "after", "failover")).isEqualTo("OK");
         }
