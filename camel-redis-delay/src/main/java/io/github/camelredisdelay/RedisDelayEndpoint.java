@@ -107,9 +107,10 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
         QueueShards started = queue;
         // off the start path: the client's first call may wait for its connection
         component.transferTimer().execute(() -> statistics.measureClockOffsetSoon(started.first()));
+        String connection = connectionId();
         List<String> keys = new ArrayList<>();
         for (RedisQueue shard : queue.all()) {
-            String key = connectionId() + "|" + shard.keys().due();
+            String key = connection + "|" + shard.keys().due();
             component.acquireTransferTask(key, () -> new TransferTask(shard, component.transferTimer(),
                     configuration.getTransferBatchSize(), configuration.getTransferInterval()));
             keys.add(key);

@@ -1,5 +1,6 @@
 package io.github.camelredisdelay.benchmark;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -7,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 import io.github.camelredisdelay.embedded.RedisBinary;
 import io.github.camelredisdelay.embedded.RedisClusterDeployment;
@@ -77,7 +79,7 @@ public final class ClusterScalingMain {
         return text.toString();
     }
 
-    private static double mean(List<ShardedRun.Outcome> outcomes, java.util.function.ToDoubleFunction<ShardedRun.Outcome> value) {
+    private static double mean(List<ShardedRun.Outcome> outcomes, ToDoubleFunction<ShardedRun.Outcome> value) {
         return outcomes.stream().mapToDouble(value).average().orElse(Double.NaN);
     }
 
@@ -95,9 +97,9 @@ public final class ClusterScalingMain {
         json.put("scale", settings.scale());
         json.put("runs", outcomes.stream().map(outcome -> new JsonObject(outcome.details())).toList());
         Path file = settings.output().resolveSibling("cluster-scaling.json");
-        java.nio.file.Files.createDirectories(file.toAbsolutePath().getParent());
-        java.nio.file.Files.writeString(file, Jsoner.prettyPrint(json.toJson()) + "\n");
-        java.nio.file.Files.writeString(file.resolveSibling("cluster-scaling.md"), "Cluster scaling " + machine + "\n\n" + table);
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        Files.writeString(file, Jsoner.prettyPrint(json.toJson()) + "\n");
+        Files.writeString(file.resolveSibling("cluster-scaling.md"), "Cluster scaling " + machine + "\n\n" + table);
         System.out.println("Results in " + file.toAbsolutePath());
     }
 }

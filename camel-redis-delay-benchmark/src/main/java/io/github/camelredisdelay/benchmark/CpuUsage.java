@@ -14,9 +14,12 @@ import java.time.Duration;
 record CpuUsage(long jvmNanos, long redisNanos) {
 
     static CpuUsage now(BenchRedis redis, Duration patience) {
-        String info = redis.info("cpu", patience);
-        double redisSeconds = field(info, "used_cpu_user") + field(info, "used_cpu_sys");
-        return new CpuUsage(jvmCpuNanos(), (long) (redisSeconds * 1e9));
+        return new CpuUsage(jvmCpuNanos(), (long) (redisCpuSeconds(redis.info("cpu", patience)) * 1e9));
+    }
+
+    /** A redis-server's CPU time (user + system) from its {@code INFO cpu} reply, in seconds. */
+    static double redisCpuSeconds(String info) {
+        return field(info, "used_cpu_user") + field(info, "used_cpu_sys");
     }
 
     CpuUsage minus(CpuUsage earlier) {

@@ -133,10 +133,7 @@ final class ShardedRun {
     private static Map<Integer, Double> cpuSeconds(List<RedisServerProcess> masters) {
         Map<Integer, Double> seconds = new LinkedHashMap<>();
         for (RedisServerProcess master : masters) {
-            String info = master.command("INFO", "cpu");
-            double used = BenchRedis.infoField(info, "used_cpu_user").map(Double::parseDouble).orElse(0.0)
-                          + BenchRedis.infoField(info, "used_cpu_sys").map(Double::parseDouble).orElse(0.0);
-            seconds.put(master.port(), used);
+            seconds.put(master.port(), CpuUsage.redisCpuSeconds(master.command("INFO", "cpu")));
         }
         return seconds;
     }
