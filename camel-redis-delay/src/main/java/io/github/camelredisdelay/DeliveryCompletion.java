@@ -15,9 +15,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Settles a delivered message when its exchange completes: acknowledged on success (at once, or with the consumer's
- * next read); on failure redelivered after
- * the retry schedule's delay, or moved to the dead-letter queue once its deliveries are exhausted. If Redis cannot
- * be reached at that moment, the message stays leased and is delivered again after the visibility timeout.
+ * next read); on failure redelivered after the retry schedule's delay, or moved to the dead-letter queue once its
+ * deliveries are exhausted. If Redis cannot be reached at that moment, the message stays leased and is delivered
+ * again after the visibility timeout.
  */
 final class DeliveryCompletion implements Synchronization {
 

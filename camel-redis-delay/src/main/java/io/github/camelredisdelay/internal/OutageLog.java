@@ -14,7 +14,8 @@ public final class OutageLog {
 
     private final Logger log;
     private final String what;
-    private boolean down;
+    /** Written under the lock, read without it by the common case of {@link #succeeded()}. */
+    private volatile boolean down;
     private boolean reported;
     private long lastReportNanos;
 
@@ -42,16 +43,22 @@ public final class OutageLog {
         }
     }
 
-    public synchronized void succeeded() {
-        if (down) {
-            down = false;
-            if (reported) {
-                log.info("{} reaches Redis again", what);
+    public void succeeded() {
+        if (!down) {
+            // every successful call of every loop comes here: no lock while Redis is fine
+            return;
+        }
+        synchronized (this) {
+            if (down) {
+                down = false;
+                if (reported) {
+                    log.info("{} reaches Redis again", what);
+                }
             }
         }
     }
 
-    public synchronized boolean isDown() {
+    public boolean isDown() {
         return down;
     }
 }
