@@ -14,6 +14,7 @@ import io.github.camelredisdelay.internal.MessageIds;
 import io.github.camelredisdelay.internal.MessageMapper;
 import io.github.camelredisdelay.internal.QueueShards;
 import io.github.camelredisdelay.internal.RedisQueue;
+import io.github.camelredisdelay.internal.ScheduleRequest;
 import io.github.camelredisdelay.internal.ScheduleResult;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
@@ -82,24 +83,25 @@ public class RedisDelayProducer extends DefaultProducer {
         MessageMapper mapper = endpoint.messageMapper();
         Map<String, Object> headers = mapper.storableHeaders(exchange);
         DueTime due = dueTime(exchange);
+        String onDuplicate = endpoint.getConfiguration().getOnDuplicate().name();
         // one chunk per shard: a script call stores messages of one hash tag only
-        Map<RedisQueue, Map<String, byte[]>> chunks = new LinkedHashMap<>();
+        Map<RedisQueue, List<ScheduleRequest>> chunks = new LinkedHashMap<>();
         List<String> ids = new ArrayList<>();
         ScheduleResult result = null;
         for (Object item : ObjectHelper.createIterable(exchange.getMessage().getBody())) {
             String id = MessageIds.next();
             RedisQueue shard = queue().forMessage(id);
-            Map<String, byte[]> chunk = chunks.computeIfAbsent(shard, any -> new LinkedHashMap<>());
-            chunk.put(id, EnvelopeCodec.encode(new Envelope(mapper.storableBody(exchange, item), headers)));
+            List<ScheduleRequest> chunk = chunks.computeIfAbsent(shard, any -> new ArrayList<>());
+            chunk.add(new ScheduleRequest(id, EnvelopeCodec.encode(new Envelope(mapper.storableBody(exchange, item), headers)),
+                    due, onDuplicate));
             ids.add(id);
             if (chunk.size() == BATCH_CHUNK) {
-                result = shard.scheduleAll(chunk, due);
-                chunk.clear();
+                result = scheduleChunk(shard, chunk);
             }
         }
-        for (Map.Entry<RedisQueue, Map<String, byte[]>> chunk : chunks.entrySet()) {
+        for (Map.Entry<RedisQueue, List<ScheduleRequest>> chunk : chunks.entrySet()) {
             if (!chunk.getValue().isEmpty()) {
-                result = chunk.getKey().scheduleAll(chunk.getValue(), due);
+                result = scheduleChunk(chunk.getKey(), chunk.getValue());
             }
         }
         Message message = exchange.getMessage();
@@ -107,6 +109,17 @@ public class RedisDelayProducer extends DefaultProducer {
         if (result != null) {
             setScheduledFor(message, result);
         }
+    }
+
+    /** Stores a chunk and empties it; returns the outcome of its last message. */
+    private static ScheduleResult scheduleChunk(RedisQueue shard, List<ScheduleRequest> chunk) {
+        List<ScheduleResult> results = shard.scheduleAll(chunk);
+        ScheduleResult last = null;
+        for (int i = 0; i < chunk.size(); i++) {
+            last = results.get(i).orThrow(shard.name(), chunk.get(i).id());
+        }
+        chunk.clear();
+        return last;
     }
 
     private void cancel(Exchange exchange) {

@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
  */
 public enum LuaScript {
     SCHEDULE("schedule.lua"),
-    SCHEDULE_BATCH("schedule-batch.lua"),
     TRANSFER("transfer.lua"),
     ACK("ack.lua"),
     FETCH("fetch.lua"),

@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -14,7 +15,6 @@ import java.util.function.Supplier;
 
 import io.github.camelredisdelay.DuplicateMessageException;
 import io.github.camelredisdelay.NotReplicatedException;
-import org.redisson.api.BatchResult;
 import org.redisson.api.RBatch;
 import org.redisson.api.RFuture;
 import org.redisson.api.RScript;
@@ -43,12 +43,20 @@ public final class RedisQueue {
 
     private static final Logger LOG = LoggerFactory.getLogger(RedisQueue.class);
 
+    /** The statuses of {@code schedule.lua} and {@code reschedule.lua}, by number. */
+    private static final ScheduleResult.Status[] SCHEDULE_STATUSES = {ScheduleResult.Status.UNCHANGED,
+            ScheduleResult.Status.SCHEDULED, ScheduleResult.Status.DUPLICATE, ScheduleResult.Status.DUE_OVERFLOW};
+
+    /** Most concurrent schedules sent in one script call. */
+    private static final int GROUP_COMMIT_MAX = 100;
+
     private final RedissonClient client;
     private final QueueKeys keys;
     private final WriteSync sync;
     private final RScript script;
     private final RStream<String, byte[]> ready;
     private final OutageLog unreplicatedAcks;
+    private final GroupCommit<ScheduleRequest, ScheduleResult> schedules;
 
     public RedisQueue(RedissonClient client, QueueKeys keys) {
         this(client, keys, WriteSync.NONE);
@@ -64,6 +72,7 @@ public final class RedisQueue {
         this.script = client.getScript(ByteArrayCodec.INSTANCE);
         this.ready = client.getStream(keys.ready(), STREAM_CODEC);
         this.unreplicatedAcks = new OutageLog(LOG, "Replication of acknowledgements on queue " + keys.queue());
+        this.schedules = new GroupCommit<>(this::scheduleAllAsync, GROUP_COMMIT_MAX);
     }
 
     public QueueKeys keys() {
@@ -82,46 +91,48 @@ public final class RedisQueue {
     }
 
     /**
-     * Stores a message; see {@code schedule.lua}.
+     * Stores a message; see {@code schedule.lua}. Concurrent calls share script calls ({@link GroupCommit}).
      *
      * @throws DuplicateMessageException when {@code onDuplicate} is {@code fail} and the id exists
      */
     public ScheduleResult schedule(String id, byte[] envelope, DueTime due, String onDuplicate) {
-        try {
-            List<Object> result = write("Schedule of message " + id, Wait.REQUIRED, LuaScript.SCHEDULE, RScript.ReturnType.LIST,
-                    List.of(keys.due(), keys.msg(), keys.ready(), keys.fail()), bytes(id), envelope, bytes(due.absolute() ? "at" : "delay"), bytes(due.millis()),
-                    bytes(onDuplicate), bytes(keys.wake()));
-            return new ScheduleResult(toLong(result.get(0)) == 1, toLong(result.get(1)), toLong(result.get(2)));
-        } catch (RedisException e) {
-            String reply = errorReply(e, "DUPLICATE ");
-            if (reply != null) {
-                throw new DuplicateMessageException(name(), id, Long.parseLong(reply.split("[ .]")[1]));
-            }
-            throw dueOverflowOr(e, id);
-        }
+        return schedules.submit(new ScheduleRequest(id, envelope, due, onDuplicate)).orThrow(name(), id);
     }
 
     /**
-     * Stores new messages with fresh ids and one due time in one step; see {@code schedule-batch.lua}.
+     * Stores messages in one script call; see {@code schedule.lua}. Each has its own outcome: a duplicate or an
+     * overflowing due time is returned as such, not thrown, and does not keep the others from being stored.
      *
-     * @param messages message id to envelope, in order
+     * @return the outcomes, in request order
      */
-    public ScheduleResult scheduleAll(Map<String, byte[]> messages, DueTime due) {
-        List<Object> args = new ArrayList<>(3 + messages.size() * 2);
-        args.add(bytes(due.absolute() ? "at" : "delay"));
-        args.add(bytes(due.millis()));
+    public List<ScheduleResult> scheduleAll(List<ScheduleRequest> requests) {
+        return await(scheduleAllAsync(requests));
+    }
+
+    private CompletionStage<List<ScheduleResult>> scheduleAllAsync(List<ScheduleRequest> requests) {
+        List<Object> args = new ArrayList<>(1 + requests.size() * 5);
         args.add(bytes(keys.wake()));
-        messages.forEach((id, envelope) -> {
-            args.add(bytes(id));
-            args.add(envelope);
-        });
-        try {
-            List<Object> result = write("Schedule of " + messages.size() + " messages", Wait.REQUIRED, LuaScript.SCHEDULE_BATCH,
-                    RScript.ReturnType.LIST, List.of(keys.due(), keys.msg(), keys.ready()), args.toArray());
-            return new ScheduleResult(true, toLong(result.get(0)), toLong(result.get(1)));
-        } catch (RedisException e) {
-            throw dueOverflowOr(e, messages.keySet().iterator().next());
+        for (ScheduleRequest request : requests) {
+            args.add(bytes(request.id()));
+            args.add(request.envelope());
+            args.add(mode(request.due()));
+            args.add(bytes(request.due().millis()));
+            args.add(bytes(request.onDuplicate()));
         }
+        String operation = requests.size() == 1 ? "Schedule of message " + requests.get(0).id()
+                : "Schedule of " + requests.size() + " messages";
+        CompletionStage<List<Object>> reply = writeAsync(operation, Wait.REQUIRED, LuaScript.SCHEDULE,
+                RScript.ReturnType.LIST, List.of(keys.due(), keys.msg(), keys.ready(), keys.fail()), args.toArray());
+        return reply.thenApply(RedisQueue::scheduleResults);
+    }
+
+    private static List<ScheduleResult> scheduleResults(List<Object> reply) {
+        long now = toLong(reply.get(0));
+        List<ScheduleResult> results = new ArrayList<>(reply.size() / 2);
+        for (int i = 1; i < reply.size(); i += 2) {
+            results.add(new ScheduleResult(SCHEDULE_STATUSES[(int) toLong(reply.get(i))], toLong(reply.get(i + 1)), now));
+        }
+        return results;
     }
 
     /**
@@ -143,20 +154,19 @@ public final class RedisQueue {
     public ScheduleResult reschedule(String id, DueTime due) {
         try {
             List<Object> result = write("Reschedule of message " + id, Wait.REQUIRED, LuaScript.RESCHEDULE, RScript.ReturnType.LIST,
-                    List.of(keys.due()),
-                    bytes(id), bytes(due.absolute() ? "at" : "delay"), bytes(due.millis()), bytes(keys.wake()));
-            return new ScheduleResult(toLong(result.get(0)) == 1, toLong(result.get(1)), toLong(result.get(2)));
+                    List.of(keys.due()), bytes(id), mode(due), bytes(due.millis()), bytes(keys.wake()));
+            return new ScheduleResult(SCHEDULE_STATUSES[(int) toLong(result.get(0))], toLong(result.get(1)),
+                    toLong(result.get(2)));
         } catch (RedisException e) {
-            throw dueOverflowOr(e, id);
+            if (errorReply(e, "DUE_OVERFLOW ") != null) {
+                return new ScheduleResult(ScheduleResult.Status.DUE_OVERFLOW, -1, -1).orThrow(name(), id);
+            }
+            throw e;
         }
     }
 
-    private RuntimeException dueOverflowOr(RedisException e, String id) {
-        if (errorReply(e, "DUE_OVERFLOW ") != null) {
-            return new IllegalArgumentException("The due time of message " + id + " on queue " + name()
-                                                + " is beyond the largest supported time (2^53-1 ms)");
-        }
-        return e;
+    private static byte[] mode(DueTime due) {
+        return bytes(due.absolute() ? "at" : "delay");
     }
 
     /**
@@ -250,39 +260,78 @@ public final class RedisQueue {
     }
 
     /**
-     * Runs a script that changes the queue, then waits for replicas as {@link WriteSync} says.
+     * {@link #writeAsync}, waiting for its outcome.
      *
      * @throws NotReplicatedException for {@link Wait#REQUIRED} when the write is applied but reached too few replicas
      */
     private <R> R write(String operation, Wait wait, LuaScript lua, RScript.ReturnType type, List<Object> scriptKeys,
                         Object... args) {
+        return await(writeAsync(operation, wait, lua, type, scriptKeys, args));
+    }
+
+    /**
+     * Runs a script that changes the queue, then waits for replicas as {@link WriteSync} says. The outcome fails with
+     * {@link NotReplicatedException} for {@link Wait#REQUIRED} when the write is applied but reached too few replicas.
+     */
+    private <R> CompletionStage<R> writeAsync(String operation, Wait wait, LuaScript lua, RScript.ReturnType type,
+                                              List<Object> scriptKeys, Object... args) {
         if (!sync.enabled() || wait == Wait.NONE) {
-            return script.eval(keys.ready(), RScript.Mode.READ_WRITE, lua.text(), type, scriptKeys, args);
+            return script.evalAsync(keys.ready(), RScript.Mode.READ_WRITE, lua.text(), type, scriptKeys, args);
         }
         RBatch batch = client.createBatch(sync.batchOptions());
         RFuture<R> result = batch.getScript(ByteArrayCodec.INSTANCE)
                 .evalAsync(keys.ready(), RScript.Mode.READ_WRITE, lua.text(), type, scriptKeys, args);
-        BatchResult<?> done;
+        return batch.executeAsync().handle((done, failure) -> {
+            if (failure != null) {
+                throw syncFailure(failure);
+            }
+            if (done.getSyncedSlaves() < sync.replicas()) {
+                NotReplicatedException shortfall = new NotReplicatedException(name(), operation, sync.replicas(),
+                        done.getSyncedSlaves(), sync.timeoutMs());
+                if (wait == Wait.REQUIRED) {
+                    throw shortfall;
+                }
+                unreplicatedAcks.failed(shortfall);
+            } else if (wait == Wait.BEST_EFFORT) {
+                unreplicatedAcks.succeeded();
+            }
+            return result.toCompletableFuture().join();
+        });
+    }
+
+    /** The failure of a batch with {@link WriteSync}, naming the Redis version syncAof needs when that is the cause. */
+    private RuntimeException syncFailure(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (sync.aof() && cause instanceof RedisException && String.valueOf(cause.getMessage()).contains("WAITAOF")) {
+            return new IllegalStateException("syncAof=true on queue " + name() + " needs Redis 7.2 or later (WAITAOF); "
+                                             + "the server replied: " + cause.getMessage(), cause);
+        }
+        return cause instanceof RuntimeException runtime ? runtime : new CompletionException(cause);
+    }
+
+    /**
+     * Waits for a reply as Redisson's synchronous calls do: its failure is thrown as it is, an interrupt as a
+     * {@link RedisException} with the interrupt flag kept.
+     */
+    private static <R> R await(CompletionStage<R> reply) {
         try {
-            done = batch.execute();
-        } catch (RedisException e) {
-            if (sync.aof() && String.valueOf(e.getMessage()).contains("WAITAOF")) {
-                throw new IllegalStateException("syncAof=true on queue " + name() + " needs Redis 7.2 or later (WAITAOF); "
-                                                + "the server replied: " + e.getMessage(), e);
+            return reply.toCompletableFuture().get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RedisException("Interrupted while waiting for Redis", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            while (cause instanceof CompletionException && cause.getCause() != null) {
+                cause = cause.getCause();
             }
-            throw e;
-        }
-        if (done.getSyncedSlaves() < sync.replicas()) {
-            NotReplicatedException shortfall
-                    = new NotReplicatedException(name(), operation, sync.replicas(), done.getSyncedSlaves(), sync.timeoutMs());
-            if (wait == Wait.REQUIRED) {
-                throw shortfall;
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
             }
-            unreplicatedAcks.failed(shortfall);
-        } else if (wait == Wait.BEST_EFFORT) {
-            unreplicatedAcks.succeeded();
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw new RedisException("Redis call failed", cause);
         }
-        return result.toCompletableFuture().join();
     }
 
     private static void addAcknowledgements(List<Object> args, Collection<Delivery> deliveries) {

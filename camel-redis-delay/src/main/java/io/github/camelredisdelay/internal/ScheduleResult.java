@@ -1,12 +1,46 @@
 package io.github.camelredisdelay.internal;
 
+import io.github.camelredisdelay.DuplicateMessageException;
+
 /**
- * The outcome of a schedule.
+ * The outcome of a schedule or reschedule.
  *
- * @param scheduled {@code true} when stored; {@code false} when an existing message with the id was kept
- * @param dueAt     the stored due time (epoch ms, Redis clock), or -1 when a kept message is already ready or in
- *                  flight
- * @param now       Redis' time when the script ran
+ * @param status what happened
+ * @param dueAt  the stored due time (epoch ms, Redis clock), or -1 when the message is already ready or in flight
+ *               (or its due time overflowed)
+ * @param now    Redis' time when the script ran
  */
-public record ScheduleResult(boolean scheduled, long dueAt, long now) {
+public record ScheduleResult(Status status, long dueAt, long now) {
+
+    /** What a schedule or reschedule did. */
+    public enum Status {
+        /** Stored with the due time. */
+        SCHEDULED,
+        /** Nothing changed: an existing message with the id was kept, or a reschedule found no scheduled message. */
+        UNCHANGED,
+        /** The id exists and {@code onDuplicate} is {@code fail}; nothing changed. */
+        DUPLICATE,
+        /** The due time is beyond the largest one Redis' scripts hold exactly (2^53-1 ms); nothing changed. */
+        DUE_OVERFLOW
+    }
+
+    /** {@code true} when the message was stored with {@link #dueAt}. */
+    public boolean scheduled() {
+        return status == Status.SCHEDULED;
+    }
+
+    /**
+     * This result, unless it is a failure for the message {@code id} of {@code queue}.
+     *
+     * @throws DuplicateMessageException for {@link Status#DUPLICATE}
+     * @throws IllegalArgumentException  for {@link Status#DUE_OVERFLOW}
+     */
+    public ScheduleResult orThrow(String queue, String id) {
+        return switch (status) {
+            case DUPLICATE -> throw new DuplicateMessageException(queue, id, dueAt);
+            case DUE_OVERFLOW -> throw new IllegalArgumentException("The due time of message " + id + " on queue " + queue
+                                                                    + " is beyond the largest supported time (2^53-1 ms)");
+            default -> this;
+        };
+    }
 }

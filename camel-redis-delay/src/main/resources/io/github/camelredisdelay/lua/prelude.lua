@@ -13,17 +13,21 @@ local function redisNow()
   return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 end
 
--- The absolute due time for mode "delay" (amount is ms from now) or "at" (amount is epoch ms); fails the script
--- with DUE_OVERFLOW beyond MAX_DUE.
-local function dueTime(mode, amount, now)
+-- The absolute due time for mode "delay" (amount is ms from now) or "at" (amount is epoch ms); nil beyond MAX_DUE.
+local function dueTimeOrNil(mode, amount, now)
   local dueAt = tonumber(amount)
   if mode == 'delay' then
     dueAt = now + dueAt
   end
   if dueAt > MAX_DUE then
-    error('DUE_OVERFLOW due time exceeds 2^53-1 ms')
+    return nil
   end
   return dueAt
+end
+
+-- dueTimeOrNil, failing the script with DUE_OVERFLOW beyond MAX_DUE.
+local function dueTime(mode, amount, now)
+  return dueTimeOrNil(mode, amount, now) or error('DUE_OVERFLOW due time exceeds 2^53-1 ms')
 end
 
 -- The stored form of a message: when it was scheduled, then its envelope.
@@ -41,10 +45,10 @@ local function makeDue(dueKey, readyKey, id, record, dueAt, now)
   end
 end
 
--- Tells the transfer tasks, through the wake channel, the delay to a just stored due time if it is the earliest.
+-- Tells the transfer tasks, through the wake channel, the delay to a just stored due time if it is the earliest
+-- (no message is due before it; counting them is an integer reply, cheaper in Lua than reading the first entry).
 local function wakeIfEarliest(dueKey, dueAt, now, wake)
-  local first = rcall('ZRANGE', dueKey, 0, 0, 'WITHSCORES')
-  if first[2] and tonumber(first[2]) >= dueAt then
+  if rcall('ZCOUNT', dueKey, '-inf', '(' .. string.format('%d', dueAt)) == 0 then
     rcall('PUBLISH', wake, string.format('%d', math.max(0, dueAt - now)))
   end
 end

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -76,18 +77,41 @@ class LuaScriptsTest extends RedisDelayTestSupport {
     }
 
     @Test
-    void scheduleBatchStoresEveryMessageWithOneDueTimeAndWakesOnce() {
-        Map<String, byte[]> messages = new java.util.LinkedHashMap<>();
+    void scheduleAllStoresEveryMessageInOneCallWithOneClockReading() {
+        List<ScheduleRequest> requests = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            messages.put("m" + i, envelope("x" + i));
+            requests.add(new ScheduleRequest("m" + i, envelope("x" + i), DueTime.after(60_000 + i), "fail"));
         }
 
-        ScheduleResult result = queue.scheduleAll(messages, DueTime.after(60_000));
+        List<ScheduleResult> results = queue.scheduleAll(requests);
 
-        assertThat(result.dueAt()).isEqualTo(result.now() + 60_000);
-        assertThat(redis().getScoredSortedSet(key("q", "due")).size()).isEqualTo(5);
-        assertThat(redis().getScoredSortedSet(key("q", "due")).getScore("m4")).isEqualTo((double) result.dueAt());
+        assertThat(results).hasSize(5).allSatisfy(result -> {
+            assertThat(result.scheduled()).isTrue();
+            assertThat(result.now()).isEqualTo(results.get(0).now());
+        });
+        assertThat(results.get(4).dueAt()).isEqualTo(results.get(4).now() + 60_004);
+        assertThat(redis().getScoredSortedSet(key("q", "due")).getScore("m4")).isEqualTo((double) results.get(4).dueAt());
         assertThat(redis().getMap(key("q", "msg")).size()).isEqualTo(5);
+    }
+
+    @Test
+    void scheduleAllGivesEachMessageItsOwnOutcome() {
+        queue.schedule("taken", envelope("old"), DueTime.after(60_000), "keep");
+
+        List<ScheduleResult> results = queue.scheduleAll(List.of(
+                new ScheduleRequest("taken", envelope("new"), DueTime.after(1_000), "fail"),
+                new ScheduleRequest("far", envelope("x"), DueTime.at(Long.MAX_VALUE / 2), "keep"),
+                new ScheduleRequest("fresh", envelope("x"), DueTime.after(1_000), "keep"),
+                new ScheduleRequest("fresh", envelope("again"), DueTime.after(5_000), "keep")));
+
+        assertThat(results).extracting(ScheduleResult::status).containsExactly(ScheduleResult.Status.DUPLICATE,
+                ScheduleResult.Status.DUE_OVERFLOW, ScheduleResult.Status.SCHEDULED, ScheduleResult.Status.UNCHANGED);
+        assertThat(results.get(3).dueAt()).isEqualTo(results.get(2).dueAt());
+        assertThatThrownBy(() -> results.get(0).orThrow("q", "taken")).isInstanceOf(DuplicateMessageException.class);
+        assertThatThrownBy(() -> results.get(1).orThrow("q", "far")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("far").hasMessageContaining("2^53-1");
+        assertThat(redis().getScoredSortedSet(key("q", "due")).size()).isEqualTo(2);
+        assertThat(redis().getMap(key("q", "msg")).keySet()).containsExactlyInAnyOrder("taken", "fresh");
     }
 
     @Test

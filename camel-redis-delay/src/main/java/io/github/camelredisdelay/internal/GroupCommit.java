@@ -1,0 +1,112 @@
+package io.github.camelredisdelay.internal;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+
+/**
+ * Lets concurrent callers share calls to Redis (group commit). At most one call is under way at a time. A caller
+ * that finds none sends its request at once, alone; requests that arrive while a call is under way queue up, and the
+ * moment it returns, everything queued (up to {@code maxBatch}) leaves in the next call, sent from the thread that
+ * received the reply. A lone caller therefore never waits for company, and N busy callers share round trips and
+ * script calls instead of queueing for them one by one. Every caller returns once its own request is done.
+ *
+ * @param <T> a request
+ * @param <R> its result
+ */
+public final class GroupCommit<T, R> {
+
+    private final Function<List<T>, CompletionStage<List<R>>> send;
+    private final int maxBatch;
+    private final Deque<Turn<T, R>> queued = new ArrayDeque<>();
+    private boolean sending;
+
+    /**
+     * @param send     sends requests in one call; its stage completes with their results in the same order
+     * @param maxBatch most requests per call
+     */
+    public GroupCommit(Function<List<T>, CompletionStage<List<R>>> send, int maxBatch) {
+        if (maxBatch < 1) {
+            throw new IllegalArgumentException("maxBatch must be at least 1, not " + maxBatch);
+        }
+        this.send = send;
+        this.maxBatch = maxBatch;
+    }
+
+    /**
+     * Sends the request, alone or with others, and returns its result.
+     *
+     * @throws RuntimeException what the call that carried the request failed with
+     */
+    public R submit(T request) {
+        Turn<T, R> turn = new Turn<>(request, new CompletableFuture<>());
+        boolean first;
+        synchronized (this) {
+            queued.add(turn);
+            first = !sending;
+            sending = true;
+        }
+        if (first) {
+            sendQueued();
+        }
+        try {
+            return turn.result().join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException failure) {
+                throw failure;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw e;
+        }
+    }
+
+    /** Sends the head of the queue; when the reply is in, sends what queued meanwhile, or stops. */
+    private void sendQueued() {
+        List<Turn<T, R>> batch = new ArrayList<>();
+        synchronized (this) {
+            while (batch.size() < maxBatch && !queued.isEmpty()) {
+                batch.add(queued.poll());
+            }
+        }
+        CompletionStage<List<R>> call;
+        try {
+            call = send.apply(batch.stream().map(Turn::request).toList());
+        } catch (RuntimeException | Error e) {
+            call = CompletableFuture.failedFuture(e);
+        }
+        call.whenComplete((results, failure) -> {
+            for (int i = 0; i < batch.size(); i++) {
+                if (failure == null) {
+                    batch.get(i).result().complete(results.get(i));
+                } else {
+                    batch.get(i).result().completeExceptionally(failure instanceof CompletionException wrapped
+                                                                && wrapped.getCause() != null ? wrapped.getCause() : failure);
+                }
+            }
+            boolean more;
+            synchronized (this) {
+                more = !queued.isEmpty();
+                sending = more;
+            }
+            if (more) {
+                sendQueued();
+            }
+        });
+    }
+
+    /** Requests waiting for a call. */
+    synchronized int queuedCount() {
+        return queued.size();
+    }
+
+    /** A request and where its result goes. */
+    private record Turn<T, R>(T request, CompletableFuture<R> result) {
+    }
+}

@@ -1,0 +1,151 @@
+package io.github.camelredisdelay.internal;
+
+import static java.util.concurrent.CompletableFuture.completedFuture;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link GroupCommit} on its own: which requests travel together, and who gets which result.
+ */
+class GroupCommitTest {
+
+    private final ExecutorService callers = Executors.newCachedThreadPool();
+    private final List<List<Integer>> calls = new CopyOnWriteArrayList<>();
+
+    @AfterEach
+    void stopCallers() throws InterruptedException {
+        callers.shutdownNow();
+        assertThat(callers.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    /** A call that records its requests and answers each with its square; the first answers once released. */
+    private Function<List<Integer>, CompletionStage<List<Integer>>> squares(CountDownLatch firstCallMayReturn) {
+        return requests -> {
+            calls.add(List.copyOf(requests));
+            List<Integer> results = requests.stream().map(n -> n * n).toList();
+            return calls.size() == 1 ? answerOnceReleased(firstCallMayReturn, results) : completedFuture(results);
+        };
+    }
+
+    private CompletableFuture<List<Integer>> answerOnceReleased(CountDownLatch release, List<Integer> results) {
+        return CompletableFuture.supplyAsync(() -> {
+            awaitRelease(release);
+            return results;
+        }, callers);
+    }
+
+    @Test
+    void aLoneCallerSendsAtOnceAndAlone() {
+        GroupCommit<Integer, Integer> commit = new GroupCommit<>(squares(new CountDownLatch(0)), 10);
+
+        assertThat(commit.submit(3)).isEqualTo(9);
+        assertThat(commit.submit(4)).isEqualTo(16);
+        assertThat(calls).containsExactly(List.of(3), List.of(4));
+    }
+
+    @Test
+    void callersArrivingDuringACallShareTheNextOneAndEachGetsItsOwnResult() {
+        CountDownLatch firstCallMayReturn = new CountDownLatch(1);
+        GroupCommit<Integer, Integer> commit = new GroupCommit<>(squares(firstCallMayReturn), 10);
+        CompletableFuture<Integer> first = CompletableFuture.supplyAsync(() -> commit.submit(1), callers);
+        await().atMost(Duration.ofSeconds(10)).until(() -> calls.size() == 1);
+
+        List<CompletableFuture<Integer>> queued = submitAll(commit, 2, 5);
+        await().atMost(Duration.ofSeconds(10)).until(() -> commit.queuedCount() == 4);
+        firstCallMayReturn.countDown();
+
+        assertThat(first.join()).isEqualTo(1);
+        assertThat(queued).extracting(CompletableFuture::join).containsExactly(4, 9, 16, 25);
+        assertThat(calls).hasSize(2);
+        assertThat(calls.get(1)).containsExactlyInAnyOrder(2, 3, 4, 5);
+    }
+
+    @Test
+    void aCallCarriesAtMostMaxBatchRequests() {
+        CountDownLatch firstCallMayReturn = new CountDownLatch(1);
+        GroupCommit<Integer, Integer> commit = new GroupCommit<>(squares(firstCallMayReturn), 3);
+        CompletableFuture.supplyAsync(() -> commit.submit(0), callers);
+        await().atMost(Duration.ofSeconds(10)).until(() -> calls.size() == 1);
+
+        List<CompletableFuture<Integer>> queued = submitAll(commit, 1, 7);
+        await().atMost(Duration.ofSeconds(10)).until(() -> commit.queuedCount() == 7);
+        firstCallMayReturn.countDown();
+
+        assertThat(queued).extracting(CompletableFuture::join).containsExactly(1, 4, 9, 16, 25, 36, 49);
+        assertThat(calls).hasSize(4).allSatisfy(call -> assertThat(call).hasSizeLessThanOrEqualTo(3));
+    }
+
+    @Test
+    void aFailedCallFailsEveryRequestItCarriedAndTheNextCallStillRuns() {
+        CountDownLatch firstCallMayReturn = new CountDownLatch(1);
+        GroupCommit<Integer, Integer> commit = new GroupCommit<>(requests -> {
+            calls.add(List.copyOf(requests));
+            if (calls.size() == 2) {
+                throw new IllegalStateException("Redis said no");
+            }
+            return calls.size() == 1 ? answerOnceReleased(firstCallMayReturn, requests) : completedFuture(requests);
+        }, 10);
+        CompletableFuture<Integer> first = CompletableFuture.supplyAsync(() -> commit.submit(1), callers);
+        await().atMost(Duration.ofSeconds(10)).until(() -> calls.size() == 1);
+        List<CompletableFuture<Integer>> failing = submitAll(commit, 2, 3);
+        await().atMost(Duration.ofSeconds(10)).until(() -> commit.queuedCount() == 2);
+
+        firstCallMayReturn.countDown();
+
+        assertThat(first.join()).isEqualTo(1);
+        for (CompletableFuture<Integer> request : failing) {
+            assertThatThrownBy(request::join).hasRootCauseInstanceOf(IllegalStateException.class)
+                    .hasRootCauseMessage("Redis said no");
+        }
+        assertThat(commit.submit(4)).isEqualTo(4);
+    }
+
+    @Test
+    void manyCallersGetTheirOwnResultsWhateverTheGrouping() {
+        GroupCommit<Integer, Integer> commit = new GroupCommit<>(squares(new CountDownLatch(0)), 16);
+
+        List<CompletableFuture<List<Integer>>> threads = new ArrayList<>();
+        for (int t = 0; t < 8; t++) {
+            int base = t * 1_000;
+            threads.add(CompletableFuture.supplyAsync(() -> IntStream.range(base, base + 500)
+                    .map(n -> commit.submit(n) - n * n).boxed().toList(), callers));
+        }
+
+        threads.forEach(thread -> assertThat(thread.join()).hasSize(500).containsOnly(0));
+        assertThat(calls.stream().mapToInt(List::size).sum()).isEqualTo(4_000);
+    }
+
+    private List<CompletableFuture<Integer>> submitAll(GroupCommit<Integer, Integer> commit, int from, int to) {
+        return IntStream.rangeClosed(from, to)
+                .mapToObj(n -> CompletableFuture.supplyAsync(() -> commit.submit(n), callers))
+                .toList();
+    }
+
+    private static void awaitRelease(CountDownLatch latch) {
+        try {
+            if (!latch.await(10, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("latch not released within 10 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
