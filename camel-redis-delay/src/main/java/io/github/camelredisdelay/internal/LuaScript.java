@@ -13,7 +13,6 @@ public enum LuaScript {
     SCHEDULE("schedule.lua"),
     TRANSFER("transfer.lua"),
     ACK("ack.lua"),
-    FETCH("fetch.lua"),
     CANCEL("cancel.lua"),
     RESCHEDULE("reschedule.lua"),
     RETRY("retry.lua"),

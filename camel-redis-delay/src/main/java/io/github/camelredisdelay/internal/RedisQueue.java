@@ -11,10 +11,12 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.github.camelredisdelay.DuplicateMessageException;
 import io.github.camelredisdelay.NotReplicatedException;
+import org.redisson.api.BatchOptions;
 import org.redisson.api.RBatch;
 import org.redisson.api.RFuture;
 import org.redisson.api.RScript;
@@ -198,7 +200,10 @@ public final class RedisQueue {
     public List<Delivery> readNew(String consumer, int count, Duration block) {
         StreamReadGroupArgs args = StreamReadGroupArgs.neverDelivered().count(count);
         StreamReadGroupArgs read = block != null ? args.timeout(block) : args;
-        Map<StreamMessageId, Map<String, byte[]>> entries = withGroup(() -> ready.readGroup(QueueKeys.GROUP, consumer, read));
+        return firstDeliveries(withGroup(() -> ready.readGroup(QueueKeys.GROUP, consumer, read)));
+    }
+
+    private static List<Delivery> firstDeliveries(Map<StreamMessageId, Map<String, byte[]>> entries) {
         List<Delivery> deliveries = new ArrayList<>(entries.size());
         entries.forEach((entryId, fields) -> deliveries.add(StreamEntries.toDelivery(entryId, fields, 1)));
         return deliveries;
@@ -226,27 +231,28 @@ public final class RedisQueue {
      * @return how many were still pending and are now removed
      */
     public long ack(Collection<Delivery> deliveries) {
-        List<Object> args = new ArrayList<>(1 + deliveries.size() * 2);
-        args.add(bytes(QueueKeys.GROUP));
-        addAcknowledgements(args, deliveries);
+        List<Object> args = ackArguments(deliveries);
         return write("Acknowledgement", Wait.BEST_EFFORT, LuaScript.ACK, RScript.ReturnType.LONG,
                 List.of(keys.ready(), keys.msg(), keys.fail()), args.toArray());
     }
 
     /**
-     * Acknowledges finished messages and reads up to {@code count} new ones without waiting, in one round trip;
-     * see {@code fetch.lua}.
+     * Acknowledges finished messages ({@code ack.lua}) and reads up to {@code count} new ones without waiting, in one
+     * round trip: the two commands go in one pipeline. The read stays outside the script because a script's reply
+     * costs Redis about as much again as the read itself (converting every entry to Lua and back).
      */
     public List<Delivery> ackAndReadNew(String consumer, int count, Collection<Delivery> finished) {
-        List<Object> args = new ArrayList<>(3 + finished.size() * 2);
-        args.add(bytes(QueueKeys.GROUP));
-        args.add(bytes(consumer));
-        args.add(bytes(count));
-        addAcknowledgements(args, finished);
-        Wait wait = finished.isEmpty() ? Wait.NONE : Wait.BEST_EFFORT;
-        List<Object> entries = withGroup(() -> write("Acknowledgement", wait, LuaScript.FETCH, RScript.ReturnType.LIST,
-                List.of(keys.ready(), keys.msg(), keys.fail()), args.toArray()));
-        return StreamEntries.fromScriptReply(entries);
+        if (finished.isEmpty()) {
+            return readNew(consumer, count, null);
+        }
+        List<Object> args = ackArguments(finished);
+        StreamReadGroupArgs read = StreamReadGroupArgs.neverDelivered().count(count);
+        Function<RBatch, RFuture<Map<StreamMessageId, Map<String, byte[]>>>> ackThenRead = batch -> {
+            batch.getScript(ByteArrayCodec.INSTANCE).evalAsync(keys.ready(), RScript.Mode.READ_WRITE, LuaScript.ACK.text(),
+                    RScript.ReturnType.LONG, List.of(keys.ready(), keys.msg(), keys.fail()), args.toArray());
+            return batch.<String, byte[]>getStream(keys.ready(), STREAM_CODEC).readGroupAsync(QueueKeys.GROUP, consumer, read);
+        };
+        return firstDeliveries(withGroup(() -> await(inBatch("Acknowledgement", Wait.BEST_EFFORT, ackThenRead))));
     }
 
     /** Whether a write waits for replicas ({@link WriteSync}), and what a shortfall means. */
@@ -278,21 +284,30 @@ public final class RedisQueue {
         if (!sync.enabled() || wait == Wait.NONE) {
             return script.evalAsync(keys.ready(), RScript.Mode.READ_WRITE, lua.text(), type, scriptKeys, args);
         }
-        RBatch batch = client.createBatch(sync.batchOptions());
-        RFuture<R> result = batch.getScript(ByteArrayCodec.INSTANCE)
-                .evalAsync(keys.ready(), RScript.Mode.READ_WRITE, lua.text(), type, scriptKeys, args);
+        return inBatch(operation, wait, batch -> batch.getScript(ByteArrayCodec.INSTANCE)
+                .evalAsync(keys.ready(), RScript.Mode.READ_WRITE, lua.text(), type, scriptKeys, args));
+    }
+
+    /**
+     * Sends the commands {@code commands} adds to a batch in one pipeline, followed by a wait for replicas as
+     * {@link WriteSync} and {@code wait} say, and completes with the reply of the command it returns.
+     */
+    private <R> CompletionStage<R> inBatch(String operation, Wait wait, Function<RBatch, RFuture<R>> commands) {
+        boolean waits = sync.enabled() && wait != Wait.NONE;
+        RBatch batch = client.createBatch(waits ? sync.batchOptions() : BatchOptions.defaults());
+        RFuture<R> result = commands.apply(batch);
         return batch.executeAsync().handle((done, failure) -> {
             if (failure != null) {
                 throw syncFailure(failure);
             }
-            if (done.getSyncedSlaves() < sync.replicas()) {
+            if (waits && done.getSyncedSlaves() < sync.replicas()) {
                 NotReplicatedException shortfall = new NotReplicatedException(name(), operation, sync.replicas(),
                         done.getSyncedSlaves(), sync.timeoutMs());
                 if (wait == Wait.REQUIRED) {
                     throw shortfall;
                 }
                 unreplicatedAcks.failed(shortfall);
-            } else if (wait == Wait.BEST_EFFORT) {
+            } else if (waits && wait == Wait.BEST_EFFORT) {
                 unreplicatedAcks.succeeded();
             }
             return result.toCompletableFuture().join();
@@ -334,11 +349,15 @@ public final class RedisQueue {
         }
     }
 
-    private static void addAcknowledgements(List<Object> args, Collection<Delivery> deliveries) {
+    /** The ARGV of {@code ack.lua}. */
+    private static List<Object> ackArguments(Collection<Delivery> deliveries) {
+        List<Object> args = new ArrayList<>(1 + deliveries.size() * 2);
+        args.add(bytes(QueueKeys.GROUP));
         for (Delivery delivery : deliveries) {
             args.add(bytes(delivery.entryId()));
             args.add(bytes(delivery.messageId()));
         }
+        return args;
     }
 
     /**

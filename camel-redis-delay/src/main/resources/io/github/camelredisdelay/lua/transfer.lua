@@ -20,19 +20,20 @@ local now = redisNow()
 
 local due = rcall('ZRANGEBYSCORE', dueKey, '-inf', now, 'WITHSCORES', 'LIMIT', 0, batch)
 local moved = #due / 2
-for i = 1, #due, 2 do
-  local id = due[i]
-  local record = rcall('HGET', msgKey, id)
-  if record then
-    local failure = rcall('HGET', failKey, id)
-    if failure then
-      rcall('XADD', readyKey, '*', 'i', id, 'd', due[i + 1], 'r', record, 'f', failure)
-    else
-      rcall('XADD', readyKey, '*', 'i', id, 'd', due[i + 1], 'r', record)
+if moved > 0 then
+  local ids = {}
+  for i = 1, #due, 2 do
+    ids[#ids + 1] = due[i]
+  end
+  local records, failures = hashValues(msgKey, ids), hashValues(failKey, ids)
+  for j = 1, moved do
+    local record, failure = records[j], failures[j]
+    if record and failure then
+      rcall('XADD', readyKey, '*', 'i', ids[j], 'd', due[2 * j], 'r', record, 'f', failure)
+    elseif record then
+      rcall('XADD', readyKey, '*', 'i', ids[j], 'd', due[2 * j], 'r', record)
     end
   end
-end
-if moved > 0 then
   -- the ids just read are exactly the lowest ranks of the set
   rcall('ZREMRANGEBYRANK', dueKey, 0, moved - 1)
 end

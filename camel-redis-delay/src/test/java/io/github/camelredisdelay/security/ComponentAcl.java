@@ -11,7 +11,7 @@ final class ComponentAcl {
     static final String REDIS_7_RULES = "~camel:delay:* resetchannels &camel:delay:*"
             + " +ping +script|load +evalsha +evalsha_ro +xreadgroup +xclaim +xgroup|create +subscribe +unsubscribe"
             + " +hlen"
-            + " +time +exists +hget +hset +hsetnx +hdel +zadd +zrem +zscore +zcard +zcount +zrange +zrangebyscore"
+            + " +time +exists +hmget +hset +hsetnx +hdel +zadd +zrem +zscore +zcard +zcount +zrange +zrangebyscore"
             + " +zremrangebyrank +xadd +xack +xdel +xlen +xrange +xpending +xautoclaim +xinfo|consumers"
             + " +xgroup|delconsumer +publish";
 
