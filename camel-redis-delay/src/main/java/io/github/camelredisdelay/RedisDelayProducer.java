@@ -1,6 +1,7 @@
 package io.github.camelredisdelay;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -29,6 +30,8 @@ public class RedisDelayProducer extends DefaultProducer {
 
     /** Most messages of a batch stored by one script call, so that one call never blocks Redis for long. */
     private static final int BATCH_CHUNK = 1000;
+    /** Most envelope bytes of a batch stored by one script call, for the same reason. */
+    private static final long BATCH_CHUNK_BYTES = 1 << 20;
 
     private final RedisDelayEndpoint endpoint;
     private Runnable unregisterHealthCheck;
@@ -86,17 +89,19 @@ public class RedisDelayProducer extends DefaultProducer {
         String onDuplicate = endpoint.getConfiguration().getOnDuplicate().name();
         // one chunk per shard: a script call stores messages of one hash tag only
         Map<RedisQueue, List<ScheduleRequest>> chunks = new LinkedHashMap<>();
+        Map<RedisQueue, Long> chunkBytes = new HashMap<>();
         List<String> ids = new ArrayList<>();
         ScheduleResult result = null;
         for (Object item : ObjectHelper.createIterable(exchange.getMessage().getBody())) {
             String id = MessageIds.next();
             RedisQueue shard = queue().forMessage(id);
             List<ScheduleRequest> chunk = chunks.computeIfAbsent(shard, any -> new ArrayList<>());
-            chunk.add(new ScheduleRequest(id, EnvelopeCodec.encode(new Envelope(mapper.storableBody(exchange, item), headers)),
-                    due, onDuplicate));
+            byte[] envelope = EnvelopeCodec.encode(new Envelope(mapper.storableBody(exchange, item), headers));
+            chunk.add(new ScheduleRequest(id, envelope, due, onDuplicate));
             ids.add(id);
-            if (chunk.size() == BATCH_CHUNK) {
+            if (chunk.size() == BATCH_CHUNK || chunkBytes.merge(shard, (long) envelope.length, Long::sum) >= BATCH_CHUNK_BYTES) {
                 result = scheduleChunk(shard, chunk);
+                chunkBytes.remove(shard);
             }
         }
         for (Map.Entry<RedisQueue, List<ScheduleRequest>> chunk : chunks.entrySet()) {

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.stream.IntStream;
 
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.Exchange;
@@ -167,5 +169,19 @@ class ByIdOperationsTest extends RedisDelayTestSupport {
             assertThat(m.getHeader(RedisDelayConstants.SCHEDULED_FOR))
                     .isEqualTo(sent.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR));
         });
+    }
+
+    @Test
+    void scheduleBatchLargerThanOneScriptCallTakesStoresEveryMessage() throws Exception {
+        ProducerTemplate producer = nodeConsuming("orders");
+        List<Object> bodies = new ArrayList<>();
+        IntStream.range(0, 2_500).forEach(i -> bodies.add("small-" + i));
+        IntStream.range(0, 4).forEach(i -> bodies.add(new byte[400_000]));
+
+        List<?> ids = producer.requestBody("redis-delay:orders?operation=scheduleBatch&delay=1h", bodies, List.class);
+
+        assertThat(ids).hasSize(2_504).doesNotHaveDuplicates();
+        assertThat(redis().getScoredSortedSet(key("orders", "due")).size()).isEqualTo(2_504);
+        assertThat(redis().getMap(key("orders", "msg")).size()).isEqualTo(2_504);
     }
 }

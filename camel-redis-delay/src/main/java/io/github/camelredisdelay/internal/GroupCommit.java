@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
 
 /**
  * Lets concurrent callers share calls to Redis (group commit). At most one call is under way at a time. A caller
@@ -23,19 +24,27 @@ public final class GroupCommit<T, R> {
 
     private final Function<List<T>, CompletionStage<List<R>>> send;
     private final int maxBatch;
+    private final ToLongFunction<T> size;
+    private final long maxSize;
     private final Deque<Turn<T, R>> queued = new ArrayDeque<>();
     private boolean sending;
 
     /**
      * @param send     sends requests in one call; its stage completes with their results in the same order
      * @param maxBatch most requests per call
+     * @param size     the size of a request, in any unit
+     * @param maxSize  most total size of the requests of one call, unless a single request is larger (it then goes
+     *                 alone), so large messages do not pile up into one huge script call
      */
-    public GroupCommit(Function<List<T>, CompletionStage<List<R>>> send, int maxBatch) {
+    public GroupCommit(Function<List<T>, CompletionStage<List<R>>> send, int maxBatch, ToLongFunction<T> size,
+                       long maxSize) {
         if (maxBatch < 1) {
             throw new IllegalArgumentException("maxBatch must be at least 1, not " + maxBatch);
         }
         this.send = send;
         this.maxBatch = maxBatch;
+        this.size = size;
+        this.maxSize = maxSize;
     }
 
     /**
@@ -71,8 +80,12 @@ public final class GroupCommit<T, R> {
     private void sendQueued() {
         List<Turn<T, R>> batch = new ArrayList<>();
         synchronized (this) {
-            while (batch.size() < maxBatch && !queued.isEmpty()) {
-                batch.add(queued.poll());
+            long total = 0;
+            while (batch.size() < maxBatch && !queued.isEmpty()
+                   && (batch.isEmpty() || total + size.applyAsLong(queued.peek().request()) <= maxSize)) {
+                Turn<T, R> turn = queued.poll();
+                total += size.applyAsLong(turn.request());
+                batch.add(turn);
             }
         }
         CompletionStage<List<R>> call;

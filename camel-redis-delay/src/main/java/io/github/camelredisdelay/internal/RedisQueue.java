@@ -51,6 +51,8 @@ public final class RedisQueue {
 
     /** Most concurrent schedules sent in one script call. */
     private static final int GROUP_COMMIT_MAX = 100;
+    /** Most envelope bytes of concurrent schedules sent in one script call (a larger message goes alone). */
+    private static final long GROUP_COMMIT_MAX_BYTES = 1 << 20;
 
     private final RedissonClient client;
     private final QueueKeys keys;
@@ -74,7 +76,8 @@ public final class RedisQueue {
         this.script = client.getScript(ByteArrayCodec.INSTANCE);
         this.ready = client.getStream(keys.ready(), STREAM_CODEC);
         this.unreplicatedAcks = new OutageLog(LOG, "Replication of acknowledgements on queue " + keys.queue());
-        this.schedules = new GroupCommit<>(this::scheduleAllAsync, GROUP_COMMIT_MAX);
+        this.schedules = new GroupCommit<>(this::scheduleAllAsync, GROUP_COMMIT_MAX, request -> request.envelope().length,
+                GROUP_COMMIT_MAX_BYTES);
     }
 
     public QueueKeys keys() {

@@ -53,7 +53,7 @@ class GroupCommitTest {
 
     @Test
     void aLoneCallerSendsAtOnceAndAlone() {
-        GroupCommit<Integer, Integer> commit = new GroupCommit<>(squares(new CountDownLatch(0)), 10);
+        GroupCommit<Integer, Integer> commit = new GroupCommit<>(squares(new CountDownLatch(0)), 10, n -> 1, Long.MAX_VALUE);
 
         assertThat(commit.submit(3)).isEqualTo(9);
         assertThat(commit.submit(4)).isEqualTo(16);
@@ -63,7 +63,7 @@ class GroupCommitTest {
     @Test
     void callersArrivingDuringACallShareTheNextOneAndEachGetsItsOwnResult() {
         CountDownLatch firstCallMayReturn = new CountDownLatch(1);
-        GroupCommit<Integer, Integer> commit = new GroupCommit<>(squares(firstCallMayReturn), 10);
+        GroupCommit<Integer, Integer> commit = new GroupCommit<>(squares(firstCallMayReturn), 10, n -> 1, Long.MAX_VALUE);
         CompletableFuture<Integer> first = CompletableFuture.supplyAsync(() -> commit.submit(1), callers);
         await().atMost(Duration.ofSeconds(10)).until(() -> calls.size() == 1);
 
@@ -80,7 +80,7 @@ class GroupCommitTest {
     @Test
     void aCallCarriesAtMostMaxBatchRequests() {
         CountDownLatch firstCallMayReturn = new CountDownLatch(1);
-        GroupCommit<Integer, Integer> commit = new GroupCommit<>(squares(firstCallMayReturn), 3);
+        GroupCommit<Integer, Integer> commit = new GroupCommit<>(squares(firstCallMayReturn), 3, n -> 1, Long.MAX_VALUE);
         CompletableFuture.supplyAsync(() -> commit.submit(0), callers);
         await().atMost(Duration.ofSeconds(10)).until(() -> calls.size() == 1);
 
@@ -93,6 +93,25 @@ class GroupCommitTest {
     }
 
     @Test
+    void aCallCarriesAtMostMaxSizeAndALargerRequestGoesAlone() {
+        CountDownLatch firstCallMayReturn = new CountDownLatch(1);
+        GroupCommit<Integer, Integer> commit = new GroupCommit<>(squares(firstCallMayReturn), 100, n -> n, 10);
+        CompletableFuture.supplyAsync(() -> commit.submit(1), callers);
+        await().atMost(Duration.ofSeconds(10)).until(() -> calls.size() == 1);
+
+        List<CompletableFuture<Integer>> queued = new ArrayList<>();
+        for (int n : List.of(4, 5, 20, 3)) {
+            queued.add(CompletableFuture.supplyAsync(() -> commit.submit(n), callers));
+            int expected = queued.size();
+            await().atMost(Duration.ofSeconds(10)).until(() -> commit.queuedCount() == expected);
+        }
+        firstCallMayReturn.countDown();
+
+        assertThat(queued).extracting(CompletableFuture::join).containsExactly(16, 25, 400, 9);
+        assertThat(calls).containsExactly(List.of(1), List.of(4, 5), List.of(20), List.of(3));
+    }
+
+    @Test
     void aFailedCallFailsEveryRequestItCarriedAndTheNextCallStillRuns() {
         CountDownLatch firstCallMayReturn = new CountDownLatch(1);
         GroupCommit<Integer, Integer> commit = new GroupCommit<>(requests -> {
@@ -101,7 +120,7 @@ class GroupCommitTest {
                 throw new IllegalStateException("Redis said no");
             }
             return calls.size() == 1 ? answerOnceReleased(firstCallMayReturn, requests) : completedFuture(requests);
-        }, 10);
+        }, 10, n -> 1, Long.MAX_VALUE);
         CompletableFuture<Integer> first = CompletableFuture.supplyAsync(() -> commit.submit(1), callers);
         await().atMost(Duration.ofSeconds(10)).until(() -> calls.size() == 1);
         List<CompletableFuture<Integer>> failing = submitAll(commit, 2, 3);
@@ -119,7 +138,7 @@ class GroupCommitTest {
 
     @Test
     void manyCallersGetTheirOwnResultsWhateverTheGrouping() {
-        GroupCommit<Integer, Integer> commit = new GroupCommit<>(squares(new CountDownLatch(0)), 16);
+        GroupCommit<Integer, Integer> commit = new GroupCommit<>(squares(new CountDownLatch(0)), 16, n -> 1, Long.MAX_VALUE);
 
         List<CompletableFuture<List<Integer>>> threads = new ArrayList<>();
         for (int t = 0; t < 8; t++) {
