@@ -151,6 +151,24 @@ class LuaScriptsTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void ackOfABatchWithOneLateEntryRemovesTheOthersAndLeavesTheReusedIdAlone() {
+        queue.schedule("late", envelope("x"), DueTime.after(0), "keep");
+        queue.createGroup();
+        List<Delivery> first = queue.readNew("c1", 10, null);
+        assertThat(queue.ack(first)).isEqualTo(1);
+        queue.schedule("late", envelope("again"), DueTime.after(60_000), "keep");
+        queue.schedule("fresh-1", envelope("x"), DueTime.after(0), "keep");
+        queue.schedule("fresh-2", envelope("x"), DueTime.after(0), "keep");
+        List<Delivery> batch = new ArrayList<>(first);
+        batch.addAll(queue.readNew("c1", 10, null));
+
+        assertThat(queue.ack(batch)).isEqualTo(2);
+
+        assertThat(redis().getMap(key("q", "msg")).keySet()).containsExactly("late");
+        assertThat(redis().getStream(key("q", "ready")).size()).isZero();
+    }
+
+    @Test
     void cancelRemovesOnlyScheduledMessages() {
         queue.schedule("scheduled", envelope("x"), DueTime.after(60_000), "keep");
         queue.schedule("ready", envelope("x"), DueTime.after(0), "keep");
