@@ -64,11 +64,9 @@ class GroupCommitTest {
     void callersArrivingDuringACallShareTheNextOneAndEachGetsItsOwnResult() {
         CountDownLatch firstCallMayReturn = new CountDownLatch(1);
         GroupCommit<Integer, Integer> commit = new GroupCommit<>(squares(firstCallMayReturn), 10, n -> 1, Long.MAX_VALUE);
-        CompletableFuture<Integer> first = CompletableFuture.supplyAsync(() -> commit.submit(1), callers);
-        await().atMost(Duration.ofSeconds(10)).until(() -> calls.size() == 1);
+        CompletableFuture<Integer> first = submitFirst(commit, 1);
 
-        List<CompletableFuture<Integer>> queued = submitAll(commit, 2, 5);
-        await().atMost(Duration.ofSeconds(10)).until(() -> commit.queuedCount() == 4);
+        List<CompletableFuture<Integer>> queued = queueBehind(commit, 2, 5);
         firstCallMayReturn.countDown();
 
         assertThat(first.join()).isEqualTo(1);
@@ -81,11 +79,9 @@ class GroupCommitTest {
     void aCallCarriesAtMostMaxBatchRequests() {
         CountDownLatch firstCallMayReturn = new CountDownLatch(1);
         GroupCommit<Integer, Integer> commit = new GroupCommit<>(squares(firstCallMayReturn), 3, n -> 1, Long.MAX_VALUE);
-        CompletableFuture.supplyAsync(() -> commit.submit(0), callers);
-        await().atMost(Duration.ofSeconds(10)).until(() -> calls.size() == 1);
+        submitFirst(commit, 0);
 
-        List<CompletableFuture<Integer>> queued = submitAll(commit, 1, 7);
-        await().atMost(Duration.ofSeconds(10)).until(() -> commit.queuedCount() == 7);
+        List<CompletableFuture<Integer>> queued = queueBehind(commit, 1, 7);
         firstCallMayReturn.countDown();
 
         assertThat(queued).extracting(CompletableFuture::join).containsExactly(1, 4, 9, 16, 25, 36, 49);
@@ -96,8 +92,7 @@ class GroupCommitTest {
     void aCallCarriesAtMostMaxSizeAndALargerRequestGoesAlone() {
         CountDownLatch firstCallMayReturn = new CountDownLatch(1);
         GroupCommit<Integer, Integer> commit = new GroupCommit<>(squares(firstCallMayReturn), 100, n -> n, 10);
-        CompletableFuture.supplyAsync(() -> commit.submit(1), callers);
-        await().atMost(Duration.ofSeconds(10)).until(() -> calls.size() == 1);
+        submitFirst(commit, 1);
 
         List<CompletableFuture<Integer>> queued = new ArrayList<>();
         for (int n : List.of(4, 5, 20, 3)) {
@@ -121,10 +116,8 @@ class GroupCommitTest {
             }
             return calls.size() == 1 ? answerOnceReleased(firstCallMayReturn, requests) : completedFuture(requests);
         }, 10, n -> 1, Long.MAX_VALUE);
-        CompletableFuture<Integer> first = CompletableFuture.supplyAsync(() -> commit.submit(1), callers);
-        await().atMost(Duration.ofSeconds(10)).until(() -> calls.size() == 1);
-        List<CompletableFuture<Integer>> failing = submitAll(commit, 2, 3);
-        await().atMost(Duration.ofSeconds(10)).until(() -> commit.queuedCount() == 2);
+        CompletableFuture<Integer> first = submitFirst(commit, 1);
+        List<CompletableFuture<Integer>> failing = queueBehind(commit, 2, 3);
 
         firstCallMayReturn.countDown();
 
@@ -151,10 +144,20 @@ class GroupCommitTest {
         assertThat(calls.stream().mapToInt(List::size).sum()).isEqualTo(4_000);
     }
 
-    private List<CompletableFuture<Integer>> submitAll(GroupCommit<Integer, Integer> commit, int from, int to) {
-        return IntStream.rangeClosed(from, to)
+    /** Submits n on a thread of its own and waits until the call carrying it is under way. */
+    private CompletableFuture<Integer> submitFirst(GroupCommit<Integer, Integer> commit, int n) {
+        CompletableFuture<Integer> first = CompletableFuture.supplyAsync(() -> commit.submit(n), callers);
+        await().atMost(Duration.ofSeconds(10)).until(() -> calls.size() == 1);
+        return first;
+    }
+
+    /** Submits from..to, each on a thread of its own, and waits until all of them queue behind the call under way. */
+    private List<CompletableFuture<Integer>> queueBehind(GroupCommit<Integer, Integer> commit, int from, int to) {
+        List<CompletableFuture<Integer>> queued = IntStream.rangeClosed(from, to)
                 .mapToObj(n -> CompletableFuture.supplyAsync(() -> commit.submit(n), callers))
                 .toList();
+        await().atMost(Duration.ofSeconds(10)).until(() -> commit.queuedCount() == to - from + 1);
+        return queued;
     }
 
     private static void awaitRelease(CountDownLatch latch) {
