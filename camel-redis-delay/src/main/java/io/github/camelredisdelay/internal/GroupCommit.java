@@ -13,9 +13,10 @@ import java.util.function.ToLongFunction;
 /**
  * Lets concurrent callers share calls to Redis (group commit). At most one call is under way at a time. A caller
  * that finds none sends its request at once, alone; requests that arrive while a call is under way queue up, and the
- * moment it returns, everything queued (up to {@code maxBatch}) leaves in the next call, sent from the thread that
- * received the reply. A lone caller therefore never waits for company, and N busy callers share round trips and
- * script calls instead of queueing for them one by one. Every caller returns once its own request is done.
+ * moment it returns, everything queued (up to {@code maxBatch} requests and {@code maxSize}) leaves in the next call,
+ * sent from the thread that received the reply. A lone caller therefore never waits for company, and N busy callers
+ * share round trips and script calls instead of queueing for them one by one. Every caller returns once its own
+ * request is done.
  *
  * @param <T> a request
  * @param <R> its result
@@ -95,23 +96,36 @@ public final class GroupCommit<T, R> {
             call = CompletableFuture.failedFuture(e);
         }
         call.whenComplete((results, failure) -> {
-            for (int i = 0; i < batch.size(); i++) {
-                if (failure == null) {
-                    batch.get(i).result().complete(results.get(i));
-                } else {
-                    batch.get(i).result().completeExceptionally(failure instanceof CompletionException wrapped
-                                                                && wrapped.getCause() != null ? wrapped.getCause() : failure);
+            try {
+                settle(batch, results, failure);
+            } finally {
+                boolean more;
+                synchronized (this) {
+                    more = !queued.isEmpty();
+                    sending = more;
+                }
+                if (more) {
+                    sendQueued();
                 }
             }
-            boolean more;
-            synchronized (this) {
-                more = !queued.isEmpty();
-                sending = more;
-            }
-            if (more) {
-                sendQueued();
-            }
         });
+    }
+
+    /** Hands each request of a call its result, or the call's failure. */
+    private void settle(List<Turn<T, R>> batch, List<R> results, Throwable failure) {
+        Throwable cause = failure instanceof CompletionException wrapped && wrapped.getCause() != null
+                ? wrapped.getCause() : failure;
+        if (cause == null && (results == null || results.size() != batch.size())) {
+            cause = new IllegalStateException("A call carrying " + batch.size() + " requests returned "
+                                              + (results == null ? "no results" : results.size() + " results"));
+        }
+        for (int i = 0; i < batch.size(); i++) {
+            if (cause == null) {
+                batch.get(i).result().complete(results.get(i));
+            } else {
+                batch.get(i).result().completeExceptionally(cause);
+            }
+        }
     }
 
     /** Requests waiting for a call. */

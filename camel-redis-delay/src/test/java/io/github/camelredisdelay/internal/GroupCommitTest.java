@@ -20,10 +20,13 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
- * {@link GroupCommit} on its own: which requests travel together, and who gets which result.
+ * {@link GroupCommit} on its own: which requests travel together, and who gets which result. A request left without
+ * its result would block its caller, hence the time limit.
  */
+@Timeout(30)
 class GroupCommitTest {
 
     private final ExecutorService callers = Executors.newCachedThreadPool();
@@ -127,6 +130,18 @@ class GroupCommitTest {
                     .hasRootCauseMessage("Redis said no");
         }
         assertThat(commit.submit(4)).isEqualTo(4);
+    }
+
+    @Test
+    void aCallReturningTooFewResultsFailsItsRequestsAndTheNextCallStillRuns() {
+        GroupCommit<Integer, Integer> commit = new GroupCommit<>(requests -> {
+            calls.add(List.copyOf(requests));
+            return completedFuture(calls.size() == 1 ? List.of() : requests);
+        }, 10, n -> 1, Long.MAX_VALUE);
+
+        assertThatThrownBy(() -> commit.submit(1)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("returned 0 results");
+        assertThat(commit.submit(2)).isEqualTo(2);
     }
 
     @Test
