@@ -301,7 +301,7 @@ public final class RedisQueue {
         RFuture<R> result = commands.apply(batch);
         return batch.executeAsync().handle((done, failure) -> {
             if (failure != null) {
-                throw syncFailure(failure);
+                throw batchFailure(failure);
             }
             if (waits && done.getSyncedSlaves() < sync.replicas()) {
                 NotReplicatedException shortfall = new NotReplicatedException(name(), operation, sync.replicas(),
@@ -317,8 +317,8 @@ public final class RedisQueue {
         });
     }
 
-    /** The failure of a batch with {@link WriteSync}, naming the Redis version syncAof needs when that is the cause. */
-    private RuntimeException syncFailure(Throwable failure) {
+    /** The failure of a batch, unwrapped; names the Redis version syncAof needs when WAITAOF is what failed. */
+    private RuntimeException batchFailure(Throwable failure) {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         if (sync.aof() && cause instanceof RedisException && String.valueOf(cause.getMessage()).contains("WAITAOF")) {
             return new IllegalStateException("syncAof=true on queue " + name() + " needs Redis 7.2 or later (WAITAOF); "
