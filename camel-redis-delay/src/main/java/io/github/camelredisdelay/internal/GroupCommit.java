@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
 
@@ -51,9 +52,11 @@ public final class GroupCommit<T, R> {
     /**
      * Sends the request, alone or with others, and returns its result.
      *
-     * @throws RuntimeException what the call that carried the request failed with
+     * @throws RuntimeException     what the call that carried the request failed with
+     * @throws InterruptedException when the caller is interrupted while waiting; a request still queued is then
+     *                              withdrawn, one already sent may or may not have been carried out
      */
-    public R submit(T request) {
+    public R submit(T request) throws InterruptedException {
         Turn<T, R> turn = new Turn<>(request, new CompletableFuture<>());
         boolean first;
         synchronized (this) {
@@ -65,15 +68,20 @@ public final class GroupCommit<T, R> {
             sendQueued();
         }
         try {
-            return turn.result().join();
-        } catch (CompletionException e) {
+            return turn.result().get();
+        } catch (InterruptedException e) {
+            synchronized (this) {
+                queued.remove(turn);
+            }
+            throw e;
+        } catch (ExecutionException e) {
             if (e.getCause() instanceof RuntimeException failure) {
                 throw failure;
             }
             if (e.getCause() instanceof Error error) {
                 throw error;
             }
-            throw e;
+            throw new IllegalStateException(e.getCause());
         }
     }
 

@@ -101,7 +101,13 @@ public final class RedisQueue {
      * @throws DuplicateMessageException when {@code onDuplicate} is {@code fail} and the id exists
      */
     public ScheduleResult schedule(String id, byte[] envelope, DueTime due, String onDuplicate) {
-        return schedules.submit(new ScheduleRequest(id, envelope, due, onDuplicate)).orThrow(name(), id);
+        try {
+            return schedules.submit(new ScheduleRequest(id, envelope, due, onDuplicate)).orThrow(name(), id);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RedisException("Interrupted while scheduling message " + id + " on queue " + name()
+                                     + "; it is stored if its script call had already been sent", e);
+        }
     }
 
     /**

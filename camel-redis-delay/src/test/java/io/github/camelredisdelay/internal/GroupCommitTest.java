@@ -55,7 +55,7 @@ class GroupCommitTest {
     }
 
     @Test
-    void aLoneCallerSendsAtOnceAndAlone() {
+    void aLoneCallerSendsAtOnceAndAlone() throws Exception {
         GroupCommit<Integer, Integer> commit = new GroupCommit<>(squares(new CountDownLatch(0)), 10, n -> 1, Long.MAX_VALUE);
 
         assertThat(commit.submit(3)).isEqualTo(9);
@@ -99,7 +99,7 @@ class GroupCommitTest {
 
         List<CompletableFuture<Integer>> queued = new ArrayList<>();
         for (int n : List.of(4, 5, 20, 3)) {
-            queued.add(CompletableFuture.supplyAsync(() -> commit.submit(n), callers));
+            queued.add(CompletableFuture.supplyAsync(() -> submitted(commit, n), callers));
             int expected = queued.size();
             await().atMost(Duration.ofSeconds(10)).until(() -> commit.queuedCount() == expected);
         }
@@ -110,7 +110,7 @@ class GroupCommitTest {
     }
 
     @Test
-    void aFailedCallFailsEveryRequestItCarriedAndTheNextCallStillRuns() {
+    void aFailedCallFailsEveryRequestItCarriedAndTheNextCallStillRuns() throws Exception {
         CountDownLatch firstCallMayReturn = new CountDownLatch(1);
         GroupCommit<Integer, Integer> commit = new GroupCommit<>(requests -> {
             calls.add(List.copyOf(requests));
@@ -133,15 +133,40 @@ class GroupCommitTest {
     }
 
     @Test
-    void aCallReturningTooFewResultsFailsItsRequestsAndTheNextCallStillRuns() {
+    void aCallReturningTooFewResultsFailsItsRequestsAndTheNextCallStillRuns() throws Exception {
         GroupCommit<Integer, Integer> commit = new GroupCommit<>(requests -> {
             calls.add(List.copyOf(requests));
             return completedFuture(calls.size() == 1 ? List.of() : requests);
         }, 10, n -> 1, Long.MAX_VALUE);
 
-        assertThatThrownBy(() -> commit.submit(1)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> submitted(commit, 1)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("returned 0 results");
         assertThat(commit.submit(2)).isEqualTo(2);
+    }
+
+    @Test
+    void anInterruptedCallerStillQueuedIsWithdrawnAndNeverSent() throws Exception {
+        CountDownLatch firstCallMayReturn = new CountDownLatch(1);
+        GroupCommit<Integer, Integer> commit = new GroupCommit<>(squares(firstCallMayReturn), 10, n -> 1, Long.MAX_VALUE);
+        CompletableFuture<Integer> first = submitFirst(commit, 1);
+        CompletableFuture<Thread> waiter = new CompletableFuture<>();
+        CompletableFuture<Throwable> outcome = CompletableFuture.supplyAsync(() -> {
+            waiter.complete(Thread.currentThread());
+            try {
+                return new AssertionError("returned " + commit.submit(2));
+            } catch (InterruptedException e) {
+                return e;
+            }
+        }, callers);
+        await().atMost(Duration.ofSeconds(10)).until(() -> commit.queuedCount() == 1);
+
+        waiter.get().interrupt();
+        assertThat(outcome.get(10, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+        firstCallMayReturn.countDown();
+
+        assertThat(first.join()).isEqualTo(1);
+        assertThat(commit.submit(3)).isEqualTo(9);
+        assertThat(calls).containsExactly(List.of(1), List.of(3));
     }
 
     @Test
@@ -152,16 +177,26 @@ class GroupCommitTest {
         for (int t = 0; t < 8; t++) {
             int base = t * 1_000;
             threads.add(CompletableFuture.supplyAsync(() -> IntStream.range(base, base + 500)
-                    .map(n -> commit.submit(n) - n * n).boxed().toList(), callers));
+                    .map(n -> submitted(commit, n) - n * n).boxed().toList(), callers));
         }
 
         threads.forEach(thread -> assertThat(thread.join()).hasSize(500).containsOnly(0));
         assertThat(calls.stream().mapToInt(List::size).sum()).isEqualTo(4_000);
     }
 
+    /** {@link GroupCommit#submit}, for callers that cannot throw checked exceptions. */
+    private static int submitted(GroupCommit<Integer, Integer> commit, int n) {
+        try {
+            return commit.submit(n);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
     /** Submits n on a thread of its own and waits until the call carrying it is under way. */
     private CompletableFuture<Integer> submitFirst(GroupCommit<Integer, Integer> commit, int n) {
-        CompletableFuture<Integer> first = CompletableFuture.supplyAsync(() -> commit.submit(n), callers);
+        CompletableFuture<Integer> first = CompletableFuture.supplyAsync(() -> submitted(commit, n), callers);
         await().atMost(Duration.ofSeconds(10)).until(() -> calls.size() == 1);
         return first;
     }
@@ -169,7 +204,7 @@ class GroupCommitTest {
     /** Submits from..to, each on a thread of its own, and waits until all of them queue behind the call under way. */
     private List<CompletableFuture<Integer>> queueBehind(GroupCommit<Integer, Integer> commit, int from, int to) {
         List<CompletableFuture<Integer>> queued = IntStream.rangeClosed(from, to)
-                .mapToObj(n -> CompletableFuture.supplyAsync(() -> commit.submit(n), callers))
+                .mapToObj(n -> CompletableFuture.supplyAsync(() -> submitted(commit, n), callers))
                 .toList();
         await().atMost(Duration.ofSeconds(10)).until(() -> commit.queuedCount() == to - from + 1);
         return queued;
