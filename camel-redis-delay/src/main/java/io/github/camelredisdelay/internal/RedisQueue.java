@@ -161,19 +161,13 @@ public final class RedisQueue {
      * Gives a scheduled message a new due time; see {@code reschedule.lua}.
      *
      * @return the outcome; not scheduled when the message is unknown, ready or in flight
+     * @throws IllegalArgumentException when the due time is beyond 2^53-1 ms
      */
     public ScheduleResult reschedule(String id, DueTime due) {
-        try {
-            List<Object> result = write("Reschedule of message " + id, Wait.REQUIRED, LuaScript.RESCHEDULE, RScript.ReturnType.LIST,
-                    List.of(keys.due()), bytes(id), mode(due), bytes(due.millis()), bytes(keys.wake()));
-            return new ScheduleResult(SCHEDULE_STATUSES[(int) toLong(result.get(0))], toLong(result.get(1)),
-                    toLong(result.get(2)));
-        } catch (RedisException e) {
-            if (errorReply(e, "DUE_OVERFLOW ") != null) {
-                return new ScheduleResult(ScheduleResult.Status.DUE_OVERFLOW, -1, -1).orThrow(name(), id);
-            }
-            throw e;
-        }
+        List<Object> result = write("Reschedule of message " + id, Wait.REQUIRED, LuaScript.RESCHEDULE, RScript.ReturnType.LIST,
+                List.of(keys.due()), bytes(id), mode(due), bytes(due.millis()), bytes(keys.wake()));
+        return new ScheduleResult(SCHEDULE_STATUSES[(int) toLong(result.get(0))], toLong(result.get(1)),
+                toLong(result.get(2))).orThrow(name(), id);
     }
 
     private static byte[] mode(DueTime due) {

@@ -9,14 +9,18 @@
   ARGV[3] the delay or due time, a non-negative integer
   ARGV[4] wake channel, told the delay (ms) to a new earliest due time
 
-  Returns {status, dueAt, now}: status 1 when rescheduled, 0 when the message is unknown, ready or in flight
-  Errors
-    "DUE_OVERFLOW": the due time is beyond 2^53 - 1 ms
+  Returns {status, dueAt, now}, with the status numbers of schedule.lua:
+    status 1: rescheduled for dueAt
+    status 0: the message is unknown, ready or in flight; dueAt is -1
+    status 3: the due time is beyond 2^53 - 1 ms; nothing changed, dueAt is -1
 ]]
 local dueKey, id, wake = KEYS[1], ARGV[1], ARGV[4]
 
 local now = redisNow()
-local dueAt = dueTime(ARGV[2], ARGV[3], now)
+local dueAt = dueTimeOrNil(ARGV[2], ARGV[3], now)
+if not dueAt then
+  return {3, -1, now}
+end
 if not rcall('ZSCORE', dueKey, id) then
   return {0, -1, now}
 end

@@ -158,6 +158,15 @@ class LuaScriptsTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void rescheduleBeyondTheLargestDueTimeFailsAndKeepsTheMessage() {
+        ScheduleResult first = queue.schedule("a", envelope("x"), DueTime.after(60_000), "keep");
+
+        assertThatThrownBy(() -> queue.reschedule("a", DueTime.at(Long.MAX_VALUE / 2)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a").hasMessageContaining("2^53-1");
+        assertThat(redis().getScoredSortedSet(key("q", "due")).getScore("a")).isEqualTo((double) first.dueAt());
+    }
+
+    @Test
     void cancelRemovesOnlyScheduledMessages() {
         queue.schedule("scheduled", envelope("x"), DueTime.after(60_000), "keep");
         queue.schedule("ready", envelope("x"), DueTime.after(0), "keep");
