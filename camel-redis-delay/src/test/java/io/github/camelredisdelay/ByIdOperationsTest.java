@@ -102,8 +102,8 @@ class ByIdOperationsTest extends RedisDelayTestSupport {
         assertThat(deliveries.get(0).getBody()).isEqualTo("earlier");
         assertThat(deliveries.get(0).getHeader(RedisDelayConstants.SCHEDULED_FOR))
                 .isEqualTo(earlier.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR));
-        assertThat(redis().getScoredSortedSet(key("orders", "due")).getScore("b"))
-                .isEqualTo(later.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR, Double.class));
+        assertThat(dueSet("orders").dueOf("b"))
+                .isEqualTo(later.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class));
     }
 
     @Test
@@ -181,7 +181,7 @@ class ByIdOperationsTest extends RedisDelayTestSupport {
         List<?> ids = producer.requestBody("redis-delay:orders?operation=scheduleBatch&delay=1h", bodies, List.class);
 
         assertThat(ids).hasSize(2_504).doesNotHaveDuplicates();
-        assertThat(redis().getScoredSortedSet(key("orders", "due")).size()).isEqualTo(2_504);
+        assertThat(dueSet("orders").size()).isEqualTo(2_504);
         assertThat(redis().getMap(key("orders", "msg")).size()).isEqualTo(2_504);
     }
 }

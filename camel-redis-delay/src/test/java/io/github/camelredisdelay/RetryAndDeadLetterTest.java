@@ -3,6 +3,8 @@ package io.github.camelredisdelay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -11,6 +13,7 @@ import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.Message;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
+import org.redisson.client.codec.ByteArrayCodec;
 
 class RetryAndDeadLetterTest extends RedisDelayTestSupport {
 
@@ -102,8 +105,12 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
             }
         });
         // a record from a future format version (first envelope byte 9), written behind the component's back
-        redis().getScoredSortedSet(key("jobs", "due")).add(0, "from-the-future");
-        redis().getMap(key("jobs", "msg")).put("from-the-future", "1700000000000:\u0009payload");
+        dueSet("jobs").plant("from-the-future", 0);
+        byte[] scheduledAt = ByteBuffer.allocate(8).putLong(1_700_000_000_000L).array();
+        byte[] envelope = "\u0009payload".getBytes(StandardCharsets.UTF_8);
+        // the record's head: scheduled-at in 6 bytes, due time 0 in 7
+        byte[] record = ByteBuffer.allocate(13 + envelope.length).put(scheduledAt, 2, 6).put(new byte[7]).put(envelope).array();
+        redis().getMap(key("jobs", "msg"), ByteArrayCodec.INSTANCE).put("from-the-future".getBytes(StandardCharsets.UTF_8), record);
         var producer = startContext().createProducerTemplate();
         producer.sendBody("redis-delay:jobs", "fine");
 

@@ -62,7 +62,7 @@ class ScheduleAndDeliverTest extends RedisDelayTestSupport {
         assertThat(given.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID)).isEqualTo("order-42");
         long dueAt = given.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class);
         assertThat(dueAt - System.currentTimeMillis()).isBetween(3_590_000L, 3_600_000L);
-        assertThat(redis().getScoredSortedSet(key("orders", "due")).getScore("order-42")).isEqualTo((double) dueAt);
+        assertThat(dueSet("orders").dueOf("order-42")).isEqualTo(dueAt);
     }
 
     @Test

@@ -45,9 +45,9 @@ class TransferTaskTest extends RedisDelayTestSupport {
             producer.sendBodyAndHeader("redis-delay:orders", "order-" + i, RedisDelayConstants.DUE_AT, dueAt + i);
         }
         producerNode.stop();
-        assertThat(redis().getScoredSortedSet(key("orders", "due")).size()).as("all scheduled, none due yet").isEqualTo(50);
+        assertThat(dueSet("orders").size()).as("all scheduled, none due yet").isEqualTo(50);
         await().atMost(Duration.ofSeconds(10)).until(() -> redisTimeMillis() > dueAt + 200);
-        assertThat(redis().getScoredSortedSet(key("orders", "due")).size()).as("nothing moved while no node ran").isEqualTo(50);
+        assertThat(dueSet("orders").size()).as("nothing moved while no node ran").isEqualTo(50);
 
         startContext(consuming("orders"));
 

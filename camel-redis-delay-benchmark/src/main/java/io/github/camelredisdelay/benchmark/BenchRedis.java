@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.github.camelredisdelay.embedded.RedisBinary;
@@ -34,6 +35,8 @@ final class BenchRedis implements AutoCloseable {
 
     private static final Pattern INTEGER = Pattern.compile("\\d+");
     private static final Pattern CLIENT_ADDRESS = Pattern.compile("[0-9.]+:\\d+|\\[[0-9a-f:]+]:\\d+");
+    /** A bucket of a due set: {@code <due>:<name>}. */
+    private static final Pattern DUE_BUCKET = Pattern.compile("(.*:due):\\d+(?:\\.\\d+)?");
     private static final int SLOWEST_SHOWN = 3;
 
     private final RedisServerProcess process;
@@ -113,15 +116,29 @@ final class BenchRedis implements AutoCloseable {
                 .orElseThrow(() -> new IllegalStateException("INFO memory has no " + field));
     }
 
-    /** Every key of the database with its exact size ({@code MEMORY USAGE key SAMPLES 0}); for a few keys only. */
+    /**
+     * Every key of the database with its exact size ({@code MEMORY USAGE key SAMPLES 0}); the buckets of a due set
+     * ({@code <due>:<name>}) are summed under {@code <due>:*}, with their number.
+     */
     Map<String, Long> keySizes() {
         Map<String, Long> sizes = new LinkedHashMap<>();
-        String[] reply = command("SCAN", "0", "COUNT", "1000").split("\n");
-        for (int i = 1; i < reply.length; i++) {
-            if (!reply[i].isEmpty()) {
-                sizes.put(reply[i], Long.parseLong(command("MEMORY", "USAGE", reply[i], "SAMPLES", "0")));
+        String cursor = "0";
+        do {
+            String[] reply = command("SCAN", cursor, "COUNT", "1000").split("\n");
+            cursor = reply[0];
+            for (int i = 1; i < reply.length; i++) {
+                if (!reply[i].isEmpty()) {
+                    long size = Long.parseLong(command("MEMORY", "USAGE", reply[i], "SAMPLES", "0"));
+                    Matcher bucket = DUE_BUCKET.matcher(reply[i]);
+                    if (bucket.matches()) {
+                        sizes.merge(bucket.group(1) + ":*", size, Long::sum);
+                        sizes.merge(bucket.group(1) + ":* (keys)", 1L, Long::sum);
+                    } else {
+                        sizes.put(reply[i], size);
+                    }
+                }
             }
-        }
+        } while (!cursor.equals("0"));
         return sizes;
     }
 

@@ -165,7 +165,7 @@ public final class RedisQueue {
      */
     public ScheduleResult reschedule(String id, DueTime due) {
         List<Object> result = write("Reschedule of message " + id, Wait.REQUIRED, LuaScript.RESCHEDULE, RScript.ReturnType.LIST,
-                List.of(keys.due()), bytes(id), mode(due), bytes(due.millis()), bytes(keys.wake()));
+                List.of(keys.due(), keys.msg()), bytes(id), mode(due), bytes(due.millis()), bytes(keys.wake()));
         return new ScheduleResult(SCHEDULE_STATUSES[(int) toLong(result.get(0))], toLong(result.get(1)),
                 toLong(result.get(2))).orThrow(name(), id);
     }
@@ -371,7 +371,7 @@ public final class RedisQueue {
     public boolean retry(Delivery delivery, long delayMs, String lastError) {
         String note = delivery.deliveryCount() + ":" + lastError;
         List<Object> result = script.eval(keys.ready(), RScript.Mode.READ_WRITE, LuaScript.RETRY.text(), RScript.ReturnType.LIST,
-                List.of(keys.ready(), keys.due(), keys.fail()), bytes(QueueKeys.GROUP), bytes(delivery.entryId()),
+                List.of(keys.ready(), keys.due(), keys.fail(), keys.msg()), bytes(QueueKeys.GROUP), bytes(delivery.entryId()),
                 bytes(delivery.messageId()), bytes(delayMs), bytes(note), bytes(keys.wake()));
         return toLong(result.get(0)) == 1;
     }
@@ -401,7 +401,7 @@ public final class RedisQueue {
      */
     public QueueCounts counts() {
         List<Object> result = script.eval(keys.ready(), RScript.Mode.READ_ONLY, LuaScript.STATS.text(), RScript.ReturnType.LIST,
-                List.of(keys.due(), keys.ready()), bytes(QueueKeys.GROUP));
+                List.of(keys.due(), keys.ready(), keys.msg()), bytes(QueueKeys.GROUP));
         return new QueueCounts(toLong(result.get(0)), toLong(result.get(1)), toLong(result.get(2)), toLong(result.get(3)),
                 toLong(result.get(4)));
     }

@@ -2,7 +2,6 @@ package io.github.camelredisdelay.internal;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +10,7 @@ import org.redisson.api.stream.StreamMessageId;
 
 /**
  * Reads the fields of a ready-stream entry written by {@code transfer.lua} or {@code schedule.lua}:
- * {@code i} message id, {@code d} due time, {@code r} record ({@code "<scheduledAt>:" + envelope}) and, for a
+ * {@code i} message id, {@code d} due time, {@code r} record (scheduled-at and due time, then the envelope) and, for a
  * message that failed before, {@code f} ({@code "<failed deliveries>:<last error>"}). An entry that does not read
  * becomes a {@link Delivery#corrupt corrupt} delivery instead of an exception, so one bad entry never blocks a queue.
  */
@@ -28,9 +27,8 @@ final class StreamEntries {
         byte[] record = fields.get("r");
         try {
             long dueAt = Long.parseLong(text(fields.get("d")));
-            int colon = indexOf(record, (byte) ':');
-            long scheduledAt = Long.parseLong(new String(record, 0, colon, StandardCharsets.US_ASCII));
-            byte[] envelope = Arrays.copyOfRange(record, colon + 1, record.length);
+            long scheduledAt = StoredRecord.scheduledAt(record);
+            byte[] envelope = StoredRecord.envelope(record);
             int failed = 0;
             String lastError = null;
             byte[] failure = fields.get("f");
@@ -71,17 +69,5 @@ final class StreamEntries {
 
     private static String text(byte[] value) {
         return value == null ? null : new String(value, StandardCharsets.UTF_8);
-    }
-
-    private static int indexOf(byte[] data, byte wanted) {
-        if (data == null) {
-            throw new IllegalArgumentException("no record");
-        }
-        for (int i = 0; i < data.length; i++) {
-            if (data[i] == wanted) {
-                return i;
-            }
-        }
-        throw new IllegalArgumentException("record has no scheduled-at prefix");
     }
 }

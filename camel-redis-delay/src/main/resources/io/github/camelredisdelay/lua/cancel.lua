@@ -1,7 +1,7 @@
 --[[
   Cancels a scheduled message. A message that is already ready or in flight is not touched: its delivery goes on.
 
-  KEYS[1] due    ZSET   message id -> due time
+  KEYS[1] due    ZSET   index of the due set (see prelude.lua)
   KEYS[2] msg    HASH   message id -> record
   KEYS[3] fail   HASH   message id -> failure note
 
@@ -9,10 +9,11 @@
 
   Returns 1 when the message was scheduled and is now removed, 0 when it is unknown, ready or in flight
 ]]
-local id = ARGV[1]
-if rcall('ZREM', KEYS[1], id) == 0 then
+local dueKey, msgKey, failKey, id = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
+local record = rcall('HGET', msgKey, id)
+if not record or not removeDue(dueKey, id, dueOfRecord(record)) then
   return 0
 end
-rcall('HDEL', KEYS[2], id)
-rcall('HDEL', KEYS[3], id)
+rcall('HDEL', msgKey, id)
+rcall('HDEL', failKey, id)
 return 1

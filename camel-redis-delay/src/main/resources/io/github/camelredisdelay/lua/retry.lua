@@ -4,8 +4,9 @@
   expired and another consumer took it over).
 
   KEYS[1] ready  STREAM ready messages
-  KEYS[2] due    ZSET   message id -> due time
+  KEYS[2] due    ZSET   index of the due set (see prelude.lua)
   KEYS[3] fail   HASH   message id -> failure note
+  KEYS[4] msg    HASH   message id -> record, whose due time is updated
 
   ARGV[1] consumer group
   ARGV[2] stream entry id of the failed delivery
@@ -16,7 +17,7 @@
 
   Returns {status, dueAt}: status 1 when rescheduled for dueAt, 0 when the entry was no longer pending
 ]]
-local readyKey, dueKey, failKey = KEYS[1], KEYS[2], KEYS[3]
+local readyKey, dueKey, failKey, msgKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local group, entryId, id, wake = ARGV[1], ARGV[2], ARGV[3], ARGV[6]
 
 if rcall('XACK', readyKey, group, entryId) == 0 then
@@ -25,7 +26,11 @@ end
 rcall('XDEL', readyKey, entryId)
 local now = redisNow()
 local dueAt = dueTime('delay', ARGV[4], now)
-rcall('ZADD', dueKey, dueAt, id)
+addDue(dueKey, id, dueAt)
+local record = rcall('HGET', msgKey, id)
+if record then
+  rcall('HSET', msgKey, id, withDue(record, dueAt))
+end
 rcall('HSET', failKey, id, ARGV[5])
 wakeIfEarliest(dueKey, dueAt, now, wake)
 return {1, dueAt}

@@ -3,8 +3,8 @@
   is already due goes straight to the ready stream. Messages are handled in order, each on its own: a duplicate or
   an overflowing due time is reported for that message and changes nothing, the others are stored.
 
-  KEYS[1] due    ZSET   message id -> due time (epoch ms, Redis clock)
-  KEYS[2] msg    HASH   message id -> record: "<scheduledAt>:" .. envelope
+  KEYS[1] due    ZSET   index of the due set: message ids by due time (epoch ms, Redis clock), see prelude.lua
+  KEYS[2] msg    HASH   message id -> record: scheduled-at and due time, then the envelope (recordOf)
   KEYS[3] ready  STREAM ready messages, fields i (id), d (due time), r (record)
   KEYS[4] fail   HASH   message id -> failure note; a replaced message starts without one
 
@@ -31,19 +31,19 @@ local function schedule(id, envelope, dueAt, onDuplicate)
   if not dueAt then
     return 3, -1
   end
-  local record = recordOf(envelope, now)
+  local record = recordOf(envelope, now, dueAt)
   if rcall('HSETNX', msgKey, id, record) == 0 then
-    local existing = rcall('ZSCORE', dueKey, id)
-    local existingDue = existing and tonumber(existing) or -1
+    local existingDue = dueOfRecord(rcall('HGET', msgKey, id))
+    local scheduled = isDue(dueKey, id, existingDue)
     if onDuplicate == 'fail' then
-      return 2, existingDue
+      return 2, scheduled and existingDue or -1
     end
-    if onDuplicate ~= 'replace' or not existing then
-      return 0, existingDue
+    if onDuplicate ~= 'replace' or not scheduled then
+      return 0, scheduled and existingDue or -1
     end
+    removeDue(dueKey, id, existingDue)
     rcall('HSET', msgKey, id, record)
     rcall('HDEL', failKey, id)
-    rcall('ZREM', dueKey, id)
   end
   makeDue(dueKey, readyKey, id, record, dueAt, now)
   return 1, dueAt

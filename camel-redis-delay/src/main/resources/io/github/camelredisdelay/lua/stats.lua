@@ -1,8 +1,9 @@
 --[[
   Counts a queue's messages by state, read in one atomic step.
 
-  KEYS[1] due    ZSET   message id -> due time
+  KEYS[1] due    ZSET   index of the due set (see prelude.lua)
   KEYS[2] ready  STREAM ready and in-flight messages (acknowledged entries are deleted)
+  KEYS[3] msg    HASH   every message of the queue, scheduled or in the ready stream
 
   ARGV[1] consumer group
 
@@ -13,11 +14,12 @@
     oldestOverdue: ms since the due time of the oldest message that is due but not yet fetched, 0 if none
     now:           Redis' time, epoch ms
 ]]
-local dueKey, readyKey, group = KEYS[1], KEYS[2], ARGV[1]
+local dueKey, readyKey, msgKey, group = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
 local now = redisNow()
 
-local scheduled = rcall('ZCARD', dueKey)
 local length = rcall('XLEN', readyKey)
+-- each message is in the due set or in the ready stream, never in both
+local scheduled = math.max(0, rcall('HLEN', msgKey) - length)
 local inFlight = 0
 local lastDelivered = '0-0'
 if length > 0 then
@@ -38,9 +40,9 @@ if length > 0 then
 end
 
 local oldestOverdue = 0
-local first = rcall('ZRANGE', dueKey, 0, 0, 'WITHSCORES')
-if #first > 0 and tonumber(first[2]) <= now then
-  oldestOverdue = now - tonumber(first[2])
+local earliest = earliestDue(dueKey)
+if earliest and earliest <= now then
+  oldestOverdue = now - earliest
 end
 local waiting = rcall('XRANGE', readyKey, '(' .. lastDelivered, '+', 'COUNT', 1)
 if #waiting > 0 then

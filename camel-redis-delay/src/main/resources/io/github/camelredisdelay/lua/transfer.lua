@@ -2,7 +2,7 @@
   Moves due messages from the due set to the ready stream, oldest due time first, and tells how long
   until the next one is due, so the caller can sleep exactly that long. Time is Redis' own clock.
 
-  KEYS[1] due    ZSET   message id -> due time (epoch ms)
+  KEYS[1] due    ZSET   index of the due set: message ids by due time (epoch ms), see prelude.lua
   KEYS[2] msg    HASH   message id -> record
   KEYS[3] ready  STREAM ready messages, fields i (id), d (due time), r (record), f (failure, if any)
   KEYS[4] fail   HASH   message id -> "<failed deliveries>:<last error>", only for messages that failed
@@ -18,31 +18,48 @@ local batch = tonumber(ARGV[1])
 
 local now = redisNow()
 
-local due = rcall('ZRANGEBYSCORE', dueKey, '-inf', now, 'WITHSCORES', 'LIMIT', 0, batch)
-local moved = #due / 2
-if moved > 0 then
-  local ids = {}
+-- Due entries come from the first buckets, in order; a bucket left with entries holds none that is due, and the
+-- buckets after it none either.
+local ids, dueTimes = {}, {}
+while #ids < batch do
+  local first = rcall('ZRANGE', dueKey, 0, 0, 'WITHSCORES')
+  if #first == 0 or tonumber(first[2]) > now then
+    break
+  end
+  local bucket = bucketKey(dueKey, first[1])
+  local due = rcall('ZRANGEBYSCORE', bucket, '-inf', now, 'WITHSCORES', 'LIMIT', 0, batch - #ids)
   for i = 1, #due, 2 do
     ids[#ids + 1] = due[i]
+    dueTimes[#dueTimes + 1] = due[i + 1]
   end
+  if #due > 0 then
+    -- the ids just read are exactly the lowest ranks of the bucket
+    rcall('ZREMRANGEBYRANK', bucket, 0, #due / 2 - 1)
+  end
+  if rcall('EXISTS', bucket) == 1 then
+    break
+  end
+  rcall('ZREM', dueKey, first[1])
+end
+
+local moved = #ids
+if moved > 0 then
   local records, failures = hashValues(msgKey, ids), hashValues(failKey, ids)
   for j = 1, moved do
     local record, failure = records[j], failures[j]
     if record and failure then
-      rcall('XADD', readyKey, '*', 'i', ids[j], 'd', due[2 * j], 'r', record, 'f', failure)
+      rcall('XADD', readyKey, '*', 'i', ids[j], 'd', dueTimes[j], 'r', record, 'f', failure)
     elseif record then
-      rcall('XADD', readyKey, '*', 'i', ids[j], 'd', due[2 * j], 'r', record)
+      rcall('XADD', readyKey, '*', 'i', ids[j], 'd', dueTimes[j], 'r', record)
     end
   end
-  -- the ids just read are exactly the lowest ranks of the set
-  rcall('ZREMRANGEBYRANK', dueKey, 0, moved - 1)
 end
 
 if moved == batch then
   return {moved, 0}
 end
-local next = rcall('ZRANGE', dueKey, 0, 0, 'WITHSCORES')
-if #next == 0 then
+local next = earliestDue(dueKey)
+if not next then
   return {moved, -1}
 end
-return {moved, math.max(0, tonumber(next[2]) - now)}
+return {moved, math.max(0, next - now)}

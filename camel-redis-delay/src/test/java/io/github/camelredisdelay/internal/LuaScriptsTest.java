@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +14,7 @@ import io.github.camelredisdelay.DuplicateMessageException;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.redisson.client.codec.ByteArrayCodec;
 
 /**
  * Each Lua script against a real Redis, through {@link RedisQueue}.
@@ -26,6 +28,10 @@ class LuaScriptsTest extends RedisDelayTestSupport {
         queue = new RedisQueue(redis(), QueueKeys.of(keyPrefix, "q"));
     }
 
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
     private static byte[] envelope(String body) {
         return EnvelopeCodec.encode(new Envelope(body, Map.of()));
     }
@@ -37,8 +43,10 @@ class LuaScriptsTest extends RedisDelayTestSupport {
         assertThat(result.scheduled()).isTrue();
         assertThat(result.dueAt()).isEqualTo(result.now() + 60_000);
         assertThat(result.now()).isCloseTo(queue.redisTimeMillis(), org.assertj.core.data.Offset.offset(1000L));
-        assertThat(redis().getScoredSortedSet(key("q", "due")).getScore("a")).isEqualTo((double) result.dueAt());
-        assertThat((String) redis().getMap(key("q", "msg")).get("a")).startsWith(result.now() + ":");
+        assertThat(dueSet("q").dueOf("a")).isEqualTo(result.dueAt());
+        byte[] record = redis().<byte[], byte[]>getMap(key("q", "msg"), ByteArrayCodec.INSTANCE).get(bytes("a"));
+        assertThat(StoredRecord.scheduledAt(record)).isEqualTo(result.now());
+        assertThat(StoredRecord.envelope(record)).isEqualTo(envelope("x"));
     }
 
     @Test
@@ -90,7 +98,7 @@ class LuaScriptsTest extends RedisDelayTestSupport {
             assertThat(result.now()).isEqualTo(results.get(0).now());
         });
         assertThat(results.get(4).dueAt()).isEqualTo(results.get(4).now() + 60_004);
-        assertThat(redis().getScoredSortedSet(key("q", "due")).getScore("m4")).isEqualTo((double) results.get(4).dueAt());
+        assertThat(dueSet("q").dueOf("m4")).isEqualTo(results.get(4).dueAt());
         assertThat(redis().getMap(key("q", "msg")).size()).isEqualTo(5);
     }
 
@@ -110,7 +118,7 @@ class LuaScriptsTest extends RedisDelayTestSupport {
         assertThatThrownBy(() -> results.get(0).orThrow("q", "taken")).isInstanceOf(DuplicateMessageException.class);
         assertThatThrownBy(() -> results.get(1).orThrow("q", "far")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("far").hasMessageContaining("2^53-1");
-        assertThat(redis().getScoredSortedSet(key("q", "due")).size()).isEqualTo(2);
+        assertThat(dueSet("q").size()).isEqualTo(2);
         assertThat(redis().getMap(key("q", "msg")).keySet()).containsExactlyInAnyOrder("taken", "fresh");
     }
 
@@ -118,7 +126,7 @@ class LuaScriptsTest extends RedisDelayTestSupport {
     void transferMovesAtMostABatchAndTellsTheDelayToTheNextDueMessage() {
         for (int i = 0; i < 5; i++) {
             queue.schedule("due-" + i, envelope("x"), DueTime.at(1_000 + i), "keep");
-            redis().getScoredSortedSet(key("q", "due")).add(1_000 + i, "due-" + i);
+            dueSet("q").plant("due-" + i, 1_000 + i);
         }
         redis().getStream(key("q", "ready")).trim(org.redisson.api.stream.StreamTrimArgs.maxLen(0).noLimit());
         queue.schedule("later", envelope("x"), DueTime.after(60_000), "keep");
@@ -163,7 +171,7 @@ class LuaScriptsTest extends RedisDelayTestSupport {
 
         assertThatThrownBy(() -> queue.reschedule("a", DueTime.at(Long.MAX_VALUE / 2)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a").hasMessageContaining("2^53-1");
-        assertThat(redis().getScoredSortedSet(key("q", "due")).getScore("a")).isEqualTo((double) first.dueAt());
+        assertThat(dueSet("q").dueOf("a")).isEqualTo(first.dueAt());
     }
 
     @Test

@@ -97,6 +97,11 @@ public abstract class RedisDelayTestSupport {
         return redis;
     }
 
+    /** The due set of a test queue, read and written behind the component's back. */
+    protected DueSet dueSet(String queue) {
+        return new DueSet(redis(), key(queue, "due"));
+    }
+
     /** The key of one of a test queue's structures, e.g. {@code key("orders", "due")}. */
     protected String key(String queue, String structure) {
         return keyPrefix + ":{" + queue + "}:" + structure;

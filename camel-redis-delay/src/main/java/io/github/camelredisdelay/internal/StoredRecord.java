@@ -1,0 +1,42 @@
+package io.github.camelredisdelay.internal;
+
+import java.util.Arrays;
+
+/**
+ * Reads the record a message is stored as ({@code recordOf} in {@code prelude.lua}): when it was scheduled
+ * (6 bytes) and its due time (7 bytes), both epoch ms as big-endian unsigned integers, then its envelope.
+ */
+final class StoredRecord {
+
+    private static final int SCHEDULED_AT_BYTES = 6;
+    private static final int HEAD_BYTES = SCHEDULED_AT_BYTES + 7;
+
+    private StoredRecord() {
+    }
+
+    /** When the message was scheduled, epoch ms of the Redis clock. */
+    static long scheduledAt(byte[] record) {
+        checkHead(record);
+        long value = 0;
+        for (int i = 0; i < SCHEDULED_AT_BYTES; i++) {
+            value = value << 8 | (record[i] & 0xFF);
+        }
+        return value;
+    }
+
+    /** The envelope the record holds after its head. */
+    static byte[] envelope(byte[] record) {
+        checkHead(record);
+        return Arrays.copyOfRange(record, HEAD_BYTES, record.length);
+    }
+
+    private static void checkHead(byte[] record) {
+        if (record == null) {
+            throw new IllegalArgumentException("no record");
+        }
+        if (record.length < HEAD_BYTES) {
+            throw new IllegalArgumentException("record of " + record.length + " bytes is shorter than its "
+                                               + HEAD_BYTES + "-byte head");
+        }
+    }
+}

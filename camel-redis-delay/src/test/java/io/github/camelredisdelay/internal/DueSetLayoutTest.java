@@ -1,0 +1,198 @@
+package io.github.camelredisdelay.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import io.github.camelredisdelay.test.DueSet;
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.redisson.api.RScript;
+import org.redisson.client.codec.StringCodec;
+
+/**
+ * The due set kept in small buckets (see {@code prelude.lua}): whatever the order of schedules, cancels and
+ * reschedules, every scheduled message is in the bucket its due time belongs to, buckets stay compact, and transfers
+ * move due messages in due-time order.
+ */
+class DueSetLayoutTest extends RedisDelayTestSupport {
+
+    /** Redis' default zset-max-listpack-entries, which the buckets keep to. */
+    private static final int BUCKET_SIZE = 128;
+
+    private RedisQueue queue;
+    private DueSet dueSet;
+
+    @BeforeEach
+    void createQueue() {
+        queue = new RedisQueue(redis(), QueueKeys.of(keyPrefix, "q"));
+        dueSet = dueSet("q");
+    }
+
+    private void schedule(String id, long dueAt) {
+        assertThat(queue.schedule(id, EnvelopeCodec.encode(new Envelope(id, Map.of())), DueTime.at(dueAt), "keep")
+                .scheduled()).isTrue();
+    }
+
+    @Test
+    void messagesInRandomOrderLandInOrderedCompactBuckets() {
+        long base = queue.redisTimeMillis() + 3_600_000;
+        Map<String, Long> expected = new HashMap<>();
+        Random random = new Random(42);
+        for (int i = 0; i < 2_000; i++) {
+            // few distinct due times, so runs of equal ones meet the splits
+            long dueAt = base + random.nextInt(700);
+            schedule("m" + i, dueAt);
+            expected.put("m" + i, dueAt);
+        }
+
+        assertThat(dueSet.entries()).isEqualTo(expected);
+        assertOrderedAndCompact();
+    }
+
+    @Test
+    void everLaterDueTimesFillBucketsToTheBrim() {
+        long base = queue.redisTimeMillis() + 3_600_000;
+        for (int i = 0; i < 5 * BUCKET_SIZE; i++) {
+            schedule("m" + i, base + i);
+        }
+
+        assertThat(dueSet.buckets()).hasSize(5).allSatisfy(bucket -> assertThat(bucket.entries()).hasSize(BUCKET_SIZE));
+        assertOrderedAndCompact();
+    }
+
+    @Test
+    void everEarlierDueTimesLowerTheFirstBucketUntilItIsFull() {
+        long base = queue.redisTimeMillis() + 3_600_000;
+        for (int i = 0; i < 3 * BUCKET_SIZE; i++) {
+            schedule("m" + i, base - i);
+        }
+
+        assertThat(dueSet.buckets()).hasSize(3).allSatisfy(bucket -> assertThat(bucket.entries()).hasSize(BUCKET_SIZE));
+        assertOrderedAndCompact();
+    }
+
+    @Test
+    void aRunOfOneDueTimeLongerThanABucketStaysTogether() {
+        long dueAt = queue.redisTimeMillis() + 3_600_000;
+        for (int i = 0; i < BUCKET_SIZE + 50; i++) {
+            schedule("m" + i, dueAt);
+        }
+        schedule("before", dueAt - 1);
+        schedule("after", dueAt + 1);
+
+        assertThat(dueSet.size()).isEqualTo(BUCKET_SIZE + 52);
+        assertThat(dueSet.buckets()).anySatisfy(bucket -> assertThat(bucket.entries()).hasSize(BUCKET_SIZE + 50));
+        assertThat(queue.cancel("m7")).isTrue();
+        assertThat(queue.cancel("after")).isTrue();
+        assertThat(dueSet.size()).isEqualTo(BUCKET_SIZE + 50);
+        assertOrderedAndCompact();
+    }
+
+    @Test
+    void aBucketCreatedAtTheOriginalBoundOfALoweredOneGetsADistinctName() {
+        long t = queue.redisTimeMillis() + 3_600_000;
+        schedule("at-t", t);
+        for (int i = 0; i < BUCKET_SIZE - 1; i++) {
+            schedule("early-" + i, t - 1);
+        }
+        assertThat(queue.cancel("at-t")).isTrue();
+        schedule("early-last", t - 1);
+
+        // the bucket named after t, now bounded by t - 1, is full: a message due at t needs a new bucket bounded by t
+        schedule("t-again", t);
+
+        assertThat(dueSet.buckets()).extracting(DueSet.Bucket::bound).containsExactly(t - 1, t);
+        assertThat(dueSet.buckets()).extracting(DueSet.Bucket::name).doesNotHaveDuplicates();
+        assertThat(queue.cancel("t-again")).isTrue();
+        assertThat(dueSet.buckets()).hasSize(1);
+        assertOrderedAndCompact();
+    }
+
+    @Test
+    void cancelAndRescheduleFindMessagesInAnyBucketAndEmptyBucketsLeave() {
+        long base = queue.redisTimeMillis() + 3_600_000;
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < 1_000; i++) {
+            order.add(i);
+        }
+        Collections.shuffle(order, new Random(7));
+        for (int i : order) {
+            schedule("m" + i, base + i);
+        }
+        for (int i = 0; i < 1_000; i += 3) {
+            assertThat(queue.cancel("m" + i)).as("cancel m%d", i).isTrue();
+        }
+        for (int i = 1; i < 1_000; i += 3) {
+            assertThat(queue.reschedule("m" + i, DueTime.at(base + 5_000 - i)).scheduled()).as("reschedule m%d", i).isTrue();
+        }
+
+        Map<String, Long> entries = dueSet.entries();
+        assertThat(entries).hasSize(666);
+        for (int i = 0; i < 1_000; i++) {
+            Long expected = i % 3 == 0 ? null : i % 3 == 1 ? base + 5_000 - i : base + i;
+            assertThat(entries.get("m" + i)).as("m%d", i).isEqualTo(expected);
+        }
+        for (int i = 0; i < 1_000; i++) {
+            assertThat(queue.cancel("m" + i)).isEqualTo(i % 3 != 0);
+        }
+        assertThat(dueSet.buckets()).isEmpty();
+        assertThat(redis().getKeys().getKeysByPattern(key("q", "due") + "*")).isEmpty();
+    }
+
+    @Test
+    void transferMovesDueMessagesAcrossBucketsInDueTimeOrder() {
+        long base = queue.redisTimeMillis() + 1_000;
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < 600; i++) {
+            order.add(i);
+        }
+        Collections.shuffle(order, new Random(3));
+        for (int i : order) {
+            schedule("m" + i, base + i / 2);
+        }
+        schedule("later", base + 60_000);
+        await().atMost(Duration.ofSeconds(10)).until(() -> queue.redisTimeMillis() > base + 300);
+
+        List<Long> moved = new ArrayList<>();
+        for (int step = 0; step < 100 && moved.size() < 600; step++) {
+            queue.transfer(7).toCompletableFuture().join();
+            moved.clear();
+            redis().getStream(key("q", "ready"), StringCodec.INSTANCE).range(org.redisson.api.stream.StreamMessageId.MIN,
+                    org.redisson.api.stream.StreamMessageId.MAX).values()
+                    .forEach(fields -> moved.add(Long.parseLong((String) fields.get("d"))));
+        }
+
+        assertThat(moved).hasSize(600).isSorted();
+        assertThat(dueSet.entries()).containsOnlyKeys("later");
+        TransferResult idle = queue.transfer(7).toCompletableFuture().join();
+        assertThat(idle.moved()).isZero();
+        assertThat(idle.nextDelayMs()).isBetween(58_000L, 60_000L);
+    }
+
+    /** Bounds ascend, every entry lies in its bucket's range, and buckets of at most BUCKET_SIZE are listpacks. */
+    private void assertOrderedAndCompact() {
+        List<DueSet.Bucket> buckets = dueSet.buckets();
+        for (int b = 0; b < buckets.size(); b++) {
+            DueSet.Bucket bucket = buckets.get(b);
+            long upper = b + 1 < buckets.size() ? buckets.get(b + 1).bound() : Long.MAX_VALUE;
+            assertThat(bucket.entries()).as("bucket %s", bucket.name()).isNotEmpty();
+            assertThat(bucket.entries().values()).as("bucket %s", bucket.name())
+                    .allSatisfy(dueAt -> assertThat(dueAt).isGreaterThanOrEqualTo(bucket.bound()).isLessThan(upper));
+            assertThat(upper).isGreaterThan(bucket.bound());
+            String encoding = redis().getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_ONLY,
+                    "return redis.call('OBJECT', 'ENCODING', KEYS[1])", RScript.ReturnType.VALUE, List.of(dueSet.keyOf(bucket)));
+            if (bucket.entries().size() <= BUCKET_SIZE) {
+                assertThat(encoding).as("bucket %s of %d", bucket.name(), bucket.entries().size()).isIn("listpack", "ziplist");
+            }
+        }
+    }
+}
