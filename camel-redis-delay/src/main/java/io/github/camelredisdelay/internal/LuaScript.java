@@ -7,18 +7,21 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The Lua scripts of the component, one per atomic operation on a queue. Each file documents its KEYS, ARGV and
- * return values at the top; {@code prelude.lua} holds the helpers they share. Redisson sends them by SHA and loads them on a NOSCRIPT reply.
+ * return values at the top; {@code prelude.lua} holds the helpers all share and is prepended to each, followed by the
+ * helper files a script names ({@code due-set.lua}, {@code batches.lua}). Every helper a script carries costs a
+ * closure on each call, so a script carries only those it uses. Redisson sends them by SHA and loads them on a
+ * NOSCRIPT reply.
  */
 public enum LuaScript {
-    SCHEDULE("schedule.lua"),
-    TRANSFER("transfer.lua"),
-    ACK("ack.lua"),
-    CANCEL("cancel.lua"),
-    RESCHEDULE("reschedule.lua"),
-    RETRY("retry.lua"),
+    SCHEDULE("schedule.lua", "due-set.lua"),
+    TRANSFER("transfer.lua", "due-set.lua", "batches.lua"),
+    ACK("ack.lua", "batches.lua"),
+    CANCEL("cancel.lua", "due-set.lua"),
+    RESCHEDULE("reschedule.lua", "due-set.lua"),
+    RETRY("retry.lua", "due-set.lua"),
     RECLAIM("reclaim.lua"),
     RETIRE("retire.lua"),
-    STATS("stats.lua"),
+    STATS("stats.lua", "due-set.lua"),
     TIME("time.lua");
 
     /** Helpers every script may use; prepended to each. */
@@ -26,8 +29,12 @@ public enum LuaScript {
 
     private final String text;
 
-    LuaScript(String file) {
-        this.text = load(PRELUDE_FILE) + "\n" + load(file);
+    LuaScript(String file, String... helperFiles) {
+        StringBuilder text = new StringBuilder(load(PRELUDE_FILE)).append('\n');
+        for (String helperFile : helperFiles) {
+            text.append(load(helperFile)).append('\n');
+        }
+        this.text = text.append(load(file)).toString();
     }
 
     public String text() {

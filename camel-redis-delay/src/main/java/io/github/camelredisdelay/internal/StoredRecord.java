@@ -3,7 +3,7 @@ package io.github.camelredisdelay.internal;
 import java.util.Arrays;
 
 /**
- * Reads the record a message is stored as ({@code recordOf} in {@code prelude.lua}): when it was scheduled
+ * Reads the record a message is stored as ({@code recordOf} in {@code due-set.lua}): when it was scheduled
  * (6 bytes) and its due time (7 bytes), both epoch ms as big-endian unsigned integers, then its envelope.
  */
 final class StoredRecord {

@@ -1,6 +1,6 @@
 --[[
   Acknowledges delivered messages: removes each from the ready stream, its record and its failure note
-  (see acknowledge() in prelude.lua).
+  (see acknowledge() in batches.lua).
 
   KEYS[1] ready  STREAM ready messages
   KEYS[2] msg    HASH   message id -> record

@@ -1,7 +1,7 @@
 --[[
   Cancels a scheduled message. A message that is already ready or in flight is not touched: its delivery goes on.
 
-  KEYS[1] due    ZSET   index of the due set (see prelude.lua)
+  KEYS[1] due    ZSET   index of the due set (see due-set.lua)
   KEYS[2] msg    HASH   message id -> record
   KEYS[3] fail   HASH   message id -> failure note
 

@@ -2,7 +2,7 @@
   Gives a scheduled message a new due time, computed from Redis' own clock. A message that is already ready or in
   flight is not touched. A due time in the past leaves the message to the transfer task, woken at once.
 
-  KEYS[1] due    ZSET   index of the due set (see prelude.lua)
+  KEYS[1] due    ZSET   index of the due set (see due-set.lua)
   KEYS[2] msg    HASH   message id -> record, which holds the due time too
 
   ARGV[1] message id
@@ -27,7 +27,7 @@ if not record or not removeDue(dueKey, id, dueOfRecord(record)) then
   return {0, -1, now}
 end
 
-addDue(dueKey, id, dueAt)
+local firstBucket = addDue(dueKey, id, dueAt)
 rcall('HSET', msgKey, id, withDue(record, dueAt))
-wakeIfEarliest(dueKey, dueAt, now, wake)
+wakeIfEarliest(dueKey, dueAt, firstBucket, now, wake)
 return {1, dueAt, now}

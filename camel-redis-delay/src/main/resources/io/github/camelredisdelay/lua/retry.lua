@@ -4,7 +4,7 @@
   expired and another consumer took it over).
 
   KEYS[1] ready  STREAM ready messages
-  KEYS[2] due    ZSET   index of the due set (see prelude.lua)
+  KEYS[2] due    ZSET   index of the due set (see due-set.lua)
   KEYS[3] fail   HASH   message id -> failure note
   KEYS[4] msg    HASH   message id -> record, whose due time is updated
 
@@ -26,11 +26,11 @@ end
 rcall('XDEL', readyKey, entryId)
 local now = redisNow()
 local dueAt = dueTime('delay', ARGV[4], now)
-addDue(dueKey, id, dueAt)
+local firstBucket = addDue(dueKey, id, dueAt)
 local record = rcall('HGET', msgKey, id)
 if record then
   rcall('HSET', msgKey, id, withDue(record, dueAt))
 end
 rcall('HSET', failKey, id, ARGV[5])
-wakeIfEarliest(dueKey, dueAt, now, wake)
+wakeIfEarliest(dueKey, dueAt, firstBucket, now, wake)
 return {1, dueAt}

@@ -3,7 +3,7 @@
   is already due goes straight to the ready stream. Messages are handled in order, each on its own: a duplicate or
   an overflowing due time is reported for that message and changes nothing, the others are stored.
 
-  KEYS[1] due    ZSET   index of the due set: message ids by due time (epoch ms, Redis clock), see prelude.lua
+  KEYS[1] due    ZSET   index of the due set: message ids by due time (epoch ms, Redis clock), see due-set.lua
   KEYS[2] msg    HASH   message id -> record: scheduled-at and due time, then the envelope (recordOf)
   KEYS[3] ready  STREAM ready messages, fields i (id), d (due time), r (record)
   KEYS[4] fail   HASH   message id -> failure note; a replaced message starts without one
@@ -45,21 +45,21 @@ local function schedule(id, envelope, dueAt, onDuplicate)
     rcall('HSET', msgKey, id, record)
     rcall('HDEL', failKey, id)
   end
-  makeDue(dueKey, readyKey, id, record, dueAt, now)
-  return 1, dueAt
+  return 1, dueAt, makeDue(dueKey, readyKey, id, record, dueAt, now)
 end
 
 local reply = {now}
-local earliest
+local earliest, earliestBucket
 for i = 2, #ARGV, 5 do
-  local status, dueAt = schedule(ARGV[i], ARGV[i + 1], dueTimeOrNil(ARGV[i + 2], ARGV[i + 3], now), ARGV[i + 4])
+  local status, dueAt, firstBucket = schedule(ARGV[i], ARGV[i + 1], dueTimeOrNil(ARGV[i + 2], ARGV[i + 3], now),
+    ARGV[i + 4])
   reply[#reply + 1] = status
   reply[#reply + 1] = dueAt
   if status == 1 and dueAt > now and (not earliest or dueAt < earliest) then
-    earliest = dueAt
+    earliest, earliestBucket = dueAt, firstBucket
   end
 end
 if earliest then
-  wakeIfEarliest(dueKey, earliest, now, wake)
+  wakeIfEarliest(dueKey, earliest, earliestBucket, now, wake)
 end
 return reply

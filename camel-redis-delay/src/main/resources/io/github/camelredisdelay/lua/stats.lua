@@ -1,7 +1,7 @@
 --[[
   Counts a queue's messages by state, read in one atomic step.
 
-  KEYS[1] due    ZSET   index of the due set (see prelude.lua)
+  KEYS[1] due    ZSET   index of the due set (see due-set.lua)
   KEYS[2] ready  STREAM ready and in-flight messages (acknowledged entries are deleted)
   KEYS[3] msg    HASH   every message of the queue, scheduled or in the ready stream
 

@@ -2,7 +2,7 @@
   Moves due messages from the due set to the ready stream, oldest due time first, and tells how long
   until the next one is due, so the caller can sleep exactly that long. Time is Redis' own clock.
 
-  KEYS[1] due    ZSET   index of the due set: message ids by due time (epoch ms), see prelude.lua
+  KEYS[1] due    ZSET   index of the due set: message ids by due time (epoch ms), see due-set.lua
   KEYS[2] msg    HASH   message id -> record
   KEYS[3] ready  STREAM ready messages, fields i (id), d (due time), r (record), f (failure, if any)
   KEYS[4] fail   HASH   message id -> "<failed deliveries>:<last error>", only for messages that failed

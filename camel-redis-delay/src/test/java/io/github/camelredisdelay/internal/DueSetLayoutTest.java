@@ -19,7 +19,7 @@ import org.redisson.api.RScript;
 import org.redisson.client.codec.StringCodec;
 
 /**
- * The due set kept in small buckets (see {@code prelude.lua}): whatever the order of schedules, cancels and
+ * The due set kept in small buckets (see {@code due-set.lua}): whatever the order of schedules, cancels and
  * reschedules, every scheduled message is in the bucket its due time belongs to, buckets stay compact, and transfers
  * move due messages in due-time order.
  */

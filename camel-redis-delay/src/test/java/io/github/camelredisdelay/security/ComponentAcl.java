@@ -11,8 +11,8 @@ final class ComponentAcl {
     static final String REDIS_7_RULES = "~camel:delay:* resetchannels &camel:delay:*"
             + " +ping +script|load +evalsha +evalsha_ro +xreadgroup +xclaim +xgroup|create +subscribe +unsubscribe"
             + " +hlen"
-            + " +time +exists +hget +hmget +hset +hsetnx +hdel +zadd +zrem +zscore +zcard +zrange +zrangebyscore"
-            + " +zrevrangebyscore +zremrangebyrank +xadd +xack +xdel +xlen +xrange +xpending +xautoclaim +xinfo|consumers"
+            + " +time +exists +hget +hmget +hset +hsetnx +hdel +zadd +zrem +zscore +zcard +zcount +zrange"
+            + " +zrangebyscore +zrevrangebyscore +zremrangebyrank +xadd +xack +xdel +xlen +xrange +xpending +xautoclaim +xinfo|consumers"
             + " +xgroup|delconsumer +publish";
 
     /** Redis 6.2 has no {@code EVALSHA_RO}: Redisson runs read-only scripts with {@code EVALSHA} there. */

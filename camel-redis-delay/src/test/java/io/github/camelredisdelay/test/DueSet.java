@@ -12,7 +12,7 @@ import org.redisson.client.protocol.ScoredEntry;
 
 /**
  * A queue's due set as tests see it behind the component's back: the index sorted set (bucket names by lower bound)
- * and its buckets (message ids by due time), as laid out by {@code prelude.lua}.
+ * and its buckets (message ids by due time), as laid out by {@code due-set.lua}.
  */
 public final class DueSet {
 

@@ -1,0 +1,163 @@
+--[[
+  Helpers for the scripts that keep the due set and the records (see LuaScript.java); they use prelude.lua.
+]]
+
+-- The stored form of a message: when it was scheduled (6 bytes) and its due time (7 bytes), both epoch ms as
+-- big-endian unsigned integers, then its envelope. Binary, so that the two times take no more room than one did in
+-- decimal.
+local function recordOf(envelope, scheduledAt, dueAt)
+  return struct.pack('>I6I7', scheduledAt, dueAt) .. envelope
+end
+
+-- The due time a record holds.
+local function dueOfRecord(record)
+  return (struct.unpack('>I7', record, 7))
+end
+
+-- The record with another due time.
+local function withDue(record, dueAt)
+  return string.sub(record, 1, 6) .. struct.pack('>I7', dueAt) .. string.sub(record, 14)
+end
+
+--[[
+  The due set: scheduled message ids by due time, kept in small sorted sets ("buckets", key "<due>:<name>") that
+  Redis stores in its compact listpack encoding while they hold at most BUCKET_SIZE entries (the server's default
+  zset-max-listpack-entries): about 40 bytes per message instead of about 120 in one large sorted set. The index
+  (key "<due>") holds each bucket's name scored by its lower bound. Bounds are distinct, and every entry of a
+  bucket lies between its own bound (inclusive) and the next bucket's (exclusive); so the buckets in index order
+  hold the due times in order, and the bucket of a due time is the one with the greatest bound not above it.
+  A bucket is never empty: one that becomes empty leaves the index. See docs/design-notes.md.
+]]
+local BUCKET_SIZE = 128
+
+local function bucketKey(dueKey, name)
+  return dueKey .. ':' .. name
+end
+
+-- The bucket that holds, or would hold, due time dueAt, and whether it is the first bucket; nil when dueAt lies
+-- before every bucket.
+local function bucketOf(dueKey, dueAt)
+  local found = rcall('ZREVRANGEBYSCORE', dueKey, dueAt, '-inf', 'LIMIT', 0, 2)
+  return found[1], #found == 1
+end
+
+-- Adds a bucket with lower bound bound to the index and returns its name: the bound, made unique when a bucket
+-- created at the same bound is still there (its bound was lowered since).
+local function newBucket(dueKey, bound)
+  local name = string.format('%d', bound)
+  local suffix = 0
+  while rcall('ZSCORE', dueKey, name) do
+    suffix = suffix + 1
+    name = string.format('%d.%d', bound, suffix)
+  end
+  rcall('ZADD', dueKey, bound, name)
+  return name
+end
+
+-- Makes room in the full bucket name, of count entries, for due time dueAt and returns the bucket dueAt goes to. A
+-- due time after all its entries starts a new bucket (ever later due times, the common case, thus leave full
+-- buckets behind); otherwise the entries from the change of due time nearest the middle on move to a new bucket.
+-- Entries that all share one due time cannot be split: the bucket grows past BUCKET_SIZE (Redis holds it in its
+-- ordinary encoding) and, once past, is never read whole again.
+local function makeRoom(dueKey, name, count, dueAt)
+  local key = bucketKey(dueKey, name)
+  if dueAt > tonumber(rcall('ZRANGE', key, -1, -1, 'WITHSCORES')[2]) then
+    return newBucket(dueKey, dueAt)
+  end
+  if count > BUCKET_SIZE then
+    return name
+  end
+  local entries = rcall('ZRANGE', key, 0, -1, 'WITHSCORES')
+  local function dueOfEntry(k)
+    return tonumber(entries[2 * k + 2])
+  end
+  local middle = math.floor(count / 2)
+  for offset = 0, middle do
+    for _, k in ipairs({middle + offset, middle - offset}) do
+      if k >= 1 and k < count and dueOfEntry(k - 1) < dueOfEntry(k) then
+        local upper = newBucket(dueKey, dueOfEntry(k))
+        local moving = {}
+        for j = k, count - 1 do
+          moving[#moving + 1] = entries[2 * j + 2]
+          moving[#moving + 1] = entries[2 * j + 1]
+        end
+        rcall('ZADD', bucketKey(dueKey, upper), unpack(moving))
+        rcall('ZREMRANGEBYRANK', key, k, -1)
+        return dueAt >= dueOfEntry(k) and upper or name
+      end
+    end
+  end
+  return name
+end
+
+-- Adds message id with due time dueAt to the due set. Returns the bucket it went to if that is the first one (the
+-- only one that can hold the earliest due time), else nil.
+local function addDue(dueKey, id, dueAt)
+  local name, first = bucketOf(dueKey, dueAt)
+  if name then
+    local count = rcall('ZCARD', bucketKey(dueKey, name))
+    if count >= BUCKET_SIZE then
+      local target = makeRoom(dueKey, name, count, dueAt)
+      first = first and target == name
+      name = target
+    end
+  else
+    first = true
+    name = rcall('ZRANGE', dueKey, 0, 0)[1]
+    if name and rcall('ZCARD', bucketKey(dueKey, name)) < BUCKET_SIZE then
+      rcall('ZADD', dueKey, dueAt, name)
+    else
+      name = newBucket(dueKey, dueAt)
+    end
+  end
+  rcall('ZADD', bucketKey(dueKey, name), dueAt, id)
+  return first and name or nil
+end
+
+-- Takes message id, due at dueAt, out of the due set. Returns false when it is not there (ready, in flight, gone).
+local function removeDue(dueKey, id, dueAt)
+  local name = bucketOf(dueKey, dueAt)
+  if not name or rcall('ZREM', bucketKey(dueKey, name), id) == 0 then
+    return false
+  end
+  if rcall('EXISTS', bucketKey(dueKey, name)) == 0 then
+    rcall('ZREM', dueKey, name)
+  end
+  return true
+end
+
+-- Whether message id, due at dueAt, is in the due set.
+local function isDue(dueKey, id, dueAt)
+  local name = bucketOf(dueKey, dueAt)
+  return name ~= nil and rcall('ZSCORE', bucketKey(dueKey, name), id) ~= false
+end
+
+-- The earliest due time in the due set, or nil when it is empty.
+local function earliestDue(dueKey)
+  local name = rcall('ZRANGE', dueKey, 0, 0)[1]
+  if not name then
+    return nil
+  end
+  return tonumber(rcall('ZRANGE', bucketKey(dueKey, name), 0, 0, 'WITHSCORES')[2])
+end
+
+-- Makes a stored message due: into the due set, or straight into the ready stream when the due time has come. The
+-- message must not be in the due set already (a replaced one is taken out first). Returns what addDue returns, or
+-- nil for a message made ready.
+local function makeDue(dueKey, readyKey, id, record, dueAt, now)
+  if dueAt <= now then
+    rcall('XADD', readyKey, '*', 'i', id, 'd', string.format('%d', dueAt), 'r', record)
+    return nil
+  end
+  return addDue(dueKey, id, dueAt)
+end
+
+-- Tells the transfer tasks, through the wake channel, the delay to a due time just added to firstBucket (as
+-- addDue returned it) if no due time is earlier. A due time that did not go to the first bucket is not the earliest:
+-- the transfer tasks are timed for an earlier one, and find this one when they run for it.
+local function wakeIfEarliest(dueKey, dueAt, firstBucket, now, wake)
+  if firstBucket
+      and rcall('ZCOUNT', bucketKey(dueKey, firstBucket), '-inf', '(' .. string.format('%d', dueAt)) == 0 then
+    rcall('PUBLISH', wake, string.format('%d', math.max(0, dueAt - now)))
+  end
+end
