@@ -20,15 +20,16 @@ local function withDue(record, dueAt)
 end
 
 --[[
-  The due set: scheduled message ids by due time, kept in small sorted sets ("buckets", key "<due>:<name>") that
-  Redis stores in its compact listpack encoding while they hold at most BUCKET_SIZE entries (the server's default
-  zset-max-listpack-entries): about 40 bytes per message instead of about 120 in one large sorted set. The index
+  The due set: scheduled message ids by due time, kept in small sorted sets ("buckets", key "<due>:<name>") of at
+  most BUCKET_SIZE entries, which Redis stores in its compact listpack encoding (up to zset-max-listpack-entries,
+  128 by default): about 40 bytes per message instead of about 120 in one large sorted set. Adding to a listpack
+  takes time linear in its size, hence half the server's limit. The index
   (key "<due>") holds each bucket's name scored by its lower bound. Bounds are distinct, and every entry of a
   bucket lies between its own bound (inclusive) and the next bucket's (exclusive); so the buckets in index order
   hold the due times in order, and the bucket of a due time is the one with the greatest bound not above it.
   A bucket is never empty: one that becomes empty leaves the index. See docs/design-notes.md.
 ]]
-local BUCKET_SIZE = 128
+local BUCKET_SIZE = 64
 
 local function bucketKey(dueKey, name)
   return dueKey .. ':' .. name
@@ -55,10 +56,11 @@ local function newBucket(dueKey, bound)
 end
 
 -- Makes room in the full bucket name, of count entries, for due time dueAt and returns the bucket dueAt goes to. A
--- due time after all its entries starts a new bucket (ever later due times, the common case, thus leave full
--- buckets behind); otherwise the entries from the change of due time nearest the middle on move to a new bucket.
--- Entries that all share one due time cannot be split: the bucket grows past BUCKET_SIZE (Redis holds it in its
--- ordinary encoding) and, once past, is never read whole again.
+-- due time after all its entries starts a new bucket. Otherwise the entries from a change of due time on move to a
+-- new bucket: the change nearest to where dueAt goes if that is in the upper half, else nearest the middle. Ever
+-- later due times, the common case, thus leave (nearly) full buckets behind. Entries that all share one due time
+-- cannot be split: the bucket grows past BUCKET_SIZE (Redis holds it in its ordinary encoding) and, once past, is
+-- never read whole again.
 local function makeRoom(dueKey, name, count, dueAt)
   local key = bucketKey(dueKey, name)
   if dueAt > tonumber(rcall('ZRANGE', key, -1, -1, 'WITHSCORES')[2]) then
@@ -71,9 +73,12 @@ local function makeRoom(dueKey, name, count, dueAt)
   local function dueOfEntry(k)
     return tonumber(entries[2 * k + 2])
   end
-  local middle = math.floor(count / 2)
-  for offset = 0, middle do
-    for _, k in ipairs({middle + offset, middle - offset}) do
+  local target = math.floor(count / 2)
+  while target < count and dueOfEntry(target) <= dueAt do
+    target = target + 1
+  end
+  for offset = 0, count do
+    for _, k in ipairs({target + offset, target - offset}) do
       if k >= 1 and k < count and dueOfEntry(k - 1) < dueOfEntry(k) then
         local upper = newBucket(dueKey, dueOfEntry(k))
         local moving = {}
