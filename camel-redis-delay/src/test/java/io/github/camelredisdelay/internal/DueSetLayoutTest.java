@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.IntStream;
 
 import io.github.camelredisdelay.test.DueSet;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
@@ -122,12 +123,7 @@ class DueSetLayoutTest extends RedisDelayTestSupport {
     @Test
     void cancelAndRescheduleFindMessagesInAnyBucketAndEmptyBucketsLeave() {
         long base = queue.redisTimeMillis() + 3_600_000;
-        List<Integer> order = new ArrayList<>();
-        for (int i = 0; i < 1_000; i++) {
-            order.add(i);
-        }
-        Collections.shuffle(order, new Random(7));
-        for (int i : order) {
+        for (int i : shuffled(1_000, 7)) {
             schedule("m" + i, base + i);
         }
         for (int i = 0; i < 1_000; i += 3) {
@@ -153,12 +149,7 @@ class DueSetLayoutTest extends RedisDelayTestSupport {
     @Test
     void transferMovesDueMessagesAcrossBucketsInDueTimeOrder() {
         long base = queue.redisTimeMillis() + 1_000;
-        List<Integer> order = new ArrayList<>();
-        for (int i = 0; i < 600; i++) {
-            order.add(i);
-        }
-        Collections.shuffle(order, new Random(3));
-        for (int i : order) {
+        for (int i : shuffled(600, 3)) {
             schedule("m" + i, base + i / 2);
         }
         schedule("later", base + 60_000);
@@ -178,6 +169,13 @@ class DueSetLayoutTest extends RedisDelayTestSupport {
         TransferResult idle = queue.transfer(7).toCompletableFuture().join();
         assertThat(idle.moved()).isZero();
         assertThat(idle.nextDelayMs()).isBetween(58_000L, 60_000L);
+    }
+
+    /** 0 to count - 1 in an order fixed by seed. */
+    private static List<Integer> shuffled(int count, long seed) {
+        List<Integer> numbers = new ArrayList<>(IntStream.range(0, count).boxed().toList());
+        Collections.shuffle(numbers, new Random(seed));
+        return numbers;
     }
 
     /** Bounds ascend, every entry lies in its bucket's range, and buckets Redis may keep compact are listpacks. */
