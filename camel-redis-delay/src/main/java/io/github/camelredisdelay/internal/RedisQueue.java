@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
 public final class RedisQueue {
 
     /** Stream field names are text, their values may be binary (the record). */
-    private static final CompositeCodec STREAM_CODEC
+    static final CompositeCodec STREAM_CODEC
             = new CompositeCodec(StringCodec.INSTANCE, ByteArrayCodec.INSTANCE, ByteArrayCodec.INSTANCE);
 
     private static final Logger LOG = LoggerFactory.getLogger(RedisQueue.class);

@@ -9,25 +9,35 @@ import java.util.Arrays;
 final class StoredRecord {
 
     private static final int SCHEDULED_AT_BYTES = 6;
-    private static final int HEAD_BYTES = SCHEDULED_AT_BYTES + 7;
+    private static final int DUE_AT_BYTES = 7;
+    private static final int HEAD_BYTES = SCHEDULED_AT_BYTES + DUE_AT_BYTES;
 
     private StoredRecord() {
     }
 
     /** When the message was scheduled, epoch ms of the Redis clock. */
     static long scheduledAt(byte[] record) {
-        checkHead(record);
-        long value = 0;
-        for (int i = 0; i < SCHEDULED_AT_BYTES; i++) {
-            value = value << 8 | (record[i] & 0xFF);
-        }
-        return value;
+        return unsigned(record, 0, SCHEDULED_AT_BYTES);
+    }
+
+    /** The due time it is (or was last) scheduled for, epoch ms of the Redis clock. */
+    static long dueAt(byte[] record) {
+        return unsigned(record, SCHEDULED_AT_BYTES, DUE_AT_BYTES);
     }
 
     /** The envelope the record holds after its head. */
     static byte[] envelope(byte[] record) {
         checkHead(record);
         return Arrays.copyOfRange(record, HEAD_BYTES, record.length);
+    }
+
+    private static long unsigned(byte[] record, int offset, int length) {
+        checkHead(record);
+        long value = 0;
+        for (int i = offset; i < offset + length; i++) {
+            value = value << 8 | (record[i] & 0xFF);
+        }
+        return value;
     }
 
     private static void checkHead(byte[] record) {

@@ -10,7 +10,7 @@ import org.redisson.api.stream.StreamMessageId;
 
 /**
  * Reads the fields of a ready-stream entry written by {@code transfer.lua} or {@code schedule.lua}:
- * {@code i} message id, {@code d} due time, {@code r} record (scheduled-at and due time, then the envelope) and, for a
+ * {@code i} message id, {@code r} record (scheduled-at and due time, then the envelope) and, for a
  * message that failed before, {@code f} ({@code "<failed deliveries>:<last error>"}). An entry that does not read
  * becomes a {@link Delivery#corrupt corrupt} delivery instead of an exception, so one bad entry never blocks a queue.
  */
@@ -26,7 +26,7 @@ final class StreamEntries {
         String id = text(fields.get("i"));
         byte[] record = fields.get("r");
         try {
-            long dueAt = Long.parseLong(text(fields.get("d")));
+            long dueAt = StoredRecord.dueAt(record);
             long scheduledAt = StoredRecord.scheduledAt(record);
             byte[] envelope = StoredRecord.envelope(record);
             int failed = 0;

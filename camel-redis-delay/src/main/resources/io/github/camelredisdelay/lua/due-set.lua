@@ -9,7 +9,7 @@ local function recordOf(envelope, scheduledAt, dueAt)
   return struct.pack('>I6I7', scheduledAt, dueAt) .. envelope
 end
 
--- The due time a record holds.
+-- The due time a record holds: the one it is (or was last) scheduled for.
 local function dueOfRecord(record)
   return (struct.unpack('>I7', record, 7))
 end
@@ -63,13 +63,14 @@ end
 -- never read whole again.
 local function makeRoom(dueKey, name, count, dueAt)
   local key = bucketKey(dueKey, name)
-  if dueAt > tonumber(rcall('ZRANGE', key, -1, -1, 'WITHSCORES')[2]) then
+  -- a bucket past BUCKET_SIZE is only ever asked for its last entry
+  local entries = rcall('ZRANGE', key, count > BUCKET_SIZE and -1 or 0, -1, 'WITHSCORES')
+  if dueAt > tonumber(entries[#entries]) then
     return newBucket(dueKey, dueAt)
   end
   if count > BUCKET_SIZE then
     return name
   end
-  local entries = rcall('ZRANGE', key, 0, -1, 'WITHSCORES')
   local function dueOfEntry(k)
     return tonumber(entries[2 * k + 2])
   end
@@ -151,7 +152,7 @@ end
 -- nil for a message made ready.
 local function makeDue(dueKey, readyKey, id, record, dueAt, now)
   if dueAt <= now then
-    rcall('XADD', readyKey, '*', 'i', id, 'd', string.format('%d', dueAt), 'r', record)
+    rcall('XADD', readyKey, '*', 'i', id, 'r', record)
     return nil
   end
   return addDue(dueKey, id, dueAt)

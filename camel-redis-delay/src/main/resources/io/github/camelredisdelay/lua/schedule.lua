@@ -5,7 +5,7 @@
 
   KEYS[1] due    ZSET   index of the due set: message ids by due time (epoch ms, Redis clock), see due-set.lua
   KEYS[2] msg    HASH   message id -> record: scheduled-at and due time, then the envelope (recordOf)
-  KEYS[3] ready  STREAM ready messages, fields i (id), d (due time), r (record)
+  KEYS[3] ready  STREAM ready messages, fields i (id), r (record)
   KEYS[4] fail   HASH   message id -> failure note; a replaced message starts without one
 
   ARGV[1] wake channel, told the delay (ms) to a new earliest due time
@@ -34,14 +34,9 @@ local function schedule(id, envelope, dueAt, onDuplicate)
   local record = recordOf(envelope, now, dueAt)
   if rcall('HSETNX', msgKey, id, record) == 0 then
     local existingDue = dueOfRecord(rcall('HGET', msgKey, id))
-    local scheduled = isDue(dueKey, id, existingDue)
-    if onDuplicate == 'fail' then
-      return 2, scheduled and existingDue or -1
+    if onDuplicate ~= 'replace' or not removeDue(dueKey, id, existingDue) then
+      return onDuplicate == 'fail' and 2 or 0, isDue(dueKey, id, existingDue) and existingDue or -1
     end
-    if onDuplicate ~= 'replace' or not scheduled then
-      return 0, scheduled and existingDue or -1
-    end
-    removeDue(dueKey, id, existingDue)
     rcall('HSET', msgKey, id, record)
     rcall('HDEL', failKey, id)
   end

@@ -48,8 +48,9 @@ local waiting = rcall('XRANGE', readyKey, '(' .. lastDelivered, '+', 'COUNT', 1)
 if #waiting > 0 then
   local fields = waiting[1][2]
   for i = 1, #fields, 2 do
-    if fields[i] == 'd' then
-      oldestOverdue = math.max(oldestOverdue, now - tonumber(fields[i + 1]))
+    -- a record too short for its head (written behind the component's back) is delivered as corrupt; skip it here
+    if fields[i] == 'r' and #fields[i + 1] >= 13 then
+      oldestOverdue = math.max(oldestOverdue, now - dueOfRecord(fields[i + 1]))
     end
   end
 end

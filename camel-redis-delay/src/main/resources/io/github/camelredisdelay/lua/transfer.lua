@@ -4,7 +4,7 @@
 
   KEYS[1] due    ZSET   index of the due set: message ids by due time (epoch ms), see due-set.lua
   KEYS[2] msg    HASH   message id -> record
-  KEYS[3] ready  STREAM ready messages, fields i (id), d (due time), r (record), f (failure, if any)
+  KEYS[3] ready  STREAM ready messages, fields i (id), r (record), f (failure, if any)
   KEYS[4] fail   HASH   message id -> "<failed deliveries>:<last error>", only for messages that failed
 
   ARGV[1] at most this many messages are moved
@@ -20,21 +20,20 @@ local now = redisNow()
 
 -- Due entries come from the first buckets, in order; a bucket left with entries holds none that is due, and the
 -- buckets after it none either.
-local ids, dueTimes = {}, {}
+local ids = {}
 while #ids < batch do
   local first = rcall('ZRANGE', dueKey, 0, 0, 'WITHSCORES')
   if #first == 0 or tonumber(first[2]) > now then
     break
   end
   local bucket = bucketKey(dueKey, first[1])
-  local due = rcall('ZRANGEBYSCORE', bucket, '-inf', now, 'WITHSCORES', 'LIMIT', 0, batch - #ids)
-  for i = 1, #due, 2 do
+  local due = rcall('ZRANGEBYSCORE', bucket, '-inf', now, 'LIMIT', 0, batch - #ids)
+  for i = 1, #due do
     ids[#ids + 1] = due[i]
-    dueTimes[#dueTimes + 1] = due[i + 1]
   end
   if #due > 0 then
     -- the ids just read are exactly the lowest ranks of the bucket
-    rcall('ZREMRANGEBYRANK', bucket, 0, #due / 2 - 1)
+    rcall('ZREMRANGEBYRANK', bucket, 0, #due - 1)
   end
   if rcall('EXISTS', bucket) == 1 then
     break
@@ -48,9 +47,9 @@ if moved > 0 then
   for j = 1, moved do
     local record, failure = records[j], failures[j]
     if record and failure then
-      rcall('XADD', readyKey, '*', 'i', ids[j], 'd', dueTimes[j], 'r', record, 'f', failure)
+      rcall('XADD', readyKey, '*', 'i', ids[j], 'r', record, 'f', failure)
     elseif record then
-      rcall('XADD', readyKey, '*', 'i', ids[j], 'd', dueTimes[j], 'r', record)
+      rcall('XADD', readyKey, '*', 'i', ids[j], 'r', record)
     end
   end
 end

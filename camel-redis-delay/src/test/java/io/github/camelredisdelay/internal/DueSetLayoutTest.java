@@ -159,9 +159,9 @@ class DueSetLayoutTest extends RedisDelayTestSupport {
         for (int step = 0; step < 100 && moved.size() < 600; step++) {
             queue.transfer(7).toCompletableFuture().join();
             moved.clear();
-            redis().getStream(key("q", "ready"), StringCodec.INSTANCE).range(org.redisson.api.stream.StreamMessageId.MIN,
-                    org.redisson.api.stream.StreamMessageId.MAX).values()
-                    .forEach(fields -> moved.add(Long.parseLong((String) fields.get("d"))));
+            redis().<String, byte[]>getStream(key("q", "ready"), RedisQueue.STREAM_CODEC)
+                    .range(org.redisson.api.stream.StreamMessageId.MIN, org.redisson.api.stream.StreamMessageId.MAX).values()
+                    .forEach(fields -> moved.add(StoredRecord.dueAt(fields.get("r"))));
         }
 
         assertThat(moved).hasSize(600).isSorted();
