@@ -1,10 +1,12 @@
 package io.github.camelredisdelay.benchmark;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 import org.apache.camel.CamelContext;
 import org.redisson.api.RedissonClient;
@@ -14,6 +16,13 @@ import org.redisson.api.RedissonClient;
  * Redisson client (their side) and the report.
  */
 final class Bench {
+
+    /**
+     * Rounds of the throughput comparisons (P2, P3), whose table rows show each side's median. Rates on this kind of
+     * shared machine swing by 10-40 % from one minute to the next; the median of alternating rounds is steadier
+     * than a single pair.
+     */
+    static final int ROUNDS = 3;
 
     private final BenchSettings settings;
     private final BenchRedis redis;
@@ -87,6 +96,21 @@ final class Bench {
             }
         }
         return outcomes;
+    }
+
+    /**
+     * {@link #onBothSides} {@link #ROUNDS} times, so each side runs in turn first and second; per side the outcomes
+     * ordered by {@code metric}. A side that failed in a round has fewer outcomes, one that failed in all has none.
+     */
+    <T> Map<Side, Rounds<T>> inRounds(String scenarioId, ToDoubleFunction<T> metric, SideRun<T> run) {
+        Map<Side, List<T>> outcomes = new EnumMap<>(Side.class);
+        for (int round = 0; round < ROUNDS; round++) {
+            onBothSides(scenarioId, run).forEach((side, outcome) ->
+                    outcomes.computeIfAbsent(side, any -> new ArrayList<>()).add(outcome));
+        }
+        Map<Side, Rounds<T>> ordered = new EnumMap<>(Side.class);
+        outcomes.forEach((side, sideOutcomes) -> ordered.put(side, Rounds.of(sideOutcomes, metric)));
+        return ordered;
     }
 
     /** Empties Redis (FLUSHALL) and opens a new queue with a name, and for ours a key prefix, of its own. */

@@ -6,7 +6,7 @@ import java.util.Map;
 
 /**
  * P3: consuming a backlog of 100,000 messages that are already due, in the order they were offered (small
- * increasing delays), with 1 and 4 consumers.
+ * increasing delays), with 1 and 4 consumers; each side's median of {@link Bench#ROUNDS} rounds.
  */
 final class P3Drain implements Scenario {
 
@@ -40,17 +40,18 @@ final class P3Drain implements Scenario {
             }
         };
         for (int consumers : List.of(1, 4)) {
-            Map<Side, DrainProbe.Outcome> outcomes = bench.onBothSides(id(), (side, queue) -> {
-                DrainProbe.Outcome outcome = DrainProbe.measure(bench, queue, messages, consumers, inOfferOrder, BOUND);
-                Bench.log("%s, %d consumer(s): %d in %.1f s = %.0f msg/s", side.label(), consumers,
-                        outcome.delivered(), outcome.drainNanos() / 1e9, outcome.perSecond());
-                return outcome;
-            });
-            bench.report().add(ResultRow.compare(id(), String.format("drain %,d due in offer order, %d consumer%s (msg/s)",
-                    messages, consumers, consumers == 1 ? "" : "s"), outcomes, DrainProbe.Outcome::perSecond,
+            Map<Side, Rounds<DrainProbe.Outcome>> rounds = bench.inRounds(id(),
+                    DrainProbe.Outcome::perSecond, (side, queue) -> {
+                        DrainProbe.Outcome outcome = DrainProbe.measure(bench, queue, messages, consumers, inOfferOrder, BOUND);
+                        Bench.log("%s, %d consumer(s): %d in %.1f s = %.0f msg/s", side.label(), consumers,
+                                outcome.delivered(), outcome.drainNanos() / 1e9, outcome.perSecond());
+                        return outcome;
+                    });
+            bench.report().add(ResultRow.compareMedians(id(), String.format("drain %,d due in offer order, %d consumer%s (msg/s)",
+                    messages, consumers, consumers == 1 ? "" : "s"), rounds, DrainProbe.Outcome::perSecond,
                     Target.ratioAtLeast(2), DrainProbe.Outcome::details));
             if (consumers == 1) {
-                Rows.cpu(bench.report(), id(), "drain, 1 consumer", outcomes, DrainProbe.Outcome::usage,
+                Rows.cpu(bench.report(), id(), "drain, 1 consumer", Rounds.medians(rounds), DrainProbe.Outcome::usage,
                         DrainProbe.Outcome::delivered, DrainProbe.Outcome::details);
             }
         }

@@ -29,6 +29,23 @@ record ResultRow(String id, String scenario, Double ours, Double theirs, Target 
                 valueOf(outcomes.get(Side.THEIRS), metric), target, both);
     }
 
+    /**
+     * A row comparing each side's median over several rounds; the details hold the median's outcome and every
+     * round's value ({@code rounds}, lowest first).
+     */
+    static <T> ResultRow compareMedians(String id, String scenario, Map<Side, Rounds<T>> rounds,
+            ToDoubleFunction<T> metric, Target target, Function<T, Map<String, Object>> details) {
+        Map<String, Object> both = new LinkedHashMap<>();
+        rounds.forEach((side, sideRounds) -> {
+            Map<String, Object> sideDetails = new LinkedHashMap<>(details.apply(sideRounds.median()));
+            sideDetails.put("rounds", sideRounds.values());
+            both.put(side.label(), sideDetails);
+        });
+        Map<Side, T> medians = Rounds.medians(rounds);
+        return new ResultRow(id, scenario, valueOf(medians.get(Side.OURS), metric),
+                valueOf(medians.get(Side.THEIRS), metric), target, both);
+    }
+
     private static <T> Double valueOf(T outcome, ToDoubleFunction<T> metric) {
         return outcome == null ? null : metric.applyAsDouble(outcome);
     }

@@ -14,6 +14,7 @@ final class ScheduleRateProbe {
 
     static final long DELAY_MS = Duration.ofHours(1).toMillis();
     private static final Duration BOUND = Duration.ofSeconds(120);
+    private static final int WARM_UP_ROUNDS = 20;
 
     private ScheduleRateProbe() {
     }
@@ -44,7 +45,8 @@ final class ScheduleRateProbe {
     static Outcome measure(Bench bench, QueueUnderTest queue, int messages, int threads) {
         int warmUp = Math.max(2000, messages / 10);
         // warm-up messages get sequence numbers after the measured ones, so none is stored twice
-        Senders.run("schedule-warm-up", warmUp, threads, 0, BOUND, i -> send(queue, messages + i));
+        SteadyJit.warmUp("schedule", WARM_UP_ROUNDS, round -> Senders.run("schedule-warm-up", warmUp, threads, 0, BOUND,
+                i -> send(queue, messages + round * warmUp + i)));
         RedisWindow window = RedisWindow.open(bench.redis());
         Senders.Outcome sends = Senders.run("schedule-" + threads, messages, threads, 0, BOUND, i -> send(queue, i));
         return new Outcome(threads, 1, sends, window.close());
@@ -55,7 +57,9 @@ final class ScheduleRateProbe {
      */
     static Outcome measureBatches(Bench bench, QueueUnderTest queue, int messages, int batch) {
         int calls = Math.max(1, messages / batch);
-        Senders.run("schedule-batch-warm-up", Math.max(20, calls / 10), 1, 0, BOUND, i -> sendBatch(queue, calls + i, batch));
+        int warmUp = Math.max(20, calls / 10);
+        SteadyJit.warmUp("schedule in batches", WARM_UP_ROUNDS, round -> Senders.run("schedule-batch-warm-up", warmUp, 1, 0,
+                BOUND, i -> sendBatch(queue, calls + round * warmUp + i, batch)));
         RedisWindow window = RedisWindow.open(bench.redis());
         Senders.Outcome sends = Senders.run("schedule-batch", calls, 1, 0, BOUND, i -> sendBatch(queue, i, batch));
         return new Outcome(1, batch, sends, window.close());
