@@ -35,12 +35,18 @@ local function bucketKey(dueKey, name)
   return dueKey .. ':' .. name
 end
 
--- The bucket that holds, or would hold, due time dueAt, and whether it is the first bucket; nil when dueAt lies
--- before every bucket.
+-- The bucket that holds, or would hold, due time dueAt, whether it is the first bucket, and its lower bound; nil
+-- when dueAt lies before every bucket.
 local function bucketOf(dueKey, dueAt)
-  local found = rcall('ZREVRANGEBYSCORE', dueKey, dueAt, '-inf', 'LIMIT', 0, 2)
-  return found[1], #found == 1
+  local found = rcall('ZREVRANGEBYSCORE', dueKey, dueAt, '-inf', 'WITHSCORES', 'LIMIT', 0, 2)
+  return found[1], #found == 2, tonumber(found[2])
 end
+
+-- The bucket addDue last added to, remembered for the rest of the script call: {name, first, bound, upTo, count}.
+-- Due times from bound to upTo belong to it (bucketOf found no greater bound up to upTo), and count is its size.
+-- Messages scheduled in one call (a batch, or concurrent schedules sharing a call) mostly share a due time, so
+-- this spares them the index lookup and ZCARD. Anything else that changes the due set forgets it.
+local lastAdded
 
 -- Adds a bucket with lower bound bound to the index and returns its name: the bound, made unique when a bucket
 -- created at the same bound is still there (its bound was lowered since).
@@ -99,13 +105,22 @@ end
 -- Adds message id with due time dueAt to the due set. Returns the bucket it went to if that is the first one (the
 -- only one that can hold the earliest due time), else nil.
 local function addDue(dueKey, id, dueAt)
-  local name, first = bucketOf(dueKey, dueAt)
+  local last = lastAdded
+  if last and last.bound <= dueAt and dueAt <= last.upTo and last.count < BUCKET_SIZE then
+    rcall('ZADD', bucketKey(dueKey, last.name), dueAt, id)
+    last.count = last.count + 1
+    return last.first and last.name or nil
+  end
+  lastAdded = nil
+  local name, first, bound = bucketOf(dueKey, dueAt)
   if name then
     local count = rcall('ZCARD', bucketKey(dueKey, name))
     if count >= BUCKET_SIZE then
       local target = makeRoom(dueKey, name, count, dueAt)
       first = first and target == name
       name = target
+    else
+      lastAdded = {name = name, first = first, bound = bound, upTo = dueAt, count = count + 1}
     end
   else
     first = true
@@ -122,6 +137,7 @@ end
 
 -- Takes message id, due at dueAt, out of the due set. Returns false when it is not there (ready, in flight, gone).
 local function removeDue(dueKey, id, dueAt)
+  lastAdded = nil
   local name = bucketOf(dueKey, dueAt)
   if not name or rcall('ZREM', bucketKey(dueKey, name), id) == 0 then
     return false

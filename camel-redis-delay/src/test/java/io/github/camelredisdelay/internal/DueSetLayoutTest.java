@@ -41,8 +41,11 @@ class DueSetLayoutTest extends RedisDelayTestSupport {
     }
 
     private void schedule(String id, long dueAt) {
-        assertThat(queue.schedule(id, EnvelopeCodec.encode(new Envelope(id, Map.of())), DueTime.at(dueAt), "keep")
-                .scheduled()).isTrue();
+        assertThat(queue.schedule(id, envelope(id), DueTime.at(dueAt), "keep").scheduled()).isTrue();
+    }
+
+    private static byte[] envelope(String id) {
+        return EnvelopeCodec.encode(new Envelope(id, Map.of()));
     }
 
     @Test
@@ -117,6 +120,38 @@ class DueSetLayoutTest extends RedisDelayTestSupport {
         assertThat(dueSet.buckets()).extracting(DueSet.Bucket::name).doesNotHaveDuplicates();
         assertThat(queue.cancel("t-again")).isTrue();
         assertThat(dueSet.buckets()).hasSize(1);
+        assertOrderedAndCompact();
+    }
+
+    @Test
+    void oneCallOfManyMessagesKeepsTheBucketsAsOneCallEachWould() {
+        long base = queue.redisTimeMillis() + 3_600_000;
+        Map<String, Long> expected = new HashMap<>();
+        for (int i : shuffled(300, 5)) {
+            schedule("old" + i, base + 2L * i);
+            expected.put("old" + i, base + 2L * i);
+        }
+        Random random = new Random(11);
+        List<ScheduleRequest> requests = new ArrayList<>();
+        for (int i = 0; i < 900; i++) {
+            // stretches of one due time longer than a bucket, ever later and ever earlier ones, some before every bucket
+            long dueAt = switch (i / 100 % 3) {
+                case 0 -> base + 50L * (i / 100);
+                case 1 -> base + 700 - i / 2;
+                default -> base - 60 + random.nextInt(800);
+            };
+            requests.add(new ScheduleRequest("new" + i, envelope("new" + i), DueTime.at(dueAt), "keep"));
+            expected.put("new" + i, dueAt);
+            if (i % 30 == 0) {
+                // replacing takes an entry out of a bucket in the middle of the call
+                String old = "old" + i / 3;
+                requests.add(new ScheduleRequest(old, envelope(old), DueTime.at(base + 1_000 - i), "replace"));
+                expected.put(old, base + 1_000L - i);
+            }
+        }
+
+        assertThat(queue.scheduleAll(requests)).allSatisfy(result -> assertThat(result.scheduled()).isTrue());
+        assertThat(dueSet.entries()).isEqualTo(expected);
         assertOrderedAndCompact();
     }
 
