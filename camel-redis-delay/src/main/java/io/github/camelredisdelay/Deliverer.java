@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.camelredisdelay.internal.ConsumerNames;
 import io.github.camelredisdelay.internal.DeadLetters;
+import io.github.camelredisdelay.internal.DeliveredMessage;
 import io.github.camelredisdelay.internal.Delivery;
 import io.github.camelredisdelay.internal.LeaseKeeper;
 import io.github.camelredisdelay.internal.RedisQueue;
@@ -176,6 +177,7 @@ final class Deliverer {
         if (problem == null) {
             try {
                 endpoint.messageMapper().populate(exchange, delivery, queue.name());
+                DeliveredMessage.mark(exchange, queue, delivery.messageId());
                 endpoint.statistics().delivered(delivery.dueAt());
                 exchange.getExchangeExtension().addOnCompletion(completion);
                 return completion;

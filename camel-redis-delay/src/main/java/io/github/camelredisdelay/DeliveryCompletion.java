@@ -92,6 +92,11 @@ final class DeliveryCompletion implements Synchronization {
 
     void deadLetter(String reason) {
         String deadLetterId = deadLetters.move(delivery, reason);
+        if (deadLetterId == null) {
+            LOG.info("Message {} on queue {} failed ({}) after a newer version of it was stored; the newer version stands",
+                    delivery.messageId(), queue.name(), reason);
+            return;
+        }
         LOG.error("Message {} on queue {} moved to dead-letter queue {} as {} after {} deliveries: {}", delivery.messageId(),
                 queue.name(), deadLetters.targetName(), deadLetterId, delivery.deliveryCount(), reason);
     }

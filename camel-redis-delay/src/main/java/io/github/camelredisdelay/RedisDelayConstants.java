@@ -29,6 +29,12 @@ public final class RedisDelayConstants {
               javaType = "String")
     public static final String MESSAGE_ID = "CamelRedisDelayMessageId";
 
+    @Metadata(label = "producer",
+              description = "Set after a schedule: true when a message with this id already existed and this body was not "
+                            + "stored (onDuplicate=keep), false when this body was stored.",
+              javaType = "Boolean")
+    public static final String DUPLICATE = "CamelRedisDelayDuplicate";
+
     @Metadata(label = "producer", description = "Overrides the operation option: schedule, scheduleBatch, cancel, reschedule or stats.",
               javaType = "String")
     public static final String OPERATION = "CamelRedisDelayOperation";

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import io.github.camelredisdelay.internal.DeliveredMessage;
 import io.github.camelredisdelay.internal.DueTime;
 import io.github.camelredisdelay.internal.DueTimes;
 import io.github.camelredisdelay.internal.Envelope;
@@ -77,8 +78,13 @@ public class RedisDelayProducer extends DefaultProducer {
         }
         DueTime due = dueTime(exchange);
         byte[] envelope = EnvelopeCodec.encode(endpoint.messageMapper().toEnvelope(exchange));
-        ScheduleResult result = queue().forMessage(id).schedule(id, envelope, due, options.getOnDuplicate().name());
+        RedisQueue shard = queue().forMessage(id);
+        // a re-delay from the message's own delivery always stores the new version: keeping the message in flight
+        // would let its acknowledgement remove it
+        OnDuplicate onDuplicate = DeliveredMessage.isDeliveryOf(exchange, shard, id) ? OnDuplicate.replace : options.getOnDuplicate();
+        ScheduleResult result = shard.schedule(id, envelope, due, onDuplicate.name());
         message.setHeader(RedisDelayConstants.MESSAGE_ID, id);
+        message.setHeader(RedisDelayConstants.DUPLICATE, !result.scheduled());
         setScheduledFor(message, result);
     }
 
@@ -111,6 +117,8 @@ public class RedisDelayProducer extends DefaultProducer {
         }
         Message message = exchange.getMessage();
         message.setBody(ids);
+        // generated ids are new: every message was stored
+        message.setHeader(RedisDelayConstants.DUPLICATE, false);
         if (result != null) {
             setScheduledFor(message, result);
         }

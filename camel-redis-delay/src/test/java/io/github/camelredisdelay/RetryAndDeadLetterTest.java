@@ -108,8 +108,9 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
         dueSet("jobs").plant("from-the-future", 0);
         byte[] scheduledAt = ByteBuffer.allocate(8).putLong(1_700_000_000_000L).array();
         byte[] envelope = "\u0009payload".getBytes(StandardCharsets.UTF_8);
-        // the record's head: scheduled-at in 6 bytes, due time 0 in 7
-        byte[] record = ByteBuffer.allocate(13 + envelope.length).put(scheduledAt, 2, 6).put(new byte[7]).put(envelope).array();
+        // the record's head: scheduled-at in 6 bytes, due time 0 in 7, generation 0 in 2
+        byte[] record = ByteBuffer.allocate(15 + envelope.length).put(scheduledAt, 2, 6).put(new byte[7]).put(new byte[2])
+                .put(envelope).array();
         redis().getMap(key("jobs", "msg"), ByteArrayCodec.INSTANCE).put("from-the-future".getBytes(StandardCharsets.UTF_8), record);
         var producer = startContext().createProducerTemplate();
         producer.sendBody("redis-delay:jobs", "fine");

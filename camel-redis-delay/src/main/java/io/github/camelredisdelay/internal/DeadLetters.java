@@ -11,7 +11,9 @@ import io.github.camelredisdelay.RedisDelayConstants;
  * possibly on another cluster node). It writes to the dead-letter queue first and removes the original second:
  * a crash in between leaves a duplicate, never a loss. The message keeps its id; when the dead-letter queue already
  * holds a message with that id (the same id dead-lettered before, or a move repeated after a crash), it is stored
- * as {@code <id>#<stream entry>} instead, so no dead letter ever replaces another.
+ * as {@code <id>#<stream entry>} instead, so no dead letter ever replaces another. A delivery whose message was
+ * replaced or re-delayed meanwhile (a newer version is stored) is not dead-lettered: it is only acknowledged, and the
+ * newer version keeps its own schedule.
  */
 public final class DeadLetters {
 
@@ -33,9 +35,14 @@ public final class DeadLetters {
 
     /**
      * @param reason the last error, stored as header {@link RedisDelayConstants#LAST_ERROR}
-     * @return the id the message has in the dead-letter queue
+     * @return the id the message has in the dead-letter queue, or {@code null} when a newer version of it is stored
+     *         and the delivery was only acknowledged
      */
     public String move(Delivery delivery, String reason) {
+        if (!source.isCurrent(delivery)) {
+            source.ack(List.of(delivery));
+            return null;
+        }
         Envelope original;
         try {
             original = EnvelopeCodec.decode(delivery.envelope());

@@ -8,20 +8,20 @@ import java.nio.charset.StandardCharsets;
 /**
  * The Lua scripts of the component, one per atomic operation on a queue. Each file documents its KEYS, ARGV and
  * return values at the top; {@code prelude.lua} holds the helpers all share and is prepended to each, followed by the
- * helper files a script names ({@code due-set.lua}, {@code batches.lua}). Every helper a script carries costs a
+ * helper files a script names ({@code record.lua}, {@code due-set.lua}, {@code batches.lua}). Every helper a script carries costs a
  * closure on each call, so a script carries only those it uses. Redisson sends them by SHA and loads them on a
  * NOSCRIPT reply.
  */
 public enum LuaScript {
-    SCHEDULE("schedule.lua", "due-set.lua"),
+    SCHEDULE("schedule.lua", "record.lua", "due-set.lua"),
     TRANSFER("transfer.lua", "due-set.lua", "batches.lua"),
-    ACK("ack.lua", "batches.lua"),
-    CANCEL("cancel.lua", "due-set.lua"),
-    RESCHEDULE("reschedule.lua", "due-set.lua"),
-    RETRY("retry.lua", "due-set.lua"),
-    RECLAIM("reclaim.lua"),
+    ACK("ack.lua", "record.lua", "batches.lua"),
+    CANCEL("cancel.lua", "record.lua", "due-set.lua"),
+    RESCHEDULE("reschedule.lua", "record.lua", "due-set.lua"),
+    RETRY("retry.lua", "record.lua", "due-set.lua"),
+    RECLAIM("reclaim.lua", "record.lua"),
     RETIRE("retire.lua"),
-    STATS("stats.lua", "due-set.lua"),
+    STATS("stats.lua", "record.lua", "due-set.lua"),
     TIME("time.lua");
 
     /** Helpers every script may use; prepended to each. */

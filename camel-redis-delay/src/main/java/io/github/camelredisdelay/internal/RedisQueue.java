@@ -39,7 +39,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class RedisQueue {
 
-    /** Stream field names are text, their values may be binary (the record). */
+    /**
+     * Stream field names and hash fields (message ids) are text, their values may be binary (the record).
+     */
     static final CompositeCodec STREAM_CODEC
             = new CompositeCodec(StringCodec.INSTANCE, ByteArrayCodec.INSTANCE, ByteArrayCodec.INSTANCE);
 
@@ -354,26 +356,45 @@ public final class RedisQueue {
 
     /** The ARGV of {@code ack.lua}. */
     private static List<Object> ackArguments(Collection<Delivery> deliveries) {
-        List<Object> args = new ArrayList<>(1 + deliveries.size() * 2);
+        List<Object> args = new ArrayList<>(1 + deliveries.size() * 3);
         args.add(bytes(QueueKeys.GROUP));
         for (Delivery delivery : deliveries) {
             args.add(bytes(delivery.entryId()));
             args.add(bytes(delivery.messageId()));
+            args.add(generation(delivery));
         }
         return args;
+    }
+
+    /** A delivery's generation as the scripts take it: see {@code record.lua}. */
+    private static byte[] generation(Delivery delivery) {
+        return bytes(delivery.generation() == Delivery.ANY_GENERATION ? "*" : delivery.generation());
     }
 
     /**
      * Puts a failed delivery back on schedule after {@code delayMs}; see {@code retry.lua}.
      *
-     * @return {@code false} when the lease was lost and another consumer owns the message now
+     * @return {@code false} when the lease was lost and another consumer owns the message now, or a newer version of
+     *         the message (a replace or a re-delay) was stored meanwhile and keeps its own schedule
      */
     public boolean retry(Delivery delivery, long delayMs, String lastError) {
         String note = delivery.deliveryCount() + ":" + lastError;
         List<Object> result = script.eval(keys.ready(), RScript.Mode.READ_WRITE, LuaScript.RETRY.text(), RScript.ReturnType.LIST,
                 List.of(keys.ready(), keys.due(), keys.fail(), keys.msg()), bytes(QueueKeys.GROUP), bytes(delivery.entryId()),
-                bytes(delivery.messageId()), bytes(delayMs), bytes(note), bytes(keys.wake()));
+                bytes(delivery.messageId()), bytes(delayMs), bytes(note), bytes(keys.wake()), generation(delivery));
         return toLong(result.get(0)) == 1;
+    }
+
+    /**
+     * Whether the stored message is still the version {@code delivery} delivered: not replaced or re-delayed since,
+     * nor settled. A delivery whose record could not be read counts as current.
+     */
+    public boolean isCurrent(Delivery delivery) {
+        if (delivery.generation() == Delivery.ANY_GENERATION) {
+            return true;
+        }
+        byte[] record = client.<String, byte[]>getMap(keys.msg(), STREAM_CODEC).get(delivery.messageId());
+        return record != null && StoredRecord.generation(record) == delivery.generation();
     }
 
     /**
@@ -383,7 +404,7 @@ public final class RedisQueue {
      */
     public List<Delivery> reclaim(String consumer, long minIdleMs, int count) {
         List<Object> entries = withGroup(() -> script.eval(keys.ready(), RScript.Mode.READ_WRITE, LuaScript.RECLAIM.text(),
-                RScript.ReturnType.LIST, List.of(keys.ready()), bytes(QueueKeys.GROUP), bytes(consumer), bytes(minIdleMs),
+                RScript.ReturnType.LIST, List.of(keys.ready(), keys.msg()), bytes(QueueKeys.GROUP), bytes(consumer), bytes(minIdleMs),
                 bytes(count), bytes(10 * minIdleMs)));
         return StreamEntries.fromScriptReply(entries);
     }

@@ -3,14 +3,15 @@ package io.github.camelredisdelay.internal;
 import java.util.Arrays;
 
 /**
- * Reads the record a message is stored as ({@code recordOf} in {@code due-set.lua}): when it was scheduled
- * (6 bytes) and its due time (7 bytes), both epoch ms as big-endian unsigned integers, then its envelope.
+ * Reads the record a message is stored as ({@code record.lua}): when it was scheduled (6 bytes), its due time
+ * (7 bytes), both epoch ms, and its generation (2 bytes), all big-endian unsigned integers, then its envelope.
  */
 final class StoredRecord {
 
     private static final int SCHEDULED_AT_BYTES = 6;
     private static final int DUE_AT_BYTES = 7;
-    private static final int HEAD_BYTES = SCHEDULED_AT_BYTES + DUE_AT_BYTES;
+    private static final int GENERATION_BYTES = 2;
+    private static final int HEAD_BYTES = SCHEDULED_AT_BYTES + DUE_AT_BYTES + GENERATION_BYTES;
 
     private StoredRecord() {
     }
@@ -23,6 +24,11 @@ final class StoredRecord {
     /** The due time it is (or was last) scheduled for, epoch ms of the Redis clock. */
     static long dueAt(byte[] record) {
         return unsigned(record, SCHEDULED_AT_BYTES, DUE_AT_BYTES);
+    }
+
+    /** Which version of its message id the record is; see {@code record.lua}. */
+    static int generation(byte[] record) {
+        return (int) unsigned(record, SCHEDULED_AT_BYTES + DUE_AT_BYTES, GENERATION_BYTES);
     }
 
     /** The envelope the record holds after its head. */

@@ -10,7 +10,7 @@ import org.redisson.api.stream.StreamMessageId;
 
 /**
  * Reads the fields of a ready-stream entry written by {@code transfer.lua} or {@code schedule.lua}:
- * {@code i} message id, {@code r} record (scheduled-at and due time, then the envelope) and, for a
+ * {@code i} message id, {@code r} record (scheduled-at, due time and generation, then the envelope) and, for a
  * message that failed before, {@code f} ({@code "<failed deliveries>:<last error>"}). An entry that does not read
  * becomes a {@link Delivery#corrupt corrupt} delivery instead of an exception, so one bad entry never blocks a queue.
  */
@@ -28,6 +28,7 @@ final class StreamEntries {
         try {
             long dueAt = StoredRecord.dueAt(record);
             long scheduledAt = StoredRecord.scheduledAt(record);
+            int generation = StoredRecord.generation(record);
             byte[] envelope = StoredRecord.envelope(record);
             int failed = 0;
             String lastError = null;
@@ -41,7 +42,7 @@ final class StreamEntries {
             if (id == null) {
                 throw new IllegalArgumentException("no message id");
             }
-            return new Delivery(entryId, id, dueAt, scheduledAt, failed + timesDelivered, envelope, lastError, null);
+            return new Delivery(entryId, id, dueAt, scheduledAt, generation, failed + timesDelivered, envelope, lastError, null);
         } catch (RuntimeException e) {
             return Delivery.corrupt(entryId, id, record, "unreadable stream entry " + entryId + ": " + e);
         }

@@ -5,17 +5,18 @@
 -- Most items passed to one variadic command: Lua's unpack is bounded.
 local CHUNK = 1000
 
--- Runs command with the arguments in head followed by the items of list, CHUNK items at a time: one call for many
--- items instead of one each (every redis.call costs far more than the work of a small command). Returns the sum of
--- the replies, which for the commands used here are counts.
-local function rcallEach(command, head, list)
+-- Runs command on key (then group, when given: XACK's) with the items of list as its trailing arguments, CHUNK at a
+-- time: one call for many items instead of one each (every redis.call costs far more than the work of a small
+-- command). Returns the sum of the replies, which for the commands used here are counts.
+local function rcallEach(command, key, list, group)
   local total = 0
   for first = 1, #list, CHUNK do
-    local args = {unpack(head)}
-    for i = first, math.min(first + CHUNK - 1, #list) do
-      args[#args + 1] = list[i]
+    local last = math.min(first + CHUNK - 1, #list)
+    if group then
+      total = total + rcall(command, key, group, unpack(list, first, last))
+    else
+      total = total + rcall(command, key, unpack(list, first, last))
     end
-    total = total + rcall(command, unpack(args))
   end
   return total
 end
@@ -32,31 +33,35 @@ local function hashValues(key, list)
   return values
 end
 
--- Acknowledges delivered messages given as ARGV pairs (stream entry id, message id) from ARGV[first] on, for
--- count pairs: removes each from the stream, its record and its failure note. An entry that is no longer pending
--- (another consumer already acknowledged it) is left alone, so a late acknowledgement never deletes a newer
--- message that reuses the id. Returns how many were acknowledged. One XACK takes them all; when it acknowledges
--- fewer than given, those it did are the ones still in the stream: every script that acknowledges an entry deletes
--- it in the same call (here and retry.lua), so an entry that was delivered and is no longer pending is gone.
-local function acknowledge(readyKey, msgKey, failKey, group, first, count)
-  local entryIds, messageIds = {}, {}
-  for i = first, first + 2 * (count - 1), 2 do
-    entryIds[#entryIds + 1] = ARGV[i]
-    messageIds[#messageIds + 1] = ARGV[i + 1]
-  end
-  local acked = rcallEach('XACK', {readyKey, group}, entryIds)
-  if acked < count then
-    local stillThere, theirMessages = {}, {}
-    for i = 1, count do
+-- Acknowledges deliveries: entryIds[i] is the stream entry that delivered version generations[i] (see record.lua)
+-- of message messageIds[i]. Removes each entry from the stream and, while the stored message is still the version
+-- that was delivered, the message and its failure note; a newer version (a replace or re-delay of an id in flight)
+-- stays. An entry that is no longer pending (another consumer already acknowledged it) is left alone, so a late
+-- acknowledgement never deletes a newer message that reuses the id. Returns how many were acknowledged. One XACK
+-- takes them all; when it acknowledges fewer than given, those it did are the ones still in the stream: every script
+-- that acknowledges an entry deletes it in the same call, so an entry that was delivered and is no longer pending is
+-- gone.
+local function acknowledge(readyKey, msgKey, failKey, group, entryIds, messageIds, generations)
+  local acked = rcallEach('XACK', readyKey, entryIds, group)
+  if acked < #entryIds then
+    local stillThere, theirMessages, theirGenerations = {}, {}, {}
+    for i = 1, #entryIds do
       if #rcall('XRANGE', readyKey, entryIds[i], entryIds[i]) > 0 then
         stillThere[#stillThere + 1] = entryIds[i]
         theirMessages[#theirMessages + 1] = messageIds[i]
+        theirGenerations[#theirGenerations + 1] = generations[i]
       end
     end
-    entryIds, messageIds = stillThere, theirMessages
+    entryIds, messageIds, generations = stillThere, theirMessages, theirGenerations
   end
-  rcallEach('XDEL', {readyKey}, entryIds)
-  rcallEach('HDEL', {msgKey}, messageIds)
-  rcallEach('HDEL', {failKey}, messageIds)
+  rcallEach('XDEL', readyKey, entryIds)
+  local records, settled = hashValues(msgKey, messageIds), {}
+  for i = 1, #messageIds do
+    if isGeneration(records[i], generations[i]) then
+      settled[#settled + 1] = messageIds[i]
+    end
+  end
+  rcallEach('HDEL', msgKey, settled)
+  rcallEach('HDEL', failKey, settled)
   return #entryIds
 end

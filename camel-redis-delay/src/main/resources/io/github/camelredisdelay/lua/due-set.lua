@@ -1,23 +1,6 @@
 --[[
-  Helpers for the scripts that keep the due set and the records (see LuaScript.java); they use prelude.lua.
+  Helpers for the scripts that keep the due set (see LuaScript.java); they use prelude.lua.
 ]]
-
--- The stored form of a message: when it was scheduled (6 bytes) and its due time (7 bytes), both epoch ms as
--- big-endian unsigned integers, then its envelope. Binary, so that the two times take no more room than one did in
--- decimal.
-local function recordOf(envelope, scheduledAt, dueAt)
-  return struct.pack('>I6I7', scheduledAt, dueAt) .. envelope
-end
-
--- The due time a record holds: the one it is (or was last) scheduled for.
-local function dueOfRecord(record)
-  return (struct.unpack('>I7', record, 7))
-end
-
--- The record with another due time.
-local function withDue(record, dueAt)
-  return string.sub(record, 1, 6) .. struct.pack('>I7', dueAt) .. string.sub(record, 14)
-end
 
 --[[
   The due set: scheduled message ids by due time, kept in small sorted sets ("buckets", key "<due>:<name>") of at
@@ -42,11 +25,12 @@ local function bucketOf(dueKey, dueAt)
   return found[1], #found == 2, tonumber(found[2])
 end
 
--- The bucket addDue last added to, remembered for the rest of the script call: {name, first, bound, upTo, count}.
--- Due times from bound to upTo belong to it (bucketOf found no greater bound up to upTo), and count is its size.
--- Messages scheduled in one call (a batch, or concurrent schedules sharing a call) mostly share a due time, so
--- this spares them the index lookup and ZCARD. Anything else that changes the due set forgets it.
-local lastAdded
+-- The bucket addDue last added to, remembered for the rest of the script call (lastName nil: none): whether it is
+-- the first bucket, its bound, and its size. Due times from its bound to lastUpTo belong to it (bucketOf found no
+-- greater bound up to lastUpTo). Messages scheduled in one call (a batch, or concurrent schedules sharing a call)
+-- mostly share a due time, so this spares them the index lookup and ZCARD. Anything else that changes the due set
+-- forgets it.
+local lastName, lastFirst, lastBound, lastUpTo, lastCount
 
 -- Adds a bucket with lower bound bound to the index and returns its name: the bound, made unique when a bucket
 -- created at the same bound is still there (its bound was lowered since).
@@ -105,13 +89,12 @@ end
 -- Adds message id with due time dueAt to the due set. Returns the bucket it went to if that is the first one (the
 -- only one that can hold the earliest due time), else nil.
 local function addDue(dueKey, id, dueAt)
-  local last = lastAdded
-  if last and last.bound <= dueAt and dueAt <= last.upTo and last.count < BUCKET_SIZE then
-    rcall('ZADD', bucketKey(dueKey, last.name), dueAt, id)
-    last.count = last.count + 1
-    return last.first and last.name or nil
+  if lastName and lastBound <= dueAt and dueAt <= lastUpTo and lastCount < BUCKET_SIZE then
+    rcall('ZADD', bucketKey(dueKey, lastName), dueAt, id)
+    lastCount = lastCount + 1
+    return lastFirst and lastName or nil
   end
-  lastAdded = nil
+  lastName = nil
   local name, first, bound = bucketOf(dueKey, dueAt)
   if name then
     local count = rcall('ZCARD', bucketKey(dueKey, name))
@@ -120,7 +103,7 @@ local function addDue(dueKey, id, dueAt)
       first = first and target == name
       name = target
     else
-      lastAdded = {name = name, first = first, bound = bound, upTo = dueAt, count = count + 1}
+      lastName, lastFirst, lastBound, lastUpTo, lastCount = name, first, bound, dueAt, count + 1
     end
   else
     first = true
@@ -137,7 +120,7 @@ end
 
 -- Takes message id, due at dueAt, out of the due set. Returns false when it is not there (ready, in flight, gone).
 local function removeDue(dueKey, id, dueAt)
-  lastAdded = nil
+  lastName = nil
   local name = bucketOf(dueKey, dueAt)
   if not name or rcall('ZREM', bucketKey(dueKey, name), id) == 0 then
     return false

@@ -1,10 +1,12 @@
 --[[
   Takes over messages whose lease expired: delivered to a consumer that neither acknowledged them nor extended
   the lease within the visibility timeout (it crashed or hangs). Entries deleted meanwhile are dropped from the
-  pending list. Also forgets consumers of the group that hold no message and have not been seen for a long time
+  pending list, and so are entries of a message version that was superseded (replaced or re-delayed while in
+  flight, see record.lua) or already settled: the stored version is delivered on its own. Also forgets consumers of the group that hold no message and have not been seen for a long time
   (their process is gone), so the group does not grow with every restart.
 
   KEYS[1] ready  STREAM ready messages
+  KEYS[2] msg    HASH   message id -> record (see record.lua)
 
   ARGV[1] consumer group
   ARGV[2] the consumer taking them over
@@ -14,15 +16,32 @@
 
   Returns a list of {entry id, {field, value, ...}, times delivered including this one}
 ]]
-local readyKey, group, consumer = KEYS[1], ARGV[1], ARGV[2]
+local readyKey, msgKey, group, consumer = KEYS[1], KEYS[2], ARGV[1], ARGV[2]
+
+-- Whether the entry with these fields delivers the stored version of its message. An entry whose fields cannot be
+-- read counts as current: it is delivered, and dead-lettered as corrupt.
+local function isCurrent(fields)
+  local id, record
+  for i = 1, #fields, 2 do
+    if fields[i] == 'i' then id = fields[i + 1]
+    elseif fields[i] == 'r' then record = fields[i + 1] end
+  end
+  if not id or not record or #record < 15 then
+    return true
+  end
+  return isGeneration(rcall('HGET', msgKey, id), generationOf(record))
+end
 
 local claimed = rcall('XAUTOCLAIM', readyKey, group, consumer, ARGV[3], '0-0', 'COUNT', ARGV[4])
 local result = {}
 for _, entry in ipairs(claimed[2]) do
   local entryId, fields = entry[1], entry[2]
-  if fields then
+  if fields and isCurrent(fields) then
     local pending = rcall('XPENDING', readyKey, group, entryId, entryId, 1)
     result[#result + 1] = {entryId, fields, pending[1][4]}
+  elseif fields then
+    rcall('XACK', readyKey, group, entryId)
+    rcall('XDEL', readyKey, entryId)
   else
     -- Redis 6.2 returns deleted entries with nil fields and keeps them pending
     rcall('XACK', readyKey, group, entryId)

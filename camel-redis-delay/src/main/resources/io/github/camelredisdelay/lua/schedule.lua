@@ -4,7 +4,7 @@
   an overflowing due time is reported for that message and changes nothing, the others are stored.
 
   KEYS[1] due    ZSET   index of the due set: message ids by due time (epoch ms, Redis clock), see due-set.lua
-  KEYS[2] msg    HASH   message id -> record: scheduled-at and due time, then the envelope (recordOf)
+  KEYS[2] msg    HASH   message id -> record: scheduled-at, due time and generation, then the envelope (record.lua)
   KEYS[3] ready  STREAM ready messages, fields i (id), r (record)
   KEYS[4] fail   HASH   message id -> failure note; a replaced message starts without one
 
@@ -15,6 +15,10 @@
   ARGV[i + 2] "delay": ARGV[i + 3] is a delay in ms from now; "at": ARGV[i + 3] is an absolute due time in epoch ms
   ARGV[i + 3] the delay or due time, a non-negative integer
   ARGV[i + 4] on duplicate id: "keep", "replace" or "fail"
+
+  A replaced message that is still scheduled is taken out of the due set. One that is ready or in flight stays where
+  it is and is delivered (or settled) as it was; the new version is stored beside it with the next generation
+  (record.lua), so settling the old delivery leaves the new version alone.
 
   Returns {now, status, dueAt, status, dueAt, ...}: a status and due time per message, in order
     status 1: scheduled; dueAt is the stored due time
@@ -31,12 +35,15 @@ local function schedule(id, envelope, dueAt, onDuplicate)
   if not dueAt then
     return 3, -1
   end
-  local record = recordOf(envelope, now, dueAt)
+  local record = recordOf(envelope, now, dueAt, 0)
   if rcall('HSETNX', msgKey, id, record) == 0 then
-    local existingDue = dueOfRecord(rcall('HGET', msgKey, id))
-    if onDuplicate ~= 'replace' or not removeDue(dueKey, id, existingDue) then
+    local existing = rcall('HGET', msgKey, id)
+    local existingDue = dueOfRecord(existing)
+    if onDuplicate ~= 'replace' then
       return onDuplicate == 'fail' and 2 or 0, isDue(dueKey, id, existingDue) and existingDue or -1
     end
+    removeDue(dueKey, id, existingDue)
+    record = recordOf(envelope, now, dueAt, nextGeneration(existing))
     rcall('HSET', msgKey, id, record)
     rcall('HDEL', failKey, id)
   end

@@ -1,0 +1,27 @@
+package io.github.camelredisdelay.internal;
+
+import org.apache.camel.Exchange;
+
+/**
+ * Which stored message an exchange is the delivery of, kept as an exchange property by the consumer. A schedule of
+ * the same id onto the same queue from that exchange is a re-delay: it replaces the message whatever
+ * {@code onDuplicate} says, so "check again later" loops never lose it.
+ *
+ * @param msgKey    the key of the hash that holds the message (it names the key prefix, the queue and the shard)
+ * @param messageId the message id
+ */
+public record DeliveredMessage(String msgKey, String messageId) {
+
+    private static final String PROPERTY = "CamelRedisDelayDeliveredMessage";
+
+    /** Marks {@code exchange} as the delivery of message {@code messageId} of {@code shard}. */
+    public static void mark(Exchange exchange, RedisQueue shard, String messageId) {
+        exchange.setProperty(PROPERTY, new DeliveredMessage(shard.keys().msg(), messageId));
+    }
+
+    /** Whether {@code exchange} is the delivery of message {@code messageId} of {@code shard}. */
+    public static boolean isDeliveryOf(Exchange exchange, RedisQueue shard, String messageId) {
+        return exchange.getProperty(PROPERTY) instanceof DeliveredMessage delivered
+               && delivered.msgKey.equals(shard.keys().msg()) && delivered.messageId.equals(messageId);
+    }
+}

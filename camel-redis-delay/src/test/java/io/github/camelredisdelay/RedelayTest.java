@@ -1,0 +1,184 @@
+package io.github.camelredisdelay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.CamelExecutionException;
+import org.apache.camel.Exchange;
+import org.apache.camel.Message;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Schedules of an id whose message is being delivered: the "check again later" loop of a route that re-delays the
+ * message it processes, and schedules of that id from elsewhere, under each onDuplicate rule.
+ */
+class RedelayTest extends RedisDelayTestSupport {
+
+    private final List<Message> deliveries = new CopyOnWriteArrayList<>();
+
+    @Test
+    void messageRedelayedByTheRouteProcessingItIsDeliveredAgainUntilTheLoopEnds() throws Exception {
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders").process(e -> deliveries.add(e.getMessage().copy()))
+                        .filter(e -> deliveries.size() < 4)
+                        .setBody(e -> "check " + (deliveries.size() + 1))
+                        .setHeader("attempt", () -> deliveries.size())
+                        .to("redis-delay:orders?delay=100");
+            }
+        }).createProducerTemplate();
+
+        producer.sendBodyAndHeader("redis-delay:orders", "check 1", RedisDelayConstants.MESSAGE_ID, "order-1");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> deliveries.size() == 4);
+        assertThat(deliveries).extracting(Message::getBody).containsExactly("check 1", "check 2", "check 3", "check 4");
+        assertThat(deliveries).extracting(m -> m.getHeader(RedisDelayConstants.MESSAGE_ID)).containsOnly("order-1");
+        assertThat(deliveries.get(3).getHeader("attempt")).isEqualTo(3);
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("orders", "msg")).isEmpty());
+    }
+
+    @Test
+    void redelayWinsOverARetryOfTheSameFailedDelivery() throws Exception {
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                errorHandler(noErrorHandler());
+                from("redis-delay:orders?retrySchedule=50&maxDeliveries=5").process(e -> deliveries.add(e.getMessage().copy()))
+                        .filter(e -> deliveries.size() == 1)
+                        .setBody(constant("re-delayed"))
+                        .to("redis-delay:orders?delay=300")
+                        .throwException(new IllegalStateException("failed after the re-delay"));
+            }
+        }).createProducerTemplate();
+
+        producer.sendBodyAndHeader("redis-delay:orders", "first", RedisDelayConstants.MESSAGE_ID, "order-1");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> deliveries.size() == 2);
+        assertThat(deliveries).extracting(Message::getBody).containsExactly("first", "re-delayed");
+        assertThat(deliveries.get(1).getHeader(RedisDelayConstants.DELIVERY_COUNT)).isEqualTo(1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("orders", "msg")).isEmpty());
+        assertThat(deliveries).as("no retry of the failed version").hasSize(2);
+    }
+
+    @Test
+    void redelayWinsOverDeadLetteringTheSameFailedDelivery() throws Exception {
+        List<Message> deadLetters = new CopyOnWriteArrayList<>();
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                errorHandler(noErrorHandler());
+                from("redis-delay:orders?maxDeliveries=1").process(e -> deliveries.add(e.getMessage().copy()))
+                        .filter(e -> deliveries.size() == 1)
+                        .setBody(constant("re-delayed"))
+                        .to("redis-delay:orders?delay=100")
+                        .throwException(new IllegalStateException("failed after the re-delay"));
+                from("redis-delay:orders.dead").process(e -> deadLetters.add(e.getMessage().copy()));
+            }
+        }).createProducerTemplate();
+
+        producer.sendBodyAndHeader("redis-delay:orders", "first", RedisDelayConstants.MESSAGE_ID, "order-1");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> deliveries.size() == 2);
+        assertThat(deliveries).extracting(Message::getBody).containsExactly("first", "re-delayed");
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("orders", "msg")).isEmpty());
+        assertThat(deadLetters).isEmpty();
+        assertThat(redis().getMap(key("orders.dead", "msg")).isExists()).isFalse();
+    }
+
+    /** Starts a route that holds the delivery of each message until {@code release} opens. */
+    private ProducerTemplate startHeldConsumer(CountDownLatch delivered, CountDownLatch release) throws Exception {
+        return startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders").process(e -> {
+                    deliveries.add(e.getMessage().copy());
+                    delivered.countDown();
+                    assertThat(release.await(10, TimeUnit.SECONDS)).isTrue();
+                });
+            }
+        }).createProducerTemplate();
+    }
+
+    @Test
+    void scheduleWithKeepOfAnIdInFlightElsewhereStoresNothingAndSaysItIsADuplicate() throws Exception {
+        CountDownLatch delivered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ProducerTemplate producer = startHeldConsumer(delivered, release);
+        producer.sendBodyAndHeader("redis-delay:orders", "v1", RedisDelayConstants.MESSAGE_ID, "order-1");
+        assertThat(delivered.await(10, TimeUnit.SECONDS)).isTrue();
+
+        Exchange second = producer.request("redis-delay:orders?delay=100",
+                e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "order-1"));
+        release.countDown();
+
+        assertThat(second.getMessage().getHeader(RedisDelayConstants.DUPLICATE)).isEqualTo(true);
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("orders", "msg")).isEmpty());
+        assertThat(deliveries).hasSize(1);
+    }
+
+    @Test
+    void scheduleWithReplaceOfAnIdInFlightElsewhereIsDeliveredAfterIt() throws Exception {
+        CountDownLatch delivered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ProducerTemplate producer = startHeldConsumer(delivered, release);
+        producer.sendBodyAndHeader("redis-delay:orders", "v1", RedisDelayConstants.MESSAGE_ID, "order-1");
+        assertThat(delivered.await(10, TimeUnit.SECONDS)).isTrue();
+
+        Exchange second = producer.request("redis-delay:orders?delay=200&onDuplicate=replace", e -> {
+            e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "order-1");
+            e.getMessage().setBody("v2");
+        });
+        release.countDown();
+
+        assertThat(second.getMessage().getHeader(RedisDelayConstants.DUPLICATE)).isEqualTo(false);
+        await().atMost(Duration.ofSeconds(10)).until(() -> deliveries.size() == 2);
+        assertThat(deliveries).extracting(Message::getBody).containsExactly("v1", "v2");
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("orders", "msg")).isEmpty());
+    }
+
+    @Test
+    void scheduleWithFailOfAnIdInFlightElsewhereFails() throws Exception {
+        CountDownLatch delivered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ProducerTemplate producer = startHeldConsumer(delivered, release);
+        producer.sendBodyAndHeader("redis-delay:orders", "v1", RedisDelayConstants.MESSAGE_ID, "order-1");
+        assertThat(delivered.await(10, TimeUnit.SECONDS)).isTrue();
+
+        assertThatThrownBy(() -> producer.sendBodyAndHeader("redis-delay:orders?onDuplicate=fail", "v2",
+                RedisDelayConstants.MESSAGE_ID, "order-1"))
+                .isInstanceOf(CamelExecutionException.class).hasCauseInstanceOf(DuplicateMessageException.class);
+        release.countDown();
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("orders", "msg")).isEmpty());
+        assertThat(deliveries).hasSize(1);
+    }
+
+    @Test
+    void everyScheduleSaysWhetherItsBodyWasStored() throws Exception {
+        ProducerTemplate producer = startContext().createProducerTemplate();
+
+        Exchange first = producer.request("redis-delay:orders?delay=1h",
+                e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "order-1"));
+        Exchange kept = producer.request("redis-delay:orders?delay=1h",
+                e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "order-1"));
+        Exchange replaced = producer.request("redis-delay:orders?delay=1h&onDuplicate=replace",
+                e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "order-1"));
+        Exchange batch = producer.request("redis-delay:orders?delay=1h&operation=scheduleBatch",
+                e -> e.getMessage().setBody(List.of("a", "b")));
+
+        assertThat(first.getMessage().getHeader(RedisDelayConstants.DUPLICATE)).isEqualTo(false);
+        assertThat(kept.getMessage().getHeader(RedisDelayConstants.DUPLICATE)).isEqualTo(true);
+        assertThat(replaced.getMessage().getHeader(RedisDelayConstants.DUPLICATE)).isEqualTo(false);
+        assertThat(batch.getMessage().getHeader(RedisDelayConstants.DUPLICATE)).isEqualTo(false);
+    }
+}

@@ -1,0 +1,116 @@
+package io.github.camelredisdelay.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.redisson.client.codec.ByteArrayCodec;
+
+/**
+ * A message replaced while an earlier version of it is in flight: settling the old delivery, whichever way, never
+ * removes or reschedules the new version.
+ */
+class MessageGenerationsTest extends RedisDelayTestSupport {
+
+    private RedisQueue queue;
+
+    @BeforeEach
+    void createQueue() {
+        queue = new RedisQueue(redis(), QueueKeys.of(keyPrefix, "q"));
+        queue.createGroup();
+    }
+
+    private static byte[] envelope(String body) {
+        return EnvelopeCodec.encode(new Envelope(body, Map.of()));
+    }
+
+    /** Schedules message "a" due now and takes its delivery, which is then in flight. */
+    private Delivery inFlight() {
+        queue.schedule("a", envelope("v1"), DueTime.after(0), "keep");
+        return queue.readNew("c1", 10, null).get(0);
+    }
+
+    private Object storedBody() {
+        byte[] record = redis().<byte[], byte[]>getMap(key("q", "msg"), ByteArrayCodec.INSTANCE)
+                .get("a".getBytes(StandardCharsets.UTF_8));
+        return record == null ? null : EnvelopeCodec.decode(StoredRecord.envelope(record)).body();
+    }
+
+    @Test
+    void replaceOfAMessageInFlightStoresTheNextGenerationBesideIt() {
+        Delivery old = inFlight();
+
+        ScheduleResult replaced = queue.schedule("a", envelope("v2"), DueTime.after(60_000), "replace");
+
+        assertThat(replaced.scheduled()).isTrue();
+        assertThat(old.generation()).isZero();
+        assertThat(queue.isCurrent(old)).isFalse();
+        assertThat(storedBody()).isEqualTo("v2");
+        assertThat(dueSet("q").dueOf("a")).isEqualTo(replaced.dueAt());
+    }
+
+    @Test
+    void keepOfAMessageInFlightStoresNothingAndSaysSo() {
+        Delivery old = inFlight();
+
+        ScheduleResult kept = queue.schedule("a", envelope("v2"), DueTime.after(60_000), "keep");
+
+        assertThat(kept.scheduled()).isFalse();
+        assertThat(queue.isCurrent(old)).isTrue();
+        assertThat(storedBody()).isEqualTo("v1");
+    }
+
+    @Test
+    void acknowledgingTheOldVersionLeavesTheNewOne() {
+        Delivery old = inFlight();
+        queue.schedule("a", envelope("v2"), DueTime.after(60_000), "replace");
+
+        assertThat(queue.ack(List.of(old))).isEqualTo(1);
+
+        assertThat(storedBody()).isEqualTo("v2");
+        assertThat(dueSet("q").dueOf("a")).isNotNull();
+        assertThat(redis().getStream(key("q", "ready")).size()).isZero();
+    }
+
+    @Test
+    void retryOfTheOldVersionLeavesTheNewOneOnItsOwnSchedule() {
+        Delivery old = inFlight();
+        ScheduleResult replaced = queue.schedule("a", envelope("v2"), DueTime.after(60_000), "replace");
+
+        assertThat(queue.retry(old, 0, "java.lang.IllegalStateException: boom")).isFalse();
+
+        assertThat(dueSet("q").dueOf("a")).isEqualTo(replaced.dueAt());
+        assertThat(redis().getMap(key("q", "fail")).isExists()).as("no failure note for the new version").isFalse();
+        assertThat(redis().getStream(key("q", "ready")).size()).isZero();
+    }
+
+    @Test
+    void expiredLeaseOfTheOldVersionIsDroppedNotDeliveredAgain() {
+        inFlight();
+        queue.schedule("a", envelope("v2"), DueTime.after(60_000), "replace");
+
+        assertThat(queue.reclaim("c2", 0, 10)).isEmpty();
+
+        assertThat(redis().getStream(key("q", "ready")).size()).isZero();
+        assertThat(storedBody()).isEqualTo("v2");
+    }
+
+    @Test
+    void bothVersionsAreDeliveredWhenTheNewOneIsDueWhileTheOldIsInFlight() {
+        Delivery old = inFlight();
+        queue.schedule("a", envelope("v2"), DueTime.after(0), "replace");
+
+        Delivery current = queue.readNew("c2", 10, null).get(0);
+
+        assertThat(current.generation()).isEqualTo(1);
+        assertThat(queue.ack(List.of(old))).isEqualTo(1);
+        assertThat(storedBody()).as("the old delivery's ack leaves the new version").isEqualTo("v2");
+        assertThat(queue.ack(List.of(current))).isEqualTo(1);
+        assertThat(storedBody()).isNull();
+    }
+}
