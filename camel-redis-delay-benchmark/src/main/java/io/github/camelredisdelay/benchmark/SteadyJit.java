@@ -30,21 +30,18 @@ final class SteadyJit {
 
     /**
      * Runs {@code round} (given its number, from 0) until the JIT was idle during one, at most {@code maxRounds} times.
-     *
-     * @return the rounds run
      */
-    static int warmUp(String name, int maxRounds, IntConsumer round) {
+    static void warmUp(String name, int maxRounds, IntConsumer round) {
         for (int r = 0; r < maxRounds; r++) {
             long compilingBefore = compilingNanos();
             long start = System.nanoTime();
             round.accept(r);
             long wall = System.nanoTime() - start;
             if (compilingNanos() - compilingBefore <= wall * IDLE_SHARE) {
-                return r + 1;
+                return;
             }
         }
         Bench.log("%s: the JIT was still compiling after %d warm-up rounds", name, maxRounds);
-        return maxRounds;
     }
 
     /** CPU time the compiler threads have used, or the compilation time the JVM reports where /proc is missing. */
