@@ -5,13 +5,14 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
-import io.github.camelredisdelay.internal.Durations;
+import io.github.camelredisdelay.internal.EvictionPolicyCheck;
 import io.github.camelredisdelay.internal.QueueNames;
 import io.github.camelredisdelay.internal.RedissonClientFactory;
 import io.github.camelredisdelay.internal.SharedRegistry;
 import io.github.camelredisdelay.internal.TransferTask;
 import org.apache.camel.Endpoint;
 import org.apache.camel.spi.Metadata;
+import org.apache.camel.spi.PropertyConfigurer;
 import org.apache.camel.spi.annotations.Component;
 import org.apache.camel.support.HealthCheckComponent;
 import org.apache.camel.support.service.ServiceHelper;
@@ -30,7 +31,10 @@ public class RedisDelayComponent extends HealthCheckComponent {
 
     private final SharedRegistry<Object, RedissonClient> clients = new SharedRegistry<>();
     private final SharedRegistry<String, TransferTask> transferTasks = new SharedRegistry<>();
+    private final EvictionPolicyCheck evictionPolicyCheck = new EvictionPolicyCheck();
     private ScheduledExecutorService transferTimer;
+    private volatile PropertyConfigurer strictComponentConfigurer;
+    private volatile PropertyConfigurer strictEndpointConfigurer;
 
     public RedisDelayConfiguration getConfiguration() {
         return configuration;
@@ -46,15 +50,28 @@ public class RedisDelayComponent extends HealthCheckComponent {
     @Override
     protected Endpoint createEndpoint(String uri, String remaining, Map<String, Object> parameters) throws Exception {
         QueueNames.validate(remaining);
-        for (String option : new String[] { "delay", "pollInterval", "visibilityTimeout", "transferInterval", "syncTimeout" }) {
-            if (parameters.get(option) instanceof String text) {
-                // Camel's converter would read 30M as 0: only strings of an accepted form get that far
-                Durations.parse(text, getCamelContext().getTypeConverter(), option + " option of queue " + remaining);
-            }
-        }
         RedisDelayEndpoint endpoint = new RedisDelayEndpoint(uri, this, remaining, configuration.copy());
         setProperties(endpoint, parameters);
         return endpoint;
+    }
+
+    @Override
+    public PropertyConfigurer getComponentPropertyConfigurer() {
+        PropertyConfigurer generated = super.getComponentPropertyConfigurer();
+        if (generated != null && strictComponentConfigurer == null) {
+            strictComponentConfigurer = new StrictDurationsConfigurer(generated, target -> "component redis-delay");
+        }
+        return strictComponentConfigurer;
+    }
+
+    @Override
+    public PropertyConfigurer getEndpointPropertyConfigurer() {
+        PropertyConfigurer generated = super.getEndpointPropertyConfigurer();
+        if (generated != null && strictEndpointConfigurer == null) {
+            strictEndpointConfigurer = new StrictDurationsConfigurer(generated,
+                    target -> "queue " + ((RedisDelayEndpoint) target).getQueueName());
+        }
+        return strictEndpointConfigurer;
     }
 
     @Override
@@ -106,6 +123,10 @@ public class RedisDelayComponent extends HealthCheckComponent {
 
     void releaseTransferTask(String key) {
         transferTasks.release(key, ServiceHelper::stopService);
+    }
+
+    EvictionPolicyCheck evictionPolicyCheck() {
+        return evictionPolicyCheck;
     }
 
     ScheduledExecutorService transferTimer() {

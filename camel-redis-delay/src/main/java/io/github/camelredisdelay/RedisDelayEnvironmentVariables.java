@@ -1,0 +1,79 @@
+package io.github.camelredisdelay;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Predicate;
+
+import org.apache.camel.Ordered;
+import org.apache.camel.spi.LoadablePropertiesSource;
+
+/**
+ * Turns the environment variables {@code CAMEL_COMPONENT_REDIS_DELAY_<OPTION>} into the properties
+ * {@code camel.component.redis-delay.<option>}, as camel-main does for the components it knows by name: it cannot
+ * tell where the dash of {@code redis-delay} goes and would read {@code CAMEL_COMPONENT_REDIS_DELAY_ADDRESS} as
+ * option {@code delay-address} of a component {@code redis}. Camel's properties component finds this source through
+ * {@code META-INF/services/org/apache/camel/properties-source-factory}; it is loaded last, so the environment wins
+ * over property files, as it does in camel-main.
+ */
+public final class RedisDelayEnvironmentVariables implements LoadablePropertiesSource, Ordered {
+
+    private static final String VARIABLE_PREFIX = "CAMEL_COMPONENT_REDIS_DELAY_";
+    private static final String PROPERTY_PREFIX = "camel.component.redis-delay.";
+
+    private final Map<String, String> environment;
+
+    /** Reads the process environment. */
+    public RedisDelayEnvironmentVariables() {
+        this(System.getenv());
+    }
+
+    RedisDelayEnvironmentVariables(Map<String, String> environment) {
+        this.environment = environment;
+    }
+
+    @Override
+    public String getName() {
+        return "redis-delay environment variables";
+    }
+
+    @Override
+    public String getProperty(String name) {
+        if (!name.startsWith(PROPERTY_PREFIX)) {
+            return null;
+        }
+        String option = name.substring(PROPERTY_PREFIX.length());
+        return environment.get(VARIABLE_PREFIX + option.replaceAll("([a-z0-9])([A-Z])", "$1_$2").replace('-', '_')
+                .toUpperCase(Locale.ROOT));
+    }
+
+    @Override
+    public Properties loadProperties() {
+        return loadProperties(name -> true);
+    }
+
+    @Override
+    public Properties loadProperties(Predicate<String> filter) {
+        Properties properties = new Properties();
+        environment.forEach((variable, value) -> {
+            if (variable.startsWith(VARIABLE_PREFIX) && variable.length() > VARIABLE_PREFIX.length()) {
+                String option = variable.substring(VARIABLE_PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '-');
+                String name = PROPERTY_PREFIX + option;
+                if (filter.test(name)) {
+                    properties.setProperty(name, value);
+                }
+            }
+        });
+        return properties;
+    }
+
+    @Override
+    public void reloadProperties(String location) {
+        // the environment does not change while the JVM runs
+    }
+
+    @Override
+    public int getOrder() {
+        return Ordered.LOWEST;
+    }
+}

@@ -1,0 +1,70 @@
+package io.github.camelredisdelay;
+
+import java.util.Set;
+import java.util.function.Function;
+
+import io.github.camelredisdelay.internal.Durations;
+import org.apache.camel.CamelContext;
+import org.apache.camel.spi.GeneratedPropertyConfigurer;
+import org.apache.camel.spi.PropertyConfigurer;
+import org.apache.camel.spi.PropertyConfigurerGetter;
+
+/**
+ * The generated configurer of the component or the endpoint, with duration options read strictly
+ * ({@link Durations#parse}): Camel's own converter reads {@code 30M} as 0. Every way an option is set by name goes
+ * through here, so URIs, component properties, camel-main and Spring Boot properties are all checked alike.
+ */
+final class StrictDurationsConfigurer implements GeneratedPropertyConfigurer, PropertyConfigurerGetter {
+
+    /** The options of type duration, as the catalog names them. */
+    static final Set<String> DURATION_OPTIONS = Set.of("delay", "pollInterval", "visibilityTimeout", "transferInterval",
+            "syncTimeout");
+
+    private final PropertyConfigurer delegate;
+    private final Function<Object, String> owner;
+
+    /**
+     * @param owner names the target in error messages, e.g. "queue orders"
+     */
+    StrictDurationsConfigurer(PropertyConfigurer delegate, Function<Object, String> owner) {
+        this.delegate = delegate;
+        this.owner = owner;
+    }
+
+    @Override
+    public boolean configure(CamelContext camelContext, Object target, String name, Object value, boolean ignoreCase) {
+        Object checked = value;
+        if (value instanceof String text && isDuration(name)) {
+            checked = Durations.parse(text, camelContext.getTypeConverter(), name + " option of " + owner.apply(target));
+        }
+        return delegate.configure(camelContext, target, name, checked, ignoreCase);
+    }
+
+    private static boolean isDuration(String name) {
+        return DURATION_OPTIONS.stream().anyMatch(name::equalsIgnoreCase);
+    }
+
+    @Override
+    public Class<?> getOptionType(String name, boolean ignoreCase) {
+        return getter().getOptionType(name, ignoreCase);
+    }
+
+    @Override
+    public Object getOptionValue(Object target, String name, boolean ignoreCase) {
+        return getter().getOptionValue(target, name, ignoreCase);
+    }
+
+    @Override
+    public String[] getAutowiredNames() {
+        return getter().getAutowiredNames();
+    }
+
+    @Override
+    public Object getCollectionValueType(Object target, String name, boolean ignoreCase) {
+        return getter().getCollectionValueType(target, name, ignoreCase);
+    }
+
+    private PropertyConfigurerGetter getter() {
+        return (PropertyConfigurerGetter) delegate;
+    }
+}

@@ -1,0 +1,48 @@
+package io.github.camelredisdelay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import io.github.camelredisdelay.main.EnvironmentConfiguredMain;
+import io.github.camelredisdelay.test.RedisServerExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A container configured by environment variables: CAMEL_COMPONENT_REDIS_DELAY_* reach the component under
+ * camel-main, although its name has a dash (camel-main maps only the names it knows).
+ */
+@ExtendWith(RedisServerExtension.class)
+class CamelMainEnvironmentTest {
+
+    @Test
+    void environmentVariablesConfigureTheComponentUnderCamelMain() throws Exception {
+        String keyPrefix = "env:" + UUID.randomUUID().toString().substring(0, 8);
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        ProcessBuilder builder = new ProcessBuilder(List.of(java.toString(), "-Xmx256m", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                EnvironmentConfiguredMain.class.getName())).redirectErrorStream(true);
+        builder.environment().put("CAMEL_COMPONENT_REDIS_DELAY_ADDRESS", RedisServerExtension.redisUrl());
+        builder.environment().put("CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX", keyPrefix);
+        Process process = builder.start();
+        try {
+            String output = readAll(process);
+            assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(output).contains("ADDRESS " + RedisServerExtension.redisUrl(), "KEY_PREFIX " + keyPrefix,
+                    "DELIVERED hello");
+            assertThat(process.exitValue()).as(output).isZero();
+        } finally {
+            process.destroyForcibly();
+        }
+    }
+
+    private static String readAll(Process process) throws IOException {
+        return new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,40 @@
+package io.github.camelredisdelay.main;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import io.github.camelredisdelay.RedisDelayComponent;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.main.Main;
+
+/**
+ * A camel-main application configured by nothing but environment variables: it schedules one message and prints
+ * the component's address and the delivered body. Exits 0 once delivered, 1 when nothing arrives within 20 s.
+ */
+public final class EnvironmentConfiguredMain {
+
+    private EnvironmentConfiguredMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        CountDownLatch delivered = new CountDownLatch(1);
+        Main main = new Main();
+        main.configure().addRoutesBuilder(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("timer:once?repeatCount=1").setBody(constant("hello")).to("redis-delay:env-configured");
+                from("redis-delay:env-configured").process(e -> {
+                    System.out.println("DELIVERED " + e.getMessage().getBody());
+                    delivered.countDown();
+                });
+            }
+        });
+        main.start();
+        RedisDelayComponent component = main.getCamelContext().getComponent("redis-delay", RedisDelayComponent.class);
+        System.out.println("ADDRESS " + component.getConfiguration().getAddress());
+        System.out.println("KEY_PREFIX " + component.getConfiguration().getKeyPrefix());
+        boolean ok = delivered.await(20, TimeUnit.SECONDS);
+        main.stop();
+        System.exit(ok ? 0 : 1);
+    }
+}
