@@ -66,6 +66,8 @@ public class RedisDelayComponentConfigurer extends PropertyConfigurerSupport imp
         case "redissonClient": getOrCreateConfiguration(target).setRedissonClient(property(camelContext, org.redisson.api.RedissonClient.class, value)); return true;
         case "redissonconfig":
         case "redissonConfig": getOrCreateConfiguration(target).setRedissonConfig(property(camelContext, java.lang.String.class, value)); return true;
+        case "requirenoeviction":
+        case "requireNoEviction": getOrCreateConfiguration(target).setRequireNoEviction(property(camelContext, boolean.class, value)); return true;
         case "retryschedule":
         case "retrySchedule": getOrCreateConfiguration(target).setRetrySchedule(property(camelContext, java.lang.String.class, value)); return true;
         case "shards": getOrCreateConfiguration(target).setShards(property(camelContext, int.class, value)); return true;
@@ -130,6 +132,8 @@ public class RedisDelayComponentConfigurer extends PropertyConfigurerSupport imp
         case "redissonClient": return org.redisson.api.RedissonClient.class;
         case "redissonconfig":
         case "redissonConfig": return java.lang.String.class;
+        case "requirenoeviction":
+        case "requireNoEviction": return boolean.class;
         case "retryschedule":
         case "retrySchedule": return java.lang.String.class;
         case "shards": return int.class;
@@ -190,6 +194,8 @@ public class RedisDelayComponentConfigurer extends PropertyConfigurerSupport imp
         case "redissonClient": return getOrCreateConfiguration(target).getRedissonClient();
         case "redissonconfig":
         case "redissonConfig": return getOrCreateConfiguration(target).getRedissonConfig();
+        case "requirenoeviction":
+        case "requireNoEviction": return getOrCreateConfiguration(target).isRequireNoEviction();
         case "retryschedule":
         case "retrySchedule": return getOrCreateConfiguration(target).getRetrySchedule();
         case "shards": return getOrCreateConfiguration(target).getShards();

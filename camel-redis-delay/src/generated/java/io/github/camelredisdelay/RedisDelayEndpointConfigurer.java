@@ -58,6 +58,8 @@ public class RedisDelayEndpointConfigurer extends PropertyConfigurerSupport impl
         case "redissonClient": target.getConfiguration().setRedissonClient(property(camelContext, org.redisson.api.RedissonClient.class, value)); return true;
         case "redissonconfig":
         case "redissonConfig": target.getConfiguration().setRedissonConfig(property(camelContext, java.lang.String.class, value)); return true;
+        case "requirenoeviction":
+        case "requireNoEviction": target.getConfiguration().setRequireNoEviction(property(camelContext, boolean.class, value)); return true;
         case "retryschedule":
         case "retrySchedule": target.getConfiguration().setRetrySchedule(property(camelContext, java.lang.String.class, value)); return true;
         case "shards": target.getConfiguration().setShards(property(camelContext, int.class, value)); return true;
@@ -121,6 +123,8 @@ public class RedisDelayEndpointConfigurer extends PropertyConfigurerSupport impl
         case "redissonClient": return org.redisson.api.RedissonClient.class;
         case "redissonconfig":
         case "redissonConfig": return java.lang.String.class;
+        case "requirenoeviction":
+        case "requireNoEviction": return boolean.class;
         case "retryschedule":
         case "retrySchedule": return java.lang.String.class;
         case "shards": return int.class;
@@ -180,6 +184,8 @@ public class RedisDelayEndpointConfigurer extends PropertyConfigurerSupport impl
         case "redissonClient": return target.getConfiguration().getRedissonClient();
         case "redissonconfig":
         case "redissonConfig": return target.getConfiguration().getRedissonConfig();
+        case "requirenoeviction":
+        case "requireNoEviction": return target.getConfiguration().isRequireNoEviction();
         case "retryschedule":
         case "retrySchedule": return target.getConfiguration().getRetrySchedule();
         case "shards": return target.getConfiguration().getShards();

@@ -23,7 +23,7 @@ public class RedisDelayEndpointUriFactory extends org.apache.camel.support.compo
     private static final Set<String> SECRET_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(30);
+        Set<String> props = new HashSet<>(31);
         props.add("address");
         props.add("bridgeErrorHandler");
         props.add("concurrentConsumers");
@@ -45,6 +45,7 @@ public class RedisDelayEndpointUriFactory extends org.apache.camel.support.compo
         props.add("queueName");
         props.add("redissonClient");
         props.add("redissonConfig");
+        props.add("requireNoEviction");
         props.add("retrySchedule");
         props.add("shards");
         props.add("syncAof");

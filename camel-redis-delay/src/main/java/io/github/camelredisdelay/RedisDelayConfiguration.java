@@ -25,6 +25,7 @@ public class RedisDelayConfiguration implements Cloneable {
     private RedissonClient redissonClient;
     @UriParam(label = "common", defaultValue = "redis://127.0.0.1:6379")
     private String address = "redis://127.0.0.1:6379";
+    private boolean addressSet;
     @UriParam(label = "security", secret = true)
     private String username;
     @UriParam(label = "security", secret = true)
@@ -72,6 +73,8 @@ public class RedisDelayConfiguration implements Cloneable {
     private boolean syncAof;
     @UriParam(label = "advanced", defaultValue = "1000", javaType = "java.time.Duration")
     private long syncTimeout = 1000;
+    @UriParam(label = "advanced", defaultValue = "false")
+    private boolean requireNoEviction;
 
     public RedissonClient getRedissonClient() {
         return redissonClient;
@@ -93,6 +96,12 @@ public class RedisDelayConfiguration implements Cloneable {
      */
     public void setAddress(String address) {
         this.address = address;
+        this.addressSet = true;
+    }
+
+    /** Whether an address was given, rather than the default one. */
+    boolean isAddressSet() {
+        return addressSet;
     }
 
     public String getUsername() {
@@ -332,6 +341,18 @@ public class RedisDelayConfiguration implements Cloneable {
      */
     public void setSyncAof(boolean syncAof) {
         this.syncAof = syncAof;
+    }
+
+    public boolean isRequireNoEviction() {
+        return requireNoEviction;
+    }
+
+    /**
+     * Fail at start when the Redis holding the queue has a maxmemory-policy that can evict its keys (allkeys-*),
+     * instead of logging a warning; an evicted key loses messages.
+     */
+    public void setRequireNoEviction(boolean requireNoEviction) {
+        this.requireNoEviction = requireNoEviction;
     }
 
     public long getSyncTimeout() {

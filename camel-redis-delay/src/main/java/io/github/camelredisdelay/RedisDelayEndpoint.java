@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.camelredisdelay.internal.Durations;
+import io.github.camelredisdelay.internal.EvictionPolicyCheck;
 import io.github.camelredisdelay.internal.MessageMapper;
 import io.github.camelredisdelay.internal.QueueNames;
 import io.github.camelredisdelay.internal.QueueShards;
@@ -99,6 +100,9 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
     protected void doStart() throws Exception {
         super.doStart();
         RedisDelayComponent component = getComponent();
+        if (component.isAutowiredEnabled()) {
+            ClientChoice.checkUnambiguous(getCamelContext(), configuration, queueName);
+        }
         RedissonClient client = component.acquireClient(configuration);
         WriteSync sync = new WriteSync(configuration.getSyncReplicas(), configuration.isSyncAof(), configuration.getSyncTimeout());
         queue = QueueShards.of(client, configuration.getKeyPrefix(), queueName, configuration.getShards(), sync);
@@ -110,9 +114,15 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
         String connection = connectionId();
         List<String> keys = new ArrayList<>();
         for (RedisQueue shard : queue.all()) {
+            if (configuration.isRequireNoEviction()) {
+                EvictionPolicyCheck.require(shard);
+            } else {
+                component.evictionPolicyCheck().checkSoon(shard, connection);
+            }
             String key = connection + "|" + shard.keys().due();
             component.acquireTransferTask(key, () -> new TransferTask(shard, component.transferTimer(),
-                    configuration.getTransferBatchSize(), configuration.getTransferInterval()));
+                    configuration.getTransferBatchSize(), configuration.getTransferInterval(),
+                    () -> component.evictionPolicyCheck().checkSoon(shard, connection)));
             keys.add(key);
         }
         transferKeys = keys;

@@ -7,6 +7,7 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.Calendar;
 import java.util.Date;
+import java.util.regex.Pattern;
 
 import io.github.camelredisdelay.RedisDelayConstants;
 import org.apache.camel.Message;
@@ -18,14 +19,18 @@ import org.apache.camel.TypeConverter;
  */
 public final class DueTimes {
 
+    private static final Pattern EPOCH_MILLIS = Pattern.compile("-?\\d+");
+
     private DueTimes() {
     }
 
     public static DueTime resolve(Message message, long defaultDelay, TypeConverter converter, String queue) {
         Object dueAt = message.getHeader(RedisDelayConstants.DUE_AT);
         if (dueAt != null) {
-            return DueTime.at(Durations.checkRange(epochMillis(dueAt, queue), "due time (header "
-                                                                             + RedisDelayConstants.DUE_AT + ") of queue " + queue, dueAt));
+            // any time in the past, before 1970 too, means due now
+            long millis = Math.max(0, epochMillis(dueAt, queue));
+            return DueTime.at(Durations.checkRange(millis, "due time (header " + RedisDelayConstants.DUE_AT + ") of queue " + queue,
+                    dueAt));
         }
         Object delay = message.getHeader(RedisDelayConstants.DELAY);
         if (delay != null) {
@@ -85,7 +90,7 @@ public final class DueTimes {
 
     private static long parseEpoch(String text, String what) {
         try {
-            return text.chars().allMatch(Character::isDigit) && !text.isEmpty() ? Long.parseLong(text) : Instant.parse(text).toEpochMilli();
+            return EPOCH_MILLIS.matcher(text).matches() ? Long.parseLong(text) : Instant.parse(text).toEpochMilli();
         } catch (NumberFormatException | DateTimeParseException e) {
             throw new IllegalArgumentException("Invalid " + what + " '" + text
                                                + "': use epoch milliseconds or an ISO-8601 instant such as 2030-01-01T09:00:00Z", e);

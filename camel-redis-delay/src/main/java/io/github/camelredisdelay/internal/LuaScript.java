@@ -22,7 +22,8 @@ public enum LuaScript {
     RECLAIM("reclaim.lua", "record.lua"),
     RETIRE("retire.lua"),
     STATS("stats.lua", "record.lua", "due-set.lua"),
-    TIME("time.lua");
+    TIME("time.lua"),
+    MEMORY_POLICY("memory-policy.lua");
 
     /** Helpers every script may use; prepended to each. */
     private static final String PRELUDE_FILE = "prelude.lua";

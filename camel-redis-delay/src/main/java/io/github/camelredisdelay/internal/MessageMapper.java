@@ -3,19 +3,22 @@ package io.github.camelredisdelay.internal;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.camelredisdelay.RedisDelayConstants;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.NoTypeConversionAvailableException;
+import org.apache.camel.TypeConverter;
 import org.apache.camel.spi.HeaderFilterStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Maps a Camel message to the {@link Envelope} that is stored, and back. Bodies keep their type when they are a
- * {@code String} or {@code byte[]}; other bodies become {@code byte[]} through Camel's type converters. Headers
+ * {@code String} or {@code byte[]}; numbers, enums and other values whose text is the value itself become
+ * {@code String}; other bodies become {@code byte[]} through Camel's type converters. Headers
  * pass through the endpoint's {@link HeaderFilterStrategy}, so Camel's own headers (including every
  * {@code CamelRedisDelay*} instruction) are never stored; values of other types than those
  * {@link EnvelopeCodec#isSupportedHeaderValue} accepts are dropped with one WARN per header name.
@@ -42,21 +45,34 @@ public final class MessageMapper {
     }
 
     /**
-     * The body as it is stored: a {@code String} or {@code byte[]} as it is, anything else converted to bytes.
+     * The body as it is stored: a {@code String} or {@code byte[]} as it is; a value whose text is the value itself
+     * (a number, {@code Boolean}, {@code Character}, enum, {@code UUID} or other {@code CharSequence}) as text;
+     * anything else converted to bytes by Camel's type converters.
      *
-     * @throws IllegalArgumentException when the body cannot be converted to bytes
+     * @throws IllegalArgumentException when the body has no conversion to bytes
      */
     public Object storableBody(Exchange exchange, Object body) {
         if (body == null || body instanceof String || body instanceof byte[]) {
             return body;
         }
+        TypeConverter converter = exchange.getContext().getTypeConverter();
+        if (isText(body)) {
+            return converter.convertTo(String.class, exchange, body);
+        }
         try {
-            return exchange.getContext().getTypeConverter().mandatoryConvertTo(byte[].class, exchange, body);
+            return converter.mandatoryConvertTo(byte[].class, exchange, body);
         } catch (NoTypeConversionAvailableException | RuntimeException e) {
             throw new IllegalArgumentException("The body of type " + body.getClass().getName() + " cannot be stored on queue "
-                                               + queue + ": it has no conversion to byte[]; convert it to String or byte[] first",
+                                               + queue + ": it has no conversion to byte[]; marshal it first (e.g. "
+                                               + "marshal().json()) or convert it to String or byte[]",
                     e);
         }
+    }
+
+    /** Whether a value's text is the value itself, so that storing the text loses nothing. */
+    private static boolean isText(Object body) {
+        return body instanceof CharSequence || body instanceof Number || body instanceof Boolean || body instanceof Character
+               || body instanceof Enum<?> || body instanceof UUID;
     }
 
     /**

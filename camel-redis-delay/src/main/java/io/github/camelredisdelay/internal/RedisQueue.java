@@ -467,6 +467,19 @@ public final class RedisQueue {
     }
 
     /**
+     * The {@code maxmemory-policy} of the node that holds this queue, read from {@code INFO}; see
+     * {@code memory-policy.lua}.
+     */
+    public CompletionStage<String> memoryPolicyAsync() {
+        try {
+            return script.<byte[]>evalAsync(keys.ready(), RScript.Mode.READ_ONLY, LuaScript.MEMORY_POLICY.text(),
+                    RScript.ReturnType.VALUE, List.of(keys.ready())).thenApply(policy -> new String(policy, StandardCharsets.UTF_8));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
      * Resets the idle time of messages this consumer still works on, so their lease does not expire.
      */
     public void extendLeases(String consumer, Collection<StreamMessageId> entryIds) {

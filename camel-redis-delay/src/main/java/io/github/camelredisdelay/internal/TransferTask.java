@@ -31,6 +31,7 @@ public final class TransferTask extends ServiceSupport {
     private final long intervalMs;
     private final OutageLog outage;
     private final Backoff backoff;
+    private final Runnable onSubscribed;
 
     private RTopic wakeTopic;
     private int wakeListenerId = -1;
@@ -42,8 +43,13 @@ public final class TransferTask extends ServiceSupport {
     private boolean stepInFlight;
     private boolean runAgain;
 
-    public TransferTask(RedisQueue queue, ScheduledExecutorService timer, int batchSize, long intervalMs) {
+    /**
+     * @param onSubscribed runs on every resubscription to the announcement channel, after a reconnect
+     */
+    public TransferTask(RedisQueue queue, ScheduledExecutorService timer, int batchSize, long intervalMs,
+                        Runnable onSubscribed) {
         this.queue = queue;
+        this.onSubscribed = onSubscribed;
         this.timer = timer;
         this.batchSize = batchSize;
         this.intervalMs = intervalMs;
@@ -85,6 +91,7 @@ public final class TransferTask extends ServiceSupport {
             public void onSubscribe(String channel) {
                 // (re)subscribed, possibly after a reconnect: announcements may have been missed meanwhile
                 armIn(0);
+                onSubscribed.run();
             }
 
             @Override

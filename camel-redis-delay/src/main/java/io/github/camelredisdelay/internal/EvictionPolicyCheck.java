@@ -1,0 +1,86 @@
+package io.github.camelredisdelay.internal;
+
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Warns when Redis may evict a queue's keys, which loses messages without a trace: a {@code maxmemory-policy} of
+ * {@code allkeys-*} evicts any key under memory pressure. (The {@code volatile-*} policies evict only keys with a
+ * time to live, and the component sets none.) Checked at start and after every reconnect; one WARN per policy and
+ * connection a minute however many queues share the connection; where {@code INFO} is not allowed (ACL, managed
+ * Redis), one DEBUG line a minute.
+ */
+public final class EvictionPolicyCheck {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EvictionPolicyCheck.class);
+
+    private static final long QUIET_NANOS = TimeUnit.MINUTES.toNanos(1);
+
+    /** When each "connection|policy" was last reported, System.nanoTime(). */
+    private final Map<String, Long> reported = new ConcurrentHashMap<>();
+
+    /** Whether {@code policy} can evict keys without a time to live. */
+    public static boolean evicts(String policy) {
+        return policy.startsWith("allkeys-");
+    }
+
+    /**
+     * Reads the policy of the node holding {@code shard} in the background and warns once when it evicts.
+     *
+     * @param connection identifies the client, e.g. its address
+     */
+    public void checkSoon(RedisQueue shard, String connection) {
+        shard.memoryPolicyAsync().whenComplete((policy, error) -> {
+            if (error != null) {
+                reportUnreadable(shard, connection, error);
+            } else if (evicts(policy) && firstInAMinute(connection + "|" + policy)) {
+                LOG.warn("Redis holding queue {} has maxmemory-policy {}: under memory pressure it evicts any key, and an "
+                         + "evicted queue key loses messages without a trace. Set maxmemory-policy to noeviction (or a "
+                         + "volatile-* policy) on that server; requireNoEviction=true makes this a startup failure.",
+                        shard.name(), policy);
+            }
+        });
+    }
+
+    /**
+     * Reads the policy now.
+     *
+     * @throws IllegalStateException when it evicts
+     */
+    public static void require(RedisQueue shard) {
+        String policy;
+        try {
+            policy = shard.memoryPolicyAsync().toCompletableFuture().join();
+        } catch (CompletionException e) {
+            throw new IllegalStateException("requireNoEviction=true on queue " + shard.name()
+                                            + ", but its Redis' maxmemory-policy cannot be read: " + e.getCause(), e.getCause());
+        }
+        if (evicts(policy)) {
+            throw new IllegalStateException("Redis holding queue " + shard.name() + " has maxmemory-policy " + policy
+                                            + ", which can evict the queue's keys and lose messages; set it to noeviction,"
+                                            + " or requireNoEviction=false to only warn");
+        }
+    }
+
+    private boolean firstInAMinute(String key) {
+        long now = System.nanoTime();
+        boolean[] first = new boolean[1];
+        reported.compute(key, (any, last) -> {
+            first[0] = last == null || now - last > QUIET_NANOS;
+            return first[0] ? now : last;
+        });
+        return first[0];
+    }
+
+    private void reportUnreadable(RedisQueue shard, String connection, Throwable error) {
+        if (firstInAMinute(connection + "|?")) {
+            LOG.debug("Cannot read the maxmemory-policy of the Redis holding queue {} (INFO not allowed?): {}", shard.name(),
+                    error.toString());
+        }
+    }
+}

@@ -1,0 +1,213 @@
+package io.github.camelredisdelay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import io.github.camelredisdelay.internal.EvictionPolicyCheck;
+import io.github.camelredisdelay.test.LogLines;
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import io.github.camelredisdelay.test.RedisServerExtension;
+import org.apache.camel.CamelContext;
+import org.apache.camel.CamelExecutionException;
+import org.apache.camel.Message;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.main.Main;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+
+/**
+ * Configurations and inputs that used to go wrong in silence: durations Camel reads as 0, an ambiguous client, bodies
+ * that are numbers, due times before 1970, and a Redis that may evict the queue's keys.
+ */
+class ConfigurationTrapsTest extends RedisDelayTestSupport {
+
+    private final List<Message> deliveries = new CopyOnWriteArrayList<>();
+
+    @ParameterizedTest
+    @ValueSource(strings = { "delay", "visibility-timeout", "pollInterval", "transferInterval", "sync-timeout" })
+    void componentDurationThatCamelWouldReadAsZeroFailsStartupNamingOptionAndValue(String option) {
+        Main main = new Main();
+        main.addInitialProperty("camel.component.redis-delay.address", RedisServerExtension.redisUrl());
+        main.addInitialProperty("camel.component.redis-delay." + option, "30M");
+        try {
+            assertThatThrownBy(main::start).rootCause().isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(option.replace("-t", "T") + " option of component redis-delay")
+                    .hasMessageContaining("'30M'").hasMessageContaining("30m");
+        } finally {
+            main.stop();
+        }
+    }
+
+    @Test
+    void componentDurationsInAcceptedFormsAreReadExactly() throws Exception {
+        Main main = new Main();
+        main.addInitialProperty("camel.component.redis-delay.address", RedisServerExtension.redisUrl());
+        main.addInitialProperty("camel.component.redis-delay.delay", "1h30m");
+        main.addInitialProperty("camel.component.redis-delay.visibility-timeout", "PT45S");
+        try {
+            main.start();
+            RedisDelayConfiguration options = main.getCamelContext().getComponent("redis-delay", RedisDelayComponent.class)
+                    .getConfiguration();
+            assertThat(options.getDelay()).isEqualTo(TimeUnit.MINUTES.toMillis(90));
+            assertThat(options.getVisibilityTimeout()).isEqualTo(45_000);
+        } finally {
+            main.stop();
+        }
+    }
+
+    @Test
+    void severalRedissonClientBeansAndNoneChosenFailStartupNamingThem() throws Exception {
+        RedissonClient cache = client();
+        RedissonClient queues = client();
+        try {
+            CamelContext context = new DefaultCamelContext();
+            context.getRegistry().bind("cacheClient", cache);
+            context.getRegistry().bind("queueClient", queues);
+            context.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("direct:in").to("redis-delay:orders");
+                }
+            });
+
+            assertThatThrownBy(context::start).rootCause().isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("orders").hasMessageContaining("[cacheClient, queueClient]")
+                    .hasMessageContaining("redissonClient=#bean:");
+            context.stop();
+        } finally {
+            cache.shutdown();
+            queues.shutdown();
+        }
+    }
+
+    @Test
+    void aClientChosenByNameAmongSeveralIsUsed() throws Exception {
+        RedissonClient cache = client();
+        RedissonClient queues = client();
+        try (CamelContext context = new DefaultCamelContext()) {
+            context.getRegistry().bind("cacheClient", cache);
+            context.getRegistry().bind("queueClient", queues);
+            context.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("direct:in").to("redis-delay:orders?redissonClient=#bean:queueClient&keyPrefix=" + keyPrefix);
+                }
+            });
+            context.start();
+
+            context.createProducerTemplate().sendBody("direct:in", "order-1");
+
+            assertThat(redis().getMap(key("orders", "msg")).size()).isEqualTo(1);
+        } finally {
+            cache.shutdown();
+            queues.shutdown();
+        }
+    }
+
+    private static RedissonClient client() {
+        Config config = new Config();
+        config.useSingleServer().setAddress(RedisServerExtension.redisUrl()).setConnectionMinimumIdleSize(1);
+        return Redisson.create(config);
+    }
+
+    /** Starts a context whose consumer records what the queue delivers. */
+    private CamelContext startRecordingConsumer() throws Exception {
+        return startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders").process(e -> deliveries.add(e.getMessage().copy()));
+            }
+        });
+    }
+
+    @Test
+    void bodiesCamelTurnsIntoTextAreStoredAsText() throws Exception {
+        var producer = startRecordingConsumer().createProducerTemplate();
+
+        producer.sendBody("redis-delay:orders", 42);
+        producer.sendBody("redis-delay:orders", new StringBuilder("order-7"));
+        producer.sendBody("redis-delay:orders", TimeUnit.SECONDS);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> deliveries.size() == 3);
+        assertThat(deliveries).extracting(Message::getBody).containsExactlyInAnyOrder("42", "order-7", "SECONDS");
+    }
+
+    /** A body type Camel has no conversion for. */
+    private static final class Basket {
+    }
+
+    @Test
+    void bodyWithNoConversionToTextOrBytesFailsNamingItsTypeAndADataFormat() throws Exception {
+        var producer = startRecordingConsumer().createProducerTemplate();
+
+        assertThatThrownBy(() -> producer.sendBody("redis-delay:orders", new Basket()))
+                .isInstanceOf(CamelExecutionException.class).cause()
+                .hasMessageContaining(Basket.class.getName()).hasMessageContaining("marshal().json()");
+    }
+
+    @Test
+    void dueTimeBefore1970MeansDueNow() throws Exception {
+        var producer = startRecordingConsumer().createProducerTemplate();
+
+        producer.sendBodyAndHeader("redis-delay:orders", "moon landing", RedisDelayConstants.DUE_AT,
+                Instant.parse("1969-07-20T20:17:00Z"));
+        producer.sendBodyAndHeader("redis-delay:orders", "as text", RedisDelayConstants.DUE_AT, "-14182940000");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> deliveries.size() == 2);
+        assertThat(deliveries).extracting(Message::getBody).containsExactlyInAnyOrder("moon landing", "as text");
+    }
+
+    @Test
+    void redisThatMayEvictTheQueueKeysIsNamedInOneWarning() throws Exception {
+        setMemoryPolicy("allkeys-lru");
+        try (LogLines log = LogLines.of(EvictionPolicyCheck.class)) {
+            startContext(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("redis-delay:orders").log("${body}");
+                    from("redis-delay:payments").log("${body}");
+                }
+            });
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> !log.lines().isEmpty());
+            assertThat(log.lines()).singleElement().asString().startsWith("WARN").contains("allkeys-lru", "noeviction");
+        } finally {
+            setMemoryPolicy("noeviction");
+        }
+    }
+
+    @Test
+    void requireNoEvictionTurnsAnEvictingRedisIntoAStartupFailure() throws Exception {
+        setMemoryPolicy("allkeys-lfu");
+        try {
+            CamelContext context = createContext(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("direct:in").to("redis-delay:orders?requireNoEviction=true");
+                }
+            });
+
+            assertThatThrownBy(context::start).rootCause().isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("orders").hasMessageContaining("allkeys-lfu").hasMessageContaining("noeviction");
+        } finally {
+            setMemoryPolicy("noeviction");
+        }
+    }
+
+    private void setMemoryPolicy(String policy) {
+        redis().getRedisNodes(org.redisson.api.redisnode.RedisNodes.SINGLE).getInstance()
+                .setConfig("maxmemory-policy", policy);
+    }
+}
