@@ -348,8 +348,8 @@ public class RedisDelayConfiguration implements Cloneable {
     }
 
     /**
-     * Fail at start when the Redis holding the queue has a maxmemory-policy that can evict its keys (allkeys-*),
-     * instead of logging a warning; an evicted key loses messages.
+     * Fail at start when the Redis holding the queue has a maxmemory-policy that can evict its keys (an allkeys
+     * policy), instead of logging a warning; an evicted key loses messages.
      */
     public void setRequireNoEviction(boolean requireNoEviction) {
         this.requireNoEviction = requireNoEviction;
