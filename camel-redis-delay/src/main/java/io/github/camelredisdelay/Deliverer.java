@@ -14,6 +14,7 @@ import io.github.camelredisdelay.internal.ConsumerNames;
 import io.github.camelredisdelay.internal.DeadLetters;
 import io.github.camelredisdelay.internal.DeliveredMessage;
 import io.github.camelredisdelay.internal.Delivery;
+import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.LeaseKeeper;
 import io.github.camelredisdelay.internal.RedisQueue;
 import io.github.camelredisdelay.internal.RetryPolicy;
@@ -33,6 +34,7 @@ final class Deliverer {
 
     /** How long a finished message may wait for its acknowledgement to share a round trip with others. */
     private static final long ACK_LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    private static final long NEWER_FORMAT_QUIET_NANOS = TimeUnit.MINUTES.toNanos(1);
 
     private final RedisDelayEndpoint endpoint;
     private final RedisQueue queue;
@@ -45,6 +47,7 @@ final class Deliverer {
     private final boolean deferAcks;
     private final Queue<Delivery> finished = new ConcurrentLinkedQueue<>();
     private final AtomicLong oldestFinishedNanos = new AtomicLong();
+    private final AtomicLong lastNewerFormatWarningNanos = new AtomicLong();
 
     /**
      * @param deferAcks {@code true} to acknowledge finished messages with the next {@link #fetch}, in the same round
@@ -162,9 +165,14 @@ final class Deliverer {
      * Fills an exchange from a delivery and makes its completion settle the message.
      *
      * @return the completion, or {@code null} when the stored message cannot be read, or has exhausted its deliveries
-     *         through expired leases; it was sent to the dead-letter queue instead
+     *         through expired leases (it was sent to the dead-letter queue instead), or is of a newer format (it is
+     *         left for a newer node)
      */
     DeliveryCompletion prepare(Delivery delivery, Exchange exchange) {
+        if (delivery.problem() == null && EnvelopeCodec.isNewerFormat(delivery.envelope())) {
+            leaveForNewerNode(delivery);
+            return null;
+        }
         DeliveryCompletion completion
                 = new DeliveryCompletion(delivery, queue, retryPolicy, deadLetters, this::succeeded, leases::finished);
         String problem = delivery.problem();
@@ -194,6 +202,22 @@ final class Deliverer {
             leases.finished(delivery);
         }
         return null;
+    }
+
+    /**
+     * Leaves a message written in a newer format (during a rolling upgrade) unacknowledged and stops extending its
+     * lease: after the visibility timeout a consumer takes it over, until one on a node that reads it delivers it.
+     * Its growing delivery count never dead-letters it.
+     */
+    private void leaveForNewerNode(Delivery delivery) {
+        leases.finished(delivery);
+        long now = System.nanoTime();
+        long last = lastNewerFormatWarningNanos.get();
+        if ((last == 0 || now - last > NEWER_FORMAT_QUIET_NANOS) && lastNewerFormatWarningNanos.compareAndSet(last, now)) {
+            LOG.warn("Message {} on queue {} is stored in format version {}, newer than this node reads ({}); it is left "
+                     + "for a node that reads it (upgrade this one). Warned once a minute per consumer.",
+                    delivery.messageId(), queue.name(), Byte.toUnsignedInt(delivery.envelope()[0]), EnvelopeCodec.VERSION);
+        }
     }
 
     /**

@@ -28,7 +28,7 @@ import java.util.Map;
  */
 public final class EnvelopeCodec {
 
-    /** The format written by this version; readers reject any other. */
+    /** The format written by this version; docs/stored-format.md describes it and the compatibility rule. */
     public static final byte VERSION = 1;
 
     private static final byte BODY_NULL = 0;
@@ -36,6 +36,14 @@ public final class EnvelopeCodec {
     private static final byte BODY_BYTES = 2;
 
     private EnvelopeCodec() {
+    }
+
+    /**
+     * Whether {@code envelope} was written in a later format than this version reads (a newer node wrote it during a
+     * rolling upgrade): such a message is left for a node that reads it, never treated as corrupt.
+     */
+    public static boolean isNewerFormat(byte[] envelope) {
+        return envelope.length > 0 && Byte.toUnsignedInt(envelope[0]) > VERSION;
     }
 
     /**
