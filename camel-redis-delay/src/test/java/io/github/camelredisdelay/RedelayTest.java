@@ -25,6 +25,8 @@ import org.junit.jupiter.api.Test;
 class RedelayTest extends RedisDelayTestSupport {
 
     private final List<Message> deliveries = new CopyOnWriteArrayList<>();
+    /** Opens the deliveries {@link #orderInFlight} holds. */
+    private final CountDownLatch release = new CountDownLatch(1);
 
     @Test
     void messageRedelayedByTheRouteProcessingItIsDeliveredAgainUntilTheLoopEnds() throws Exception {
@@ -50,15 +52,30 @@ class RedelayTest extends RedisDelayTestSupport {
 
     @Test
     void redelayWinsOverARetryOfTheSameFailedDelivery() throws Exception {
+        assertRedelayWinsOverTheFailureOfItsDelivery("retrySchedule=50&maxDeliveries=5");
+    }
+
+    @Test
+    void redelayWinsOverDeadLetteringTheSameFailedDelivery() throws Exception {
+        assertRedelayWinsOverTheFailureOfItsDelivery("maxDeliveries=1");
+    }
+
+    /**
+     * A route whose first delivery re-delays the message with a new body and then fails: the re-delayed version is
+     * delivered, once, with a fresh delivery count; the failed one is neither retried nor dead-lettered.
+     */
+    private void assertRedelayWinsOverTheFailureOfItsDelivery(String consumerOptions) throws Exception {
+        List<Message> deadLetters = new CopyOnWriteArrayList<>();
         ProducerTemplate producer = startContext(new RouteBuilder() {
             @Override
             public void configure() {
                 errorHandler(noErrorHandler());
-                from("redis-delay:orders?retrySchedule=50&maxDeliveries=5").process(e -> deliveries.add(e.getMessage().copy()))
+                from("redis-delay:orders?" + consumerOptions).process(e -> deliveries.add(e.getMessage().copy()))
                         .filter(e -> deliveries.size() == 1)
                         .setBody(constant("re-delayed"))
                         .to("redis-delay:orders?delay=300")
                         .throwException(new IllegalStateException("failed after the re-delay"));
+                from("redis-delay:orders.dead").process(e -> deadLetters.add(e.getMessage().copy()));
             }
         }).createProducerTemplate();
 
@@ -69,36 +86,17 @@ class RedelayTest extends RedisDelayTestSupport {
         assertThat(deliveries.get(1).getHeader(RedisDelayConstants.DELIVERY_COUNT)).isEqualTo(1);
         await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("orders", "msg")).isEmpty());
         assertThat(deliveries).as("no retry of the failed version").hasSize(2);
-    }
-
-    @Test
-    void redelayWinsOverDeadLetteringTheSameFailedDelivery() throws Exception {
-        List<Message> deadLetters = new CopyOnWriteArrayList<>();
-        ProducerTemplate producer = startContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                errorHandler(noErrorHandler());
-                from("redis-delay:orders?maxDeliveries=1").process(e -> deliveries.add(e.getMessage().copy()))
-                        .filter(e -> deliveries.size() == 1)
-                        .setBody(constant("re-delayed"))
-                        .to("redis-delay:orders?delay=100")
-                        .throwException(new IllegalStateException("failed after the re-delay"));
-                from("redis-delay:orders.dead").process(e -> deadLetters.add(e.getMessage().copy()));
-            }
-        }).createProducerTemplate();
-
-        producer.sendBodyAndHeader("redis-delay:orders", "first", RedisDelayConstants.MESSAGE_ID, "order-1");
-
-        await().atMost(Duration.ofSeconds(10)).until(() -> deliveries.size() == 2);
-        assertThat(deliveries).extracting(Message::getBody).containsExactly("first", "re-delayed");
-        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("orders", "msg")).isEmpty());
         assertThat(deadLetters).isEmpty();
         assertThat(redis().getMap(key("orders.dead", "msg")).isExists()).isFalse();
     }
 
-    /** Starts a route that holds the delivery of each message until {@code release} opens. */
-    private ProducerTemplate startHeldConsumer(CountDownLatch delivered, CountDownLatch release) throws Exception {
-        return startContext(new RouteBuilder() {
+    /**
+     * Starts a route that holds each delivery until {@link #release} opens, schedules "v1" as order-1 and waits until
+     * its delivery is in flight.
+     */
+    private ProducerTemplate orderInFlight() throws Exception {
+        CountDownLatch delivered = new CountDownLatch(1);
+        ProducerTemplate producer = startContext(new RouteBuilder() {
             @Override
             public void configure() {
                 from("redis-delay:orders").process(e -> {
@@ -108,15 +106,14 @@ class RedelayTest extends RedisDelayTestSupport {
                 });
             }
         }).createProducerTemplate();
+        producer.sendBodyAndHeader("redis-delay:orders", "v1", RedisDelayConstants.MESSAGE_ID, "order-1");
+        assertThat(delivered.await(10, TimeUnit.SECONDS)).isTrue();
+        return producer;
     }
 
     @Test
     void scheduleWithKeepOfAnIdInFlightElsewhereStoresNothingAndSaysItIsADuplicate() throws Exception {
-        CountDownLatch delivered = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        ProducerTemplate producer = startHeldConsumer(delivered, release);
-        producer.sendBodyAndHeader("redis-delay:orders", "v1", RedisDelayConstants.MESSAGE_ID, "order-1");
-        assertThat(delivered.await(10, TimeUnit.SECONDS)).isTrue();
+        ProducerTemplate producer = orderInFlight();
 
         Exchange second = producer.request("redis-delay:orders?delay=100",
                 e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "order-1"));
@@ -129,11 +126,7 @@ class RedelayTest extends RedisDelayTestSupport {
 
     @Test
     void scheduleWithReplaceOfAnIdInFlightElsewhereIsDeliveredAfterIt() throws Exception {
-        CountDownLatch delivered = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        ProducerTemplate producer = startHeldConsumer(delivered, release);
-        producer.sendBodyAndHeader("redis-delay:orders", "v1", RedisDelayConstants.MESSAGE_ID, "order-1");
-        assertThat(delivered.await(10, TimeUnit.SECONDS)).isTrue();
+        ProducerTemplate producer = orderInFlight();
 
         Exchange second = producer.request("redis-delay:orders?delay=200&onDuplicate=replace", e -> {
             e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "order-1");
@@ -149,11 +142,7 @@ class RedelayTest extends RedisDelayTestSupport {
 
     @Test
     void scheduleWithFailOfAnIdInFlightElsewhereFails() throws Exception {
-        CountDownLatch delivered = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        ProducerTemplate producer = startHeldConsumer(delivered, release);
-        producer.sendBodyAndHeader("redis-delay:orders", "v1", RedisDelayConstants.MESSAGE_ID, "order-1");
-        assertThat(delivered.await(10, TimeUnit.SECONDS)).isTrue();
+        ProducerTemplate producer = orderInFlight();
 
         assertThatThrownBy(() -> producer.sendBodyAndHeader("redis-delay:orders?onDuplicate=fail", "v2",
                 RedisDelayConstants.MESSAGE_ID, "order-1"))

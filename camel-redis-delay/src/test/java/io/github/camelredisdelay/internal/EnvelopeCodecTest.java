@@ -3,12 +3,7 @@ package io.github.camelredisdelay.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.time.Instant;
 import java.util.Arrays;
-import java.util.Date;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -17,19 +12,7 @@ class EnvelopeCodecTest {
 
     @Test
     void everySupportedHeaderTypeRoundTripsWithItsType() {
-        Map<String, Object> headers = new LinkedHashMap<>();
-        headers.put("s", "text ✓");
-        headers.put("j", Long.MIN_VALUE);
-        headers.put("i", 42);
-        headers.put("h", (short) -3);
-        headers.put("b", (byte) 7);
-        headers.put("d", 2.5);
-        headers.put("f", 1.25f);
-        headers.put("z", false);
-        headers.put("t", new Date(123_456L));
-        headers.put("n", Instant.ofEpochSecond(1, 999_999_999));
-        headers.put("m", new BigDecimal("12.3400"));
-        headers.put("g", new BigInteger("123456789012345678901234567890"));
+        Map<String, Object> headers = StoredFormatTest.everyHeaderType();
 
         Envelope decoded = EnvelopeCodec.decode(EnvelopeCodec.encode(new Envelope("body", headers)));
 

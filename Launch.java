@@ -1,0 +1,5 @@
+public class Launch {
+    public static void main(String[] args) {
+        org.apache.camel.dsl.jbang.core.commands.CamelJBangMain.run(args);
+    }
+}
