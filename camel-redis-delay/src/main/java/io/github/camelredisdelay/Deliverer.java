@@ -1,10 +1,7 @@
 package io.github.camelredisdelay;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -14,7 +11,6 @@ import io.github.camelredisdelay.internal.ConsumerNames;
 import io.github.camelredisdelay.internal.DeadLetters;
 import io.github.camelredisdelay.internal.DeliveredMessage;
 import io.github.camelredisdelay.internal.Delivery;
-import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.LeaseKeeper;
 import io.github.camelredisdelay.internal.RedisQueue;
 import io.github.camelredisdelay.internal.RetryPolicy;
@@ -25,29 +21,21 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What every kind of consumer of a queue does with Redis: fetch messages (expired leases first, then new ones),
- * turn each into an exchange that settles it on completion, and keep the leases of running exchanges alive.
- * One instance per consumer and shard of the queue, with its own name in the shard's consumer group.
+ * turn each into an exchange whose completion its {@link Settlement} settles, and keep the leases of running
+ * exchanges alive. One instance per consumer and shard of the queue, with its own name in the shard's consumer group.
  */
 final class Deliverer {
 
     private static final Logger LOG = LoggerFactory.getLogger(Deliverer.class);
 
-    /** How long a finished message may wait for its acknowledgement to share a round trip with others. */
-    private static final long ACK_LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
-    private static final long NEWER_FORMAT_QUIET_NANOS = TimeUnit.MINUTES.toNanos(1);
-
     private final RedisDelayEndpoint endpoint;
     private final RedisQueue queue;
     private final String consumerName = ConsumerNames.unique();
     private final LeaseKeeper leases;
-    private final RetryPolicy retryPolicy;
-    private final DeadLetters deadLetters;
+    private final AckBuffer acks;
+    private final Settlement settlement;
     private final AtomicLong nextReclaimNanos = new AtomicLong(System.nanoTime());
     private ScheduledFuture<?> leaseExtension;
-    private final boolean deferAcks;
-    private final Queue<Delivery> finished = new ConcurrentLinkedQueue<>();
-    private final AtomicLong oldestFinishedNanos = new AtomicLong();
-    private final AtomicLong lastNewerFormatWarningNanos = new AtomicLong();
 
     /**
      * @param deferAcks {@code true} to acknowledge finished messages with the next {@link #fetch}, in the same round
@@ -55,11 +43,11 @@ final class Deliverer {
      */
     Deliverer(RedisDelayEndpoint endpoint, RedisQueue shard, boolean deferAcks) {
         this.endpoint = endpoint;
-        this.deferAcks = deferAcks;
         this.queue = shard;
         this.leases = new LeaseKeeper(queue, consumerName);
-        this.retryPolicy = new RetryPolicy(endpoint.retryDelays(), endpoint.getConfiguration().getMaxDeliveries());
-        this.deadLetters = new DeadLetters(queue, endpoint.deadLetterQueue());
+        this.acks = deferAcks ? new AckBuffer() : null;
+        RetryPolicy retryPolicy = new RetryPolicy(endpoint.retryDelays(), endpoint.getConfiguration().getMaxDeliveries());
+        this.settlement = new Settlement(queue, retryPolicy, new DeadLetters(queue, endpoint.deadLetterQueue()), leases, acks);
     }
 
     /**
@@ -68,25 +56,24 @@ final class Deliverer {
      * ({@code null}: no wait).
      */
     List<Delivery> fetch(int count, Duration block) {
-        List<Delivery> acks = drainFinished();
+        List<Delivery> finished = drainAcks();
         try {
             if (reclaimIsDue()) {
-                acknowledge(acks);
-                acks.forEach(leases::finished);
-                acks = List.of();
+                acknowledge(finished);
+                finished = List.of();
                 List<Delivery> reclaimed = queue.reclaim(consumerName, endpoint.getConfiguration().getVisibilityTimeout(), count);
                 if (!reclaimed.isEmpty()) {
                     LOG.info("Took over {} messages of queue {} whose lease expired", reclaimed.size(), queue.name());
                     return leased(reclaimed);
                 }
             }
-            List<Delivery> fresh = queue.ackAndReadNew(consumerName, count, acks);
-            acks.forEach(leases::finished);
-            acks = List.of();
+            List<Delivery> fresh = queue.ackAndReadNew(consumerName, count, finished);
+            settlement.acknowledged(finished);
+            finished = List.of();
             return leased(fresh.isEmpty() && block != null ? queue.readNew(consumerName, count, block) : fresh);
         } catch (RuntimeException e) {
             // not acknowledged: try again with the next fetch
-            requeue(acks);
+            putBackAcks(finished);
             throw e;
         }
     }
@@ -96,23 +83,31 @@ final class Deliverer {
      * flush acknowledges it; once this consumer stops, no one extends its lease and it is delivered again.
      */
     private void flushAcknowledgements() {
-        List<Delivery> acks = drainFinished();
+        List<Delivery> finished = drainAcks();
         try {
-            acknowledge(acks);
-            acks.forEach(leases::finished);
+            acknowledge(finished);
         } catch (RuntimeException e) {
-            requeue(acks);
+            putBackAcks(finished);
             LOG.warn("Could not acknowledge {} finished messages of queue {}; trying again with the next read (if the "
                      + "consumer stops first, they are delivered again after the visibility timeout): {}",
-                    acks.size(), queue.name(), e.toString());
+                    finished.size(), queue.name(), e.toString());
         }
     }
 
-    /** Puts acknowledgements that failed back in line for the next attempt. */
-    private void requeue(List<Delivery> acks) {
-        if (!acks.isEmpty()) {
-            oldestFinishedNanos.compareAndSet(0, System.nanoTime());
-            finished.addAll(acks);
+    private List<Delivery> drainAcks() {
+        return acks != null ? acks.drain() : List.of();
+    }
+
+    private void putBackAcks(List<Delivery> finished) {
+        if (acks != null) {
+            acks.putBack(finished);
+        }
+    }
+
+    private void acknowledge(List<Delivery> finished) {
+        if (!finished.isEmpty()) {
+            queue.ack(finished);
+            settlement.acknowledged(finished);
         }
     }
 
@@ -135,89 +130,27 @@ final class Deliverer {
                && nextReclaimNanos.compareAndSet(due, now + TimeUnit.MILLISECONDS.toNanos(Math.max(100, visibility / 2)));
     }
 
-    private List<Delivery> drainFinished() {
-        oldestFinishedNanos.set(0);
-        List<Delivery> drained = new ArrayList<>();
-        for (Delivery delivery = finished.poll(); delivery != null; delivery = finished.poll()) {
-            drained.add(delivery);
-        }
-        return drained;
-    }
-
-    private void acknowledge(List<Delivery> deliveries) {
-        if (!deliveries.isEmpty()) {
-            queue.ack(deliveries);
-        }
-    }
-
-    /** A delivery whose exchange succeeded: its lease is kept alive until the acknowledgement is sent. */
-    private void succeeded(Delivery delivery) {
-        if (deferAcks) {
-            oldestFinishedNanos.compareAndSet(0, System.nanoTime());
-            finished.add(delivery);
-        } else {
-            queue.ack(List.of(delivery));
-            leases.finished(delivery);
-        }
-    }
-
     /**
      * Fills an exchange from a delivery and makes its completion settle the message.
      *
-     * @return the completion, or {@code null} when the stored message cannot be read, or has exhausted its deliveries
-     *         through expired leases (it was sent to the dead-letter queue instead), or is of a newer format (it is
-     *         left for a newer node)
+     * @return the completion, or {@code null} when the delivery does not go to the route ({@link Settlement#admit})
+     *         or its stored message cannot be read (it was sent to the dead-letter queue)
      */
     DeliveryCompletion prepare(Delivery delivery, Exchange exchange) {
-        if (delivery.problem() == null && EnvelopeCodec.isNewerFormat(delivery.envelope())) {
-            leaveForNewerNode(delivery);
+        if (!settlement.admit(delivery)) {
             return null;
         }
-        DeliveryCompletion completion
-                = new DeliveryCompletion(delivery, queue, retryPolicy, deadLetters, this::succeeded, leases::finished);
-        String problem = delivery.problem();
-        int maxDeliveries = endpoint.getConfiguration().getMaxDeliveries();
-        if (problem == null && maxDeliveries > 0 && delivery.deliveryCount() > maxDeliveries) {
-            // its consumers kept dying or timing out on it: a poison message must not take down one node after another
-            problem = "delivered " + (delivery.deliveryCount() - 1) + " times without being acknowledged within the "
-                      + "visibility timeout (the consumers crashed, hung or were too slow)";
-        }
-        if (problem == null) {
-            try {
-                endpoint.messageMapper().populate(exchange, delivery, queue.name());
-                DeliveredMessage.mark(exchange, queue, delivery.messageId());
-                endpoint.statistics().delivered(delivery.dueAt());
-                exchange.getExchangeExtension().addOnCompletion(completion);
-                return completion;
-            } catch (IllegalArgumentException e) {
-                problem = "unreadable message: " + e.getMessage();
-            }
-        }
         try {
-            completion.deadLetter(problem);
-        } catch (RuntimeException e) {
-            LOG.warn("Could not dead-letter an unreadable message of queue {}; trying again after the visibility timeout: {}",
-                    queue.name(), e.toString());
-        } finally {
-            leases.finished(delivery);
+            endpoint.messageMapper().populate(exchange, delivery, queue.name());
+        } catch (IllegalArgumentException e) {
+            settlement.rejected(delivery, "unreadable message: " + e.getMessage());
+            return null;
         }
-        return null;
-    }
-
-    /**
-     * Leaves a message written in a newer format (during a rolling upgrade) unacknowledged and stops extending its
-     * lease: after the visibility timeout a consumer takes it over, until one on a node that reads it delivers it.
-     * Its growing delivery count never dead-letters it.
-     */
-    private void leaveForNewerNode(Delivery delivery) {
-        leases.finished(delivery);
-        long now = System.nanoTime();
-        long last = lastNewerFormatWarningNanos.get();
-        if ((last == 0 || now - last > NEWER_FORMAT_QUIET_NANOS) && lastNewerFormatWarningNanos.compareAndSet(last, now)) {
-            LOG.warn("Message {} on queue {} is stored in format version {}, newer than this node reads ({}); it is left "
-                     + "for a node that reads it (upgrade this one). Warned once a minute per consumer.",
-                    delivery.messageId(), queue.name(), Byte.toUnsignedInt(delivery.envelope()[0]), EnvelopeCodec.VERSION);
-        }
+        DeliveredMessage.mark(exchange, queue, delivery.messageId());
+        endpoint.statistics().delivered(delivery.dueAt());
+        DeliveryCompletion completion = new DeliveryCompletion(delivery, settlement);
+        exchange.getExchangeExtension().addOnCompletion(completion);
+        return completion;
     }
 
     /**
@@ -237,13 +170,11 @@ final class Deliverer {
                                                            + queue.name(), exchange, e);
         } finally {
             if (!completion.fired()) {
-                // never completed: leave the message to expire and be delivered again
-                leases.finished(delivery);
+                settlement.abandoned(delivery);
             }
             consumer.releaseExchange(exchange, false);
         }
-        long oldest = oldestFinishedNanos.get();
-        if (oldest != 0 && System.nanoTime() - oldest > ACK_LINGER_NANOS) {
+        if (acks != null && acks.isOverdue()) {
             // slow exchanges: do not let finished messages wait for the whole batch, a crash would repeat them
             flushAcknowledgements();
         }

@@ -378,7 +378,7 @@ public final class RedisQueue {
      *         the message (a replace or a re-delay) was stored meanwhile and keeps its own schedule
      */
     public boolean retry(Delivery delivery, long delayMs, String lastError) {
-        String note = delivery.deliveryCount() + ":" + lastError;
+        String note = new FailureNote(delivery.deliveryCount(), lastError).text();
         List<Object> result = script.eval(keys.ready(), RScript.Mode.READ_WRITE, LuaScript.RETRY.text(), RScript.ReturnType.LIST,
                 List.of(keys.ready(), keys.due(), keys.fail(), keys.msg()), bytes(QueueKeys.GROUP), bytes(delivery.entryId()),
                 bytes(delivery.messageId()), bytes(delayMs), bytes(note), bytes(keys.wake()), generation(delivery));

@@ -25,9 +25,17 @@ public final class RetryPolicy {
      * @return the delay before the next delivery, or empty when the message is exhausted
      */
     public OptionalLong delayAfter(int deliveryCount) {
-        if (maxDeliveries > 0 && deliveryCount >= maxDeliveries) {
+        if (isExhausted(deliveryCount)) {
             return OptionalLong.empty();
         }
         return OptionalLong.of(delays.get(Math.min(deliveryCount, delays.size()) - 1));
+    }
+
+    /**
+     * Whether a message whose last {@code failedDeliveries} deliveries all failed (by an exception, or by a lease
+     * that expired) goes to the dead-letter queue.
+     */
+    public boolean isExhausted(int failedDeliveries) {
+        return maxDeliveries > 0 && failedDeliveries >= maxDeliveries;
     }
 }

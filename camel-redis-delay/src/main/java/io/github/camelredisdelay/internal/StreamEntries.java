@@ -34,10 +34,9 @@ final class StreamEntries {
             String lastError = null;
             byte[] failure = fields.get("f");
             if (failure != null) {
-                String note = text(failure);
-                int separator = note.indexOf(':');
-                failed = Integer.parseInt(note.substring(0, separator));
-                lastError = note.substring(separator + 1);
+                FailureNote note = FailureNote.parse(text(failure));
+                failed = note.failedDeliveries();
+                lastError = note.lastError();
             }
             if (id == null) {
                 throw new IllegalArgumentException("no message id");

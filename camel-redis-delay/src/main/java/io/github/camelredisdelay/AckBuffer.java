@@ -1,0 +1,52 @@
+package io.github.camelredisdelay;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.github.camelredisdelay.internal.Delivery;
+
+/**
+ * Deliveries whose exchange succeeded, waiting to be acknowledged with the consumer's next read, so that one round
+ * trip serves both. Their leases stay alive until they are acknowledged.
+ */
+final class AckBuffer {
+
+    /** How long a finished message may wait for its acknowledgement to share a round trip with others. */
+    private static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+    private final Queue<Delivery> finished = new ConcurrentLinkedQueue<>();
+    private final AtomicLong oldestNanos = new AtomicLong();
+
+    void add(Delivery delivery) {
+        oldestNanos.compareAndSet(0, System.nanoTime());
+        finished.add(delivery);
+    }
+
+    /** Takes everything waiting. */
+    List<Delivery> drain() {
+        oldestNanos.set(0);
+        List<Delivery> drained = new ArrayList<>();
+        for (Delivery delivery = finished.poll(); delivery != null; delivery = finished.poll()) {
+            drained.add(delivery);
+        }
+        return drained;
+    }
+
+    /** Puts acknowledgements that could not be sent back in line for the next attempt. */
+    void putBack(List<Delivery> deliveries) {
+        if (!deliveries.isEmpty()) {
+            oldestNanos.compareAndSet(0, System.nanoTime());
+            finished.addAll(deliveries);
+        }
+    }
+
+    /** Whether the oldest waiting acknowledgement has lingered long enough to be sent on its own. */
+    boolean isOverdue() {
+        long oldest = oldestNanos.get();
+        return oldest != 0 && System.nanoTime() - oldest > LINGER_NANOS;
+    }
+}

@@ -1,0 +1,162 @@
+package io.github.camelredisdelay;
+
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.github.camelredisdelay.internal.DeadLetters;
+import io.github.camelredisdelay.internal.Delivery;
+import io.github.camelredisdelay.internal.EnvelopeCodec;
+import io.github.camelredisdelay.internal.LeaseKeeper;
+import io.github.camelredisdelay.internal.RedisQueue;
+import io.github.camelredisdelay.internal.RetryPolicy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Decides and carries out the outcome of every delivery of one consumer on one shard: acknowledged when its exchange
+ * succeeded; retried after the retry schedule's delay, or dead-lettered once its deliveries are exhausted, when it
+ * failed; dead-lettered before reaching the route when it cannot be read or its leases kept expiring; left for a newer
+ * node when its format is newer than this version reads. It is the one place that releases a delivery's lease. If
+ * Redis cannot be reached at that moment, the message stays leased and is delivered again after the visibility
+ * timeout.
+ */
+final class Settlement {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Settlement.class);
+    private static final long NEWER_FORMAT_QUIET_NANOS = TimeUnit.MINUTES.toNanos(1);
+
+    private final RedisQueue queue;
+    private final RetryPolicy retryPolicy;
+    private final DeadLetters deadLetters;
+    private final LeaseKeeper leases;
+    private final AckBuffer acks;
+    private final AtomicLong lastNewerFormatWarningNanos = new AtomicLong();
+
+    /**
+     * @param acks where succeeded deliveries wait to be acknowledged with the next read, or {@code null} to acknowledge
+     *             each at once
+     */
+    Settlement(RedisQueue queue, RetryPolicy retryPolicy, DeadLetters deadLetters, LeaseKeeper leases, AckBuffer acks) {
+        this.queue = queue;
+        this.retryPolicy = retryPolicy;
+        this.deadLetters = deadLetters;
+        this.leases = leases;
+        this.acks = acks;
+    }
+
+    /**
+     * Whether a fetched delivery goes to the route. One that does not is settled here: dead-lettered when it cannot be
+     * read or its earlier deliveries all ended with an expired lease (its consumers crashed or hung: a poison message
+     * must not take down one node after another), left alone when its format is newer.
+     */
+    boolean admit(Delivery delivery) {
+        if (delivery.problem() != null) {
+            rejected(delivery, delivery.problem());
+            return false;
+        }
+        if (EnvelopeCodec.isNewerFormat(delivery.envelope())) {
+            leaveForNewerNode(delivery);
+            return false;
+        }
+        int expiredLeases = delivery.deliveryCount() - 1;
+        if (retryPolicy.isExhausted(expiredLeases)) {
+            rejected(delivery, "delivered " + expiredLeases + " times without being acknowledged within the visibility "
+                               + "timeout (the consumers crashed, hung or were too slow)");
+            return false;
+        }
+        return true;
+    }
+
+    /** Sends a delivery that cannot go to the route to the dead-letter queue. */
+    void rejected(Delivery delivery, String problem) {
+        try {
+            deadLetter(delivery, problem);
+        } catch (RuntimeException e) {
+            LOG.warn("Could not dead-letter message {} of queue {}; trying again after the visibility timeout: {}",
+                    delivery.messageId(), queue.name(), e.toString());
+        } finally {
+            leases.finished(delivery);
+        }
+    }
+
+    /** The delivery's exchange succeeded: acknowledged now, or with the consumer's next read. */
+    void succeeded(Delivery delivery) {
+        if (acks != null) {
+            acks.add(delivery);
+            return;
+        }
+        try {
+            queue.ack(List.of(delivery));
+        } catch (RuntimeException e) {
+            LOG.warn("Could not acknowledge message {} on queue {}; it will be delivered again after the visibility timeout: {}",
+                    delivery.messageId(), queue.name(), e.toString());
+        } finally {
+            leases.finished(delivery);
+        }
+    }
+
+    /** Acknowledgements sent with a read: their leases need no extending any more. */
+    void acknowledged(List<Delivery> deliveries) {
+        deliveries.forEach(leases::finished);
+    }
+
+    /** The delivery's exchange failed: another delivery after the retry schedule's delay, or the dead-letter queue. */
+    void failed(Delivery delivery, Throwable error) {
+        String description = describe(error);
+        try {
+            OptionalLong delay = retryPolicy.delayAfter(delivery.deliveryCount());
+            if (delay.isEmpty()) {
+                deadLetter(delivery, description);
+            } else if (queue.retry(delivery, delay.getAsLong(), description)) {
+                LOG.warn("Delivery {} of message {} on queue {} failed, next delivery in {} ms: {}",
+                        delivery.deliveryCount(), delivery.messageId(), queue.name(), delay.getAsLong(), description);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("Could not settle failed message {} on queue {}; it will be delivered again after the visibility timeout: {}",
+                    delivery.messageId(), queue.name(), e.toString());
+        } finally {
+            leases.finished(delivery);
+        }
+    }
+
+    /** The delivery's exchange never completed: its lease is left to expire, and it is delivered again. */
+    void abandoned(Delivery delivery) {
+        leases.finished(delivery);
+    }
+
+    private void deadLetter(Delivery delivery, String reason) {
+        String deadLetterId = deadLetters.move(delivery, reason);
+        if (deadLetterId == null) {
+            LOG.info("Message {} on queue {} failed ({}) after a newer version of it was stored; the newer version stands",
+                    delivery.messageId(), queue.name(), reason);
+            return;
+        }
+        LOG.error("Message {} on queue {} moved to dead-letter queue {} as {} after {} deliveries: {}", delivery.messageId(),
+                queue.name(), deadLetters.targetName(), deadLetterId, delivery.deliveryCount(), reason);
+    }
+
+    /**
+     * Leaves a message written in a newer format (during a rolling upgrade) unacknowledged and stops extending its
+     * lease: after the visibility timeout a consumer takes it over, until one on a node that reads it delivers it.
+     * Its growing delivery count never dead-letters it.
+     */
+    private void leaveForNewerNode(Delivery delivery) {
+        leases.finished(delivery);
+        long now = System.nanoTime();
+        long last = lastNewerFormatWarningNanos.get();
+        if ((last == 0 || now - last > NEWER_FORMAT_QUIET_NANOS) && lastNewerFormatWarningNanos.compareAndSet(last, now)) {
+            LOG.warn("Message {} on queue {} is stored in format version {}, newer than this node reads ({}); it is left "
+                     + "for a node that reads it (upgrade this one). Warned once a minute per consumer.",
+                    delivery.messageId(), queue.name(), Byte.toUnsignedInt(delivery.envelope()[0]), EnvelopeCodec.VERSION);
+        }
+    }
+
+    private static String describe(Throwable error) {
+        if (error == null) {
+            return "exchange failed without an exception";
+        }
+        return error.getClass().getName() + ": " + error.getMessage();
+    }
+}
