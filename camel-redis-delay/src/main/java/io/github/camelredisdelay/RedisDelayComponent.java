@@ -12,6 +12,7 @@ import io.github.camelredisdelay.internal.SharedRegistry;
 import io.github.camelredisdelay.internal.TransferTask;
 import io.github.camelredisdelay.internal.WakeChannels;
 import org.apache.camel.Endpoint;
+import org.apache.camel.builder.ThreadPoolProfileBuilder;
 import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.annotations.Component;
 import org.apache.camel.support.HealthCheckComponent;
@@ -68,10 +69,17 @@ public class RedisDelayComponent extends HealthCheckComponent {
     @Override
     protected void doStart() throws Exception {
         super.doStart();
-        transferTimer = getCamelContext().getExecutorServiceManager()
-                .newSingleThreadScheduledExecutor(this, "RedisDelayTransfer");
-        leaseTimer = getCamelContext().getExecutorServiceManager()
-                .newSingleThreadScheduledExecutor(this, "RedisDelayLeases");
+        transferTimer = timerThread("RedisDelayTransfer");
+        leaseTimer = timerThread("RedisDelayLeases");
+    }
+
+    /**
+     * One thread for the timers of every queue: without a queue limit, since each queue keeps a timer armed there
+     * (Camel's default profile rejects tasks beyond 1,000).
+     */
+    private ScheduledExecutorService timerThread(String name) {
+        return getCamelContext().getExecutorServiceManager().newScheduledThreadPool(this, name,
+                new ThreadPoolProfileBuilder(name).poolSize(1).maxQueueSize(-1).build());
     }
 
     @Override
