@@ -12,6 +12,7 @@ import io.github.camelredisdelay.internal.SharedRegistry;
 import io.github.camelredisdelay.internal.TransferTask;
 import io.github.camelredisdelay.internal.WakeChannels;
 import org.apache.camel.Endpoint;
+import org.apache.camel.Service;
 import org.apache.camel.builder.ThreadPoolProfileBuilder;
 import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.annotations.Component;
@@ -122,11 +123,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
      * The transfer task of a queue, started by its first user and stopped after its last.
      */
     TransferTask acquireTransferTask(String key, Supplier<TransferTask> create) {
-        return transferTasks.acquire(key, () -> {
-            TransferTask task = create.get();
-            ServiceHelper.startService(task);
-            return task;
-        });
+        return acquireStarted(transferTasks, key, create);
     }
 
     void releaseTransferTask(String key) {
@@ -137,10 +134,15 @@ public class RedisDelayComponent extends HealthCheckComponent {
      * The wake channels of a client and key prefix, subscribed by their first user and unsubscribed after their last.
      */
     WakeChannels acquireWakeChannels(String key, Supplier<WakeChannels> create) {
-        return wakeChannels.acquire(key, () -> {
-            WakeChannels channels = create.get();
-            ServiceHelper.startService(channels);
-            return channels;
+        return acquireStarted(wakeChannels, key, create);
+    }
+
+    /** The shared service under {@code key}, created and started by its first user. */
+    private static <S extends Service> S acquireStarted(SharedRegistry<String, S> registry, String key, Supplier<S> create) {
+        return registry.acquire(key, () -> {
+            S service = create.get();
+            ServiceHelper.startService(service);
+            return service;
         });
     }
 
