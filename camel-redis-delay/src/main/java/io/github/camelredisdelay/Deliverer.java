@@ -50,6 +50,11 @@ final class Deliverer {
         this.settlement = new Settlement(queue, retryPolicy, new DeadLetters(queue, endpoint.deadLetterQueue()), leases, acks);
     }
 
+    /** The wake channel of this deliverer's shard, which announces ready messages. */
+    String wakeChannel() {
+        return queue.keys().wake();
+    }
+
     /**
      * Acknowledges the messages finished since the last call and fetches up to {@code count} messages: those whose
      * lease expired (checked every half visibility timeout), else new ones, waiting up to {@code block} for them
@@ -189,11 +194,14 @@ final class Deliverer {
     }
 
     /**
-     * Acknowledges what finished, and leaves the consumer group unless this consumer still holds messages. The lease
-     * timer must have stopped.
+     * Stops extending leases, acknowledges what finished, and leaves the consumer group unless this consumer still
+     * holds messages.
      */
     void stop() {
-        leaseExtension = null;
+        if (leaseExtension != null) {
+            leaseExtension.cancel(false);
+            leaseExtension = null;
+        }
         flushAcknowledgements();
         try {
             queue.retire(consumerName);

@@ -10,7 +10,10 @@ import io.github.camelredisdelay.internal.QueueNames;
 import io.github.camelredisdelay.internal.RedissonClientFactory;
 import io.github.camelredisdelay.internal.SharedRegistry;
 import io.github.camelredisdelay.internal.TransferTask;
+import io.github.camelredisdelay.internal.WakeChannels;
 import org.apache.camel.Endpoint;
+import org.apache.camel.Service;
+import org.apache.camel.builder.ThreadPoolProfileBuilder;
 import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.PropertyConfigurer;
 import org.apache.camel.spi.annotations.Component;
@@ -20,19 +23,26 @@ import org.redisson.api.RedissonClient;
 
 /**
  * The {@code redis-delay} component: a distributed, durable delay queue on Redis. It owns what the endpoints of a
- * CamelContext share: the Redis clients it creates, one transfer task per queue, and the timer thread that drives
- * the transfer tasks.
+ * CamelContext share: the Redis clients it creates, one wake-channel subscription per client and key prefix, one
+ * transfer task per queue, the timer thread that drives the transfer tasks and the one that extends leases.
  */
 @Component("redis-delay")
 public class RedisDelayComponent extends HealthCheckComponent {
+
+    /** Longest wait of a client's shutdown for its commands in flight and its connections to close. */
+    private static final long CLIENT_SHUTDOWN_MS = 200;
+    /** Longest wait of the timer threads' running tasks on stop. */
+    private static final long TIMER_SHUTDOWN_MS = 200;
 
     @Metadata(description = "Default options for every endpoint of this component")
     private RedisDelayConfiguration configuration = new RedisDelayConfiguration();
 
     private final SharedRegistry<Object, RedissonClient> clients = new SharedRegistry<>();
     private final SharedRegistry<String, TransferTask> transferTasks = new SharedRegistry<>();
+    private final SharedRegistry<String, WakeChannels> wakeChannels = new SharedRegistry<>();
     private final EvictionPolicyCheck evictionPolicyCheck = new EvictionPolicyCheck();
     private ScheduledExecutorService transferTimer;
+    private ScheduledExecutorService leaseTimer;
     private volatile PropertyConfigurer strictComponentConfigurer;
     private volatile PropertyConfigurer strictEndpointConfigurer;
 
@@ -77,16 +87,30 @@ public class RedisDelayComponent extends HealthCheckComponent {
     @Override
     protected void doStart() throws Exception {
         super.doStart();
-        transferTimer = getCamelContext().getExecutorServiceManager()
-                .newSingleThreadScheduledExecutor(this, "RedisDelayTransfer");
+        transferTimer = timerThread("RedisDelayTransfer");
+        leaseTimer = timerThread("RedisDelayLeases");
+    }
+
+    /**
+     * One thread for the timers of every queue: without a queue limit, since each queue keeps a timer armed there
+     * (Camel's default profile rejects tasks beyond 1,000).
+     */
+    private ScheduledExecutorService timerThread(String name) {
+        return getCamelContext().getExecutorServiceManager().newScheduledThreadPool(this, name,
+                new ThreadPoolProfileBuilder(name).poolSize(1).maxQueueSize(-1).build());
     }
 
     @Override
     protected void doStop() throws Exception {
         if (transferTimer != null) {
-            // waits for the thread to end, so a stopped context leaves none behind
-            getCamelContext().getExecutorServiceManager().shutdownGraceful(transferTimer, 2000);
+            // its tasks only arm timers and send asynchronous calls; a task still stuck in the client's first connect
+            // (Redisson's lazy initialization blocks the caller) is interrupted rather than waited for
+            getCamelContext().getExecutorServiceManager().shutdownGraceful(transferTimer, TIMER_SHUTDOWN_MS);
             transferTimer = null;
+        }
+        if (leaseTimer != null) {
+            getCamelContext().getExecutorServiceManager().shutdownGraceful(leaseTimer, TIMER_SHUTDOWN_MS);
+            leaseTimer = null;
         }
         super.doStop();
     }
@@ -105,8 +129,10 @@ public class RedisDelayComponent extends HealthCheckComponent {
 
     void releaseClient(RedisDelayConfiguration options) {
         if (options.getRedissonClient() == null) {
-            // no quiet period: every endpoint using the client has stopped
-            clients.release(RedissonClientFactory.connectionKey(options), client -> client.shutdown(0, 5, TimeUnit.SECONDS));
+            // every endpoint using the client has stopped and settled its work: nothing in flight is worth waiting
+            // for; a command still waiting for the client's first connections would hold the stop for the whole wait
+            clients.release(RedissonClientFactory.connectionKey(options),
+                    client -> client.shutdown(0, CLIENT_SHUTDOWN_MS, TimeUnit.MILLISECONDS));
         }
     }
 
@@ -114,11 +140,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
      * The transfer task of a queue, started by its first user and stopped after its last.
      */
     TransferTask acquireTransferTask(String key, Supplier<TransferTask> create) {
-        return transferTasks.acquire(key, () -> {
-            TransferTask task = create.get();
-            ServiceHelper.startService(task);
-            return task;
-        });
+        return acquireStarted(transferTasks, key, create);
     }
 
     void releaseTransferTask(String key) {
@@ -127,6 +149,31 @@ public class RedisDelayComponent extends HealthCheckComponent {
 
     EvictionPolicyCheck evictionPolicyCheck() {
         return evictionPolicyCheck;
+    }
+
+    /**
+     * The wake channels of a client and key prefix, subscribed by their first user and unsubscribed after their last.
+     */
+    WakeChannels acquireWakeChannels(String key, Supplier<WakeChannels> create) {
+        return acquireStarted(wakeChannels, key, create);
+    }
+
+    /** The shared service under {@code key}, created and started by its first user. */
+    private static <S extends Service> S acquireStarted(SharedRegistry<String, S> registry, String key, Supplier<S> create) {
+        return registry.acquire(key, () -> {
+            S service = create.get();
+            ServiceHelper.startService(service);
+            return service;
+        });
+    }
+
+    void releaseWakeChannels(String key) {
+        wakeChannels.release(key, ServiceHelper::stopService);
+    }
+
+    /** The thread that extends the leases of every consumer's fetched messages. */
+    ScheduledExecutorService leaseTimer() {
+        return leaseTimer;
     }
 
     ScheduledExecutorService transferTimer() {

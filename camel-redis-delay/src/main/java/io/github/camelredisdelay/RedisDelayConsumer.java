@@ -1,6 +1,5 @@
 package io.github.camelredisdelay;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -8,6 +7,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.github.camelredisdelay.internal.Backoff;
 import io.github.camelredisdelay.internal.Delivery;
 import io.github.camelredisdelay.internal.OutageLog;
+import io.github.camelredisdelay.internal.ReadySignal;
+import io.github.camelredisdelay.internal.WakeChannels;
 import org.apache.camel.Processor;
 import org.apache.camel.ShutdownRunningTask;
 import org.apache.camel.spi.ShutdownAware;
@@ -16,9 +17,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The blocking consumer: {@code concurrentConsumers} long-polling threads per shard of the queue read the ready
- * stream through the consumer group, so each message goes to one consumer of all nodes as soon as it is due. It also takes over
- * messages whose lease expired (their consumer died) and extends the leases of its own running exchanges.
+ * The blocking consumer: {@code concurrentConsumers} threads per shard of the queue read the ready stream through the
+ * consumer group, so each message goes to one consumer of all nodes as soon as it is due. Reads never block in Redis:
+ * a thread that found nothing waits for the shard's "ready" notice ({@link WakeChannels}), at most
+ * {@value #IDLE_WAIT_MS} ms as a safety net against a lost notice, so an idle queue holds no Redis connection. It also
+ * takes over messages whose lease expired (their consumer died) and extends the leases of its own running exchanges.
+ * <p>
+ * Redis errors while fetching are logged (rate-limited by {@link OutageLog}); with {@code bridgeErrorHandler} they
+ * also go to the route's error handler, as often as they are logged at WARN.
  * <p>
  * On graceful shutdown it stops fetching, finishes and settles what it has fetched; anything unfinished stays
  * leased in Redis and is delivered again after {@code visibilityTimeout}.
@@ -26,8 +32,8 @@ import org.slf4j.LoggerFactory;
 public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware {
 
     private static final Logger LOG = LoggerFactory.getLogger(RedisDelayConsumer.class);
-    /** Longest wait of one read; bounds how long a stopping consumer waits for its threads. */
-    private static final Duration BLOCK = Duration.ofSeconds(1);
+    /** Longest wait for a "ready" notice after an empty read: the safety net against a lost notice. */
+    private static final long IDLE_WAIT_MS = 1000;
 
     private final RedisDelayEndpoint endpoint;
     private final AtomicInteger pending = new AtomicInteger();
@@ -36,6 +42,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
 
     private volatile boolean fetching;
     private ShardDeliverers deliverers;
+    private List<ReadySignal> signals = List.of();
     private ExecutorService readers;
 
     public RedisDelayConsumer(RedisDelayEndpoint endpoint, Processor processor) {
@@ -57,45 +64,66 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
         fetching = true;
         deliverers.start(this);
         List<Deliverer> shards = deliverers.all();
+        WakeChannels wake = endpoint.wakeChannels();
+        signals = shards.stream().map(shard -> {
+            ReadySignal signal = new ReadySignal();
+            wake.listen(shard.wakeChannel(), signal);
+            return signal;
+        }).toList();
         readers = endpoint.getCamelContext().getExecutorServiceManager().newFixedThreadPool(this,
                 "RedisDelayConsumer[" + endpoint.getQueueName() + "]", options.getConcurrentConsumers() * shards.size());
         for (int i = 0; i < options.getConcurrentConsumers(); i++) {
-            shards.forEach(shard -> readers.execute(() -> fetchLoop(shard)));
+            for (int shard = 0; shard < shards.size(); shard++) {
+                Deliverer deliverer = shards.get(shard);
+                ReadySignal signal = signals.get(shard);
+                readers.execute(() -> fetchLoop(deliverer, signal));
+            }
         }
     }
 
     @Override
     protected void doStop() throws Exception {
         fetching = false;
+        signals.forEach(ReadySignal::close);
         if (readers != null) {
-            // a read blocks at most BLOCK while Redis is up; while it is down, interrupt Redisson's retries
-            endpoint.getCamelContext().getExecutorServiceManager().shutdownGraceful(readers, BLOCK.toMillis() + 1000);
+            // waiting threads return at once; while Redis is down, interrupt Redisson's retries
+            endpoint.getCamelContext().getExecutorServiceManager().shutdownGraceful(readers, 2000);
             readers = null;
         }
         if (deliverers != null) {
+            List<Deliverer> shards = deliverers.all();
+            for (int shard = 0; shard < signals.size(); shard++) {
+                endpoint.wakeChannels().stopListening(shards.get(shard).wakeChannel(), signals.get(shard));
+            }
+            signals = List.of();
             deliverers.stop();
         }
         super.doStop();
     }
 
-    private void fetchLoop(Deliverer deliverer) {
+    private void fetchLoop(Deliverer deliverer, ReadySignal ready) {
         int count = endpoint.getConfiguration().getMaxMessagesPerPoll();
         while (fetching && isRunAllowed()) {
+            long seen = ready.generation();
             if (isSuspendingOrSuspended()) {
-                pause(BLOCK.toMillis());
+                idle(ready, seen, IDLE_WAIT_MS);
                 continue;
             }
             List<Delivery> batch;
             try {
-                batch = deliverer.fetch(count, BLOCK);
+                batch = deliverer.fetch(count, null);
                 outage.succeeded();
                 backoff.reset();
             } catch (RuntimeException e) {
                 if (!fetching) {
                     break;
                 }
-                outage.failed(e);
-                pause(backoff.next());
+                fetchFailed(e);
+                idle(ready, seen, backoff.next());
+                continue;
+            }
+            if (batch.isEmpty()) {
+                idle(ready, seen, IDLE_WAIT_MS);
                 continue;
             }
             pending.addAndGet(batch.size());
@@ -109,9 +137,20 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
         }
     }
 
-    private void pause(long millis) {
+    /**
+     * Logs a failed fetch, rate-limited; with {@code bridgeErrorHandler} hands it to the route's error handler as often
+     * as it is logged at WARN, so an outage reaches the route without flooding it.
+     */
+    private void fetchFailed(RuntimeException e) {
+        if (outage.failed(e) && endpoint.isBridgeErrorHandler()) {
+            getExceptionHandler().handleException("Consumer of queue " + endpoint.getQueueName() + " cannot fetch messages", e);
+        }
+    }
+
+    /** Waits for a ready notice newer than {@code seen}, at most {@code millis}; returns at once when stopping. */
+    private void idle(ReadySignal ready, long seen, long millis) {
         try {
-            Thread.sleep(millis);
+            ready.awaitAfter(seen, millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             fetching = false;

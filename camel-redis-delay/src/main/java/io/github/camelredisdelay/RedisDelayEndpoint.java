@@ -13,6 +13,7 @@ import io.github.camelredisdelay.internal.QueueStatistics;
 import io.github.camelredisdelay.internal.RedisQueue;
 import io.github.camelredisdelay.internal.RedissonClientFactory;
 import io.github.camelredisdelay.internal.TransferTask;
+import io.github.camelredisdelay.internal.WakeChannels;
 import io.github.camelredisdelay.internal.WriteSync;
 import org.apache.camel.Category;
 import org.apache.camel.Consumer;
@@ -55,6 +56,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
     private MessageMapper messageMapper;
     private List<Long> retryDelays;
     private List<String> transferKeys = List.of();
+    private String wakeChannelsKey;
+    private WakeChannels wakeChannels;
     private final QueueStatistics statistics = new QueueStatistics();
 
     public RedisDelayEndpoint(String uri, RedisDelayComponent component, String queueName,
@@ -112,6 +115,10 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
         // off the start path: the client's first call may wait for its connection
         component.transferTimer().execute(() -> statistics.measureClockOffsetSoon(started.first()));
         String connection = connectionId();
+        wakeChannelsKey = connection + "|" + configuration.getKeyPrefix();
+        WakeChannels wake = component.acquireWakeChannels(wakeChannelsKey,
+                () -> new WakeChannels(client, configuration.getKeyPrefix(), component.transferTimer()));
+        wakeChannels = wake;
         List<String> keys = new ArrayList<>();
         for (RedisQueue shard : queue.all()) {
             if (configuration.isRequireNoEviction()) {
@@ -120,7 +127,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
                 component.evictionPolicyCheck().checkSoon(shard, connection);
             }
             String key = connection + "|" + shard.keys().due();
-            component.acquireTransferTask(key, () -> new TransferTask(shard, component.transferTimer(),
+            component.acquireTransferTask(key, () -> new TransferTask(shard, wake, component.transferTimer(),
                     configuration.getTransferBatchSize(), configuration.getTransferInterval(),
                     () -> component.evictionPolicyCheck().checkSoon(shard, connection)));
             keys.add(key);
@@ -133,6 +140,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
         if (queue != null) {
             transferKeys.forEach(getComponent()::releaseTransferTask);
             transferKeys = List.of();
+            getComponent().releaseWakeChannels(wakeChannelsKey);
+            wakeChannels = null;
             getComponent().releaseClient(configuration);
             queue = null;
         }
@@ -177,6 +186,11 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
     /** Redis access for this queue's dead-letter queue; available while the endpoint is started. */
     QueueShards deadLetterQueue() {
         return deadLetterQueue;
+    }
+
+    /** The wake channels of this endpoint's client and key prefix; available while the endpoint is started. */
+    WakeChannels wakeChannels() {
+        return wakeChannels;
     }
 
     MessageMapper messageMapper() {

@@ -8,13 +8,12 @@ import org.apache.camel.support.DefaultConsumer;
 
 /**
  * The {@link Deliverer}s of one consumer, one per shard of its queue, with what they share: the consumer's health
- * check and one lease timer thread.
+ * check; the lease timer thread is the component's, shared by every consumer.
  */
 final class ShardDeliverers {
 
     private final RedisDelayEndpoint endpoint;
     private final List<Deliverer> deliverers;
-    private ScheduledExecutorService leaseTimer;
 
     /**
      * @param deferAcks see {@link Deliverer#Deliverer}
@@ -36,19 +35,14 @@ final class ShardDeliverers {
      */
     void start(DefaultConsumer owner) {
         RedisDelayHealthCheck.attach(owner, endpoint.queue(), endpoint.getComponent().isHealthCheckConsumerEnabled());
-        leaseTimer = endpoint.getCamelContext().getExecutorServiceManager()
-                .newSingleThreadScheduledExecutor(owner, "RedisDelayLeases[" + endpoint.getQueueName() + "]");
+        ScheduledExecutorService leaseTimer = endpoint.getComponent().leaseTimer();
         deliverers.forEach(deliverer -> deliverer.start(leaseTimer));
     }
 
     /**
-     * Stops the lease timer, then each deliverer: what finished is acknowledged, and the consumer leaves the groups.
+     * Stops each deliverer: it stops extending leases, acknowledges what finished, and leaves the group.
      */
     void stop() {
-        if (leaseTimer != null) {
-            endpoint.getCamelContext().getExecutorServiceManager().shutdownGraceful(leaseTimer, 2000);
-            leaseTimer = null;
-        }
         deliverers.forEach(Deliverer::stop);
     }
 }

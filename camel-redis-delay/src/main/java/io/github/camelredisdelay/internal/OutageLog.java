@@ -6,7 +6,9 @@ import org.slf4j.Logger;
 
 /**
  * Logs a Redis outage once when it starts and once when it ends, however often a loop retries in between; a
- * connection that keeps flapping is reported at most once a minute, so Redis trouble never floods the log.
+ * connection that keeps flapping is reported at most once a minute, so Redis trouble never floods the log. A shortage
+ * inside the client (its connection pool exhausted, see {@link ClientShortage}) is reported as what it is, naming the
+ * setting to raise, never as Redis being unreachable.
  */
 public final class OutageLog {
 
@@ -27,20 +29,31 @@ public final class OutageLog {
         this.what = what;
     }
 
-    public synchronized void failed(Throwable cause) {
+    /**
+     * Records a failed call.
+     *
+     * @return {@code true} when this failure was reported at WARN (the start of an outage, at most once a minute)
+     */
+    public synchronized boolean failed(Throwable cause) {
+        String shortage = ClientShortage.advice(cause);
         if (down) {
             log.debug("{} still cannot reach Redis: {}", what, cause.toString());
-            return;
+            return false;
         }
         down = true;
         long now = System.nanoTime();
         reported = lastReportNanos == 0 || now - lastReportNanos > QUIET_NANOS;
         if (reported) {
             lastReportNanos = now;
-            log.warn("{} cannot reach Redis, retrying with back-off: {}", what, cause.toString());
+            if (shortage != null) {
+                log.warn("{} failed: {}; retrying with back-off: {}", what, shortage, cause.toString());
+            } else {
+                log.warn("{} cannot reach Redis, retrying with back-off: {}", what, cause.toString());
+            }
         } else {
             log.debug("{} cannot reach Redis again: {}", what, cause.toString());
         }
+        return reported;
     }
 
     public void succeeded() {

@@ -21,7 +21,6 @@ import org.redisson.api.RBatch;
 import org.redisson.api.RFuture;
 import org.redisson.api.RScript;
 import org.redisson.api.RStream;
-import org.redisson.api.RTopic;
 import org.redisson.api.RedissonClient;
 import org.redisson.api.stream.StreamCreateGroupArgs;
 import org.redisson.api.stream.StreamMessageId;
@@ -88,13 +87,6 @@ public final class RedisQueue {
 
     public String name() {
         return keys.queue();
-    }
-
-    /**
-     * The channel on which schedules announce a new earliest due time.
-     */
-    public RTopic wakeTopic() {
-        return client.getTopic(keys.wake(), StringCodec.INSTANCE);
     }
 
     /**
@@ -181,7 +173,8 @@ public final class RedisQueue {
      */
     public CompletionStage<TransferResult> transfer(int batchSize) {
         RFuture<List<Object>> future = script.evalAsync(keys.ready(), RScript.Mode.READ_WRITE, LuaScript.TRANSFER.text(),
-                RScript.ReturnType.LIST, List.of(keys.due(), keys.msg(), keys.ready(), keys.fail()), bytes(batchSize));
+                RScript.ReturnType.LIST, List.of(keys.due(), keys.msg(), keys.ready(), keys.fail()), bytes(batchSize),
+                bytes(keys.wake()));
         return future.thenApply(result -> new TransferResult(toLong(result.get(0)), toLong(result.get(1))));
     }
 

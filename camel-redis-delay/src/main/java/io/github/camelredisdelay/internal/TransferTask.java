@@ -7,16 +7,14 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.camel.support.service.ServiceSupport;
-import org.redisson.api.RTopic;
-import org.redisson.api.listener.MessageListener;
-import org.redisson.api.listener.StatusListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Moves a queue's due messages to its ready stream. It runs at start, then sleeps exactly until the next due
  * time that Redis reports (a relative delay, so client clocks never matter), wakes early when a schedule announces
- * a new earliest message, runs on every (re)subscription to that announcement channel, and at least every
+ * a new earliest message on the queue's wake channel ({@link WakeChannels}), runs on every (re)subscription to it,
+ * and at least every
  * {@code interval} as a safety net against a lost announcement. While Redis is unreachable it backs off.
  * <p>
  * The Redis calls are asynchronous; the timer thread only arms timers, so one thread serves many queues.
@@ -31,11 +29,22 @@ public final class TransferTask extends ServiceSupport {
     private final long intervalMs;
     private final OutageLog outage;
     private final Backoff backoff;
-    private final Runnable onSubscribed;
 
-    private RTopic wakeTopic;
-    private int wakeListenerId = -1;
-    private int statusListenerId = -1;
+    private final WakeChannels wake;
+    private final Runnable onSubscribed;
+    private final WakeListener wakeListener = new WakeListener() {
+        @Override
+        public void earliestDueIn(long delayMs) {
+            armIn(delayMs);
+        }
+
+        @Override
+        public void subscribed() {
+            // (re)subscribed, possibly after a reconnect: announcements may have been missed meanwhile
+            armIn(0);
+            onSubscribed.run();
+        }
+    };
 
     // guarded by this
     private ScheduledFuture<?> armed;
@@ -44,11 +53,13 @@ public final class TransferTask extends ServiceSupport {
     private boolean runAgain;
 
     /**
-     * @param onSubscribed runs on every resubscription to the announcement channel, after a reconnect
+     * @param wake         the wake channels of the queue's client and key prefix, started by the caller
+     * @param onSubscribed runs on every (re)subscription of the wake channels, after a reconnect too
      */
-    public TransferTask(RedisQueue queue, ScheduledExecutorService timer, int batchSize, long intervalMs,
+    public TransferTask(RedisQueue queue, WakeChannels wake, ScheduledExecutorService timer, int batchSize, long intervalMs,
                         Runnable onSubscribed) {
         this.queue = queue;
+        this.wake = wake;
         this.onSubscribed = onSubscribed;
         this.timer = timer;
         this.batchSize = batchSize;
@@ -59,83 +70,18 @@ public final class TransferTask extends ServiceSupport {
 
     @Override
     protected void doStart() {
-        wakeTopic = queue.wakeTopic();
-        // on the timer thread: subscribing may wait for a connection, and start must not wait for Redis
-        timer.execute(this::subscribe);
+        wake.listen(queue.keys().wake(), wakeListener);
         armIn(0);
     }
 
     @Override
     protected void doStop() {
+        wake.stopListening(queue.keys().wake(), wakeListener);
         synchronized (this) {
             if (armed != null) {
                 armed.cancel(false);
                 armed = null;
             }
-        }
-        if (wakeListenerId >= 0 || statusListenerId >= 0) {
-            try {
-                wakeTopic.removeListener(wakeListenerId, statusListenerId);
-            } catch (RuntimeException e) {
-                LOG.debug("Could not unsubscribe from {}: {}", queue.keys().wake(), e.toString());
-            }
-        }
-        wakeListenerId = -1;
-        statusListenerId = -1;
-    }
-
-    private void subscribe() {
-        MessageListener<String> onWake = (channel, delay) -> armIn(parseDelay(delay));
-        StatusListener onStatus = new StatusListener() {
-            @Override
-            public void onSubscribe(String channel) {
-                // (re)subscribed, possibly after a reconnect: announcements may have been missed meanwhile
-                armIn(0);
-                onSubscribed.run();
-            }
-
-            @Override
-            public void onUnsubscribe(String channel) {
-                // nothing to do: the safety-net interval keeps the task running
-            }
-        };
-        try {
-            wakeTopic.addListenerAsync(String.class, onWake).whenComplete((id, error) -> {
-                if (error != null) {
-                    subscribeFailed(error);
-                } else {
-                    wakeListenerId = id;
-                    wakeTopic.addListenerAsync(onStatus).thenAccept(statusId -> statusListenerId = statusId);
-                }
-            });
-        } catch (RuntimeException e) {
-            // Redisson throws instead of failing the future when it cannot connect
-            subscribeFailed(e);
-        }
-    }
-
-    private void subscribeFailed(Throwable error) {
-        if (isRunAllowed()) {
-            outage.failed(error);
-            retrySubscribe();
-        }
-    }
-
-    private void retrySubscribe() {
-        if (isRunAllowed()) {
-            timer.schedule(() -> {
-                if (isRunAllowed() && wakeListenerId < 0) {
-                    subscribe();
-                }
-            }, backoff.next(), TimeUnit.MILLISECONDS);
-        }
-    }
-
-    private static long parseDelay(String delay) {
-        try {
-            return Math.max(0, Long.parseLong(delay));
-        } catch (NumberFormatException e) {
-            return 0;
         }
     }
 

@@ -8,7 +8,8 @@
   KEYS[3] ready  STREAM ready messages, fields i (id), r (record)
   KEYS[4] fail   HASH   message id -> failure note; a replaced message starts without one
 
-  ARGV[1] wake channel, told the delay (ms) to a new earliest due time
+  ARGV[1] wake channel, told the delay (ms) to a new earliest due time, and "ready" once per call when a message went
+          straight to the ready stream (waiting consumers read then)
   then five per message:
   ARGV[i]     message id
   ARGV[i + 1] envelope (binary, opaque here)
@@ -63,5 +64,12 @@ for i = 2, #ARGV, 5 do
 end
 if earliest then
   wakeIfEarliest(dueKey, earliest, earliestBucket, now, wake)
+end
+
+for i = 2, #reply, 2 do
+  if reply[i] == 1 and reply[i + 1] <= now then
+    rcall('PUBLISH', wake, 'ready')
+    break
+  end
 end
 return reply

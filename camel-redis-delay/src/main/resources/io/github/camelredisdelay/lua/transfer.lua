@@ -8,6 +8,7 @@
   KEYS[4] fail   HASH   message id -> "<failed deliveries>:<last error>", only for messages that failed
 
   ARGV[1] at most this many messages are moved
+  ARGV[2] wake channel, told "ready" once when messages were moved (waiting consumers read then); optional
 
   Returns {moved, nextDelay}
     moved:     messages moved now
@@ -52,6 +53,10 @@ if moved > 0 then
       rcall('XADD', readyKey, '*', 'i', ids[j], 'r', record)
     end
   end
+end
+
+if moved > 0 and ARGV[2] then
+  rcall('PUBLISH', ARGV[2], 'ready')
 end
 
 if moved == batch then

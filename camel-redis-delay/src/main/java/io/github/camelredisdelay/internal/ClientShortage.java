@@ -1,0 +1,32 @@
+package io.github.camelredisdelay.internal;
+
+import org.redisson.client.RedisTimeoutException;
+
+/**
+ * Tells a shortage inside the Redis client from Redis being unreachable. Redisson fails a command with a
+ * {@link RedisTimeoutException} "Unable to acquire connection" when every connection of its pool stayed busy for the
+ * whole wait, while Redis itself may be perfectly healthy; an operator must raise a pool setting, not look at the server.
+ */
+final class ClientShortage {
+
+    private ClientShortage() {
+    }
+
+    /**
+     * What to tell the operator when {@code failure} (or a cause of it) is such a shortage, else {@code null}.
+     */
+    static String advice(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            String message = String.valueOf(cause.getMessage());
+            if (cause instanceof RedisTimeoutException && message.contains("Unable to acquire connection for subscription")) {
+                return "the Redis client ran out of subscription connections (not a Redis outage): raise the Redisson "
+                       + "settings subscriptionConnectionPoolSize or subscriptionsPerConnection";
+            }
+            if (cause instanceof RedisTimeoutException && message.contains("Unable to acquire connection")) {
+                return "the Redis client's connection pool is exhausted (not a Redis outage): raise the Redisson setting "
+                       + "connectionPoolSize (or timeout), or use fewer threads per client";
+            }
+        }
+        return null;
+    }
+}

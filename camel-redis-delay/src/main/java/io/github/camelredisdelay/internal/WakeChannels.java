@@ -1,0 +1,151 @@
+package io.github.camelredisdelay.internal;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.camel.support.service.ServiceSupport;
+import org.redisson.api.RPatternTopic;
+import org.redisson.api.RedissonClient;
+import org.redisson.api.listener.PatternMessageListener;
+import org.redisson.api.listener.PatternStatusListener;
+import org.redisson.client.codec.StringCodec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The wake channels of every queue under one key prefix, heard through ONE pattern subscription
+ * ({@code PSUBSCRIBE <prefix>:*}) of one Redis client, and handed to the transfer tasks and waiting consumers of each
+ * queue in this JVM. A subscription per queue would not scale: Redisson multiplexes only a few channels per
+ * connection and keeps a bounded pool of them. A payload {@code ready} means messages went to the ready stream; a
+ * number is the delay to a new earliest due time.
+ * <p>
+ * The subscription is made on the timer thread, so starting never waits for Redis, and made again with back-off
+ * until it succeeds; every (re)subscription tells all listeners, since announcements may have been missed.
+ */
+public final class WakeChannels extends ServiceSupport {
+
+    private static final Logger LOG = LoggerFactory.getLogger(WakeChannels.class);
+    /** The payload of a notice that messages are ready. */
+    public static final String READY = "ready";
+
+    private final RPatternTopic topic;
+    private final String pattern;
+    private final ScheduledExecutorService timer;
+    private final OutageLog outage;
+    private final Backoff backoff = new Backoff(50, 1000);
+    private final Map<String, List<WakeListener>> listeners = new ConcurrentHashMap<>();
+    private volatile int messageListenerId = -1;
+    private volatile int statusListenerId = -1;
+
+    public WakeChannels(RedissonClient client, String keyPrefix, ScheduledExecutorService timer) {
+        this.pattern = globEscaped(keyPrefix) + ":*";
+        this.topic = client.getPatternTopic(pattern, StringCodec.INSTANCE);
+        this.timer = timer;
+        this.outage = new OutageLog(LOG, "Subscription to " + pattern);
+    }
+
+    /** Starts telling {@code listener} what {@code channel} (a queue's wake channel) announces. */
+    public void listen(String channel, WakeListener listener) {
+        listeners.computeIfAbsent(channel, name -> new CopyOnWriteArrayList<>()).add(listener);
+    }
+
+    public void stopListening(String channel, WakeListener listener) {
+        listeners.computeIfPresent(channel, (name, list) -> {
+            list.remove(listener);
+            return list.isEmpty() ? null : list;
+        });
+    }
+
+    @Override
+    protected void doStart() {
+        timer.execute(this::subscribe);
+    }
+
+    @Override
+    protected void doStop() {
+        if (messageListenerId >= 0 || statusListenerId >= 0) {
+            try {
+                topic.removeListenerAsync(messageListenerId, statusListenerId);
+            } catch (RuntimeException e) {
+                LOG.debug("Could not unsubscribe from {}: {}", pattern, e.toString());
+            }
+        }
+        messageListenerId = -1;
+        statusListenerId = -1;
+    }
+
+    private void subscribe() {
+        PatternMessageListener<String> onMessage = (subscribed, channel, payload) -> dispatch(channel.toString(), payload);
+        PatternStatusListener onStatus = new PatternStatusListener() {
+            @Override
+            public void onPSubscribe(String subscribed) {
+                listeners.values().forEach(list -> list.forEach(WakeListener::subscribed));
+            }
+
+            @Override
+            public void onPUnsubscribe(String subscribed) {
+                // the listeners' safety-net timers keep them going until the next subscription
+            }
+        };
+        try {
+            topic.addListenerAsync(onStatus).thenCompose(statusId -> {
+                statusListenerId = statusId;
+                return topic.addListenerAsync(String.class, onMessage);
+            }).whenComplete((id, error) -> {
+                if (error != null) {
+                    subscribeFailed(error);
+                } else {
+                    messageListenerId = id;
+                    outage.succeeded();
+                    backoff.reset();
+                    if (!isRunAllowed()) {
+                        doStop();
+                    }
+                }
+            });
+        } catch (RuntimeException e) {
+            // Redisson throws instead of failing the future when it cannot connect
+            subscribeFailed(e);
+        }
+    }
+
+    private void subscribeFailed(Throwable error) {
+        if (isRunAllowed()) {
+            outage.failed(error);
+            timer.schedule(() -> {
+                if (isRunAllowed() && messageListenerId < 0) {
+                    subscribe();
+                }
+            }, backoff.next(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void dispatch(String channel, String payload) {
+        List<WakeListener> targets = listeners.get(channel);
+        if (targets == null) {
+            return;
+        }
+        if (READY.equals(payload)) {
+            targets.forEach(WakeListener::messagesReady);
+            return;
+        }
+        long delay;
+        try {
+            delay = Math.max(0, Long.parseLong(payload));
+        } catch (NumberFormatException e) {
+            delay = 0;
+        }
+        for (WakeListener listener : targets) {
+            listener.earliestDueIn(delay);
+        }
+    }
+
+    /** The prefix as a literal in a Redis glob pattern. */
+    static String globEscaped(String prefix) {
+        return prefix.replaceAll("([*?\\[\\]\\\\])", "\\\\$1");
+    }
+}

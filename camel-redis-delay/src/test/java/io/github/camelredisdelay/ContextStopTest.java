@@ -1,0 +1,69 @@
+package io.github.camelredisdelay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.CamelContext;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class ContextStopTest extends RedisDelayTestSupport {
+
+    /** "Well under 1 s"; each of three runs must make it, so a fixed wait of a second or more cannot hide. */
+    private static final long STOP_BOUND_MS = 800;
+
+    /**
+     * Starts and stops one context first, unmeasured: the first stop of a JVM also loads the classes of the stop path,
+     * which on a busy two-core machine alone can take hundreds of milliseconds.
+     */
+    @BeforeEach
+    void warmUp() throws Exception {
+        startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:warm-up").process(exchange -> { });
+            }
+        }).stop();
+    }
+
+    @Override
+    protected boolean usesSharedClient() {
+        // the component's own client is the one it shuts down on stop
+        return false;
+    }
+
+    @Test
+    void contextWithAProducerStopsWellUnderOneSecondRightAfterStart() throws Exception {
+        assertStopsWellUnderOneSecond("producer", "direct:a", "redis-delay:q");
+    }
+
+    @Test
+    void contextWithAConsumerStopsWellUnderOneSecondRightAfterStart() throws Exception {
+        assertStopsWellUnderOneSecond("consumer", "redis-delay:q", "direct:delivered");
+    }
+
+    private void assertStopsWellUnderOneSecond(String kind, String from, String to) throws Exception {
+        List<Long> stops = new ArrayList<>();
+        for (int run = 0; run < 3; run++) {
+            CamelContext context = startContext(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from(from).to(to);
+                }
+            });
+            stops.add(timeStop(context));
+        }
+        System.out.println("[stop] " + kind + " context stop times (ms): " + stops);
+        assertThat(stops).allSatisfy(ms -> assertThat(ms).isLessThan(STOP_BOUND_MS));
+    }
+
+    private static long timeStop(CamelContext context) {
+        long start = System.nanoTime();
+        context.stop();
+        return (System.nanoTime() - start) / 1_000_000;
+    }
+}
