@@ -13,7 +13,7 @@ final class ComponentAcl {
             + " +hlen"
             + " +time +exists +hget +hmget +hset +hsetnx +hdel +zadd +zrem +zscore +zcard +zcount +zrange"
             + " +zrangebyscore +zrevrangebyscore +zremrangebyrank +xadd +xack +xdel +xlen +xrange +xpending +xautoclaim +xinfo|consumers"
-            + " +xgroup|delconsumer +publish";
+            + " +xgroup|delconsumer +publish +info";
 
     /** Redis 6.2 has no {@code EVALSHA_RO}: Redisson runs read-only scripts with {@code EVALSHA} there. */
     private static final String REDIS_7_ONLY = " +evalsha_ro";
