@@ -12,7 +12,7 @@ import io.github.camelredisdelay.internal.DeadLetters;
 import io.github.camelredisdelay.internal.DeliveredMessage;
 import io.github.camelredisdelay.internal.Delivery;
 import io.github.camelredisdelay.internal.LeaseKeeper;
-import io.github.camelredisdelay.internal.RedisQueue;
+import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.RetryPolicy;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.DefaultConsumer;
@@ -29,7 +29,7 @@ final class Deliverer {
     private static final Logger LOG = LoggerFactory.getLogger(Deliverer.class);
 
     private final RedisDelayEndpoint endpoint;
-    private final RedisQueue queue;
+    private final QueueShard queue;
     private final String consumerName = ConsumerNames.unique();
     private final LeaseKeeper leases;
     private final AckBuffer acks;
@@ -41,7 +41,7 @@ final class Deliverer {
      * @param deferAcks {@code true} to acknowledge finished messages with the next {@link #fetch}, in the same round
      *                  trip (for consumers that keep fetching); {@code false} to acknowledge each at once
      */
-    Deliverer(RedisDelayEndpoint endpoint, RedisQueue shard, boolean deferAcks) {
+    Deliverer(RedisDelayEndpoint endpoint, QueueShard shard, boolean deferAcks) {
         this.endpoint = endpoint;
         this.queue = shard;
         this.leases = new LeaseKeeper(queue, consumerName);
@@ -66,16 +66,16 @@ final class Deliverer {
             if (reclaimIsDue()) {
                 acknowledge(finished);
                 finished = List.of();
-                List<Delivery> reclaimed = queue.reclaim(consumerName, endpoint.getConfiguration().getVisibilityTimeout(), count);
+                List<Delivery> reclaimed = queue.group().reclaim(consumerName, endpoint.getConfiguration().getVisibilityTimeout(), count);
                 if (!reclaimed.isEmpty()) {
                     LOG.info("Took over {} messages of queue {} whose lease expired", reclaimed.size(), queue.name());
                     return leased(reclaimed);
                 }
             }
-            List<Delivery> fresh = queue.ackAndReadNew(consumerName, count, finished);
+            List<Delivery> fresh = queue.group().ackAndReadNew(consumerName, count, finished);
             settlement.acknowledged(finished);
             finished = List.of();
-            return leased(fresh.isEmpty() && block != null ? queue.readNew(consumerName, count, block) : fresh);
+            return leased(fresh.isEmpty() && block != null ? queue.group().readNew(consumerName, count, block) : fresh);
         } catch (RuntimeException e) {
             // not acknowledged: try again with the next fetch
             putBackAcks(finished);
@@ -111,7 +111,7 @@ final class Deliverer {
 
     private void acknowledge(List<Delivery> finished) {
         if (!finished.isEmpty()) {
-            queue.ack(finished);
+            queue.group().ack(finished);
             settlement.acknowledged(finished);
         }
     }
@@ -204,7 +204,7 @@ final class Deliverer {
         }
         flushAcknowledgements();
         try {
-            queue.retire(consumerName);
+            queue.group().retire(consumerName);
         } catch (RuntimeException e) {
             LOG.debug("Consumer {} could not leave the group of queue {}: {}", consumerName, queue.name(), e.toString());
         }

@@ -8,9 +8,9 @@ import io.github.camelredisdelay.internal.Durations;
 import io.github.camelredisdelay.internal.EvictionPolicyCheck;
 import io.github.camelredisdelay.internal.MessageMapper;
 import io.github.camelredisdelay.internal.QueueNames;
-import io.github.camelredisdelay.internal.QueueShards;
+import io.github.camelredisdelay.internal.ShardedQueue;
 import io.github.camelredisdelay.internal.QueueStatistics;
-import io.github.camelredisdelay.internal.RedisQueue;
+import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.RedissonClientFactory;
 import io.github.camelredisdelay.internal.TransferTask;
 import io.github.camelredisdelay.internal.WakeChannels;
@@ -51,8 +51,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
                             + "header except Camel's own")
     private HeaderFilterStrategy headerFilterStrategy = new RedisDelayHeaderFilterStrategy();
 
-    private QueueShards queue;
-    private QueueShards deadLetterQueue;
+    private ShardedQueue queue;
+    private ShardedQueue deadLetterQueue;
     private MessageMapper messageMapper;
     private List<Long> retryDelays;
     private List<String> transferKeys = List.of();
@@ -108,10 +108,10 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
         }
         RedissonClient client = component.acquireClient(configuration);
         WriteSync sync = new WriteSync(configuration.getSyncReplicas(), configuration.isSyncAof(), configuration.getSyncTimeout());
-        queue = QueueShards.of(client, configuration.getKeyPrefix(), queueName, configuration.getShards(), sync);
-        deadLetterQueue = QueueShards.of(client, configuration.getKeyPrefix(), configuration.deadLetterQueueOf(queueName),
+        queue = ShardedQueue.of(client, configuration.getKeyPrefix(), queueName, configuration.getShards(), sync);
+        deadLetterQueue = ShardedQueue.of(client, configuration.getKeyPrefix(), configuration.deadLetterQueueOf(queueName),
                 configuration.getShards(), sync);
-        QueueShards started = queue;
+        ShardedQueue started = queue;
         // off the start path: the client's first call may wait for its connection
         component.transferTimer().execute(() -> statistics.measureClockOffsetSoon(started.first()));
         String connection = connectionId();
@@ -120,7 +120,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
                 () -> new WakeChannels(client, configuration.getKeyPrefix(), component.transferTimer()));
         wakeChannels = wake;
         List<String> keys = new ArrayList<>();
-        for (RedisQueue shard : queue.all()) {
+        for (QueueShard shard : queue.all()) {
             if (configuration.isRequireNoEviction()) {
                 EvictionPolicyCheck.require(shard);
             } else {
@@ -179,12 +179,12 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
     }
 
     /** Redis access for this queue's shards; available while the endpoint is started. */
-    QueueShards queue() {
+    ShardedQueue queue() {
         return queue;
     }
 
     /** Redis access for this queue's dead-letter queue; available while the endpoint is started. */
-    QueueShards deadLetterQueue() {
+    ShardedQueue deadLetterQueue() {
         return deadLetterQueue;
     }
 

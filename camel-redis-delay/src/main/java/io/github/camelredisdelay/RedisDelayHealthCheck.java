@@ -3,7 +3,7 @@ package io.github.camelredisdelay;
 import java.time.Duration;
 import java.util.Map;
 
-import io.github.camelredisdelay.internal.QueueShards;
+import io.github.camelredisdelay.internal.ShardedQueue;
 import org.apache.camel.CamelContext;
 import org.apache.camel.health.HealthCheckHelper;
 import org.apache.camel.health.HealthCheckResultBuilder;
@@ -19,9 +19,9 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
 
-    private final QueueShards queue;
+    private final ShardedQueue queue;
 
-    private RedisDelayHealthCheck(CamelContext context, String id, QueueShards queue, boolean enabled) {
+    private RedisDelayHealthCheck(CamelContext context, String id, ShardedQueue queue, boolean enabled) {
         super("camel", id);
         this.queue = queue;
         setCamelContext(context);
@@ -31,7 +31,7 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
     /**
      * Gives a consumer its check; Camel's {@code consumers} repository asks each route's consumer for it.
      */
-    static void attach(DefaultConsumer consumer, QueueShards queue, boolean enabled) {
+    static void attach(DefaultConsumer consumer, ShardedQueue queue, boolean enabled) {
         String id = "consumer:redis-delay-" + (consumer.getRouteId() != null ? consumer.getRouteId() : queue.name());
         consumer.setHealthCheck(new RedisDelayHealthCheck(consumer.getEndpoint().getCamelContext(), id, queue, enabled));
     }
@@ -41,7 +41,7 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
      *
      * @return a handle that removes the check again; a no-op when there is no such repository
      */
-    static Runnable registerForProducer(CamelContext context, QueueShards queue, boolean enabled) {
+    static Runnable registerForProducer(CamelContext context, ShardedQueue queue, boolean enabled) {
         WritableHealthCheckRepository repository
                 = HealthCheckHelper.getHealthCheckRepository(context, "producers", WritableHealthCheckRepository.class);
         if (repository == null) {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import io.github.camelredisdelay.internal.BatchLimits;
 import io.github.camelredisdelay.internal.DeliveredMessage;
 import io.github.camelredisdelay.internal.DueTime;
 import io.github.camelredisdelay.internal.DueTimes;
@@ -14,8 +15,8 @@ import io.github.camelredisdelay.internal.Envelope;
 import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.MessageIds;
 import io.github.camelredisdelay.internal.MessageMapper;
-import io.github.camelredisdelay.internal.QueueShards;
-import io.github.camelredisdelay.internal.RedisQueue;
+import io.github.camelredisdelay.internal.ShardedQueue;
+import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.ScheduleRequest;
 import io.github.camelredisdelay.internal.ScheduleResult;
 import org.apache.camel.Exchange;
@@ -28,11 +29,6 @@ import org.apache.camel.support.ObjectHelper;
  * changes nothing; Redis errors fail the exchange and the route's error handler decides what happens next.
  */
 public class RedisDelayProducer extends DefaultProducer {
-
-    /** Most messages of a batch stored by one script call, so that one call never blocks Redis for long. */
-    private static final int BATCH_CHUNK = 1000;
-    /** Most envelope bytes of a batch stored by one script call, for the same reason. */
-    private static final long BATCH_CHUNK_BYTES = 1 << 20;
 
     private final RedisDelayEndpoint endpoint;
     private Runnable unregisterHealthCheck;
@@ -78,11 +74,11 @@ public class RedisDelayProducer extends DefaultProducer {
         }
         DueTime due = dueTime(exchange);
         byte[] envelope = EnvelopeCodec.encode(endpoint.messageMapper().toEnvelope(exchange));
-        RedisQueue shard = queue().forMessage(id);
+        QueueShard shard = queue().forMessage(id);
         // a re-delay from the message's own delivery always stores the new version: keeping the message in flight
         // would let its acknowledgement remove it
         OnDuplicate onDuplicate = DeliveredMessage.isDeliveryOf(exchange, shard, id) ? OnDuplicate.replace : options.getOnDuplicate();
-        ScheduleResult result = shard.schedule(id, envelope, due, onDuplicate.name());
+        ScheduleResult result = shard.schedule(id, envelope, due, onDuplicate);
         message.setHeader(RedisDelayConstants.MESSAGE_ID, id);
         message.setHeader(RedisDelayConstants.DUPLICATE, !result.scheduled());
         setScheduledFor(message, result);
@@ -92,25 +88,25 @@ public class RedisDelayProducer extends DefaultProducer {
         MessageMapper mapper = endpoint.messageMapper();
         Map<String, Object> headers = mapper.storableHeaders(exchange);
         DueTime due = dueTime(exchange);
-        String onDuplicate = endpoint.getConfiguration().getOnDuplicate().name();
+        OnDuplicate onDuplicate = endpoint.getConfiguration().getOnDuplicate();
         // one chunk per shard: a script call stores messages of one hash tag only
-        Map<RedisQueue, List<ScheduleRequest>> chunks = new LinkedHashMap<>();
-        Map<RedisQueue, Long> chunkBytes = new HashMap<>();
+        Map<QueueShard, List<ScheduleRequest>> chunks = new LinkedHashMap<>();
+        Map<QueueShard, Long> chunkBytes = new HashMap<>();
         List<String> ids = new ArrayList<>();
         ScheduleResult result = null;
         for (Object item : ObjectHelper.createIterable(exchange.getMessage().getBody())) {
             String id = MessageIds.next();
-            RedisQueue shard = queue().forMessage(id);
+            QueueShard shard = queue().forMessage(id);
             List<ScheduleRequest> chunk = chunks.computeIfAbsent(shard, any -> new ArrayList<>());
             byte[] envelope = EnvelopeCodec.encode(new Envelope(mapper.storableBody(exchange, item), headers));
             chunk.add(new ScheduleRequest(id, envelope, due, onDuplicate));
             ids.add(id);
-            if (chunk.size() == BATCH_CHUNK || chunkBytes.merge(shard, (long) envelope.length, Long::sum) >= BATCH_CHUNK_BYTES) {
+            if (chunk.size() == BatchLimits.SCHEDULE_BATCH_MESSAGES || chunkBytes.merge(shard, (long) envelope.length, Long::sum) >= BatchLimits.SCHEDULE_BATCH_BYTES) {
                 result = scheduleChunk(shard, chunk);
                 chunkBytes.remove(shard);
             }
         }
-        for (Map.Entry<RedisQueue, List<ScheduleRequest>> chunk : chunks.entrySet()) {
+        for (Map.Entry<QueueShard, List<ScheduleRequest>> chunk : chunks.entrySet()) {
             if (!chunk.getValue().isEmpty()) {
                 result = scheduleChunk(chunk.getKey(), chunk.getValue());
             }
@@ -125,7 +121,7 @@ public class RedisDelayProducer extends DefaultProducer {
     }
 
     /** Stores a chunk and empties it; returns the outcome of its last message. */
-    private static ScheduleResult scheduleChunk(RedisQueue shard, List<ScheduleRequest> chunk) {
+    private static ScheduleResult scheduleChunk(QueueShard shard, List<ScheduleRequest> chunk) {
         List<ScheduleResult> results = shard.scheduleAll(chunk);
         ScheduleResult last = null;
         for (int i = 0; i < chunk.size(); i++) {
@@ -198,7 +194,7 @@ public class RedisDelayProducer extends DefaultProducer {
         return id;
     }
 
-    private QueueShards queue() {
+    private ShardedQueue queue() {
         return endpoint.queue();
     }
 }

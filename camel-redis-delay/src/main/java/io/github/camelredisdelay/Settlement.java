@@ -9,7 +9,7 @@ import io.github.camelredisdelay.internal.DeadLetters;
 import io.github.camelredisdelay.internal.Delivery;
 import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.LeaseKeeper;
-import io.github.camelredisdelay.internal.RedisQueue;
+import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.RetryPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +27,7 @@ final class Settlement {
     private static final Logger LOG = LoggerFactory.getLogger(Settlement.class);
     private static final long NEWER_FORMAT_QUIET_NANOS = TimeUnit.MINUTES.toNanos(1);
 
-    private final RedisQueue queue;
+    private final QueueShard queue;
     private final RetryPolicy retryPolicy;
     private final DeadLetters deadLetters;
     private final LeaseKeeper leases;
@@ -38,7 +38,7 @@ final class Settlement {
      * @param acks where succeeded deliveries wait to be acknowledged with the next read, or {@code null} to acknowledge
      *             each at once
      */
-    Settlement(RedisQueue queue, RetryPolicy retryPolicy, DeadLetters deadLetters, LeaseKeeper leases, AckBuffer acks) {
+    Settlement(QueueShard queue, RetryPolicy retryPolicy, DeadLetters deadLetters, LeaseKeeper leases, AckBuffer acks) {
         this.queue = queue;
         this.retryPolicy = retryPolicy;
         this.deadLetters = deadLetters;
@@ -88,7 +88,7 @@ final class Settlement {
             return;
         }
         try {
-            queue.ack(List.of(delivery));
+            queue.group().ack(List.of(delivery));
         } catch (RuntimeException e) {
             LOG.warn("Could not acknowledge message {} on queue {}; it will be delivered again after the visibility timeout: {}",
                     delivery.messageId(), queue.name(), e.toString());
@@ -109,7 +109,7 @@ final class Settlement {
             OptionalLong delay = retryPolicy.delayAfter(delivery.deliveryCount());
             if (delay.isEmpty()) {
                 deadLetter(delivery, description);
-            } else if (queue.retry(delivery, delay.getAsLong(), description)) {
+            } else if (queue.group().retry(delivery, delay.getAsLong(), description)) {
                 LOG.warn("Delivery {} of message {} on queue {} failed, next delivery in {} ms: {}",
                         delivery.deliveryCount(), delivery.messageId(), queue.name(), delay.getAsLong(), description);
             }

@@ -3,7 +3,7 @@ package io.github.camelredisdelay;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 
-import io.github.camelredisdelay.internal.RedisQueue;
+import io.github.camelredisdelay.internal.QueueShard;
 import org.apache.camel.support.DefaultConsumer;
 
 /**
@@ -21,7 +21,7 @@ final class ShardDeliverers {
     ShardDeliverers(RedisDelayEndpoint endpoint, boolean deferAcks) {
         this.endpoint = endpoint;
         this.deliverers = endpoint.queue().all().stream()
-                .map((RedisQueue shard) -> new Deliverer(endpoint, shard, deferAcks))
+                .map((QueueShard shard) -> new Deliverer(endpoint, shard, deferAcks))
                 .toList();
     }
 

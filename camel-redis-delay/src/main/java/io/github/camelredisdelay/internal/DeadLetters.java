@@ -1,5 +1,6 @@
 package io.github.camelredisdelay.internal;
 
+import io.github.camelredisdelay.OnDuplicate;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,14 +18,14 @@ import io.github.camelredisdelay.RedisDelayConstants;
  */
 public final class DeadLetters {
 
-    private final RedisQueue source;
-    private final QueueShards target;
+    private final QueueShard source;
+    private final ShardedQueue target;
 
     /**
      * @param source the shard the messages come from
      * @param target the dead-letter queue; a message goes to the shard its id picks there
      */
-    public DeadLetters(RedisQueue source, QueueShards target) {
+    public DeadLetters(QueueShard source, ShardedQueue target) {
         this.source = source;
         this.target = target;
     }
@@ -39,8 +40,8 @@ public final class DeadLetters {
      *         and the delivery was only acknowledged
      */
     public String move(Delivery delivery, String reason) {
-        if (!source.isCurrent(delivery)) {
-            source.ack(List.of(delivery));
+        if (!source.group().isCurrent(delivery)) {
+            source.group().ack(List.of(delivery));
             return null;
         }
         Envelope original;
@@ -55,11 +56,11 @@ public final class DeadLetters {
         headers.put(RedisDelayConstants.LAST_ERROR, reason);
         byte[] envelope = EnvelopeCodec.encode(new Envelope(original.body(), headers));
         String id = delivery.messageId();
-        if (!target.forMessage(id).schedule(id, envelope, DueTime.after(0), "keep").scheduled()) {
+        if (!target.forMessage(id).schedule(id, envelope, DueTime.after(0), OnDuplicate.keep).scheduled()) {
             id = id + "#" + delivery.entryId();
-            target.forMessage(id).schedule(id, envelope, DueTime.after(0), "keep");
+            target.forMessage(id).schedule(id, envelope, DueTime.after(0), OnDuplicate.keep);
         }
-        source.ack(List.of(delivery));
+        source.group().ack(List.of(delivery));
         return id;
     }
 }

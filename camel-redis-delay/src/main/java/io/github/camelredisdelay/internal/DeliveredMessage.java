@@ -15,12 +15,12 @@ public record DeliveredMessage(String msgKey, String messageId) {
     private static final String PROPERTY = "CamelRedisDelayDeliveredMessage";
 
     /** Marks {@code exchange} as the delivery of message {@code messageId} of {@code shard}. */
-    public static void mark(Exchange exchange, RedisQueue shard, String messageId) {
+    public static void mark(Exchange exchange, QueueShard shard, String messageId) {
         exchange.setProperty(PROPERTY, new DeliveredMessage(shard.keys().msg(), messageId));
     }
 
     /** Whether {@code exchange} is the delivery of message {@code messageId} of {@code shard}. */
-    public static boolean isDeliveryOf(Exchange exchange, RedisQueue shard, String messageId) {
+    public static boolean isDeliveryOf(Exchange exchange, QueueShard shard, String messageId) {
         return exchange.getProperty(PROPERTY) instanceof DeliveredMessage delivered
                && delivered.msgKey.equals(shard.keys().msg()) && delivered.messageId.equals(messageId);
     }

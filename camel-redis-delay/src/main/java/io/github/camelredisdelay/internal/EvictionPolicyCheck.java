@@ -34,7 +34,7 @@ public final class EvictionPolicyCheck {
      *
      * @param connection identifies the client, e.g. its address
      */
-    public void checkSoon(RedisQueue shard, String connection) {
+    public void checkSoon(QueueShard shard, String connection) {
         shard.memoryPolicyAsync().whenComplete((policy, error) -> {
             if (error != null) {
                 reportUnreadable(shard, connection, error);
@@ -52,7 +52,7 @@ public final class EvictionPolicyCheck {
      *
      * @throws IllegalStateException when it evicts
      */
-    public static void require(RedisQueue shard) {
+    public static void require(QueueShard shard) {
         String policy;
         try {
             policy = shard.memoryPolicyAsync().toCompletableFuture().join();
@@ -77,7 +77,7 @@ public final class EvictionPolicyCheck {
         return first[0];
     }
 
-    private void reportUnreadable(RedisQueue shard, String connection, Throwable error) {
+    private void reportUnreadable(QueueShard shard, String connection, Throwable error) {
         if (firstInAMinute(connection + "|?")) {
             LOG.debug("Cannot read the maxmemory-policy of the Redis holding queue {} (INFO not allowed?): {}", shard.name(),
                     error.toString());

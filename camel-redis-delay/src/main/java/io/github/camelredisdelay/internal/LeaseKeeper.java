@@ -16,12 +16,12 @@ public final class LeaseKeeper {
 
     private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
 
-    private final RedisQueue queue;
+    private final QueueShard queue;
     private final String consumer;
     private final Map<StreamMessageId, Delivery> inFlight = new ConcurrentHashMap<>();
     private final OutageLog outage;
 
-    public LeaseKeeper(RedisQueue queue, String consumer) {
+    public LeaseKeeper(QueueShard queue, String consumer) {
         this.queue = queue;
         this.consumer = consumer;
         this.outage = new OutageLog(LOG, "Lease extension on queue " + queue.name());
@@ -41,7 +41,7 @@ public final class LeaseKeeper {
 
     public void extend() {
         try {
-            queue.extendLeases(consumer, inFlight.keySet());
+            queue.group().extendLeases(consumer, inFlight.keySet());
             outage.succeeded();
         } catch (RuntimeException e) {
             outage.failed(e);

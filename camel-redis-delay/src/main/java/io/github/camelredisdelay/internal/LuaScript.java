@@ -4,53 +4,87 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.redisson.api.RScript;
 
 /**
- * The Lua scripts of the component, one per atomic operation on a queue. Each file documents its KEYS, ARGV and
- * return values at the top; {@code prelude.lua} holds the helpers all share and is prepended to each, followed by the
- * helper files a script names ({@code record.lua}, {@code due-set.lua}, {@code batches.lua}). Every helper a script carries costs a
- * closure on each call, so a script carries only those it uses. Redisson sends them by SHA and loads them on a
- * NOSCRIPT reply.
+ * The Lua scripts of the component, one per atomic operation on a queue. Each file documents its ARGV and return
+ * values at the top and names the helper files it uses in an {@code Includes:} line; {@code prelude.lua} (the keys
+ * and common arguments every script gets, and shared helpers) and {@code wire.lua} (values shared with
+ * {@link Wire}) are prepended to every script, followed by its includes in the order named. Every helper a script
+ * carries costs a closure on each call, so a script includes only those it uses. Redisson sends them by SHA and
+ * loads them on a NOSCRIPT reply.
  */
 public enum LuaScript {
-    SCHEDULE("schedule.lua", "record.lua", "due-set.lua"),
-    TRANSFER("transfer.lua", "due-set.lua", "batches.lua"),
-    ACK("ack.lua", "record.lua", "batches.lua"),
-    CANCEL("cancel.lua", "record.lua", "due-set.lua"),
-    RESCHEDULE("reschedule.lua", "record.lua", "due-set.lua"),
-    RETRY("retry.lua", "record.lua", "due-set.lua"),
-    RECLAIM("reclaim.lua", "record.lua"),
-    RETIRE("retire.lua"),
-    STATS("stats.lua", "record.lua", "due-set.lua"),
-    TIME("time.lua"),
-    MEMORY_POLICY("memory-policy.lua");
-
-    /** Helpers every script may use; prepended to each. */
-    private static final String PRELUDE_FILE = "prelude.lua";
+    SCHEDULE("schedule.lua", RScript.Mode.READ_WRITE),
+    TRANSFER("transfer.lua", RScript.Mode.READ_WRITE),
+    ACK("ack.lua", RScript.Mode.READ_WRITE),
+    CANCEL("cancel.lua", RScript.Mode.READ_WRITE),
+    RESCHEDULE("reschedule.lua", RScript.Mode.READ_WRITE),
+    RETRY("retry.lua", RScript.Mode.READ_WRITE),
+    RECLAIM("reclaim.lua", RScript.Mode.READ_WRITE),
+    RETIRE("retire.lua", RScript.Mode.READ_WRITE),
+    STATS("stats.lua", RScript.Mode.READ_ONLY),
+    TIME("time.lua", RScript.Mode.READ_ONLY),
+    MEMORY_POLICY("memory-policy.lua", RScript.Mode.READ_ONLY);
 
     private final String text;
+    private final RScript.Mode mode;
 
-    LuaScript(String file, String... helperFiles) {
-        StringBuilder text = new StringBuilder(load(PRELUDE_FILE)).append('\n');
-        for (String helperFile : helperFiles) {
-            text.append(load(helperFile)).append('\n');
-        }
-        this.text = text.append(load(file)).toString();
+    LuaScript(String file, RScript.Mode mode) {
+        this.mode = mode;
+        this.text = Files.compose(file);
     }
 
     public String text() {
         return text;
     }
 
-    private static String load(String file) {
-        String resource = "/io/github/camelredisdelay/lua/" + file;
-        try (InputStream in = LuaScript.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalStateException("Lua script " + resource + " is missing from the classpath");
+    /** Whether the script only reads, so that it may run on a replica. */
+    public RScript.Mode mode() {
+        return mode;
+    }
+
+    /** Reads the files of this folder and puts a script together; apart because an enum's constructor sees no statics. */
+    static final class Files {
+
+        /** Prepended to every script, in this order. */
+        private static final String[] ALWAYS = { "prelude.lua", "wire.lua" };
+        private static final Pattern INCLUDES = Pattern.compile("^\\s*Includes:\\s*(.+)$", Pattern.MULTILINE);
+
+        private Files() {
+        }
+
+        static String compose(String file) {
+            String script = load(file);
+            StringBuilder text = new StringBuilder();
+            for (String always : ALWAYS) {
+                text.append(load(always)).append('\n');
             }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read Lua script " + resource, e);
+            for (String include : includes(script)) {
+                text.append(load(include)).append('\n');
+            }
+            return text.append(script).toString();
+        }
+
+        /** The helper files a script names in its header's {@code Includes:} line. */
+        static String[] includes(String script) {
+            Matcher includes = INCLUDES.matcher(script);
+            return includes.find() ? includes.group(1).trim().split("\\s*,\\s*") : new String[0];
+        }
+
+        static String load(String file) {
+            String resource = "/io/github/camelredisdelay/lua/" + file;
+            try (InputStream in = LuaScript.class.getResourceAsStream(resource)) {
+                if (in == null) {
+                    throw new IllegalStateException("Lua script " + resource + " is missing from the classpath");
+                }
+                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot read Lua script " + resource, e);
+            }
         }
     }
 }

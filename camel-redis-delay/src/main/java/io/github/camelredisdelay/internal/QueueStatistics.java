@@ -22,7 +22,7 @@ public final class QueueStatistics {
     /**
      * Measures Redis' clock minus this JVM's, halving the round trip.
      */
-    public void measureClockOffset(RedisQueue queue) {
+    public void measureClockOffset(QueueShard queue) {
         long before = System.currentTimeMillis();
         long redis = queue.redisTimeMillis();
         clockOffsetMs = redis - (before + System.currentTimeMillis()) / 2;
@@ -31,7 +31,7 @@ public final class QueueStatistics {
     /**
      * Measures the clock offset in the background; a failure leaves the last measurement.
      */
-    public void measureClockOffsetSoon(RedisQueue queue) {
+    public void measureClockOffsetSoon(QueueShard queue) {
         long before = System.currentTimeMillis();
         queue.redisTimeMillisAsync().thenAccept(redis -> clockOffsetMs = redis - (before + System.currentTimeMillis()) / 2);
     }
@@ -47,7 +47,7 @@ public final class QueueStatistics {
     /**
      * Reads the counts from Redis and returns every statistic by name.
      */
-    public Map<String, Object> snapshot(QueueShards queue, QueueShards deadLetterQueue) {
+    public Map<String, Object> snapshot(ShardedQueue queue, ShardedQueue deadLetterQueue) {
         measureClockOffset(queue.first());
         QueueCounts counts = queue.counts();
         LatenessWindow.Summary summary = lateness.summary();

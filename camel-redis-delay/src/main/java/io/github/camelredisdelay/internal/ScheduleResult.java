@@ -12,16 +12,34 @@ import io.github.camelredisdelay.DuplicateMessageException;
  */
 public record ScheduleResult(Status status, long dueAt, long now) {
 
-    /** What a schedule or reschedule did. */
+    /** What a schedule or reschedule did, with the status code its script replies ({@link Wire}). */
     public enum Status {
         /** Stored with the due time. */
-        SCHEDULED,
+        SCHEDULED(Wire.STATUS_SCHEDULED),
         /** Nothing changed: an existing message with the id was kept, or a reschedule found no scheduled message. */
-        UNCHANGED,
+        UNCHANGED(Wire.STATUS_KEPT),
         /** The id exists and {@code onDuplicate} is {@code fail}; nothing changed. */
-        DUPLICATE,
+        DUPLICATE(Wire.STATUS_DUPLICATE),
         /** The due time is beyond the largest one Redis' scripts hold exactly (2^53-1 ms); nothing changed. */
-        DUE_OVERFLOW
+        DUE_OVERFLOW(Wire.STATUS_DUE_OVERFLOW);
+
+        private final int code;
+
+        Status(int code) {
+            this.code = code;
+        }
+
+        /**
+         * @throws IllegalStateException for a code no script replies
+         */
+        static Status ofCode(long code) {
+            for (Status status : values()) {
+                if (status.code == code) {
+                    return status;
+                }
+            }
+            throw new IllegalStateException("Unexpected schedule status from Redis: " + code);
+        }
     }
 
     /** {@code true} when the message was stored with {@link #dueAt}. */

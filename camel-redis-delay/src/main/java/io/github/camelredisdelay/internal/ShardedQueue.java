@@ -6,23 +6,23 @@ import java.util.List;
 import org.redisson.api.RedissonClient;
 
 /**
- * The shards of one queue ({@code shards} option): each a {@link RedisQueue} with keys of its own hash tag (see
+ * The shards of one queue ({@code shards} option): each a {@link QueueShard} with keys of its own hash tag (see
  * {@link ShardTags}). A message lives on the shard its id picks; consumers and transfer tasks serve every shard.
  * With one shard this is just the queue.
  */
-public final class QueueShards {
+public final class ShardedQueue {
 
     private final String name;
-    private final List<RedisQueue> shards;
+    private final List<QueueShard> shards;
 
-    private QueueShards(String name, List<RedisQueue> shards) {
+    private ShardedQueue(String name, List<QueueShard> shards) {
         this.name = name;
         this.shards = shards;
     }
 
-    public static QueueShards of(RedissonClient client, String keyPrefix, String queue, int shards, WriteSync sync) {
-        return new QueueShards(queue, ShardTags.of(queue, shards).stream()
-                .map(tag -> new RedisQueue(client, QueueKeys.of(keyPrefix, queue, tag), sync))
+    public static ShardedQueue of(RedissonClient client, String keyPrefix, String queue, int shards, WriteSync sync) {
+        return new ShardedQueue(queue, ShardTags.of(queue, shards).stream()
+                .map(tag -> new QueueShard(client, QueueKeys.of(keyPrefix, queue, tag), sync))
                 .toList());
     }
 
@@ -31,17 +31,17 @@ public final class QueueShards {
     }
 
     /** Every shard, shard 0 first. */
-    public List<RedisQueue> all() {
+    public List<QueueShard> all() {
         return shards;
     }
 
     /** The shard that holds (or will hold) the message with this id. */
-    public RedisQueue forMessage(String messageId) {
+    public QueueShard forMessage(String messageId) {
         return shards.get(ShardTags.shardOf(messageId, shards.size()));
     }
 
     /** Shard 0: the one to ask for things every shard answers alike, such as Redis' clock. */
-    public RedisQueue first() {
+    public QueueShard first() {
         return shards.get(0);
     }
 
@@ -54,7 +54,7 @@ public final class QueueShards {
         long inFlight = 0;
         long oldestOverdueMs = 0;
         long redisNow = 0;
-        for (RedisQueue shard : shards) {
+        for (QueueShard shard : shards) {
             QueueCounts counts = shard.counts();
             scheduled += counts.scheduled();
             ready += counts.ready();
@@ -67,7 +67,7 @@ public final class QueueShards {
 
     /** All messages of every shard, whatever their state. */
     public long size() {
-        return shards.stream().mapToLong(RedisQueue::size).sum();
+        return shards.stream().mapToLong(QueueShard::size).sum();
     }
 
     /**
@@ -76,7 +76,7 @@ public final class QueueShards {
      * @throws Exception the first failure or time-out
      */
     public void ping(Duration timeout) throws Exception {
-        for (RedisQueue shard : shards) {
+        for (QueueShard shard : shards) {
             shard.ping(timeout);
         }
     }

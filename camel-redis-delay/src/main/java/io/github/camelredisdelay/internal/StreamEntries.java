@@ -23,8 +23,8 @@ final class StreamEntries {
      * @param timesDelivered deliveries of this stream entry including the current one (1 for a first read)
      */
     static Delivery toDelivery(StreamMessageId entryId, Map<String, byte[]> fields, int timesDelivered) {
-        String id = text(fields.get("i"));
-        byte[] record = fields.get("r");
+        String id = text(fields.get(Wire.FIELD_ID));
+        byte[] record = fields.get(Wire.FIELD_RECORD);
         try {
             long dueAt = StoredRecord.dueAt(record);
             long scheduledAt = StoredRecord.scheduledAt(record);
@@ -32,7 +32,7 @@ final class StreamEntries {
             byte[] envelope = StoredRecord.envelope(record);
             int failed = 0;
             String lastError = null;
-            byte[] failure = fields.get("f");
+            byte[] failure = fields.get(Wire.FIELD_FAILURE);
             if (failure != null) {
                 FailureNote note = FailureNote.parse(text(failure));
                 failed = note.failedDeliveries();

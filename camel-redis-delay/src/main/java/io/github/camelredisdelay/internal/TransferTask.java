@@ -23,7 +23,7 @@ public final class TransferTask extends ServiceSupport {
 
     private static final Logger LOG = LoggerFactory.getLogger(TransferTask.class);
 
-    private final RedisQueue queue;
+    private final QueueShard queue;
     private final ScheduledExecutorService timer;
     private final int batchSize;
     private final long intervalMs;
@@ -56,7 +56,7 @@ public final class TransferTask extends ServiceSupport {
      * @param wake         the wake channels of the queue's client and key prefix, started by the caller
      * @param onSubscribed runs on every (re)subscription of the wake channels, after a reconnect too
      */
-    public TransferTask(RedisQueue queue, WakeChannels wake, ScheduledExecutorService timer, int batchSize, long intervalMs,
+    public TransferTask(QueueShard queue, WakeChannels wake, ScheduledExecutorService timer, int batchSize, long intervalMs,
                         Runnable onSubscribed) {
         this.queue = queue;
         this.wake = wake;

@@ -29,8 +29,6 @@ import org.slf4j.LoggerFactory;
 public final class WakeChannels extends ServiceSupport {
 
     private static final Logger LOG = LoggerFactory.getLogger(WakeChannels.class);
-    /** The payload of a notice that messages are ready. */
-    public static final String READY = "ready";
 
     private final RPatternTopic topic;
     private final String pattern;
@@ -129,7 +127,7 @@ public final class WakeChannels extends ServiceSupport {
         if (targets == null) {
             return;
         }
-        if (READY.equals(payload)) {
+        if (Wire.WAKE_READY.equals(payload)) {
             targets.forEach(WakeListener::messagesReady);
             return;
         }

@@ -1,5 +1,6 @@
 --[[
-  Helpers for the scripts that handle many messages per call (see LuaScript.java); they use prelude.lua.
+  Helpers for the scripts that handle many messages per call (see LuaScript.java); they use prelude.lua, and
+  acknowledge() uses record.lua, which a script includes before this file.
 ]]
 
 -- Most items passed to one variadic command: Lua's unpack is bounded.

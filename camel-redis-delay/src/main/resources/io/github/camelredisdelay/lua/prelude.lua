@@ -1,8 +1,18 @@
 --[[
-  Helpers prepended to every script of this folder, before the helper files a script asks for (see LuaScript.java):
-  due-set.lua, batches.lua. Each script documents its own KEYS, ARGV and return values.
+  Prepended to every script of this folder, followed by wire.lua and the helper files the script names in its
+  "Includes:" line (see LuaScript.java). Each script documents its own ARGV from ARGV[3] on and its return values.
+
+  Every script is called with the same keys and common arguments, built once per queue (shard):
+  KEYS[1] due    ZSET   index of the due set: bucket names by lower bound (see due-set.lua)
+  KEYS[2] msg    HASH   message id -> record (see record.lua)
+  KEYS[3] ready  STREAM due messages, ready or in flight, read through the consumer group
+  KEYS[4] fail   HASH   message id -> failure note "<failed deliveries>:<last error>", only for messages that failed
+  ARGV[1] wake channel: announces a new earliest due time (the delay in ms) and ready messages (WAKE_READY)
+  ARGV[2] consumer group
 ]]
 local rcall = redis.call
+local dueKey, msgKey, readyKey, failKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local wake, group = ARGV[1], ARGV[2]
 
 -- Due times are integers held in Lua numbers (doubles): exact up to 2^53 - 1.
 local MAX_DUE = 9007199254740991

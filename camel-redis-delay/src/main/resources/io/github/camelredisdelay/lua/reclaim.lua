@@ -2,37 +2,37 @@
   Takes over messages whose lease expired: delivered to a consumer that neither acknowledged them nor extended
   the lease within the visibility timeout (it crashed or hangs). Entries deleted meanwhile are dropped from the
   pending list, and so are entries of a message version that was superseded (replaced or re-delayed while in
-  flight, see record.lua) or already settled: the stored version is delivered on its own. Also forgets consumers of the group that hold no message and have not been seen for a long time
-  (their process is gone), so the group does not grow with every restart.
+  flight, see record.lua) or already settled: the stored version is delivered on its own. Also forgets consumers of
+  the group that hold no message and have not been seen for a long time (their process is gone), so the group does
+  not grow with every restart.
 
-  KEYS[1] ready  STREAM ready messages
-  KEYS[2] msg    HASH   message id -> record (see record.lua)
+  Includes: record.lua
 
-  ARGV[1] consumer group
-  ARGV[2] the consumer taking them over
-  ARGV[3] minimum idle time, ms (the visibility timeout)
-  ARGV[4] at most this many entries
-  ARGV[5] idle time (ms) after which a consumer holding no message is forgotten
+  KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
+  ARGV[3] the consumer taking them over
+  ARGV[4] minimum idle time, ms (the visibility timeout)
+  ARGV[5] at most this many entries
+  ARGV[6] idle time (ms) after which a consumer holding no message is forgotten
 
   Returns a list of {entry id, {field, value, ...}, times delivered including this one}
 ]]
-local readyKey, msgKey, group, consumer = KEYS[1], KEYS[2], ARGV[1], ARGV[2]
+local consumer = ARGV[3]
 
 -- Whether the entry with these fields delivers the stored version of its message. An entry whose fields cannot be
 -- read counts as current: it is delivered, and dead-lettered as corrupt.
 local function isCurrent(fields)
   local id, record
   for i = 1, #fields, 2 do
-    if fields[i] == 'i' then id = fields[i + 1]
-    elseif fields[i] == 'r' then record = fields[i + 1] end
+    if fields[i] == FIELD_ID then id = fields[i + 1]
+    elseif fields[i] == FIELD_RECORD then record = fields[i + 1] end
   end
-  if not id or not record or #record < 15 then
+  if not id or not record or #record < RECORD_HEAD_BYTES then
     return true
   end
   return isGeneration(rcall('HGET', msgKey, id), generationOf(record))
 end
 
-local claimed = rcall('XAUTOCLAIM', readyKey, group, consumer, ARGV[3], '0-0', 'COUNT', ARGV[4])
+local claimed = rcall('XAUTOCLAIM', readyKey, group, consumer, ARGV[4], '0-0', 'COUNT', ARGV[5])
 local result = {}
 for _, entry in ipairs(claimed[2]) do
   local entryId, fields = entry[1], entry[2]
@@ -54,7 +54,7 @@ for _, consumerInfo in ipairs(rcall('XINFO', 'CONSUMERS', readyKey, group)) do
     elseif consumerInfo[i] == 'pending' then pending = consumerInfo[i + 1]
     elseif consumerInfo[i] == 'idle' then idle = consumerInfo[i + 1] end
   end
-  if pending == 0 and idle > tonumber(ARGV[5]) and name ~= consumer then
+  if pending == 0 and idle > tonumber(ARGV[6]) and name ~= consumer then
     rcall('XGROUP', 'DELCONSUMER', readyKey, group, name)
   end
 end

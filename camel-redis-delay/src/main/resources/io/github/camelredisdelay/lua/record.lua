@@ -1,8 +1,7 @@
 --[[
-  The stored form of a message, the record (see LuaScript.java for how helper files are included; uses prelude.lua):
-  when it was scheduled (6 bytes), its due time (7 bytes), both epoch ms, and its generation (2 bytes), all
-  big-endian unsigned integers, then its envelope. Binary, so that the two times take no more room than one did in
-  decimal.
+  The stored form of a message, the record: when it was scheduled, its due time (both epoch ms) and its generation,
+  big-endian unsigned integers of the sizes wire.lua gives, then its envelope. Binary, so that the two times take no
+  more room than one did in decimal.
 
   The generation tells versions of one message id apart: a message stored while an earlier version with its id is
   ready or in flight (a replace, or a re-delay from its own delivery) gets the next one. Settling a delivery
@@ -10,20 +9,23 @@
   that was delivered, so the settlement of an old version never removes or reschedules a newer one.
 ]]
 
-local GENERATIONS = 65536
+local GENERATIONS = 2 ^ (8 * GENERATION_BYTES)
+local HEAD_FORMAT = '>I' .. SCHEDULED_AT_BYTES .. 'I' .. DUE_AT_BYTES .. 'I' .. GENERATION_BYTES
+local DUE_AT_FORMAT = '>I' .. DUE_AT_BYTES
+local GENERATION_FORMAT = '>I' .. GENERATION_BYTES
 
 local function recordOf(envelope, scheduledAt, dueAt, generation)
-  return struct.pack('>I6I7I2', scheduledAt, dueAt, generation) .. envelope
+  return struct.pack(HEAD_FORMAT, scheduledAt, dueAt, generation) .. envelope
 end
 
 -- The due time a record holds: the one it is (or was last) scheduled for.
 local function dueOfRecord(record)
-  return (struct.unpack('>I7', record, 7))
+  return (struct.unpack(DUE_AT_FORMAT, record, SCHEDULED_AT_BYTES + 1))
 end
 
 -- The record's generation.
 local function generationOf(record)
-  return (struct.unpack('>I2', record, 14))
+  return (struct.unpack(GENERATION_FORMAT, record, SCHEDULED_AT_BYTES + DUE_AT_BYTES + 1))
 end
 
 -- The generation that follows record's.
@@ -33,7 +35,8 @@ end
 
 -- The record with another due time.
 local function withDue(record, dueAt)
-  return string.sub(record, 1, 6) .. struct.pack('>I7', dueAt) .. string.sub(record, 14)
+  return string.sub(record, 1, SCHEDULED_AT_BYTES) .. struct.pack(DUE_AT_FORMAT, dueAt)
+      .. string.sub(record, SCHEDULED_AT_BYTES + DUE_AT_BYTES + 1)
 end
 
 -- Whether record (false when there is none) is the version of its message that has generation: "*" stands for

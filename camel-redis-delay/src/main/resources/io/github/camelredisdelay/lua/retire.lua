@@ -2,14 +2,12 @@
   Removes a stopping consumer from the consumer group, unless it still holds messages: those must stay pending
   so that another consumer takes them over after the visibility timeout.
 
-  KEYS[1] ready  STREAM ready messages
-
-  ARGV[1] consumer group
-  ARGV[2] the consumer
+  KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
+  ARGV[3] the consumer
 
   Returns 1 when the consumer was removed, 0 when it still holds messages or is unknown
 ]]
-local readyKey, group, consumer = KEYS[1], ARGV[1], ARGV[2]
+local consumer = ARGV[3]
 if rcall('EXISTS', readyKey) == 0 then
   return 0
 end

@@ -5,37 +5,33 @@
   or a re-delay from this very delivery: see record.lua), the failed delivery is only acknowledged and the newer
   version keeps its own schedule: the explicit re-delay wins.
 
-  KEYS[1] ready  STREAM ready messages
-  KEYS[2] due    ZSET   index of the due set (see due-set.lua)
-  KEYS[3] fail   HASH   message id -> failure note
-  KEYS[4] msg    HASH   message id -> record, whose due time is updated
+  Includes: record.lua, due-set.lua
 
-  ARGV[1] consumer group
-  ARGV[2] stream entry id of the failed delivery
-  ARGV[3] message id
-  ARGV[4] delay before the next delivery, ms
-  ARGV[5] failure note: "<failed deliveries>:<last error>"
-  ARGV[6] wake channel
+  KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua). The wake channel is
+  told the delay (ms) to a new earliest due time.
+  ARGV[3] stream entry id of the failed delivery
+  ARGV[4] message id
+  ARGV[5] delay before the next delivery, ms
+  ARGV[6] failure note: "<failed deliveries>:<last error>"
   ARGV[7] generation that was delivered (see record.lua)
 
-  Returns {status, dueAt}: status 1 when rescheduled for dueAt, 0 when the entry was no longer pending, 2 when a
-  newer version of the message is stored (dueAt -1)
+  Returns {status, dueAt} (statuses in wire.lua): RETRY_SCHEDULED when rescheduled for dueAt, RETRY_NOT_PENDING
+  when the entry was no longer pending, RETRY_SUPERSEDED when a newer version of the message is stored (dueAt -1)
 ]]
-local readyKey, dueKey, failKey, msgKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local group, entryId, id, wake = ARGV[1], ARGV[2], ARGV[3], ARGV[6]
+local entryId, id = ARGV[3], ARGV[4]
 
 if rcall('XACK', readyKey, group, entryId) == 0 then
-  return {0, -1}
+  return {RETRY_NOT_PENDING, -1}
 end
 rcall('XDEL', readyKey, entryId)
 local record = rcall('HGET', msgKey, id)
 if not isGeneration(record, ARGV[7]) then
-  return {2, -1}
+  return {RETRY_SUPERSEDED, -1}
 end
 local now = redisNow()
-local dueAt = dueTime('delay', ARGV[4], now)
+local dueAt = dueTime('delay', ARGV[5], now)
 local firstBucket = addDue(dueKey, id, dueAt)
 rcall('HSET', msgKey, id, withDue(record, dueAt))
-rcall('HSET', failKey, id, ARGV[5])
+rcall('HSET', failKey, id, ARGV[6])
 wakeIfEarliest(dueKey, dueAt, firstBucket, now, wake)
-return {1, dueAt}
+return {RETRY_SCHEDULED, dueAt}

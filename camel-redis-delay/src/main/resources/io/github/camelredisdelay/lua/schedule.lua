@@ -3,14 +3,12 @@
   is already due goes straight to the ready stream. Messages are handled in order, each on its own: a duplicate or
   an overflowing due time is reported for that message and changes nothing, the others are stored.
 
-  KEYS[1] due    ZSET   index of the due set: message ids by due time (epoch ms, Redis clock), see due-set.lua
-  KEYS[2] msg    HASH   message id -> record: scheduled-at, due time and generation, then the envelope (record.lua)
-  KEYS[3] ready  STREAM ready messages, fields i (id), r (record)
-  KEYS[4] fail   HASH   message id -> failure note; a replaced message starts without one
+  Includes: record.lua, due-set.lua
 
-  ARGV[1] wake channel, told the delay (ms) to a new earliest due time, and "ready" once per call when a message went
-          straight to the ready stream (waiting consumers read then)
-  then five per message:
+  KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua). The wake channel is
+  told the delay (ms) to a new earliest due time, and WAKE_READY once per call when a message went straight to the
+  ready stream.
+  ARGV[3] on, five per message:
   ARGV[i]     message id
   ARGV[i + 1] envelope (binary, opaque here)
   ARGV[i + 2] "delay": ARGV[i + 3] is a delay in ms from now; "at": ARGV[i + 3] is an absolute due time in epoch ms
@@ -21,44 +19,44 @@
   it is and is delivered (or settled) as it was; the new version is stored beside it with the next generation
   (record.lua), so settling the old delivery leaves the new version alone.
 
-  Returns {now, status, dueAt, status, dueAt, ...}: a status and due time per message, in order
-    status 1: scheduled; dueAt is the stored due time
-    status 0: kept the existing message with this id; dueAt is its due time, or -1 once it is ready or in flight
-    status 2: on duplicate "fail" and the id exists; dueAt as for status 0
-    status 3: the due time is beyond 2^53 - 1 ms; dueAt is -1
+  Returns {now, status, dueAt, status, dueAt, ...}: a status and due time per message, in order (wire.lua)
+    STATUS_SCHEDULED:    stored; dueAt is the stored due time
+    STATUS_KEPT:         kept the existing message with this id; dueAt is its due time, or -1 once it is ready or
+                         in flight
+    STATUS_DUPLICATE:    on duplicate "fail" and the id exists; dueAt as for STATUS_KEPT
+    STATUS_DUE_OVERFLOW: the due time is beyond 2^53 - 1 ms; dueAt is -1
 ]]
-local dueKey, msgKey, readyKey, failKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local wake = ARGV[1]
 
 local now = redisNow()
 
 local function schedule(id, envelope, dueAt, onDuplicate)
   if not dueAt then
-    return 3, -1
+    return STATUS_DUE_OVERFLOW, -1
   end
   local record = recordOf(envelope, now, dueAt, 0)
   if rcall('HSETNX', msgKey, id, record) == 0 then
     local existing = rcall('HGET', msgKey, id)
     local existingDue = dueOfRecord(existing)
     if onDuplicate ~= 'replace' then
-      return onDuplicate == 'fail' and 2 or 0, isDue(dueKey, id, existingDue) and existingDue or -1
+      local status = onDuplicate == 'fail' and STATUS_DUPLICATE or STATUS_KEPT
+      return status, isDue(dueKey, id, existingDue) and existingDue or -1
     end
     removeDue(dueKey, id, existingDue)
     record = recordOf(envelope, now, dueAt, nextGeneration(existing))
     rcall('HSET', msgKey, id, record)
     rcall('HDEL', failKey, id)
   end
-  return 1, dueAt, makeDue(dueKey, readyKey, id, record, dueAt, now)
+  return STATUS_SCHEDULED, dueAt, makeDue(dueKey, readyKey, id, record, dueAt, now)
 end
 
 local reply = {now}
 local earliest, earliestBucket
-for i = 2, #ARGV, 5 do
+for i = 3, #ARGV, 5 do
   local status, dueAt, firstBucket = schedule(ARGV[i], ARGV[i + 1], dueTimeOrNil(ARGV[i + 2], ARGV[i + 3], now),
     ARGV[i + 4])
   reply[#reply + 1] = status
   reply[#reply + 1] = dueAt
-  if status == 1 and dueAt > now and (not earliest or dueAt < earliest) then
+  if status == STATUS_SCHEDULED and dueAt > now and (not earliest or dueAt < earliest) then
     earliest, earliestBucket = dueAt, firstBucket
   end
 end
@@ -67,8 +65,8 @@ if earliest then
 end
 
 for i = 2, #reply, 2 do
-  if reply[i] == 1 and reply[i + 1] <= now then
-    rcall('PUBLISH', wake, 'ready')
+  if reply[i] == STATUS_SCHEDULED and reply[i + 1] <= now then
+    rcall('PUBLISH', wake, WAKE_READY)
     break
   end
 end

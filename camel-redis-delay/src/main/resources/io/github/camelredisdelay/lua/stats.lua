@@ -1,11 +1,9 @@
 --[[
   Counts a queue's messages by state, read in one atomic step.
 
-  KEYS[1] due    ZSET   index of the due set (see due-set.lua)
-  KEYS[2] ready  STREAM ready and in-flight messages (acknowledged entries are deleted)
-  KEYS[3] msg    HASH   every message of the queue, scheduled or in the ready stream
+  Includes: record.lua, due-set.lua
 
-  ARGV[1] consumer group
+  KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
 
   Returns {scheduled, ready, inFlight, oldestOverdue, now}
     scheduled:     messages waiting for their due time (including failed ones waiting for a retry)
@@ -14,7 +12,6 @@
     oldestOverdue: ms since the due time of the oldest message that is due but not yet fetched, 0 if none
     now:           Redis' time, epoch ms
 ]]
-local dueKey, readyKey, msgKey, group = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
 local now = redisNow()
 
 local length = rcall('XLEN', readyKey)
@@ -49,7 +46,7 @@ if #waiting > 0 then
   local fields = waiting[1][2]
   for i = 1, #fields, 2 do
     -- a record too short for its head (written behind the component's back) is delivered as corrupt; skip it here
-    if fields[i] == 'r' and #fields[i + 1] >= 13 then
+    if fields[i] == FIELD_RECORD and #fields[i + 1] >= RECORD_HEAD_BYTES then
       oldestOverdue = math.max(oldestOverdue, now - dueOfRecord(fields[i + 1]))
     end
   end

@@ -1,7 +1,8 @@
 --[[
   Reads Redis' clock, on the node that holds the queue.
 
-  KEYS[1] any key of the queue (routes the call to its node)
+  KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua); the keys route the
+  call to the node that holds the queue
 
   Returns the time in epoch ms
 ]]

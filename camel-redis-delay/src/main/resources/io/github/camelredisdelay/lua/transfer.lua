@@ -2,20 +2,18 @@
   Moves due messages from the due set to the ready stream, oldest due time first, and tells how long
   until the next one is due, so the caller can sleep exactly that long. Time is Redis' own clock.
 
-  KEYS[1] due    ZSET   index of the due set: message ids by due time (epoch ms), see due-set.lua
-  KEYS[2] msg    HASH   message id -> record
-  KEYS[3] ready  STREAM ready messages, fields i (id), r (record), f (failure, if any)
-  KEYS[4] fail   HASH   message id -> "<failed deliveries>:<last error>", only for messages that failed
+  Includes: due-set.lua, batches.lua
 
-  ARGV[1] at most this many messages are moved
-  ARGV[2] wake channel, told "ready" once when messages were moved (waiting consumers read then); optional
+  KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua). The wake channel is
+  told WAKE_READY once when messages were moved (waiting consumers read then). Stream entries get FIELD_ID,
+  FIELD_RECORD and, for a message that failed before, FIELD_FAILURE (wire.lua).
+  ARGV[3] at most this many messages are moved
 
   Returns {moved, nextDelay}
     moved:     messages moved now
     nextDelay: ms until the next due message; 0 when more are due now; -1 when none is scheduled
 ]]
-local dueKey, msgKey, readyKey, failKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local batch = tonumber(ARGV[1])
+local batch = tonumber(ARGV[3])
 
 local now = redisNow()
 
@@ -48,15 +46,15 @@ if moved > 0 then
   for j = 1, moved do
     local record, failure = records[j], failures[j]
     if record and failure then
-      rcall('XADD', readyKey, '*', 'i', ids[j], 'r', record, 'f', failure)
+      rcall('XADD', readyKey, '*', FIELD_ID, ids[j], FIELD_RECORD, record, FIELD_FAILURE, failure)
     elseif record then
-      rcall('XADD', readyKey, '*', 'i', ids[j], 'r', record)
+      rcall('XADD', readyKey, '*', FIELD_ID, ids[j], FIELD_RECORD, record)
     end
   end
 end
 
-if moved > 0 and ARGV[2] then
-  rcall('PUBLISH', ARGV[2], 'ready')
+if moved > 0 then
+  rcall('PUBLISH', wake, WAKE_READY)
 end
 
 if moved == batch then

@@ -28,8 +28,8 @@ class ClientShortageLogTest extends RedisDelayTestSupport {
         try {
             // the pool's only connection waits in a blocking pop, as a starved pool's connections do
             RFuture<String> parked = client.<String>getBlockingQueue(keyPrefix + ":parked").pollAsync(3, TimeUnit.SECONDS);
-            RedisQueue queue = new RedisQueue(client, QueueKeys.of(keyPrefix, "starved"));
-            Throwable failure = catchThrowable(() -> queue.readNew("c1", 1, null));
+            QueueShard queue = new QueueShard(client, QueueKeys.of(keyPrefix, "starved"));
+            Throwable failure = catchThrowable(() -> queue.group().readNew("c1", 1, null));
             parked.toCompletableFuture().get(10, TimeUnit.SECONDS);
 
             OutageLogTest.Lines lines = new OutageLogTest.Lines();

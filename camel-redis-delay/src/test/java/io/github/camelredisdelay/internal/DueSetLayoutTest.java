@@ -1,5 +1,6 @@
 package io.github.camelredisdelay.internal;
 
+import io.github.camelredisdelay.OnDuplicate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -31,17 +32,17 @@ class DueSetLayoutTest extends RedisDelayTestSupport {
     /** Redis' default zset-max-listpack-entries: a larger sorted set is not a listpack. */
     private static final int LISTPACK_ENTRIES = 128;
 
-    private RedisQueue queue;
+    private QueueShard queue;
     private DueSet dueSet;
 
     @BeforeEach
     void createQueue() {
-        queue = new RedisQueue(redis(), QueueKeys.of(keyPrefix, "q"));
+        queue = new QueueShard(redis(), QueueKeys.of(keyPrefix, "q"));
         dueSet = dueSet("q");
     }
 
     private void schedule(String id, long dueAt) {
-        assertThat(queue.schedule(id, envelope(id), DueTime.at(dueAt), "keep").scheduled()).isTrue();
+        assertThat(queue.schedule(id, envelope(id), DueTime.at(dueAt), OnDuplicate.keep).scheduled()).isTrue();
     }
 
     private static byte[] envelope(String id) {
@@ -140,12 +141,12 @@ class DueSetLayoutTest extends RedisDelayTestSupport {
                 case 1 -> base + 700 - i / 2;
                 default -> base - 60 + random.nextInt(800);
             };
-            requests.add(new ScheduleRequest("new" + i, envelope("new" + i), DueTime.at(dueAt), "keep"));
+            requests.add(new ScheduleRequest("new" + i, envelope("new" + i), DueTime.at(dueAt), OnDuplicate.keep));
             expected.put("new" + i, dueAt);
             if (i % 30 == 0) {
                 // replacing takes an entry out of a bucket in the middle of the call
                 String old = "old" + i / 3;
-                requests.add(new ScheduleRequest(old, envelope(old), DueTime.at(base + 1_000 - i), "replace"));
+                requests.add(new ScheduleRequest(old, envelope(old), DueTime.at(base + 1_000 - i), OnDuplicate.replace));
                 expected.put(old, base + 1_000L - i);
             }
         }
@@ -194,9 +195,9 @@ class DueSetLayoutTest extends RedisDelayTestSupport {
         for (int step = 0; step < 100 && moved.size() < 600; step++) {
             queue.transfer(7).toCompletableFuture().join();
             moved.clear();
-            redis().<String, byte[]>getStream(key("q", "ready"), RedisQueue.STREAM_CODEC)
+            redis().<String, byte[]>getStream(key("q", "ready"), ConsumerGroup.TEXT_KEYS_BINARY_VALUES)
                     .range(org.redisson.api.stream.StreamMessageId.MIN, org.redisson.api.stream.StreamMessageId.MAX).values()
-                    .forEach(fields -> moved.add(StoredRecord.dueAt(fields.get("r"))));
+                    .forEach(fields -> moved.add(StoredRecord.dueAt(fields.get(Wire.FIELD_RECORD))));
         }
 
         assertThat(moved).hasSize(600).isSorted();

@@ -1,5 +1,6 @@
 package io.github.camelredisdelay.internal;
 
+import io.github.camelredisdelay.OnDuplicate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -17,15 +18,15 @@ import org.junit.jupiter.api.Test;
 import org.redisson.client.codec.ByteArrayCodec;
 
 /**
- * Each Lua script against a real Redis, through {@link RedisQueue}.
+ * Each Lua script against a real Redis, through {@link QueueShard}.
  */
 class LuaScriptsTest extends RedisDelayTestSupport {
 
-    private RedisQueue queue;
+    private QueueShard queue;
 
     @BeforeEach
     void createQueue() {
-        queue = new RedisQueue(redis(), QueueKeys.of(keyPrefix, "q"));
+        queue = new QueueShard(redis(), QueueKeys.of(keyPrefix, "q"));
     }
 
     private static byte[] bytes(String text) {
@@ -38,7 +39,7 @@ class LuaScriptsTest extends RedisDelayTestSupport {
 
     @Test
     void scheduleComputesTheDueTimeFromRedisClockAndStoresTheRecord() {
-        ScheduleResult result = queue.schedule("a", envelope("x"), DueTime.after(60_000), "keep");
+        ScheduleResult result = queue.schedule("a", envelope("x"), DueTime.after(60_000), OnDuplicate.keep);
 
         assertThat(result.scheduled()).isTrue();
         assertThat(result.dueAt()).isEqualTo(result.now() + 60_000);
@@ -51,7 +52,7 @@ class LuaScriptsTest extends RedisDelayTestSupport {
 
     @Test
     void scheduleOfADueMessageGoesStraightToTheReadyStream() {
-        queue.schedule("a", envelope("x"), DueTime.at(1_000), "keep");
+        queue.schedule("a", envelope("x"), DueTime.at(1_000), OnDuplicate.keep);
 
         assertThat(redis().getScoredSortedSet(key("q", "due")).size()).isZero();
         assertThat(redis().getStream(key("q", "ready")).size()).isEqualTo(1);
@@ -59,26 +60,26 @@ class LuaScriptsTest extends RedisDelayTestSupport {
 
     @Test
     void scheduleOfAnExistingIdKeepsReplacesOrFails() {
-        ScheduleResult first = queue.schedule("a", envelope("1"), DueTime.after(60_000), "keep");
+        ScheduleResult first = queue.schedule("a", envelope("1"), DueTime.after(60_000), OnDuplicate.keep);
 
-        ScheduleResult kept = queue.schedule("a", envelope("2"), DueTime.after(120_000), "keep");
+        ScheduleResult kept = queue.schedule("a", envelope("2"), DueTime.after(120_000), OnDuplicate.keep);
         assertThat(kept.scheduled()).isFalse();
         assertThat(kept.dueAt()).isEqualTo(first.dueAt());
 
-        ScheduleResult replaced = queue.schedule("a", envelope("3"), DueTime.after(120_000), "replace");
+        ScheduleResult replaced = queue.schedule("a", envelope("3"), DueTime.after(120_000), OnDuplicate.replace);
         assertThat(replaced.scheduled()).isTrue();
         assertThat(replaced.dueAt()).isGreaterThan(first.dueAt());
 
-        assertThatThrownBy(() -> queue.schedule("a", envelope("4"), DueTime.after(0), "fail"))
+        assertThatThrownBy(() -> queue.schedule("a", envelope("4"), DueTime.after(0), OnDuplicate.fail))
                 .isInstanceOf(DuplicateMessageException.class)
                 .satisfies(e -> assertThat(((DuplicateMessageException) e).getExistingDueAt()).isEqualTo(replaced.dueAt()));
     }
 
     @Test
     void replacingAScheduledMessageWithADueOneMovesItToTheReadyStream() {
-        queue.schedule("a", envelope("1"), DueTime.after(60_000), "keep");
+        queue.schedule("a", envelope("1"), DueTime.after(60_000), OnDuplicate.keep);
 
-        queue.schedule("a", envelope("2"), DueTime.after(0), "replace");
+        queue.schedule("a", envelope("2"), DueTime.after(0), OnDuplicate.replace);
 
         assertThat(redis().getScoredSortedSet(key("q", "due")).size()).isZero();
         assertThat(redis().getStream(key("q", "ready")).size()).isEqualTo(1);
@@ -88,7 +89,7 @@ class LuaScriptsTest extends RedisDelayTestSupport {
     void scheduleAllStoresEveryMessageInOneCallWithOneClockReading() {
         List<ScheduleRequest> requests = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            requests.add(new ScheduleRequest("m" + i, envelope("x" + i), DueTime.after(60_000 + i), "fail"));
+            requests.add(new ScheduleRequest("m" + i, envelope("x" + i), DueTime.after(60_000 + i), OnDuplicate.fail));
         }
 
         List<ScheduleResult> results = queue.scheduleAll(requests);
@@ -104,13 +105,13 @@ class LuaScriptsTest extends RedisDelayTestSupport {
 
     @Test
     void scheduleAllGivesEachMessageItsOwnOutcome() {
-        queue.schedule("taken", envelope("old"), DueTime.after(60_000), "keep");
+        queue.schedule("taken", envelope("old"), DueTime.after(60_000), OnDuplicate.keep);
 
         List<ScheduleResult> results = queue.scheduleAll(List.of(
-                new ScheduleRequest("taken", envelope("new"), DueTime.after(1_000), "fail"),
-                new ScheduleRequest("far", envelope("x"), DueTime.at(Long.MAX_VALUE / 2), "keep"),
-                new ScheduleRequest("fresh", envelope("x"), DueTime.after(1_000), "keep"),
-                new ScheduleRequest("fresh", envelope("again"), DueTime.after(5_000), "keep")));
+                new ScheduleRequest("taken", envelope("new"), DueTime.after(1_000), OnDuplicate.fail),
+                new ScheduleRequest("far", envelope("x"), DueTime.at(Long.MAX_VALUE / 2), OnDuplicate.keep),
+                new ScheduleRequest("fresh", envelope("x"), DueTime.after(1_000), OnDuplicate.keep),
+                new ScheduleRequest("fresh", envelope("again"), DueTime.after(5_000), OnDuplicate.keep)));
 
         assertThat(results).extracting(ScheduleResult::status).containsExactly(ScheduleResult.Status.DUPLICATE,
                 ScheduleResult.Status.DUE_OVERFLOW, ScheduleResult.Status.SCHEDULED, ScheduleResult.Status.UNCHANGED);
@@ -125,11 +126,11 @@ class LuaScriptsTest extends RedisDelayTestSupport {
     @Test
     void transferMovesAtMostABatchAndTellsTheDelayToTheNextDueMessage() {
         for (int i = 0; i < 5; i++) {
-            queue.schedule("due-" + i, envelope("x"), DueTime.at(1_000 + i), "keep");
+            queue.schedule("due-" + i, envelope("x"), DueTime.at(1_000 + i), OnDuplicate.keep);
             dueSet("q").plant("due-" + i, 1_000 + i);
         }
         redis().getStream(key("q", "ready")).trim(org.redisson.api.stream.StreamTrimArgs.maxLen(0).noLimit());
-        queue.schedule("later", envelope("x"), DueTime.after(60_000), "keep");
+        queue.schedule("later", envelope("x"), DueTime.after(60_000), OnDuplicate.keep);
 
         TransferResult first = queue.transfer(3).toCompletableFuture().join();
         TransferResult second = queue.transfer(3).toCompletableFuture().join();
@@ -148,18 +149,18 @@ class LuaScriptsTest extends RedisDelayTestSupport {
 
     @Test
     void ackRemovesWhatIsStillPendingAndALateAckLeavesAReusedIdAlone() {
-        queue.schedule("late", envelope("x"), DueTime.after(0), "keep");
-        queue.createGroup();
-        List<Delivery> first = queue.readNew("c1", 10, null);
-        assertThat(queue.ack(first)).isEqualTo(1);
-        queue.schedule("late", envelope("again"), DueTime.after(60_000), "keep");
-        queue.schedule("fresh-1", envelope("x"), DueTime.after(0), "keep");
-        queue.schedule("fresh-2", envelope("x"), DueTime.after(0), "keep");
+        queue.schedule("late", envelope("x"), DueTime.after(0), OnDuplicate.keep);
+        queue.group().create();
+        List<Delivery> first = queue.group().readNew("c1", 10, null);
+        assertThat(queue.group().ack(first)).isEqualTo(1);
+        queue.schedule("late", envelope("again"), DueTime.after(60_000), OnDuplicate.keep);
+        queue.schedule("fresh-1", envelope("x"), DueTime.after(0), OnDuplicate.keep);
+        queue.schedule("fresh-2", envelope("x"), DueTime.after(0), OnDuplicate.keep);
         List<Delivery> batch = new ArrayList<>(first);
-        batch.addAll(queue.readNew("c1", 10, null));
+        batch.addAll(queue.group().readNew("c1", 10, null));
 
-        assertThat(queue.ack(batch)).isEqualTo(2);
-        assertThat(queue.ack(first)).isZero();
+        assertThat(queue.group().ack(batch)).isEqualTo(2);
+        assertThat(queue.group().ack(first)).isZero();
 
         assertThat(redis().getMap(key("q", "msg")).keySet()).as("the new message with the reused id").containsExactly("late");
         assertThat(redis().getStream(key("q", "ready")).size()).isZero();
@@ -167,7 +168,7 @@ class LuaScriptsTest extends RedisDelayTestSupport {
 
     @Test
     void rescheduleBeyondTheLargestDueTimeFailsAndKeepsTheMessage() {
-        ScheduleResult first = queue.schedule("a", envelope("x"), DueTime.after(60_000), "keep");
+        ScheduleResult first = queue.schedule("a", envelope("x"), DueTime.after(60_000), OnDuplicate.keep);
 
         assertThatThrownBy(() -> queue.reschedule("a", DueTime.at(Long.MAX_VALUE / 2)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a").hasMessageContaining("2^53-1");
@@ -176,8 +177,8 @@ class LuaScriptsTest extends RedisDelayTestSupport {
 
     @Test
     void cancelRemovesOnlyScheduledMessages() {
-        queue.schedule("scheduled", envelope("x"), DueTime.after(60_000), "keep");
-        queue.schedule("ready", envelope("x"), DueTime.after(0), "keep");
+        queue.schedule("scheduled", envelope("x"), DueTime.after(60_000), OnDuplicate.keep);
+        queue.schedule("ready", envelope("x"), DueTime.after(0), OnDuplicate.keep);
 
         assertThat(queue.cancel("scheduled")).isTrue();
         assertThat(queue.cancel("ready")).isFalse();
@@ -187,7 +188,7 @@ class LuaScriptsTest extends RedisDelayTestSupport {
 
     @Test
     void rescheduleMovesOnlyScheduledMessages() {
-        queue.schedule("a", envelope("x"), DueTime.after(60_000), "keep");
+        queue.schedule("a", envelope("x"), DueTime.after(60_000), OnDuplicate.keep);
 
         ScheduleResult moved = queue.reschedule("a", DueTime.after(5_000));
 
@@ -198,29 +199,29 @@ class LuaScriptsTest extends RedisDelayTestSupport {
 
     @Test
     void retryAcknowledgesTheEntryAndSchedulesTheMessageAgainWithItsFailureNote() {
-        queue.schedule("a", envelope("x"), DueTime.after(0), "keep");
-        queue.createGroup();
-        Delivery delivery = queue.readNew("c1", 10, null).get(0);
+        queue.schedule("a", envelope("x"), DueTime.after(0), OnDuplicate.keep);
+        queue.group().create();
+        Delivery delivery = queue.group().readNew("c1", 10, null).get(0);
 
-        assertThat(queue.retry(delivery, 100, "java.lang.IllegalStateException: boom")).isTrue();
-        assertThat(queue.retry(delivery, 100, "again")).as("no longer pending").isFalse();
+        assertThat(queue.group().retry(delivery, 100, "java.lang.IllegalStateException: boom")).isTrue();
+        assertThat(queue.group().retry(delivery, 100, "again")).as("no longer pending").isFalse();
 
         assertThat(redis().getMap(key("q", "fail")).get("a")).isEqualTo("1:java.lang.IllegalStateException: boom");
         await().atMost(Duration.ofSeconds(5)).until(() -> queue.transfer(10).toCompletableFuture().join().moved() == 1);
-        Delivery second = queue.readNew("c1", 10, null).get(0);
+        Delivery second = queue.group().readNew("c1", 10, null).get(0);
         assertThat(second.deliveryCount()).isEqualTo(2);
         assertThat(second.lastError()).isEqualTo("java.lang.IllegalStateException: boom");
     }
 
     @Test
     void reclaimTakesOverExpiredLeasesWithTheirDeliveryCount() {
-        queue.schedule("a", envelope("x"), DueTime.after(0), "keep");
-        queue.createGroup();
-        queue.readNew("crashed", 10, null);
+        queue.schedule("a", envelope("x"), DueTime.after(0), OnDuplicate.keep);
+        queue.group().create();
+        queue.group().readNew("crashed", 10, null);
 
-        assertThat(queue.reclaim("c2", 60_000, 10)).as("lease not yet expired").isEmpty();
-        await().atMost(Duration.ofSeconds(5)).until(() -> !queue.reclaim("c2", 100, 10).isEmpty());
-        List<Delivery> again = queue.reclaim("c3", 0, 10);
+        assertThat(queue.group().reclaim("c2", 60_000, 10)).as("lease not yet expired").isEmpty();
+        await().atMost(Duration.ofSeconds(5)).until(() -> !queue.group().reclaim("c2", 100, 10).isEmpty());
+        List<Delivery> again = queue.group().reclaim("c3", 0, 10);
 
         assertThat(again).singleElement().satisfies(d -> {
             assertThat(d.messageId()).isEqualTo("a");
@@ -230,11 +231,11 @@ class LuaScriptsTest extends RedisDelayTestSupport {
 
     @Test
     void statsCountMessagesByState() {
-        queue.schedule("scheduled", envelope("x"), DueTime.after(60_000), "keep");
-        queue.schedule("in-flight", envelope("x"), DueTime.after(0), "keep");
-        queue.createGroup();
-        queue.readNew("c1", 10, null);
-        queue.schedule("ready", envelope("x"), DueTime.at(1_000), "keep");
+        queue.schedule("scheduled", envelope("x"), DueTime.after(60_000), OnDuplicate.keep);
+        queue.schedule("in-flight", envelope("x"), DueTime.after(0), OnDuplicate.keep);
+        queue.group().create();
+        queue.group().readNew("c1", 10, null);
+        queue.schedule("ready", envelope("x"), DueTime.at(1_000), OnDuplicate.keep);
 
         QueueCounts counts = queue.counts();
 
@@ -247,13 +248,13 @@ class LuaScriptsTest extends RedisDelayTestSupport {
 
     @Test
     void retireRemovesOnlyAConsumerThatHoldsNothing() {
-        queue.schedule("a", envelope("x"), DueTime.after(0), "keep");
-        queue.createGroup();
-        queue.readNew("holder", 10, null);
-        queue.readNew("idle", 10, null);
+        queue.schedule("a", envelope("x"), DueTime.after(0), OnDuplicate.keep);
+        queue.group().create();
+        queue.group().readNew("holder", 10, null);
+        queue.group().readNew("idle", 10, null);
 
-        queue.retire("holder");
-        queue.retire("idle");
+        queue.group().retire("holder");
+        queue.group().retire("idle");
 
         assertThat(redis().getStream(key("q", "ready")).listConsumers(QueueKeys.GROUP))
                 .extracting(c -> c.getName()).containsExactly("holder");

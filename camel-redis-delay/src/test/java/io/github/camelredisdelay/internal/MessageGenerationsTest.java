@@ -1,5 +1,6 @@
 package io.github.camelredisdelay.internal;
 
+import io.github.camelredisdelay.OnDuplicate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
@@ -17,12 +18,12 @@ import org.redisson.client.codec.ByteArrayCodec;
  */
 class MessageGenerationsTest extends RedisDelayTestSupport {
 
-    private RedisQueue queue;
+    private QueueShard queue;
 
     @BeforeEach
     void createQueue() {
-        queue = new RedisQueue(redis(), QueueKeys.of(keyPrefix, "q"));
-        queue.createGroup();
+        queue = new QueueShard(redis(), QueueKeys.of(keyPrefix, "q"));
+        queue.group().create();
     }
 
     private static byte[] envelope(String body) {
@@ -31,8 +32,8 @@ class MessageGenerationsTest extends RedisDelayTestSupport {
 
     /** Schedules message "a" due now and takes its delivery, which is then in flight. */
     private Delivery inFlight() {
-        queue.schedule("a", envelope("v1"), DueTime.after(0), "keep");
-        return queue.readNew("c1", 10, null).get(0);
+        queue.schedule("a", envelope("v1"), DueTime.after(0), OnDuplicate.keep);
+        return queue.group().readNew("c1", 10, null).get(0);
     }
 
     private Object storedBody() {
@@ -45,11 +46,11 @@ class MessageGenerationsTest extends RedisDelayTestSupport {
     void replaceOfAMessageInFlightStoresTheNextGenerationBesideIt() {
         Delivery old = inFlight();
 
-        ScheduleResult replaced = queue.schedule("a", envelope("v2"), DueTime.after(60_000), "replace");
+        ScheduleResult replaced = queue.schedule("a", envelope("v2"), DueTime.after(60_000), OnDuplicate.replace);
 
         assertThat(replaced.scheduled()).isTrue();
         assertThat(old.generation()).isZero();
-        assertThat(queue.isCurrent(old)).isFalse();
+        assertThat(queue.group().isCurrent(old)).isFalse();
         assertThat(storedBody()).isEqualTo("v2");
         assertThat(dueSet("q").dueOf("a")).isEqualTo(replaced.dueAt());
     }
@@ -58,19 +59,19 @@ class MessageGenerationsTest extends RedisDelayTestSupport {
     void keepOfAMessageInFlightStoresNothingAndSaysSo() {
         Delivery old = inFlight();
 
-        ScheduleResult kept = queue.schedule("a", envelope("v2"), DueTime.after(60_000), "keep");
+        ScheduleResult kept = queue.schedule("a", envelope("v2"), DueTime.after(60_000), OnDuplicate.keep);
 
         assertThat(kept.scheduled()).isFalse();
-        assertThat(queue.isCurrent(old)).isTrue();
+        assertThat(queue.group().isCurrent(old)).isTrue();
         assertThat(storedBody()).isEqualTo("v1");
     }
 
     @Test
     void acknowledgingTheOldVersionLeavesTheNewOne() {
         Delivery old = inFlight();
-        queue.schedule("a", envelope("v2"), DueTime.after(60_000), "replace");
+        queue.schedule("a", envelope("v2"), DueTime.after(60_000), OnDuplicate.replace);
 
-        assertThat(queue.ack(List.of(old))).isEqualTo(1);
+        assertThat(queue.group().ack(List.of(old))).isEqualTo(1);
 
         assertThat(storedBody()).isEqualTo("v2");
         assertThat(dueSet("q").dueOf("a")).isNotNull();
@@ -80,9 +81,9 @@ class MessageGenerationsTest extends RedisDelayTestSupport {
     @Test
     void retryOfTheOldVersionLeavesTheNewOneOnItsOwnSchedule() {
         Delivery old = inFlight();
-        ScheduleResult replaced = queue.schedule("a", envelope("v2"), DueTime.after(60_000), "replace");
+        ScheduleResult replaced = queue.schedule("a", envelope("v2"), DueTime.after(60_000), OnDuplicate.replace);
 
-        assertThat(queue.retry(old, 0, "java.lang.IllegalStateException: boom")).isFalse();
+        assertThat(queue.group().retry(old, 0, "java.lang.IllegalStateException: boom")).isFalse();
 
         assertThat(dueSet("q").dueOf("a")).isEqualTo(replaced.dueAt());
         assertThat(redis().getMap(key("q", "fail")).isExists()).as("no failure note for the new version").isFalse();
@@ -92,9 +93,9 @@ class MessageGenerationsTest extends RedisDelayTestSupport {
     @Test
     void expiredLeaseOfTheOldVersionIsDroppedNotDeliveredAgain() {
         inFlight();
-        queue.schedule("a", envelope("v2"), DueTime.after(60_000), "replace");
+        queue.schedule("a", envelope("v2"), DueTime.after(60_000), OnDuplicate.replace);
 
-        assertThat(queue.reclaim("c2", 0, 10)).isEmpty();
+        assertThat(queue.group().reclaim("c2", 0, 10)).isEmpty();
 
         assertThat(redis().getStream(key("q", "ready")).size()).isZero();
         assertThat(storedBody()).isEqualTo("v2");
@@ -103,14 +104,14 @@ class MessageGenerationsTest extends RedisDelayTestSupport {
     @Test
     void bothVersionsAreDeliveredWhenTheNewOneIsDueWhileTheOldIsInFlight() {
         Delivery old = inFlight();
-        queue.schedule("a", envelope("v2"), DueTime.after(0), "replace");
+        queue.schedule("a", envelope("v2"), DueTime.after(0), OnDuplicate.replace);
 
-        Delivery current = queue.readNew("c2", 10, null).get(0);
+        Delivery current = queue.group().readNew("c2", 10, null).get(0);
 
         assertThat(current.generation()).isEqualTo(1);
-        assertThat(queue.ack(List.of(old))).isEqualTo(1);
+        assertThat(queue.group().ack(List.of(old))).isEqualTo(1);
         assertThat(storedBody()).as("the old delivery's ack leaves the new version").isEqualTo("v2");
-        assertThat(queue.ack(List.of(current))).isEqualTo(1);
+        assertThat(queue.group().ack(List.of(current))).isEqualTo(1);
         assertThat(storedBody()).isNull();
     }
 }

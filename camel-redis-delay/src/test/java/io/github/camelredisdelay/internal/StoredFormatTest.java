@@ -1,5 +1,6 @@
 package io.github.camelredisdelay.internal;
 
+import io.github.camelredisdelay.OnDuplicate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -62,17 +63,17 @@ class StoredFormatTest extends RedisDelayTestSupport {
 
     /** Writes every fixture with this version's scripts and returns them by name, as stored bytes. */
     private Map<String, byte[]> writeWithTodaysCode() {
-        RedisQueue queue = new RedisQueue(redis(), QueueKeys.of(keyPrefix, "fixtures"));
-        queue.createGroup();
-        queue.schedule("all-header-types", envelope("order-1 ✓", everyHeaderType()), DueTime.after(60_000), "keep");
-        queue.schedule("bytes-body", envelope(new byte[] { 0, 1, -128, 127 }, Map.of()), DueTime.after(60_000), "keep");
-        queue.schedule("null-body", envelope(null, Map.of()), DueTime.after(60_000), "keep");
-        queue.schedule("second-generation", envelope("v1", Map.of()), DueTime.after(0), "keep");
-        queue.readNew("writer", 10, null);
-        queue.schedule("second-generation", envelope("v2", Map.of()), DueTime.after(60_000), "replace");
-        queue.schedule("retried", envelope("retry me", Map.of("attempt", 1)), DueTime.after(0), "keep");
-        Delivery first = queue.readNew("writer", 10, null).get(0);
-        queue.retry(first, 0, "java.lang.IllegalStateException: boom");
+        QueueShard queue = new QueueShard(redis(), QueueKeys.of(keyPrefix, "fixtures"));
+        queue.group().create();
+        queue.schedule("all-header-types", envelope("order-1 ✓", everyHeaderType()), DueTime.after(60_000), OnDuplicate.keep);
+        queue.schedule("bytes-body", envelope(new byte[] { 0, 1, -128, 127 }, Map.of()), DueTime.after(60_000), OnDuplicate.keep);
+        queue.schedule("null-body", envelope(null, Map.of()), DueTime.after(60_000), OnDuplicate.keep);
+        queue.schedule("second-generation", envelope("v1", Map.of()), DueTime.after(0), OnDuplicate.keep);
+        queue.group().readNew("writer", 10, null);
+        queue.schedule("second-generation", envelope("v2", Map.of()), DueTime.after(60_000), OnDuplicate.replace);
+        queue.schedule("retried", envelope("retry me", Map.of("attempt", 1)), DueTime.after(0), OnDuplicate.keep);
+        Delivery first = queue.group().readNew("writer", 10, null).get(0);
+        queue.group().retry(first, 0, "java.lang.IllegalStateException: boom");
         await().atMost(Duration.ofSeconds(5)).until(() -> queue.transfer(10).toCompletableFuture().join().moved() == 1);
 
         Map<String, byte[]> fixtures = new TreeMap<>();

@@ -1,0 +1,191 @@
+package io.github.camelredisdelay.internal;
+
+import static io.github.camelredisdelay.internal.Replies.bytes;
+import static io.github.camelredisdelay.internal.Replies.toLong;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import io.github.camelredisdelay.internal.ScriptCalls.Durability;
+import org.redisson.api.RMap;
+import org.redisson.api.RScript;
+import org.redisson.api.RStream;
+import org.redisson.api.RedissonClient;
+import org.redisson.api.stream.StreamCreateGroupArgs;
+import org.redisson.api.stream.StreamMessageId;
+import org.redisson.api.stream.StreamReadGroupArgs;
+import org.redisson.client.RedisException;
+import org.redisson.client.codec.ByteArrayCodec;
+import org.redisson.client.codec.StringCodec;
+import org.redisson.codec.CompositeCodec;
+
+/**
+ * The consumer side of one queue (shard): reading the ready stream through the consumer group, and settling what was
+ * read (acknowledge, retry, take over expired leases, extend leases, leave the group).
+ */
+public final class ConsumerGroup {
+
+    /** Stream field names and hash fields (message ids) are text, their values may be binary (the record). */
+    static final CompositeCodec TEXT_KEYS_BINARY_VALUES
+            = new CompositeCodec(StringCodec.INSTANCE, ByteArrayCodec.INSTANCE, ByteArrayCodec.INSTANCE);
+
+    private final QueueKeys keys;
+    private final ScriptCalls scripts;
+    private final RStream<String, byte[]> ready;
+    private final RMap<String, byte[]> records;
+
+    ConsumerGroup(RedissonClient client, QueueKeys keys, ScriptCalls scripts) {
+        this.keys = keys;
+        this.scripts = scripts;
+        this.ready = client.getStream(keys.ready(), TEXT_KEYS_BINARY_VALUES);
+        this.records = client.getMap(keys.msg(), TEXT_KEYS_BINARY_VALUES);
+    }
+
+    /**
+     * Creates the consumer group (and the stream) unless it exists. The group starts at the stream's first entry,
+     * so messages made ready before any consumer existed are delivered too.
+     */
+    public void create() {
+        try {
+            ready.createGroup(StreamCreateGroupArgs.name(QueueKeys.GROUP).id(StreamMessageId.ALL).makeStream());
+        } catch (RedisException e) {
+            if (Replies.errorReply(e, "BUSYGROUP ") == null) {
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * Reads messages never delivered before, waiting up to {@code block} for the first one ({@code null}: no wait).
+     */
+    public List<Delivery> readNew(String consumer, int count, Duration block) {
+        StreamReadGroupArgs args = StreamReadGroupArgs.neverDelivered().count(count);
+        StreamReadGroupArgs read = block != null ? args.timeout(block) : args;
+        return firstDeliveries(withGroup(() -> ready.readGroup(QueueKeys.GROUP, consumer, read)));
+    }
+
+    /**
+     * Acknowledges finished messages ({@code ack.lua}) and reads up to {@code count} new ones without waiting, in one
+     * round trip: the two commands go in one pipeline. The read stays outside the script because a script's reply
+     * costs Redis about as much again as the read itself (converting every entry to Lua and back).
+     */
+    public List<Delivery> ackAndReadNew(String consumer, int count, Collection<Delivery> finished) {
+        if (finished.isEmpty()) {
+            return readNew(consumer, count, null);
+        }
+        StreamReadGroupArgs read = StreamReadGroupArgs.neverDelivered().count(count);
+        // an acknowledgement lost in a failover only means the message is delivered again
+        return firstDeliveries(withGroup(() -> Futures.await(scripts.callThen("Acknowledgement", LuaScript.ACK,
+                Durability.BEST_EFFORT, RScript.ReturnType.LONG, ackArguments(finished),
+                batch -> batch.<String, byte[]>getStream(keys.ready(), TEXT_KEYS_BINARY_VALUES)
+                        .readGroupAsync(QueueKeys.GROUP, consumer, read)))));
+    }
+
+    /**
+     * Acknowledges delivered messages; see {@code ack.lua}.
+     *
+     * @return how many were still pending and are now removed
+     */
+    public long ack(Collection<Delivery> deliveries) {
+        // an acknowledgement lost in a failover only means the message is delivered again
+        return scripts.<Long> callAndWait("Acknowledgement", LuaScript.ACK, Durability.BEST_EFFORT, RScript.ReturnType.LONG,
+                ackArguments(deliveries));
+    }
+
+    private static Object[] ackArguments(Collection<Delivery> deliveries) {
+        List<Object> args = new ArrayList<>(deliveries.size() * 3);
+        for (Delivery delivery : deliveries) {
+            args.add(bytes(delivery.entryId()));
+            args.add(bytes(delivery.messageId()));
+            args.add(generation(delivery));
+        }
+        return args.toArray();
+    }
+
+    /** A delivery's generation as the scripts take it: see {@code record.lua}. */
+    private static byte[] generation(Delivery delivery) {
+        return bytes(delivery.generation() == Delivery.ANY_GENERATION ? "*" : delivery.generation());
+    }
+
+    /**
+     * Puts a failed delivery back on schedule after {@code delayMs}; see {@code retry.lua}.
+     *
+     * @return {@code false} when the lease was lost and another consumer owns the message now, or a newer version of
+     *         the message (a replace or a re-delay) was stored meanwhile and keeps its own schedule
+     */
+    public boolean retry(Delivery delivery, long delayMs, String lastError) {
+        String note = new FailureNote(delivery.deliveryCount(), lastError).text();
+        // a retry lost in a failover leaves the entry pending: it is delivered again after the visibility timeout
+        List<Object> result = scripts.callAndWait("Retry of message " + delivery.messageId(), LuaScript.RETRY, Durability.NONE,
+                RScript.ReturnType.LIST, bytes(delivery.entryId()), bytes(delivery.messageId()), bytes(delayMs), bytes(note),
+                generation(delivery));
+        return toLong(result.get(0)) == Wire.RETRY_SCHEDULED;
+    }
+
+    /**
+     * Whether the stored message is still the version {@code delivery} delivered: not replaced or re-delayed since,
+     * nor settled. A delivery whose record could not be read counts as current.
+     */
+    public boolean isCurrent(Delivery delivery) {
+        if (delivery.generation() == Delivery.ANY_GENERATION) {
+            return true;
+        }
+        byte[] record = records.get(delivery.messageId());
+        return record != null && StoredRecord.generation(record) == delivery.generation();
+    }
+
+    /**
+     * Takes over at most {@code count} messages whose lease expired {@code minIdleMs} ago, and forgets consumers that
+     * hold nothing and were not seen for ten visibility timeouts; see {@code reclaim.lua}. Forgetting a live but idle
+     * consumer is harmless: its next read adds it to the group again.
+     */
+    public List<Delivery> reclaim(String consumer, long minIdleMs, int count) {
+        List<Object> entries = withGroup(() -> scripts.callAndWait("Take-over of expired leases", LuaScript.RECLAIM,
+                Durability.NONE, RScript.ReturnType.LIST, bytes(consumer), bytes(minIdleMs), bytes(count), bytes(10 * minIdleMs)));
+        return StreamEntries.fromScriptReply(entries);
+    }
+
+    /**
+     * Removes a stopping consumer from the group unless it still holds messages; see {@code retire.lua}.
+     */
+    public void retire(String consumer) {
+        scripts.callAndWait("Retirement of consumer " + consumer, LuaScript.RETIRE, Durability.NONE, RScript.ReturnType.LONG,
+                bytes(consumer));
+    }
+
+    /**
+     * Resets the idle time of messages this consumer still works on, so their lease does not expire.
+     */
+    public void extendLeases(String consumer, Collection<StreamMessageId> entryIds) {
+        if (!entryIds.isEmpty()) {
+            ready.fastClaim(QueueKeys.GROUP, consumer, 0, TimeUnit.MILLISECONDS, entryIds.toArray(new StreamMessageId[0]));
+        }
+    }
+
+    private static List<Delivery> firstDeliveries(Map<StreamMessageId, Map<String, byte[]>> entries) {
+        List<Delivery> deliveries = new ArrayList<>(entries.size());
+        entries.forEach((entryId, fields) -> deliveries.add(StreamEntries.toDelivery(entryId, fields, 1)));
+        return deliveries;
+    }
+
+    /**
+     * Runs a read of the consumer group, creating the group first if Redis says it does not exist (a fresh queue,
+     * or a Redis that lost its data).
+     */
+    private <T> T withGroup(Supplier<T> read) {
+        try {
+            return read.get();
+        } catch (RedisException e) {
+            if (Replies.errorReply(e, "NOGROUP ") == null) {
+                throw e;
+            }
+            create();
+            return read.get();
+        }
+    }
+}

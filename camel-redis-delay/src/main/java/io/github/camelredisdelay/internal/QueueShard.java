@@ -1,0 +1,203 @@
+package io.github.camelredisdelay.internal;
+
+import static io.github.camelredisdelay.internal.Replies.bytes;
+import static io.github.camelredisdelay.internal.Replies.toLong;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import io.github.camelredisdelay.DuplicateMessageException;
+import io.github.camelredisdelay.OnDuplicate;
+import io.github.camelredisdelay.internal.ScriptCalls.Durability;
+import org.redisson.api.RScript;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.RedisException;
+import org.redisson.client.codec.StringCodec;
+
+/**
+ * One queue, or one shard of a sharded queue ({@link ShardedQueue}): its keys share one hash tag, so every script
+ * touches a single cluster slot. Changes run as one Lua script each ({@link ScriptCalls}), so they are atomic; the
+ * consumer side is its {@link ConsumerGroup}.
+ */
+public final class QueueShard {
+
+    private final RedissonClient client;
+    private final QueueKeys keys;
+    private final ScriptCalls scripts;
+    private final ConsumerGroup group;
+    private final GroupCommit<ScheduleRequest, ScheduleResult> schedules;
+
+    public QueueShard(RedissonClient client, QueueKeys keys) {
+        this(client, keys, WriteSync.NONE);
+    }
+
+    /**
+     * @param sync how long schedules, cancels, reschedules and acknowledgements wait for replicas
+     */
+    public QueueShard(RedissonClient client, QueueKeys keys, WriteSync sync) {
+        this.client = client;
+        this.keys = keys;
+        this.scripts = new ScriptCalls(client, keys, sync);
+        this.group = new ConsumerGroup(client, keys, scripts);
+        this.schedules = new GroupCommit<>(this::scheduleAllAsync, BatchLimits.GROUP_COMMIT_MESSAGES,
+                request -> request.envelope().length, BatchLimits.GROUP_COMMIT_BYTES);
+    }
+
+    public QueueKeys keys() {
+        return keys;
+    }
+
+    public String name() {
+        return keys.queue();
+    }
+
+    /** Reading and settling deliveries. */
+    public ConsumerGroup group() {
+        return group;
+    }
+
+    /**
+     * Stores a message; see {@code schedule.lua}. Concurrent calls share script calls ({@link GroupCommit}).
+     *
+     * @throws DuplicateMessageException when {@code onDuplicate} is {@code fail} and the id exists
+     */
+    public ScheduleResult schedule(String id, byte[] envelope, DueTime due, OnDuplicate onDuplicate) {
+        try {
+            return schedules.submit(new ScheduleRequest(id, envelope, due, onDuplicate)).orThrow(name(), id);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RedisException("Interrupted while scheduling message " + id + " on queue " + name()
+                                     + "; it is stored if its script call had already been sent", e);
+        }
+    }
+
+    /**
+     * Stores messages in one script call; see {@code schedule.lua}. Each has its own outcome: a duplicate or an
+     * overflowing due time is returned as such, not thrown, and does not keep the others from being stored.
+     *
+     * @return the outcomes, in request order
+     */
+    public List<ScheduleResult> scheduleAll(List<ScheduleRequest> requests) {
+        return Futures.await(scheduleAllAsync(requests));
+    }
+
+    private CompletionStage<List<ScheduleResult>> scheduleAllAsync(List<ScheduleRequest> requests) {
+        List<Object> args = new ArrayList<>(requests.size() * 5);
+        for (ScheduleRequest request : requests) {
+            args.add(bytes(request.id()));
+            args.add(request.envelope());
+            args.add(mode(request.due()));
+            args.add(bytes(request.due().millis()));
+            args.add(bytes(request.onDuplicate().name()));
+        }
+        String operation = requests.size() == 1 ? "Schedule of message " + requests.get(0).id()
+                : "Schedule of " + requests.size() + " messages";
+        CompletionStage<List<Object>> reply = scripts.call(operation, LuaScript.SCHEDULE, Durability.REQUIRED,
+                RScript.ReturnType.LIST, args.toArray());
+        return reply.thenApply(QueueShard::scheduleResults);
+    }
+
+    private static List<ScheduleResult> scheduleResults(List<Object> reply) {
+        long now = toLong(reply.get(0));
+        List<ScheduleResult> results = new ArrayList<>(reply.size() / 2);
+        for (int i = 1; i < reply.size(); i += 2) {
+            results.add(new ScheduleResult(ScheduleResult.Status.ofCode(toLong(reply.get(i))), toLong(reply.get(i + 1)), now));
+        }
+        return results;
+    }
+
+    /**
+     * Removes a scheduled message; see {@code cancel.lua}.
+     *
+     * @return {@code true} when it was scheduled and is now gone; {@code false} when unknown, ready or in flight
+     */
+    public boolean cancel(String id) {
+        Long removed = scripts.callAndWait("Cancel of message " + id, LuaScript.CANCEL, Durability.REQUIRED,
+                RScript.ReturnType.LONG, bytes(id));
+        return removed == 1;
+    }
+
+    /**
+     * Gives a scheduled message a new due time; see {@code reschedule.lua}.
+     *
+     * @return the outcome; not scheduled when the message is unknown, ready or in flight
+     * @throws IllegalArgumentException when the due time is beyond 2^53-1 ms
+     */
+    public ScheduleResult reschedule(String id, DueTime due) {
+        List<Object> result = scripts.callAndWait("Reschedule of message " + id, LuaScript.RESCHEDULE, Durability.REQUIRED,
+                RScript.ReturnType.LIST, bytes(id), mode(due), bytes(due.millis()));
+        return new ScheduleResult(ScheduleResult.Status.ofCode(toLong(result.get(0))), toLong(result.get(1)),
+                toLong(result.get(2))).orThrow(name(), id);
+    }
+
+    private static byte[] mode(DueTime due) {
+        return bytes(due.absolute() ? "at" : "delay");
+    }
+
+    /**
+     * Moves at most {@code batchSize} due messages to the ready stream; see {@code transfer.lua}.
+     */
+    public CompletionStage<TransferResult> transfer(int batchSize) {
+        // a transfer lost in a failover is repeated: the messages are still in the due set of the new master
+        CompletionStage<List<Object>> reply = scripts.call("Transfer", LuaScript.TRANSFER, Durability.NONE,
+                RScript.ReturnType.LIST, bytes(batchSize));
+        return reply.thenApply(result -> new TransferResult(toLong(result.get(0)), toLong(result.get(1))));
+    }
+
+    /**
+     * Counts the queue's messages by state; see {@code stats.lua}.
+     */
+    public QueueCounts counts() {
+        List<Object> result = scripts.callAndWait("Statistics", LuaScript.STATS, Durability.NONE, RScript.ReturnType.LIST);
+        return new QueueCounts(toLong(result.get(0)), toLong(result.get(1)), toLong(result.get(2)), toLong(result.get(3)),
+                toLong(result.get(4)));
+    }
+
+    /**
+     * All messages of the queue, whatever their state.
+     */
+    public long size() {
+        return client.getMap(keys.msg(), StringCodec.INSTANCE).size();
+    }
+
+    /**
+     * Checks that Redis answers for this queue within {@code timeout}.
+     *
+     * @throws Exception the failure or time-out
+     */
+    public void ping(Duration timeout) throws Exception {
+        try {
+            redisTimeMillisAsync().toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        }
+    }
+
+    /**
+     * Redis' clock, epoch ms.
+     */
+    public long redisTimeMillis() {
+        return redisTimeMillisAsync().toCompletableFuture().join();
+    }
+
+    /**
+     * Redis' clock, epoch ms, when it answers.
+     */
+    public CompletionStage<Long> redisTimeMillisAsync() {
+        return scripts.call("Clock", LuaScript.TIME, Durability.NONE, RScript.ReturnType.LONG);
+    }
+
+    /**
+     * The {@code maxmemory-policy} of the node that holds this queue, read from {@code INFO}; see
+     * {@code memory-policy.lua}.
+     */
+    public CompletionStage<String> memoryPolicyAsync() {
+        return scripts.<byte[]> call("Eviction policy", LuaScript.MEMORY_POLICY, Durability.NONE, RScript.ReturnType.VALUE)
+                .thenApply(policy -> new String(policy, StandardCharsets.UTF_8));
+    }
+}

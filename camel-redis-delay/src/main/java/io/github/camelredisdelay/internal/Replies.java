@@ -1,0 +1,43 @@
+package io.github.camelredisdelay.internal;
+
+import java.nio.charset.StandardCharsets;
+
+import org.redisson.client.RedisException;
+
+/**
+ * Arguments for and replies from Redis as the component's calls use them: arguments as UTF-8 bytes, integer replies
+ * as {@code long}, error replies by their code.
+ */
+final class Replies {
+
+    private Replies() {
+    }
+
+    static byte[] bytes(Object value) {
+        return String.valueOf(value).getBytes(StandardCharsets.UTF_8);
+    }
+
+    static long toLong(Object value) {
+        if (value instanceof Number number) {
+            return number.longValue();
+        }
+        if (value instanceof byte[] data) {
+            return Long.parseLong(new String(data, StandardCharsets.US_ASCII));
+        }
+        throw new IllegalStateException("Unexpected reply from Redis: " + value);
+    }
+
+    /**
+     * The error Redis replied, from its code on, or {@code null} when it has another code. Versions differ in what
+     * they put before an error raised inside a script: nothing, {@code ERR }, or
+     * {@code ERR Error running script (call to f_...): @user_script:80: }.
+     */
+    static String errorReply(RedisException e, String code) {
+        String message = String.valueOf(e.getMessage());
+        if (message.startsWith(code)) {
+            return message;
+        }
+        int at = message.indexOf(" " + code);
+        return at >= 0 ? message.substring(at + 1) : null;
+    }
+}

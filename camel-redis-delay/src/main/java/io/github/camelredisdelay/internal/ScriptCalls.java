@@ -1,0 +1,145 @@
+package io.github.camelredisdelay.internal;
+
+import static io.github.camelredisdelay.internal.Replies.bytes;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+
+import io.github.camelredisdelay.NotReplicatedException;
+import org.redisson.api.BatchOptions;
+import org.redisson.api.RBatch;
+import org.redisson.api.RFuture;
+import org.redisson.api.RScript;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.RedisException;
+import org.redisson.client.codec.ByteArrayCodec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the Lua scripts of one queue (shard). Every script gets the same keys and common arguments ({@code prelude.lua}),
+ * built once here, and every call says how long it waits for durability ({@link Durability}), so what a failover
+ * can take from each operation is written at its call site.
+ */
+public final class ScriptCalls {
+
+    /** How long a script call waits for replicas (and their append-only files) as {@link WriteSync} says. */
+    public enum Durability {
+        /** No waiting: nothing was changed, or what a failover loses is only delivered again. */
+        NONE,
+        /** A shortfall fails the call: the caller is told the write is safe. */
+        REQUIRED,
+        /** A shortfall is logged (rate-limited): losing the write in a failover only means a duplicate delivery. */
+        BEST_EFFORT
+    }
+
+    private static final Logger LOG = LoggerFactory.getLogger(ScriptCalls.class);
+
+    private final RedissonClient client;
+    private final QueueKeys keys;
+    private final WriteSync sync;
+    private final RScript script;
+    private final List<Object> scriptKeys;
+    private final Object[] commonArgs;
+    private final OutageLog shortfalls;
+
+    ScriptCalls(RedissonClient client, QueueKeys keys, WriteSync sync) {
+        this.client = client;
+        this.keys = keys;
+        this.sync = sync;
+        this.script = client.getScript(ByteArrayCodec.INSTANCE);
+        this.scriptKeys = List.of(keys.due(), keys.msg(), keys.ready(), keys.fail());
+        this.commonArgs = new Object[] { bytes(keys.wake()), bytes(QueueKeys.GROUP) };
+        this.shortfalls = new OutageLog(LOG, "Replication of acknowledgements on queue " + keys.queue());
+    }
+
+    /**
+     * Runs {@code lua} with {@code args} after the common arguments.
+     *
+     * @param  operation names the call in errors, e.g. "Cancel of message 42"
+     * @return           the reply; for {@link Durability#REQUIRED} it fails with {@link NotReplicatedException} when
+     *                   the write is applied but reached too few replicas
+     */
+    public <R> CompletionStage<R> call(String operation, LuaScript lua, Durability durability, RScript.ReturnType type,
+                                       Object... args) {
+        Object[] argv = argv(args);
+        try {
+            if (!waits(durability)) {
+                return script.evalAsync(keys.ready(), lua.mode(), lua.text(), type, scriptKeys, argv);
+            }
+            return pipelined(operation, durability, batch -> batch.getScript(ByteArrayCodec.INSTANCE)
+                    .evalAsync(keys.ready(), lua.mode(), lua.text(), type, scriptKeys, argv));
+        } catch (RuntimeException e) {
+            // Redisson throws instead of failing the future when it cannot connect
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** {@link #call}, waiting for the reply. */
+    public <R> R callAndWait(String operation, LuaScript lua, Durability durability, RScript.ReturnType type, Object... args) {
+        return Futures.await(call(operation, lua, durability, type, args));
+    }
+
+    /**
+     * Runs {@code lua} and then the command {@code then} adds, in one pipeline (one round trip), and completes with
+     * that command's reply.
+     */
+    public <R> CompletionStage<R> callThen(String operation, LuaScript lua, Durability durability, RScript.ReturnType type,
+                                           Object[] args, Function<RBatch, RFuture<R>> then) {
+        Object[] argv = argv(args);
+        return pipelined(operation, durability, batch -> {
+            batch.getScript(ByteArrayCodec.INSTANCE).evalAsync(keys.ready(), lua.mode(), lua.text(), type, scriptKeys, argv);
+            return then.apply(batch);
+        });
+    }
+
+    private Object[] argv(Object[] args) {
+        Object[] argv = new Object[commonArgs.length + args.length];
+        System.arraycopy(commonArgs, 0, argv, 0, commonArgs.length);
+        System.arraycopy(args, 0, argv, commonArgs.length, args.length);
+        return argv;
+    }
+
+    private boolean waits(Durability durability) {
+        return sync.enabled() && durability != Durability.NONE;
+    }
+
+    /**
+     * Sends the commands {@code commands} adds to a batch in one pipeline, followed by a wait for replicas as
+     * {@link WriteSync} and {@code durability} say, and completes with the reply of the command it returns.
+     */
+    private <R> CompletionStage<R> pipelined(String operation, Durability durability, Function<RBatch, RFuture<R>> commands) {
+        boolean waits = waits(durability);
+        RBatch batch = client.createBatch(waits ? sync.batchOptions() : BatchOptions.defaults());
+        RFuture<R> result = commands.apply(batch);
+        return batch.executeAsync().handle((done, failure) -> {
+            if (failure != null) {
+                throw batchFailure(failure);
+            }
+            if (waits && done.getSyncedSlaves() < sync.replicas()) {
+                NotReplicatedException shortfall = new NotReplicatedException(keys.queue(), operation, sync.replicas(),
+                        done.getSyncedSlaves(), sync.timeoutMs());
+                if (durability == Durability.REQUIRED) {
+                    throw shortfall;
+                }
+                shortfalls.failed(shortfall);
+            } else if (waits && durability == Durability.BEST_EFFORT) {
+                shortfalls.succeeded();
+            }
+            return result.toCompletableFuture().join();
+        });
+    }
+
+    /** The failure of a batch, unwrapped; names the Redis version syncAof needs when WAITAOF is what failed. */
+    private RuntimeException batchFailure(Throwable failure) {
+        Throwable cause = Futures.unwrap(failure);
+        if (sync.aof() && cause instanceof RedisException && String.valueOf(cause.getMessage()).contains("WAITAOF")) {
+            return new IllegalStateException("syncAof=true on queue " + keys.queue() + " needs Redis 7.2 or later (WAITAOF); "
+                                             + "the server replied: " + cause.getMessage(), cause);
+        }
+        return cause instanceof RuntimeException runtime ? runtime : new CompletionException(cause);
+    }
+}

@@ -1,0 +1,73 @@
+package io.github.camelredisdelay.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The values shared by the Java side and the Lua scripts are the same in both languages, under the same names.
+ */
+class WireTest {
+
+    private static final Pattern LUA_CONSTANT = Pattern.compile("^local ([A-Z_]+) = ('([^']*)'|\\d+)$", Pattern.MULTILINE);
+
+    @Test
+    void javaAndLuaDefineTheSameWireValues() {
+        Map<String, String> lua = new TreeMap<>();
+        Matcher constant = LUA_CONSTANT.matcher(LuaScript.Files.load("wire.lua"));
+        while (constant.find()) {
+            lua.put(constant.group(1), constant.group(3) != null ? constant.group(3) : constant.group(2));
+        }
+        Map<String, String> java = Arrays.stream(Wire.class.getDeclaredFields())
+                .filter(field -> Modifier.isStatic(field.getModifiers()))
+                .collect(Collectors.toMap(Field::getName, WireTest::value, (a, b) -> a, TreeMap::new));
+
+        assertThat(lua).isNotEmpty().isEqualTo(java);
+    }
+
+    @Test
+    void theRecordHeadIsItsParts() {
+        assertThat(Wire.RECORD_HEAD_BYTES).isEqualTo(Wire.SCHEDULED_AT_BYTES + Wire.DUE_AT_BYTES + Wire.GENERATION_BYTES);
+    }
+
+    @Test
+    void everyScheduleStatusMapsByItsCode() {
+        for (ScheduleResult.Status status : ScheduleResult.Status.values()) {
+            assertThat(ScheduleResult.Status.ofCode(codeOf(status))).isEqualTo(status);
+        }
+    }
+
+    @Test
+    void everyScriptIncludesOnlyHelperFilesThatExist() {
+        for (LuaScript script : LuaScript.values()) {
+            assertThat(script.text()).as(script.name()).contains("local rcall = redis.call", "local WAKE_READY");
+        }
+        assertThat(LuaScript.Files.includes(LuaScript.Files.load("ack.lua"))).containsExactly("record.lua", "batches.lua");
+    }
+
+    private static long codeOf(ScheduleResult.Status status) {
+        return switch (status) {
+            case SCHEDULED -> Wire.STATUS_SCHEDULED;
+            case UNCHANGED -> Wire.STATUS_KEPT;
+            case DUPLICATE -> Wire.STATUS_DUPLICATE;
+            case DUE_OVERFLOW -> Wire.STATUS_DUE_OVERFLOW;
+        };
+    }
+
+    private static String value(Field field) {
+        try {
+            return String.valueOf(field.get(null));
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
