@@ -9,7 +9,6 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.camelredisdelay.internal.ConsumerNames;
 import io.github.camelredisdelay.internal.DeadLetters;
-import io.github.camelredisdelay.internal.DeliveredMessage;
 import io.github.camelredisdelay.internal.Delivery;
 import io.github.camelredisdelay.internal.LeaseKeeper;
 import io.github.camelredisdelay.internal.QueueShard;

@@ -7,18 +7,16 @@ import java.util.function.Supplier;
 
 import io.github.camelredisdelay.internal.EvictionPolicyCheck;
 import io.github.camelredisdelay.internal.QueueNames;
-import io.github.camelredisdelay.internal.RedissonClientFactory;
 import io.github.camelredisdelay.internal.SharedRegistry;
+import io.github.camelredisdelay.internal.SharedService;
 import io.github.camelredisdelay.internal.TransferTask;
 import io.github.camelredisdelay.internal.WakeChannels;
 import org.apache.camel.Endpoint;
-import org.apache.camel.Service;
 import org.apache.camel.builder.ThreadPoolProfileBuilder;
 import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.PropertyConfigurer;
 import org.apache.camel.spi.annotations.Component;
 import org.apache.camel.support.HealthCheckComponent;
-import org.apache.camel.support.service.ServiceHelper;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -144,7 +142,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
     }
 
     void releaseTransferTask(String key) {
-        transferTasks.release(key, ServiceHelper::stopService);
+        transferTasks.release(key, SharedService::stop);
     }
 
     EvictionPolicyCheck evictionPolicyCheck() {
@@ -159,16 +157,16 @@ public class RedisDelayComponent extends HealthCheckComponent {
     }
 
     /** The shared service under {@code key}, created and started by its first user. */
-    private static <S extends Service> S acquireStarted(SharedRegistry<String, S> registry, String key, Supplier<S> create) {
+    private static <S extends SharedService> S acquireStarted(SharedRegistry<String, S> registry, String key, Supplier<S> create) {
         return registry.acquire(key, () -> {
             S service = create.get();
-            ServiceHelper.startService(service);
+            service.start();
             return service;
         });
     }
 
     void releaseWakeChannels(String key) {
-        wakeChannels.release(key, ServiceHelper::stopService);
+        wakeChannels.release(key, SharedService::stop);
     }
 
     /** The thread that extends the leases of every consumer's fetched messages. */

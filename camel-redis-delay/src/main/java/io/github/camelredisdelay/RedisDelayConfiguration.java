@@ -2,7 +2,6 @@ package io.github.camelredisdelay;
 
 import java.util.List;
 
-import io.github.camelredisdelay.internal.Durations;
 import io.github.camelredisdelay.internal.QueueNames;
 import org.apache.camel.RuntimeCamelException;
 import org.apache.camel.TypeConverter;

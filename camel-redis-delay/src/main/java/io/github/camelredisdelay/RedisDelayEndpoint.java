@@ -4,14 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.github.camelredisdelay.internal.Durations;
 import io.github.camelredisdelay.internal.EvictionPolicyCheck;
-import io.github.camelredisdelay.internal.MessageMapper;
 import io.github.camelredisdelay.internal.QueueNames;
 import io.github.camelredisdelay.internal.ShardedQueue;
 import io.github.camelredisdelay.internal.QueueStatistics;
 import io.github.camelredisdelay.internal.QueueShard;
-import io.github.camelredisdelay.internal.RedissonClientFactory;
 import io.github.camelredisdelay.internal.TransferTask;
 import io.github.camelredisdelay.internal.WakeChannels;
 import io.github.camelredisdelay.internal.WriteSync;

@@ -9,7 +9,9 @@ import org.apache.camel.Exchange;
 import org.apache.camel.support.PollingConsumerSupport;
 
 /**
- * Lets a {@code ConsumerTemplate} receive due messages: {@code receive}, {@code receive(timeout)} and
+ * The Camel {@code PollingConsumer} of the endpoint, which lets a {@code ConsumerTemplate} receive due messages (route
+ * consumers are {@link RedisDelayConsumer} and {@link RedisDelayScheduledPollConsumer}): {@code receive},
+ * {@code receive(timeout)} and
  * {@code receiveNoWait} each take one message. The message is acknowledged when the exchange's unit of work is
  * done: {@code receiveBody*} do that at once; after {@code receive} call {@code consumerTemplate.doneUoW(exchange)}.
  * Until then it stays leased, without extension: if it is not done within {@code visibilityTimeout}, the message

@@ -8,13 +8,10 @@ import java.util.Locale;
 import java.util.Map;
 
 import io.github.camelredisdelay.internal.BatchLimits;
-import io.github.camelredisdelay.internal.DeliveredMessage;
 import io.github.camelredisdelay.internal.DueTime;
-import io.github.camelredisdelay.internal.DueTimes;
 import io.github.camelredisdelay.internal.Envelope;
 import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.MessageIds;
-import io.github.camelredisdelay.internal.MessageMapper;
 import io.github.camelredisdelay.internal.ShardedQueue;
 import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.ScheduleRequest;

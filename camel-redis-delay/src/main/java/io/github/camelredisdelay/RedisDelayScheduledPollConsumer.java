@@ -5,7 +5,8 @@ import org.apache.camel.Processor;
 import org.apache.camel.support.ScheduledPollConsumer;
 
 /**
- * The polling consumer ({@code consumerType=polling}): every {@code pollInterval} it fetches up to
+ * The route consumer of {@code consumerType=polling}, a Camel {@code ScheduledPollConsumer} (not to be confused with
+ * {@link RedisDelayPollingConsumer}, which serves {@code ConsumerTemplate}): every {@code pollInterval} it fetches up to
  * {@code maxMessagesPerPoll} due messages from each shard of the queue and routes them; after a poll that found messages it polls again at once,
  * so a backlog drains without waiting an interval between batches. Poll errors go through Camel's usual
  * poll strategy. Messages are settled exactly as by the blocking consumer.

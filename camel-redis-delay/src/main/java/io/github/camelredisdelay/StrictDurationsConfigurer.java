@@ -3,7 +3,6 @@ package io.github.camelredisdelay;
 import java.util.Set;
 import java.util.function.Function;
 
-import io.github.camelredisdelay.internal.Durations;
 import org.apache.camel.CamelContext;
 import org.apache.camel.spi.GeneratedPropertyConfigurer;
 import org.apache.camel.spi.PropertyConfigurer;

@@ -6,7 +6,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
-import org.apache.camel.support.service.ServiceSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * <p>
  * The Redis calls are asynchronous; the timer thread only arms timers, so one thread serves many queues.
  */
-public final class TransferTask extends ServiceSupport {
+public final class TransferTask implements SharedService {
 
     private static final Logger LOG = LoggerFactory.getLogger(TransferTask.class);
 
@@ -46,6 +45,8 @@ public final class TransferTask extends ServiceSupport {
         }
     };
 
+    private volatile boolean running;
+
     // guarded by this
     private ScheduledFuture<?> armed;
     private long armedAtNanos;
@@ -69,13 +70,15 @@ public final class TransferTask extends ServiceSupport {
     }
 
     @Override
-    protected void doStart() {
+    public void start() {
+        running = true;
         wake.listen(queue.keys().wake(), wakeListener);
         armIn(0);
     }
 
     @Override
-    protected void doStop() {
+    public void stop() {
+        running = false;
         wake.stopListening(queue.keys().wake(), wakeListener);
         synchronized (this) {
             if (armed != null) {
@@ -97,7 +100,7 @@ public final class TransferTask extends ServiceSupport {
      * Makes sure a step runs within {@code delayMs}; keeps an earlier timer that is already armed.
      */
     private synchronized void armIn(long delayMs) {
-        if (!isRunAllowed()) {
+        if (!running) {
             return;
         }
         long delay = Math.min(delayMs, intervalMs);
@@ -114,7 +117,7 @@ public final class TransferTask extends ServiceSupport {
 
     private void step() {
         synchronized (this) {
-            if (!isRunAllowed()) {
+            if (!running) {
                 return;
             }
             if (stepInFlight) {
@@ -128,7 +131,7 @@ public final class TransferTask extends ServiceSupport {
             long next;
             synchronized (this) {
                 stepInFlight = false;
-                if (!isRunAllowed()) {
+                if (!running) {
                     return;
                 }
                 if (error != null) {

@@ -7,7 +7,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-import org.apache.camel.support.service.ServiceSupport;
 import org.redisson.api.RPatternTopic;
 import org.redisson.api.RedissonClient;
 import org.redisson.api.listener.PatternMessageListener;
@@ -26,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * The subscription is made on the timer thread, so starting never waits for Redis, and made again with back-off
  * until it succeeds; every (re)subscription tells all listeners, since announcements may have been missed.
  */
-public final class WakeChannels extends ServiceSupport {
+public final class WakeChannels implements SharedService {
 
     private static final Logger LOG = LoggerFactory.getLogger(WakeChannels.class);
 
@@ -36,6 +35,7 @@ public final class WakeChannels extends ServiceSupport {
     private final OutageLog outage;
     private final Backoff backoff = new Backoff(50, 1000);
     private final Map<String, List<WakeListener>> listeners = new ConcurrentHashMap<>();
+    private volatile boolean running;
     private volatile int messageListenerId = -1;
     private volatile int statusListenerId = -1;
 
@@ -59,12 +59,14 @@ public final class WakeChannels extends ServiceSupport {
     }
 
     @Override
-    protected void doStart() {
+    public void start() {
+        running = true;
         timer.execute(this::subscribe);
     }
 
     @Override
-    protected void doStop() {
+    public void stop() {
+        running = false;
         if (messageListenerId >= 0 || statusListenerId >= 0) {
             try {
                 topic.removeListenerAsync(messageListenerId, statusListenerId);
@@ -100,8 +102,8 @@ public final class WakeChannels extends ServiceSupport {
                     messageListenerId = id;
                     outage.succeeded();
                     backoff.reset();
-                    if (!isRunAllowed()) {
-                        doStop();
+                    if (!running) {
+                        stop();
                     }
                 }
             });
@@ -112,10 +114,10 @@ public final class WakeChannels extends ServiceSupport {
     }
 
     private void subscribeFailed(Throwable error) {
-        if (isRunAllowed()) {
+        if (running) {
             outage.failed(error);
             timer.schedule(() -> {
-                if (isRunAllowed() && messageListenerId < 0) {
+                if (running && messageListenerId < 0) {
                     subscribe();
                 }
             }, backoff.next(), TimeUnit.MILLISECONDS);

@@ -1,5 +1,6 @@
-package io.github.camelredisdelay.internal;
+package io.github.camelredisdelay;
 
+import io.github.camelredisdelay.internal.QueueShard;
 import org.apache.camel.Exchange;
 
 /**
@@ -10,17 +11,17 @@ import org.apache.camel.Exchange;
  * @param msgKey    the key of the hash that holds the message (it names the key prefix, the queue and the shard)
  * @param messageId the message id
  */
-public record DeliveredMessage(String msgKey, String messageId) {
+record DeliveredMessage(String msgKey, String messageId) {
 
     private static final String PROPERTY = "CamelRedisDelayDeliveredMessage";
 
     /** Marks {@code exchange} as the delivery of message {@code messageId} of {@code shard}. */
-    public static void mark(Exchange exchange, QueueShard shard, String messageId) {
+    static void mark(Exchange exchange, QueueShard shard, String messageId) {
         exchange.setProperty(PROPERTY, new DeliveredMessage(shard.keys().msg(), messageId));
     }
 
     /** Whether {@code exchange} is the delivery of message {@code messageId} of {@code shard}. */
-    public static boolean isDeliveryOf(Exchange exchange, QueueShard shard, String messageId) {
+    static boolean isDeliveryOf(Exchange exchange, QueueShard shard, String messageId) {
         return exchange.getProperty(PROPERTY) instanceof DeliveredMessage delivered
                && delivered.msgKey.equals(shard.keys().msg()) && delivered.messageId.equals(messageId);
     }

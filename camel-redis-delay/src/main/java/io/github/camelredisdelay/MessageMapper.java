@@ -1,4 +1,4 @@
-package io.github.camelredisdelay.internal;
+package io.github.camelredisdelay;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -7,6 +7,10 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.camelredisdelay.RedisDelayConstants;
+import io.github.camelredisdelay.internal.Delivery;
+import io.github.camelredisdelay.internal.Envelope;
+import io.github.camelredisdelay.internal.EnvelopeCodec;
+import io.github.camelredisdelay.internal.CorruptEnvelopeException;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.NoTypeConversionAvailableException;
@@ -23,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * {@code CamelRedisDelay*} instruction) are never stored; values of other types than those
  * {@link EnvelopeCodec#isSupportedHeaderValue} accepts are dropped with one WARN per header name.
  */
-public final class MessageMapper {
+final class MessageMapper {
 
     private static final Logger LOG = LoggerFactory.getLogger(MessageMapper.class);
     private static final Set<String> DEAD_LETTER_HEADERS = Set.of(RedisDelayConstants.ORIGINAL_QUEUE, RedisDelayConstants.LAST_ERROR);
@@ -32,7 +36,7 @@ public final class MessageMapper {
     private final String queue;
     private final Set<String> warnedHeaders = ConcurrentHashMap.newKeySet();
 
-    public MessageMapper(HeaderFilterStrategy headerFilter, String queue) {
+    MessageMapper(HeaderFilterStrategy headerFilter, String queue) {
         this.headerFilter = headerFilter;
         this.queue = queue;
     }
@@ -40,7 +44,7 @@ public final class MessageMapper {
     /**
      * @throws IllegalArgumentException when the body cannot be converted to bytes
      */
-    public Envelope toEnvelope(Exchange exchange) {
+    Envelope toEnvelope(Exchange exchange) {
         return new Envelope(storableBody(exchange, exchange.getMessage().getBody()), storableHeaders(exchange));
     }
 
@@ -51,7 +55,7 @@ public final class MessageMapper {
      *
      * @throws IllegalArgumentException when the body has no conversion to bytes
      */
-    public Object storableBody(Exchange exchange, Object body) {
+    Object storableBody(Exchange exchange, Object body) {
         if (body == null || body instanceof String || body instanceof byte[]) {
             return body;
         }
@@ -81,7 +85,7 @@ public final class MessageMapper {
      *
      * @throws CorruptEnvelopeException when the stored envelope cannot be decoded
      */
-    public void populate(Exchange exchange, Delivery delivery, String queueName) {
+    void populate(Exchange exchange, Delivery delivery, String queueName) {
         Envelope envelope = EnvelopeCodec.decode(delivery.envelope());
         Message message = exchange.getIn();
         message.setBody(envelope.body());
@@ -103,7 +107,7 @@ public final class MessageMapper {
     /**
      * The exchange's headers that pass the header filter and have a storable type.
      */
-    public Map<String, Object> storableHeaders(Exchange exchange) {
+    Map<String, Object> storableHeaders(Exchange exchange) {
         Map<String, Object> stored = new LinkedHashMap<>();
         exchange.getMessage().getHeaders().forEach((name, value) -> {
             if (value == null || headerFilter.applyFilterToCamelHeaders(name, value, exchange)) {

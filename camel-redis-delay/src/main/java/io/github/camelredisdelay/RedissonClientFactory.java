@@ -1,4 +1,4 @@
-package io.github.camelredisdelay.internal;
+package io.github.camelredisdelay;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,7 +18,7 @@ import org.redisson.config.SingleServerConfig;
 /**
  * Creates the RedissonClient the component owns when no client bean is given.
  */
-public final class RedissonClientFactory {
+final class RedissonClientFactory {
 
     private RedissonClientFactory() {
     }
@@ -26,7 +26,7 @@ public final class RedissonClientFactory {
     /**
      * The key under which clients of equal connection options are shared.
      */
-    public static String connectionKey(RedisDelayConfiguration configuration) {
+    static String connectionKey(RedisDelayConfiguration configuration) {
         return String.join("|", configuration.getRedissonConfig() != null
                 ? "config=" + configuration.getRedissonConfig() : "address=" + configuration.getAddress(),
                 "user=" + configuration.getUsername(),
@@ -34,7 +34,7 @@ public final class RedissonClientFactory {
                 "db=" + configuration.getDatabase());
     }
 
-    public static RedissonClient create(CamelContext context, RedisDelayConfiguration configuration) {
+    static RedissonClient create(CamelContext context, RedisDelayConfiguration configuration) {
         Config config = configuration.getRedissonConfig() != null
                 ? loadYaml(context, configuration.getRedissonConfig()) : singleServer(configuration);
         // Redisson's default codec would deserialize any class; every call passes its own codec anyway.

@@ -1,4 +1,4 @@
-package io.github.camelredisdelay.internal;
+package io.github.camelredisdelay;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,10 +12,10 @@ import org.apache.camel.TypeConverter;
  * string such as {@code 30M} into 0 without complaint; here such a string is rejected with a message that shows
  * the accepted forms, and only strings of an accepted form are handed to Camel's converter.
  */
-public final class Durations {
+final class Durations {
 
     /** Largest delay or due time: the largest integer a Lua number holds exactly. */
-    public static final long MAX_MILLIS = (1L << 53) - 1;
+    static final long MAX_MILLIS = (1L << 53) - 1;
 
     private static final String FORMS = "milliseconds (1500), lower-case units (30m, 1h30m, 2d, 10s, 500ms) or ISO-8601 (PT5S)";
     private static final Pattern MILLIS = Pattern.compile("\\d+");
@@ -29,7 +29,7 @@ public final class Durations {
      * @param what names the value in the error message, e.g. "delay of queue orders"
      * @throws IllegalArgumentException when the text is not a non-negative delay of an accepted form
      */
-    public static long parse(String text, TypeConverter converter, String what) {
+    static long parse(String text, TypeConverter converter, String what) {
         String value = text.trim();
         if (MILLIS.matcher(value).matches()) {
             return checkRange(parseMillis(value, what), what, text);
@@ -53,7 +53,7 @@ public final class Durations {
     /**
      * Parses a comma-separated list of delays, such as a retry schedule.
      */
-    public static List<Long> parseList(String text, TypeConverter converter, String what) {
+    static List<Long> parseList(String text, TypeConverter converter, String what) {
         List<Long> delays = new ArrayList<>();
         for (String part : text.split(",")) {
             delays.add(parse(part, converter, what));
@@ -64,7 +64,7 @@ public final class Durations {
     /**
      * @throws IllegalArgumentException when the value is negative or beyond {@link #MAX_MILLIS}
      */
-    public static long checkRange(long millis, String what, Object original) {
+    static long checkRange(long millis, String what, Object original) {
         if (millis < 0) {
             throw new IllegalArgumentException("The " + what + " must not be negative: " + original);
         }

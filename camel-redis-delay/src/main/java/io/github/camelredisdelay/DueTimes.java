@@ -1,4 +1,4 @@
-package io.github.camelredisdelay.internal;
+package io.github.camelredisdelay;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -10,6 +10,7 @@ import java.util.Date;
 import java.util.regex.Pattern;
 
 import io.github.camelredisdelay.RedisDelayConstants;
+import io.github.camelredisdelay.internal.DueTime;
 import org.apache.camel.Message;
 import org.apache.camel.TypeConverter;
 
@@ -17,14 +18,14 @@ import org.apache.camel.TypeConverter;
  * Decides when a scheduled message is due: the {@code CamelRedisDelayDueAt} header wins, then the
  * {@code CamelRedisDelayDelay} header, then the endpoint's {@code delay} option.
  */
-public final class DueTimes {
+final class DueTimes {
 
     private static final Pattern EPOCH_MILLIS = Pattern.compile("-?\\d+");
 
     private DueTimes() {
     }
 
-    public static DueTime resolve(Message message, long defaultDelay, TypeConverter converter, String queue) {
+    static DueTime resolve(Message message, long defaultDelay, TypeConverter converter, String queue) {
         Object dueAt = message.getHeader(RedisDelayConstants.DUE_AT);
         if (dueAt != null) {
             // any time in the past, before 1970 too, means due now

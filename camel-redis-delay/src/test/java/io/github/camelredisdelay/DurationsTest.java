@@ -1,4 +1,4 @@
-package io.github.camelredisdelay.internal;
+package io.github.camelredisdelay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
