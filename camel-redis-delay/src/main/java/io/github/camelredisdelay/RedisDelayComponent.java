@@ -1,6 +1,8 @@
 package io.github.camelredisdelay;
 
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -31,6 +33,8 @@ public class RedisDelayComponent extends HealthCheckComponent {
     private static final long CLIENT_SHUTDOWN_MS = 200;
     /** Longest wait of the timer threads' running tasks on stop. */
     private static final long TIMER_SHUTDOWN_MS = 200;
+    /** Threads that continue routes after an asynchronous schedule: short tasks, so a few serve many exchanges. */
+    private static final int COMPLETION_THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
 
     @Metadata(description = "Default options for every endpoint of this component")
     private RedisDelayConfiguration configuration = new RedisDelayConfiguration();
@@ -41,6 +45,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
     private final EvictionPolicyCheck evictionPolicyCheck = new EvictionPolicyCheck();
     private ScheduledExecutorService transferTimer;
     private ScheduledExecutorService leaseTimer;
+    private volatile ExecutorService completions;
     private volatile PropertyConfigurer strictComponentConfigurer;
     private volatile PropertyConfigurer strictEndpointConfigurer;
 
@@ -87,6 +92,27 @@ public class RedisDelayComponent extends HealthCheckComponent {
         super.doStart();
         transferTimer = timerThread("RedisDelayTransfer");
         leaseTimer = timerThread("RedisDelayLeases");
+        completions = getCamelContext().getExecutorServiceManager().newThreadPool(this, "RedisDelayCompletions",
+                new ThreadPoolProfileBuilder("RedisDelayCompletions").poolSize(COMPLETION_THREADS).maxPoolSize(COMPLETION_THREADS)
+                        .maxQueueSize(-1).build());
+    }
+
+    /**
+     * Runs {@code continuation} (a route continuing after an asynchronous Redis call) on one of the component's
+     * completion threads, so it never runs on the Redis client's I/O thread; on the calling thread once they are
+     * stopping.
+     */
+    void completeOnCamelThread(Runnable continuation) {
+        ExecutorService pool = completions;
+        try {
+            if (pool != null) {
+                pool.execute(continuation);
+                return;
+            }
+        } catch (RejectedExecutionException e) {
+            // stopping: nothing else is left to run it
+        }
+        continuation.run();
     }
 
     /**
@@ -109,6 +135,11 @@ public class RedisDelayComponent extends HealthCheckComponent {
         if (leaseTimer != null) {
             getCamelContext().getExecutorServiceManager().shutdownGraceful(leaseTimer, TIMER_SHUTDOWN_MS);
             leaseTimer = null;
+        }
+        if (completions != null) {
+            // producers have stopped: what is queued finishes routing exchanges whose schedule completed
+            getCamelContext().getExecutorServiceManager().shutdownGraceful(completions, TIMER_SHUTDOWN_MS);
+            completions = null;
         }
         super.doStop();
     }

@@ -6,26 +6,30 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 
 import io.github.camelredisdelay.internal.BatchLimits;
 import io.github.camelredisdelay.internal.DueTime;
 import io.github.camelredisdelay.internal.Envelope;
 import io.github.camelredisdelay.internal.EnvelopeCodec;
+import io.github.camelredisdelay.internal.Futures;
 import io.github.camelredisdelay.internal.MessageIds;
 import io.github.camelredisdelay.internal.ShardedQueue;
 import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.ScheduleRequest;
 import io.github.camelredisdelay.internal.ScheduleResult;
+import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
-import org.apache.camel.support.DefaultProducer;
+import org.apache.camel.support.DefaultAsyncProducer;
 import org.apache.camel.support.ObjectHelper;
 
 /**
- * Schedules, cancels and reschedules messages on a queue, and reads its statistics. Every call is one Lua script in Redis, so a failed call
- * changes nothing; Redis errors fail the exchange and the route's error handler decides what happens next.
+ * Schedules, cancels and reschedules messages on a queue, and reads its statistics. Every call is one Lua script in
+ * Redis, so a failed call changes nothing; Redis errors fail the exchange and the route's error handler decides what
+ * happens next. Schedules are asynchronous: concurrent ones share script calls, and none parks a thread.
  */
-public class RedisDelayProducer extends DefaultProducer {
+public class RedisDelayProducer extends DefaultAsyncProducer {
 
     private final RedisDelayEndpoint endpoint;
     private Runnable unregisterHealthCheck;
@@ -51,10 +55,36 @@ public class RedisDelayProducer extends DefaultProducer {
         super.doStop();
     }
 
+    /**
+     * A schedule completes when Redis replies, without a thread waiting for it; the route then continues on one of
+     * the component's completion threads, never on the Redis client's I/O thread. The other operations run here.
+     */
     @Override
-    public void process(Exchange exchange) {
-        switch (operation(exchange.getMessage())) {
-            case schedule -> schedule(exchange);
+    public boolean process(Exchange exchange, AsyncCallback callback) {
+        try {
+            RedisDelayOperation operation = operation(exchange.getMessage());
+            if (operation == RedisDelayOperation.schedule) {
+                schedule(exchange).whenComplete((stored, failure) -> continueAfter(exchange, failure, callback));
+                return false;
+            }
+            process(exchange, operation);
+        } catch (Exception e) {
+            exchange.setException(e);
+        }
+        callback.done(true);
+        return true;
+    }
+
+    private void continueAfter(Exchange exchange, Throwable failure, AsyncCallback callback) {
+        if (failure != null) {
+            exchange.setException(Futures.unwrap(failure));
+        }
+        endpoint.getComponent().completeOnCamelThread(() -> callback.done(false));
+    }
+
+    private void process(Exchange exchange, RedisDelayOperation operation) {
+        switch (operation) {
+            case schedule -> throw new IllegalStateException("schedule runs asynchronously");
             case scheduleBatch -> scheduleBatch(exchange);
             case cancel -> cancel(exchange);
             case reschedule -> reschedule(exchange);
@@ -62,23 +92,23 @@ public class RedisDelayProducer extends DefaultProducer {
         }
     }
 
-    private void schedule(Exchange exchange) {
+    /** Stores the exchange's message; the stage completes when Redis replied and the headers are set. */
+    private CompletionStage<Void> schedule(Exchange exchange) {
         Message message = exchange.getMessage();
         RedisDelayConfiguration options = endpoint.getConfiguration();
-        String id = messageId(message);
-        if (id == null) {
-            id = MessageIds.next();
-        }
+        String given = messageId(message);
+        String id = given != null ? given : MessageIds.next();
         DueTime due = dueTime(exchange);
         byte[] envelope = EnvelopeCodec.encode(endpoint.messageMapper().toEnvelope(exchange));
         QueueShard shard = queue().forMessage(id);
         // a re-delay from the message's own delivery always stores the new version: keeping the message in flight
         // would let its acknowledgement remove it
         OnDuplicate onDuplicate = DeliveredMessage.isDeliveryOf(exchange, shard, id) ? OnDuplicate.replace : options.getOnDuplicate();
-        ScheduleResult result = shard.schedule(id, envelope, due, onDuplicate);
-        message.setHeader(RedisDelayConstants.MESSAGE_ID, id);
-        message.setHeader(RedisDelayConstants.DUPLICATE, !result.scheduled());
-        setScheduledFor(message, result);
+        return shard.scheduleAsync(id, envelope, due, onDuplicate).thenAccept(result -> {
+            message.setHeader(RedisDelayConstants.MESSAGE_ID, id);
+            message.setHeader(RedisDelayConstants.DUPLICATE, !result.scheduled());
+            setScheduledFor(message, result);
+        });
     }
 
     private void scheduleBatch(Exchange exchange) {

@@ -57,16 +57,7 @@ public final class GroupCommit<T, R> {
      *                              withdrawn, one already sent may or may not have been carried out
      */
     public R submit(T request) throws InterruptedException {
-        Turn<T, R> turn = new Turn<>(request, new CompletableFuture<>());
-        boolean first;
-        synchronized (this) {
-            queued.add(turn);
-            first = !sending;
-            sending = true;
-        }
-        if (first) {
-            sendQueued();
-        }
+        Turn<T, R> turn = enqueue(request);
         try {
             return turn.result().get();
         } catch (InterruptedException e) {
@@ -83,6 +74,28 @@ public final class GroupCommit<T, R> {
             }
             throw new IllegalStateException(e.getCause());
         }
+    }
+
+    /**
+     * Sends the request, alone or with others, without waiting: the stage completes with its result, or with what
+     * the call that carried it failed with, on the thread that received the reply.
+     */
+    public CompletionStage<R> submitAsync(T request) {
+        return enqueue(request).result();
+    }
+
+    private Turn<T, R> enqueue(T request) {
+        Turn<T, R> turn = new Turn<>(request, new CompletableFuture<>());
+        boolean first;
+        synchronized (this) {
+            queued.add(turn);
+            first = !sending;
+            sending = true;
+        }
+        if (first) {
+            sendQueued();
+        }
+        return turn;
     }
 
     /** Sends the head of the queue; when the reply is in, sends what queued meanwhile, or stops. */

@@ -77,6 +77,14 @@ public final class QueueShard {
     }
 
     /**
+     * Stores a message without waiting; see {@link #schedule}. The stage completes on the thread that received the
+     * reply (a Redis client thread), with the outcome or the failure {@link #schedule} would throw.
+     */
+    public CompletionStage<ScheduleResult> scheduleAsync(String id, byte[] envelope, DueTime due, OnDuplicate onDuplicate) {
+        return schedules.submitAsync(new ScheduleRequest(id, envelope, due, onDuplicate)).thenApply(result -> result.orThrow(name(), id));
+    }
+
+    /**
      * Stores messages in one script call; see {@code schedule.lua}. Each has its own outcome: a duplicate or an
      * overflowing due time is returned as such, not thrown, and does not keep the others from being stored.
      *
