@@ -24,7 +24,7 @@ import org.redisson.config.Config;
  */
 public final class BenchmarkMain {
 
-    private static final List<Scenario> SCENARIOS = List.of(new P1Lateness(), new P2ScheduleThroughput(),
+    private static final List<Scenario> SCENARIOS = List.of(new P1Lateness(), new P2ScheduleThroughput(), new P2aBulkSchedule(),
             new P3Drain(), new P3bSameInstant(), new P4Backlog(), new P5Memory(), new RedisBenchmarkReference());
 
     private BenchmarkMain() {
