@@ -65,10 +65,12 @@ public final class BenchmarkMain {
         System.out.println();
         System.out.println(report.markdown());
         Path json = settings.output();
-        Path markdown = json.resolveSibling(json.getFileName().toString().replaceFirst("\\.json$", "") + ".md");
+        String base = json.getFileName().toString().replaceFirst("\\.json$", "");
+        Path markdown = json.resolveSibling(base + ".md");
         report.writeJson(json, machine, run);
         report.writeMarkdown(markdown, "Benchmark " + run + "\n\nMachine " + machine);
-        System.out.printf("Took %s s; results in %s and %s%n", run.get("seconds"), json.toAbsolutePath(),
-                markdown.toAbsolutePath());
+        List<Path> charts = report.writeCharts(json.toAbsolutePath().getParent(), base);
+        System.out.printf("Took %s s; results in %s and %s; charts %s%n", run.get("seconds"), json.toAbsolutePath(),
+                markdown.toAbsolutePath(), charts);
     }
 }

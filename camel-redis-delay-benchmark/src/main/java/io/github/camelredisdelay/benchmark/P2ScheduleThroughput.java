@@ -53,10 +53,7 @@ final class P2ScheduleThroughput implements Scenario {
     /** The throughput row of a schedule path and its CPU per scheduled message. */
     static void addRows(Report report, String id, String scenario, Map<Side, Rounds<ScheduleRateProbe.Outcome>> rounds,
             Target target) {
-        report.add(ResultRow.compareMedians(id, scenario, rounds, ScheduleRateProbe.Outcome::perSecond, target,
-                ScheduleRateProbe.Outcome::details));
-        Rows.cpu(report, id, "scheduled msg", scenario.replace(" (msg/s)", ""), Rounds.medians(rounds),
-                ScheduleRateProbe.Outcome::usage, ScheduleRateProbe.Outcome::messages, ScheduleRateProbe.Outcome::details);
+        Rows.throughput(report, id, scenario, rounds, target, "scheduled msg");
     }
 
     /** The targets: 1.2× for few callers, 1.5× where many callers share the pipe. */

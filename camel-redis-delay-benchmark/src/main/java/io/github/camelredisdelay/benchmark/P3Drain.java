@@ -49,10 +49,7 @@ final class P3Drain implements Scenario {
     /** The throughput row of a drain and its CPU per delivered message. */
     static void addRows(Report report, String id, String scenario, Map<Side, Rounds<DrainProbe.Outcome>> rounds,
             Target target) {
-        report.add(ResultRow.compareMedians(id, scenario, rounds, DrainProbe.Outcome::perSecond, target,
-                DrainProbe.Outcome::details));
-        Rows.cpu(report, id, "delivered msg", scenario.replace(" (msg/s)", ""), Rounds.medians(rounds),
-                DrainProbe.Outcome::usage, DrainProbe.Outcome::delivered, DrainProbe.Outcome::details);
+        Rows.throughput(report, id, scenario, rounds, target, "delivered msg");
     }
 
     static String scenario(int messages, int consumers) {

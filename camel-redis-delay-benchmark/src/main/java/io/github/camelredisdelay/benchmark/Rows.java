@@ -11,7 +11,8 @@ final class Rows {
     }
 
     /**
-     * The lateness rows of P1 and P4: four percentiles and the delivered count, each against its target.
+     * The lateness rows of P1 and P4: four percentiles and the delivered count, each against its target; the
+     * distributions go to the lateness chart.
      *
      * @param suffix    appended to each scenario text, e.g. ", 1,000,000 pending"
      * @param p99Target P1 bounds the p99 absolutely, P4 relative to P1
@@ -26,6 +27,8 @@ final class Rows {
                 p99Target, LatenessProbe.Outcome::details));
         report.add(ResultRow.compare(id, "lateness max" + suffix + " (ms)", outcomes, o -> o.lateness().max(),
                 maxTarget, LatenessProbe.Outcome::details));
+        outcomes.forEach((side, outcome) -> report.addCurve(new LatenessCdfChart.Curve(id + suffix, side,
+                outcome.sortedLatenessMicros(), outcome.expected())));
         int expected = outcomes.values().stream().mapToInt(LatenessProbe.Outcome::expected).findFirst().orElse(0);
         report.add(ResultRow.compare(id, "delivered" + suffix + " (of " + expected + ")", outcomes,
                 LatenessProbe.Outcome::delivered, Target.oursAtLeast(expected, "all"), LatenessProbe.Outcome::details));
@@ -42,5 +45,17 @@ final class Rows {
             Function<T, RedisWindow.Usage> usage, ToLongFunction<T> messages, Function<T, Map<String, Object>> details) {
         report.add(ResultRow.compare(id, "CPU µs / " + per + " (JVM + Redis), " + context, outcomes,
                 o -> usage.apply(o).cpuMicrosPer(messages.applyAsLong(o)), Target.ratioAtMost(0.7), details));
+    }
+
+    /**
+     * A throughput row, each side's median of its rounds, and the CPU per message of that median.
+     *
+     * @param per what a message is counted as, e.g. "scheduled msg"
+     */
+    static <T extends RateOutcome> void throughput(Report report, String id, String scenario,
+            Map<Side, Rounds<T>> rounds, Target target, String per) {
+        report.add(ResultRow.compareMedians(id, scenario, rounds, RateOutcome::perSecond, target, RateOutcome::details));
+        cpu(report, id, per, scenario.replace(" (msg/s)", ""), Rounds.medians(rounds), RateOutcome::usage,
+                RateOutcome::messages, RateOutcome::details);
     }
 }

@@ -24,17 +24,21 @@ final class ScheduleRateProbe {
      * @param batch    messages per call: 1, or the batch size of {@link #measureBatches}
      * @param inFlight calls unfinished at a time, at most: the threads, or the bound of {@link #measureInFlight}
      */
-    record Outcome(int threads, int batch, int inFlight, Senders.Outcome sends, RedisWindow.Usage usage) {
+    record Outcome(int threads, int batch, int inFlight, Senders.Outcome sends, RedisWindow.Usage usage)
+            implements RateOutcome {
 
-        double perSecond() {
+        @Override
+        public double perSecond() {
             return sends.perSecond() * batch;
         }
 
-        long messages() {
+        @Override
+        public long messages() {
             return (long) sends.sent() * batch;
         }
 
-        Map<String, Object> details() {
+        @Override
+        public Map<String, Object> details() {
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("threads", threads);
             details.put("batch", batch);
