@@ -26,18 +26,21 @@ final class Bench {
 
     private final BenchSettings settings;
     private final BenchRedis redis;
-    private final CamelContext camel;
-    private final RedissonClient redisson;
+    private final BenchClients clients;
     private final Report report;
     private int runs;
     private boolean oursFirst = true;
 
-    Bench(BenchSettings settings, BenchRedis redis, CamelContext camel, RedissonClient redisson, Report report) {
+    Bench(BenchSettings settings, BenchRedis redis, BenchClients clients, Report report) {
         this.settings = settings;
         this.redis = redis;
-        this.camel = camel;
-        this.redisson = redisson;
+        this.clients = clients;
         this.report = report;
+    }
+
+    /** The same benchmark with other clients, e.g. ones that reach Redis through a proxy. */
+    Bench with(BenchClients other) {
+        return new Bench(settings, redis, other, report);
     }
 
     BenchSettings settings() {
@@ -49,11 +52,11 @@ final class Bench {
     }
 
     CamelContext camel() {
-        return camel;
+        return clients.camel();
     }
 
     RedissonClient redisson() {
-        return redisson;
+        return clients.redisson();
     }
 
     Report report() {

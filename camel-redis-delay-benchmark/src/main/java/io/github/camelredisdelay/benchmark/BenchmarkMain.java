@@ -7,14 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.github.camelredisdelay.RedisDelayComponent;
-import org.apache.camel.CamelContext;
-import org.apache.camel.impl.DefaultCamelContext;
-import org.redisson.Redisson;
-import org.redisson.api.RedissonClient;
-import org.redisson.client.codec.StringCodec;
-import org.redisson.config.Config;
-
 /**
  * Runs the benchmark: starts a private redis-server, then every selected scenario for the redis-delay component
  * (one CamelContext) and for Redisson's RDelayedQueue (one RedissonClient with default settings, like the
@@ -25,7 +17,8 @@ import org.redisson.config.Config;
 public final class BenchmarkMain {
 
     private static final List<Scenario> SCENARIOS = List.of(new P1Lateness(), new P2ScheduleThroughput(),
-            new P3Drain(), new P3bSameInstant(), new P4Backlog(), new P5Memory(), new RedisBenchmarkReference());
+            new P2aBulkSchedule(), new P3Drain(), new P3bSameInstant(), new P4Backlog(), new P5Memory(),
+            new P6AddedLatency(), new RedisBenchmarkReference());
 
     private BenchmarkMain() {
     }
@@ -39,14 +32,11 @@ public final class BenchmarkMain {
             machine = Machine.describe(redis);
             System.out.println("Benchmark: scale " + settings.scale() + ", scenarios "
                     + (settings.only().isEmpty() ? "all" : settings.only()) + ", machine " + machine);
-            RedissonClient redisson = Redisson.create(redissonConfig(redis.uri()));
-            try (CamelContext camel = camelContext(redis.uri())) {
-                Bench bench = new Bench(settings, redis, camel, redisson, report);
+            try (BenchClients clients = BenchClients.connect(redis.uri())) {
+                Bench bench = new Bench(settings, redis, clients, report);
                 JitWarmUp.run(bench);
                 SCENARIOS.stream().filter(scenario -> settings.selected(scenario.id()))
                         .forEach(scenario -> run(bench, scenario));
-            } finally {
-                redisson.shutdown();
             }
         }
         writeResults(settings, report, machine, started);
@@ -75,31 +65,12 @@ public final class BenchmarkMain {
         System.out.println();
         System.out.println(report.markdown());
         Path json = settings.output();
-        Path markdown = json.resolveSibling(json.getFileName().toString().replaceFirst("\\.json$", "") + ".md");
+        String base = json.getFileName().toString().replaceFirst("\\.json$", "");
+        Path markdown = json.resolveSibling(base + ".md");
         report.writeJson(json, machine, run);
         report.writeMarkdown(markdown, "Benchmark " + run + "\n\nMachine " + machine);
-        System.out.printf("Took %s s; results in %s and %s%n", run.get("seconds"), json.toAbsolutePath(),
-                markdown.toAbsolutePath());
-    }
-
-    /** Redisson's defaults, as the component's own client; only the codec differs from Redisson's Kryo default. */
-    private static Config redissonConfig(String uri) {
-        Config config = new Config();
-        config.useSingleServer().setAddress(uri);
-        config.setCodec(StringCodec.INSTANCE);
-        return config;
-    }
-
-    private static CamelContext camelContext(String uri) {
-        CamelContext camel = new DefaultCamelContext();
-        RedisDelayComponent component = new RedisDelayComponent();
-        component.getConfiguration().setAddress(uri);
-        camel.addComponent("redis-delay", component);
-        camel.getShutdownStrategy().setTimeout(10);
-        camel.start();
-        // An application's endpoints keep the component's Redis client for its whole life. Without this idle one,
-        // every run would start a new client (connections, event loops), while RDelayedQueue's client lives on.
-        camel.getEndpoint("redis-delay:bench-client-holder?transferInterval=1h");
-        return camel;
+        List<Path> charts = report.writeCharts(json.toAbsolutePath().getParent(), base);
+        System.out.printf("Took %s s; results in %s and %s; charts %s%n", run.get("seconds"), json.toAbsolutePath(),
+                markdown.toAbsolutePath(), charts);
     }
 }

@@ -36,13 +36,20 @@ final class DrainProbe {
      * @param usage        what Redis and the JVM did while the consumers drained
      */
     record Outcome(int expected, int delivered, int duplicates, long drainNanos, double loadRate, long readyAtStart,
-            Boolean loadedBeforeDue, RedisWindow.Usage usage) {
+            Boolean loadedBeforeDue, RedisWindow.Usage usage) implements RateOutcome {
 
-        double perSecond() {
+        @Override
+        public double perSecond() {
             return Numbers.perSecond(delivered, drainNanos);
         }
 
-        Map<String, Object> details() {
+        @Override
+        public long messages() {
+            return delivered;
+        }
+
+        @Override
+        public Map<String, Object> details() {
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("messages", expected);
             details.put("delivered", delivered);

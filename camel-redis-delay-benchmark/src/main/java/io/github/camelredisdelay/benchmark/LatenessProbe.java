@@ -28,9 +28,10 @@ final class LatenessProbe {
      * @param delivered messages received at least once, of {@code expected}
      * @param sendRate  achieved send rate, messages/s
      * @param usage     what Redis and the JVM did from the first send to the last delivery
+     * @param sortedLatenessMicros each delivered message's lateness, lowest first, for the chart
      */
     record Outcome(int expected, int delivered, int duplicates, Percentiles lateness, double sendRate,
-            RedisWindow.Usage usage) {
+            RedisWindow.Usage usage, long[] sortedLatenessMicros) {
 
         double callsPerMessage() {
             return usage.commandsPer(expected);
@@ -75,8 +76,9 @@ final class LatenessProbe {
             if (!complete) {
                 Bench.log("only %d of %d messages delivered within %d s", receipts.received(), messages, bound.toSeconds());
             }
-            return new Outcome(messages, receipts.received(), receipts.duplicates(), receipts.lateness(),
-                    sent.perSecond(), usage);
+            long[] lateness = receipts.sortedLatenessMicros();
+            return new Outcome(messages, receipts.received(), receipts.duplicates(), Percentiles.ofMicros(lateness),
+                    sent.perSecond(), usage, lateness);
         } finally {
             queue.stopConsumers();
         }

@@ -47,6 +47,8 @@ final class P3bSameInstant implements Scenario {
         bench.report().add(ResultRow.compare(id(), "delivered within " + BOUND.toSeconds() + " s (of "
                 + messages + ")", outcomes, DrainProbe.Outcome::delivered, Target.oursAtLeast(messages, "all"),
                 DrainProbe.Outcome::details));
+        Rows.cpu(bench.report(), id(), "delivered msg", "drain at one instant", outcomes, DrainProbe.Outcome::usage,
+                DrainProbe.Outcome::delivered, DrainProbe.Outcome::details);
     }
 
     /** One instant late enough for storing, at the calibrated rate, to end before it. */

@@ -2,6 +2,7 @@ package io.github.camelredisdelay.benchmark;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -17,6 +18,8 @@ final class P4Backlog implements Scenario {
 
     private static final String ID = "P4";
     private static final int BACKLOG = 1_000_000;
+    /** P2's thread counts that P4 repeats. */
+    private static final List<Integer> THREADS = List.of(1, 4);
     /** Sequence numbers of the backlog, apart from those of the measured messages. */
     private static final int BACKLOG_SEQ = 100_000_000;
     private static final int LATENESS_MESSAGES = 10_000;
@@ -51,7 +54,7 @@ final class P4Backlog implements Scenario {
                     seq -> Due.in(BACKLOG_DELAY_MS), LOAD_BOUND);
             Bench.log("%s: %d pending stored at %.0f msg/s", side.label(), load.stored(), load.perSecond());
             Map<Integer, ScheduleRateProbe.Outcome> schedules = new LinkedHashMap<>();
-            for (int threads : P2ScheduleThroughput.THREADS) {
+            for (int threads : THREADS) {
                 ScheduleRateProbe.Outcome schedule = ScheduleRateProbe.measure(bench, queue, scheduleMessages, threads);
                 Bench.log("%s, %d thread(s): %.0f msg/s", side.label(), threads, schedule.perSecond());
                 schedules.put(threads, schedule);
@@ -66,12 +69,19 @@ final class P4Backlog implements Scenario {
         Report report = bench.report();
         report.add(ResultRow.compare(ID, "store the backlog (msg/s)", outcomes, o -> o.load().perSecond(),
                 Target.none(), o -> Map.of("stored", o.load().stored())));
-        for (int threads : P2ScheduleThroughput.THREADS) {
-            report.add(ResultRow.compare(ID, P2ScheduleThroughput.scenario(threads).replace(" (", suffix + " ("),
-                    select(outcomes, o -> o.schedules().get(threads)), ScheduleRateProbe.Outcome::perSecond,
+        for (int threads : THREADS) {
+            String scenario = P2ScheduleThroughput.scenario(threads).replace(" (", suffix + " (");
+            Map<Side, ScheduleRateProbe.Outcome> schedules = select(outcomes, o -> o.schedules().get(threads));
+            report.add(ResultRow.compare(ID, scenario, schedules, ScheduleRateProbe.Outcome::perSecond,
                     throughputTarget(report, threads), ScheduleRateProbe.Outcome::details));
+            Rows.cpu(report, ID, "scheduled msg", scenario.replace(" (msg/s)", ""), schedules,
+                    ScheduleRateProbe.Outcome::usage, ScheduleRateProbe.Outcome::messages,
+                    ScheduleRateProbe.Outcome::details);
         }
-        Rows.lateness(report, ID, suffix, select(outcomes, Outcome::lateness), p99Target(report));
+        Map<Side, LatenessProbe.Outcome> lateness = select(outcomes, Outcome::lateness);
+        Rows.lateness(report, ID, suffix, lateness, p99Target(report), P1Lateness.MAX_TARGET);
+        Rows.cpu(report, ID, "msg scheduled and delivered", "lateness" + suffix, lateness,
+                LatenessProbe.Outcome::usage, LatenessProbe.Outcome::expected, LatenessProbe.Outcome::details);
     }
 
     private static <T> Map<Side, T> select(Map<Side, Outcome> outcomes, Function<Outcome, T> part) {

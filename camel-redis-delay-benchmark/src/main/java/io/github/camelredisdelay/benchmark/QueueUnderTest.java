@@ -2,6 +2,7 @@ package io.github.camelredisdelay.benchmark;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.function.IntFunction;
 
 /**
@@ -12,6 +13,13 @@ interface QueueUnderTest extends AutoCloseable {
 
     /** Stores one message, returning once the queue has it. */
     void schedule(String body, Due due);
+
+    /**
+     * Starts storing one message without waiting: ours {@code ProducerTemplate.asyncSend}, theirs {@code offerAsync}.
+     *
+     * @return completes once the queue has the message
+     */
+    CompletionStage<?> scheduleAsync(String body, Due due);
 
     /**
      * Stores messages with one due time by this side's batch means, returning once the queue has them all: ours

@@ -73,6 +73,11 @@ final class Receipts implements MessageSink {
 
     /** Lateness of the messages received so far. */
     Percentiles lateness() {
+        return Percentiles.ofMicros(sortedLatenessMicros());
+    }
+
+    /** The lateness of each message received so far, µs, lowest first. */
+    long[] sortedLatenessMicros() {
         long[] sample = new long[expected];
         int filled = 0;
         for (int seq = 0; seq < expected; seq++) {
@@ -81,7 +86,9 @@ final class Receipts implements MessageSink {
                 sample[filled++] = lateness;
             }
         }
-        return Percentiles.ofMicros(Arrays.copyOf(sample, filled));
+        long[] sorted = Arrays.copyOf(sample, filled);
+        Arrays.sort(sorted);
+        return sorted;
     }
 
     /** This machine's clock in µs; a due time of epoch ms {@code t} means "not before {@code t}.000". */

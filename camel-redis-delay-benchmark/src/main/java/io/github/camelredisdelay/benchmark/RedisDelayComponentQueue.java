@@ -2,6 +2,8 @@ package io.github.camelredisdelay.benchmark;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
@@ -51,14 +53,29 @@ final class RedisDelayComponentQueue implements QueueUnderTest {
 
     @Override
     public void schedule(String body, Due due) {
-        template.sendBodyAndHeader(producer, body,
-                due.absolute() ? RedisDelayConstants.DUE_AT : RedisDelayConstants.DELAY, due.millis());
+        template.sendBodyAndHeader(producer, body, header(due), due.millis());
+    }
+
+    @Override
+    public CompletionStage<?> scheduleAsync(String body, Due due) {
+        return template.asyncSend(producer, exchange -> {
+            exchange.getMessage().setBody(body);
+            exchange.getMessage().setHeader(header(due), due.millis());
+        }).thenApply(exchange -> {
+            if (exchange.getException() != null) {
+                throw new CompletionException(exchange.getException());
+            }
+            return exchange;
+        });
     }
 
     @Override
     public void scheduleAll(List<String> bodies, Due due) {
-        template.sendBodyAndHeader(batchProducer, bodies,
-                due.absolute() ? RedisDelayConstants.DUE_AT : RedisDelayConstants.DELAY, due.millis());
+        template.sendBodyAndHeader(batchProducer, bodies, header(due), due.millis());
+    }
+
+    private static String header(Due due) {
+        return due.absolute() ? RedisDelayConstants.DUE_AT : RedisDelayConstants.DELAY;
     }
 
     @Override

@@ -62,6 +62,11 @@ final class RedisWindow {
             return known() ? cpu.redisMicrosPer(messages) : Double.NaN;
         }
 
+        /** JVM and Redis together. */
+        double cpuMicrosPer(long messages) {
+            return jvmCpuMicrosPer(messages) + redisCpuMicrosPer(messages);
+        }
+
         Map<String, Object> details(long messages) {
             Map<String, Object> details = new LinkedHashMap<>();
             if (!known()) {

@@ -1,0 +1,58 @@
+package io.github.camelredisdelay.benchmark;
+
+import io.github.camelredisdelay.RedisDelayComponent;
+import org.apache.camel.CamelContext;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.redisson.config.Config;
+
+/**
+ * Both sides' clients of one Redis address: a CamelContext with the redis-delay component (ours) and a
+ * RedissonClient (theirs), each with default settings.
+ */
+record BenchClients(CamelContext camel, RedissonClient redisson) implements AutoCloseable {
+
+    static BenchClients connect(String uri) {
+        RedissonClient redisson = Redisson.create(redissonConfig(uri));
+        try {
+            return new BenchClients(camelContext(uri), redisson);
+        } catch (RuntimeException e) {
+            redisson.shutdown();
+            throw e;
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            camel.close();
+        } catch (Exception e) {
+            Bench.log("Cannot stop the CamelContext: %s", e);
+        } finally {
+            redisson.shutdown();
+        }
+    }
+
+    /** Redisson's defaults, as the component's own client; only the codec differs from Redisson's Kryo default. */
+    private static Config redissonConfig(String uri) {
+        Config config = new Config();
+        config.useSingleServer().setAddress(uri);
+        config.setCodec(StringCodec.INSTANCE);
+        return config;
+    }
+
+    private static CamelContext camelContext(String uri) {
+        CamelContext camel = new DefaultCamelContext();
+        RedisDelayComponent component = new RedisDelayComponent();
+        component.getConfiguration().setAddress(uri);
+        camel.addComponent("redis-delay", component);
+        camel.getShutdownStrategy().setTimeout(10);
+        camel.start();
+        // An application's endpoints keep the component's Redis client for its whole life. Without this idle one,
+        // every run would start a new client (connections, event loops), while RDelayedQueue's client lives on.
+        camel.getEndpoint("redis-delay:bench-client-holder?transferInterval=1h");
+        return camel;
+    }
+}
