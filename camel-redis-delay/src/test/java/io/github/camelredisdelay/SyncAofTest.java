@@ -7,16 +7,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.github.camelredisdelay.embedded.RedisBinary;
 import io.github.camelredisdelay.embedded.RedisServerOptions;
-import io.github.camelredisdelay.embedded.RedisServerProcess;
 import io.github.camelredisdelay.test.CamelNodes;
+import io.github.camelredisdelay.test.MasterAndReplica;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code syncAof=true} against a master and a replica that both keep an append-only file: the branch that needs
@@ -27,33 +25,11 @@ class SyncAofTest {
 
     private static final String PREFIX = "aof";
 
-    private static RedisServerProcess master;
-    private static RedisServerProcess replica;
+    @RegisterExtension
+    static final MasterAndReplica SERVERS = new MasterAndReplica(RedisServerOptions.defaults().withAppendOnly(true));
 
     private final List<String> delivered = new CopyOnWriteArrayList<>();
     private final CamelNodes nodes = new CamelNodes();
-
-    @BeforeAll
-    static void startMasterAndReplicaWithAppendOnlyFiles() {
-        RedisBinary binary = RedisBinary.select(System.getProperty("redis.test.binary", RedisBinary.PATH_CHOICE));
-        RedisServerOptions appendOnly = RedisServerOptions.defaults().withAppendOnly(true);
-        master = RedisServerProcess.start(binary, appendOnly);
-        replica = RedisServerProcess.start(binary,
-                appendOnly.withExtraArgs("--replicaof", master.host(), String.valueOf(master.port())));
-        await().atMost(Duration.ofSeconds(20))
-                .until(() -> master.command("INFO", "replication").contains("connected_slaves:1")
-                             && replica.command("INFO", "replication").contains("master_link_status:up"));
-    }
-
-    @AfterAll
-    static void stopServers() {
-        if (replica != null) {
-            replica.close();
-        }
-        if (master != null) {
-            master.close();
-        }
-    }
 
     @AfterEach
     void stopNodes() {
@@ -62,16 +38,16 @@ class SyncAofTest {
 
     @Test
     void theServerHasWaitAofAndAppendOnlyFiles() {
-        assertThat(master.command("COMMAND", "INFO", "WAITAOF")).as("WAITAOF on " + master.version()).isNotBlank();
-        assertThat(master.command("INFO", "persistence")).contains("aof_enabled:1");
-        assertThat(replica.command("INFO", "persistence")).contains("aof_enabled:1");
+        assertThat(SERVERS.master().command("COMMAND", "INFO", "WAITAOF")).as("WAITAOF on " + SERVERS.master().version()).isNotBlank();
+        assertThat(SERVERS.master().command("INFO", "persistence")).contains("aof_enabled:1");
+        assertThat(SERVERS.replica().command("INFO", "persistence")).contains("aof_enabled:1");
     }
 
     @Test
     void aScheduleWithSyncAofReturnsOnceTheReplicaHasItAndTheConsumerAcknowledgesThroughSyncedWrites() throws Exception {
         String uri = "redis-delay:orders?syncReplicas=1&syncAof=true&syncTimeout=5s";
         ProducerTemplate producer = nodes.start(options -> {
-            options.setAddress(master.uri());
+            options.setAddress(SERVERS.master().uri());
             options.setKeyPrefix(PREFIX);
         }, new RouteBuilder() {
             @Override
@@ -83,12 +59,12 @@ class SyncAofTest {
 
         producer.sendBodyAndHeader(uri + "&delay=1h", "later", RedisDelayConstants.MESSAGE_ID, "later-1");
         // read on the replica at once: WAITAOF returned only once the replica had it in its append-only file
-        assertThat(replica.command("HEXISTS", PREFIX + ":{orders}:msg", "later-1")).isEqualTo("1");
+        assertThat(SERVERS.replica().command("HEXISTS", PREFIX + ":{orders}:msg", "later-1")).isEqualTo("1");
 
         List<String> ids = List.of("a", "b", "c");
         ids.forEach(id -> producer.sendBodyAndHeader(uri, id, RedisDelayConstants.MESSAGE_ID, id));
         await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() >= ids.size());
         assertThat(delivered).containsExactlyInAnyOrderElementsOf(ids);
-        await().atMost(Duration.ofSeconds(5)).until(() -> "1".equals(replica.command("HLEN", PREFIX + ":{orders}:msg")));
+        await().atMost(Duration.ofSeconds(5)).until(() -> "1".equals(SERVERS.replica().command("HLEN", PREFIX + ":{orders}:msg")));
     }
 }

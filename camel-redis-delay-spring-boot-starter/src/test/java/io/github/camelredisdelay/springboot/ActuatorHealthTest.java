@@ -9,7 +9,6 @@ import java.util.Map;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
-import org.redisson.api.RedissonClient;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -32,13 +31,8 @@ class ActuatorHealthTest {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
-    @Import(TestRedis.class)
+    @Import(OneRedissonClient.class)
     static class App {
-
-        @Bean(destroyMethod = "shutdown")
-        RedissonClient redisson(RedisServerProcess redisServer) {
-            return TestRedis.client(redisServer);
-        }
 
         @Bean
         RouteBuilder consumer() {

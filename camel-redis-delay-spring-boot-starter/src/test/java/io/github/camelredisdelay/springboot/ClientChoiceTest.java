@@ -51,13 +51,8 @@ class ClientChoiceTest {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
-    @Import(TestRedis.class)
+    @Import(OneRedissonClient.class)
     static class OneClient {
-
-        @Bean(destroyMethod = "shutdown")
-        RedissonClient redisson(RedisServerProcess redisServer) {
-            return TestRedis.client(redisServer);
-        }
     }
 
     private static SpringApplicationBuilder app(String... properties) {

@@ -27,13 +27,8 @@ class ScheduleAndConsumeTest {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
-    @Import(TestRedis.class)
+    @Import(OneRedissonClient.class)
     static class App {
-
-        @Bean(destroyMethod = "shutdown")
-        RedissonClient redisson(RedisServerProcess redisServer) {
-            return TestRedis.client(redisServer);
-        }
 
         @Bean
         RouteBuilder orders(Delivered delivered) {
