@@ -15,7 +15,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * Every option of the {@code redis-delay} component, bound from {@code camel.component.redis-delay.*}
  * ({@code max-deliveries} and {@code maxDeliveries} alike). Only the options present in the configuration are
- * handed to the component, so its own defaults (shown here for the IDE) stay the component's.
+ * handed to the component, so its own defaults (shown here for the IDE) stay the component's. The field comments are
+ * plain text: they become the descriptions of {@code spring-configuration-metadata.json}.
  */
 @ConfigurationProperties(prefix = RedisDelayComponentConfiguration.PREFIX)
 public class RedisDelayComponentConfiguration extends ComponentConfigurationPropertiesCommon {
@@ -27,12 +28,12 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
     private final Map<String, Object> bound = new LinkedHashMap<>();
 
     /**
-     * The RedissonClient to use, as a bean reference such as {@code #bean:queueClient}; by default the only RedissonClient bean, if there is exactly one. When set the component never shuts it down.
+     * The RedissonClient to use, as a bean reference such as #bean:queueClient; by default the only RedissonClient bean, if there is exactly one. When set the component never shuts it down.
      */
     private RedissonClient redissonClient;
 
     /**
-     * Redis address used when there is no client bean: the component creates (and on stop shuts down) one client; {@code rediss://} for TLS.
+     * Redis address used when there is no client bean: the component creates (and on stop shuts down) one client; rediss:// for TLS.
      */
     private String address = "redis://127.0.0.1:6379";
 
@@ -52,7 +53,7 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
     private Integer database;
 
     /**
-     * Path ({@code file:} or {@code classpath:}) of a Redisson YAML configuration (cluster, sentinel, replicated...).
+     * Path (file: or classpath:) of a Redisson YAML configuration (cluster, sentinel, replicated...).
      */
     private String redissonConfig;
 
@@ -62,12 +63,12 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
     private String keyPrefix = "camel:delay";
 
     /**
-     * Default options for every endpoint, as a bean reference such as {@code #bean:delayDefaults}.
+     * Default options for every endpoint, as a bean reference such as #bean:delayDefaults.
      */
     private RedisDelayConfiguration configuration;
 
     /**
-     * Default delay of a scheduled message: {@code 30m}, {@code 1h30m}, {@code PT5S} or milliseconds.
+     * Default delay of a scheduled message: 30m, 1h30m, PT5S or milliseconds.
      */
     private String delay = "0";
 
@@ -122,7 +123,7 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
     private String retrySchedule = "1s,5s,30s,2m,10m";
 
     /**
-     * Queue that receives exhausted messages; by default {@code <queue>.dead}.
+     * Queue that receives exhausted messages; by default <queue>.dead.
      */
     private String deadLetterQueue;
 
@@ -167,7 +168,7 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
     private Boolean healthCheckConsumerEnabled = true;
 
     /**
-     * Whether producers register Camel health checks (also needs {@code camel.health.producers-enabled=true}).
+     * Whether producers register Camel health checks (also needs camel.health.producers-enabled=true).
      */
     private Boolean healthCheckProducerEnabled = true;
 
