@@ -10,8 +10,9 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * A {@code redis-server} executable: the one on {@code PATH}, or the Linux x86-64 6.2 build that the
- * {@code com.github.codemonstur:embedded-redis} jar ships as a classpath resource.
+ * A {@code redis-server} executable: the one on {@code PATH}, the Linux x86-64 6.2 build that the
+ * {@code com.github.codemonstur:embedded-redis} jar ships as a classpath resource, or Valkey's
+ * {@code valkey-server} on {@code PATH}, which takes the same arguments and speaks the same protocol.
  */
 public final class RedisBinary {
 
@@ -19,8 +20,11 @@ public final class RedisBinary {
     public static final String PATH_CHOICE = "path";
     /** {@link #select(String)} choice: always the binary shipped in the embedded-redis jar. */
     public static final String EMBEDDED_CHOICE = "embedded";
+    /** {@link #select(String)} choice: the {@code valkey-server} on {@code PATH}, with no fallback. */
+    public static final String VALKEY_CHOICE = "valkey";
 
     private static final String EXECUTABLE_NAME = "redis-server";
+    private static final String VALKEY_EXECUTABLE_NAME = "valkey-server";
     private static final String EMBEDDED_RESOURCE = "/redis-server-6.2.6-v5-linux-amd64";
 
     /** Extracted at most once per JVM; every embedded instance shares the file. */
@@ -41,6 +45,17 @@ public final class RedisBinary {
     }
 
     /**
+     * The first executable {@code valkey-server} in the directories of the {@code PATH} environment variable.
+     *
+     * @throws IllegalStateException when there is none; a Valkey run never falls back to Redis
+     */
+    public static RedisBinary valkey() {
+        return SearchPath.find(VALKEY_EXECUTABLE_NAME).map(RedisBinary::new)
+                .orElseThrow(() -> new IllegalStateException("No " + VALKEY_EXECUTABLE_NAME + " on PATH; install it "
+                        + "(Debian: apt-get install -t bookworm-backports valkey-server)"));
+    }
+
+    /**
      * The binary shipped in the embedded-redis jar, copied to a temporary executable file on first use
      * and deleted when the JVM exits.
      *
@@ -51,7 +66,8 @@ public final class RedisBinary {
     }
 
     /**
-     * The binary for a configuration value: {@value #PATH_CHOICE} or {@value #EMBEDDED_CHOICE}.
+     * The binary for a configuration value: {@value #PATH_CHOICE}, {@value #EMBEDDED_CHOICE} or
+     * {@value #VALKEY_CHOICE}.
      *
      * @throws IllegalArgumentException for any other value
      */
@@ -62,8 +78,11 @@ public final class RedisBinary {
         if (EMBEDDED_CHOICE.equals(choice)) {
             return embedded();
         }
+        if (VALKEY_CHOICE.equals(choice)) {
+            return valkey();
+        }
         throw new IllegalArgumentException("Unknown redis-server binary choice '" + choice + "'; allowed: '"
-                + PATH_CHOICE + "', '" + EMBEDDED_CHOICE + "'");
+                + PATH_CHOICE + "', '" + EMBEDDED_CHOICE + "', '" + VALKEY_CHOICE + "'");
     }
 
     /** The executable file. */

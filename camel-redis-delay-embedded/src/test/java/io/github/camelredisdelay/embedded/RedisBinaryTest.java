@@ -31,6 +31,7 @@ class RedisBinaryTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'docker'")
                 .hasMessageContaining("'path'")
-                .hasMessageContaining("'embedded'");
+                .hasMessageContaining("'embedded'")
+                .hasMessageContaining("'valkey'");
     }
 }

@@ -1,0 +1,69 @@
+package io.github.camelredisdelay.jbang;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.github.camelredisdelay.embedded.RedisBinary;
+import io.github.camelredisdelay.embedded.RedisServerOptions;
+import io.github.camelredisdelay.embedded.RedisServerProcess;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code camel run orders.yaml --dep=io.github.camelredisdelay:camel-redis-delay:<version>} in its own JVM, against a
+ * private redis-server: the component comes from the local Maven repository (after {@code mvn install}), or from the
+ * repository {@code -Djbang.repos=file:///...} names.
+ */
+class CamelRunTest {
+
+    private static final int RUN_SECONDS = 15;
+    private static final long EXIT_TIMEOUT_SECONDS = 120;
+
+    @Test
+    void ordersYamlSchedulesAndExpiresOrdersWithTheComponentFromTheMavenRepository() throws Exception {
+        Path output = Files.createTempFile("camel-run-", ".log");
+        try (RedisServerProcess redis = RedisServerProcess.start(RedisBinary.select(RedisBinary.PATH_CHOICE),
+                RedisServerOptions.defaults())) {
+            Process camel = new ProcessBuilder(command(redis.uri())).redirectErrorStream(true)
+                    .redirectOutput(output.toFile()).start();
+            boolean exited = camel.waitFor(EXIT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            if (!exited) {
+                camel.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+            String log = Files.readString(output, StandardCharsets.UTF_8);
+
+            assertThat(exited).as("camel run ended after --max-seconds=" + RUN_SECONDS + ":%n%s", log).isTrue();
+            assertThat(camel.exitValue()).as("exit code of camel run:%n%s", log).isZero();
+            assertThat(log).contains("order-1 created").contains("order-1 expired unpaid");
+        } finally {
+            Files.deleteIfExists(output);
+        }
+    }
+
+    private static List<String> command(String redisUri) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), CamelJBangLauncher.class.getName(),
+                "run", required("jbang.routes"), "--dep=" + required("jbang.dep"), "--max-seconds=" + RUN_SECONDS,
+                "--prop=camel.component.redis-delay.address=" + redisUri, "--prop=orders.interval=1000",
+                "--prop=orders.payment-deadline=2s"));
+        String repos = System.getProperty("jbang.repos", "");
+        if (!repos.isBlank() && !repos.startsWith("${")) {
+            command.add("--repos=" + repos);
+        }
+        return command;
+    }
+
+    private static String required(String property) {
+        String value = System.getProperty(property);
+        if (value == null || value.isBlank()) {
+            throw new IllegalStateException("System property " + property + " is not set; run through Maven (-Pjbang)");
+        }
+        return value;
+    }
+}

@@ -1,0 +1,68 @@
+package io.github.camelredisdelay.springboot;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import io.github.camelredisdelay.RedisDelayComponent;
+import io.github.camelredisdelay.internal.Durations;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Component;
+import org.apache.camel.spi.ComponentCustomizer;
+import org.apache.camel.spring.boot.CamelAutoConfiguration;
+import org.apache.camel.spring.boot.ComponentConfigurationProperties;
+import org.apache.camel.spring.boot.util.CamelPropertiesHelper;
+import org.apache.camel.spring.boot.util.ConditionalOnCamelContextAndAutoConfigurationBeans;
+import org.apache.camel.spring.boot.util.ConditionalOnHierarchicalProperties;
+import org.apache.camel.spring.boot.util.HierarchicalPropertiesEvaluator;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Lazy;
+
+/**
+ * Configures the {@code redis-delay} component from {@code camel.component.redis-delay.*} when Camel runs in the
+ * application and neither {@code camel.component.enabled} nor {@code camel.component.redis-delay.enabled} is
+ * {@code false}. The component itself chooses its {@code RedissonClient}: the one named by
+ * {@code redisson-client}, else the only {@code RedissonClient} bean.
+ */
+@AutoConfiguration(after = { CamelAutoConfiguration.class, RedisDelayComponentConverter.class })
+@ConditionalOnClass(RedisDelayComponent.class)
+@Conditional(ConditionalOnCamelContextAndAutoConfigurationBeans.class)
+@ConditionalOnHierarchicalProperties({ "camel.component", RedisDelayComponentConfiguration.PREFIX })
+@EnableConfigurationProperties({ ComponentConfigurationProperties.class, RedisDelayComponentConfiguration.class })
+public class RedisDelayComponentAutoConfiguration {
+
+    private static final String[] DURATION_OPTIONS = { "delay", "pollInterval", "visibilityTimeout", "transferInterval",
+        "syncTimeout" };
+
+    /** Applies the bound options to every {@code redis-delay} component Camel creates. */
+    @Lazy
+    @Bean
+    public ComponentCustomizer configureRedisDelayComponent(ApplicationContext applicationContext,
+            CamelContext camelContext, RedisDelayComponentConfiguration configuration) {
+        return new ComponentCustomizer() {
+            @Override
+            public void configure(String name, Component target) {
+                Map<String, Object> options = configuration.boundOptions();
+                for (String option : DURATION_OPTIONS) {
+                    if (options.get(option) instanceof String text) {
+                        // the same strict check as on endpoint URIs: 30M must not become 0
+                        Durations.parse(text, camelContext.getTypeConverter(),
+                                RedisDelayComponentConfiguration.PREFIX + "." + option);
+                    }
+                }
+                CamelPropertiesHelper.setCamelProperties(camelContext, target, new HashMap<>(options), true);
+            }
+
+            @Override
+            public boolean isEnabled(String name, Component target) {
+                return target instanceof RedisDelayComponent
+                        && HierarchicalPropertiesEvaluator.evaluate(applicationContext, "camel.component.customizer",
+                                RedisDelayComponentConfiguration.PREFIX + ".customizer");
+            }
+        };
+    }
+}
