@@ -1,10 +1,8 @@
 package io.github.camelredisdelay.springboot;
 
 import java.util.HashMap;
-import java.util.Map;
 
 import io.github.camelredisdelay.RedisDelayComponent;
-import io.github.camelredisdelay.internal.Durations;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Component;
 import org.apache.camel.spi.ComponentCustomizer;
@@ -35,9 +33,6 @@ import org.springframework.context.annotation.Lazy;
 @EnableConfigurationProperties({ ComponentConfigurationProperties.class, RedisDelayComponentConfiguration.class })
 public class RedisDelayComponentAutoConfiguration {
 
-    private static final String[] DURATION_OPTIONS = { "delay", "pollInterval", "visibilityTimeout", "transferInterval",
-        "syncTimeout" };
-
     /** Applies the bound options to every {@code redis-delay} component Camel creates. */
     @Lazy
     @Bean
@@ -46,15 +41,8 @@ public class RedisDelayComponentAutoConfiguration {
         return new ComponentCustomizer() {
             @Override
             public void configure(String name, Component target) {
-                Map<String, Object> options = configuration.boundOptions();
-                for (String option : DURATION_OPTIONS) {
-                    if (options.get(option) instanceof String text) {
-                        // the same strict check as on endpoint URIs: 30M must not become 0
-                        Durations.parse(text, camelContext.getTypeConverter(),
-                                RedisDelayComponentConfiguration.PREFIX + "." + option);
-                    }
-                }
-                CamelPropertiesHelper.setCamelProperties(camelContext, target, new HashMap<>(options), true);
+                // through the component's own configurer, which reads durations strictly (30M must not become 0)
+                CamelPropertiesHelper.setCamelProperties(camelContext, target, new HashMap<>(configuration.boundOptions()), true);
             }
 
             @Override
