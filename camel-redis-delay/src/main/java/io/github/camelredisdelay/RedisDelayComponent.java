@@ -1,11 +1,13 @@
 package io.github.camelredisdelay;
 
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import io.github.camelredisdelay.internal.EvictionPolicyCheck;
+import io.github.camelredisdelay.internal.MigrationProgress;
 import io.github.camelredisdelay.internal.QueueNames;
 import io.github.camelredisdelay.internal.SharedRegistry;
 import io.github.camelredisdelay.internal.SharedService;
@@ -41,8 +43,14 @@ public class RedisDelayComponent extends HealthCheckComponent {
     private final EvictionPolicyCheck evictionPolicyCheck = new EvictionPolicyCheck();
     private ScheduledExecutorService transferTimer;
     private ScheduledExecutorService leaseTimer;
+    /** Running migrations from RDelayedQueues by key prefix and queue, shown in the statistics of every endpoint. */
+    private final Map<String, MigrationProgress> migrations = new ConcurrentHashMap<>();
     private volatile PropertyConfigurer strictComponentConfigurer;
     private volatile PropertyConfigurer strictEndpointConfigurer;
+
+    Map<String, MigrationProgress> migrations() {
+        return migrations;
+    }
 
     public RedisDelayConfiguration getConfiguration() {
         return configuration;
