@@ -30,7 +30,9 @@ import org.slf4j.LoggerFactory;
 final class MessageMapper {
 
     private static final Logger LOG = LoggerFactory.getLogger(MessageMapper.class);
-    private static final Set<String> DEAD_LETTER_HEADERS = Set.of(RedisDelayConstants.ORIGINAL_QUEUE, RedisDelayConstants.LAST_ERROR);
+    /** Camel headers the component stores itself and restores: dead-letter and migration headers. */
+    private static final Set<String> RESTORED_HEADERS = Set.of(RedisDelayConstants.ORIGINAL_QUEUE, RedisDelayConstants.LAST_ERROR,
+            RedisDelayConstants.MIGRATED_FROM);
 
     private final HeaderFilterStrategy headerFilter;
     private final String queue;
@@ -81,7 +83,8 @@ final class MessageMapper {
 
     /**
      * Sets a delivered message's stored body and headers and the delivery headers on an exchange. The two
-     * dead-letter headers are stored by {@link DeadLetters} and restored although they are Camel headers.
+     * dead-letter headers are stored by {@link DeadLetters}, and the migration header by {@link LegacyMigration}, and
+     * restored although they are Camel headers.
      *
      * @throws CorruptEnvelopeException when the stored envelope cannot be decoded
      */
@@ -90,7 +93,7 @@ final class MessageMapper {
         Message message = exchange.getIn();
         message.setBody(envelope.body());
         envelope.headers().forEach((name, value) -> {
-            if (DEAD_LETTER_HEADERS.contains(name) || !headerFilter.applyFilterToExternalHeaders(name, value, exchange)) {
+            if (RESTORED_HEADERS.contains(name) || !headerFilter.applyFilterToExternalHeaders(name, value, exchange)) {
                 message.setHeader(name, value);
             }
         });

@@ -1,6 +1,7 @@
 package io.github.camelredisdelay;
 
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -8,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import io.github.camelredisdelay.internal.EvictionPolicyCheck;
+import io.github.camelredisdelay.internal.MigrationProgress;
 import io.github.camelredisdelay.internal.QueueNames;
 import io.github.camelredisdelay.internal.SharedRegistry;
 import io.github.camelredisdelay.internal.SharedService;
@@ -46,8 +48,14 @@ public class RedisDelayComponent extends HealthCheckComponent {
     private ScheduledExecutorService transferTimer;
     private ScheduledExecutorService leaseTimer;
     private volatile ExecutorService completions;
+    /** Running migrations from RDelayedQueues by key prefix and queue, shown in the statistics of every endpoint. */
+    private final Map<String, MigrationProgress> migrations = new ConcurrentHashMap<>();
     private volatile PropertyConfigurer strictComponentConfigurer;
     private volatile PropertyConfigurer strictEndpointConfigurer;
+
+    Map<String, MigrationProgress> migrations() {
+        return migrations;
+    }
 
     public RedisDelayConfiguration getConfiguration() {
         return configuration;

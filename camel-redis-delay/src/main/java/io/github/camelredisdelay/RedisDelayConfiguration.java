@@ -59,6 +59,10 @@ public class RedisDelayConfiguration implements Cloneable {
     private String retrySchedule = "1s,5s,30s,2m,10m";
     @UriParam(label = "consumer")
     private String deadLetterQueue;
+    @UriParam(label = "consumer")
+    private String migrateFrom;
+    @UriParam(label = "consumer", defaultValue = "bytes")
+    private MigrateCodec migrateCodec = MigrateCodec.bytes;
 
     @UriParam(label = "advanced", defaultValue = "100")
     private int transferBatchSize = 100;
@@ -282,6 +286,32 @@ public class RedisDelayConfiguration implements Cloneable {
         this.deadLetterQueue = deadLetterQueue;
     }
 
+    public String getMigrateFrom() {
+        return migrateFrom;
+    }
+
+    /**
+     * Name of a Redisson RDelayedQueue (its destination queue's name) to migrate into this queue while the consumer
+     * runs: pending and already due messages move with their original due times, late writes of old producers too,
+     * until the route stops. See docs/migration-from-rdelayedqueue.md.
+     */
+    public void setMigrateFrom(String migrateFrom) {
+        this.migrateFrom = migrateFrom;
+    }
+
+    public MigrateCodec getMigrateCodec() {
+        return migrateCodec;
+    }
+
+    /**
+     * The Redisson codec the migrated values were written with: string (StringCodec) or json (a JSON codec) deliver a
+     * UTF-8 String body; bytes (any other codec, Kryo included) delivers the codec's bytes as byte[]. Nothing is
+     * deserialized.
+     */
+    public void setMigrateCodec(MigrateCodec migrateCodec) {
+        this.migrateCodec = migrateCodec;
+    }
+
     public int getTransferBatchSize() {
         return transferBatchSize;
     }
@@ -400,6 +430,9 @@ public class RedisDelayConfiguration implements Cloneable {
         }
         if (deadLetterQueue != null) {
             QueueNames.validate(deadLetterQueue);
+        }
+        if (migrateFrom != null) {
+            QueueNames.validate(migrateFrom);
         }
         if (retrySchedule == null || retrySchedule.isBlank()) {
             throw new IllegalArgumentException("The retrySchedule of queue " + queue + " is empty: give at least one delay, e.g. 1s,5s,30s");

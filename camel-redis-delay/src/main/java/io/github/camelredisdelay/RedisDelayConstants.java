@@ -35,6 +35,11 @@ public final class RedisDelayConstants {
               javaType = "Boolean")
     public static final String DUPLICATE = "CamelRedisDelayDuplicate";
 
+    @Metadata(label = "consumer",
+              description = "On messages migrated from a Redisson RDelayedQueue (migrateFrom): the name of that queue.",
+              javaType = "String")
+    public static final String MIGRATED_FROM = "CamelRedisDelayMigratedFrom";
+
     @Metadata(label = "producer", description = "Overrides the operation option: schedule, scheduleBatch, cancel, reschedule or stats.",
               javaType = "String")
     public static final String OPERATION = "CamelRedisDelayOperation";

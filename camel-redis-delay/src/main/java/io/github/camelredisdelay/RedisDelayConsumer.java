@@ -44,6 +44,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
     private ShardDeliverers deliverers;
     private List<ReadySignal> signals = List.of();
     private ExecutorService readers;
+    private LegacyMigration migration;
 
     public RedisDelayConsumer(RedisDelayEndpoint endpoint, Processor processor) {
         super(endpoint, processor);
@@ -79,10 +80,15 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
                 readers.execute(() -> fetchLoop(deliverer, signal));
             }
         }
+        migration = LegacyMigration.startFor(endpoint, this);
     }
 
     @Override
     protected void doStop() throws Exception {
+        if (migration != null) {
+            migration.stop();
+            migration = null;
+        }
         fetching = false;
         signals.forEach(ReadySignal::close);
         if (readers != null) {

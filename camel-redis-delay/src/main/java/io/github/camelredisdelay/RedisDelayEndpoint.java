@@ -8,6 +8,7 @@ import io.github.camelredisdelay.internal.EvictionPolicyCheck;
 import io.github.camelredisdelay.internal.QueueNames;
 import io.github.camelredisdelay.internal.ShardedQueue;
 import io.github.camelredisdelay.internal.QueueStatistics;
+import io.github.camelredisdelay.internal.MigrationProgress;
 import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.TransferTask;
 import io.github.camelredisdelay.internal.WakeChannels;
@@ -56,6 +57,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
     private String wakeChannelsKey;
     private WakeChannels wakeChannels;
     private final QueueStatistics statistics = new QueueStatistics();
+    private RedissonClient client;
 
     public RedisDelayEndpoint(String uri, RedisDelayComponent component, String queueName,
                               RedisDelayConfiguration configuration) {
@@ -104,6 +106,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
             ClientChoice.checkUnambiguous(getCamelContext(), configuration, queueName);
         }
         RedissonClient client = component.acquireClient(configuration);
+        this.client = client;
         WriteSync sync = new WriteSync(configuration.getSyncReplicas(), configuration.isSyncAof(), configuration.getSyncTimeout());
         queue = ShardedQueue.of(client, configuration.getKeyPrefix(), queueName, configuration.getShards(), sync);
         deadLetterQueue = ShardedQueue.of(client, configuration.getKeyPrefix(), configuration.deadLetterQueueOf(queueName),
@@ -198,12 +201,34 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
         return statistics;
     }
 
+    RedissonClient redissonClient() {
+        return client;
+    }
+
+    /** Shows a running migration's progress in the statistics of every endpoint of this queue in the CamelContext. */
+    void migrationStarted(MigrationProgress progress) {
+        getComponent().migrations().put(migrationKey(), progress);
+    }
+
+    void migrationStopped(MigrationProgress progress) {
+        getComponent().migrations().remove(migrationKey(), progress);
+    }
+
+    private String migrationKey() {
+        return configuration.getKeyPrefix() + "|" + queueName;
+    }
+
     /**
-     * Every statistic of the queue by name: counts by state read from Redis, and this JVM's delivery lateness and
-     * clock offset to Redis.
+     * Every statistic of the queue by name: counts by state read from Redis, this JVM's delivery lateness and
+     * clock offset to Redis, and the progress of a migration from an RDelayedQueue ({@code migrateFrom}) this JVM runs.
      */
     public Map<String, Object> statisticsSnapshot() {
-        return statistics.snapshot(queue, deadLetterQueue);
+        Map<String, Object> stats = statistics.snapshot(queue, deadLetterQueue);
+        MigrationProgress progress = getComponent().migrations().get(migrationKey());
+        if (progress != null) {
+            stats.putAll(progress.snapshot());
+        }
+        return stats;
     }
 
     @ManagedAttribute(description = "Messages waiting for their due time")

@@ -15,6 +15,7 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer {
 
     private final RedisDelayEndpoint endpoint;
     private ShardDeliverers deliverers;
+    private LegacyMigration migration;
 
     public RedisDelayScheduledPollConsumer(RedisDelayEndpoint endpoint, Processor processor) {
         super(endpoint, processor);
@@ -34,10 +35,15 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer {
         deliverers = new ShardDeliverers(endpoint, true);
         deliverers.start(this);
         super.doStart();
+        migration = LegacyMigration.startFor(endpoint, this);
     }
 
     @Override
     protected void doStop() throws Exception {
+        if (migration != null) {
+            migration.stop();
+            migration = null;
+        }
         super.doStop();
         if (deliverers != null) {
             deliverers.stop();

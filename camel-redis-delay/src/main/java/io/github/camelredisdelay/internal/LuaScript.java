@@ -28,18 +28,36 @@ public enum LuaScript {
     RETIRE("retire.lua", RScript.Mode.READ_WRITE),
     STATS("stats.lua", RScript.Mode.READ_ONLY),
     TIME("time.lua", RScript.Mode.READ_ONLY),
-    MEMORY_POLICY("memory-policy.lua", RScript.Mode.READ_ONLY);
+    MEMORY_POLICY("memory-policy.lua", RScript.Mode.READ_ONLY),
+    MIGRATE("migrate.lua", RScript.Mode.READ_WRITE),
+    MIGRATED_FORGET("migrated-forget.lua", RScript.Mode.READ_WRITE),
+    /** Not a queue script: runs on a legacy RDelayedQueue's slot, without prelude.lua. */
+    LEGACY_CLAIM("legacy-claim.lua", RScript.Mode.READ_WRITE, false),
+    /** Not a queue script: runs on a legacy RDelayedQueue's slot, without prelude.lua. */
+    LEGACY_REMOVE("legacy-remove.lua", RScript.Mode.READ_WRITE, false);
 
     private final String text;
     private final RScript.Mode mode;
+    private final boolean queueScript;
 
     LuaScript(String file, RScript.Mode mode) {
+        this(file, mode, true);
+    }
+
+    /** @param queueScript whether the script gets the queue keys and common arguments: prelude.lua and wire.lua */
+    LuaScript(String file, RScript.Mode mode, boolean queueScript) {
         this.mode = mode;
-        this.text = Files.compose(file);
+        this.queueScript = queueScript;
+        this.text = queueScript ? Files.compose(file) : Files.load(file);
     }
 
     public String text() {
         return text;
+    }
+
+    /** Whether the script gets a queue's keys and common arguments (prelude.lua); false for the legacy ones. */
+    public boolean queueScript() {
+        return queueScript;
     }
 
     /** Whether the script only reads, so that it may run on a replica. */

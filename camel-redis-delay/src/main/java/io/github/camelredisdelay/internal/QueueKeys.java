@@ -11,7 +11,7 @@ package io.github.camelredisdelay.internal;
  * @param fail  HASH message id to failure note, only for messages that failed
  * @param wake  pub/sub channel told about a new earliest due time
  */
-public record QueueKeys(String queue, String due, String msg, String ready, String fail, String wake) {
+public record QueueKeys(String queue, String due, String msg, String ready, String fail, String wake, String migrated) {
 
     /** The consumer group every consumer of a queue reads through, so each message goes to one of them. */
     public static final String GROUP = "consumers";
@@ -25,6 +25,6 @@ public record QueueKeys(String queue, String due, String msg, String ready, Stri
      */
     public static QueueKeys of(String keyPrefix, String queue, String tag) {
         String base = keyPrefix + ":{" + tag + "}:";
-        return new QueueKeys(queue, base + "due", base + "msg", base + "ready", base + "fail", base + "wake");
+        return new QueueKeys(queue, base + "due", base + "msg", base + "ready", base + "fail", base + "wake", base + "migrated");
     }
 }

@@ -120,6 +120,32 @@ public final class QueueShard {
     }
 
     /**
+     * Writes messages migrated from a legacy queue and marks their ids; see {@code migrate.lua}.
+     *
+     * @param envelopes the envelope of each message, in the order of {@code messages}
+     * @return how many were stored (the others were written before)
+     */
+    public int migrate(List<LegacyMessage> messages, List<byte[]> envelopes) {
+        List<Object> args = new ArrayList<>(messages.size() * 3);
+        for (int i = 0; i < messages.size(); i++) {
+            args.add(bytes(messages.get(i).id()));
+            args.add(envelopes.get(i));
+            args.add(bytes(messages.get(i).dueAt()));
+        }
+        List<Object> reply = scripts.callAndWait("Migration of " + messages.size() + " messages", LuaScript.MIGRATE,
+                Durability.REQUIRED, RScript.ReturnType.LIST, args.toArray());
+        return (int) reply.stream().skip(1).filter(status -> toLong(status) == Wire.STATUS_SCHEDULED).count();
+    }
+
+    /**
+     * Clears the marks {@link #migrate} set, once the legacy copies are gone; see {@code migrated-forget.lua}.
+     */
+    public void forgetMigrated(List<LegacyMessage> messages) {
+        Object[] ids = messages.stream().map(message -> bytes(message.id())).toArray();
+        scripts.callAndWait("Migration marks", LuaScript.MIGRATED_FORGET, Durability.NONE, RScript.ReturnType.LONG, ids);
+    }
+
+    /**
      * Removes a scheduled message; see {@code cancel.lua}.
      *
      * @return {@code true} when it was scheduled and is now gone; {@code false} when unknown, ready or in flight

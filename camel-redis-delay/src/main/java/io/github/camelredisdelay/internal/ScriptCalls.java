@@ -39,7 +39,8 @@ public final class ScriptCalls {
     private static final Logger LOG = LoggerFactory.getLogger(ScriptCalls.class);
 
     private final RedissonClient client;
-    private final QueueKeys keys;
+    private final String queue;
+    private final String routingKey;
     private final WriteSync sync;
     private final RScript script;
     private final List<Object> scriptKeys;
@@ -47,13 +48,29 @@ public final class ScriptCalls {
     private final OutageLog shortfalls;
 
     ScriptCalls(RedissonClient client, QueueKeys keys, WriteSync sync) {
+        this(client, keys.queue(), List.of(keys.due(), keys.msg(), keys.ready(), keys.fail(), keys.migrated()),
+             new Object[] { bytes(keys.wake()), bytes(QueueKeys.GROUP) }, sync);
+    }
+
+    /**
+     * Calls of scripts that are not queue scripts (no {@code prelude.lua}): every call gets {@code scriptKeys}, which
+     * share one slot, and no common arguments.
+     *
+     * @param name names the keys' owner in errors and logs
+     */
+    ScriptCalls(RedissonClient client, String name, List<Object> scriptKeys, WriteSync sync) {
+        this(client, name, scriptKeys, new Object[0], sync);
+    }
+
+    private ScriptCalls(RedissonClient client, String name, List<Object> scriptKeys, Object[] commonArgs, WriteSync sync) {
         this.client = client;
-        this.keys = keys;
+        this.queue = name;
+        this.routingKey = (String) scriptKeys.get(0);
         this.sync = sync;
         this.script = client.getScript(ByteArrayCodec.INSTANCE);
-        this.scriptKeys = List.of(keys.due(), keys.msg(), keys.ready(), keys.fail());
-        this.commonArgs = new Object[] { bytes(keys.wake()), bytes(QueueKeys.GROUP) };
-        this.shortfalls = new OutageLog(LOG, "Replication of acknowledgements on queue " + keys.queue());
+        this.scriptKeys = scriptKeys;
+        this.commonArgs = commonArgs;
+        this.shortfalls = new OutageLog(LOG, "Replication of acknowledgements on queue " + name);
     }
 
     /**
@@ -68,10 +85,10 @@ public final class ScriptCalls {
         Object[] argv = argv(args);
         try {
             if (!waits(durability)) {
-                return script.evalAsync(keys.ready(), lua.mode(), lua.text(), type, scriptKeys, argv);
+                return script.evalAsync(routingKey, lua.mode(), lua.text(), type, scriptKeys, argv);
             }
             return pipelined(operation, durability, batch -> batch.getScript(ByteArrayCodec.INSTANCE)
-                    .evalAsync(keys.ready(), lua.mode(), lua.text(), type, scriptKeys, argv));
+                    .evalAsync(routingKey, lua.mode(), lua.text(), type, scriptKeys, argv));
         } catch (RuntimeException e) {
             // Redisson throws instead of failing the future when it cannot connect
             return CompletableFuture.failedFuture(e);
@@ -91,7 +108,7 @@ public final class ScriptCalls {
                                            Object[] args, Function<RBatch, RFuture<R>> then) {
         Object[] argv = argv(args);
         return pipelined(operation, durability, batch -> {
-            batch.getScript(ByteArrayCodec.INSTANCE).evalAsync(keys.ready(), lua.mode(), lua.text(), type, scriptKeys, argv);
+            batch.getScript(ByteArrayCodec.INSTANCE).evalAsync(routingKey, lua.mode(), lua.text(), type, scriptKeys, argv);
             return then.apply(batch);
         });
     }
@@ -120,7 +137,7 @@ public final class ScriptCalls {
                 throw batchFailure(failure);
             }
             if (waits && done.getSyncedSlaves() < sync.replicas()) {
-                NotReplicatedException shortfall = new NotReplicatedException(keys.queue(), operation, sync.replicas(),
+                NotReplicatedException shortfall = new NotReplicatedException(queue, operation, sync.replicas(),
                         done.getSyncedSlaves(), sync.timeoutMs());
                 if (durability == Durability.REQUIRED) {
                     throw shortfall;
@@ -137,7 +154,7 @@ public final class ScriptCalls {
     private RuntimeException batchFailure(Throwable failure) {
         Throwable cause = Futures.unwrap(failure);
         if (sync.aof() && cause instanceof RedisException && String.valueOf(cause.getMessage()).contains("WAITAOF")) {
-            return new IllegalStateException("syncAof=true on queue " + keys.queue() + " needs Redis 7.2 or later (WAITAOF); "
+            return new IllegalStateException("syncAof=true on queue " + queue + " needs Redis 7.2 or later (WAITAOF); "
                                              + "the server replied: " + cause.getMessage(), cause);
         }
         return cause instanceof RuntimeException runtime ? runtime : new CompletionException(cause);
