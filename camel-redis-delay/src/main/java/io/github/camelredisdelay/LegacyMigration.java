@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
 
 import java.util.Map;
@@ -9,16 +24,15 @@ import io.github.camelredisdelay.internal.Backoff;
 import io.github.camelredisdelay.internal.Envelope;
 import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.LegacyDelayedQueue;
-import io.github.camelredisdelay.internal.MigrationProgress;
 import io.github.camelredisdelay.internal.MigrationTask;
 import io.github.camelredisdelay.internal.OutageLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the migration of a consumer with {@code migrateFrom}: steps a {@link MigrationTask} on a thread of its own
- * while the consumer runs, back to back while full batches move, then every {@value #IDLE_MS} ms to catch late writes
- * of old producers.
+ * Runs the migration of a consumer with {@code migrateFrom}: steps a {@link MigrationTask} on a thread of its own while
+ * the consumer runs, back to back while full batches move, then every {@value #IDLE_MS} ms to catch late writes of old
+ * producers.
  */
 final class LegacyMigration {
 
@@ -42,7 +56,8 @@ final class LegacyMigration {
         MigrateCodec codec = options.getMigrateCodec();
         LegacyDelayedQueue legacyQueue = new LegacyDelayedQueue(endpoint.redissonClient(), options.getKeyPrefix(), legacy);
         Map<String, Object> headers = Map.of(RedisDelayConstants.MIGRATED_FROM, legacy);
-        this.task = new MigrationTask(legacyQueue, endpoint.queue(),
+        this.task = new MigrationTask(
+                legacyQueue, endpoint.queue(),
                 value -> EnvelopeCodec.encode(new Envelope(codec.body(value), headers)));
         this.outage = new OutageLog(LOG, "Migration from RDelayedQueue " + legacy + " to queue " + endpoint.getQueueName());
     }

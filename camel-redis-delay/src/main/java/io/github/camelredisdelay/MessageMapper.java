@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
 
 import java.util.LinkedHashMap;
@@ -6,11 +21,10 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
-import io.github.camelredisdelay.RedisDelayConstants;
+import io.github.camelredisdelay.internal.CorruptEnvelopeException;
 import io.github.camelredisdelay.internal.Delivery;
 import io.github.camelredisdelay.internal.Envelope;
 import io.github.camelredisdelay.internal.EnvelopeCodec;
-import io.github.camelredisdelay.internal.CorruptEnvelopeException;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.NoTypeConversionAvailableException;
@@ -22,17 +36,18 @@ import org.slf4j.LoggerFactory;
 /**
  * Maps a Camel message to the {@link Envelope} that is stored, and back. Bodies keep their type when they are a
  * {@code String} or {@code byte[]}; numbers, enums and other values whose text is the value itself become
- * {@code String}; other bodies become {@code byte[]} through Camel's type converters. Headers
- * pass through the endpoint's {@link HeaderFilterStrategy}, so Camel's own headers (including every
- * {@code CamelRedisDelay*} instruction) are never stored; values of other types than those
- * {@link EnvelopeCodec#isSupportedHeaderValue} accepts are dropped with one WARN per header name.
+ * {@code String}; other bodies become {@code byte[]} through Camel's type converters. Headers pass through the
+ * endpoint's {@link HeaderFilterStrategy}, so Camel's own headers (including every {@code CamelRedisDelay*}
+ * instruction) are never stored; values of other types than those {@link EnvelopeCodec#isSupportedHeaderValue} accepts
+ * are dropped with one WARN per header name.
  */
 final class MessageMapper {
 
     private static final Logger LOG = LoggerFactory.getLogger(MessageMapper.class);
     /** Camel headers the component stores itself and restores: dead-letter and migration headers. */
-    private static final Set<String> RESTORED_HEADERS = Set.of(RedisDelayConstants.ORIGINAL_QUEUE, RedisDelayConstants.LAST_ERROR,
-            RedisDelayConstants.MIGRATED_FROM);
+    private static final Set<String> RESTORED_HEADERS
+            = Set.of(RedisDelayConstants.ORIGINAL_QUEUE, RedisDelayConstants.LAST_ERROR,
+                    RedisDelayConstants.MIGRATED_FROM);
 
     private final HeaderFilterStrategy headerFilter;
     private final String queue;
@@ -51,9 +66,9 @@ final class MessageMapper {
     }
 
     /**
-     * The body as it is stored: a {@code String} or {@code byte[]} as it is; a value whose text is the value itself
-     * (a number, {@code Boolean}, {@code Character}, enum, {@code UUID} or other {@code CharSequence}) as text;
-     * anything else converted to bytes by Camel's type converters.
+     * The body as it is stored: a {@code String} or {@code byte[]} as it is; a value whose text is the value itself (a
+     * number, {@code Boolean}, {@code Character}, enum, {@code UUID} or other {@code CharSequence}) as text; anything
+     * else converted to bytes by Camel's type converters.
      *
      * @throws IllegalArgumentException when the body has no conversion to bytes
      */
@@ -68,7 +83,8 @@ final class MessageMapper {
         try {
             return converter.mandatoryConvertTo(byte[].class, exchange, body);
         } catch (NoTypeConversionAvailableException | RuntimeException e) {
-            throw new IllegalArgumentException("The body of type " + body.getClass().getName() + " cannot be stored on queue "
+            throw new IllegalArgumentException(
+                    "The body of type " + body.getClass().getName() + " cannot be stored on queue "
                                                + queue + ": it has no conversion to byte[]; marshal it first (e.g. "
                                                + "marshal().json()) or convert it to String or byte[]",
                     e);
@@ -78,13 +94,13 @@ final class MessageMapper {
     /** Whether a value's text is the value itself, so that storing the text loses nothing. */
     private static boolean isText(Object body) {
         return body instanceof CharSequence || body instanceof Number || body instanceof Boolean || body instanceof Character
-               || body instanceof Enum<?> || body instanceof UUID;
+                || body instanceof Enum<?> || body instanceof UUID;
     }
 
     /**
-     * Sets a delivered message's stored body and headers and the delivery headers on an exchange. The two
-     * dead-letter headers are stored by {@link DeadLetters}, and the migration header by {@link LegacyMigration}, and
-     * restored although they are Camel headers.
+     * Sets a delivered message's stored body and headers and the delivery headers on an exchange. The two dead-letter
+     * headers are stored by {@link DeadLetters}, and the migration header by {@link LegacyMigration}, and restored
+     * although they are Camel headers.
      *
      * @throws CorruptEnvelopeException when the stored envelope cannot be decoded
      */
@@ -120,7 +136,8 @@ final class MessageMapper {
                 stored.put(name, value);
             } else if (warnedHeaders.add(name)) {
                 LOG.warn("Header {} of type {} is not stored on queue {}: only String, numbers, Boolean, Date and Instant "
-                         + "values are (warned once per header name)", name, value.getClass().getName(), queue);
+                         + "values are (warned once per header name)",
+                        name, value.getClass().getName(), queue);
             }
         });
         return stored;

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
 
 import java.util.Map;
@@ -89,7 +104,8 @@ public class RedisDelayComponent extends HealthCheckComponent {
     public PropertyConfigurer getEndpointPropertyConfigurer() {
         PropertyConfigurer generated = super.getEndpointPropertyConfigurer();
         if (generated != null && strictEndpointConfigurer == null) {
-            strictEndpointConfigurer = new StrictDurationsConfigurer(generated,
+            strictEndpointConfigurer = new StrictDurationsConfigurer(
+                    generated,
                     target -> "queue " + ((RedisDelayEndpoint) target).getQueueName());
         }
         return strictEndpointConfigurer;
@@ -101,7 +117,8 @@ public class RedisDelayComponent extends HealthCheckComponent {
         transferTimer = timerThread("RedisDelayTransfer");
         leaseTimer = timerThread("RedisDelayLeases");
         completions = getCamelContext().getExecutorServiceManager().newThreadPool(this, "RedisDelayCompletions",
-                new ThreadPoolProfileBuilder("RedisDelayCompletions").poolSize(COMPLETION_THREADS).maxPoolSize(COMPLETION_THREADS)
+                new ThreadPoolProfileBuilder("RedisDelayCompletions").poolSize(COMPLETION_THREADS)
+                        .maxPoolSize(COMPLETION_THREADS)
                         .maxQueueSize(-1).build());
     }
 
@@ -153,8 +170,8 @@ public class RedisDelayComponent extends HealthCheckComponent {
     }
 
     /**
-     * The client for an endpoint's options: its client bean, or one this component creates and shares among
-     * endpoints with equal connection options.
+     * The client for an endpoint's options: its client bean, or one this component creates and shares among endpoints
+     * with equal connection options.
      */
     RedissonClient acquireClient(RedisDelayConfiguration options) {
         if (options.getRedissonClient() != null) {
@@ -196,7 +213,8 @@ public class RedisDelayComponent extends HealthCheckComponent {
     }
 
     /** The shared service under {@code key}, created and started by its first user. */
-    private static <S extends SharedService> S acquireStarted(SharedRegistry<String, S> registry, String key, Supplier<S> create) {
+    private static <
+            S extends SharedService> S acquireStarted(SharedRegistry<String, S> registry, String key, Supplier<S> create) {
         return registry.acquire(key, () -> {
             S service = create.get();
             service.start();

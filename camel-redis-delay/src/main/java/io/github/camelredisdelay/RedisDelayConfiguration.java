@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
 
 import java.util.List;
@@ -179,8 +194,8 @@ public class RedisDelayConfiguration implements Cloneable {
     }
 
     /**
-     * What the producer does: schedule a message (or each element of the body with scheduleBatch), cancel or
-     * reschedule one by id, or read the queue's statistics.
+     * What the producer does: schedule a message (or each element of the body with scheduleBatch), cancel or reschedule
+     * one by id, or read the queue's statistics.
      */
     public void setOperation(RedisDelayOperation operation) {
         this.operation = operation;
@@ -246,8 +261,8 @@ public class RedisDelayConfiguration implements Cloneable {
     }
 
     /**
-     * How long a delivered message stays leased to its consumer without being acknowledged before another consumer
-     * gets it; leases of exchanges still running are extended.
+     * How long a delivered message stays leased to its consumer without being acknowledged before another consumer gets
+     * it; leases of exchanges still running are extended.
      */
     public void setVisibilityTimeout(long visibilityTimeout) {
         this.visibilityTimeout = visibilityTimeout;
@@ -353,8 +368,8 @@ public class RedisDelayConfiguration implements Cloneable {
 
     /**
      * After each schedule, cancel, reschedule and acknowledgement, wait until this many replicas have it (Redis WAIT),
-     * so it survives a failover. A schedule that does not reach them within syncTimeout fails the exchange; the
-     * message may still be stored, so a retry should reuse its id.
+     * so it survives a failover. A schedule that does not reach them within syncTimeout fails the exchange; the message
+     * may still be stored, so a retry should reuse its id.
      */
     public void setSyncReplicas(int syncReplicas) {
         this.syncReplicas = syncReplicas;
@@ -398,12 +413,13 @@ public class RedisDelayConfiguration implements Cloneable {
     /**
      * Checks every option of an endpoint of {@code queue}.
      *
-     * @return the retry schedule's delays in ms
+     * @return                          the retry schedule's delays in ms
      * @throws IllegalArgumentException naming the first bad option, its value and what is allowed
      */
     List<Long> validate(String queue, TypeConverter converter) {
         if (keyPrefix == null || keyPrefix.isEmpty() || keyPrefix.contains("{") || keyPrefix.contains("}")) {
-            throw new IllegalArgumentException("Invalid keyPrefix '" + keyPrefix + "' of queue " + queue
+            throw new IllegalArgumentException(
+                    "Invalid keyPrefix '" + keyPrefix + "' of queue " + queue
                                                + ": it must be non-empty and must not contain { or }");
         }
         Durations.checkRange(delay, "delay option of queue " + queue, delay);
@@ -415,7 +431,8 @@ public class RedisDelayConfiguration implements Cloneable {
         atLeast("transferBatchSize", transferBatchSize, 1, queue);
         atLeast("transferInterval", transferInterval, 10, queue);
         if (transferBatchSize > 10_000) {
-            throw new IllegalArgumentException("Invalid transferBatchSize " + transferBatchSize + " of queue " + queue
+            throw new IllegalArgumentException(
+                    "Invalid transferBatchSize " + transferBatchSize + " of queue " + queue
                                                + ": at most 10000, so one transfer step never blocks Redis for long");
         }
         atLeast("shards", shards, 1, queue);
@@ -425,7 +442,8 @@ public class RedisDelayConfiguration implements Cloneable {
         atLeast("syncReplicas", syncReplicas, 0, queue);
         atLeast("syncTimeout", syncTimeout, 1, queue);
         if (syncAof && syncReplicas == 0) {
-            throw new IllegalArgumentException("syncAof=true on queue " + queue + " needs syncReplicas of at least 1; "
+            throw new IllegalArgumentException(
+                    "syncAof=true on queue " + queue + " needs syncReplicas of at least 1; "
                                                + "for a server without replicas configure appendfsync always instead");
         }
         if (deadLetterQueue != null) {
@@ -435,7 +453,8 @@ public class RedisDelayConfiguration implements Cloneable {
             QueueNames.validate(migrateFrom);
         }
         if (retrySchedule == null || retrySchedule.isBlank()) {
-            throw new IllegalArgumentException("The retrySchedule of queue " + queue + " is empty: give at least one delay, e.g. 1s,5s,30s");
+            throw new IllegalArgumentException(
+                    "The retrySchedule of queue " + queue + " is empty: give at least one delay, e.g. 1s,5s,30s");
         }
         return Durations.parseList(retrySchedule, converter, "retrySchedule entry of queue " + queue);
     }
@@ -449,7 +468,8 @@ public class RedisDelayConfiguration implements Cloneable {
 
     private static void atLeast(String option, long value, long minimum, String queue) {
         if (value < minimum) {
-            throw new IllegalArgumentException("Invalid " + option + " " + value + " of queue " + queue + ": at least "
+            throw new IllegalArgumentException(
+                    "Invalid " + option + " " + value + " of queue " + queue + ": at least "
                                                + minimum + " is required");
         }
     }

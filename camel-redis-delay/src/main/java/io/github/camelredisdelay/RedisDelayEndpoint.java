@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
 
 import java.util.ArrayList;
@@ -5,11 +20,11 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.camelredisdelay.internal.EvictionPolicyCheck;
-import io.github.camelredisdelay.internal.QueueNames;
-import io.github.camelredisdelay.internal.ShardedQueue;
-import io.github.camelredisdelay.internal.QueueStatistics;
 import io.github.camelredisdelay.internal.MigrationProgress;
+import io.github.camelredisdelay.internal.QueueNames;
 import io.github.camelredisdelay.internal.QueueShard;
+import io.github.camelredisdelay.internal.QueueStatistics;
+import io.github.camelredisdelay.internal.ShardedQueue;
 import io.github.camelredisdelay.internal.TransferTask;
 import io.github.camelredisdelay.internal.WakeChannels;
 import io.github.camelredisdelay.internal.WriteSync;
@@ -31,8 +46,8 @@ import org.apache.camel.support.DefaultEndpoint;
 import org.redisson.api.RedissonClient;
 
 /**
- * Schedule messages on a distributed, durable Redis delay queue and consume them when they are due, at least once,
- * on exactly one of any number of competing consumers.
+ * Schedule messages on a distributed, durable Redis delay queue and consume them when they are due, at least once, on
+ * exactly one of any number of competing consumers.
  */
 @ManagedResource(description = "Redis delay queue")
 @UriEndpoint(firstVersion = "1.0.0", scheme = "redis-delay", title = "Redis Delay", syntax = "redis-delay:queueName",
@@ -107,7 +122,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
         }
         RedissonClient client = component.acquireClient(configuration);
         this.client = client;
-        WriteSync sync = new WriteSync(configuration.getSyncReplicas(), configuration.isSyncAof(), configuration.getSyncTimeout());
+        WriteSync sync
+                = new WriteSync(configuration.getSyncReplicas(), configuration.isSyncAof(), configuration.getSyncTimeout());
         queue = ShardedQueue.of(client, configuration.getKeyPrefix(), queueName, configuration.getShards(), sync);
         deadLetterQueue = ShardedQueue.of(client, configuration.getKeyPrefix(), configuration.deadLetterQueueOf(queueName),
                 configuration.getShards(), sync);
@@ -127,7 +143,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
                 component.evictionPolicyCheck().checkSoon(shard, connection);
             }
             String key = connection + "|" + shard.keys().due();
-            component.acquireTransferTask(key, () -> new TransferTask(shard, wake, component.transferTimer(),
+            component.acquireTransferTask(key, () -> new TransferTask(
+                    shard, wake, component.transferTimer(),
                     configuration.getTransferBatchSize(), configuration.getTransferInterval(),
                     () -> component.evictionPolicyCheck().checkSoon(shard, connection)));
             keys.add(key);
@@ -219,8 +236,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
     }
 
     /**
-     * Every statistic of the queue by name: counts by state read from Redis, this JVM's delivery lateness and
-     * clock offset to Redis, and the progress of a migration from an RDelayedQueue ({@code migrateFrom}) this JVM runs.
+     * Every statistic of the queue by name: counts by state read from Redis, this JVM's delivery lateness and clock
+     * offset to Redis, and the progress of a migration from an RDelayedQueue ({@code migrateFrom}) this JVM runs.
      */
     public Map<String, Object> statisticsSnapshot() {
         Map<String, Object> stats = statistics.snapshot(queue, deadLetterQueue);

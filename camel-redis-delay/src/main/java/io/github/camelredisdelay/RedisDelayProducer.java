@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
 
 import java.util.ArrayList;
@@ -14,10 +29,10 @@ import io.github.camelredisdelay.internal.Envelope;
 import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.Futures;
 import io.github.camelredisdelay.internal.MessageIds;
-import io.github.camelredisdelay.internal.ShardedQueue;
 import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.ScheduleRequest;
 import io.github.camelredisdelay.internal.ScheduleResult;
+import io.github.camelredisdelay.internal.ShardedQueue;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
@@ -56,8 +71,8 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
     }
 
     /**
-     * A schedule completes when Redis replies, without a thread waiting for it; the route then continues on one of
-     * the component's completion threads, never on the Redis client's I/O thread. The other operations run here.
+     * A schedule completes when Redis replies, without a thread waiting for it; the route then continues on one of the
+     * component's completion threads, never on the Redis client's I/O thread. The other operations run here.
      */
     @Override
     public boolean process(Exchange exchange, AsyncCallback callback) {
@@ -103,7 +118,8 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         QueueShard shard = queue().forMessage(id);
         // a re-delay from the message's own delivery always stores the new version: keeping the message in flight
         // would let its acknowledgement remove it
-        OnDuplicate onDuplicate = DeliveredMessage.isDeliveryOf(exchange, shard, id) ? OnDuplicate.replace : options.getOnDuplicate();
+        OnDuplicate onDuplicate
+                = DeliveredMessage.isDeliveryOf(exchange, shard, id) ? OnDuplicate.replace : options.getOnDuplicate();
         return shard.scheduleAsync(id, envelope, due, onDuplicate).thenAccept(result -> {
             message.setHeader(RedisDelayConstants.MESSAGE_ID, id);
             message.setHeader(RedisDelayConstants.DUPLICATE, !result.scheduled());
@@ -128,7 +144,8 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             byte[] envelope = EnvelopeCodec.encode(new Envelope(mapper.storableBody(exchange, item), headers));
             chunk.add(new ScheduleRequest(id, envelope, due, onDuplicate));
             ids.add(id);
-            if (chunk.size() == BatchLimits.SCHEDULE_BATCH_MESSAGES || chunkBytes.merge(shard, (long) envelope.length, Long::sum) >= BatchLimits.SCHEDULE_BATCH_BYTES) {
+            if (chunk.size() == BatchLimits.SCHEDULE_BATCH_MESSAGES
+                    || chunkBytes.merge(shard, (long) envelope.length, Long::sum) >= BatchLimits.SCHEDULE_BATCH_BYTES) {
                 result = scheduleChunk(shard, chunk);
                 chunkBytes.remove(shard);
             }
@@ -196,16 +213,19 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         try {
             return RedisDelayOperation.valueOf(header.toString().trim().toLowerCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("Unknown operation '" + header + "' in header " + RedisDelayConstants.OPERATION
+            throw new IllegalArgumentException(
+                    "Unknown operation '" + header + "' in header " + RedisDelayConstants.OPERATION
                                                + " for queue " + endpoint.getQueueName()
-                                               + ": use schedule, scheduleBatch, cancel, reschedule or stats", e);
+                                               + ": use schedule, scheduleBatch, cancel, reschedule or stats",
+                    e);
         }
     }
 
     private String messageId(Message message) {
         String id = message.getHeader(RedisDelayConstants.MESSAGE_ID, String.class);
         if (id != null && (id.isEmpty() || id.length() > MessageIds.MAX_LENGTH)) {
-            throw new IllegalArgumentException("Invalid message id of " + id.length() + " characters in header "
+            throw new IllegalArgumentException(
+                    "Invalid message id of " + id.length() + " characters in header "
                                                + RedisDelayConstants.MESSAGE_ID + " for queue " + endpoint.getQueueName()
                                                + ": 1 to " + MessageIds.MAX_LENGTH + " characters are allowed");
         }
@@ -215,7 +235,8 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
     private String requiredMessageId(Message message, RedisDelayOperation operation) {
         String id = messageId(message);
         if (id == null) {
-            throw new IllegalArgumentException(operation + " on queue " + endpoint.getQueueName() + " needs the id of the "
+            throw new IllegalArgumentException(
+                    operation + " on queue " + endpoint.getQueueName() + " needs the id of the "
                                                + "message in header " + RedisDelayConstants.MESSAGE_ID);
         }
         return id;

@@ -1,7 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
@@ -15,6 +27,9 @@ import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@code syncAof=true} against a master and a replica that both keep an append-only file: the branch that needs
@@ -38,7 +53,8 @@ class SyncAofTest {
 
     @Test
     void theServerHasWaitAofAndAppendOnlyFiles() {
-        assertThat(SERVERS.master().command("COMMAND", "INFO", "WAITAOF")).as("WAITAOF on " + SERVERS.master().version()).isNotBlank();
+        assertThat(SERVERS.master().command("COMMAND", "INFO", "WAITAOF")).as("WAITAOF on " + SERVERS.master().version())
+                .isNotBlank();
         assertThat(SERVERS.master().command("INFO", "persistence")).contains("aof_enabled:1");
         assertThat(SERVERS.replica().command("INFO", "persistence")).contains("aof_enabled:1");
     }
@@ -65,6 +81,7 @@ class SyncAofTest {
         ids.forEach(id -> producer.sendBodyAndHeader(uri, id, RedisDelayConstants.MESSAGE_ID, id));
         await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() >= ids.size());
         assertThat(delivered).containsExactlyInAnyOrderElementsOf(ids);
-        await().atMost(Duration.ofSeconds(5)).until(() -> "1".equals(SERVERS.replica().command("HLEN", PREFIX + ":{orders}:msg")));
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> "1".equals(SERVERS.replica().command("HLEN", PREFIX + ":{orders}:msg")));
     }
 }

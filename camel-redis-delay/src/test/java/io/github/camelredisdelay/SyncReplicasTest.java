@@ -1,8 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
@@ -18,6 +29,10 @@ import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@code syncReplicas}, {@code syncAof} and {@code syncTimeout} against a real master with one replica.
@@ -41,7 +56,8 @@ class SyncReplicasTest {
         RoutesBuilder[] routes = consumerUri == null ? new RoutesBuilder[0] : new RoutesBuilder[] { new RouteBuilder() {
             @Override
             public void configure() {
-                from(consumerUri).process(e -> delivered.add(e.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID, String.class)));
+                from(consumerUri)
+                        .process(e -> delivered.add(e.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID, String.class)));
             }
         } };
         return nodes.start(options -> {
@@ -55,7 +71,8 @@ class SyncReplicasTest {
         ProducerTemplate producer = node(null);
 
         for (int i = 0; i < 20; i++) {
-            producer.sendBodyAndHeader("redis-delay:synced?delay=1h&syncReplicas=1", "x", RedisDelayConstants.MESSAGE_ID, "m-" + i);
+            producer.sendBodyAndHeader("redis-delay:synced?delay=1h&syncReplicas=1", "x", RedisDelayConstants.MESSAGE_ID,
+                    "m-" + i);
             // read on the replica at once: WAIT made the producer wait until the replica had it
             assertThat(SERVERS.replica().command("HEXISTS", PREFIX + ":{synced}:msg", "m-" + i)).isEqualTo("1");
         }
@@ -95,10 +112,12 @@ class SyncReplicasTest {
         ProducerTemplate producer = node("redis-delay:acked?syncReplicas=1");
         List<String> ids = List.of("a", "b", "c", "d", "e");
 
-        ids.forEach(id -> producer.sendBodyAndHeader("redis-delay:acked?syncReplicas=1", id, RedisDelayConstants.MESSAGE_ID, id));
+        ids.forEach(
+                id -> producer.sendBodyAndHeader("redis-delay:acked?syncReplicas=1", id, RedisDelayConstants.MESSAGE_ID, id));
 
         await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() >= ids.size());
         assertThat(delivered).containsExactlyInAnyOrderElementsOf(ids);
-        await().atMost(Duration.ofSeconds(5)).until(() -> "0".equals(SERVERS.replica().command("HLEN", PREFIX + ":{acked}:msg")));
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> "0".equals(SERVERS.replica().command("HLEN", PREFIX + ":{acked}:msg")));
     }
 }

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.time.Duration;
@@ -19,10 +34,11 @@ final class AsyncSenders {
     }
 
     /**
-     * @return {@link Senders.Outcome#sent()} counts the sends that completed normally, the elapsed time runs from
-     *         the first send to the last completion
+     * @return {@link Senders.Outcome#sent()} counts the sends that completed normally, the elapsed time runs from the
+     *         first send to the last completion
      */
-    static Senders.Outcome run(String name, int count, int threads, int inFlight, Duration bound,
+    static Senders.Outcome run(
+            String name, int count, int threads, int inFlight, Duration bound,
             IntFunction<CompletionStage<?>> send) {
         Semaphore permits = new Semaphore(inFlight);
         AtomicInteger completed = new AtomicInteger();
@@ -55,7 +71,8 @@ final class AsyncSenders {
                     name, completed.get(), count, bound.toSeconds(), failed.get(), unfinished, firstFailure.get());
         }
         firstFailure.compareAndSet(null, issued.firstFailure());
-        return new Senders.Outcome(completed.get(), issued.failed() + failed.get() + unfinished, elapsed,
+        return new Senders.Outcome(
+                completed.get(), issued.failed() + failed.get() + unfinished, elapsed,
                 firstFailure.get());
     }
 

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.nio.file.Path;
@@ -8,9 +23,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs the benchmark: starts a private redis-server, then every selected scenario for the redis-delay component
- * (one CamelContext) and for Redisson's RDelayedQueue (one RedissonClient with default settings, like the
- * component's own client), prints a Markdown table and writes it, with the JSON results, under {@code target}.
+ * Runs the benchmark: starts a private redis-server, then every selected scenario for the redis-delay component (one
+ * CamelContext) and for Redisson's RDelayedQueue (one RedissonClient with default settings, like the component's own
+ * client), prints a Markdown table and writes it, with the JSON results, under {@code target}.
  * <p>
  * {@code mvn -q -pl camel-redis-delay-benchmark -am compile exec:java -Dbench.scale=1.0 [-Dbench.only=P1,P3]}
  */
@@ -31,7 +46,7 @@ public final class BenchmarkMain {
         try (BenchRedis redis = BenchRedis.start(settings.redisBinary())) {
             machine = Machine.describe(redis);
             System.out.println("Benchmark: scale " + settings.scale() + ", scenarios "
-                    + (settings.only().isEmpty() ? "all" : settings.only()) + ", machine " + machine);
+                               + (settings.only().isEmpty() ? "all" : settings.only()) + ", machine " + machine);
             try (BenchClients clients = BenchClients.connect(redis.uri())) {
                 Bench bench = new Bench(settings, redis, clients, report);
                 JitWarmUp.run(bench);
@@ -55,7 +70,8 @@ public final class BenchmarkMain {
         System.out.printf("  (%s took %.0f s)%n", scenario.id(), (System.nanoTime() - start) / 1e9);
     }
 
-    private static void writeResults(BenchSettings settings, Report report, Map<String, Object> machine,
+    private static void writeResults(
+            BenchSettings settings, Report report, Map<String, Object> machine,
             Instant started) {
         Map<String, Object> run = new LinkedHashMap<>();
         run.put("started", started.toString());

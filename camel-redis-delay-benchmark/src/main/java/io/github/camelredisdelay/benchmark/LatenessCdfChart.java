@@ -1,11 +1,26 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The lateness distribution of P1 and P4, both sides: the share of a run's messages delivered at most x ms late,
- * x on a log scale. A curve ends below 1 when messages were not delivered within the run's bound.
+ * The lateness distribution of P1 and P4, both sides: the share of a run's messages delivered at most x ms late, x on a
+ * log scale. A curve ends below 1 when messages were not delivered within the run's bound.
  */
 final class LatenessCdfChart {
 
@@ -22,9 +37,9 @@ final class LatenessCdfChart {
     /**
      * One run's lateness.
      *
-     * @param scenario       e.g. "P1"
-     * @param sortedMicros   the lateness of each delivered message, µs, lowest first
-     * @param expected       messages sent
+     * @param scenario     e.g. "P1"
+     * @param sortedMicros the lateness of each delivered message, µs, lowest first
+     * @param expected     messages sent
      */
     record Curve(String scenario, Side side, long[] sortedMicros, int expected) {
     }
@@ -50,7 +65,8 @@ final class LatenessCdfChart {
         }
         svg.line(LEFT, BOTTOM, RIGHT, BOTTOM, "black", 1, null).line(LEFT, TOP, LEFT, BOTTOM, "black", 1, null);
         svg.text((LEFT + RIGHT) / 2, BOTTOM + 40, "lateness (ms, log scale; ≤ " + FLOOR_MS + " ms drawn at "
-                + FLOOR_MS + ")", 13, "middle", "black");
+                                                  + FLOOR_MS + ")",
+                13, "middle", "black");
         List<String> scenarios = curves.stream().map(Curve::scenario).distinct().toList();
         double legendY = BOTTOM + 70;
         for (Curve curve : curves) {
@@ -68,11 +84,12 @@ final class LatenessCdfChart {
         List<double[]> points = new ArrayList<>();
         int step = Math.max(1, sorted.length / MAX_POINTS);
         for (int i = 0; i < sorted.length; i += step) {
-            points.add(new double[] {x.pixel(sorted[i] / 1000.0), y((i + 1) / (double) curve.expected())});
+            points.add(new double[] { x.pixel(sorted[i] / 1000.0), y((i + 1) / (double) curve.expected()) });
         }
         if (sorted.length > 0) {
-            points.add(new double[] {x.pixel(sorted[sorted.length - 1] / 1000.0),
-                    y(sorted.length / (double) curve.expected())});
+            points.add(new double[] {
+                    x.pixel(sorted[sorted.length - 1] / 1000.0),
+                    y(sorted.length / (double) curve.expected()) });
         }
         return points;
     }

@@ -1,11 +1,26 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.util.List;
 import java.util.Map;
 
 /**
- * P2: schedule calls per second on an empty queue, with 1, 4 and 16 calling threads and in batches; each side's
- * median of {@link Bench#ROUNDS}.
+ * P2: schedule calls per second on an empty queue, with 1, 4 and 16 calling threads and in batches; each side's median
+ * of {@link Bench#ROUNDS}.
  */
 final class P2ScheduleThroughput implements Scenario {
 
@@ -38,7 +53,8 @@ final class P2ScheduleThroughput implements Scenario {
                     return outcome;
                 });
         addRows(bench.report(), ID, "schedule in batches of " + BATCH + " (ours scheduleBatch, theirs " + BATCH
-                + " pipelined offerAsync), 1 thread (msg/s)", batched, Target.ratioAtLeast(1.2));
+                                    + " pipelined offerAsync), 1 thread (msg/s)",
+                batched, Target.ratioAtLeast(1.2));
     }
 
     /** {@link Bench#ROUNDS} rounds of synchronous schedules from {@code threads} threads, also run by P6. */
@@ -51,7 +67,8 @@ final class P2ScheduleThroughput implements Scenario {
     }
 
     /** The throughput row of a schedule path and its CPU per scheduled message. */
-    static void addRows(Report report, String id, String scenario, Map<Side, Rounds<ScheduleRateProbe.Outcome>> rounds,
+    static void addRows(
+            Report report, String id, String scenario, Map<Side, Rounds<ScheduleRateProbe.Outcome>> rounds,
             Target target) {
         Rows.throughput(report, id, scenario, rounds, target, "scheduled msg");
     }

@@ -1,9 +1,24 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 /**
  * P2a: bulk scheduling with many schedules in flight, as a loader that does not wait for each one: ours
- * {@code ProducerTemplate.asyncSend}, theirs {@code RDelayedQueue.offerAsync}, both from {@value #THREADS} threads
- * with at most {@value #IN_FLIGHT} unfinished; each side's median of {@link Bench#ROUNDS}.
+ * {@code ProducerTemplate.asyncSend}, theirs {@code RDelayedQueue.offerAsync}, both from {@value #THREADS} threads with
+ * at most {@value #IN_FLIGHT} unfinished; each side's median of {@link Bench#ROUNDS}.
  */
 final class P2aBulkSchedule implements Scenario {
 
@@ -20,7 +35,7 @@ final class P2aBulkSchedule implements Scenario {
     @Override
     public String title() {
         return "bulk schedule (ProducerTemplate.asyncSend vs offerAsync), " + THREADS + " threads, " + IN_FLIGHT
-                + " in flight, delay 1 h";
+               + " in flight, delay 1 h";
     }
 
     @Override

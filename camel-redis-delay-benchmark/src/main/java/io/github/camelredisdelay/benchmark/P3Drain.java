@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.time.Duration;
@@ -5,8 +20,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * P3: consuming a backlog of 100,000 messages that are already due, in the order they were offered (small
- * increasing delays), with 1 and 4 consumers; each side's median of {@link Bench#ROUNDS} rounds.
+ * P3: consuming a backlog of 100,000 messages that are already due, in the order they were offered (small increasing
+ * delays), with 1 and 4 consumers; each side's median of {@link Bench#ROUNDS} rounds.
  */
 final class P3Drain implements Scenario {
 
@@ -47,7 +62,8 @@ final class P3Drain implements Scenario {
     }
 
     /** The throughput row of a drain and its CPU per delivered message. */
-    static void addRows(Report report, String id, String scenario, Map<Side, Rounds<DrainProbe.Outcome>> rounds,
+    static void addRows(
+            Report report, String id, String scenario, Map<Side, Rounds<DrainProbe.Outcome>> rounds,
             Target target) {
         Rows.throughput(report, id, scenario, rounds, target, "delivered msg");
     }

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.time.Duration;
@@ -9,10 +24,10 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * P4: P2 and P1 again on a queue that holds 1,000,000 messages due far in the future. Our cost per message must
- * not depend on the backlog: throughput and lateness p99 within 10 % of P2 and P1 (the empty queue). Schedule
- * throughput is measured first, so RDelayedQueue's transfer of the lateness messages (an LREM over the whole list
- * each) cannot slow it down.
+ * P4: P2 and P1 again on a queue that holds 1,000,000 messages due far in the future. Our cost per message must not
+ * depend on the backlog: throughput and lateness p99 within 10 % of P2 and P1 (the empty queue). Schedule throughput is
+ * measured first, so RDelayedQueue's transfer of the lateness messages (an LREM over the whole list each) cannot slow
+ * it down.
  */
 final class P4Backlog implements Scenario {
 

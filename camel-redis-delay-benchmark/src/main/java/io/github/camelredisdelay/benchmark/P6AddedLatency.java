@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.time.Duration;
@@ -29,13 +44,13 @@ final class P6AddedLatency implements Scenario {
     @Override
     public String title() {
         return "P2 (" + THREADS + " threads) and P3 (" + CONSUMERS + " consumers) through a proxy adding "
-                + ADDED_RTT_MICROS + " µs of round-trip time";
+               + ADDED_RTT_MICROS + " µs of round-trip time";
     }
 
     @Override
     public void run(Bench bench) {
         try (LatencyProxy proxy = LatencyProxy.start(bench.redis().port(), ONE_WAY);
-                BenchClients clients = BenchClients.connect(proxy.uri())) {
+             BenchClients clients = BenchClients.connect(proxy.uri())) {
             String rtt = calibrate(proxy, bench.redis().port());
             Bench proxied = bench.with(clients);
             int schedules = bench.scaled(P2ScheduleThroughput.MESSAGES, 500);
@@ -49,9 +64,9 @@ final class P6AddedLatency implements Scenario {
     }
 
     /**
-     * Sets the proxy's delay so that it adds {@value #ADDED_RTT_MICROS} µs to the median round trip of PING: waking
-     * a thread at a given time overshoots by tens of µs (the kernel's timer slack) and the extra hops cost some too,
-     * so the delay per direction is corrected by what the last measurement was off, a few times.
+     * Sets the proxy's delay so that it adds {@value #ADDED_RTT_MICROS} µs to the median round trip of PING: waking a
+     * thread at a given time overshoots by tens of µs (the kernel's timer slack) and the extra hops cost some too, so
+     * the delay per direction is corrected by what the last measurement was off, a few times.
      *
      * @return the added round-trip time as measured, the text the rows carry
      */

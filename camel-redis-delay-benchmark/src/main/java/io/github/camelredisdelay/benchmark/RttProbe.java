@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.io.IOException;
@@ -35,7 +50,7 @@ final class RttProbe {
             for (; done < pings && System.nanoTime() - deadline < 0; done++) {
                 long start = System.nanoTime();
                 out.write(PING);
-                for (int read = 0; read < PONG_BYTES; ) {
+                for (int read = 0; read < PONG_BYTES;) {
                     int n = in.read(reply, read, PONG_BYTES - read);
                     if (n < 0) {
                         throw new IOException("connection closed after " + done + " PINGs");

@@ -1,15 +1,30 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
 
 /**
- * The P2 procedure, also run by P4 on a queue with a backlog: schedule calls as fast as {@code threads} callers
- * can make them, each message due in an hour so nothing is delivered meanwhile.
+ * The P2 procedure, also run by P4 on a queue with a backlog: schedule calls as fast as {@code threads} callers can
+ * make them, each message due in an hour so nothing is delivered meanwhile.
  */
 final class ScheduleRateProbe {
 
@@ -25,7 +40,8 @@ final class ScheduleRateProbe {
      * @param inFlight calls unfinished at a time, at most: the threads, or the bound of {@link #measureInFlight}
      */
     record Outcome(int threads, int batch, int inFlight, Senders.Outcome sends, RedisWindow.Usage usage)
-            implements RateOutcome {
+            implements
+                RateOutcome {
 
         @Override
         public double perSecond() {

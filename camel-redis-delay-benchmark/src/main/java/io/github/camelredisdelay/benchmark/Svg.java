@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.io.IOException;
@@ -42,7 +57,8 @@ final class Svg {
 
     /** @param anchor {@code start}, {@code middle} or {@code end} */
     Svg text(double x, double y, String text, int size, String anchor, String fill) {
-        body.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"%s\" fill=\"%s\">%s</text>%n",
+        body.append(String.format(Locale.ROOT,
+                "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"%s\" fill=\"%s\">%s</text>%n",
                 x, y, size, anchor, fill, escape(text)));
         return this;
     }
@@ -59,8 +75,9 @@ final class Svg {
     @Override
     public String toString() {
         return String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                + "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">%n<rect width=\"100%%\" height=\"100%%\" "
-                + "fill=\"white\"/>%n%s</svg>%n", width, height, width, height, body);
+                                          + "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">%n<rect width=\"100%%\" height=\"100%%\" "
+                                          + "fill=\"white\"/>%n%s</svg>%n",
+                width, height, width, height, body);
     }
 
     private static String stroke(String stroke, double strokeWidth, String dash) {

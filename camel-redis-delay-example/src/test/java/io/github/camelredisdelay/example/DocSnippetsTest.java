@@ -1,6 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.example;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,6 +29,8 @@ import org.apache.camel.model.RouteDefinition;
 import org.apache.camel.support.PluginHelper;
 import org.apache.camel.support.ResourceHelper;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The YAML and XML tabs of the component page ({@code redis-delay-component.adoc}) load with camel-yaml-dsl and
@@ -35,7 +50,8 @@ class DocSnippetsTest {
         assertThat(yamlTabs).hasSize(4).hasSameSizeAs(xmlTabs);
         for (int i = 0; i < yamlTabs.size(); i++) {
             List<String> fromYaml = load("snippet.yaml", yamlTabs.get(i));
-            List<String> fromXml = load("snippet.xml", "<routes xmlns=\"" + XML_NAMESPACE + "\">" + xmlTabs.get(i) + "</routes>");
+            List<String> fromXml
+                    = load("snippet.xml", "<routes xmlns=\"" + XML_NAMESPACE + "\">" + xmlTabs.get(i) + "</routes>");
 
             assertThat(fromYaml).as("routes of YAML tab %d", i + 1).isNotEmpty().isEqualTo(fromXml);
         }

@@ -1,6 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.example;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.camelredisdelay.embedded.RedisBinary;
 import io.github.camelredisdelay.embedded.RedisServerOptions;
@@ -14,9 +27,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
- * The order deadline routes of {@code routes/orders.yaml} and {@code routes/orders.xml}, loaded by camel-main as
- * a user's route files are: a paid order's deadline is cancelled, an unpaid one expires.
+ * The order deadline routes of {@code routes/orders.yaml} and {@code routes/orders.xml}, loaded by camel-main as a
+ * user's route files are: a paid order's deadline is cancelled, an unpaid one expires.
  */
 class RouteDslTest {
 

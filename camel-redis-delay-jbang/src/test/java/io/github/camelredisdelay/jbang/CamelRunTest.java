@@ -1,6 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.jbang;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +27,8 @@ import io.github.camelredisdelay.embedded.RedisBinary;
 import io.github.camelredisdelay.embedded.RedisServerOptions;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code camel run orders.yaml --dep=io.github.camelredisdelay:camel-redis-delay:<version>} in its own JVM, against a
@@ -47,11 +62,12 @@ class CamelRunTest {
     }
 
     private static List<String> command(String redisUri) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), CamelJBangLauncher.class.getName(),
-                "run", required("jbang.routes"), "--dep=" + required("jbang.dep"), "--max-seconds=" + RUN_SECONDS,
-                "--prop=camel.component.redis-delay.address=" + redisUri, "--prop=orders.interval=1000",
-                "--prop=orders.payment-deadline=2s"));
+        List<String> command = new ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp", System.getProperty("java.class.path"), CamelJBangLauncher.class.getName(),
+                        "run", required("jbang.routes"), "--dep=" + required("jbang.dep"), "--max-seconds=" + RUN_SECONDS,
+                        "--prop=camel.component.redis-delay.address=" + redisUri, "--prop=orders.interval=1000",
+                        "--prop=orders.payment-deadline=2s"));
         String repos = System.getProperty("jbang.repos", "");
         if (!repos.isBlank() && !repos.startsWith("${")) {
             command.add("--repos=" + repos);

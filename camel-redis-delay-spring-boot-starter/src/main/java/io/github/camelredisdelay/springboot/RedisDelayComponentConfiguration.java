@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.springboot;
 
 import java.util.Collections;
@@ -14,9 +29,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * Every option of the {@code redis-delay} component, bound from {@code camel.component.redis-delay.*}
- * ({@code max-deliveries} and {@code maxDeliveries} alike). Only the options present in the configuration are
- * handed to the component, so its own defaults (shown here for the IDE) stay the component's. The field comments are
- * plain text: they become the descriptions of {@code spring-configuration-metadata.json}.
+ * ({@code max-deliveries} and {@code maxDeliveries} alike). Only the options present in the configuration are handed to
+ * the component, so its own defaults (shown here for the IDE) stay the component's. The field comments are plain text:
+ * they become the descriptions of {@code spring-configuration-metadata.json}.
  */
 @ConfigurationProperties(prefix = RedisDelayComponentConfiguration.PREFIX)
 public class RedisDelayComponentConfiguration extends ComponentConfigurationPropertiesCommon {
@@ -28,12 +43,14 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
     private final Map<String, Object> bound = new LinkedHashMap<>();
 
     /**
-     * The RedissonClient to use, as a bean reference such as #bean:queueClient; by default the only RedissonClient bean, if there is exactly one. When set the component never shuts it down.
+     * The RedissonClient to use, as a bean reference such as #bean:queueClient; by default the only RedissonClient
+     * bean, if there is exactly one. When set the component never shuts it down.
      */
     private RedissonClient redissonClient;
 
     /**
-     * Redis address used when there is no client bean: the component creates (and on stop shuts down) one client; rediss:// for TLS.
+     * Redis address used when there is no client bean: the component creates (and on stop shuts down) one client;
+     * rediss:// for TLS.
      */
     private String address = "redis://127.0.0.1:6379";
 
@@ -153,7 +170,8 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
     private Integer syncReplicas = 0;
 
     /**
-     * Also wait until the write is in the append-only files (WAITAOF, Redis 7.2 or Valkey 8); needs syncReplicas of at least 1.
+     * Also wait until the write is in the append-only files (WAITAOF, Redis 7.2 or Valkey 8); needs syncReplicas of at
+     * least 1.
      */
     private Boolean syncAof = false;
 

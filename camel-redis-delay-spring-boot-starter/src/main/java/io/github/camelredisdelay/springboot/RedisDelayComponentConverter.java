@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.springboot;
 
 import java.util.Set;
@@ -12,8 +27,8 @@ import org.springframework.core.convert.converter.GenericConverter;
 
 /**
  * Turns the bean references of {@code camel.component.redis-delay.*} ({@code #bean:queueClient}, or
- * {@code #queueClient} as Camel also accepts) into the beans they name, as Camel's own starters do; a value without
- * the {@code #} is left to other converters.
+ * {@code #queueClient} as Camel also accepts) into the beans they name, as Camel's own starters do; a value without the
+ * {@code #} is left to other converters.
  */
 @Configuration(proxyBeanMethods = false)
 @ConfigurationPropertiesBinding

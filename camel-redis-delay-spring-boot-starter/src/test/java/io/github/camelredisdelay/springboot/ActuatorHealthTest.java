@@ -1,7 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.springboot;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.Map;
@@ -21,9 +33,12 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.test.annotation.DirtiesContext;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 /** The queue consumer's Camel health check, seen through Spring Boot's actuator while Redis stops and starts. */
 @SpringBootTest(classes = ActuatorHealthTest.App.class,
-        properties = "management.endpoints.jmx.exposure.include=health")
+                properties = "management.endpoints.jmx.exposure.include=health")
 @DirtiesContext
 class ActuatorHealthTest {
 
@@ -75,7 +90,9 @@ class ActuatorHealthTest {
             }
             Map<String, String> tree = new java.util.TreeMap<>();
             composite.getComponents().forEach((name, component) -> tree.put(name, component.getStatus()
-                    + (component instanceof IndicatedHealthDescriptor indicated ? " " + indicated.getDetails() : "")));
+                                                                                  + (component instanceof IndicatedHealthDescriptor indicated
+                                                                                          ? " " + indicated.getDetails()
+                                                                                          : "")));
             return root.getStatus() + " without " + CHECK + ": " + tree;
         }
         return root.getStatus() + " without components";

@@ -1,7 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.springboot;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 
@@ -21,6 +33,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.io.ClassPathResource;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 /** An application with the starter, one RedissonClient bean and application.yml schedules and consumes. */
 @SpringBootTest(classes = ScheduleAndConsumeTest.App.class)
 class ScheduleAndConsumeTest {
@@ -36,7 +51,8 @@ class ScheduleAndConsumeTest {
                 @Override
                 public void configure() {
                     from("direct:placeOrder").to("redis-delay:orders?delay=300ms");
-                    from("redis-delay:orders").routeId("orders-consumer").process(e -> delivered.add(e.getMessage().getBody(String.class)));
+                    from("redis-delay:orders").routeId("orders-consumer")
+                            .process(e -> delivered.add(e.getMessage().getBody(String.class)));
                 }
             };
         }
@@ -55,7 +71,8 @@ class ScheduleAndConsumeTest {
 
     @Test
     void applicationYmlIsBoundInKebabCaseAndCamelCase() {
-        RedisDelayConfiguration configuration = camelContext.getComponent("redis-delay", RedisDelayComponent.class).getConfiguration();
+        RedisDelayConfiguration configuration
+                = camelContext.getComponent("redis-delay", RedisDelayComponent.class).getConfiguration();
 
         assertThat(configuration.getKeyPrefix()).isEqualTo("sb-test");
         assertThat(configuration.getMaxDeliveries()).isEqualTo(3);
@@ -69,7 +86,8 @@ class ScheduleAndConsumeTest {
 
     @Test
     void theOnlyRedissonClientBeanIsUsed() {
-        RedisDelayConfiguration configuration = camelContext.getComponent("redis-delay", RedisDelayComponent.class).getConfiguration();
+        RedisDelayConfiguration configuration
+                = camelContext.getComponent("redis-delay", RedisDelayComponent.class).getConfiguration();
 
         assertThat(configuration.getRedissonClient()).isSameAs(redisson);
     }

@@ -1,7 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
-
-import static io.github.camelredisdelay.internal.Replies.bytes;
-import static io.github.camelredisdelay.internal.Replies.toLong;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -10,10 +22,13 @@ import io.github.camelredisdelay.internal.ScriptCalls.Durability;
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
 
+import static io.github.camelredisdelay.internal.Replies.bytes;
+import static io.github.camelredisdelay.internal.Replies.toLong;
+
 /**
- * A Redisson {@code RDelayedQueue} being migrated, and the migration's own keys beside it. Redisson keeps the
- * pending messages in {@code redisson_delay_queue_timeout:{name}} and {@code redisson_delay_queue:{name}} and the
- * due ones in the list {@code name}; all hash to the slot of {@code name}, and so do the private keys
+ * A Redisson {@code RDelayedQueue} being migrated, and the migration's own keys beside it. Redisson keeps the pending
+ * messages in {@code redisson_delay_queue_timeout:{name}} and {@code redisson_delay_queue:{name}} and the due ones in
+ * the list {@code name}; all hash to the slot of {@code name}, and so do the private keys
  * {@code <prefix>:migrate:{name}:*}, so each claim and remove is one script on one slot.
  */
 public final class LegacyDelayedQueue {
@@ -52,7 +67,8 @@ public final class LegacyDelayedQueue {
         for (int i = 4; i < reply.size(); i += 3) {
             messages.add(new LegacyMessage((byte[]) reply.get(i), toLong(reply.get(i + 1)), (byte[]) reply.get(i + 2)));
         }
-        return new LegacyBatch(toLong(reply.get(0)) == 1, toLong(reply.get(1)), toLong(reply.get(2)), toLong(reply.get(3)),
+        return new LegacyBatch(
+                toLong(reply.get(0)) == 1, toLong(reply.get(1)), toLong(reply.get(2)), toLong(reply.get(3)),
                 messages);
     }
 

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
 
 import java.io.IOException;
@@ -10,12 +25,11 @@ import java.util.regex.Pattern;
 import org.redisson.api.RScript;
 
 /**
- * The Lua scripts of the component, one per atomic operation on a queue. Each file documents its ARGV and return
- * values at the top and names the helper files it uses in an {@code Includes:} line; {@code prelude.lua} (the keys
- * and common arguments every script gets, and shared helpers) and {@code wire.lua} (values shared with
- * {@link Wire}) are prepended to every script, followed by its includes in the order named. Every helper a script
- * carries costs a closure on each call, so a script includes only those it uses. Redisson sends them by SHA and
- * loads them on a NOSCRIPT reply.
+ * The Lua scripts of the component, one per atomic operation on a queue. Each file documents its ARGV and return values
+ * at the top and names the helper files it uses in an {@code Includes:} line; {@code prelude.lua} (the keys and common
+ * arguments every script gets, and shared helpers) and {@code wire.lua} (values shared with {@link Wire}) are prepended
+ * to every script, followed by its includes in the order named. Every helper a script carries costs a closure on each
+ * call, so a script includes only those it uses. Redisson sends them by SHA and loads them on a NOSCRIPT reply.
  */
 public enum LuaScript {
     SCHEDULE("schedule.lua", RScript.Mode.READ_WRITE),
@@ -65,7 +79,9 @@ public enum LuaScript {
         return mode;
     }
 
-    /** Reads the files of this folder and puts a script together; apart because an enum's constructor sees no statics. */
+    /**
+     * Reads the files of this folder and puts a script together; apart because an enum's constructor sees no statics.
+     */
     static final class Files {
 
         /** Prepended to every script, in this order. */

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
 
 import java.util.ArrayList;
@@ -7,11 +22,11 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Moves what a Redisson {@code RDelayedQueue} holds into a queue, keeping each message's due time. The legacy keys
- * and the queue live on different slots, so each batch is written to the queue first (marked, {@code migrate.lua}),
- * then removed from the legacy side ({@code legacy-remove.lua}), then unmarked: a batch repeated after a crash
- * between the steps is never delivered twice. One task per legacy queue migrates at a time (a lease in Redis);
- * the others wait as stand-ins.
+ * Moves what a Redisson {@code RDelayedQueue} holds into a queue, keeping each message's due time. The legacy keys and
+ * the queue live on different slots, so each batch is written to the queue first (marked, {@code migrate.lua}), then
+ * removed from the legacy side ({@code legacy-remove.lua}), then unmarked: a batch repeated after a crash between the
+ * steps is never delivered twice. One task per legacy queue migrates at a time (a lease in Redis); the others wait as
+ * stand-ins.
  */
 public final class MigrationTask {
 

@@ -1,6 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
-
-import static io.github.camelredisdelay.internal.Replies.bytes;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -19,10 +32,12 @@ import org.redisson.client.codec.ByteArrayCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import static io.github.camelredisdelay.internal.Replies.bytes;
+
 /**
- * Runs the Lua scripts of one queue (shard). Every script gets the same keys and common arguments ({@code prelude.lua}),
- * built once here, and every call says how long it waits for durability ({@link Durability}), so what a failover
- * can take from each operation is written at its call site.
+ * Runs the Lua scripts of one queue (shard). Every script gets the same keys and common arguments
+ * ({@code prelude.lua}), built once here, and every call says how long it waits for durability ({@link Durability}), so
+ * what a failover can take from each operation is written at its call site.
  */
 public final class ScriptCalls {
 
@@ -80,8 +95,9 @@ public final class ScriptCalls {
      * @return           the reply; for {@link Durability#REQUIRED} it fails with {@link NotReplicatedException} when
      *                   the write is applied but reached too few replicas
      */
-    public <R> CompletionStage<R> call(String operation, LuaScript lua, Durability durability, RScript.ReturnType type,
-                                       Object... args) {
+    public <R> CompletionStage<R> call(
+            String operation, LuaScript lua, Durability durability, RScript.ReturnType type,
+            Object... args) {
         Object[] argv = argv(args);
         try {
             if (!waits(durability)) {
@@ -104,8 +120,9 @@ public final class ScriptCalls {
      * Runs {@code lua} and then the command {@code then} adds, in one pipeline (one round trip), and completes with
      * that command's reply.
      */
-    public <R> CompletionStage<R> callThen(String operation, LuaScript lua, Durability durability, RScript.ReturnType type,
-                                           Object[] args, Function<RBatch, RFuture<R>> then) {
+    public <R> CompletionStage<R> callThen(
+            String operation, LuaScript lua, Durability durability, RScript.ReturnType type,
+            Object[] args, Function<RBatch, RFuture<R>> then) {
         Object[] argv = argv(args);
         return pipelined(operation, durability, batch -> {
             batch.getScript(ByteArrayCodec.INSTANCE).evalAsync(routingKey, lua.mode(), lua.text(), type, scriptKeys, argv);
@@ -137,7 +154,8 @@ public final class ScriptCalls {
                 throw batchFailure(failure);
             }
             if (waits && done.getSyncedSlaves() < sync.replicas()) {
-                NotReplicatedException shortfall = new NotReplicatedException(queue, operation, sync.replicas(),
+                NotReplicatedException shortfall = new NotReplicatedException(
+                        queue, operation, sync.replicas(),
                         done.getSyncedSlaves(), sync.timeoutMs());
                 if (durability == Durability.REQUIRED) {
                     throw shortfall;
@@ -154,8 +172,10 @@ public final class ScriptCalls {
     private RuntimeException batchFailure(Throwable failure) {
         Throwable cause = Futures.unwrap(failure);
         if (sync.aof() && cause instanceof RedisException && String.valueOf(cause.getMessage()).contains("WAITAOF")) {
-            return new IllegalStateException("syncAof=true on queue " + queue + " needs Redis 7.2 or later (WAITAOF); "
-                                             + "the server replied: " + cause.getMessage(), cause);
+            return new IllegalStateException(
+                    "syncAof=true on queue " + queue + " needs Redis 7.2 or later (WAITAOF); "
+                                             + "the server replied: " + cause.getMessage(),
+                    cause);
         }
         return cause instanceof RuntimeException runtime ? runtime : new CompletionException(cause);
     }

@@ -1,6 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.test;
-
-import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 
@@ -10,6 +23,8 @@ import io.github.camelredisdelay.embedded.RedisServerProcess;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * A private master and one replica of it for the tests of one class ({@code @RegisterExtension static}), from the
@@ -30,13 +45,14 @@ public final class MasterAndReplica implements BeforeAllCallback, AfterAllCallba
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        RedisBinary binary = RedisBinary.select(System.getProperty(RedisServerExtension.BINARY_PROPERTY, RedisBinary.PATH_CHOICE));
+        RedisBinary binary
+                = RedisBinary.select(System.getProperty(RedisServerExtension.BINARY_PROPERTY, RedisBinary.PATH_CHOICE));
         master = RedisServerProcess.start(binary, options);
         replica = RedisServerProcess.start(binary,
                 options.withExtraArgs("--replicaof", master.host(), String.valueOf(master.port())));
         await().atMost(LINK_TIMEOUT)
                 .until(() -> master.command("INFO", "replication").contains("connected_slaves:1")
-                             && replica.command("INFO", "replication").contains("master_link_status:up"));
+                        && replica.command("INFO", "replication").contains("master_link_status:up"));
     }
 
     @Override
