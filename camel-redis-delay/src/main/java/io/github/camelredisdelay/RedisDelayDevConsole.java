@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.github.camelredisdelay.internal.QueueStatistics;
 import org.apache.camel.spi.annotations.DevConsole;
 import org.apache.camel.support.console.AbstractDevConsole;
 
@@ -39,24 +40,23 @@ public class RedisDelayDevConsole extends AbstractDevConsole {
         return json;
     }
 
-    /** One statistics map per started endpoint, keyed by endpoint URI so equal queues show once each. */
+    /** One statistics map per queue with a started endpoint: the queue's shared snapshot. */
     private List<Map<String, Object>> queues() {
-        Map<String, Map<String, Object>> byQueue = new LinkedHashMap<>();
-        for (var endpoint : getCamelContext().getEndpoints()) {
-            if (endpoint instanceof RedisDelayEndpoint delay && delay.isStarted()) {
-                String key = delay.getConfiguration().getKeyPrefix() + "|" + delay.getQueueName();
-                byQueue.computeIfAbsent(key, k -> safeSnapshot(delay));
+        List<Map<String, Object>> queues = new ArrayList<>();
+        for (String name : getCamelContext().getComponentNames()) {
+            if (getCamelContext().hasComponent(name) instanceof RedisDelayComponent component) {
+                component.queueStatistics().forEach(statistics -> queues.add(safeSnapshot(statistics)));
             }
         }
-        return new ArrayList<>(byQueue.values());
+        return queues;
     }
 
-    private static Map<String, Object> safeSnapshot(RedisDelayEndpoint endpoint) {
+    private static Map<String, Object> safeSnapshot(QueueStatistics statistics) {
         try {
-            return endpoint.statisticsSnapshot();
+            return statistics.asMap();
         } catch (RuntimeException e) {
             Map<String, Object> failed = new LinkedHashMap<>();
-            failed.put("queue", endpoint.getQueueName());
+            failed.put("queue", statistics.queueName());
             failed.put("error", "Redis does not answer: " + e.getMessage());
             return failed;
         }

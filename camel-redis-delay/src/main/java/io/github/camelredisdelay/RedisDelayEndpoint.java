@@ -55,7 +55,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
     private List<String> transferKeys = List.of();
     private String wakeChannelsKey;
     private WakeChannels wakeChannels;
-    private final QueueStatistics statistics = new QueueStatistics();
+    private QueueStatistics statistics;
+    private String statisticsKey;
 
     public RedisDelayEndpoint(String uri, RedisDelayComponent component, String queueName,
                               RedisDelayConfiguration configuration) {
@@ -108,11 +109,18 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
         queue = ShardedQueue.of(client, configuration.getKeyPrefix(), queueName, configuration.getShards(), sync);
         deadLetterQueue = ShardedQueue.of(client, configuration.getKeyPrefix(), configuration.deadLetterQueueOf(queueName),
                 configuration.getShards(), sync);
-        ShardedQueue started = queue;
-        // off the start path: the client's first call may wait for its connection
-        component.transferTimer().execute(() -> statistics.measureClockOffsetSoon(started.first()));
         String connection = connectionId();
         wakeChannelsKey = connection + "|" + configuration.getKeyPrefix();
+        statisticsKey = wakeChannelsKey + "|" + queueName;
+        ShardedQueue started = queue;
+        ShardedQueue startedDeadLetters = deadLetterQueue;
+        QueueStatistics shared = component.acquireStatistics(statisticsKey, () -> {
+            QueueStatistics created = new QueueStatistics(started, startedDeadLetters);
+            // off the start path: the client's first call may wait for its connection
+            component.transferTimer().execute(created::measureClockOffsetSoon);
+            return created;
+        });
+        statistics = shared;
         WakeChannels wake = component.acquireWakeChannels(wakeChannelsKey,
                 () -> new WakeChannels(client, configuration.getKeyPrefix(), component.transferTimer()));
         wakeChannels = wake;
@@ -138,6 +146,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
             transferKeys.forEach(getComponent()::releaseTransferTask);
             transferKeys = List.of();
             getComponent().releaseWakeChannels(wakeChannelsKey);
+            getComponent().releaseStatistics(statisticsKey);
             wakeChannels = null;
             getComponent().releaseClient(configuration);
             queue = null;
@@ -199,49 +208,49 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
     }
 
     /**
-     * Every statistic of the queue by name: counts by state read from Redis, and this JVM's delivery lateness and
-     * clock offset to Redis.
+     * Every statistic of the queue by name: counts by state from the queue's shared snapshot (refreshed from Redis at
+     * most every 2 s), and this CamelContext's delivery lateness and clock offset to Redis.
      */
     public Map<String, Object> statisticsSnapshot() {
-        return statistics.snapshot(queue, deadLetterQueue);
+        return statistics.asMap();
     }
 
-    @ManagedAttribute(description = "Messages waiting for their due time")
+    @ManagedAttribute(description = "Messages waiting for their due time (snapshot at most 2 s old)")
     public long getScheduledCount() {
-        return queue.counts().scheduled();
+        return statistics.snapshot().counts().scheduled();
     }
 
-    @ManagedAttribute(description = "Due messages not yet fetched by a consumer")
+    @ManagedAttribute(description = "Due messages not yet fetched by a consumer (snapshot at most 2 s old)")
     public long getReadyCount() {
-        return queue.counts().ready();
+        return statistics.snapshot().counts().ready();
     }
 
-    @ManagedAttribute(description = "Messages fetched by a consumer and not yet acknowledged")
+    @ManagedAttribute(description = "Messages fetched by a consumer and not yet acknowledged (snapshot at most 2 s old)")
     public long getInFlightCount() {
-        return queue.counts().inFlight();
+        return statistics.snapshot().counts().inFlight();
     }
 
-    @ManagedAttribute(description = "Messages in the dead-letter queue")
+    @ManagedAttribute(description = "Messages in the dead-letter queue (snapshot at most 2 s old)")
     public long getDeadLetteredCount() {
-        return deadLetterQueue.size();
+        return statistics.snapshot().deadLettered();
     }
 
-    @ManagedAttribute(description = "Milliseconds since the oldest due but unfetched message was due")
+    @ManagedAttribute(description = "Milliseconds since the oldest due but unfetched message was due (snapshot at most 2 s old)")
     public long getOldestOverdueMillis() {
-        return queue.counts().oldestOverdueMs();
+        return statistics.snapshot().counts().oldestOverdueMs();
     }
 
-    @ManagedAttribute(description = "Median delivery lateness (ms) of this JVM's last 1024 deliveries")
+    @ManagedAttribute(description = "Median delivery lateness (ms) of the last 1024 deliveries of this queue in this CamelContext")
     public long getLatenessP50Millis() {
         return statistics.lateness().p50();
     }
 
-    @ManagedAttribute(description = "99th percentile delivery lateness (ms) of this JVM's last 1024 deliveries")
+    @ManagedAttribute(description = "99th percentile delivery lateness (ms) of the last 1024 deliveries of this queue in this CamelContext")
     public long getLatenessP99Millis() {
         return statistics.lateness().p99();
     }
 
-    @ManagedAttribute(description = "Largest delivery lateness (ms) of this JVM's last 1024 deliveries")
+    @ManagedAttribute(description = "Largest delivery lateness (ms) of the last 1024 deliveries of this queue in this CamelContext")
     public long getLatenessMaxMillis() {
         return statistics.lateness().max();
     }

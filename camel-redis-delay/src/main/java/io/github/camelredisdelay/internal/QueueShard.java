@@ -153,16 +153,26 @@ public final class QueueShard {
      * Counts the queue's messages by state; see {@code stats.lua}.
      */
     public QueueCounts counts() {
-        List<Object> result = scripts.callAndWait("Statistics", LuaScript.STATS, Durability.NONE, RScript.ReturnType.LIST);
-        return new QueueCounts(toLong(result.get(0)), toLong(result.get(1)), toLong(result.get(2)), toLong(result.get(3)),
-                toLong(result.get(4)));
+        return Futures.await(countsAsync());
+    }
+
+    /** {@link #counts}, when Redis answers. */
+    public CompletionStage<QueueCounts> countsAsync() {
+        CompletionStage<List<Object>> reply = scripts.call("Statistics", LuaScript.STATS, Durability.NONE, RScript.ReturnType.LIST);
+        return reply.thenApply(result -> new QueueCounts(toLong(result.get(0)), toLong(result.get(1)), toLong(result.get(2)),
+                toLong(result.get(3)), toLong(result.get(4))));
     }
 
     /**
      * All messages of the queue, whatever their state.
      */
     public long size() {
-        return client.getMap(keys.msg(), StringCodec.INSTANCE).size();
+        return Futures.await(sizeAsync());
+    }
+
+    /** {@link #size}, when Redis answers. */
+    public CompletionStage<Integer> sizeAsync() {
+        return client.getMap(keys.msg(), StringCodec.INSTANCE).sizeAsync();
     }
 
     /**

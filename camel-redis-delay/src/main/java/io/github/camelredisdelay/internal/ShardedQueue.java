@@ -2,6 +2,8 @@ package io.github.camelredisdelay.internal;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 import org.redisson.api.RedissonClient;
 
@@ -49,13 +51,24 @@ public final class ShardedQueue {
      * The counts of every shard added up; the oldest overdue time is the largest of any shard.
      */
     public QueueCounts counts() {
+        return Futures.await(countsAsync());
+    }
+
+    /** {@link #counts}: one {@code stats.lua} call per shard, all sent at once. */
+    public CompletionStage<QueueCounts> countsAsync() {
+        List<CompletableFuture<QueueCounts>> replies = shards.stream()
+                .map(shard -> shard.countsAsync().toCompletableFuture()).toList();
+        return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new))
+                .thenApply(done -> sum(replies.stream().map(CompletableFuture::join).toList()));
+    }
+
+    private static QueueCounts sum(List<QueueCounts> perShard) {
         long scheduled = 0;
         long ready = 0;
         long inFlight = 0;
         long oldestOverdueMs = 0;
         long redisNow = 0;
-        for (QueueShard shard : shards) {
-            QueueCounts counts = shard.counts();
+        for (QueueCounts counts : perShard) {
             scheduled += counts.scheduled();
             ready += counts.ready();
             inFlight += counts.inFlight();
@@ -67,7 +80,14 @@ public final class ShardedQueue {
 
     /** All messages of every shard, whatever their state. */
     public long size() {
-        return shards.stream().mapToLong(QueueShard::size).sum();
+        return Futures.await(sizeAsync());
+    }
+
+    /** {@link #size}: one {@code HLEN} per shard, all sent at once. */
+    public CompletionStage<Long> sizeAsync() {
+        List<CompletableFuture<Integer>> replies = shards.stream().map(shard -> shard.sizeAsync().toCompletableFuture()).toList();
+        return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new))
+                .thenApply(done -> replies.stream().mapToLong(CompletableFuture::join).sum());
     }
 
     /**
