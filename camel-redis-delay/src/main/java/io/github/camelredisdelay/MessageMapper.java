@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.github.camelredisdelay.RedisDelayConstants;
 import io.github.camelredisdelay.internal.Delivery;
 import io.github.camelredisdelay.internal.Envelope;
+import io.github.camelredisdelay.internal.InspectedMessage;
 import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.CorruptEnvelopeException;
 import org.apache.camel.Exchange;
@@ -86,14 +87,8 @@ final class MessageMapper {
      * @throws CorruptEnvelopeException when the stored envelope cannot be decoded
      */
     void populate(Exchange exchange, Delivery delivery, String queueName) {
-        Envelope envelope = EnvelopeCodec.decode(delivery.envelope());
         Message message = exchange.getIn();
-        message.setBody(envelope.body());
-        envelope.headers().forEach((name, value) -> {
-            if (DEAD_LETTER_HEADERS.contains(name) || !headerFilter.applyFilterToExternalHeaders(name, value, exchange)) {
-                message.setHeader(name, value);
-            }
-        });
+        restore(exchange, message, delivery.envelope());
         message.setHeader(RedisDelayConstants.MESSAGE_ID, delivery.messageId());
         message.setHeader(RedisDelayConstants.QUEUE, queueName);
         message.setHeader(RedisDelayConstants.SCHEDULED_FOR, delivery.dueAt());
@@ -102,6 +97,36 @@ final class MessageMapper {
         if (delivery.lastError() != null) {
             message.setHeader(RedisDelayConstants.LAST_ERROR, delivery.lastError());
         }
+    }
+
+    /**
+     * Sets a peeked message's stored body and headers and its metadata on the exchange's message.
+     *
+     * @throws CorruptEnvelopeException when the stored envelope cannot be decoded
+     */
+    void populate(Exchange exchange, InspectedMessage inspected, String queueName) {
+        Message message = exchange.getMessage();
+        restore(exchange, message, inspected.envelope());
+        message.setHeader(RedisDelayConstants.MESSAGE_ID, inspected.id());
+        message.setHeader(RedisDelayConstants.QUEUE, queueName);
+        message.setHeader(RedisDelayConstants.STATE, inspected.state());
+        message.setHeader(RedisDelayConstants.SCHEDULED_FOR, inspected.dueAt());
+        message.setHeader(RedisDelayConstants.SCHEDULED_AT, inspected.scheduledAt());
+        message.setHeader(RedisDelayConstants.DELIVERY_COUNT, inspected.deliveryCount());
+        if (inspected.failure() != null) {
+            message.setHeader(RedisDelayConstants.LAST_ERROR, inspected.failure().lastError());
+        }
+    }
+
+    /** The stored body and the stored headers that pass the filter (and the two dead-letter headers). */
+    private void restore(Exchange exchange, Message message, byte[] stored) {
+        Envelope envelope = EnvelopeCodec.decode(stored);
+        message.setBody(envelope.body());
+        envelope.headers().forEach((name, value) -> {
+            if (DEAD_LETTER_HEADERS.contains(name) || !headerFilter.applyFilterToExternalHeaders(name, value, exchange)) {
+                message.setHeader(name, value);
+            }
+        });
     }
 
     /**

@@ -176,7 +176,7 @@ public class RedisDelayConfiguration implements Cloneable {
 
     /**
      * What the producer does: schedule a message (or each element of the body with scheduleBatch), cancel or
-     * reschedule one by id, or read the queue's statistics.
+     * reschedule one by id, read the queue's statistics, peek at one message by id, or purge the queue.
      */
     public void setOperation(RedisDelayOperation operation) {
         this.operation = operation;

@@ -35,7 +35,7 @@ public final class RedisDelayConstants {
               javaType = "Boolean")
     public static final String DUPLICATE = "CamelRedisDelayDuplicate";
 
-    @Metadata(label = "producer", description = "Overrides the operation option: schedule, scheduleBatch, cancel, reschedule or stats.",
+    @Metadata(label = "producer", description = "Overrides the operation option: schedule, scheduleBatch, cancel, reschedule, stats, peek or purge.",
               javaType = "String")
     public static final String OPERATION = "CamelRedisDelayOperation";
 
@@ -59,6 +59,17 @@ public final class RedisDelayConstants {
                             + "as class: message.",
               javaType = "String")
     public static final String LAST_ERROR = "CamelRedisDelayLastError";
+
+    @Metadata(label = "producer",
+              description = "Set by operation=peek when the message exists: scheduled, ready, inflight, or dead (found in "
+                            + "the queue's dead-letter queue).",
+              javaType = "String")
+    public static final String STATE = "CamelRedisDelayState";
+
+    @Metadata(label = "producer",
+              description = "For operation=purge: must equal the queue's name, else the purge fails and removes nothing.",
+              javaType = "String")
+    public static final String CONFIRM = "CamelRedisDelayConfirm";
 
     private RedisDelayConstants() {
     }

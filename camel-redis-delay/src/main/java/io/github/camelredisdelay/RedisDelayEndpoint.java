@@ -1,12 +1,17 @@
 package io.github.camelredisdelay;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.github.camelredisdelay.internal.Envelope;
+import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.EvictionPolicyCheck;
+import io.github.camelredisdelay.internal.InspectedMessage;
 import io.github.camelredisdelay.internal.QueueNames;
 import io.github.camelredisdelay.internal.ShardedQueue;
+import io.github.camelredisdelay.internal.QueueInspector;
 import io.github.camelredisdelay.internal.QueueStatistics;
 import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.TransferTask;
@@ -18,6 +23,7 @@ import org.apache.camel.PollingConsumer;
 import org.apache.camel.Processor;
 import org.apache.camel.Producer;
 import org.apache.camel.api.management.ManagedAttribute;
+import org.apache.camel.api.management.ManagedOperation;
 import org.apache.camel.api.management.ManagedResource;
 import org.apache.camel.spi.HeaderFilterStrategy;
 import org.apache.camel.spi.HeaderFilterStrategyAware;
@@ -56,6 +62,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
     private String wakeChannelsKey;
     private WakeChannels wakeChannels;
     private QueueStatistics statistics;
+    private QueueInspector inspector;
     private String statisticsKey;
 
     public RedisDelayEndpoint(String uri, RedisDelayComponent component, String queueName,
@@ -121,6 +128,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
             return created;
         });
         statistics = shared;
+        inspector = new QueueInspector(queue, deadLetterQueue);
         WakeChannels wake = component.acquireWakeChannels(wakeChannelsKey,
                 () -> new WakeChannels(client, configuration.getKeyPrefix(), component.transferTimer()));
         wakeChannels = wake;
@@ -207,6 +215,11 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
         return statistics;
     }
 
+    /** Peek and purge on this queue; available while the endpoint is started. */
+    QueueInspector inspector() {
+        return inspector;
+    }
+
     /**
      * Every statistic of the queue by name: counts by state from the queue's shared snapshot (refreshed from Redis at
      * most every 2 s), and this CamelContext's delivery lateness and clock offset to Redis.
@@ -258,6 +271,49 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
     @ManagedAttribute(description = "Redis' clock minus this JVM's clock, in ms")
     public long getClockOffsetMillis() {
         return statistics.clockOffsetMs();
+    }
+
+    /**
+     * JMX: one message by id, from the queue or else its dead-letter queue, without changing it.
+     *
+     * @return its state, times, delivery count, last error, body (text, or the size of a binary body) and headers;
+     *         empty when neither queue holds the id
+     */
+    @ManagedOperation(description = "Shows the message with this id (queue, else dead-letter queue) without changing it")
+    public Map<String, Object> peekMessage(String messageId) {
+        InspectedMessage found = inspector.peek(messageId);
+        Map<String, Object> shown = new LinkedHashMap<>();
+        if (found != null) {
+            Envelope envelope = EnvelopeCodec.decode(found.envelope());
+            shown.put("id", found.id());
+            shown.put("state", found.state());
+            shown.put("scheduledFor", found.dueAt());
+            shown.put("scheduledAt", found.scheduledAt());
+            shown.put("deliveryCount", found.deliveryCount());
+            shown.put("lastError", found.failure() != null ? found.failure().lastError()
+                    : envelope.headers().get(RedisDelayConstants.LAST_ERROR));
+            shown.put("body", envelope.body() instanceof byte[] binary ? binary.length + " bytes" : envelope.body());
+            shown.put("headers", new LinkedHashMap<>(envelope.headers()));
+        }
+        return shown;
+    }
+
+    /**
+     * JMX: removes every message of the queue, scheduled, ready or in flight.
+     *
+     * @param  confirm must be the queue's name, else nothing is removed
+     * @return         the number of messages removed
+     */
+    @ManagedOperation(description = "Removes every message of the queue; pass the queue's name to confirm")
+    public long purgeQueue(String confirm) {
+        if (!queueName.equals(confirm)) {
+            throw new IllegalArgumentException("purge of queue " + queueName + " needs the queue's name (" + queueName
+                                               + ") as confirmation, in header " + RedisDelayConstants.CONFIRM
+                                               + " or as the JMX operation's argument, so that a stray route cannot wipe a "
+                                               + "queue; it was " + (confirm == null ? "not set" : "'" + confirm + "'")
+                                               + ". Nothing was removed");
+        }
+        return inspector.purge();
     }
 
     /** The validated delays of the retry schedule, in ms. */

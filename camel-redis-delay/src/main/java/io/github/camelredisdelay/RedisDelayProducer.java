@@ -11,6 +11,7 @@ import io.github.camelredisdelay.internal.BatchLimits;
 import io.github.camelredisdelay.internal.DueTime;
 import io.github.camelredisdelay.internal.Envelope;
 import io.github.camelredisdelay.internal.EnvelopeCodec;
+import io.github.camelredisdelay.internal.InspectedMessage;
 import io.github.camelredisdelay.internal.MessageIds;
 import io.github.camelredisdelay.internal.ShardedQueue;
 import io.github.camelredisdelay.internal.QueueShard;
@@ -59,6 +60,8 @@ public class RedisDelayProducer extends DefaultProducer {
             case cancel -> cancel(exchange);
             case reschedule -> reschedule(exchange);
             case stats -> exchange.getMessage().setBody(endpoint.statisticsSnapshot());
+            case peek -> peek(exchange);
+            case purge -> purge(exchange);
         }
     }
 
@@ -142,6 +145,23 @@ public class RedisDelayProducer extends DefaultProducer {
         setScheduledFor(message, result);
     }
 
+    private void peek(Exchange exchange) {
+        Message message = exchange.getMessage();
+        String id = requiredMessageId(message, RedisDelayOperation.peek);
+        message.removeHeader(RedisDelayConstants.STATE);
+        InspectedMessage found = endpoint.inspector().peek(id);
+        if (found == null) {
+            message.setBody(null);
+        } else {
+            endpoint.messageMapper().populate(exchange, found, endpoint.getQueueName());
+        }
+    }
+
+    private void purge(Exchange exchange) {
+        Message message = exchange.getMessage();
+        message.setBody(endpoint.purgeQueue(message.getHeader(RedisDelayConstants.CONFIRM, String.class)));
+    }
+
     private DueTime dueTime(Exchange exchange) {
         return DueTimes.resolve(exchange.getMessage(), endpoint.getConfiguration().getDelay(),
                 exchange.getContext().getTypeConverter(), endpoint.getQueueName());
@@ -168,7 +188,7 @@ public class RedisDelayProducer extends DefaultProducer {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("Unknown operation '" + header + "' in header " + RedisDelayConstants.OPERATION
                                                + " for queue " + endpoint.getQueueName()
-                                               + ": use schedule, scheduleBatch, cancel, reschedule or stats", e);
+                                               + ": use schedule, scheduleBatch, cancel, reschedule, stats, peek or purge", e);
         }
     }
 

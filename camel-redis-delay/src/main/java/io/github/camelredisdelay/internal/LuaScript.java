@@ -27,6 +27,8 @@ public enum LuaScript {
     RECLAIM("reclaim.lua", RScript.Mode.READ_WRITE),
     RETIRE("retire.lua", RScript.Mode.READ_WRITE),
     STATS("stats.lua", RScript.Mode.READ_ONLY),
+    PEEK("peek.lua", RScript.Mode.READ_ONLY),
+    PURGE("purge.lua", RScript.Mode.READ_WRITE),
     TIME("time.lua", RScript.Mode.READ_ONLY),
     MEMORY_POLICY("memory-policy.lua", RScript.Mode.READ_ONLY);
 

@@ -164,6 +164,32 @@ public final class QueueShard {
     }
 
     /**
+     * Reads one message by id without changing it; see {@code peek.lua}.
+     *
+     * @return the message, or {@code null} when this queue holds none with this id
+     */
+    public InspectedMessage peek(String id) {
+        List<Object> reply = scripts.callAndWait("Peek of message " + id, LuaScript.PEEK, Durability.NONE,
+                RScript.ReturnType.LIST, bytes(id));
+        if (reply.isEmpty()) {
+            return null;
+        }
+        return InspectedMessage.of(id, new String((byte[]) reply.get(0), StandardCharsets.UTF_8), (byte[]) reply.get(1),
+                (byte[]) reply.get(2));
+    }
+
+    /**
+     * Removes up to {@code chunk} scheduled and up to {@code chunk} ready or in-flight messages; see {@code purge.lua}.
+     *
+     * @return {removed, 1 when more may be left else 0}
+     */
+    public long[] purgeChunk(int chunk) {
+        List<Object> reply = scripts.callAndWait("Purge", LuaScript.PURGE, Durability.REQUIRED, RScript.ReturnType.LIST,
+                bytes(chunk));
+        return new long[] { toLong(reply.get(0)), toLong(reply.get(1)) };
+    }
+
+    /**
      * All messages of the queue, whatever their state.
      */
     public long size() {

@@ -78,6 +78,49 @@ public final class ShardedQueue {
         return new QueueCounts(scheduled, ready, inFlight, oldestOverdueMs, redisNow);
     }
 
+    /**
+     * Reads one message by id without changing it, from the shard its id picks.
+     *
+     * @return the message, or {@code null} when the queue holds none with this id
+     */
+    public InspectedMessage peek(String id) {
+        return forMessage(id).peek(id);
+    }
+
+    /**
+     * The message with this id from this queue, or else from {@code deadLetters} (then in state {@code dead}).
+     *
+     * @return the message, or {@code null} when neither holds one with this id
+     */
+    public InspectedMessage peek(String id, ShardedQueue deadLetters) {
+        InspectedMessage found = peek(id);
+        if (found == null) {
+            found = deadLetters.peek(id);
+            return found == null ? null : found.dead();
+        }
+        return found;
+    }
+
+    /**
+     * Removes every message of every shard, {@code chunk} at a time per script call, so no call blocks Redis for
+     * long. Messages scheduled while it runs are removed only if a later call meets them: each shard gets the calls
+     * its size at the start needs, and two more.
+     *
+     * @return the messages removed
+     */
+    public long purge(int chunk) {
+        long removed = 0;
+        for (QueueShard shard : shards) {
+            long maxCalls = shard.size() / chunk + 2;
+            long[] step = { 0, 1 };
+            for (long call = 0; call < maxCalls && step[1] == 1; call++) {
+                step = shard.purgeChunk(chunk);
+                removed += step[0];
+            }
+        }
+        return removed;
+    }
+
     /** All messages of every shard, whatever their state. */
     public long size() {
         return Futures.await(sizeAsync());
