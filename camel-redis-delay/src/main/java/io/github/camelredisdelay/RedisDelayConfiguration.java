@@ -176,7 +176,8 @@ public class RedisDelayConfiguration implements Cloneable {
 
     /**
      * What the producer does: schedule a message (or each element of the body with scheduleBatch), cancel or
-     * reschedule one by id, read the queue's statistics, peek at one message by id, or purge the queue.
+     * reschedule one by id, read the queue's statistics, peek at one message by id, purge the queue, or move
+     * dead letters back to it (redrive).
      */
     public void setOperation(RedisDelayOperation operation) {
         this.operation = operation;

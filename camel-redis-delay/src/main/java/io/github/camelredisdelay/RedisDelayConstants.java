@@ -35,7 +35,7 @@ public final class RedisDelayConstants {
               javaType = "Boolean")
     public static final String DUPLICATE = "CamelRedisDelayDuplicate";
 
-    @Metadata(label = "producer", description = "Overrides the operation option: schedule, scheduleBatch, cancel, reschedule, stats, peek or purge.",
+    @Metadata(label = "producer", description = "Overrides the operation option: schedule, scheduleBatch, cancel, reschedule, stats, peek, purge or redrive.",
               javaType = "String")
     public static final String OPERATION = "CamelRedisDelayOperation";
 
@@ -70,6 +70,11 @@ public final class RedisDelayConstants {
               description = "For operation=purge: must equal the queue's name, else the purge fails and removes nothing.",
               javaType = "String")
     public static final String CONFIRM = "CamelRedisDelayConfirm";
+
+    @Metadata(label = "producer",
+              description = "For operation=redrive without a message id: the most dead letters to move back; all when absent.",
+              javaType = "Long")
+    public static final String REDRIVE_LIMIT = "CamelRedisDelayRedriveLimit";
 
     private RedisDelayConstants() {
     }

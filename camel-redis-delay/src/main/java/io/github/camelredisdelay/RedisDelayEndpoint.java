@@ -5,13 +5,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.github.camelredisdelay.internal.DueTime;
 import io.github.camelredisdelay.internal.Envelope;
 import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.EvictionPolicyCheck;
 import io.github.camelredisdelay.internal.InspectedMessage;
 import io.github.camelredisdelay.internal.QueueNames;
 import io.github.camelredisdelay.internal.ShardedQueue;
-import io.github.camelredisdelay.internal.QueueInspector;
+import io.github.camelredisdelay.internal.QueueAdmin;
 import io.github.camelredisdelay.internal.QueueStatistics;
 import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.TransferTask;
@@ -62,7 +63,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
     private String wakeChannelsKey;
     private WakeChannels wakeChannels;
     private QueueStatistics statistics;
-    private QueueInspector inspector;
+    private QueueAdmin admin;
     private String statisticsKey;
 
     public RedisDelayEndpoint(String uri, RedisDelayComponent component, String queueName,
@@ -128,7 +129,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
             return created;
         });
         statistics = shared;
-        inspector = new QueueInspector(queue, deadLetterQueue);
+        admin = new QueueAdmin(queue, deadLetterQueue);
         WakeChannels wake = component.acquireWakeChannels(wakeChannelsKey,
                 () -> new WakeChannels(client, configuration.getKeyPrefix(), component.transferTimer()));
         wakeChannels = wake;
@@ -216,8 +217,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
     }
 
     /** Peek and purge on this queue; available while the endpoint is started. */
-    QueueInspector inspector() {
-        return inspector;
+    QueueAdmin admin() {
+        return admin;
     }
 
     /**
@@ -281,7 +282,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
      */
     @ManagedOperation(description = "Shows the message with this id (queue, else dead-letter queue) without changing it")
     public Map<String, Object> peekMessage(String messageId) {
-        InspectedMessage found = inspector.peek(messageId);
+        InspectedMessage found = admin.peek(messageId);
         Map<String, Object> shown = new LinkedHashMap<>();
         if (found != null) {
             Envelope envelope = EnvelopeCodec.decode(found.envelope());
@@ -313,7 +314,27 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
                                                + "queue; it was " + (confirm == null ? "not set" : "'" + confirm + "'")
                                                + ". Nothing was removed");
         }
-        return inspector.purge();
+        return admin.purge();
+    }
+
+    /**
+     * JMX: moves at most {@code limit} dead letters back to the queue, due now, with a fresh delivery count.
+     *
+     * @return the number moved
+     */
+    @ManagedOperation(description = "Moves at most limit dead letters back to the queue, due now")
+    public long redriveDeadLetters(long limit) {
+        return admin.redrive(limit, DueTime.after(0));
+    }
+
+    /**
+     * JMX: moves the dead letter with this id back to the queue, due now, with a fresh delivery count.
+     *
+     * @return 1 when moved, 0 when the dead-letter queue holds no such message ready to move
+     */
+    @ManagedOperation(description = "Moves the dead letter with this id back to the queue, due now")
+    public long redriveDeadLetter(String messageId) {
+        return admin.redrive(messageId, DueTime.after(0));
     }
 
     /** The validated delays of the retry schedule, in ms. */

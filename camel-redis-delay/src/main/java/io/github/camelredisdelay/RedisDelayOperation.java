@@ -27,5 +27,11 @@ public enum RedisDelayOperation {
      * Remove every message of the queue, scheduled, ready or in flight; needs header {@code CamelRedisDelayConfirm}
      * set to the queue's name. The body becomes the number removed.
      */
-    purge
+    purge,
+    /**
+     * Move dead letters of the queue's dead-letter queue back to the queue: the one named by
+     * {@code CamelRedisDelayMessageId}, else at most {@code CamelRedisDelayRedriveLimit}, else all; due after the
+     * delay (headers or option), with a fresh delivery count. The body becomes the number moved.
+     */
+    redrive
 }

@@ -62,6 +62,7 @@ public class RedisDelayProducer extends DefaultProducer {
             case stats -> exchange.getMessage().setBody(endpoint.statisticsSnapshot());
             case peek -> peek(exchange);
             case purge -> purge(exchange);
+            case redrive -> redrive(exchange);
         }
     }
 
@@ -149,7 +150,7 @@ public class RedisDelayProducer extends DefaultProducer {
         Message message = exchange.getMessage();
         String id = requiredMessageId(message, RedisDelayOperation.peek);
         message.removeHeader(RedisDelayConstants.STATE);
-        InspectedMessage found = endpoint.inspector().peek(id);
+        InspectedMessage found = endpoint.admin().peek(id);
         if (found == null) {
             message.setBody(null);
         } else {
@@ -160,6 +161,22 @@ public class RedisDelayProducer extends DefaultProducer {
     private void purge(Exchange exchange) {
         Message message = exchange.getMessage();
         message.setBody(endpoint.purgeQueue(message.getHeader(RedisDelayConstants.CONFIRM, String.class)));
+    }
+
+    private void redrive(Exchange exchange) {
+        Message message = exchange.getMessage();
+        String id = messageId(message);
+        DueTime due = dueTime(exchange);
+        if (id != null) {
+            message.setBody(endpoint.admin().redrive(id, due));
+            return;
+        }
+        Long limit = message.getHeader(RedisDelayConstants.REDRIVE_LIMIT, Long.class);
+        if (limit != null && limit < 1) {
+            throw new IllegalArgumentException("redrive on queue " + endpoint.getQueueName() + " needs a positive limit in header "
+                                               + RedisDelayConstants.REDRIVE_LIMIT + ", not " + limit);
+        }
+        message.setBody(endpoint.admin().redrive(limit == null ? Long.MAX_VALUE : limit, due));
     }
 
     private DueTime dueTime(Exchange exchange) {
@@ -188,7 +205,7 @@ public class RedisDelayProducer extends DefaultProducer {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("Unknown operation '" + header + "' in header " + RedisDelayConstants.OPERATION
                                                + " for queue " + endpoint.getQueueName()
-                                               + ": use schedule, scheduleBatch, cancel, reschedule, stats, peek or purge", e);
+                                               + ": use schedule, scheduleBatch, cancel, reschedule, stats, peek, purge or redrive", e);
         }
     }
 

@@ -29,6 +29,8 @@ public enum LuaScript {
     STATS("stats.lua", RScript.Mode.READ_ONLY),
     PEEK("peek.lua", RScript.Mode.READ_ONLY),
     PURGE("purge.lua", RScript.Mode.READ_WRITE),
+    DEAD_LETTERS("dead-letters.lua", RScript.Mode.READ_ONLY),
+    DISCARD("discard.lua", RScript.Mode.READ_WRITE),
     TIME("time.lua", RScript.Mode.READ_ONLY),
     MEMORY_POLICY("memory-policy.lua", RScript.Mode.READ_ONLY);
 

@@ -174,7 +174,7 @@ public final class QueueShard {
         if (reply.isEmpty()) {
             return null;
         }
-        return InspectedMessage.of(id, new String((byte[]) reply.get(0), StandardCharsets.UTF_8), (byte[]) reply.get(1),
+        return InspectedMessage.of(id, text(reply.get(0)), (byte[]) reply.get(1),
                 (byte[]) reply.get(2));
     }
 
@@ -187,6 +187,39 @@ public final class QueueShard {
         List<Object> reply = scripts.callAndWait("Purge", LuaScript.PURGE, Durability.REQUIRED, RScript.ReturnType.LIST,
                 bytes(chunk));
         return new long[] { toLong(reply.get(0)), toLong(reply.get(1)) };
+    }
+
+    /**
+     * Lists ready entries no consumer has fetched, oldest first; see {@code dead-letters.lua}.
+     *
+     * @param after only entries after this stream entry id; {@code "-"}: from the first not fetched
+     * @param id    only this message's entry, searched through the whole stream; {@code ""}: any
+     */
+    public List<ReadyEntry> readyEntries(int limit, String after, String id) {
+        List<Object> reply = scripts.callAndWait("Listing of dead letters", LuaScript.DEAD_LETTERS, Durability.NONE,
+                RScript.ReturnType.LIST, bytes(limit), bytes(after), bytes(id));
+        List<ReadyEntry> entries = new ArrayList<>(reply.size() / 3);
+        for (int i = 0; i < reply.size(); i += 3) {
+            entries.add(new ReadyEntry(text(reply.get(i)), text(reply.get(i + 1)), (byte[]) reply.get(i + 2)));
+        }
+        return entries;
+    }
+
+    /**
+     * Removes a ready entry copied elsewhere, with its record while that is the version the entry holds; see
+     * {@code discard.lua}.
+     *
+     * @return {@code true} when removed; {@code false} when gone or fetched by a consumer meanwhile
+     */
+    public boolean discard(ReadyEntry entry) {
+        Long removed = scripts.callAndWait("Removal of redriven message " + entry.messageId(), LuaScript.DISCARD,
+                Durability.REQUIRED, RScript.ReturnType.LONG, bytes(entry.entryId()), bytes(entry.messageId()),
+                bytes(StoredRecord.generation(entry.record())));
+        return removed == 1;
+    }
+
+    private static String text(Object reply) {
+        return new String((byte[]) reply, StandardCharsets.UTF_8);
     }
 
     /**

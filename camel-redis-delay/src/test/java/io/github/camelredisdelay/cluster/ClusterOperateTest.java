@@ -1,0 +1,80 @@
+package io.github.camelredisdelay.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.stream.IntStream;
+
+import io.github.camelredisdelay.RedisDelayConstants;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Peek, purge and redrive on a Redis Cluster, on queues with {@code shards=3} whose shards (and those of their
+ * dead-letter queues) live on three masters: each operation reaches every shard, and a redrive moves dead letters
+ * across slots without losing one.
+ */
+class ClusterOperateTest extends ClusterTestSupport {
+
+    private static final String FAILING = "redis-delay:failing?shards=3&retrySchedule=100ms&maxDeliveries=1";
+    private static final String HELD = "redis-delay:held?shards=3";
+    private static final Set<String> POISON = ConcurrentHashMap.newKeySet();
+    private static final Queue<String> DELIVERED = new ConcurrentLinkedQueue<>();
+    private static ProducerTemplate template;
+
+    @BeforeAll
+    static void startConsumerNode() throws Exception {
+        template = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(FAILING).process(e -> {
+                    String body = e.getMessage().getBody(String.class);
+                    if (POISON.contains(body)) {
+                        throw new IllegalStateException("poison " + body);
+                    }
+                    DELIVERED.add(body);
+                });
+            }
+        }).createProducerTemplate();
+    }
+
+    private static String state(String uri, String id) {
+        return template.request(uri + "&operation=peek", e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, id))
+                .getMessage().getHeader(RedisDelayConstants.STATE, String.class);
+    }
+
+    @Test
+    void peekAndPurgeReachEveryShard() {
+        List<String> ids = IntStream.range(0, 30).mapToObj(i -> "h" + i).toList();
+        ids.forEach(id -> template.sendBodyAndHeader(HELD + "&delay=1h", id, RedisDelayConstants.MESSAGE_ID, id));
+
+        assertThat(ids).allSatisfy(id -> assertThat(state(HELD, id)).isEqualTo("scheduled"));
+        Object removed = template.requestBodyAndHeader(HELD + "&operation=purge", null, RedisDelayConstants.CONFIRM, "held");
+
+        assertThat(removed).isEqualTo(30L);
+        assertThat(ids).allSatisfy(id -> assertThat(state(HELD, id)).isNull());
+    }
+
+    @Test
+    void redriveMovesDeadLettersOfEveryShardBackWithoutLoss() {
+        List<String> ids = IntStream.range(0, 30).mapToObj(i -> "d" + i).toList();
+        POISON.addAll(ids);
+        ids.forEach(id -> template.sendBodyAndHeader(FAILING, id, RedisDelayConstants.MESSAGE_ID, id));
+        await().atMost(Duration.ofSeconds(20)).until(() -> ids.stream().allMatch(id -> "dead".equals(state(FAILING, id))));
+        POISON.clear();
+
+        Object moved = template.requestBody(FAILING + "&operation=redrive", (Object) null);
+
+        assertThat(moved).isEqualTo(30L);
+        await().atMost(Duration.ofSeconds(15)).until(() -> DELIVERED.containsAll(ids));
+        assertThat(DELIVERED).hasSize(30);
+    }
+}
