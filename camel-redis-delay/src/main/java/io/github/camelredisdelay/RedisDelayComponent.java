@@ -1,6 +1,5 @@
 package io.github.camelredisdelay;
 
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -182,11 +181,6 @@ public class RedisDelayComponent extends HealthCheckComponent {
     void releaseStatistics(String key) {
         statistics.release(key, unused -> {
         });
-    }
-
-    /** The statistics of every queue with a started endpoint, one per queue. */
-    public List<QueueStatistics> queueStatistics() {
-        return statistics.values();
     }
 
     /** The thread that extends the leases of every consumer's fetched messages. */

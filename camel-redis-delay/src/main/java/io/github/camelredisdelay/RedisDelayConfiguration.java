@@ -62,6 +62,8 @@ public class RedisDelayConfiguration implements Cloneable {
 
     @UriParam(label = "advanced", defaultValue = "100")
     private int transferBatchSize = 100;
+    @UriParam(label = "advanced", defaultValue = "100")
+    private int browseLimit = 100;
     @UriParam(label = "advanced", defaultValue = "1000", javaType = "java.time.Duration")
     private long transferInterval = 1000;
     @UriParam(label = "advanced", defaultValue = "1")
@@ -294,6 +296,18 @@ public class RedisDelayConfiguration implements Cloneable {
         this.transferBatchSize = transferBatchSize;
     }
 
+    public int getBrowseLimit() {
+        return browseLimit;
+    }
+
+    /**
+     * Most messages browsing the endpoint lists (scheduled, ready and in flight, earliest due time first); each shard
+     * reads at most twice this many, never the whole queue.
+     */
+    public void setBrowseLimit(int browseLimit) {
+        this.browseLimit = browseLimit;
+    }
+
     public long getTransferInterval() {
         return transferInterval;
     }
@@ -385,6 +399,11 @@ public class RedisDelayConfiguration implements Cloneable {
         atLeast("maxDeliveries", maxDeliveries, 0, queue);
         atLeast("transferBatchSize", transferBatchSize, 1, queue);
         atLeast("transferInterval", transferInterval, 10, queue);
+        atLeast("browseLimit", browseLimit, 1, queue);
+        if (browseLimit > 10_000) {
+            throw new IllegalArgumentException("Invalid browseLimit " + browseLimit + " of queue " + queue
+                                               + ": at most 10000, so browsing never blocks Redis for long");
+        }
         if (transferBatchSize > 10_000) {
             throw new IllegalArgumentException("Invalid transferBatchSize " + transferBatchSize + " of queue " + queue
                                                + ": at most 10000, so one transfer step never blocks Redis for long");

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 import io.github.camelredisdelay.internal.DueTime;
 import io.github.camelredisdelay.internal.Envelope;
@@ -20,12 +21,14 @@ import io.github.camelredisdelay.internal.WakeChannels;
 import io.github.camelredisdelay.internal.WriteSync;
 import org.apache.camel.Category;
 import org.apache.camel.Consumer;
+import org.apache.camel.Exchange;
 import org.apache.camel.PollingConsumer;
 import org.apache.camel.Processor;
 import org.apache.camel.Producer;
 import org.apache.camel.api.management.ManagedAttribute;
 import org.apache.camel.api.management.ManagedOperation;
 import org.apache.camel.api.management.ManagedResource;
+import org.apache.camel.spi.BrowsableEndpoint;
 import org.apache.camel.spi.HeaderFilterStrategy;
 import org.apache.camel.spi.HeaderFilterStrategyAware;
 import org.apache.camel.spi.Metadata;
@@ -43,7 +46,7 @@ import org.redisson.api.RedissonClient;
 @ManagedResource(description = "Redis delay queue")
 @UriEndpoint(firstVersion = "1.0.0", scheme = "redis-delay", title = "Redis Delay", syntax = "redis-delay:queueName",
              category = { Category.MESSAGING, Category.SCHEDULING }, headersClass = RedisDelayConstants.class)
-public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterStrategyAware {
+public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterStrategyAware, BrowsableEndpoint {
 
     @UriPath(description = "Name of the queue: 1 to 200 characters from A-Z a-z 0-9 . _ : -")
     @Metadata(required = true)
@@ -272,6 +275,45 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
     @ManagedAttribute(description = "Redis' clock minus this JVM's clock, in ms")
     public long getClockOffsetMillis() {
         return statistics.clockOffsetMs();
+    }
+
+    @Override
+    public int getBrowseLimit() {
+        return configuration.getBrowseLimit();
+    }
+
+    @Override
+    public void setBrowseLimit(int browseLimit) {
+        configuration.setBrowseLimit(browseLimit);
+    }
+
+    /**
+     * At most {@code browseLimit} messages of the queue, scheduled, ready and in flight, earliest due time first, each
+     * as an exchange with the stored body and headers and header {@link RedisDelayConstants#STATE}.
+     */
+    @Override
+    public List<Exchange> getExchanges() {
+        return getExchanges(getBrowseLimit(), null);
+    }
+
+    @Override
+    public List<Exchange> getExchanges(int limit, Predicate filter) {
+        List<Exchange> exchanges = new ArrayList<>();
+        for (InspectedMessage message : admin.browse(Math.min(Math.max(limit, 1), getBrowseLimit()))) {
+            Exchange exchange = createExchange();
+            messageMapper.populate(exchange, message, queueName);
+            if (filter == null || filter.test(exchange)) {
+                exchanges.add(exchange);
+            }
+        }
+        return exchanges;
+    }
+
+    @Override
+    public BrowseStatus getBrowseStatus(int limit) {
+        List<InspectedMessage> messages = admin.browse(Math.min(Math.max(limit, 1), getBrowseLimit()));
+        return messages.isEmpty() ? new BrowseStatus(0, 0, 0)
+                : new BrowseStatus(messages.size(), messages.get(0).dueAt(), messages.get(messages.size() - 1).dueAt());
     }
 
     /**

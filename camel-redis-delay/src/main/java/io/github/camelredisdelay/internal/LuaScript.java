@@ -29,6 +29,7 @@ public enum LuaScript {
     STATS("stats.lua", RScript.Mode.READ_ONLY),
     PEEK("peek.lua", RScript.Mode.READ_ONLY),
     PURGE("purge.lua", RScript.Mode.READ_WRITE),
+    BROWSE("browse.lua", RScript.Mode.READ_ONLY),
     DEAD_LETTERS("dead-letters.lua", RScript.Mode.READ_ONLY),
     DISCARD("discard.lua", RScript.Mode.READ_WRITE),
     TIME("time.lua", RScript.Mode.READ_ONLY),

@@ -1,5 +1,7 @@
 package io.github.camelredisdelay.internal;
 
+import java.util.List;
+
 /**
  * What an operator does with a queue and its dead-letter queue: look at one message by id, remove every message,
  * move dead letters back ({@link Redrive}).
@@ -27,6 +29,16 @@ public final class QueueAdmin {
      */
     public InspectedMessage peek(String id) {
         return queue.peek(id, deadLetterQueue);
+    }
+
+    /** At most {@code limit} messages of the queue, scheduled, ready and in flight, earliest due time first. */
+    public List<InspectedMessage> browse(int limit) {
+        return queue.browse(limit);
+    }
+
+    /** At most {@code limit} of the newest dead letters, newest first. */
+    public List<InspectedMessage> newestDeadLetters(int limit) {
+        return deadLetterQueue.newest(limit);
     }
 
     /**

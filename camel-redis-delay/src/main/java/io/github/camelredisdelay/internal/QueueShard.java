@@ -190,6 +190,23 @@ public final class QueueShard {
     }
 
     /**
+     * Lists at most {@code limit} stream entries and at most {@code limit} scheduled messages; see {@code browse.lua}.
+     *
+     * @param newest stream entries newest first and no scheduled ones (for dead-letter queues), else stream entries
+     *               oldest first and scheduled messages in due order
+     */
+    public List<InspectedMessage> browse(int limit, boolean newest) {
+        List<Object> reply = scripts.callAndWait("Browse", LuaScript.BROWSE, Durability.NONE, RScript.ReturnType.LIST,
+                bytes(limit), bytes(newest ? "newest" : "due"));
+        List<InspectedMessage> messages = new ArrayList<>(reply.size() / 4);
+        for (int i = 0; i < reply.size(); i += 4) {
+            messages.add(InspectedMessage.of(text(reply.get(i + 1)), text(reply.get(i)), (byte[]) reply.get(i + 2),
+                    (byte[]) reply.get(i + 3)));
+        }
+        return messages;
+    }
+
+    /**
      * Lists ready entries no consumer has fetched, oldest first; see {@code dead-letters.lua}.
      *
      * @param after only entries after this stream entry id; {@code "-"}: from the first not fetched

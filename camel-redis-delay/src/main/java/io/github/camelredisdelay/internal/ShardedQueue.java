@@ -1,6 +1,7 @@
 package io.github.camelredisdelay.internal;
 
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -99,6 +100,24 @@ public final class ShardedQueue {
             return found == null ? null : found.dead();
         }
         return found;
+    }
+
+    /**
+     * At most {@code limit} messages of the queue, scheduled, ready and in flight, earliest due time first; reads at
+     * most twice {@code limit} messages per shard.
+     */
+    public List<InspectedMessage> browse(int limit) {
+        return shards.stream().flatMap(shard -> shard.browse(limit, false).stream())
+                .sorted(Comparator.comparingLong(InspectedMessage::dueAt)).limit(limit).toList();
+    }
+
+    /**
+     * At most {@code limit} of the messages that entered the queue last (for a dead-letter queue: the newest dead
+     * letters), newest first.
+     */
+    public List<InspectedMessage> newest(int limit) {
+        return shards.stream().flatMap(shard -> shard.browse(limit, true).stream())
+                .sorted(Comparator.comparingLong(InspectedMessage::scheduledAt).reversed()).limit(limit).toList();
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.github.camelredisdelay.internal;
 
-import java.util.LinkedHashMap;
-import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -22,7 +21,7 @@ public final class SharedRegistry<K, V> {
         }
     }
 
-    private final Map<K, Shared<V>> entries = new LinkedHashMap<>();
+    private final Map<K, Shared<V>> entries = new HashMap<>();
 
     public synchronized V acquire(K key, Supplier<V> create) {
         Shared<V> shared = entries.get(key);
@@ -40,11 +39,6 @@ public final class SharedRegistry<K, V> {
             entries.remove(key);
             dispose.accept(shared.value);
         }
-    }
-
-    /** The values in use now. */
-    public synchronized List<V> values() {
-        return entries.values().stream().map(shared -> shared.value).toList();
     }
 
     public synchronized int size() {

@@ -12,13 +12,15 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.IntStream;
 
 import io.github.camelredisdelay.RedisDelayConstants;
+import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.spi.BrowsableEndpoint;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Peek, purge and redrive on a Redis Cluster, on queues with {@code shards=3} whose shards (and those of their
+ * Browse, peek, purge and redrive on a Redis Cluster, on queues with {@code shards=3} whose shards (and those of their
  * dead-letter queues) live on three masters: each operation reaches every shard, and a redrive moves dead letters
  * across slots without losing one.
  */
@@ -52,10 +54,14 @@ class ClusterOperateTest extends ClusterTestSupport {
     }
 
     @Test
-    void peekAndPurgeReachEveryShard() {
+    void browsePeekAndPurgeReachEveryShard() {
         List<String> ids = IntStream.range(0, 30).mapToObj(i -> "h" + i).toList();
-        ids.forEach(id -> template.sendBodyAndHeader(HELD + "&delay=1h", id, RedisDelayConstants.MESSAGE_ID, id));
+        ids.forEach(id -> template.sendBodyAndHeader(HELD + "&delay=" + (3_600_000 + Integer.parseInt(id.substring(1)) * 1000),
+                id, RedisDelayConstants.MESSAGE_ID, id));
 
+        List<Exchange> browsed = template.getCamelContext().getEndpoint(HELD + "&browseLimit=10", BrowsableEndpoint.class)
+                .getExchanges();
+        assertThat(browsed).extracting(e -> e.getMessage().getBody()).containsExactlyElementsOf(ids.subList(0, 10));
         assertThat(ids).allSatisfy(id -> assertThat(state(HELD, id)).isEqualTo("scheduled"));
         Object removed = template.requestBodyAndHeader(HELD + "&operation=purge", null, RedisDelayConstants.CONFIRM, "held");
 
