@@ -179,8 +179,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
     }
 
     void releaseStatistics(String key) {
-        statistics.release(key, unused -> {
-        });
+        statistics.release(key, released -> released.events().close());
     }
 
     /** The thread that extends the leases of every consumer's fetched messages. */

@@ -127,6 +127,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
         ShardedQueue startedDeadLetters = deadLetterQueue;
         QueueStatistics shared = component.acquireStatistics(statisticsKey, () -> {
             QueueStatistics created = new QueueStatistics(started, startedDeadLetters);
+            created.events(QueueMetrics.bind(getCamelContext(), created));
             // off the start path: the client's first call may wait for its connection
             component.transferTimer().execute(created::measureClockOffsetSoon);
             return created;

@@ -80,6 +80,9 @@ public class RedisDelayProducer extends DefaultProducer {
         // would let its acknowledgement remove it
         OnDuplicate onDuplicate = DeliveredMessage.isDeliveryOf(exchange, shard, id) ? OnDuplicate.replace : options.getOnDuplicate();
         ScheduleResult result = shard.schedule(id, envelope, due, onDuplicate);
+        if (result.scheduled()) {
+            endpoint.statistics().events().scheduled(1);
+        }
         message.setHeader(RedisDelayConstants.MESSAGE_ID, id);
         message.setHeader(RedisDelayConstants.DUPLICATE, !result.scheduled());
         setScheduledFor(message, result);
@@ -122,12 +125,13 @@ public class RedisDelayProducer extends DefaultProducer {
     }
 
     /** Stores a chunk and empties it; returns the outcome of its last message. */
-    private static ScheduleResult scheduleChunk(QueueShard shard, List<ScheduleRequest> chunk) {
+    private ScheduleResult scheduleChunk(QueueShard shard, List<ScheduleRequest> chunk) {
         List<ScheduleResult> results = shard.scheduleAll(chunk);
         ScheduleResult last = null;
         for (int i = 0; i < chunk.size(); i++) {
             last = results.get(i).orThrow(shard.name(), chunk.get(i).id());
         }
+        endpoint.statistics().events().scheduled(chunk.size());
         chunk.clear();
         return last;
     }
@@ -135,7 +139,11 @@ public class RedisDelayProducer extends DefaultProducer {
     private void cancel(Exchange exchange) {
         Message message = exchange.getMessage();
         String id = requiredMessageId(message, RedisDelayOperation.cancel);
-        message.setBody(queue().forMessage(id).cancel(id));
+        boolean cancelled = queue().forMessage(id).cancel(id);
+        if (cancelled) {
+            endpoint.statistics().events().cancelled();
+        }
+        message.setBody(cancelled);
     }
 
     private void reschedule(Exchange exchange) {

@@ -21,6 +21,7 @@ public final class QueueStatistics {
     private final Object refreshLock = new Object();
     private volatile QueueSnapshot last;
     private volatile long clockOffsetMs;
+    private volatile QueueEvents events = QueueEvents.NONE;
 
     public QueueStatistics(ShardedQueue queue, ShardedQueue deadLetterQueue) {
         this.queue = queue;
@@ -35,15 +36,22 @@ public final class QueueStatistics {
         return deadLetterQueue.name();
     }
 
+    /** The listener to this queue's events; {@link QueueEvents#NONE} until metrics are bound. */
+    public QueueEvents events() {
+        return events;
+    }
+
+    public void events(QueueEvents events) {
+        this.events = events;
+    }
+
     /**
-     * Records a delivery of a message due at {@code dueAt} (Redis clock) happening now.
-     *
-     * @return the lateness in ms
+     * Records a delivery of a message due at {@code dueAt} (Redis clock) happening now, and tells {@link #events()}.
      */
-    public long delivered(long dueAt) {
+    public void delivered(long dueAt) {
         long latenessMs = System.currentTimeMillis() + clockOffsetMs - dueAt;
         lateness.record(latenessMs);
-        return latenessMs;
+        events.delivered(latenessMs);
     }
 
     /**

@@ -1,0 +1,40 @@
+package io.github.camelredisdelay.internal;
+
+/**
+ * What happens to the messages of one queue in this CamelContext, told as it happens, for metrics. Every method does
+ * nothing unless overridden; {@link #NONE} is the listener when no metrics are bound.
+ */
+public interface QueueEvents {
+
+    /** Listens to nothing. */
+    QueueEvents NONE = new QueueEvents() {
+    };
+
+    /** Messages were stored by a schedule (or batch schedule) of this queue. */
+    default void scheduled(int messages) {
+    }
+
+    /** A message went to the route, {@code latenessMs} after its due time (Redis clock). */
+    default void delivered(long latenessMs) {
+    }
+
+    /** A failed delivery was put back on schedule for another one. */
+    default void retried() {
+    }
+
+    /** A message was moved to the dead-letter queue. */
+    default void deadLettered() {
+    }
+
+    /** Leases of a consumer that stopped answering were taken over. */
+    default void reclaimed(int messages) {
+    }
+
+    /** A scheduled message was cancelled. */
+    default void cancelled() {
+    }
+
+    /** The queue's last endpoint stopped: the listener is no longer used. */
+    default void close() {
+    }
+}
