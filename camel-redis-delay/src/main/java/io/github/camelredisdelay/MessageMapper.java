@@ -89,14 +89,8 @@ final class MessageMapper {
     void populate(Exchange exchange, Delivery delivery, String queueName) {
         Message message = exchange.getIn();
         restore(exchange, message, delivery.envelope());
-        message.setHeader(RedisDelayConstants.MESSAGE_ID, delivery.messageId());
-        message.setHeader(RedisDelayConstants.QUEUE, queueName);
-        message.setHeader(RedisDelayConstants.SCHEDULED_FOR, delivery.dueAt());
-        message.setHeader(RedisDelayConstants.SCHEDULED_AT, delivery.scheduledAt());
-        message.setHeader(RedisDelayConstants.DELIVERY_COUNT, delivery.deliveryCount());
-        if (delivery.lastError() != null) {
-            message.setHeader(RedisDelayConstants.LAST_ERROR, delivery.lastError());
-        }
+        setMetadata(message, delivery.messageId(), queueName, delivery.dueAt(), delivery.scheduledAt(), delivery.deliveryCount(),
+                delivery.lastError());
     }
 
     /**
@@ -107,14 +101,20 @@ final class MessageMapper {
     void populate(Exchange exchange, InspectedMessage inspected, String queueName) {
         Message message = exchange.getMessage();
         restore(exchange, message, inspected.envelope());
-        message.setHeader(RedisDelayConstants.MESSAGE_ID, inspected.id());
-        message.setHeader(RedisDelayConstants.QUEUE, queueName);
+        setMetadata(message, inspected.id(), queueName, inspected.dueAt(), inspected.scheduledAt(), inspected.deliveryCount(),
+                inspected.failure() == null ? null : inspected.failure().lastError());
         message.setHeader(RedisDelayConstants.STATE, inspected.state());
-        message.setHeader(RedisDelayConstants.SCHEDULED_FOR, inspected.dueAt());
-        message.setHeader(RedisDelayConstants.SCHEDULED_AT, inspected.scheduledAt());
-        message.setHeader(RedisDelayConstants.DELIVERY_COUNT, inspected.deliveryCount());
-        if (inspected.failure() != null) {
-            message.setHeader(RedisDelayConstants.LAST_ERROR, inspected.failure().lastError());
+    }
+
+    private static void setMetadata(Message message, String id, String queueName, long dueAt, long scheduledAt,
+                                    int deliveryCount, String lastError) {
+        message.setHeader(RedisDelayConstants.MESSAGE_ID, id);
+        message.setHeader(RedisDelayConstants.QUEUE, queueName);
+        message.setHeader(RedisDelayConstants.SCHEDULED_FOR, dueAt);
+        message.setHeader(RedisDelayConstants.SCHEDULED_AT, scheduledAt);
+        message.setHeader(RedisDelayConstants.DELIVERY_COUNT, deliveryCount);
+        if (lastError != null) {
+            message.setHeader(RedisDelayConstants.LAST_ERROR, lastError);
         }
     }
 

@@ -2,7 +2,7 @@
   Lists messages of a queue for browsing, without changing anything and without reading the whole queue: at most
   limit entries of the ready stream and, in due order, at most limit scheduled messages from the first buckets.
 
-  Includes: due-set.lua
+  Includes: due-set.lua, ready-stream.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] limit: the most messages of each kind listed
@@ -22,21 +22,9 @@ local function entryKey(entryId)
 end
 
 local lastMs, lastSeq = -1, -1
-local groups = redis.pcall('XINFO', 'GROUPS', readyKey)
-if type(groups) == 'table' and not groups.err then
-  for _, info in ipairs(groups) do
-    local name, lastDelivered
-    for i = 1, #info, 2 do
-      if info[i] == 'name' then
-        name = info[i + 1]
-      elseif info[i] == 'last-delivered-id' then
-        lastDelivered = info[i + 1]
-      end
-    end
-    if name == group then
-      lastMs, lastSeq = entryKey(lastDelivered)
-    end
-  end
+local lastDelivered = lastDeliveredId()
+if lastDelivered then
+  lastMs, lastSeq = entryKey(lastDelivered)
 end
 
 local entries
@@ -46,17 +34,7 @@ else
   entries = rcall('XRANGE', readyKey, '-', '+', 'COUNT', limit)
 end
 for _, entry in ipairs(entries) do
-  local id, record, note = nil, nil, false
-  local fields = entry[2]
-  for i = 1, #fields, 2 do
-    if fields[i] == FIELD_ID then
-      id = fields[i + 1]
-    elseif fields[i] == FIELD_RECORD then
-      record = fields[i + 1]
-    elseif fields[i] == FIELD_FAILURE then
-      note = fields[i + 1]
-    end
-  end
+  local id, record, note = entryFields(entry[2])
   if id and record and #record >= RECORD_HEAD_BYTES then
     local ms, seq = entryKey(entry[1])
     local fetched = ms < lastMs or (ms == lastMs and seq <= lastSeq)

@@ -2,6 +2,8 @@
   Lists messages of a dead-letter queue to move back (redrive): entries of its ready stream that no consumer of the
   dead-letter queue has fetched, oldest first. Changes nothing.
 
+  Includes: ready-stream.lua
+
   KEYS, ARGV[1] and ARGV[2]: the dead-letter queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] the most entries to list
   ARGV[4] list only entries after this stream entry id; "-": from the first one not fetched
@@ -17,21 +19,9 @@ if after ~= '-' then
   start = '(' .. after
 else
   -- entries up to the group's last delivered one are fetched (in flight) or gone: left to their consumer
-  local groups = redis.pcall('XINFO', 'GROUPS', readyKey)
-  if type(groups) == 'table' and not groups.err then
-    for _, info in ipairs(groups) do
-      local name, lastDelivered
-      for i = 1, #info, 2 do
-        if info[i] == 'name' then
-          name = info[i + 1]
-        elseif info[i] == 'last-delivered-id' then
-          lastDelivered = info[i + 1]
-        end
-      end
-      if name == group and lastDelivered ~= '0-0' then
-        start = '(' .. lastDelivered
-      end
-    end
+  local lastDelivered = lastDeliveredId()
+  if lastDelivered and lastDelivered ~= '0-0' then
+    start = '(' .. lastDelivered
   end
 end
 
@@ -39,15 +29,7 @@ local found = {}
 repeat
   local entries = rcall('XRANGE', readyKey, start, '+', 'COUNT', wanted == '' and limit or PAGE)
   for _, entry in ipairs(entries) do
-    local id, record
-    local fields = entry[2]
-    for i = 1, #fields, 2 do
-      if fields[i] == FIELD_ID then
-        id = fields[i + 1]
-      elseif fields[i] == FIELD_RECORD then
-        record = fields[i + 1]
-      end
-    end
+    local id, record = entryFields(entry[2])
     if id and record and (wanted == '' or id == wanted) then
       found[#found + 1] = entry[1]
       found[#found + 1] = id

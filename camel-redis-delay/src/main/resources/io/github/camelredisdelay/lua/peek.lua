@@ -1,7 +1,7 @@
 --[[
   Reads one message by id without changing anything: its record, its state and its failure note.
 
-  Includes: record.lua, due-set.lua
+  Includes: record.lua, due-set.lua, ready-stream.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] message id
@@ -28,11 +28,8 @@ if type(pending) == 'table' and not pending.err and pending[1] > 0 then
   -- every pending entry lies at or before the group's last delivered entry, which the summary's last id bounds
   local entries = rcall('XRANGE', readyKey, pending[2], pending[3])
   for _, entry in ipairs(entries) do
-    local fields = entry[2]
-    for i = 1, #fields, 2 do
-      if fields[i] == FIELD_ID and fields[i + 1] == id then
-        state = 'inflight'
-      end
+    if entryFields(entry[2]) == id then
+      state = 'inflight'
     end
   end
 end

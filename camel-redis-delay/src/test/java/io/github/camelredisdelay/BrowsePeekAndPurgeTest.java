@@ -16,10 +16,13 @@ import org.apache.camel.CamelExecutionException;
 import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.console.DevConsole;
+import org.apache.camel.console.DevConsoleResolver;
+import org.apache.camel.spi.BrowsableEndpoint;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class PeekAndPurgeTest extends RedisDelayTestSupport {
+class BrowsePeekAndPurgeTest extends RedisDelayTestSupport {
 
     private final CountDownLatch release = new CountDownLatch(1);
     private final CountDownLatch fetched = new CountDownLatch(1);
@@ -30,20 +33,19 @@ class PeekAndPurgeTest extends RedisDelayTestSupport {
     }
 
     /** A node whose consumer of {@code uri} holds the first message it gets until the test ends, and fails "fail-*". */
-    private ProducerTemplate nodeHoldingOne(String uri) throws Exception {
-        CamelContext node = startContext(new RouteBuilder() {
+    private CamelContext nodeHoldingOne(String uri) throws Exception {
+        return startContext(new RouteBuilder() {
             @Override
             public void configure() {
                 from(uri + (uri.contains("?") ? "&" : "?") + "maxMessagesPerPoll=1&maxDeliveries=1").process(e -> {
                     if (e.getMessage().getBody(String.class).startsWith("fail")) {
-                        throw new IllegalStateException("shop said no");
+                        throw new IllegalStateException("shop said no to " + e.getMessage().getBody());
                     }
                     fetched.countDown();
                     release.await();
                 });
             }
         });
-        return node.createProducerTemplate();
     }
 
     private static Exchange peek(ProducerTemplate producer, String uri, String id) {
@@ -53,7 +55,7 @@ class PeekAndPurgeTest extends RedisDelayTestSupport {
 
     @Test
     void peekShowsEachMessageWithItsStateBodyAndHeaders() throws Exception {
-        ProducerTemplate producer = nodeHoldingOne("redis-delay:orders");
+        ProducerTemplate producer = nodeHoldingOne("redis-delay:orders").createProducerTemplate();
         producer.sendBodyAndHeaders("redis-delay:orders", "held", Map.of(RedisDelayConstants.MESSAGE_ID, "held", "shop", "s1"));
         await().atMost(Duration.ofSeconds(5)).until(() -> fetched.getCount() == 0);
         producer.sendBodyAndHeaders("redis-delay:orders", "ready", Map.of(RedisDelayConstants.MESSAGE_ID, "ready"));
@@ -76,7 +78,7 @@ class PeekAndPurgeTest extends RedisDelayTestSupport {
 
     @Test
     void peekFindsADeadLetterWithItsLastError() throws Exception {
-        ProducerTemplate producer = nodeHoldingOne("redis-delay:orders");
+        ProducerTemplate producer = nodeHoldingOne("redis-delay:orders").createProducerTemplate();
         producer.sendBodyAndHeader("redis-delay:orders", "fail-1", RedisDelayConstants.MESSAGE_ID, "f1");
         await().atMost(Duration.ofSeconds(10)).until(() -> "dead".equals(peek(producer, "redis-delay:orders", "f1")
                 .getMessage().getHeader(RedisDelayConstants.STATE)));
@@ -121,7 +123,7 @@ class PeekAndPurgeTest extends RedisDelayTestSupport {
 
     @Test
     void purgeRemovesScheduledReadyAndInFlightMessagesInChunks() throws Exception {
-        ProducerTemplate producer = nodeHoldingOne("redis-delay:orders");
+        ProducerTemplate producer = nodeHoldingOne("redis-delay:orders").createProducerTemplate();
         producer.sendBody("redis-delay:orders", "held");
         await().atMost(Duration.ofSeconds(5)).until(() -> fetched.getCount() == 0);
         producer.sendBody("redis-delay:orders", "ready");
@@ -174,5 +176,58 @@ class PeekAndPurgeTest extends RedisDelayTestSupport {
         assertThat(shown).asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP).containsEntry("state", "scheduled")
                 .containsEntry("body", "x");
         assertThat(removed).isEqualTo(1L);
+    }
+
+    @Test
+    void browsingListsInFlightReadyAndScheduledMessagesInDueOrder() throws Exception {
+        CamelContext node = nodeHoldingOne("redis-delay:orders");
+        ProducerTemplate producer = node.createProducerTemplate();
+        producer.sendBodyAndHeader("redis-delay:orders", "held", RedisDelayConstants.MESSAGE_ID, "held");
+        await().atMost(Duration.ofSeconds(5)).until(() -> fetched.getCount() == 0);
+        producer.sendBodyAndHeader("redis-delay:orders", "ready", RedisDelayConstants.MESSAGE_ID, "ready");
+        producer.sendBodyAndHeader("redis-delay:orders?delay=2h", "in 2h", RedisDelayConstants.MESSAGE_ID, "later");
+        producer.sendBodyAndHeader("redis-delay:orders?delay=1h", "in 1h", RedisDelayConstants.MESSAGE_ID, "sooner");
+
+        List<Exchange> browsed = node.getEndpoint("redis-delay:orders", BrowsableEndpoint.class).getExchanges();
+
+        assertThat(browsed).extracting(e -> e.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID))
+                .containsExactly("held", "ready", "sooner", "later");
+        assertThat(browsed).extracting(e -> e.getMessage().getHeader(RedisDelayConstants.STATE))
+                .containsExactly("inflight", "ready", "scheduled", "scheduled");
+        assertThat(browsed.get(2).getMessage().getBody()).isEqualTo("in 1h");
+    }
+
+    @Test
+    void browsingStopsAtTheBrowseLimitOnEveryShard() throws Exception {
+        CamelContext node = startContext();
+        ProducerTemplate producer = node.createProducerTemplate();
+        IntStream.range(0, 40).forEach(i -> producer.sendBodyAndHeader("redis-delay:orders?shards=3&delay=" + (3_600_000 + i * 1000),
+                "m" + i, RedisDelayConstants.MESSAGE_ID, "m" + i));
+
+        BrowsableEndpoint endpoint = node.getEndpoint("redis-delay:orders?shards=3&browseLimit=7", BrowsableEndpoint.class);
+        List<Exchange> browsed = endpoint.getExchanges();
+
+        assertThat(browsed).extracting(e -> e.getMessage().getBody()).containsExactly("m0", "m1", "m2", "m3", "m4", "m5", "m6");
+        assertThat(endpoint.getBrowseStatus(100).size()).isEqualTo(7);
+    }
+
+    @Test
+    void devConsoleListsNextDueMostOverdueAndNewestDeadLetters() throws Exception {
+        CamelContext node = nodeHoldingOne("redis-delay:orders");
+        ProducerTemplate producer = node.createProducerTemplate();
+        producer.sendBodyAndHeader("redis-delay:orders", "fail-1", RedisDelayConstants.MESSAGE_ID, "gone");
+        await().atMost(Duration.ofSeconds(5)).until(() -> "dead".equals(producer.request("redis-delay:orders?operation=peek",
+                e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "gone")).getMessage().getHeader(RedisDelayConstants.STATE)));
+        producer.sendBodyAndHeader("redis-delay:orders", "held", RedisDelayConstants.MESSAGE_ID, "held");
+        await().atMost(Duration.ofSeconds(5)).until(() -> fetched.getCount() == 0);
+        producer.sendBodyAndHeader("redis-delay:orders", "waiting", RedisDelayConstants.MESSAGE_ID, "waiting");
+        producer.sendBodyAndHeader("redis-delay:orders?delay=1h", "later", RedisDelayConstants.MESSAGE_ID, "later");
+
+        DevConsole console = node.getCamelContextExtension().getContextPlugin(DevConsoleResolver.class).resolveDevConsole("redis-delay");
+        String text = (String) console.call(DevConsole.MediaType.TEXT);
+
+        assertThat(text).contains("nextDue:").containsPattern("later due in \\d+ ms")
+                .contains("mostOverdue:").containsPattern("waiting overdue by \\d+ ms")
+                .contains("newestDeadLetters:").containsPattern("gone dead-lettered \\d+ ms ago: java.lang.IllegalStateException: shop said no to fail-1");
     }
 }
