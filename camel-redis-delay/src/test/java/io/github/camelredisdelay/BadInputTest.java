@@ -128,7 +128,7 @@ class BadInputTest extends RedisDelayTestSupport {
         Exchange result = producer.send("redis-delay:orders",
                 e -> e.getMessage().setHeader(RedisDelayConstants.OPERATION, "explode"));
 
-        assertThat(result.getException()).hasMessageContaining("'explode'").hasMessageContaining("schedule, scheduleBatch, cancel, reschedule or stats");
+        assertThat(result.getException()).hasMessageContaining("'explode'").hasMessageContaining("schedule, scheduleBatch, cancel, reschedule, stats, peek, purge or redrive");
     }
 
     @Test
