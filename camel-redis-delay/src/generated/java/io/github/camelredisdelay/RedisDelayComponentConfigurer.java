@@ -58,6 +58,10 @@ public class RedisDelayComponentConfigurer extends PropertyConfigurerSupport imp
         case "maxDeliveries": getOrCreateConfiguration(target).setMaxDeliveries(property(camelContext, int.class, value)); return true;
         case "maxmessagesperpoll":
         case "maxMessagesPerPoll": getOrCreateConfiguration(target).setMaxMessagesPerPoll(property(camelContext, int.class, value)); return true;
+        case "migratecodec":
+        case "migrateCodec": getOrCreateConfiguration(target).setMigrateCodec(property(camelContext, io.github.camelredisdelay.MigrateCodec.class, value)); return true;
+        case "migratefrom":
+        case "migrateFrom": getOrCreateConfiguration(target).setMigrateFrom(property(camelContext, java.lang.String.class, value)); return true;
         case "onduplicate":
         case "onDuplicate": getOrCreateConfiguration(target).setOnDuplicate(property(camelContext, io.github.camelredisdelay.OnDuplicate.class, value)); return true;
         case "operation": getOrCreateConfiguration(target).setOperation(property(camelContext, io.github.camelredisdelay.RedisDelayOperation.class, value)); return true;
@@ -126,6 +130,10 @@ public class RedisDelayComponentConfigurer extends PropertyConfigurerSupport imp
         case "maxDeliveries": return int.class;
         case "maxmessagesperpoll":
         case "maxMessagesPerPoll": return int.class;
+        case "migratecodec":
+        case "migrateCodec": return io.github.camelredisdelay.MigrateCodec.class;
+        case "migratefrom":
+        case "migrateFrom": return java.lang.String.class;
         case "onduplicate":
         case "onDuplicate": return io.github.camelredisdelay.OnDuplicate.class;
         case "operation": return io.github.camelredisdelay.RedisDelayOperation.class;
@@ -190,6 +198,10 @@ public class RedisDelayComponentConfigurer extends PropertyConfigurerSupport imp
         case "maxDeliveries": return getOrCreateConfiguration(target).getMaxDeliveries();
         case "maxmessagesperpoll":
         case "maxMessagesPerPoll": return getOrCreateConfiguration(target).getMaxMessagesPerPoll();
+        case "migratecodec":
+        case "migrateCodec": return getOrCreateConfiguration(target).getMigrateCodec();
+        case "migratefrom":
+        case "migrateFrom": return getOrCreateConfiguration(target).getMigrateFrom();
         case "onduplicate":
         case "onDuplicate": return getOrCreateConfiguration(target).getOnDuplicate();
         case "operation": return getOrCreateConfiguration(target).getOperation();

@@ -50,6 +50,10 @@ public class RedisDelayEndpointConfigurer extends PropertyConfigurerSupport impl
         case "maxDeliveries": target.getConfiguration().setMaxDeliveries(property(camelContext, int.class, value)); return true;
         case "maxmessagesperpoll":
         case "maxMessagesPerPoll": target.getConfiguration().setMaxMessagesPerPoll(property(camelContext, int.class, value)); return true;
+        case "migratecodec":
+        case "migrateCodec": target.getConfiguration().setMigrateCodec(property(camelContext, io.github.camelredisdelay.MigrateCodec.class, value)); return true;
+        case "migratefrom":
+        case "migrateFrom": target.getConfiguration().setMigrateFrom(property(camelContext, java.lang.String.class, value)); return true;
         case "onduplicate":
         case "onDuplicate": target.getConfiguration().setOnDuplicate(property(camelContext, io.github.camelredisdelay.OnDuplicate.class, value)); return true;
         case "operation": target.getConfiguration().setOperation(property(camelContext, io.github.camelredisdelay.RedisDelayOperation.class, value)); return true;
@@ -117,6 +121,10 @@ public class RedisDelayEndpointConfigurer extends PropertyConfigurerSupport impl
         case "maxDeliveries": return int.class;
         case "maxmessagesperpoll":
         case "maxMessagesPerPoll": return int.class;
+        case "migratecodec":
+        case "migrateCodec": return io.github.camelredisdelay.MigrateCodec.class;
+        case "migratefrom":
+        case "migrateFrom": return java.lang.String.class;
         case "onduplicate":
         case "onDuplicate": return io.github.camelredisdelay.OnDuplicate.class;
         case "operation": return io.github.camelredisdelay.RedisDelayOperation.class;
@@ -180,6 +188,10 @@ public class RedisDelayEndpointConfigurer extends PropertyConfigurerSupport impl
         case "maxDeliveries": return target.getConfiguration().getMaxDeliveries();
         case "maxmessagesperpoll":
         case "maxMessagesPerPoll": return target.getConfiguration().getMaxMessagesPerPoll();
+        case "migratecodec":
+        case "migrateCodec": return target.getConfiguration().getMigrateCodec();
+        case "migratefrom":
+        case "migrateFrom": return target.getConfiguration().getMigrateFrom();
         case "onduplicate":
         case "onDuplicate": return target.getConfiguration().getOnDuplicate();
         case "operation": return target.getConfiguration().getOperation();

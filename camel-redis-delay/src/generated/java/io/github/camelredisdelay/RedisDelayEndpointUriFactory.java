@@ -23,7 +23,7 @@ public class RedisDelayEndpointUriFactory extends org.apache.camel.support.compo
     private static final Set<String> SECRET_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(32);
+        Set<String> props = new HashSet<>(34);
         props.add("address");
         props.add("bridgeErrorHandler");
         props.add("browseLimit");
@@ -39,6 +39,8 @@ public class RedisDelayEndpointUriFactory extends org.apache.camel.support.compo
         props.add("lazyStartProducer");
         props.add("maxDeliveries");
         props.add("maxMessagesPerPoll");
+        props.add("migrateCodec");
+        props.add("migrateFrom");
         props.add("onDuplicate");
         props.add("operation");
         props.add("password");

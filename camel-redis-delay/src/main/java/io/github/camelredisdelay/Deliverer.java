@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
 
 import java.time.Duration;
@@ -19,9 +34,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What every kind of consumer of a queue does with Redis: fetch messages (expired leases first, then new ones),
- * turn each into an exchange whose completion its {@link Settlement} settles, and keep the leases of running
- * exchanges alive. One instance per consumer and shard of the queue, with its own name in the shard's consumer group.
+ * What every kind of consumer of a queue does with Redis: fetch messages (expired leases first, then new ones), turn
+ * each into an exchange whose completion its {@link Settlement} settles, and keep the leases of running exchanges
+ * alive. One instance per consumer and shard of the queue, with its own name in the shard's consumer group.
  */
 final class Deliverer {
 
@@ -46,7 +61,8 @@ final class Deliverer {
         this.leases = new LeaseKeeper(queue, consumerName);
         this.acks = deferAcks ? new AckBuffer() : null;
         RetryPolicy retryPolicy = new RetryPolicy(endpoint.retryDelays(), endpoint.getConfiguration().getMaxDeliveries());
-        this.settlement = new Settlement(queue, retryPolicy, new DeadLetters(queue, endpoint.deadLetterQueue()), leases, acks,
+        this.settlement = new Settlement(
+                queue, retryPolicy, new DeadLetters(queue, endpoint.deadLetterQueue()), leases, acks,
                 endpoint.statistics());
     }
 
@@ -66,7 +82,8 @@ final class Deliverer {
             if (reclaimIsDue()) {
                 acknowledge(finished);
                 finished = List.of();
-                List<Delivery> reclaimed = queue.group().reclaim(consumerName, endpoint.getConfiguration().getVisibilityTimeout(), count);
+                List<Delivery> reclaimed
+                        = queue.group().reclaim(consumerName, endpoint.getConfiguration().getVisibilityTimeout(), count);
                 if (!reclaimed.isEmpty()) {
                     LOG.info("Took over {} messages of queue {} whose lease expired", reclaimed.size(), queue.name());
                     endpoint.statistics().events().reclaimed(reclaimed.size());
@@ -85,8 +102,8 @@ final class Deliverer {
     }
 
     /**
-     * Acknowledges what finished since the last fetch. What fails stays queued and leased, so the next fetch or
-     * flush acknowledges it; once this consumer stops, no one extends its lease and it is delivered again.
+     * Acknowledges what finished since the last fetch. What fails stays queued and leased, so the next fetch or flush
+     * acknowledges it; once this consumer stops, no one extends its lease and it is delivered again.
      */
     private void flushAcknowledgements() {
         List<Delivery> finished = drainAcks();
@@ -118,8 +135,8 @@ final class Deliverer {
     }
 
     /**
-     * Keeps the leases of a fetched batch alive from the moment it is fetched, while its messages wait for their
-     * turn, when this consumer extends leases at all.
+     * Keeps the leases of a fetched batch alive from the moment it is fetched, while its messages wait for their turn,
+     * when this consumer extends leases at all.
      */
     private List<Delivery> leased(List<Delivery> batch) {
         if (leaseExtension != null) {
@@ -133,14 +150,14 @@ final class Deliverer {
         long now = System.nanoTime();
         long due = nextReclaimNanos.get();
         return now - due >= 0
-               && nextReclaimNanos.compareAndSet(due, now + TimeUnit.MILLISECONDS.toNanos(Math.max(100, visibility / 2)));
+                && nextReclaimNanos.compareAndSet(due, now + TimeUnit.MILLISECONDS.toNanos(Math.max(100, visibility / 2)));
     }
 
     /**
      * Fills an exchange from a delivery and makes its completion settle the message.
      *
-     * @return the completion, or {@code null} when the delivery does not go to the route ({@link Settlement#admit})
-     *         or its stored message cannot be read (it was sent to the dead-letter queue)
+     * @return the completion, or {@code null} when the delivery does not go to the route ({@link Settlement#admit}) or
+     *         its stored message cannot be read (it was sent to the dead-letter queue)
      */
     DeliveryCompletion prepare(Delivery delivery, Exchange exchange) {
         if (!settlement.admit(delivery)) {
@@ -173,7 +190,8 @@ final class Deliverer {
             consumer.getProcessor().process(exchange);
         } catch (Exception e) {
             consumer.getExceptionHandler().handleException("Error processing message " + delivery.messageId() + " of queue "
-                                                           + queue.name(), exchange, e);
+                                                           + queue.name(),
+                    exchange, e);
         } finally {
             if (!completion.fired()) {
                 settlement.abandoned(delivery);

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
 
 import java.time.Duration;
@@ -9,7 +24,6 @@ import java.util.Calendar;
 import java.util.Date;
 import java.util.regex.Pattern;
 
-import io.github.camelredisdelay.RedisDelayConstants;
 import io.github.camelredisdelay.internal.DueTime;
 import org.apache.camel.Message;
 import org.apache.camel.TypeConverter;
@@ -30,8 +44,9 @@ final class DueTimes {
         if (dueAt != null) {
             // any time in the past, before 1970 too, means due now
             long millis = Math.max(0, epochMillis(dueAt, queue));
-            return DueTime.at(Durations.checkRange(millis, "due time (header " + RedisDelayConstants.DUE_AT + ") of queue " + queue,
-                    dueAt));
+            return DueTime
+                    .at(Durations.checkRange(millis, "due time (header " + RedisDelayConstants.DUE_AT + ") of queue " + queue,
+                            dueAt));
         }
         Object delay = message.getHeader(RedisDelayConstants.DELAY);
         if (delay != null) {
@@ -58,7 +73,8 @@ final class DueTimes {
         if (delay instanceof CharSequence text) {
             return Durations.parse(text.toString(), converter, what);
         }
-        throw new IllegalArgumentException("Unsupported " + what + " of type " + delay.getClass().getName()
+        throw new IllegalArgumentException(
+                "Unsupported " + what + " of type " + delay.getClass().getName()
                                            + ": use milliseconds (long), a java.time.Duration or a string such as 30m, 1h30m or PT5S");
     }
 
@@ -85,7 +101,8 @@ final class DueTimes {
         if (dueAt instanceof CharSequence text) {
             return parseEpoch(text.toString().trim(), what);
         }
-        throw new IllegalArgumentException("Unsupported " + what + " of type " + dueAt.getClass().getName()
+        throw new IllegalArgumentException(
+                "Unsupported " + what + " of type " + dueAt.getClass().getName()
                                            + ": use epoch milliseconds (long), Instant, Date, ZonedDateTime or OffsetDateTime");
     }
 
@@ -93,8 +110,10 @@ final class DueTimes {
         try {
             return EPOCH_MILLIS.matcher(text).matches() ? Long.parseLong(text) : Instant.parse(text).toEpochMilli();
         } catch (NumberFormatException | DateTimeParseException e) {
-            throw new IllegalArgumentException("Invalid " + what + " '" + text
-                                               + "': use epoch milliseconds or an ISO-8601 instant such as 2030-01-01T09:00:00Z", e);
+            throw new IllegalArgumentException(
+                    "Invalid " + what + " '" + text
+                                               + "': use epoch milliseconds or an ISO-8601 instant such as 2030-01-01T09:00:00Z",
+                    e);
         }
     }
 

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
 
 import java.time.Duration;
@@ -8,9 +23,9 @@ import java.util.regex.Pattern;
 import org.apache.camel.TypeConverter;
 
 /**
- * Reads delays written as text, strictly. Camel's own converter reads units in lower case only and turns a
- * string such as {@code 30M} into 0 without complaint; here such a string is rejected with a message that shows
- * the accepted forms, and only strings of an accepted form are handed to Camel's converter.
+ * Reads delays written as text, strictly. Camel's own converter reads units in lower case only and turns a string such
+ * as {@code 30M} into 0 without complaint; here such a string is rejected with a message that shows the accepted forms,
+ * and only strings of an accepted form are handed to Camel's converter.
  */
 final class Durations {
 
@@ -26,7 +41,7 @@ final class Durations {
     }
 
     /**
-     * @param what names the value in the error message, e.g. "delay of queue orders"
+     * @param  what                     names the value in the error message, e.g. "delay of queue orders"
      * @throws IllegalArgumentException when the text is not a non-negative delay of an accepted form
      */
     static long parse(String text, TypeConverter converter, String what) {
@@ -39,14 +54,16 @@ final class Durations {
         }
         Duration duration;
         try {
-            duration = ISO.matcher(value).matches() ? Duration.parse(value.toUpperCase()) : converter.mandatoryConvertTo(Duration.class, value);
+            duration = ISO.matcher(value).matches()
+                    ? Duration.parse(value.toUpperCase()) : converter.mandatoryConvertTo(Duration.class, value);
         } catch (Exception e) {
             throw new IllegalArgumentException("Invalid " + what + " '" + text + "': use " + FORMS, e);
         }
         try {
             return checkRange(duration.toMillis(), what, text);
         } catch (ArithmeticException e) {
-            throw new IllegalArgumentException("The " + what + " '" + text + "' is too large; at most " + MAX_MILLIS + " ms", e);
+            throw new IllegalArgumentException(
+                    "The " + what + " '" + text + "' is too large; at most " + MAX_MILLIS + " ms", e);
         }
     }
 
@@ -78,7 +95,8 @@ final class Durations {
         try {
             return Long.parseLong(digits);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("The " + what + " " + digits + " is too large; at most " + MAX_MILLIS + " ms", e);
+            throw new IllegalArgumentException(
+                    "The " + what + " " + digits + " is too large; at most " + MAX_MILLIS + " ms", e);
         }
     }
 }

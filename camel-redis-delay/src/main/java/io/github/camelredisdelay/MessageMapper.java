@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
 
 import java.util.LinkedHashMap;
@@ -6,12 +21,11 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
-import io.github.camelredisdelay.RedisDelayConstants;
+import io.github.camelredisdelay.internal.CorruptEnvelopeException;
 import io.github.camelredisdelay.internal.Delivery;
 import io.github.camelredisdelay.internal.Envelope;
-import io.github.camelredisdelay.internal.InspectedMessage;
 import io.github.camelredisdelay.internal.EnvelopeCodec;
-import io.github.camelredisdelay.internal.CorruptEnvelopeException;
+import io.github.camelredisdelay.internal.InspectedMessage;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.NoTypeConversionAvailableException;
@@ -23,15 +37,18 @@ import org.slf4j.LoggerFactory;
 /**
  * Maps a Camel message to the {@link Envelope} that is stored, and back. Bodies keep their type when they are a
  * {@code String} or {@code byte[]}; numbers, enums and other values whose text is the value itself become
- * {@code String}; other bodies become {@code byte[]} through Camel's type converters. Headers
- * pass through the endpoint's {@link HeaderFilterStrategy}, so Camel's own headers (including every
- * {@code CamelRedisDelay*} instruction) are never stored; values of other types than those
- * {@link EnvelopeCodec#isSupportedHeaderValue} accepts are dropped with one WARN per header name.
+ * {@code String}; other bodies become {@code byte[]} through Camel's type converters. Headers pass through the
+ * endpoint's {@link HeaderFilterStrategy}, so Camel's own headers (including every {@code CamelRedisDelay*}
+ * instruction) are never stored; values of other types than those {@link EnvelopeCodec#isSupportedHeaderValue} accepts
+ * are dropped with one WARN per header name.
  */
 final class MessageMapper {
 
     private static final Logger LOG = LoggerFactory.getLogger(MessageMapper.class);
-    private static final Set<String> DEAD_LETTER_HEADERS = Set.of(RedisDelayConstants.ORIGINAL_QUEUE, RedisDelayConstants.LAST_ERROR);
+    /** Camel headers the component stores itself and restores: dead-letter and migration headers. */
+    private static final Set<String> RESTORED_HEADERS
+            = Set.of(RedisDelayConstants.ORIGINAL_QUEUE, RedisDelayConstants.LAST_ERROR,
+                    RedisDelayConstants.MIGRATED_FROM);
 
     private final HeaderFilterStrategy headerFilter;
     private final String queue;
@@ -50,9 +67,9 @@ final class MessageMapper {
     }
 
     /**
-     * The body as it is stored: a {@code String} or {@code byte[]} as it is; a value whose text is the value itself
-     * (a number, {@code Boolean}, {@code Character}, enum, {@code UUID} or other {@code CharSequence}) as text;
-     * anything else converted to bytes by Camel's type converters.
+     * The body as it is stored: a {@code String} or {@code byte[]} as it is; a value whose text is the value itself (a
+     * number, {@code Boolean}, {@code Character}, enum, {@code UUID} or other {@code CharSequence}) as text; anything
+     * else converted to bytes by Camel's type converters.
      *
      * @throws IllegalArgumentException when the body has no conversion to bytes
      */
@@ -67,7 +84,8 @@ final class MessageMapper {
         try {
             return converter.mandatoryConvertTo(byte[].class, exchange, body);
         } catch (NoTypeConversionAvailableException | RuntimeException e) {
-            throw new IllegalArgumentException("The body of type " + body.getClass().getName() + " cannot be stored on queue "
+            throw new IllegalArgumentException(
+                    "The body of type " + body.getClass().getName() + " cannot be stored on queue "
                                                + queue + ": it has no conversion to byte[]; marshal it first (e.g. "
                                                + "marshal().json()) or convert it to String or byte[]",
                     e);
@@ -77,19 +95,21 @@ final class MessageMapper {
     /** Whether a value's text is the value itself, so that storing the text loses nothing. */
     private static boolean isText(Object body) {
         return body instanceof CharSequence || body instanceof Number || body instanceof Boolean || body instanceof Character
-               || body instanceof Enum<?> || body instanceof UUID;
+                || body instanceof Enum<?> || body instanceof UUID;
     }
 
     /**
-     * Sets a delivered message's stored body and headers and the delivery headers on an exchange. The two
-     * dead-letter headers are stored by {@link DeadLetters} and restored although they are Camel headers.
+     * Sets a delivered message's stored body and headers and the delivery headers on an exchange. The two dead-letter
+     * headers are stored by {@link DeadLetters}, and the migration header by {@link LegacyMigration}, and restored
+     * although they are Camel headers.
      *
      * @throws CorruptEnvelopeException when the stored envelope cannot be decoded
      */
     void populate(Exchange exchange, Delivery delivery, String queueName) {
         Message message = exchange.getIn();
         restore(exchange, message, delivery.envelope());
-        setMetadata(message, delivery.messageId(), queueName, delivery.dueAt(), delivery.scheduledAt(), delivery.deliveryCount(),
+        setMetadata(message, delivery.messageId(), queueName, delivery.dueAt(), delivery.scheduledAt(),
+                delivery.deliveryCount(),
                 delivery.lastError());
     }
 
@@ -106,8 +126,9 @@ final class MessageMapper {
         message.setHeader(RedisDelayConstants.STATE, inspected.state());
     }
 
-    private static void setMetadata(Message message, String id, String queueName, long dueAt, long scheduledAt,
-                                    int deliveryCount, String lastError) {
+    private static void setMetadata(
+            Message message, String id, String queueName, long dueAt, long scheduledAt,
+            int deliveryCount, String lastError) {
         message.setHeader(RedisDelayConstants.MESSAGE_ID, id);
         message.setHeader(RedisDelayConstants.QUEUE, queueName);
         message.setHeader(RedisDelayConstants.SCHEDULED_FOR, dueAt);
@@ -123,7 +144,7 @@ final class MessageMapper {
         Envelope envelope = EnvelopeCodec.decode(stored);
         message.setBody(envelope.body());
         envelope.headers().forEach((name, value) -> {
-            if (DEAD_LETTER_HEADERS.contains(name) || !headerFilter.applyFilterToExternalHeaders(name, value, exchange)) {
+            if (RESTORED_HEADERS.contains(name) || !headerFilter.applyFilterToExternalHeaders(name, value, exchange)) {
                 message.setHeader(name, value);
             }
         });
@@ -142,7 +163,8 @@ final class MessageMapper {
                 stored.put(name, value);
             } else if (warnedHeaders.add(name)) {
                 LOG.warn("Header {} of type {} is not stored on queue {}: only String, numbers, Boolean, Date and Instant "
-                         + "values are (warned once per header name)", name, value.getClass().getName(), queue);
+                         + "values are (warned once per header name)",
+                        name, value.getClass().getName(), queue);
             }
         });
         return stored;

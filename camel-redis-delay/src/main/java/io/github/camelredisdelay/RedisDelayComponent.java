@@ -1,11 +1,30 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
 
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import io.github.camelredisdelay.internal.EvictionPolicyCheck;
+import io.github.camelredisdelay.internal.MigrationProgress;
 import io.github.camelredisdelay.internal.QueueNames;
 import io.github.camelredisdelay.internal.QueueStatistics;
 import io.github.camelredisdelay.internal.SharedRegistry;
@@ -32,6 +51,8 @@ public class RedisDelayComponent extends HealthCheckComponent {
     private static final long CLIENT_SHUTDOWN_MS = 200;
     /** Longest wait of the timer threads' running tasks on stop. */
     private static final long TIMER_SHUTDOWN_MS = 200;
+    /** Threads that continue routes after an asynchronous schedule: short tasks, so a few serve many exchanges. */
+    private static final int COMPLETION_THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
 
     @Metadata(description = "Default options for every endpoint of this component")
     private RedisDelayConfiguration configuration = new RedisDelayConfiguration();
@@ -43,8 +64,15 @@ public class RedisDelayComponent extends HealthCheckComponent {
     private final EvictionPolicyCheck evictionPolicyCheck = new EvictionPolicyCheck();
     private ScheduledExecutorService transferTimer;
     private ScheduledExecutorService leaseTimer;
+    private volatile ExecutorService completions;
+    /** Running migrations from RDelayedQueues by key prefix and queue, shown in the statistics of every endpoint. */
+    private final Map<String, MigrationProgress> migrations = new ConcurrentHashMap<>();
     private volatile PropertyConfigurer strictComponentConfigurer;
     private volatile PropertyConfigurer strictEndpointConfigurer;
+
+    Map<String, MigrationProgress> migrations() {
+        return migrations;
+    }
 
     public RedisDelayConfiguration getConfiguration() {
         return configuration;
@@ -78,7 +106,8 @@ public class RedisDelayComponent extends HealthCheckComponent {
     public PropertyConfigurer getEndpointPropertyConfigurer() {
         PropertyConfigurer generated = super.getEndpointPropertyConfigurer();
         if (generated != null && strictEndpointConfigurer == null) {
-            strictEndpointConfigurer = new StrictDurationsConfigurer(generated,
+            strictEndpointConfigurer = new StrictDurationsConfigurer(
+                    generated,
                     target -> "queue " + ((RedisDelayEndpoint) target).getQueueName());
         }
         return strictEndpointConfigurer;
@@ -89,6 +118,28 @@ public class RedisDelayComponent extends HealthCheckComponent {
         super.doStart();
         transferTimer = timerThread("RedisDelayTransfer");
         leaseTimer = timerThread("RedisDelayLeases");
+        completions = getCamelContext().getExecutorServiceManager().newThreadPool(this, "RedisDelayCompletions",
+                new ThreadPoolProfileBuilder("RedisDelayCompletions").poolSize(COMPLETION_THREADS)
+                        .maxPoolSize(COMPLETION_THREADS)
+                        .maxQueueSize(-1).build());
+    }
+
+    /**
+     * Runs {@code continuation} (a route continuing after an asynchronous Redis call) on one of the component's
+     * completion threads, so it never runs on the Redis client's I/O thread; on the calling thread once they are
+     * stopping.
+     */
+    void completeOnCamelThread(Runnable continuation) {
+        ExecutorService pool = completions;
+        try {
+            if (pool != null) {
+                pool.execute(continuation);
+                return;
+            }
+        } catch (RejectedExecutionException e) {
+            // stopping: nothing else is left to run it
+        }
+        continuation.run();
     }
 
     /**
@@ -112,12 +163,17 @@ public class RedisDelayComponent extends HealthCheckComponent {
             getCamelContext().getExecutorServiceManager().shutdownGraceful(leaseTimer, TIMER_SHUTDOWN_MS);
             leaseTimer = null;
         }
+        if (completions != null) {
+            // producers have stopped: what is queued finishes routing exchanges whose schedule completed
+            getCamelContext().getExecutorServiceManager().shutdownGraceful(completions, TIMER_SHUTDOWN_MS);
+            completions = null;
+        }
         super.doStop();
     }
 
     /**
-     * The client for an endpoint's options: its client bean, or one this component creates and shares among
-     * endpoints with equal connection options.
+     * The client for an endpoint's options: its client bean, or one this component creates and shares among endpoints
+     * with equal connection options.
      */
     RedissonClient acquireClient(RedisDelayConfiguration options) {
         if (options.getRedissonClient() != null) {
@@ -159,7 +215,8 @@ public class RedisDelayComponent extends HealthCheckComponent {
     }
 
     /** The shared service under {@code key}, created and started by its first user. */
-    private static <S extends SharedService> S acquireStarted(SharedRegistry<String, S> registry, String key, Supplier<S> create) {
+    private static <
+            S extends SharedService> S acquireStarted(SharedRegistry<String, S> registry, String key, Supplier<S> create) {
         return registry.acquire(key, () -> {
             S service = create.get();
             service.start();

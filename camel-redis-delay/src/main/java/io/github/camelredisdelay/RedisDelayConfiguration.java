@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
 
 import java.util.List;
@@ -59,6 +74,10 @@ public class RedisDelayConfiguration implements Cloneable {
     private String retrySchedule = "1s,5s,30s,2m,10m";
     @UriParam(label = "consumer")
     private String deadLetterQueue;
+    @UriParam(label = "consumer")
+    private String migrateFrom;
+    @UriParam(label = "consumer", defaultValue = "bytes")
+    private MigrateCodec migrateCodec = MigrateCodec.bytes;
 
     @UriParam(label = "advanced", defaultValue = "100")
     private int transferBatchSize = 100;
@@ -177,9 +196,9 @@ public class RedisDelayConfiguration implements Cloneable {
     }
 
     /**
-     * What the producer does: schedule a message (or each element of the body with scheduleBatch), cancel or
-     * reschedule one by id, read the queue's statistics, peek at one message by id, purge the queue, or move
-     * dead letters back to it (redrive).
+     * What the producer does: schedule a message (or each element of the body with scheduleBatch), cancel or reschedule
+     * one by id, read the queue's statistics, peek at one message by id, purge the queue, or move dead letters back to
+     * it (redrive).
      */
     public void setOperation(RedisDelayOperation operation) {
         this.operation = operation;
@@ -245,8 +264,8 @@ public class RedisDelayConfiguration implements Cloneable {
     }
 
     /**
-     * How long a delivered message stays leased to its consumer without being acknowledged before another consumer
-     * gets it; leases of exchanges still running are extended.
+     * How long a delivered message stays leased to its consumer without being acknowledged before another consumer gets
+     * it; leases of exchanges still running are extended.
      */
     public void setVisibilityTimeout(long visibilityTimeout) {
         this.visibilityTimeout = visibilityTimeout;
@@ -283,6 +302,32 @@ public class RedisDelayConfiguration implements Cloneable {
      */
     public void setDeadLetterQueue(String deadLetterQueue) {
         this.deadLetterQueue = deadLetterQueue;
+    }
+
+    public String getMigrateFrom() {
+        return migrateFrom;
+    }
+
+    /**
+     * Name of a Redisson RDelayedQueue (its destination queue's name) to migrate into this queue while the consumer
+     * runs: pending and already due messages move with their original due times, late writes of old producers too,
+     * until the route stops. See docs/migration-from-rdelayedqueue.md.
+     */
+    public void setMigrateFrom(String migrateFrom) {
+        this.migrateFrom = migrateFrom;
+    }
+
+    public MigrateCodec getMigrateCodec() {
+        return migrateCodec;
+    }
+
+    /**
+     * The Redisson codec the migrated values were written with: string (StringCodec) or json (a JSON codec) deliver a
+     * UTF-8 String body; bytes (any other codec, Kryo included) delivers the codec's bytes as byte[]. Nothing is
+     * deserialized.
+     */
+    public void setMigrateCodec(MigrateCodec migrateCodec) {
+        this.migrateCodec = migrateCodec;
     }
 
     public int getTransferBatchSize() {
@@ -338,8 +383,8 @@ public class RedisDelayConfiguration implements Cloneable {
 
     /**
      * After each schedule, cancel, reschedule and acknowledgement, wait until this many replicas have it (Redis WAIT),
-     * so it survives a failover. A schedule that does not reach them within syncTimeout fails the exchange; the
-     * message may still be stored, so a retry should reuse its id.
+     * so it survives a failover. A schedule that does not reach them within syncTimeout fails the exchange; the message
+     * may still be stored, so a retry should reuse its id.
      */
     public void setSyncReplicas(int syncReplicas) {
         this.syncReplicas = syncReplicas;
@@ -383,12 +428,13 @@ public class RedisDelayConfiguration implements Cloneable {
     /**
      * Checks every option of an endpoint of {@code queue}.
      *
-     * @return the retry schedule's delays in ms
+     * @return                          the retry schedule's delays in ms
      * @throws IllegalArgumentException naming the first bad option, its value and what is allowed
      */
     List<Long> validate(String queue, TypeConverter converter) {
         if (keyPrefix == null || keyPrefix.isEmpty() || keyPrefix.contains("{") || keyPrefix.contains("}")) {
-            throw new IllegalArgumentException("Invalid keyPrefix '" + keyPrefix + "' of queue " + queue
+            throw new IllegalArgumentException(
+                    "Invalid keyPrefix '" + keyPrefix + "' of queue " + queue
                                                + ": it must be non-empty and must not contain { or }");
         }
         Durations.checkRange(delay, "delay option of queue " + queue, delay);
@@ -401,11 +447,13 @@ public class RedisDelayConfiguration implements Cloneable {
         atLeast("transferInterval", transferInterval, 10, queue);
         atLeast("browseLimit", browseLimit, 1, queue);
         if (browseLimit > 10_000) {
-            throw new IllegalArgumentException("Invalid browseLimit " + browseLimit + " of queue " + queue
+            throw new IllegalArgumentException(
+                    "Invalid browseLimit " + browseLimit + " of queue " + queue
                                                + ": at most 10000, so browsing never blocks Redis for long");
         }
         if (transferBatchSize > 10_000) {
-            throw new IllegalArgumentException("Invalid transferBatchSize " + transferBatchSize + " of queue " + queue
+            throw new IllegalArgumentException(
+                    "Invalid transferBatchSize " + transferBatchSize + " of queue " + queue
                                                + ": at most 10000, so one transfer step never blocks Redis for long");
         }
         atLeast("shards", shards, 1, queue);
@@ -415,14 +463,19 @@ public class RedisDelayConfiguration implements Cloneable {
         atLeast("syncReplicas", syncReplicas, 0, queue);
         atLeast("syncTimeout", syncTimeout, 1, queue);
         if (syncAof && syncReplicas == 0) {
-            throw new IllegalArgumentException("syncAof=true on queue " + queue + " needs syncReplicas of at least 1; "
+            throw new IllegalArgumentException(
+                    "syncAof=true on queue " + queue + " needs syncReplicas of at least 1; "
                                                + "for a server without replicas configure appendfsync always instead");
         }
         if (deadLetterQueue != null) {
             QueueNames.validate(deadLetterQueue);
         }
+        if (migrateFrom != null) {
+            QueueNames.validate(migrateFrom);
+        }
         if (retrySchedule == null || retrySchedule.isBlank()) {
-            throw new IllegalArgumentException("The retrySchedule of queue " + queue + " is empty: give at least one delay, e.g. 1s,5s,30s");
+            throw new IllegalArgumentException(
+                    "The retrySchedule of queue " + queue + " is empty: give at least one delay, e.g. 1s,5s,30s");
         }
         return Durations.parseList(retrySchedule, converter, "retrySchedule entry of queue " + queue);
     }
@@ -436,7 +489,8 @@ public class RedisDelayConfiguration implements Cloneable {
 
     private static void atLeast(String option, long value, long minimum, String queue) {
         if (value < minimum) {
-            throw new IllegalArgumentException("Invalid " + option + " " + value + " of queue " + queue + ": at least "
+            throw new IllegalArgumentException(
+                    "Invalid " + option + " " + value + " of queue " + queue + ": at least "
                                                + minimum + " is required");
         }
     }

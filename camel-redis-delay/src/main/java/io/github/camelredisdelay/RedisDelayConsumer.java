@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
 
 import java.util.List;
@@ -18,16 +33,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The blocking consumer: {@code concurrentConsumers} threads per shard of the queue read the ready stream through the
- * consumer group, so each message goes to one consumer of all nodes as soon as it is due. Reads never block in Redis:
- * a thread that found nothing waits for the shard's "ready" notice ({@link WakeChannels}), at most
- * {@value #IDLE_WAIT_MS} ms as a safety net against a lost notice, so an idle queue holds no Redis connection. It also
- * takes over messages whose lease expired (their consumer died) and extends the leases of its own running exchanges.
+ * consumer group, so each message goes to one consumer of all nodes as soon as it is due. Reads never block in Redis: a
+ * thread that found nothing waits for the shard's "ready" notice ({@link WakeChannels}), at most {@value #IDLE_WAIT_MS}
+ * ms as a safety net against a lost notice, so an idle queue holds no Redis connection. It also takes over messages
+ * whose lease expired (their consumer died) and extends the leases of its own running exchanges.
  * <p>
- * Redis errors while fetching are logged (rate-limited by {@link OutageLog}); with {@code bridgeErrorHandler} they
- * also go to the route's error handler, as often as they are logged at WARN.
+ * Redis errors while fetching are logged (rate-limited by {@link OutageLog}); with {@code bridgeErrorHandler} they also
+ * go to the route's error handler, as often as they are logged at WARN.
  * <p>
- * On graceful shutdown it stops fetching, finishes and settles what it has fetched; anything unfinished stays
- * leased in Redis and is delivered again after {@code visibilityTimeout}.
+ * On graceful shutdown it stops fetching, finishes and settles what it has fetched; anything unfinished stays leased in
+ * Redis and is delivered again after {@code visibilityTimeout}.
  */
 public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware {
 
@@ -44,6 +59,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
     private ShardDeliverers deliverers;
     private List<ReadySignal> signals = List.of();
     private ExecutorService readers;
+    private LegacyMigration migration;
 
     public RedisDelayConsumer(RedisDelayEndpoint endpoint, Processor processor) {
         super(endpoint, processor);
@@ -79,10 +95,15 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
                 readers.execute(() -> fetchLoop(deliverer, signal));
             }
         }
+        migration = LegacyMigration.startFor(endpoint, this);
     }
 
     @Override
     protected void doStop() throws Exception {
+        if (migration != null) {
+            migration.stop();
+            migration = null;
+        }
         fetching = false;
         signals.forEach(ReadySignal::close);
         if (readers != null) {

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
 
 import java.util.ArrayList;
@@ -11,11 +26,12 @@ import io.github.camelredisdelay.internal.Envelope;
 import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.EvictionPolicyCheck;
 import io.github.camelredisdelay.internal.InspectedMessage;
-import io.github.camelredisdelay.internal.QueueNames;
-import io.github.camelredisdelay.internal.ShardedQueue;
+import io.github.camelredisdelay.internal.MigrationProgress;
 import io.github.camelredisdelay.internal.QueueAdmin;
-import io.github.camelredisdelay.internal.QueueStatistics;
+import io.github.camelredisdelay.internal.QueueNames;
 import io.github.camelredisdelay.internal.QueueShard;
+import io.github.camelredisdelay.internal.QueueStatistics;
+import io.github.camelredisdelay.internal.ShardedQueue;
 import io.github.camelredisdelay.internal.TransferTask;
 import io.github.camelredisdelay.internal.WakeChannels;
 import io.github.camelredisdelay.internal.WriteSync;
@@ -40,8 +56,8 @@ import org.apache.camel.support.DefaultEndpoint;
 import org.redisson.api.RedissonClient;
 
 /**
- * Schedule messages on a distributed, durable Redis delay queue and consume them when they are due, at least once,
- * on exactly one of any number of competing consumers.
+ * Schedule messages on a distributed, durable Redis delay queue and consume them when they are due, at least once, on
+ * exactly one of any number of competing consumers.
  */
 @ManagedResource(description = "Redis delay queue")
 @UriEndpoint(firstVersion = "1.0.0", scheme = "redis-delay", title = "Redis Delay", syntax = "redis-delay:queueName",
@@ -68,6 +84,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
     private QueueStatistics statistics;
     private QueueAdmin admin;
     private String statisticsKey;
+    private RedissonClient client;
 
     public RedisDelayEndpoint(String uri, RedisDelayComponent component, String queueName,
                               RedisDelayConfiguration configuration) {
@@ -116,7 +133,9 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
             ClientChoice.checkUnambiguous(getCamelContext(), configuration, queueName);
         }
         RedissonClient client = component.acquireClient(configuration);
-        WriteSync sync = new WriteSync(configuration.getSyncReplicas(), configuration.isSyncAof(), configuration.getSyncTimeout());
+        this.client = client;
+        WriteSync sync
+                = new WriteSync(configuration.getSyncReplicas(), configuration.isSyncAof(), configuration.getSyncTimeout());
         queue = ShardedQueue.of(client, configuration.getKeyPrefix(), queueName, configuration.getShards(), sync);
         deadLetterQueue = ShardedQueue.of(client, configuration.getKeyPrefix(), configuration.deadLetterQueueOf(queueName),
                 configuration.getShards(), sync);
@@ -145,7 +164,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
                 component.evictionPolicyCheck().checkSoon(shard, connection);
             }
             String key = connection + "|" + shard.keys().due();
-            component.acquireTransferTask(key, () -> new TransferTask(shard, wake, component.transferTimer(),
+            component.acquireTransferTask(key, () -> new TransferTask(
+                    shard, wake, component.transferTimer(),
                     configuration.getTransferBatchSize(), configuration.getTransferInterval(),
                     () -> component.evictionPolicyCheck().checkSoon(shard, connection)));
             keys.add(key);
@@ -225,12 +245,35 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
         return admin;
     }
 
+    RedissonClient redissonClient() {
+        return client;
+    }
+
+    /** Shows a running migration's progress in the statistics of every endpoint of this queue in the CamelContext. */
+    void migrationStarted(MigrationProgress progress) {
+        getComponent().migrations().put(migrationKey(), progress);
+    }
+
+    void migrationStopped(MigrationProgress progress) {
+        getComponent().migrations().remove(migrationKey(), progress);
+    }
+
+    private String migrationKey() {
+        return configuration.getKeyPrefix() + "|" + queueName;
+    }
+
     /**
      * Every statistic of the queue by name: counts by state from the queue's shared snapshot (refreshed from Redis at
-     * most every 2 s), and this CamelContext's delivery lateness and clock offset to Redis.
+     * most every 2 s), this CamelContext's delivery lateness and clock offset to Redis, and the progress of a migration
+     * from an RDelayedQueue ({@code migrateFrom}) this JVM runs.
      */
     public Map<String, Object> statisticsSnapshot() {
-        return statistics.asMap();
+        Map<String, Object> stats = statistics.asMap();
+        MigrationProgress progress = getComponent().migrations().get(migrationKey());
+        if (progress != null) {
+            stats.putAll(progress.snapshot());
+        }
+        return stats;
     }
 
     @ManagedAttribute(description = "Messages waiting for their due time (snapshot at most 2 s old)")
@@ -313,7 +356,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
     @Override
     public BrowseStatus getBrowseStatus(int limit) {
         List<InspectedMessage> messages = admin.browse(Math.min(Math.max(limit, 1), getBrowseLimit()));
-        return messages.isEmpty() ? new BrowseStatus(0, 0, 0)
+        return messages.isEmpty()
+                ? new BrowseStatus(0, 0, 0)
                 : new BrowseStatus(messages.size(), messages.get(0).dueAt(), messages.get(messages.size() - 1).dueAt());
     }
 
@@ -334,7 +378,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
             shown.put("scheduledFor", found.dueAt());
             shown.put("scheduledAt", found.scheduledAt());
             shown.put("deliveryCount", found.deliveryCount());
-            shown.put("lastError", found.failure() != null ? found.failure().lastError()
+            shown.put("lastError", found.failure() != null
+                    ? found.failure().lastError()
                     : envelope.headers().get(RedisDelayConstants.LAST_ERROR));
             shown.put("body", envelope.body() instanceof byte[] binary ? binary.length + " bytes" : envelope.body());
             shown.put("headers", new LinkedHashMap<>(envelope.headers()));
@@ -351,7 +396,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
     @ManagedOperation(description = "Removes every message of the queue; pass the queue's name to confirm")
     public long purgeQueue(String confirm) {
         if (!queueName.equals(confirm)) {
-            throw new IllegalArgumentException("purge of queue " + queueName + " needs the queue's name (" + queueName
+            throw new IllegalArgumentException(
+                    "purge of queue " + queueName + " needs the queue's name (" + queueName
                                                + ") as confirmation, in header " + RedisDelayConstants.CONFIRM
                                                + " or as the JMX operation's argument, so that a stray route cannot wipe a "
                                                + "queue; it was " + (confirm == null ? "not set" : "'" + confirm + "'")

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
 
 import java.util.Locale;
@@ -10,11 +25,11 @@ import org.apache.camel.spi.LoadablePropertiesSource;
 
 /**
  * Turns the environment variables {@code CAMEL_COMPONENT_REDIS_DELAY_<OPTION>} into the properties
- * {@code camel.component.redis-delay.<option>}, as camel-main does for the components it knows by name: it cannot
- * tell where the dash of {@code redis-delay} goes and would read {@code CAMEL_COMPONENT_REDIS_DELAY_ADDRESS} as
- * option {@code delay-address} of a component {@code redis}. Camel's properties component finds this source through
- * {@code META-INF/services/org/apache/camel/properties-source-factory}; it is loaded last, so the environment wins
- * over property files, as it does in camel-main.
+ * {@code camel.component.redis-delay.<option>}, as camel-main does for the components it knows by name: it cannot tell
+ * where the dash of {@code redis-delay} goes and would read {@code CAMEL_COMPONENT_REDIS_DELAY_ADDRESS} as option
+ * {@code delay-address} of a component {@code redis}. Camel's properties component finds this source through
+ * {@code META-INF/services/org/apache/camel/properties-source-factory}; it is loaded last, so the environment wins over
+ * property files, as it does in camel-main.
  */
 public final class RedisDelayEnvironmentVariables implements LoadablePropertiesSource, Ordered {
 

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
 
 import java.time.Duration;
@@ -11,11 +26,11 @@ import org.apache.camel.support.PollingConsumerSupport;
 /**
  * The Camel {@code PollingConsumer} of the endpoint, which lets a {@code ConsumerTemplate} receive due messages (route
  * consumers are {@link RedisDelayConsumer} and {@link RedisDelayScheduledPollConsumer}): {@code receive},
- * {@code receive(timeout)} and
- * {@code receiveNoWait} each take one message. The message is acknowledged when the exchange's unit of work is
- * done: {@code receiveBody*} do that at once; after {@code receive} call {@code consumerTemplate.doneUoW(exchange)}.
- * Until then it stays leased, without extension: if it is not done within {@code visibilityTimeout}, the message
- * is delivered again. Done with a failed exchange, it is retried or dead-lettered like any failed delivery.
+ * {@code receive(timeout)} and {@code receiveNoWait} each take one message. The message is acknowledged when the
+ * exchange's unit of work is done: {@code receiveBody*} do that at once; after {@code receive} call
+ * {@code consumerTemplate.doneUoW(exchange)}. Until then it stays leased, without extension: if it is not done within
+ * {@code visibilityTimeout}, the message is delivered again. Done with a failed exchange, it is retried or
+ * dead-lettered like any failed delivery.
  */
 public class RedisDelayPollingConsumer extends PollingConsumerSupport {
 
@@ -66,8 +81,8 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport {
     }
 
     /**
-     * One message, or {@code null} when none came within {@code block}. A sharded queue is asked shard by shard
-     * without waiting, then waited on one shard at a time, taking turns.
+     * One message, or {@code null} when none came within {@code block}. A sharded queue is asked shard by shard without
+     * waiting, then waited on one shard at a time, taking turns.
      */
     private Exchange take(Duration block) {
         if (deliverers.size() == 1) {

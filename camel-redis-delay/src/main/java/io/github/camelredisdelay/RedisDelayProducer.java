@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
 
 import java.util.ArrayList;
@@ -6,27 +21,31 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 
 import io.github.camelredisdelay.internal.BatchLimits;
 import io.github.camelredisdelay.internal.DueTime;
 import io.github.camelredisdelay.internal.Envelope;
 import io.github.camelredisdelay.internal.EnvelopeCodec;
+import io.github.camelredisdelay.internal.Futures;
 import io.github.camelredisdelay.internal.InspectedMessage;
 import io.github.camelredisdelay.internal.MessageIds;
-import io.github.camelredisdelay.internal.ShardedQueue;
 import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.ScheduleRequest;
 import io.github.camelredisdelay.internal.ScheduleResult;
+import io.github.camelredisdelay.internal.ShardedQueue;
+import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
-import org.apache.camel.support.DefaultProducer;
+import org.apache.camel.support.DefaultAsyncProducer;
 import org.apache.camel.support.ObjectHelper;
 
 /**
- * Schedules, cancels and reschedules messages on a queue, and reads its statistics. Every call is one Lua script in Redis, so a failed call
- * changes nothing; Redis errors fail the exchange and the route's error handler decides what happens next.
+ * Schedules, cancels and reschedules messages on a queue, and reads its statistics. Every call is one Lua script in
+ * Redis, so a failed call changes nothing; Redis errors fail the exchange and the route's error handler decides what
+ * happens next. Schedules are asynchronous: concurrent ones share script calls, and none parks a thread.
  */
-public class RedisDelayProducer extends DefaultProducer {
+public class RedisDelayProducer extends DefaultAsyncProducer {
 
     private final RedisDelayEndpoint endpoint;
     private Runnable unregisterHealthCheck;
@@ -52,10 +71,36 @@ public class RedisDelayProducer extends DefaultProducer {
         super.doStop();
     }
 
+    /**
+     * A schedule completes when Redis replies, without a thread waiting for it; the route then continues on one of the
+     * component's completion threads, never on the Redis client's I/O thread. The other operations run here.
+     */
     @Override
-    public void process(Exchange exchange) {
-        switch (operation(exchange.getMessage())) {
-            case schedule -> schedule(exchange);
+    public boolean process(Exchange exchange, AsyncCallback callback) {
+        try {
+            RedisDelayOperation operation = operation(exchange.getMessage());
+            if (operation == RedisDelayOperation.schedule) {
+                schedule(exchange).whenComplete((stored, failure) -> continueAfter(exchange, failure, callback));
+                return false;
+            }
+            process(exchange, operation);
+        } catch (Exception e) {
+            exchange.setException(e);
+        }
+        callback.done(true);
+        return true;
+    }
+
+    private void continueAfter(Exchange exchange, Throwable failure, AsyncCallback callback) {
+        if (failure != null) {
+            exchange.setException(Futures.unwrap(failure));
+        }
+        endpoint.getComponent().completeOnCamelThread(() -> callback.done(false));
+    }
+
+    private void process(Exchange exchange, RedisDelayOperation operation) {
+        switch (operation) {
+            case schedule -> throw new IllegalStateException("schedule runs asynchronously");
             case scheduleBatch -> scheduleBatch(exchange);
             case cancel -> cancel(exchange);
             case reschedule -> reschedule(exchange);
@@ -66,26 +111,27 @@ public class RedisDelayProducer extends DefaultProducer {
         }
     }
 
-    private void schedule(Exchange exchange) {
+    /** Stores the exchange's message; the stage completes when Redis replied and the headers are set. */
+    private CompletionStage<Void> schedule(Exchange exchange) {
         Message message = exchange.getMessage();
         RedisDelayConfiguration options = endpoint.getConfiguration();
-        String id = messageId(message);
-        if (id == null) {
-            id = MessageIds.next();
-        }
+        String given = messageId(message);
+        String id = given != null ? given : MessageIds.next();
         DueTime due = dueTime(exchange);
         byte[] envelope = EnvelopeCodec.encode(endpoint.messageMapper().toEnvelope(exchange));
         QueueShard shard = queue().forMessage(id);
         // a re-delay from the message's own delivery always stores the new version: keeping the message in flight
         // would let its acknowledgement remove it
-        OnDuplicate onDuplicate = DeliveredMessage.isDeliveryOf(exchange, shard, id) ? OnDuplicate.replace : options.getOnDuplicate();
-        ScheduleResult result = shard.schedule(id, envelope, due, onDuplicate);
-        if (result.scheduled()) {
-            endpoint.statistics().events().scheduled(1);
-        }
-        message.setHeader(RedisDelayConstants.MESSAGE_ID, id);
-        message.setHeader(RedisDelayConstants.DUPLICATE, !result.scheduled());
-        setScheduledFor(message, result);
+        OnDuplicate onDuplicate
+                = DeliveredMessage.isDeliveryOf(exchange, shard, id) ? OnDuplicate.replace : options.getOnDuplicate();
+        return shard.scheduleAsync(id, envelope, due, onDuplicate).thenAccept(result -> {
+            if (result.scheduled()) {
+                endpoint.statistics().events().scheduled(1);
+            }
+            message.setHeader(RedisDelayConstants.MESSAGE_ID, id);
+            message.setHeader(RedisDelayConstants.DUPLICATE, !result.scheduled());
+            setScheduledFor(message, result);
+        });
     }
 
     private void scheduleBatch(Exchange exchange) {
@@ -105,7 +151,8 @@ public class RedisDelayProducer extends DefaultProducer {
             byte[] envelope = EnvelopeCodec.encode(new Envelope(mapper.storableBody(exchange, item), headers));
             chunk.add(new ScheduleRequest(id, envelope, due, onDuplicate));
             ids.add(id);
-            if (chunk.size() == BatchLimits.SCHEDULE_BATCH_MESSAGES || chunkBytes.merge(shard, (long) envelope.length, Long::sum) >= BatchLimits.SCHEDULE_BATCH_BYTES) {
+            if (chunk.size() == BatchLimits.SCHEDULE_BATCH_MESSAGES
+                    || chunkBytes.merge(shard, (long) envelope.length, Long::sum) >= BatchLimits.SCHEDULE_BATCH_BYTES) {
                 result = scheduleChunk(shard, chunk);
                 chunkBytes.remove(shard);
             }
@@ -181,7 +228,8 @@ public class RedisDelayProducer extends DefaultProducer {
         }
         Long limit = message.getHeader(RedisDelayConstants.REDRIVE_LIMIT, Long.class);
         if (limit != null && limit < 1) {
-            throw new IllegalArgumentException("redrive on queue " + endpoint.getQueueName() + " needs a positive limit in header "
+            throw new IllegalArgumentException(
+                    "redrive on queue " + endpoint.getQueueName() + " needs a positive limit in header "
                                                + RedisDelayConstants.REDRIVE_LIMIT + ", not " + limit);
         }
         message.setBody(endpoint.admin().redrive(limit == null ? Long.MAX_VALUE : limit, due));
@@ -211,16 +259,19 @@ public class RedisDelayProducer extends DefaultProducer {
         try {
             return RedisDelayOperation.valueOf(header.toString().trim().toLowerCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("Unknown operation '" + header + "' in header " + RedisDelayConstants.OPERATION
+            throw new IllegalArgumentException(
+                    "Unknown operation '" + header + "' in header " + RedisDelayConstants.OPERATION
                                                + " for queue " + endpoint.getQueueName()
-                                               + ": use schedule, scheduleBatch, cancel, reschedule, stats, peek, purge or redrive", e);
+                                               + ": use schedule, scheduleBatch, cancel, reschedule, stats, peek, purge or redrive",
+                    e);
         }
     }
 
     private String messageId(Message message) {
         String id = message.getHeader(RedisDelayConstants.MESSAGE_ID, String.class);
         if (id != null && (id.isEmpty() || id.length() > MessageIds.MAX_LENGTH)) {
-            throw new IllegalArgumentException("Invalid message id of " + id.length() + " characters in header "
+            throw new IllegalArgumentException(
+                    "Invalid message id of " + id.length() + " characters in header "
                                                + RedisDelayConstants.MESSAGE_ID + " for queue " + endpoint.getQueueName()
                                                + ": 1 to " + MessageIds.MAX_LENGTH + " characters are allowed");
         }
@@ -230,7 +281,8 @@ public class RedisDelayProducer extends DefaultProducer {
     private String requiredMessageId(Message message, RedisDelayOperation operation) {
         String id = messageId(message);
         if (id == null) {
-            throw new IllegalArgumentException(operation + " on queue " + endpoint.getQueueName() + " needs the id of the "
+            throw new IllegalArgumentException(
+                    operation + " on queue " + endpoint.getQueueName() + " needs the id of the "
                                                + "message in header " + RedisDelayConstants.MESSAGE_ID);
         }
         return id;

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
 
 import io.github.camelredisdelay.internal.Delivery;
@@ -6,15 +21,16 @@ import org.apache.camel.support.ScheduledPollConsumer;
 
 /**
  * The route consumer of {@code consumerType=polling}, a Camel {@code ScheduledPollConsumer} (not to be confused with
- * {@link RedisDelayPollingConsumer}, which serves {@code ConsumerTemplate}): every {@code pollInterval} it fetches up to
- * {@code maxMessagesPerPoll} due messages from each shard of the queue and routes them; after a poll that found messages it polls again at once,
- * so a backlog drains without waiting an interval between batches. Poll errors go through Camel's usual
- * poll strategy. Messages are settled exactly as by the blocking consumer.
+ * {@link RedisDelayPollingConsumer}, which serves {@code ConsumerTemplate}): every {@code pollInterval} it fetches up
+ * to {@code maxMessagesPerPoll} due messages from each shard of the queue and routes them; after a poll that found
+ * messages it polls again at once, so a backlog drains without waiting an interval between batches. Poll errors go
+ * through Camel's usual poll strategy. Messages are settled exactly as by the blocking consumer.
  */
 public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer {
 
     private final RedisDelayEndpoint endpoint;
     private ShardDeliverers deliverers;
+    private LegacyMigration migration;
 
     public RedisDelayScheduledPollConsumer(RedisDelayEndpoint endpoint, Processor processor) {
         super(endpoint, processor);
@@ -34,10 +50,15 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer {
         deliverers = new ShardDeliverers(endpoint, true);
         deliverers.start(this);
         super.doStart();
+        migration = LegacyMigration.startFor(endpoint, this);
     }
 
     @Override
     protected void doStop() throws Exception {
+        if (migration != null) {
+            migration.stop();
+            migration = null;
+        }
         super.doStop();
         if (deliverers != null) {
             deliverers.stop();

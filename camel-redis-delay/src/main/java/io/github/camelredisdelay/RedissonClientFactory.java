@@ -1,10 +1,24 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
 
-import io.github.camelredisdelay.RedisDelayConfiguration;
 import org.apache.camel.CamelContext;
 import org.apache.camel.RuntimeCamelException;
 import org.apache.camel.support.ResourceHelper;
@@ -30,7 +44,8 @@ final class RedissonClientFactory {
         return String.join("|", configuration.getRedissonConfig() != null
                 ? "config=" + configuration.getRedissonConfig() : "address=" + configuration.getAddress(),
                 "user=" + configuration.getUsername(),
-                "password=" + (configuration.getPassword() == null ? "" : Integer.toHexString(configuration.getPassword().hashCode())),
+                "password=" + (configuration.getPassword() == null
+                        ? "" : Integer.toHexString(configuration.getPassword().hashCode())),
                 "db=" + configuration.getDatabase());
     }
 

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
 
 import java.util.List;
@@ -19,9 +34,8 @@ import org.slf4j.LoggerFactory;
  * Decides and carries out the outcome of every delivery of one consumer on one shard: acknowledged when its exchange
  * succeeded; retried after the retry schedule's delay, or dead-lettered once its deliveries are exhausted, when it
  * failed; dead-lettered before reaching the route when it cannot be read or its leases kept expiring; left for a newer
- * node when its format is newer than this version reads. It is the one place that releases a delivery's lease. If
- * Redis cannot be reached at that moment, the message stays leased and is delivered again after the visibility
- * timeout.
+ * node when its format is newer than this version reads. It is the one place that releases a delivery's lease. If Redis
+ * cannot be reached at that moment, the message stays leased and is delivered again after the visibility timeout.
  */
 final class Settlement {
 
@@ -94,7 +108,8 @@ final class Settlement {
         try {
             queue.group().ack(List.of(delivery));
         } catch (RuntimeException e) {
-            LOG.warn("Could not acknowledge message {} on queue {}; it will be delivered again after the visibility timeout: {}",
+            LOG.warn(
+                    "Could not acknowledge message {} on queue {}; it will be delivered again after the visibility timeout: {}",
                     delivery.messageId(), queue.name(), e.toString());
         } finally {
             leases.finished(delivery);
@@ -119,7 +134,8 @@ final class Settlement {
                         delivery.deliveryCount(), delivery.messageId(), queue.name(), delay.getAsLong(), description);
             }
         } catch (RuntimeException e) {
-            LOG.warn("Could not settle failed message {} on queue {}; it will be delivered again after the visibility timeout: {}",
+            LOG.warn(
+                    "Could not settle failed message {} on queue {}; it will be delivered again after the visibility timeout: {}",
                     delivery.messageId(), queue.name(), e.toString());
         } finally {
             leases.finished(delivery);
@@ -145,8 +161,8 @@ final class Settlement {
 
     /**
      * Leaves a message written in a newer format (during a rolling upgrade) unacknowledged and stops extending its
-     * lease: after the visibility timeout a consumer takes it over, until one on a node that reads it delivers it.
-     * Its growing delivery count never dead-letters it.
+     * lease: after the visibility timeout a consumer takes it over, until one on a node that reads it delivers it. Its
+     * growing delivery count never dead-letters it.
      */
     private void leaveForNewerNode(Delivery delivery) {
         leases.finished(delivery);

@@ -1,7 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
 
@@ -14,6 +26,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class BadInputTest extends RedisDelayTestSupport {
 
@@ -30,7 +45,8 @@ class BadInputTest extends RedisDelayTestSupport {
     void queueNameWithAForbiddenCharacterIsRejectedNamingIt() {
         assertThatThrownBy(() -> node.getEndpoint("redis-delay:orders/eu"))
                 .isInstanceOf(ResolveEndpointFailedException.class)
-                .rootCause().hasMessageContaining("'/' at position 6").hasMessageContaining("allowed are letters, digits and . _ : -");
+                .rootCause().hasMessageContaining("'/' at position 6")
+                .hasMessageContaining("allowed are letters, digits and . _ : -");
     }
 
     @Test
@@ -128,14 +144,16 @@ class BadInputTest extends RedisDelayTestSupport {
         Exchange result = producer.send("redis-delay:orders",
                 e -> e.getMessage().setHeader(RedisDelayConstants.OPERATION, "explode"));
 
-        assertThat(result.getException()).hasMessageContaining("'explode'").hasMessageContaining("schedule, scheduleBatch, cancel, reschedule, stats, peek, purge or redrive");
+        assertThat(result.getException()).hasMessageContaining("'explode'")
+                .hasMessageContaining("schedule, scheduleBatch, cancel, reschedule, stats, peek, purge or redrive");
     }
 
     @Test
     void cancelWithoutIdIsRejected() {
         Exchange result = producer.send("redis-delay:orders?operation=cancel", e -> e.getMessage().setBody("x"));
 
-        assertThat(result.getException()).hasMessageContaining("needs the id").hasMessageContaining(RedisDelayConstants.MESSAGE_ID);
+        assertThat(result.getException()).hasMessageContaining("needs the id")
+                .hasMessageContaining(RedisDelayConstants.MESSAGE_ID);
     }
 
     @Test

@@ -1,8 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
@@ -21,6 +32,10 @@ import org.apache.camel.console.DevConsoleResolver;
 import org.apache.camel.spi.BrowsableEndpoint;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 class BrowsePeekAndPurgeTest extends RedisDelayTestSupport {
 
@@ -70,7 +85,8 @@ class BrowsePeekAndPurgeTest extends RedisDelayTestSupport {
         assertThat(later.getMessage().getHeaders()).containsEntry(RedisDelayConstants.STATE, "scheduled")
                 .containsEntry("shop", "s2").containsEntry(RedisDelayConstants.DELIVERY_COUNT, 0)
                 .containsKey(RedisDelayConstants.SCHEDULED_FOR);
-        assertThat(held.getMessage().getHeaders()).containsEntry(RedisDelayConstants.STATE, "inflight").containsEntry("shop", "s1")
+        assertThat(held.getMessage().getHeaders()).containsEntry(RedisDelayConstants.STATE, "inflight")
+                .containsEntry("shop", "s1")
                 .containsEntry(RedisDelayConstants.DELIVERY_COUNT, 1);
         assertThat(ready.getMessage().getHeaders()).containsEntry(RedisDelayConstants.STATE, "ready");
         assertThat(ready.getMessage().getBody()).isEqualTo("ready");
@@ -116,8 +132,8 @@ class BrowsePeekAndPurgeTest extends RedisDelayTestSupport {
         assertThatThrownBy(() -> producer.requestBodyAndHeader("redis-delay:orders?operation=purge", null,
                 RedisDelayConstants.CONFIRM, "orders.dead")).hasRootCauseMessage(
                         "purge of queue orders needs the queue's name (orders) as confirmation, in header CamelRedisDelayConfirm "
-                        + "or as the JMX operation's argument, so that a stray route cannot wipe a queue; it was 'orders.dead'. "
-                        + "Nothing was removed");
+                                                                                 + "or as the JMX operation's argument, so that a stray route cannot wipe a queue; it was 'orders.dead'. "
+                                                                                 + "Nothing was removed");
         assertThat(redis().getMap(key("orders", "msg")).size()).isEqualTo(1);
     }
 
@@ -165,8 +181,10 @@ class BrowsePeekAndPurgeTest extends RedisDelayTestSupport {
         });
         node.createProducerTemplate().sendBodyAndHeader("direct:order", "x", RedisDelayConstants.MESSAGE_ID, "o1");
         var server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
-        var name = server.queryNames(new javax.management.ObjectName("org.apache.camel:context=" + node.getManagementName()
-                                                                   + ",type=endpoints,*"), null)
+        var name = server.queryNames(new javax.management.ObjectName(
+                "org.apache.camel:context=" + node.getManagementName()
+                                                                     + ",type=endpoints,*"),
+                null)
                 .stream().filter(n -> n.getKeyProperty("name").contains("redis-delay://orders")).findFirst().orElseThrow();
         String[] signature = { String.class.getName() };
 
@@ -201,8 +219,9 @@ class BrowsePeekAndPurgeTest extends RedisDelayTestSupport {
     void browsingStopsAtTheBrowseLimitOnEveryShard() throws Exception {
         CamelContext node = startContext();
         ProducerTemplate producer = node.createProducerTemplate();
-        IntStream.range(0, 40).forEach(i -> producer.sendBodyAndHeader("redis-delay:orders?shards=3&delay=" + (3_600_000 + i * 1000),
-                "m" + i, RedisDelayConstants.MESSAGE_ID, "m" + i));
+        IntStream.range(0, 40)
+                .forEach(i -> producer.sendBodyAndHeader("redis-delay:orders?shards=3&delay=" + (3_600_000 + i * 1000),
+                        "m" + i, RedisDelayConstants.MESSAGE_ID, "m" + i));
 
         BrowsableEndpoint endpoint = node.getEndpoint("redis-delay:orders?shards=3&browseLimit=7", BrowsableEndpoint.class);
         List<Exchange> browsed = endpoint.getExchanges();
@@ -217,17 +236,20 @@ class BrowsePeekAndPurgeTest extends RedisDelayTestSupport {
         ProducerTemplate producer = node.createProducerTemplate();
         producer.sendBodyAndHeader("redis-delay:orders", "fail-1", RedisDelayConstants.MESSAGE_ID, "gone");
         await().atMost(Duration.ofSeconds(5)).until(() -> "dead".equals(producer.request("redis-delay:orders?operation=peek",
-                e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "gone")).getMessage().getHeader(RedisDelayConstants.STATE)));
+                e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "gone")).getMessage()
+                .getHeader(RedisDelayConstants.STATE)));
         producer.sendBodyAndHeader("redis-delay:orders", "held", RedisDelayConstants.MESSAGE_ID, "held");
         await().atMost(Duration.ofSeconds(5)).until(() -> fetched.getCount() == 0);
         producer.sendBodyAndHeader("redis-delay:orders", "waiting", RedisDelayConstants.MESSAGE_ID, "waiting");
         producer.sendBodyAndHeader("redis-delay:orders?delay=1h", "later", RedisDelayConstants.MESSAGE_ID, "later");
 
-        DevConsole console = node.getCamelContextExtension().getContextPlugin(DevConsoleResolver.class).resolveDevConsole("redis-delay");
+        DevConsole console
+                = node.getCamelContextExtension().getContextPlugin(DevConsoleResolver.class).resolveDevConsole("redis-delay");
         String text = (String) console.call(DevConsole.MediaType.TEXT);
 
         assertThat(text).contains("nextDue:").containsPattern("later due in \\d+ ms")
                 .contains("mostOverdue:").containsPattern("waiting overdue by \\d+ ms")
-                .contains("newestDeadLetters:").containsPattern("gone dead-lettered \\d+ ms ago: java.lang.IllegalStateException: shop said no to fail-1");
+                .contains("newestDeadLetters:")
+                .containsPattern("gone dead-lettered \\d+ ms ago: java.lang.IllegalStateException: shop said no to fail-1");
     }
 }

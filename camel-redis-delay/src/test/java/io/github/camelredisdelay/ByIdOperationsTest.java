@@ -1,7 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +29,9 @@ import org.apache.camel.Message;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class ByIdOperationsTest extends RedisDelayTestSupport {
 
@@ -82,7 +97,8 @@ class ByIdOperationsTest extends RedisDelayTestSupport {
         release.countDown();
 
         assertThat(cancelled).isEqualTo(false);
-        await().atMost(Duration.ofSeconds(5)).until(() -> deliveries.size() == 1 && redis().getMap(key("orders", "msg")).isEmpty());
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> deliveries.size() == 1 && redis().getMap(key("orders", "msg")).isEmpty());
     }
 
     @Test
@@ -91,8 +107,10 @@ class ByIdOperationsTest extends RedisDelayTestSupport {
         producer.sendBodyAndHeaders("redis-delay:orders?delay=1h", "earlier", id("a"));
         producer.sendBodyAndHeaders("redis-delay:orders?delay=200", "later", id("b"));
 
-        Exchange earlier = producer.request("redis-delay:orders?operation=reschedule&delay=300", e -> e.getMessage().setHeaders(id("a")));
-        Exchange later = producer.request("redis-delay:orders?operation=reschedule&delay=1h", e -> e.getMessage().setHeaders(id("b")));
+        Exchange earlier = producer.request("redis-delay:orders?operation=reschedule&delay=300",
+                e -> e.getMessage().setHeaders(id("a")));
+        Exchange later
+                = producer.request("redis-delay:orders?operation=reschedule&delay=1h", e -> e.getMessage().setHeaders(id("b")));
         Object unknown = producer.requestBodyAndHeaders("redis-delay:orders?operation=reschedule", null, id("nope"));
 
         assertThat(earlier.getMessage().getBody()).isEqualTo(true);
@@ -163,7 +181,8 @@ class ByIdOperationsTest extends RedisDelayTestSupport {
         List<String> ids = sent.getMessage().getBody(List.class);
         assertThat(ids).hasSize(3).doesNotHaveDuplicates();
         await().atMost(Duration.ofSeconds(5)).until(() -> deliveries.size() == 3);
-        assertThat(deliveries).extracting(m -> m.getHeader(RedisDelayConstants.MESSAGE_ID)).containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(deliveries).extracting(m -> m.getHeader(RedisDelayConstants.MESSAGE_ID))
+                .containsExactlyInAnyOrderElementsOf(ids);
         assertThat(deliveries).allSatisfy(m -> {
             assertThat(m.getHeader("tenant")).isEqualTo("acme");
             assertThat(m.getHeader(RedisDelayConstants.SCHEDULED_FOR))

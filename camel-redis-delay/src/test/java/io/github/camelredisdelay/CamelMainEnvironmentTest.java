@@ -1,6 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,9 +27,11 @@ import io.github.camelredisdelay.test.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
- * A container configured by environment variables: CAMEL_COMPONENT_REDIS_DELAY_* reach the component under
- * camel-main, although its name has a dash (camel-main maps only the names it knows).
+ * A container configured by environment variables: CAMEL_COMPONENT_REDIS_DELAY_* reach the component under camel-main,
+ * although its name has a dash (camel-main maps only the names it knows).
  */
 @ExtendWith(RedisServerExtension.class)
 class CamelMainEnvironmentTest {
@@ -25,9 +40,11 @@ class CamelMainEnvironmentTest {
     void environmentVariablesConfigureTheComponentUnderCamelMain() throws Exception {
         String keyPrefix = "env:" + UUID.randomUUID().toString().substring(0, 8);
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        ProcessBuilder builder = new ProcessBuilder(List.of(java.toString(), "-Xmx256m", "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                EnvironmentConfiguredMain.class.getName())).redirectErrorStream(true);
+        ProcessBuilder builder = new ProcessBuilder(
+                List.of(java.toString(), "-Xmx256m", "-XX:+UseSerialGC",
+                        "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                        EnvironmentConfiguredMain.class.getName()))
+                .redirectErrorStream(true);
         builder.environment().put("CAMEL_COMPONENT_REDIS_DELAY_ADDRESS", RedisServerExtension.redisUrl());
         builder.environment().put("CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX", keyPrefix);
         Process process = builder.start();

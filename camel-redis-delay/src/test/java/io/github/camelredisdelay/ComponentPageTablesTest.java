@@ -1,6 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,11 +27,13 @@ import org.apache.camel.util.json.JsonObject;
 import org.apache.camel.util.json.Jsoner;
 import org.junit.jupiter.api.Test;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
- * The option and header tables of the component page are generated from the catalog JSON that the build generates
- * from the code's annotations and Javadoc, so they cannot drift. This test fails when the page is stale; run it
- * with {@code -Ddocs.update=true} to rewrite the tables between their {@code // <table>: START} and
- * {@code // <table>: END} markers.
+ * The option and header tables of the component page are generated from the catalog JSON that the build generates from
+ * the code's annotations and Javadoc, so they cannot drift. This test fails when the page is stale; run it with
+ * {@code -Ddocs.update=true} to rewrite each table between its START and END marker comments (for example
+ * {@code // message-headers: START}).
  */
 class ComponentPageTablesTest {
 
@@ -50,14 +65,16 @@ class ComponentPageTablesTest {
         List<Map<String, Object>> query = options(endpointOptions, "parameter");
         List<Map<String, Object>> headers = options(catalog.getMap("headers"), "header");
         String result = replaceSection(page, "component-options", "The Redis Delay component supports "
-                                                                  + componentOptions.size() + " options, which are listed below.\n\n"
+                                                                  + componentOptions.size()
+                                                                  + " options, which are listed below.\n\n"
                                                                   + table(options(componentOptions, "property"), false));
         result = replaceSection(result, "endpoint-path-options", "==== Path Parameters (" + path.size() + " parameters)\n\n"
                                                                  + table(path, false));
         result = replaceSection(result, "endpoint-query-options", "==== Query Parameters (" + query.size() + " parameters)\n\n"
                                                                   + table(query, false));
         return replaceSection(result, "message-headers", "The Redis Delay component supports " + headers.size()
-                                                         + " message headers, which are listed below.\n\n" + table(headers, true));
+                                                         + " message headers, which are listed below.\n\n"
+                                                         + table(headers, true));
     }
 
     @SuppressWarnings("unchecked")
@@ -83,7 +100,8 @@ class ComponentPageTablesTest {
             }
             table.append(" | ").append(Boolean.TRUE.equals(option.get("required")) ? "*Required* " : "")
                     .append(option.get("description")).append(enumValues(option))
-                    .append(Boolean.TRUE.equals(option.get("autowired")) ? " Autowired: a single bean of this type in the registry is used." : "")
+                    .append(Boolean.TRUE.equals(option.get("autowired"))
+                            ? " Autowired: a single bean of this type in the registry is used." : "")
                     .append(" | ").append(option.getOrDefault("defaultValue", ""))
                     .append(" | ").append(simpleName(String.valueOf(option.get("javaType")))).append('\n');
         }

@@ -1,7 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.apache.camel.TypeConverter;
 import org.apache.camel.impl.DefaultCamelContext;
@@ -11,6 +23,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class DurationsTest {
 
@@ -29,8 +44,9 @@ class DurationsTest {
     }
 
     @ParameterizedTest
-    @CsvSource({ "1500,1500", "0,0", "30m,1800000", "1h30m,5400000", "2d,172800000", "10s,10000", "500ms,500",
-                 "PT5S,5000", "pt1m,60000", "' 45s ',45000" })
+    @CsvSource({
+            "1500,1500", "0,0", "30m,1800000", "1h30m,5400000", "2d,172800000", "10s,10000", "500ms,500",
+            "PT5S,5000", "pt1m,60000", "' 45s ',45000" })
     void acceptedFormsGiveMilliseconds(String text, long millis) {
         assertThat(Durations.parse(text, converter, "delay")).isEqualTo(millis);
     }
@@ -46,7 +62,8 @@ class DurationsTest {
     @Test
     void tooLargeValuesAreRejected() {
         assertThatThrownBy(() -> Durations.parse("99999999999999999999", converter, "delay")).hasMessageContaining("too large");
-        assertThatThrownBy(() -> Durations.checkRange(Durations.MAX_MILLIS + 1, "delay", "x")).hasMessageContaining("too large");
+        assertThatThrownBy(() -> Durations.checkRange(Durations.MAX_MILLIS + 1, "delay", "x"))
+                .hasMessageContaining("too large");
     }
 
     @Test

@@ -1,8 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
-
-import static io.github.camelredisdelay.test.HealthChecks.readiness;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 
@@ -14,6 +25,10 @@ import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.health.HealthCheck;
 import org.apache.camel.health.HealthCheckHelper;
 import org.junit.jupiter.api.Test;
+
+import static io.github.camelredisdelay.test.HealthChecks.readiness;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class HealthCheckTest extends RedisDelayTestSupport {
 
@@ -34,14 +49,16 @@ class HealthCheckTest extends RedisDelayTestSupport {
         HealthCheck producerCheck = HealthChecks.producerCheck(node);
         assertThat(producerCheck.getId()).isEqualTo("producer:redis-delay-orders");
         await().atMost(Duration.ofSeconds(10)).until(() -> readiness(node).get("consumer:expire") == HealthCheck.State.UP
-                                                           && producerCheck.call().getState() == HealthCheck.State.UP);
+                && producerCheck.call().getState() == HealthCheck.State.UP);
 
         redisServer.stop();
         try {
-            await().atMost(Duration.ofSeconds(20)).until(() -> readiness(node).get("consumer:expire") == HealthCheck.State.DOWN);
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> readiness(node).get("consumer:expire") == HealthCheck.State.DOWN);
             HealthCheck.Result down = HealthCheckHelper.invokeReadiness(node).stream()
                     .filter(r -> r.getCheck().getId().equals("consumer:expire")).findFirst().orElseThrow();
-            assertThat(down.getMessage()).hasValueSatisfying(m -> assertThat(m).contains("Redis of queue orders does not answer"));
+            assertThat(down.getMessage())
+                    .hasValueSatisfying(m -> assertThat(m).contains("Redis of queue orders does not answer"));
             assertThat(readiness(node)).as("Camel reports DOWN checks of every kind")
                     .containsEntry("producer:redis-delay-orders", HealthCheck.State.DOWN);
         } finally {
@@ -49,6 +66,6 @@ class HealthCheckTest extends RedisDelayTestSupport {
         }
 
         await().atMost(Duration.ofSeconds(30)).until(() -> readiness(node).get("consumer:expire") == HealthCheck.State.UP
-                                                           && producerCheck.call().getState() == HealthCheck.State.UP);
+                && producerCheck.call().getState() == HealthCheck.State.UP);
     }
 }

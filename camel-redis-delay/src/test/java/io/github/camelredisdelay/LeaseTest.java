@@ -1,7 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
@@ -15,6 +27,9 @@ import org.apache.camel.Message;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.stream.StreamReadGroupArgs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class LeaseTest extends RedisDelayTestSupport {
 
@@ -38,7 +53,8 @@ class LeaseTest extends RedisDelayTestSupport {
         producer.sendBody("redis-delay:jobs", "job");
         await().atMost(Duration.ofSeconds(5)).until(() -> redis().getStream(key("jobs", "ready")).size() == 1);
         redis().getStream(key("jobs", "ready")).createGroup(
-                org.redisson.api.stream.StreamCreateGroupArgs.name(QueueKeys.GROUP).id(org.redisson.api.stream.StreamMessageId.ALL));
+                org.redisson.api.stream.StreamCreateGroupArgs.name(QueueKeys.GROUP)
+                        .id(org.redisson.api.stream.StreamMessageId.ALL));
         // a consumer that reads the message and dies before acknowledging it
         var taken = redis().getStream(key("jobs", "ready"))
                 .readGroup(QueueKeys.GROUP, "crashed-consumer", StreamReadGroupArgs.neverDelivered().count(1));

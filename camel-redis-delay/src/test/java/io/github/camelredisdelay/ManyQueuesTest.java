@@ -1,7 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -16,10 +28,13 @@ import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 /**
  * One CamelContext with a consumer route on each of many queues (a queue per tenant): every message arrives on time,
- * the component's Redis connections stay bounded whatever the number of queues, threads grow by the one consumer
- * thread per route and no more, and the context stops within seconds.
+ * the component's Redis connections stay bounded whatever the number of queues, threads grow by the one consumer thread
+ * per route and no more, and the context stops within seconds.
  */
 class ManyQueuesTest extends RedisDelayTestSupport {
 

@@ -1,7 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
@@ -25,6 +37,9 @@ import org.junit.jupiter.api.Test;
 import org.redisson.api.stream.StreamCreateGroupArgs;
 import org.redisson.api.stream.StreamMessageId;
 import org.redisson.api.stream.StreamReadGroupArgs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class MetricsTest extends RedisDelayTestSupport {
 
@@ -97,7 +112,8 @@ class MetricsTest extends RedisDelayTestSupport {
         await().atMost(Duration.ofSeconds(5)).until(() -> ready.size() == 1);
         ready.createGroup(StreamCreateGroupArgs.name(QueueKeys.GROUP).id(StreamMessageId.ALL));
         // a consumer that reads the message and dies before acknowledging it
-        assertThat(ready.readGroup(QueueKeys.GROUP, "crashed-consumer", StreamReadGroupArgs.neverDelivered().count(1))).hasSize(1);
+        assertThat(ready.readGroup(QueueKeys.GROUP, "crashed-consumer", StreamReadGroupArgs.neverDelivered().count(1)))
+                .hasSize(1);
 
         node(registry, "redis-delay:jobs?visibilityTimeout=500");
 
@@ -142,7 +158,8 @@ class MetricsTest extends RedisDelayTestSupport {
         context.getRegistry().bind("metricsRegistry", registry);
         context.start();
         queues.forEach(queue -> context.createProducerTemplate().sendBody("direct:" + queue, queue));
-        await().atMost(Duration.ofSeconds(5)).until(() -> registry.find("camel.redis.delay.messages").gauges().size() == 20 * 4);
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> registry.find("camel.redis.delay.messages").gauges().size() == 20 * 4);
 
         Map<String, Long> before = CommandStats.calls(redis());
         for (int read = 0; read < 10; read++) {
@@ -155,7 +172,8 @@ class MetricsTest extends RedisDelayTestSupport {
                 .mapToLong(command -> after.getOrDefault(command, 0L) - before.getOrDefault(command, 0L)).sum();
         long hlens = after.getOrDefault("hlen", 0L) - before.getOrDefault("hlen", 0L);
         System.out.printf("[commandstats] 20 queues, all %d meters read 10 times: %d script calls, %d HLEN (%s)%n",
-                registry.getMeters().size(), scripts, hlens, after.keySet().stream().filter(c -> c.startsWith("eval")).toList());
+                registry.getMeters().size(), scripts, hlens,
+                after.keySet().stream().filter(c -> c.startsWith("eval")).toList());
         assertThat(scripts).as("stats.lua calls: one per queue").isEqualTo(20);
         assertThat(hlens).as("HLEN: one in each stats.lua call, one per dead-letter queue").isEqualTo(40);
         assertThat(registry.get("camel.redis.delay.messages").tag("queue", "q7").tag("state", "scheduled").gauge().value())

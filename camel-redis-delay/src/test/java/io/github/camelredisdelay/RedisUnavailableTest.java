@@ -1,6 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.ServerSocket;
 import java.util.concurrent.CompletableFuture;
@@ -12,6 +25,8 @@ import org.apache.camel.Exchange;
 import org.apache.camel.ServiceStatus;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class RedisUnavailableTest extends RedisDelayTestSupport {
 
@@ -36,7 +51,8 @@ class RedisUnavailableTest extends RedisDelayTestSupport {
         });
 
         CompletableFuture.runAsync(node::start).get(30, TimeUnit.SECONDS);
-        assertThat(node.getRouteController().getRouteStatus(node.getRoutes().get(0).getRouteId())).isEqualTo(ServiceStatus.Started);
+        assertThat(node.getRouteController().getRouteStatus(node.getRoutes().get(0).getRouteId()))
+                .isEqualTo(ServiceStatus.Started);
 
         Exchange sent = node.createProducerTemplate().send(uri, e -> e.getMessage().setBody("x"));
         assertThat(sent.getException()).as("the Redis error reaches the route").isNotNull();

@@ -1,7 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
@@ -16,6 +28,9 @@ import org.apache.camel.Message;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class RedriveTest extends RedisDelayTestSupport {
 
@@ -62,7 +77,8 @@ class RedriveTest extends RedisDelayTestSupport {
             assertThat(m.getHeader(RedisDelayConstants.DELIVERY_COUNT)).isEqualTo(1);
             assertThat(m.getHeaders()).doesNotContainKeys(RedisDelayConstants.LAST_ERROR, RedisDelayConstants.ORIGINAL_QUEUE);
         });
-        assertThat(delivered.stream().map(m -> m.getHeader(RedisDelayConstants.MESSAGE_ID))).containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(delivered.stream().map(m -> m.getHeader(RedisDelayConstants.MESSAGE_ID)))
+                .containsExactlyInAnyOrderElementsOf(ids);
         assertThat(redis().getKeys().getKeysByPattern(keyPrefix + ":{jobs.dead}:msg")).isEmpty();
     }
 
@@ -93,8 +109,9 @@ class RedriveTest extends RedisDelayTestSupport {
 
         assertThat(moved).isEqualTo(2L);
         assertThat(redis().getMap(key("jobs.dead", "msg")).size()).isEqualTo(1);
-        Message peeked = producer.request(uri + "&operation=peek", e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "j1"))
-                .getMessage();
+        Message peeked
+                = producer.request(uri + "&operation=peek", e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "j1"))
+                        .getMessage();
         assertThat(peeked.getHeader(RedisDelayConstants.STATE)).isEqualTo("scheduled");
         assertThat(delivered).isEmpty();
     }

@@ -1,7 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +26,9 @@ import org.apache.camel.Message;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
 import org.redisson.client.codec.ByteArrayCodec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class RetryAndDeadLetterTest extends RedisDelayTestSupport {
 
@@ -45,7 +60,7 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
                              - attempts.get(0).getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class);
         assertThat(firstRetryGap).isGreaterThanOrEqualTo(100);
         await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("jobs", "msg")).isEmpty()
-                                                           && redis().getMap(key("jobs", "fail")).isEmpty());
+                && redis().getMap(key("jobs", "fail")).isEmpty());
     }
 
     @Test
@@ -71,7 +86,8 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
         assertThat(dead.getHeader("tenant")).isEqualTo("acme");
         assertThat(dead.getHeader(RedisDelayConstants.ORIGINAL_QUEUE)).isEqualTo("jobs");
         assertThat(dead.getHeader(RedisDelayConstants.LAST_ERROR)).isEqualTo("java.lang.IllegalArgumentException: bad job");
-        assertThat(dead.getHeader(RedisDelayConstants.MESSAGE_ID)).isEqualTo(attempts.get(0).getHeader(RedisDelayConstants.MESSAGE_ID));
+        assertThat(dead.getHeader(RedisDelayConstants.MESSAGE_ID))
+                .isEqualTo(attempts.get(0).getHeader(RedisDelayConstants.MESSAGE_ID));
         await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("jobs", "msg")).isEmpty());
     }
 

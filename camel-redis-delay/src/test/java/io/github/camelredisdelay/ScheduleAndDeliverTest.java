@@ -1,7 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -16,6 +28,9 @@ import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class ScheduleAndDeliverTest extends RedisDelayTestSupport {
 
@@ -70,7 +85,8 @@ class ScheduleAndDeliverTest extends RedisDelayTestSupport {
         ProducerTemplate producer = nodeConsuming("orders").createProducerTemplate();
 
         producer.sendBodyAndHeader("redis-delay:orders?delay=1h", "millis", RedisDelayConstants.DELAY, 300L);
-        producer.sendBodyAndHeader("redis-delay:orders?delay=1h", "duration", RedisDelayConstants.DELAY, Duration.ofMillis(300));
+        producer.sendBodyAndHeader("redis-delay:orders?delay=1h", "duration", RedisDelayConstants.DELAY,
+                Duration.ofMillis(300));
         producer.sendBodyAndHeader("redis-delay:orders?delay=1h", "text", RedisDelayConstants.DELAY, "1s");
 
         await().atMost(Duration.ofSeconds(10)).until(() -> arrivals.size() == 3);
@@ -125,8 +141,8 @@ class ScheduleAndDeliverTest extends RedisDelayTestSupport {
         assertThat(delivered.getHeader(RedisDelayConstants.DELIVERY_COUNT)).isEqualTo(1);
         assertThat(delivered.getHeader(RedisDelayConstants.QUEUE)).isEqualTo("orders");
         assertThat(delivered.getHeader(RedisDelayConstants.SCHEDULED_AT, Long.class))
-                .isBetween(sent.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class) - 300, 
-                           sent.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class) - 200);
+                .isBetween(sent.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class) - 300,
+                        sent.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class) - 200);
         assertThat(delivered.getHeaders()).doesNotContainKeys(RedisDelayConstants.DELAY, RedisDelayConstants.DUE_AT,
                 RedisDelayConstants.OPERATION);
     }

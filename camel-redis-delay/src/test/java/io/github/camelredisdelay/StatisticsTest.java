@@ -1,7 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -18,6 +30,9 @@ import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.console.DevConsole;
 import org.apache.camel.console.DevConsoleResolver;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class StatisticsTest extends RedisDelayTestSupport {
 
@@ -50,7 +65,8 @@ class StatisticsTest extends RedisDelayTestSupport {
         release.countDown();
 
         assertThat(stats).containsEntry("queue", "orders").containsEntry("scheduled", 3L).containsEntry("ready", 2L)
-                .containsEntry("inFlight", 2L).containsEntry("deadLetterQueue", "orders.dead").containsEntry("deadLettered", 1L);
+                .containsEntry("inFlight", 2L).containsEntry("deadLetterQueue", "orders.dead")
+                .containsEntry("deadLettered", 1L);
         assertThat((Long) stats.get("oldestOverdueMs")).isBetween(0L, 5000L);
         assertThat((Long) stats.get("clockOffsetMs")).isBetween(-1000L, 1000L);
     }
@@ -85,8 +101,10 @@ class StatisticsTest extends RedisDelayTestSupport {
         node.createProducerTemplate().sendBody("direct:order", "x");
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
 
-        var names = server.queryNames(new ObjectName("org.apache.camel:context=" + node.getManagementName() + ",type=endpoints,*"),
-                null).stream().filter(n -> n.getKeyProperty("name").contains("redis-delay://orders")).toList();
+        var names = server
+                .queryNames(new ObjectName("org.apache.camel:context=" + node.getManagementName() + ",type=endpoints,*"),
+                        null)
+                .stream().filter(n -> n.getKeyProperty("name").contains("redis-delay://orders")).toList();
 
         assertThat(names).as("MBeans of the endpoint").hasSize(1);
         ObjectName name = names.get(0);
@@ -106,7 +124,8 @@ class StatisticsTest extends RedisDelayTestSupport {
         });
         node.createProducerTemplate().sendBody("direct:remind", "x");
 
-        DevConsole console = node.getCamelContextExtension().getContextPlugin(DevConsoleResolver.class).resolveDevConsole("redis-delay");
+        DevConsole console
+                = node.getCamelContextExtension().getContextPlugin(DevConsoleResolver.class).resolveDevConsole("redis-delay");
         String text = (String) console.call(DevConsole.MediaType.TEXT);
 
         assertThat(text).contains("Queue: orders").contains("Queue: reminders").contains("scheduled: 1");

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.time.Duration;
@@ -12,32 +27,35 @@ import org.apache.camel.CamelContext;
 import org.redisson.api.RedissonClient;
 
 /**
- * What every scenario works with: the settings, the Redis server, the one CamelContext (our side), the one
- * Redisson client (their side) and the report.
+ * What every scenario works with: the settings, the Redis server, the one CamelContext (our side), the one Redisson
+ * client (their side) and the report.
  */
 final class Bench {
 
     /**
      * Rounds of the throughput comparisons (P2, P3), whose table rows show each side's median. Rates on this kind of
-     * shared machine swing by 10-40 % from one minute to the next; the median of alternating rounds is steadier
-     * than a single pair.
+     * shared machine swing by 10-40 % from one minute to the next; the median of alternating rounds is steadier than a
+     * single pair.
      */
     static final int ROUNDS = 3;
 
     private final BenchSettings settings;
     private final BenchRedis redis;
-    private final CamelContext camel;
-    private final RedissonClient redisson;
+    private final BenchClients clients;
     private final Report report;
     private int runs;
     private boolean oursFirst = true;
 
-    Bench(BenchSettings settings, BenchRedis redis, CamelContext camel, RedissonClient redisson, Report report) {
+    Bench(BenchSettings settings, BenchRedis redis, BenchClients clients, Report report) {
         this.settings = settings;
         this.redis = redis;
-        this.camel = camel;
-        this.redisson = redisson;
+        this.clients = clients;
         this.report = report;
+    }
+
+    /** The same benchmark with other clients, e.g. ones that reach Redis through a proxy. */
+    Bench with(BenchClients other) {
+        return new Bench(settings, redis, other, report);
     }
 
     BenchSettings settings() {
@@ -49,11 +67,11 @@ final class Bench {
     }
 
     CamelContext camel() {
-        return camel;
+        return clients.camel();
     }
 
     RedissonClient redisson() {
-        return redisson;
+        return clients.redisson();
     }
 
     Report report() {
@@ -66,8 +84,8 @@ final class Bench {
     }
 
     /**
-     * Both sides; which one goes first alternates from call to call, so a drift of the machine (other load,
-     * a warming JIT, a growing heap) does not always favour the same side.
+     * Both sides; which one goes first alternates from call to call, so a drift of the machine (other load, a warming
+     * JIT, a growing heap) does not always favour the same side.
      */
     List<Side> sidesInTurn() {
         List<Side> order = oursFirst ? List.of(Side.OURS, Side.THEIRS) : List.of(Side.THEIRS, Side.OURS);
@@ -105,8 +123,8 @@ final class Bench {
     <T> Map<Side, Rounds<T>> inRounds(String scenarioId, ToDoubleFunction<T> metric, SideRun<T> run) {
         Map<Side, List<T>> outcomes = new EnumMap<>(Side.class);
         for (int round = 0; round < ROUNDS; round++) {
-            onBothSides(scenarioId, run).forEach((side, outcome) ->
-                    outcomes.computeIfAbsent(side, any -> new ArrayList<>()).add(outcome));
+            onBothSides(scenarioId, run)
+                    .forEach((side, outcome) -> outcomes.computeIfAbsent(side, any -> new ArrayList<>()).add(outcome));
         }
         Map<Side, Rounds<T>> ordered = new EnumMap<>(Side.class);
         outcomes.forEach((side, sideOutcomes) -> ordered.put(side, Rounds.of(sideOutcomes, metric)));

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.io.UncheckedIOException;
@@ -16,13 +31,13 @@ import io.github.camelredisdelay.embedded.RedisServerOptions;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
 
 /**
- * The private redis-server both sides run against, and what the benchmark reads from it: command statistics,
- * memory, CPU, stalls. Probes go over their own short connections (see {@link RedisServerProcess#command}), so they
- * never queue behind the clients under test; {@link CommandStats} leaves the probe commands out of its counts.
+ * The private redis-server both sides run against, and what the benchmark reads from it: command statistics, memory,
+ * CPU, stalls. Probes go over their own short connections (see {@link RedisServerProcess#command}), so they never queue
+ * behind the clients under test; {@link CommandStats} leaves the probe commands out of its counts.
  * <p>
- * RDelayedQueue's transfer scripts can keep the server busy for many seconds, even after its run ended (each LREM
- * scans a long list, and Redisson sends timed-out scripts again), so every probe waits out a stall, for as long as
- * its {@code patience}.
+ * RDelayedQueue's transfer scripts can keep the server busy for many seconds, even after its run ended (each LREM scans
+ * a long list, and Redisson sends timed-out scripts again), so every probe waits out a stall, for as long as its
+ * {@code patience}.
  */
 final class BenchRedis implements AutoCloseable {
 
@@ -72,7 +87,9 @@ final class BenchRedis implements AutoCloseable {
         return command(PATIENT, args);
     }
 
-    /** Sends one command, retrying while the server is stalled (no reply in time, or BUSY) for up to {@code patience}. */
+    /**
+     * Sends one command, retrying while the server is stalled (no reply in time, or BUSY) for up to {@code patience}.
+     */
     String command(Duration patience, String... args) {
         long deadline = System.nanoTime() + patience.toNanos();
         while (true) {
@@ -145,7 +162,8 @@ final class BenchRedis implements AutoCloseable {
     /** Stalls since the last {@link #resetStalls()}. */
     Stalls stalls(Duration patience) {
         long count = Long.parseLong(command(patience, "SLOWLOG", "LEN"));
-        return new Stalls(count, worstCommandMillis(command(patience, "LATENCY", "LATEST")),
+        return new Stalls(
+                count, worstCommandMillis(command(patience, "LATENCY", "LATEST")),
                 slowest(command(patience, "SLOWLOG", "GET", "128")));
     }
 
@@ -154,8 +172,8 @@ final class BenchRedis implements AutoCloseable {
     }
 
     /**
-     * {@code LATENCY LATEST} is an array of {event, time, latest ms, max ms} per event; the "command" event
-     * covers every slow command, scripts included.
+     * {@code LATENCY LATEST} is an array of {event, time, latest ms, max ms} per event; the "command" event covers
+     * every slow command, scripts included.
      */
     private static long worstCommandMillis(String latest) {
         if (latest == null || latest.isBlank()) {
@@ -182,7 +200,7 @@ final class BenchRedis implements AutoCloseable {
         for (int i = 0; i + 3 < lines.length; i++) {
             if (INTEGER.matcher(lines[i]).matches() && lines[i + 1].length() == 10
                     && INTEGER.matcher(lines[i + 1]).matches() && INTEGER.matcher(lines[i + 2]).matches()) {
-                positions.add(new long[] {i, Long.parseLong(lines[i + 2])});
+                positions.add(new long[] { i, Long.parseLong(lines[i + 2]) });
                 i += 3;
             }
         }

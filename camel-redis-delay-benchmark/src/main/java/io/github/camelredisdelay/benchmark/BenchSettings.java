@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.nio.file.Path;
@@ -21,10 +36,12 @@ record BenchSettings(double scale, Set<String> only, String redisBinary, Path ou
             throw new IllegalArgumentException("bench.scale must be in (0, 100], not " + scale);
         }
         String only = System.getProperty("bench.only", ALL).trim();
-        Set<String> ids = only.isEmpty() || only.equalsIgnoreCase(ALL) ? Set.of()
+        Set<String> ids = only.isEmpty() || only.equalsIgnoreCase(ALL)
+                ? Set.of()
                 : Arrays.stream(only.split(",")).map(String::trim).filter(id -> !id.isEmpty())
                         .map(id -> id.toUpperCase(Locale.ROOT)).collect(Collectors.toUnmodifiableSet());
-        return new BenchSettings(scale, ids, System.getProperty("bench.redis", "path"),
+        return new BenchSettings(
+                scale, ids, System.getProperty("bench.redis", "path"),
                 Path.of(System.getProperty("bench.output", "target/benchmark-results.json")));
     }
 

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.nio.file.Path;
@@ -7,25 +22,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.github.camelredisdelay.RedisDelayComponent;
-import org.apache.camel.CamelContext;
-import org.apache.camel.impl.DefaultCamelContext;
-import org.redisson.Redisson;
-import org.redisson.api.RedissonClient;
-import org.redisson.client.codec.StringCodec;
-import org.redisson.config.Config;
-
 /**
- * Runs the benchmark: starts a private redis-server, then every selected scenario for the redis-delay component
- * (one CamelContext) and for Redisson's RDelayedQueue (one RedissonClient with default settings, like the
- * component's own client), prints a Markdown table and writes it, with the JSON results, under {@code target}.
+ * Runs the benchmark: starts a private redis-server, then every selected scenario for the redis-delay component (one
+ * CamelContext) and for Redisson's RDelayedQueue (one RedissonClient with default settings, like the component's own
+ * client), prints a Markdown table and writes it, with the JSON results, under {@code target}.
  * <p>
  * {@code mvn -q -pl camel-redis-delay-benchmark -am compile exec:java -Dbench.scale=1.0 [-Dbench.only=P1,P3]}
  */
 public final class BenchmarkMain {
 
     private static final List<Scenario> SCENARIOS = List.of(new P1Lateness(), new P2ScheduleThroughput(),
-            new P3Drain(), new P3bSameInstant(), new P4Backlog(), new P5Memory(), new RedisBenchmarkReference());
+            new P2aBulkSchedule(), new P3Drain(), new P3bSameInstant(), new P4Backlog(), new P5Memory(),
+            new P6AddedLatency(), new RedisBenchmarkReference());
 
     private BenchmarkMain() {
     }
@@ -38,15 +46,12 @@ public final class BenchmarkMain {
         try (BenchRedis redis = BenchRedis.start(settings.redisBinary())) {
             machine = Machine.describe(redis);
             System.out.println("Benchmark: scale " + settings.scale() + ", scenarios "
-                    + (settings.only().isEmpty() ? "all" : settings.only()) + ", machine " + machine);
-            RedissonClient redisson = Redisson.create(redissonConfig(redis.uri()));
-            try (CamelContext camel = camelContext(redis.uri())) {
-                Bench bench = new Bench(settings, redis, camel, redisson, report);
+                               + (settings.only().isEmpty() ? "all" : settings.only()) + ", machine " + machine);
+            try (BenchClients clients = BenchClients.connect(redis.uri())) {
+                Bench bench = new Bench(settings, redis, clients, report);
                 JitWarmUp.run(bench);
                 SCENARIOS.stream().filter(scenario -> settings.selected(scenario.id()))
                         .forEach(scenario -> run(bench, scenario));
-            } finally {
-                redisson.shutdown();
             }
         }
         writeResults(settings, report, machine, started);
@@ -65,7 +70,8 @@ public final class BenchmarkMain {
         System.out.printf("  (%s took %.0f s)%n", scenario.id(), (System.nanoTime() - start) / 1e9);
     }
 
-    private static void writeResults(BenchSettings settings, Report report, Map<String, Object> machine,
+    private static void writeResults(
+            BenchSettings settings, Report report, Map<String, Object> machine,
             Instant started) {
         Map<String, Object> run = new LinkedHashMap<>();
         run.put("started", started.toString());
@@ -75,31 +81,12 @@ public final class BenchmarkMain {
         System.out.println();
         System.out.println(report.markdown());
         Path json = settings.output();
-        Path markdown = json.resolveSibling(json.getFileName().toString().replaceFirst("\\.json$", "") + ".md");
+        String base = json.getFileName().toString().replaceFirst("\\.json$", "");
+        Path markdown = json.resolveSibling(base + ".md");
         report.writeJson(json, machine, run);
         report.writeMarkdown(markdown, "Benchmark " + run + "\n\nMachine " + machine);
-        System.out.printf("Took %s s; results in %s and %s%n", run.get("seconds"), json.toAbsolutePath(),
-                markdown.toAbsolutePath());
-    }
-
-    /** Redisson's defaults, as the component's own client; only the codec differs from Redisson's Kryo default. */
-    private static Config redissonConfig(String uri) {
-        Config config = new Config();
-        config.useSingleServer().setAddress(uri);
-        config.setCodec(StringCodec.INSTANCE);
-        return config;
-    }
-
-    private static CamelContext camelContext(String uri) {
-        CamelContext camel = new DefaultCamelContext();
-        RedisDelayComponent component = new RedisDelayComponent();
-        component.getConfiguration().setAddress(uri);
-        camel.addComponent("redis-delay", component);
-        camel.getShutdownStrategy().setTimeout(10);
-        camel.start();
-        // An application's endpoints keep the component's Redis client for its whole life. Without this idle one,
-        // every run would start a new client (connections, event loops), while RDelayedQueue's client lives on.
-        camel.getEndpoint("redis-delay:bench-client-holder?transferInterval=1h");
-        return camel;
+        List<Path> charts = report.writeCharts(json.toAbsolutePath().getParent(), base);
+        System.out.printf("Took %s s; results in %s and %s; charts %s%n", run.get("seconds"), json.toAbsolutePath(),
+                markdown.toAbsolutePath(), charts);
     }
 }

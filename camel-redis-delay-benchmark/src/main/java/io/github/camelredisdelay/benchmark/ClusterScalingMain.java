@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.nio.file.Files;
@@ -18,9 +33,9 @@ import org.apache.camel.util.json.Jsoner;
 /**
  * How a busy queue scales with {@code shards} on a real 3-master / 3-replica Redis Cluster of private processes:
  * schedule throughput (4 producer threads) and drain throughput (3 consumer threads in all) with one shard and with
- * three, alternating so drift does not favour either. The first pair warms the JIT up and is only reported in the
- * JSON; the table shows the mean of the other rounds. Prints the table and writes {@code target/cluster-scaling.json}
- * and {@code .md}.
+ * three, alternating so drift does not favour either. The first pair warms the JIT up and is only reported in the JSON;
+ * the table shows the mean of the other rounds. Prints the table and writes {@code target/cluster-scaling.json} and
+ * {@code .md}.
  * <p>
  * {@code mvn -q -pl camel-redis-delay-benchmark -am compile exec:java -Dbench.main=io.github.camelredisdelay.benchmark.ClusterScalingMain}
  */
@@ -88,8 +103,10 @@ public final class ClusterScalingMain {
                 .append(Numbers.format(three)).append(" | ").append(Numbers.format(three / one)).append("× |\n");
     }
 
-    private static void write(BenchSettings settings, List<ShardedRun.Outcome> outcomes, Map<String, Object> machine,
-            Instant started, String table) throws Exception {
+    private static void write(
+            BenchSettings settings, List<ShardedRun.Outcome> outcomes, Map<String, Object> machine,
+            Instant started, String table)
+            throws Exception {
         JsonObject json = new JsonObject();
         json.put("machine", new JsonObject(machine));
         json.put("started", started.toString());

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.util.HashMap;
@@ -6,9 +21,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Calls and time per command from {@code INFO commandstats}. Redis counts the commands a Lua script runs as well
- * as the EVALSHA that ran it, so {@link #total()} is every command executed while {@link #scripts()} is the number
- * of script round trips (EVAL, EVALSHA and their read-only variants). Commands the benchmark itself sends to probe the server are left out.
+ * Calls and time per command from {@code INFO commandstats}. Redis counts the commands a Lua script runs as well as the
+ * EVALSHA that ran it, so {@link #total()} is every command executed while {@link #scripts()} is the number of script
+ * round trips (EVAL, EVALSHA and their read-only variants). Commands the benchmark itself sends to probe the server are
+ * left out.
  */
 record CommandStats(Map<String, Long> calls, Map<String, Long> micros) {
 

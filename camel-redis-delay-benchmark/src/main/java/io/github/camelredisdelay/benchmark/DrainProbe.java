@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.time.Duration;
@@ -5,8 +20,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The P3 procedure: a backlog of messages that are all due when the consumers start, and the time those consumers
- * take to receive every one. How the due times are laid out is the scenario's choice ({@link Layout}).
+ * The P3 procedure: a backlog of messages that are all due when the consumers start, and the time those consumers take
+ * to receive every one. How the due times are laid out is the scenario's choice ({@link Layout}).
  */
 final class DrainProbe {
 
@@ -29,20 +44,27 @@ final class DrainProbe {
     }
 
     /**
-     * @param delivered    messages received within the bound, of {@code expected}
-     * @param drainNanos   from starting the consumers to the last message (or the bound)
-     * @param readyAtStart messages already transferred when the consumers started
+     * @param delivered       messages received within the bound, of {@code expected}
+     * @param drainNanos      from starting the consumers to the last message (or the bound)
+     * @param readyAtStart    messages already transferred when the consumers started
      * @param loadedBeforeDue for due instants: whether storing ended before the first was due
-     * @param usage        what Redis and the JVM did while the consumers drained
+     * @param usage           what Redis and the JVM did while the consumers drained
      */
     record Outcome(int expected, int delivered, int duplicates, long drainNanos, double loadRate, long readyAtStart,
-            Boolean loadedBeforeDue, RedisWindow.Usage usage) {
+            Boolean loadedBeforeDue, RedisWindow.Usage usage) implements RateOutcome {
 
-        double perSecond() {
+        @Override
+        public double perSecond() {
             return Numbers.perSecond(delivered, drainNanos);
         }
 
-        Map<String, Object> details() {
+        @Override
+        public long messages() {
+            return delivered;
+        }
+
+        @Override
+        public Map<String, Object> details() {
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("messages", expected);
             details.put("delivered", delivered);
@@ -58,7 +80,8 @@ final class DrainProbe {
         }
     }
 
-    static Outcome measure(Bench bench, QueueUnderTest queue, int messages, int consumers, Layout layout,
+    static Outcome measure(
+            Bench bench, QueueUnderTest queue, int messages, int consumers, Layout layout,
             Duration bound) {
         Due first = layout.dueOf(0);
         double loadRate = queue.preload(messages,
@@ -77,7 +100,8 @@ final class DrainProbe {
                 Bench.log("only %d of %d messages delivered within %d s", receipts.received(), messages, bound.toSeconds());
             }
             long drainNanos = System.nanoTime() - start;
-            return new Outcome(messages, receipts.received(), receipts.duplicates(), drainNanos, loadRate, readyAtStart,
+            return new Outcome(
+                    messages, receipts.received(), receipts.duplicates(), drainNanos, loadRate, readyAtStart,
                     first.absolute() ? loadEnd < first.millis() : null, window.close());
         } finally {
             queue.stopConsumers();

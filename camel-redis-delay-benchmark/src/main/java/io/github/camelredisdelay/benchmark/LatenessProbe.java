@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.time.Duration;
@@ -6,9 +21,9 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * The P1 procedure, also run by P4 on a queue with a backlog: messages with delays uniform in [0.5 s, 5 s] sent
- * at a fixed rate, one consumer, lateness = receive time − intended due time. The Redis commands and CPU of the
- * whole run are counted too.
+ * The P1 procedure, also run by P4 on a queue with a backlog: messages with delays uniform in [0.5 s, 5 s] sent at a
+ * fixed rate, one consumer, lateness = receive time − intended due time. The Redis commands and CPU of the whole run
+ * are counted too.
  */
 final class LatenessProbe {
 
@@ -25,12 +40,13 @@ final class LatenessProbe {
     }
 
     /**
-     * @param delivered messages received at least once, of {@code expected}
-     * @param sendRate  achieved send rate, messages/s
-     * @param usage     what Redis and the JVM did from the first send to the last delivery
+     * @param delivered            messages received at least once, of {@code expected}
+     * @param sendRate             achieved send rate, messages/s
+     * @param usage                what Redis and the JVM did from the first send to the last delivery
+     * @param sortedLatenessMicros each delivered message's lateness, lowest first, for the chart
      */
     record Outcome(int expected, int delivered, int duplicates, Percentiles lateness, double sendRate,
-            RedisWindow.Usage usage) {
+            RedisWindow.Usage usage, long[] sortedLatenessMicros) {
 
         double callsPerMessage() {
             return usage.commandsPer(expected);
@@ -53,8 +69,8 @@ final class LatenessProbe {
     }
 
     /**
-     * @param warmUp whether to push a few messages through first: connections and the consumer path of a fresh
-     *               queue; P4's queue has just been used
+     * @param warmUp whether to push a few messages through first: connections and the consumer path of a fresh queue;
+     *               P4's queue has just been used
      */
     static Outcome measure(Bench bench, QueueUnderTest queue, int messages, Duration bound, boolean warmUp) {
         long[] delays = delays(messages);
@@ -75,8 +91,10 @@ final class LatenessProbe {
             if (!complete) {
                 Bench.log("only %d of %d messages delivered within %d s", receipts.received(), messages, bound.toSeconds());
             }
-            return new Outcome(messages, receipts.received(), receipts.duplicates(), receipts.lateness(),
-                    sent.perSecond(), usage);
+            long[] lateness = receipts.sortedLatenessMicros();
+            return new Outcome(
+                    messages, receipts.received(), receipts.duplicates(), Percentiles.ofMicros(lateness),
+                    sent.perSecond(), usage, lateness);
         } finally {
             queue.stopConsumers();
         }

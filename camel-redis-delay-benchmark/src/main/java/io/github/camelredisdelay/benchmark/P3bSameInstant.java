@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.time.Duration;
@@ -5,8 +20,8 @@ import java.util.Map;
 
 /**
  * P3b: the same drain when all 100,000 messages are due at one instant. RDelayedQueue's transfer then removes each
- * message from its list with an LREM at a random position (its sorted set orders equal due times by a random id),
- * which is quadratic; each side's wait is bounded and what it delivered within the bound is reported.
+ * message from its list with an LREM at a random position (its sorted set orders equal due times by a random id), which
+ * is quadratic; each side's wait is bounded and what it delivered within the bound is reported.
  */
 final class P3bSameInstant implements Scenario {
 
@@ -45,8 +60,11 @@ final class P3bSameInstant implements Scenario {
                 messages, CONSUMERS), outcomes, DrainProbe.Outcome::perSecond, Target.ratioAtLeast(20),
                 DrainProbe.Outcome::details));
         bench.report().add(ResultRow.compare(id(), "delivered within " + BOUND.toSeconds() + " s (of "
-                + messages + ")", outcomes, DrainProbe.Outcome::delivered, Target.oursAtLeast(messages, "all"),
+                                                   + messages + ")",
+                outcomes, DrainProbe.Outcome::delivered, Target.oursAtLeast(messages, "all"),
                 DrainProbe.Outcome::details));
+        Rows.cpu(bench.report(), id(), "delivered msg", "drain at one instant", outcomes, DrainProbe.Outcome::usage,
+                DrainProbe.Outcome::delivered, DrainProbe.Outcome::details);
     }
 
     /** One instant late enough for storing, at the calibrated rate, to end before it. */

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.time.Duration;
@@ -5,9 +20,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * P5: Redis memory per pending message with a 100-byte body (and, for comparison, a 1,000-byte one): the {@code INFO memory} {@code used_memory} delta / N,
- * and the {@code used_memory_dataset} delta, which leaves out the server's own overhead (client buffers, which grow
- * with the connections a side opens while storing). The JSON has the exact size of every key.
+ * P5: Redis memory per pending message with a 100-byte body (and, for comparison, a 1,000-byte one): the
+ * {@code INFO memory} {@code used_memory} delta / N, and the {@code used_memory_dataset} delta, which leaves out the
+ * server's own overhead (client buffers, which grow with the connections a side opens while storing). The JSON has the
+ * exact size of every key.
  */
 final class P5Memory implements Scenario {
 
@@ -63,7 +79,8 @@ final class P5Memory implements Scenario {
         int messages = bench.scaled(MESSAGES, 1000);
         Map<Side, Outcome> outcomes = measure(bench, messages, BODY_SIZE);
         bench.report().add(ResultRow.compare(id(), "Redis memory per pending message, " + BODY_SIZE
-                + "-byte body (bytes, used_memory)", outcomes, Outcome::bytesPerMessage, Target.ratioAtMost(0.7),
+                                                   + "-byte body (bytes, used_memory)",
+                outcomes, Outcome::bytesPerMessage, Target.ratioAtMost(0.7),
                 Outcome::details));
         bench.report().add(ResultRow.compare(id(), "the same, used_memory_dataset (bytes; without client buffers)",
                 outcomes, Outcome::datasetBytesPerMessage, Target.ratioAtMost(0.7), Outcome::details));
@@ -78,9 +95,10 @@ final class P5Memory implements Scenario {
             long datasetBefore = bench.redis().memory("used_memory_dataset");
             QueueUnderTest.Load load = queue.preload(messages, seq -> Payload.of(seq, 0, bodySize),
                     seq -> Due.in(ScheduleRateProbe.DELAY_MS), LOAD_BOUND);
-            Outcome outcome = new Outcome(load.stored(),
-                    new long[] {usedBefore, bench.redis().memory("used_memory")},
-                    new long[] {datasetBefore, bench.redis().memory("used_memory_dataset")}, bench.redis().keySizes());
+            Outcome outcome = new Outcome(
+                    load.stored(),
+                    new long[] { usedBefore, bench.redis().memory("used_memory") },
+                    new long[] { datasetBefore, bench.redis().memory("used_memory_dataset") }, bench.redis().keySizes());
             Bench.log("%s, %d-byte body: %.1f bytes per message (dataset %.1f), keys %s", side.label(), bodySize,
                     outcome.bytesPerMessage(), outcome.datasetBytesPerMessage(), outcome.keySizes());
             return outcome;

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.util.Arrays;
@@ -13,7 +28,8 @@ record Percentiles(int count, double p50, double p90, double p99, double max) {
         }
         long[] sorted = micros.clone();
         Arrays.sort(sorted);
-        return new Percentiles(sorted.length, rank(sorted, 0.50), rank(sorted, 0.90), rank(sorted, 0.99),
+        return new Percentiles(
+                sorted.length, rank(sorted, 0.50), rank(sorted, 0.90), rank(sorted, 0.99),
                 sorted[sorted.length - 1] / 1000.0);
     }
 

@@ -1,11 +1,26 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
@@ -54,34 +69,15 @@ final class RDelayedQueueBaseline implements QueueUnderTest {
     }
 
     @Override
+    public CompletionStage<?> scheduleAsync(String body, Due due) {
+        return delayed.offerAsync(body, due.delayFromNow(), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
     public Load preload(int count, IntFunction<String> body, IntFunction<Due> due, Duration bound) {
-        Semaphore inFlight = new Semaphore(PRELOAD_IN_FLIGHT);
-        AtomicInteger failed = new AtomicInteger();
-        long start = System.nanoTime();
-        long deadline = start + bound.toNanos();
-        int offered = 0;
-        try {
-            for (; offered < count && System.nanoTime() - deadline < 0; offered++) {
-                if (!inFlight.tryAcquire(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-                    break;
-                }
-                delayed.offerAsync(body.apply(offered), due.apply(offered).delayFromNow(), TimeUnit.MILLISECONDS)
-                        .whenComplete((ignored, error) -> {
-                            if (error != null) {
-                                failed.incrementAndGet();
-                            }
-                            inFlight.release();
-                        });
-            }
-            inFlight.tryAcquire(PRELOAD_IN_FLIGHT, Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (failed.get() > 0 || offered < count) {
-            System.out.printf("    preload of %s: %d of %d offered, %d failed%n", name, offered, count, failed.get());
-        }
-        int stored = offered - failed.get();
-        return new Load(stored, Numbers.perSecond(stored, System.nanoTime() - start));
+        Senders.Outcome outcome = AsyncSenders.run("preload-" + name, count, 1, PRELOAD_IN_FLIGHT, bound,
+                i -> scheduleAsync(body.apply(i), due.apply(i)));
+        return new Load(outcome.sent(), outcome.perSecond());
     }
 
     @Override

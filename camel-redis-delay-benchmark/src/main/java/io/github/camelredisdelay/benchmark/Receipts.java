@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.time.Duration;
@@ -10,8 +25,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Records the deliveries of one measured run: which of the {@code expected} messages (sequence numbers
- * {@code 0..expected-1}) arrived, how late the first delivery of each was, and how many were delivered again.
- * Messages with other sequence numbers (warm-up, backlog) are only counted.
+ * {@code 0..expected-1}) arrived, how late the first delivery of each was, and how many were delivered again. Messages
+ * with other sequence numbers (warm-up, backlog) are only counted.
  */
 final class Receipts implements MessageSink {
 
@@ -73,6 +88,11 @@ final class Receipts implements MessageSink {
 
     /** Lateness of the messages received so far. */
     Percentiles lateness() {
+        return Percentiles.ofMicros(sortedLatenessMicros());
+    }
+
+    /** The lateness of each message received so far, µs, lowest first. */
+    long[] sortedLatenessMicros() {
         long[] sample = new long[expected];
         int filled = 0;
         for (int seq = 0; seq < expected; seq++) {
@@ -81,7 +101,9 @@ final class Receipts implements MessageSink {
                 sample[filled++] = lateness;
             }
         }
-        return Percentiles.ofMicros(Arrays.copyOf(sample, filled));
+        long[] sorted = Arrays.copyOf(sample, filled);
+        Arrays.sort(sorted);
+        return sorted;
     }
 
     /** This machine's clock in µs; a due time of epoch ms {@code t} means "not before {@code t}.000". */

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.io.IOException;
@@ -14,8 +29,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * ref: what this Redis does per second with the tool that ships with it, as the physical ceiling for the numbers
- * above: a trivial script, ZADD and XADD, one command per round trip and pipelined 16 deep.
+ * ref: what this Redis does per second with the tool that ships with it, as the physical ceiling for the numbers above:
+ * a trivial script, ZADD and XADD, one command per round trip and pipelined 16 deep.
  */
 final class RedisBenchmarkReference implements Scenario {
 
@@ -53,16 +68,19 @@ final class RedisBenchmarkReference implements Scenario {
                 details.put("requests", requests);
                 details.put("pipeline", pipeline);
                 details.put("available", rate.isPresent());
-                bench.report().add(new ResultRow(id(), String.format("redis-benchmark %s, -P %d (req/s; reference)",
-                        command.getKey(), pipeline), rate.orElse(null), null, Target.none(), details));
+                bench.report().add(new ResultRow(
+                        id(), String.format("redis-benchmark %s, -P %d (req/s; reference)",
+                                command.getKey(), pipeline),
+                        rate.orElse(null), null, Target.none(), details));
             }
         }
         bench.redis().reset();
     }
 
     private static Optional<Double> run(int port, int requests, int pipeline, List<String> command) {
-        List<String> commandLine = new ArrayList<>(List.of("redis-benchmark", "-h", "127.0.0.1", "-p",
-                String.valueOf(port), "-n", String.valueOf(requests), "-P", String.valueOf(pipeline), "-q"));
+        List<String> commandLine = new ArrayList<>(
+                List.of("redis-benchmark", "-h", "127.0.0.1", "-p",
+                        String.valueOf(port), "-n", String.valueOf(requests), "-P", String.valueOf(pipeline), "-q"));
         commandLine.addAll(command);
         Path output;
         Process process;

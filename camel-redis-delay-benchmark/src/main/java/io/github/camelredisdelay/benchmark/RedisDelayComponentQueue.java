@@ -1,7 +1,24 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
@@ -15,8 +32,8 @@ import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 
 /**
- * Our side: a {@code redis-delay} queue driven through Camel, messages scheduled with a {@link ProducerTemplate}
- * and consumed by a route, with the component's default options apart from {@code concurrentConsumers}.
+ * Our side: a {@code redis-delay} queue driven through Camel, messages scheduled with a {@link ProducerTemplate} and
+ * consumed by a route, with the component's default options apart from {@code concurrentConsumers}.
  */
 final class RedisDelayComponentQueue implements QueueUnderTest {
 
@@ -51,14 +68,29 @@ final class RedisDelayComponentQueue implements QueueUnderTest {
 
     @Override
     public void schedule(String body, Due due) {
-        template.sendBodyAndHeader(producer, body,
-                due.absolute() ? RedisDelayConstants.DUE_AT : RedisDelayConstants.DELAY, due.millis());
+        template.sendBodyAndHeader(producer, body, header(due), due.millis());
+    }
+
+    @Override
+    public CompletionStage<?> scheduleAsync(String body, Due due) {
+        return template.asyncSend(producer, exchange -> {
+            exchange.getMessage().setBody(body);
+            exchange.getMessage().setHeader(header(due), due.millis());
+        }).thenApply(exchange -> {
+            if (exchange.getException() != null) {
+                throw new CompletionException(exchange.getException());
+            }
+            return exchange;
+        });
     }
 
     @Override
     public void scheduleAll(List<String> bodies, Due due) {
-        template.sendBodyAndHeader(batchProducer, bodies,
-                due.absolute() ? RedisDelayConstants.DUE_AT : RedisDelayConstants.DELAY, due.millis());
+        template.sendBodyAndHeader(batchProducer, bodies, header(due), due.millis());
+    }
+
+    private static String header(Due due) {
+        return due.absolute() ? RedisDelayConstants.DUE_AT : RedisDelayConstants.DELAY;
     }
 
     @Override

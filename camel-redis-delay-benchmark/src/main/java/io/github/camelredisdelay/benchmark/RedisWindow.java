@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.util.LinkedHashMap;
@@ -27,7 +42,8 @@ final class RedisWindow {
 
     Usage close() {
         try {
-            return new Usage(redis.commandStats(BenchRedis.BRIEF).minus(commandsBefore),
+            return new Usage(
+                    redis.commandStats(BenchRedis.BRIEF).minus(commandsBefore),
                     CpuUsage.now(redis, BenchRedis.BRIEF).minus(cpuBefore), redis.stalls(BenchRedis.BRIEF));
         } catch (RuntimeException e) {
             Bench.log("Redis usage of this run unknown, the server is stalled: %s", e.getMessage());
@@ -62,6 +78,11 @@ final class RedisWindow {
             return known() ? cpu.redisMicrosPer(messages) : Double.NaN;
         }
 
+        /** JVM and Redis together. */
+        double cpuMicrosPer(long messages) {
+            return jvmCpuMicrosPer(messages) + redisCpuMicrosPer(messages);
+        }
+
         Map<String, Object> details(long messages) {
             Map<String, Object> details = new LinkedHashMap<>();
             if (!known()) {
@@ -72,7 +93,8 @@ final class RedisWindow {
             details.put("redisCommandsPerMessage", Numbers.round(commandsPer(count), 3));
             details.put("scriptCallsPerMessage", Numbers.round(scriptsPer(count), 3));
             details.put("scriptMicrosPerMessage", Numbers.round(commands.scriptMicros() / (double) count, 2));
-            details.put("scriptMicrosPerCall", commands.scripts() == 0 ? null
+            details.put("scriptMicrosPerCall", commands.scripts() == 0
+                    ? null
                     : Numbers.round(commands.scriptMicros() / (double) commands.scripts(), 2));
             details.put("jvmCpuMicrosPerMessage", Numbers.round(jvmCpuMicrosPer(count), 2));
             details.put("redisCpuMicrosPerMessage", Numbers.round(redisCpuMicrosPer(count), 2));

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.io.IOException;
@@ -13,16 +28,24 @@ import java.util.Optional;
 import org.apache.camel.util.json.JsonObject;
 import org.apache.camel.util.json.Jsoner;
 
-/** Collects the result rows; prints them as a Markdown table and writes them, with the machine, as JSON. */
+/**
+ * Collects the result rows and lateness distributions; prints the rows as a Markdown table and writes them, with the
+ * machine, as JSON, and the charts as SVG.
+ */
 final class Report {
 
     private final List<ResultRow> rows = new ArrayList<>();
     private final Map<String, String> failures = new LinkedHashMap<>();
+    private final List<LatenessCdfChart.Curve> curves = new ArrayList<>();
 
     synchronized void add(ResultRow row) {
         rows.add(row);
         System.out.printf("  => %s %s: ours %s, RDelayedQueue %s%n", row.id(), row.scenario(),
                 Numbers.format(row.ours()), Numbers.format(row.theirs()));
+    }
+
+    synchronized void addCurve(LatenessCdfChart.Curve curve) {
+        curves.add(curve);
     }
 
     synchronized void failed(String scenarioId, Throwable error) {
@@ -79,6 +102,28 @@ final class Report {
     /** The table as a Markdown file, e.g. next to the JSON file. */
     synchronized void writeMarkdown(Path file, String heading) {
         write(file, heading + "\n\n" + markdown());
+    }
+
+    /**
+     * The lateness chart ({@code <base>-lateness.svg}) when P1 or P4 ran, the ratio chart ({@code <base>-ratios.svg})
+     * when a throughput row has both sides.
+     *
+     * @return the files written
+     */
+    synchronized List<Path> writeCharts(Path directory, String base) {
+        List<Path> written = new ArrayList<>();
+        if (!curves.isEmpty()) {
+            Path file = directory.resolve(base + "-lateness.svg");
+            LatenessCdfChart.draw(curves).write(file);
+            written.add(file);
+        }
+        List<ResultRow> ratios = RatioBarChart.drawn(rows);
+        if (!ratios.isEmpty()) {
+            Path file = directory.resolve(base + "-ratios.svg");
+            RatioBarChart.draw(ratios).write(file);
+            written.add(file);
+        }
+        return written;
     }
 
     private static void write(Path file, String text) {

@@ -1,14 +1,30 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 
 /**
- * The P2 procedure, also run by P4 on a queue with a backlog: schedule calls as fast as {@code threads} callers
- * can make them, each message due in an hour so nothing is delivered meanwhile.
+ * The P2 procedure, also run by P4 on a queue with a backlog: schedule calls as fast as {@code threads} callers can
+ * make them, each message due in an hour so nothing is delivered meanwhile.
  */
 final class ScheduleRateProbe {
 
@@ -20,24 +36,35 @@ final class ScheduleRateProbe {
     }
 
     /**
-     * @param batch messages per call: 1, or the batch size of {@link #measureBatches}
+     * @param batch    messages per call: 1, or the batch size of {@link #measureBatches}
+     * @param inFlight calls unfinished at a time, at most: the threads, or the bound of {@link #measureInFlight}
      */
-    record Outcome(int threads, int batch, Senders.Outcome sends, RedisWindow.Usage usage) {
+    record Outcome(int threads, int batch, int inFlight, Senders.Outcome sends, RedisWindow.Usage usage)
+            implements
+                RateOutcome {
 
-        double perSecond() {
+        @Override
+        public double perSecond() {
             return sends.perSecond() * batch;
         }
 
-        Map<String, Object> details() {
+        @Override
+        public long messages() {
+            return (long) sends.sent() * batch;
+        }
+
+        @Override
+        public Map<String, Object> details() {
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("threads", threads);
             details.put("batch", batch);
-            details.put("messages", sends.sent() * batch);
+            details.put("inFlight", inFlight);
+            details.put("messages", messages());
             details.put("failed", sends.failed());
             details.put("seconds", Numbers.round(sends.elapsedNanos() / 1e9, 3));
             details.put("perSecond", Numbers.round(perSecond(), 1));
-            details.put("meanCallMicros", Numbers.round(sends.elapsedNanos() * threads / 1e3 / Math.max(1, sends.sent()), 1));
-            details.putAll(usage.details(sends.sent() * batch));
+            details.put("meanCallMicros", Numbers.round(sends.elapsedNanos() * inFlight / 1e3 / Math.max(1, sends.sent()), 1));
+            details.putAll(usage.details(messages()));
             return details;
         }
     }
@@ -49,7 +76,20 @@ final class ScheduleRateProbe {
                 i -> send(queue, messages + round * warmUp + i)));
         RedisWindow window = RedisWindow.open(bench.redis());
         Senders.Outcome sends = Senders.run("schedule-" + threads, messages, threads, 0, BOUND, i -> send(queue, i));
-        return new Outcome(threads, 1, sends, window.close());
+        return new Outcome(threads, 1, threads, sends, window.close());
+    }
+
+    /**
+     * Asynchronous schedules from {@code threads} threads, at most {@code inFlight} of them unfinished at a time.
+     */
+    static Outcome measureInFlight(Bench bench, QueueUnderTest queue, int messages, int threads, int inFlight) {
+        int warmUp = Math.max(2000, messages / 10);
+        SteadyJit.warmUp("schedule in flight", WARM_UP_ROUNDS, round -> AsyncSenders.run("in-flight-warm-up", warmUp,
+                threads, inFlight, BOUND, i -> sendAsync(queue, messages + round * warmUp + i)));
+        RedisWindow window = RedisWindow.open(bench.redis());
+        Senders.Outcome sends = AsyncSenders.run("schedule-in-flight", messages, threads, inFlight, BOUND,
+                i -> sendAsync(queue, i));
+        return new Outcome(threads, 1, inFlight, sends, window.close());
     }
 
     /**
@@ -62,7 +102,7 @@ final class ScheduleRateProbe {
                 BOUND, i -> sendBatch(queue, calls + round * warmUp + i, batch)));
         RedisWindow window = RedisWindow.open(bench.redis());
         Senders.Outcome sends = Senders.run("schedule-batch", calls, 1, 0, BOUND, i -> sendBatch(queue, i, batch));
-        return new Outcome(1, batch, sends, window.close());
+        return new Outcome(1, batch, 1, sends, window.close());
     }
 
     private static void sendBatch(QueueUnderTest queue, int call, int batch) {
@@ -77,5 +117,10 @@ final class ScheduleRateProbe {
     private static void send(QueueUnderTest queue, int seq) {
         Due due = Due.in(DELAY_MS);
         queue.schedule(Payload.of(seq, due.epochMillis(), LatenessProbe.BODY_SIZE), due);
+    }
+
+    private static CompletionStage<?> sendAsync(QueueUnderTest queue, int seq) {
+        Due due = Due.in(DELAY_MS);
+        return queue.scheduleAsync(Payload.of(seq, due.epochMillis(), LatenessProbe.BODY_SIZE), due);
     }
 }

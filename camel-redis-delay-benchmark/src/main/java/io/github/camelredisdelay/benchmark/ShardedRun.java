@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.time.Duration;
@@ -42,7 +57,8 @@ final class ShardedRun {
             String drainCpuMsPerMaster, double drainJvmCpuPercent, Map<String, Object> details) {
 
         String summary() {
-            return String.format("round %d, shards=%d: schedule %.0f msg/s, drain %.0f msg/s, masters %s, Redis CPU per master %s ms",
+            return String.format(
+                    "round %d, shards=%d: schedule %.0f msg/s, drain %.0f msg/s, masters %s, Redis CPU per master %s ms",
                     round, shards, schedulePerSecond, drainPerSecond, masters, drainCpuMsPerMaster);
         }
     }
@@ -79,7 +95,8 @@ final class ShardedRun {
                 public void configure() {
                     from(uri + "&concurrentConsumers=" + CONSUMER_THREADS / shards).process(exchange -> {
                         Message message = exchange.getMessage();
-                        receipts.received(message.getBody(String.class), message.getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class));
+                        receipts.received(message.getBody(String.class),
+                                message.getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class));
                     });
                 }
             });
@@ -111,7 +128,8 @@ final class ShardedRun {
             details.put("redisCpuMsPerMasterWhileDraining", cpuPerMaster);
             double jvmPercent = 100.0 * jvmNanos / drainNanos / Runtime.getRuntime().availableProcessors();
             details.put("jvmCpuPercentWhileDraining", Numbers.round(jvmPercent, 1));
-            return new Outcome(shards, round, scheduled.perSecond(), Numbers.perSecond(receipts.received(), drainNanos),
+            return new Outcome(
+                    shards, round, scheduled.perSecond(), Numbers.perSecond(receipts.received(), drainNanos),
                     holding, cpuPerMaster, jvmPercent, details);
         } finally {
             camel.stop();

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.benchmark;
 
 import java.io.IOException;
@@ -8,14 +23,15 @@ import java.nio.file.Path;
 import java.util.function.IntConsumer;
 
 /**
- * Warms a path up until the JIT compilers are nearly idle while it runs, so what is measured next is the steady
- * state and not the compile queue. On two cores a C2 compiler thread busy with Camel's, Netty's and Redisson's
- * methods takes one of them for seconds; and the side that runs second meets shared Netty and Redisson code that
- * the other side's type profiles got compiled for, deoptimized and compiled again.
+ * Warms a path up until the JIT compilers are nearly idle while it runs, so what is measured next is the steady state
+ * and not the compile queue. On two cores a C2 compiler thread busy with Camel's, Netty's and Redisson's methods takes
+ * one of them for seconds; and the side that runs second meets shared Netty and Redisson code that the other side's
+ * type profiles got compiled for, deoptimized and compiled again.
  *
- * <p>How busy the compilers are is read from the CPU time of the JVM's compiler threads ({@code /proc/self/task},
- * Linux): {@link java.lang.management.CompilationMXBean} counts a compilation only when it ends, and one C2
- * compilation of Netty's write path takes up to a second.
+ * <p>
+ * How busy the compilers are is read from the CPU time of the JVM's compiler threads ({@code /proc/self/task}, Linux):
+ * {@link java.lang.management.CompilationMXBean} counts a compilation only when it ends, and one C2 compilation of
+ * Netty's write path takes up to a second.
  */
 final class SteadyJit {
 

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.embedded;
 
 import java.util.ArrayList;
@@ -7,8 +22,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One node as a cluster member sees it in its {@code CLUSTER NODES} reply: id, port, flags, the master it
- * replicates and the slots it serves. Only what the deployment needs is kept.
+ * One node as a cluster member sees it in its {@code CLUSTER NODES} reply: id, port, flags, the master it replicates
+ * and the slots it serves. Only what the deployment needs is kept.
  *
  * @param id       the node id
  * @param port     the client port (the bus port is this plus 10000)
@@ -54,7 +69,8 @@ record ClusterNode(String id, int port, Set<String> flags, String masterId, List
                 slots.add(slotRange(fields[i]));
             }
         }
-        return new ClusterNode(fields[0], Integer.parseInt(address.group(1)), Set.of(fields[2].split(",")),
+        return new ClusterNode(
+                fields[0], Integer.parseInt(address.group(1)), Set.of(fields[2].split(",")),
                 fields[3], slots);
     }
 

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.embedded;
 
 import java.io.IOException;
@@ -10,9 +25,9 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * What one launch of {@code redis-server} wrote: its log file and its console (stdout and stderr, where
- * argument errors go before the log is open). Both files are shared by every launch in the same directory,
- * so only what was appended after {@link #mark} counts.
+ * What one launch of {@code redis-server} wrote: its log file and its console (stdout and stderr, where argument errors
+ * go before the log is open). Both files are shared by every launch in the same directory, so only what was appended
+ * after {@link #mark} counts.
  */
 final class LaunchOutput {
 
@@ -42,8 +57,8 @@ final class LaunchOutput {
     /** The last lines of the log and of the console, labelled, for an exception message. */
     String tail() {
         return "--- last lines of " + logFile.getFileName() + " ---\n" + lastLines(since(logFile, logStart))
-                + "--- last lines of " + consoleFile.getFileName() + " ---\n"
-                + lastLines(since(consoleFile, consoleStart));
+               + "--- last lines of " + consoleFile.getFileName() + " ---\n"
+               + lastLines(since(consoleFile, consoleStart));
     }
 
     private static String lastLines(String text) {

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.embedded;
 
 import java.io.IOException;
@@ -10,8 +25,9 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * A {@code redis-server} executable: the one on {@code PATH}, or the Linux x86-64 6.2 build that the
- * {@code com.github.codemonstur:embedded-redis} jar ships as a classpath resource.
+ * A {@code redis-server} executable: the one on {@code PATH}, the Linux x86-64 6.2 build that the
+ * {@code com.github.codemonstur:embedded-redis} jar ships as a classpath resource, or Valkey's {@code valkey-server} on
+ * {@code PATH}, which takes the same arguments and speaks the same protocol.
  */
 public final class RedisBinary {
 
@@ -19,8 +35,11 @@ public final class RedisBinary {
     public static final String PATH_CHOICE = "path";
     /** {@link #select(String)} choice: always the binary shipped in the embedded-redis jar. */
     public static final String EMBEDDED_CHOICE = "embedded";
+    /** {@link #select(String)} choice: the {@code valkey-server} on {@code PATH}, with no fallback. */
+    public static final String VALKEY_CHOICE = "valkey";
 
     private static final String EXECUTABLE_NAME = "redis-server";
+    private static final String VALKEY_EXECUTABLE_NAME = "valkey-server";
     private static final String EMBEDDED_RESOURCE = "/redis-server-6.2.6-v5-linux-amd64";
 
     /** Extracted at most once per JVM; every embedded instance shares the file. */
@@ -33,16 +52,27 @@ public final class RedisBinary {
     }
 
     /**
-     * The first executable {@code redis-server} in the directories of the {@code PATH} environment
-     * variable, if any.
+     * The first executable {@code redis-server} in the directories of the {@code PATH} environment variable, if any.
      */
     public static Optional<RedisBinary> onPath() {
         return SearchPath.find(EXECUTABLE_NAME).map(RedisBinary::new);
     }
 
     /**
-     * The binary shipped in the embedded-redis jar, copied to a temporary executable file on first use
-     * and deleted when the JVM exits.
+     * The first executable {@code valkey-server} in the directories of the {@code PATH} environment variable.
+     *
+     * @throws IllegalStateException when there is none; a Valkey run never falls back to Redis
+     */
+    public static RedisBinary valkey() {
+        return SearchPath.find(VALKEY_EXECUTABLE_NAME).map(RedisBinary::new)
+                .orElseThrow(() -> new IllegalStateException(
+                        "No " + VALKEY_EXECUTABLE_NAME + " on PATH; install it "
+                                                             + "(Debian: apt-get install -t bookworm-backports valkey-server)"));
+    }
+
+    /**
+     * The binary shipped in the embedded-redis jar, copied to a temporary executable file on first use and deleted when
+     * the JVM exits.
      *
      * @throws IllegalStateException when this is not Linux on x86-64, the only platform it runs on here
      */
@@ -51,7 +81,8 @@ public final class RedisBinary {
     }
 
     /**
-     * The binary for a configuration value: {@value #PATH_CHOICE} or {@value #EMBEDDED_CHOICE}.
+     * The binary for a configuration value: {@value #PATH_CHOICE}, {@value #EMBEDDED_CHOICE} or
+     * {@value #VALKEY_CHOICE}.
      *
      * @throws IllegalArgumentException for any other value
      */
@@ -62,8 +93,12 @@ public final class RedisBinary {
         if (EMBEDDED_CHOICE.equals(choice)) {
             return embedded();
         }
-        throw new IllegalArgumentException("Unknown redis-server binary choice '" + choice + "'; allowed: '"
-                + PATH_CHOICE + "', '" + EMBEDDED_CHOICE + "'");
+        if (VALKEY_CHOICE.equals(choice)) {
+            return valkey();
+        }
+        throw new IllegalArgumentException(
+                "Unknown redis-server binary choice '" + choice + "'; allowed: '"
+                                           + PATH_CHOICE + "', '" + EMBEDDED_CHOICE + "', '" + VALKEY_CHOICE + "'");
     }
 
     /** The executable file. */
@@ -88,17 +123,19 @@ public final class RedisBinary {
         String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
         String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
         if (!os.contains("linux") || !(arch.equals("amd64") || arch.equals("x86_64"))) {
-            throw new IllegalStateException("The embedded redis-server " + EMBEDDED_RESOURCE
-                    + " runs on Linux x86-64 only, not on " + os + "/" + arch
-                    + "; put a redis-server on PATH instead");
+            throw new IllegalStateException(
+                    "The embedded redis-server " + EMBEDDED_RESOURCE
+                                            + " runs on Linux x86-64 only, not on " + os + "/" + arch
+                                            + "; put a redis-server on PATH instead");
         }
     }
 
     private static Path copyResourceToExecutable() {
         try (InputStream in = RedisBinary.class.getResourceAsStream(EMBEDDED_RESOURCE)) {
             if (in == null) {
-                throw new IllegalStateException("Resource " + EMBEDDED_RESOURCE
-                        + " not found; is com.github.codemonstur:embedded-redis on the classpath?");
+                throw new IllegalStateException(
+                        "Resource " + EMBEDDED_RESOURCE
+                                                + " not found; is com.github.codemonstur:embedded-redis on the classpath?");
             }
             Path file = Files.createTempFile("redis-server-embedded-", "");
             file.toFile().deleteOnExit();

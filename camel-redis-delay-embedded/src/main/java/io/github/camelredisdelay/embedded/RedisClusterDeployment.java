@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.embedded;
 
 import java.time.Duration;
@@ -13,11 +28,12 @@ import org.slf4j.LoggerFactory;
  * private {@link RedisServerProcess}es started with {@code --cluster-enabled yes}, each with its own directory and
  * cluster config file, and joined with Redis' cluster commands ({@link ClusterJoin}), so only redis-server is needed.
  *
- * <p>For tests and benchmarks of cluster clients, failover included: the nodes are ordinary
- * {@link RedisServerProcess}es, so a test can {@link RedisServerProcess#kill() kill} one (SIGKILL to that process,
- * by its handle) or {@link RedisServerProcess#stop() stop} it, then {@link #awaitPromotion await} its replica's
- * promotion. Every wait is bounded in time and polls. {@link #close()} stops every process the deployment started;
- * each also has {@link RedisServerProcess}' JVM exit hook.
+ * <p>
+ * For tests and benchmarks of cluster clients, failover included: the nodes are ordinary {@link RedisServerProcess}es,
+ * so a test can {@link RedisServerProcess#kill() kill} one (SIGKILL to that process, by its handle) or
+ * {@link RedisServerProcess#stop() stop} it, then {@link #awaitPromotion await} its replica's promotion. Every wait is
+ * bounded in time and polls. {@link #close()} stops every process the deployment started; each also has
+ * {@link RedisServerProcess}' JVM exit hook.
  */
 public final class RedisClusterDeployment implements AutoCloseable {
 
@@ -40,8 +56,8 @@ public final class RedisClusterDeployment implements AutoCloseable {
     }
 
     /**
-     * Starts six nodes, joins them into a cluster and returns once every node reports {@code cluster_state:ok},
-     * the three masters serve all slots and each has its replica attached.
+     * Starts six nodes, joins them into a cluster and returns once every node reports {@code cluster_state:ok}, the
+     * three masters serve all slots and each has its replica attached.
      *
      * @throws IllegalStateException when a node does not start or the cluster does not form within 30 s; nothing is
      *                               left running then
@@ -94,8 +110,9 @@ public final class RedisClusterDeployment implements AutoCloseable {
                 .filter(node -> node.isMaster() && !node.isFailing() && node.serves(slot))
                 .findFirst()
                 .map(node -> byPort(node.port()))
-                .orElseThrow(() -> new IllegalStateException("No healthy master serves slot " + slot + " (key '" + key
-                        + "') in the view of " + anyRunning() + ":\n" + describe()));
+                .orElseThrow(() -> new IllegalStateException(
+                        "No healthy master serves slot " + slot + " (key '" + key
+                                                             + "') in the view of " + anyRunning() + ":\n" + describe()));
     }
 
     /**
@@ -116,8 +133,8 @@ public final class RedisClusterDeployment implements AutoCloseable {
     }
 
     /**
-     * Waits until {@code replica} has been promoted: it says it is a master, every running node sees it serve
-     * slots, and every running node reports {@code cluster_state:ok}.
+     * Waits until {@code replica} has been promoted: it says it is a master, every running node sees it serve slots,
+     * and every running node reports {@code cluster_state:ok}.
      *
      * @throws IllegalStateException when that does not happen within {@code timeout}
      */
@@ -134,7 +151,7 @@ public final class RedisClusterDeployment implements AutoCloseable {
     @Override
     public String toString() {
         return "Redis Cluster of " + nodes.size() + " nodes on ports "
-                + nodes.stream().map(node -> String.valueOf(node.port())).collect(Collectors.joining(","));
+               + nodes.stream().map(node -> String.valueOf(node.port())).collect(Collectors.joining(","));
     }
 
     private static RedisServerProcess startNode(RedisBinary binary) {

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.embedded;
 
 import java.time.Duration;
@@ -9,18 +24,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A Redis Sentinel deployment of private processes on loopback ports, for failover tests: one master, one replica
- * of it ({@code --replicaof}) and three Sentinels that monitor the master under one name with a quorum of two. The
- * Sentinels are the same {@code redis-server} binary run with {@code --sentinel}; each rewrites its own
- * configuration file in its own directory. {@link #start} returns once the replica is in sync and every Sentinel
- * knows the replica and the two other Sentinels, so a client can discover the deployment and a failover can
- * happen.
+ * A Redis Sentinel deployment of private processes on loopback ports, for failover tests: one master, one replica of it
+ * ({@code --replicaof}) and three Sentinels that monitor the master under one name with a quorum of two. The Sentinels
+ * are the same {@code redis-server} binary run with {@code --sentinel}; each rewrites its own configuration file in its
+ * own directory. {@link #start} returns once the replica is in sync and every Sentinel knows the replica and the two
+ * other Sentinels, so a client can discover the deployment and a failover can happen.
  *
- * <p>A Sentinel declares the master down after {@link #DOWN_AFTER} without a reply, and the replica is promoted
- * a few seconds later. The data nodes keep no files: a killed master that was started again would come back
- * empty, so this class offers to kill it ({@link #killMaster()}) but not to bring it back.
+ * <p>
+ * A Sentinel declares the master down after {@link #DOWN_AFTER} without a reply, and the replica is promoted a few
+ * seconds later. The data nodes keep no files: a killed master that was started again would come back empty, so this
+ * class offers to kill it ({@link #killMaster()}) but not to bring it back.
  *
- * <p>Every process is stopped by its own handle on {@link #close()}, never by name.
+ * <p>
+ * Every process is stopped by its own handle on {@link #close()}, never by name.
  */
 public final class RedisSentinelDeployment implements AutoCloseable {
 
@@ -42,7 +58,7 @@ public final class RedisSentinelDeployment implements AutoCloseable {
     private final List<RedisServerProcess> sentinels;
 
     private RedisSentinelDeployment(String masterName, List<RedisServerProcess> dataNodes,
-            List<RedisServerProcess> sentinels) {
+                                    List<RedisServerProcess> sentinels) {
         this.masterName = masterName;
         this.dataNodes = List.copyOf(dataNodes);
         this.sentinels = List.copyOf(sentinels);
@@ -52,14 +68,15 @@ public final class RedisSentinelDeployment implements AutoCloseable {
      * Starts the master, its replica and three Sentinels, and returns once they are settled (bounded: 30 s for each
      * stage). Whatever started is stopped again when a later step fails.
      *
-     * @param masterName the name the Sentinels monitor the master under, e.g. {@code delay-master}
+     * @param  masterName               the name the Sentinels monitor the master under, e.g. {@code delay-master}
      * @throws IllegalArgumentException when the name is empty or contains white space
      * @throws IllegalStateException    when a process does not start or the deployment does not settle in time
      */
     public static RedisSentinelDeployment start(RedisBinary binary, String masterName) {
         if (masterName.isEmpty() || masterName.chars().anyMatch(Character::isWhitespace)) {
-            throw new IllegalArgumentException("A master name needs 1 or more characters and no white space, not '"
-                    + masterName + "'");
+            throw new IllegalArgumentException(
+                    "A master name needs 1 or more characters and no white space, not '"
+                                               + masterName + "'");
         }
         List<RedisServerProcess> started = new ArrayList<>();
         try {
@@ -73,7 +90,8 @@ public final class RedisSentinelDeployment implements AutoCloseable {
                 sentinels.add(register(started, RedisServerProcess.start(binary,
                         RedisServerOptions.defaults().withExtraArgs("--sentinel"), sentinelConfig(masterName, master))));
             }
-            RedisSentinelDeployment deployment = new RedisSentinelDeployment(masterName, List.of(master, replica),
+            RedisSentinelDeployment deployment = new RedisSentinelDeployment(
+                    masterName, List.of(master, replica),
                     sentinels);
             deployment.awaitSentinelsSettled();
             LOG.info("Started {}", deployment);
@@ -106,8 +124,8 @@ public final class RedisSentinelDeployment implements AutoCloseable {
 
     /**
      * The data node the Sentinels name as master now ({@code SENTINEL get-master-addr-by-name}). A Sentinel that has
-     * not heard of a failover yet still names the old master, so the first node named that is running wins; while
-     * none is, the first node named.
+     * not heard of a failover yet still names the old master, so the first node named that is running wins; while none
+     * is, the first node named.
      *
      * @throws IllegalStateException when no Sentinel answers, or one names a node that is not part of this deployment
      */
@@ -147,22 +165,24 @@ public final class RedisSentinelDeployment implements AutoCloseable {
     @Override
     public String toString() {
         return "Sentinel deployment '" + masterName + "' (data node ports " + ports(dataNodes) + "; Sentinel ports "
-                + ports(sentinels) + ")";
+               + ports(sentinels) + ")";
     }
 
     private void awaitSentinelsSettled() {
         for (RedisServerProcess sentinel : sentinels) {
             SentinelView view = new SentinelView(sentinel, masterName);
             BoundedWait.until("Sentinel " + sentinel.port() + " knows the replica and " + (SENTINELS - 1)
-                    + " other Sentinels", READY_TIMEOUT, () -> view.isSettled(1, SENTINELS - 1),
+                              + " other Sentinels",
+                    READY_TIMEOUT, () -> view.isSettled(1, SENTINELS - 1),
                     () -> sentinel.command("SENTINEL", "SENTINELS", masterName));
         }
     }
 
     private RedisServerProcess dataNodeOnPort(int port) {
         return dataNodes.stream().filter(node -> node.port() == port).findFirst()
-                .orElseThrow(() -> new IllegalStateException("A Sentinel of " + this + " names port " + port
-                        + " as master, which is none of its data nodes"));
+                .orElseThrow(() -> new IllegalStateException(
+                        "A Sentinel of " + this + " names port " + port
+                                                             + " as master, which is none of its data nodes"));
     }
 
     private static RedisServerOptions dataNodeOptions(String... moreArgs) {

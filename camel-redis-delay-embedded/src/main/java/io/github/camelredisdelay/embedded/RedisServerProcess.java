@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.embedded;
 
 import java.io.IOException;
@@ -17,12 +32,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A private {@code redis-server} process on a loopback port with its own temporary directory, for tests,
- * the example and benchmarks. Fault tests can {@link #stop()}, {@link #kill()} and {@link #restart()} it;
- * with {@link RedisServerOptions#appendOnly()} the data survives a restart.
+ * A private {@code redis-server} process on a loopback port with its own temporary directory, for tests, the example
+ * and benchmarks. Fault tests can {@link #stop()}, {@link #kill()} and {@link #restart()} it; with
+ * {@link RedisServerOptions#appendOnly()} the data survives a restart.
  *
- * <p>A JVM shutdown hook kills this process (by its handle, never by name) if the JVM exits without
- * {@link #close()}. Nothing can do that when the JVM itself is killed with SIGKILL.
+ * <p>
+ * A JVM shutdown hook kills this process (by its handle, never by name) if the JVM exits without {@link #close()}.
+ * Nothing can do that when the JVM itself is killed with SIGKILL.
  */
 public final class RedisServerProcess implements AutoCloseable {
 
@@ -46,7 +62,7 @@ public final class RedisServerProcess implements AutoCloseable {
     private boolean closed;
 
     private RedisServerProcess(RedisBinary binary, RedisServerOptions options, Path dir, Path configFile,
-            Launched launched) {
+                               Launched launched) {
         this.binary = binary;
         this.options = options;
         this.dir = dir;
@@ -68,10 +84,10 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     /**
-     * Starts {@code redis-server} with a configuration file and returns once it answers {@code PING}. The
-     * lines are written to {@code redis.conf} in the server's own directory, which is given as the first
-     * argument to this and every later launch; the server may rewrite that file, as Sentinel does to keep
-     * its state. The arguments of {@code options} come after it and win. A Sentinel, for example, is
+     * Starts {@code redis-server} with a configuration file and returns once it answers {@code PING}. The lines are
+     * written to {@code redis.conf} in the server's own directory, which is given as the first argument to this and
+     * every later launch; the server may rewrite that file, as Sentinel does to keep its state. The arguments of
+     * {@code options} come after it and win. A Sentinel, for example, is
      * {@code start(binary, RedisServerOptions.defaults().withExtraArgs("--sentinel"), List.of("sentinel monitor
      * ..."))}.
      *
@@ -89,7 +105,8 @@ public final class RedisServerProcess implements AutoCloseable {
         return startIn(dir, binary, options, configFile);
     }
 
-    private static RedisServerProcess startIn(Path dir, RedisBinary binary, RedisServerOptions options,
+    private static RedisServerProcess startIn(
+            Path dir, RedisBinary binary, RedisServerOptions options,
             Path configFile) {
         try {
             IntSupplier ports = () -> options.port() != 0 ? options.port() : freePort();
@@ -140,9 +157,9 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     /**
-     * Sends one command on a fresh connection, e.g. {@code command("CONFIG", "SET", "maxclients", "1")},
-     * and returns the reply as text: simple strings, integers and bulk strings as they are, nil as
-     * {@code null}, arrays as their elements joined by newlines.
+     * Sends one command on a fresh connection, e.g. {@code command("CONFIG", "SET", "maxclients", "1")}, and returns
+     * the reply as text: simple strings, integers and bulk strings as they are, nil as {@code null}, arrays as their
+     * elements joined by newlines.
      *
      * @throws IllegalStateException with Redis' text when it replies with an error
      * @throws UncheckedIOException  when the server cannot be reached or closes the connection
@@ -159,9 +176,9 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     /**
-     * Shuts the server down gracefully and waits for it to exit: {@code SHUTDOWN} with an append-only file
-     * so it is flushed, {@code SHUTDOWN NOSAVE} otherwise. Falls back to SIGKILL if it does not exit in
-     * time. Does nothing when it is not running.
+     * Shuts the server down gracefully and waits for it to exit: {@code SHUTDOWN} with an append-only file so it is
+     * flushed, {@code SHUTDOWN NOSAVE} otherwise. Falls back to SIGKILL if it does not exit in time. Does nothing when
+     * it is not running.
      */
     public synchronized void stop() {
         Process current = process;
@@ -170,7 +187,7 @@ public final class RedisServerProcess implements AutoCloseable {
         }
         try {
             Resp.call(host(), port, COMMAND_TIMEOUT,
-                    options.appendOnly() ? new String[] {"SHUTDOWN"} : new String[] {"SHUTDOWN", "NOSAVE"});
+                    options.appendOnly() ? new String[] { "SHUTDOWN" } : new String[] { "SHUTDOWN", "NOSAVE" });
         } catch (IOException expected) {
             // A successful SHUTDOWN closes the connection instead of replying.
         } catch (IllegalStateException refused) {
@@ -188,8 +205,8 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     /**
-     * Starts the server again on the same port and directory, so an append-only file is reloaded; stops
-     * it first if it is still running. Returns once it answers {@code PING}.
+     * Starts the server again on the same port and directory, so an append-only file is reloaded; stops it first if it
+     * is still running. Returns once it answers {@code PING}.
      *
      * @throws IllegalStateException when it does not come back, or after {@link #close()}
      */
@@ -223,10 +240,11 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     /**
-     * Tries a few times: a free port can be taken between choosing and binding it, and a restarted
-     * server's port can still be held for a moment.
+     * Tries a few times: a free port can be taken between choosing and binding it, and a restarted server's port can
+     * still be held for a moment.
      */
-    private static Launched launch(RedisBinary binary, RedisServerOptions options, Path configFile, Path dir,
+    private static Launched launch(
+            RedisBinary binary, RedisServerOptions options, Path configFile, Path dir,
             IntSupplier ports) {
         int port = 0;
         for (int attempt = 1; attempt <= LAUNCH_ATTEMPTS; attempt++) {
@@ -240,8 +258,9 @@ public final class RedisServerProcess implements AutoCloseable {
                 pauseBeforeRetry();
             }
         }
-        throw new IllegalStateException("redis-server " + binary + " found its port in use " + LAUNCH_ATTEMPTS
-                + " times in a row (last: " + port + ")");
+        throw new IllegalStateException(
+                "redis-server " + binary + " found its port in use " + LAUNCH_ATTEMPTS
+                                        + " times in a row (last: " + port + ")");
     }
 
     private static void pauseBeforeRetry() {
@@ -255,8 +274,9 @@ public final class RedisServerProcess implements AutoCloseable {
 
     private void requireKilled(Process current) {
         if (!ProcessExit.kill(current, EXIT_TIMEOUT)) {
-            throw new IllegalStateException(this + " did not exit within " + EXIT_TIMEOUT.toSeconds()
-                    + " s of SIGKILL");
+            throw new IllegalStateException(
+                    this + " did not exit within " + EXIT_TIMEOUT.toSeconds()
+                                            + " s of SIGKILL");
         }
     }
 

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.embedded;
 
 import java.io.BufferedInputStream;
@@ -16,8 +31,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Just enough RESP2 to send one command on a fresh connection and read its reply, so this module can
- * probe and steer a server without a client library. Not a client: no pooling, pipelining or RESP3.
+ * Just enough RESP2 to send one command on a fresh connection and read its reply, so this module can probe and steer a
+ * server without a client library. Not a client: no pooling, pipelining or RESP3.
  */
 final class Resp {
 
@@ -25,13 +40,13 @@ final class Resp {
     }
 
     /**
-     * Sends {@code args} as one command and returns the reply as text: simple strings, integers and bulk
-     * strings as they are, a nil bulk string as {@code null}, an array as its elements joined by newlines
-     * (nil elements as empty lines).
+     * Sends {@code args} as one command and returns the reply as text: simple strings, integers and bulk strings as
+     * they are, a nil bulk string as {@code null}, an array as its elements joined by newlines (nil elements as empty
+     * lines).
      *
-     * @param timeout bounds the connect and every read
+     * @param  timeout               bounds the connect and every read
      * @throws IllegalStateException with Redis' text when the reply is an error
-     * @throws IOException when the connection fails or closes before a reply, as after {@code SHUTDOWN}
+     * @throws IOException           when the connection fails or closes before a reply, as after {@code SHUTDOWN}
      */
     static String call(String host, int port, Duration timeout, String... args) throws IOException {
         int millis = Math.toIntExact(timeout.toMillis());
@@ -66,8 +81,9 @@ final class Resp {
             case '-' -> throw new IllegalStateException("Redis replied to " + commandName + ": " + line);
             case '$' -> readBulk(in, Integer.parseInt(line));
             case '*' -> readArray(in, Integer.parseInt(line), commandName);
-            default -> throw new IOException("Unexpected RESP type '" + (char) type + "' in the reply to "
-                    + commandName);
+            default -> throw new IOException(
+                    "Unexpected RESP type '" + (char) type + "' in the reply to "
+                                             + commandName);
         };
     }
 

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.embedded;
 
 import java.io.IOException;
@@ -23,14 +38,15 @@ final class ServerLaunch {
     }
 
     /**
-     * Starts the server and returns it once it answers {@code PING}, or empty when the port was taken so
-     * the caller can try again.
+     * Starts the server and returns it once it answers {@code PING}, or empty when the port was taken so the caller can
+     * try again.
      *
-     * @param configFile given as the first argument, where {@code redis-server} wants it; null for none
-     * @throws IllegalStateException when it exits for another reason or does not answer within 10 s; the
-     *                               message ends with the tail of its log and console
+     * @param  configFile            given as the first argument, where {@code redis-server} wants it; null for none
+     * @throws IllegalStateException when it exits for another reason or does not answer within 10 s; the message ends
+     *                               with the tail of its log and console
      */
-    static Optional<Process> tryStart(RedisBinary binary, RedisServerOptions options, Path configFile, int port,
+    static Optional<Process> tryStart(
+            RedisBinary binary, RedisServerOptions options, Path configFile, int port,
             Path dir) {
         Path logFile = dir.resolve("redis.log");
         Path consoleFile = dir.resolve("redis.console");
@@ -48,7 +64,8 @@ final class ServerLaunch {
         return awaitReady(process, binary, port, output);
     }
 
-    private static List<String> commandLine(RedisBinary binary, RedisServerOptions options, Path configFile,
+    private static List<String> commandLine(
+            RedisBinary binary, RedisServerOptions options, Path configFile,
             int port, Path dir, Path logFile) {
         List<String> command = new ArrayList<>();
         command.add(binary.path().toString());
@@ -89,8 +106,8 @@ final class ServerLaunch {
     }
 
     /**
-     * True once the server answers PING and reports our process id: a PONG from the port alone could come
-     * from another server that holds it while ours is about to fail its bind.
+     * True once the server answers PING and reports our process id: a PONG from the port alone could come from another
+     * server that holds it while ours is about to fail its bind.
      */
     private static boolean answersAsItself(Process process, int port) {
         try {

@@ -1,7 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.embedded;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,6 +25,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class RedisSentinelDeploymentTest {
 
@@ -54,7 +69,7 @@ class RedisSentinelDeploymentTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {RedisBinary.PATH_CHOICE, RedisBinary.EMBEDDED_CHOICE})
+    @ValueSource(strings = { RedisBinary.PATH_CHOICE, RedisBinary.EMBEDDED_CHOICE })
     void killingTheMasterMakesTheSentinelsPromoteTheReplica(String binary) {
         try (RedisSentinelDeployment deployment = start(binary)) {
             RedisServerProcess replica = deployment.dataNodes().get(1);

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.example;
 
 import java.util.Optional;
@@ -16,14 +31,14 @@ import org.slf4j.LoggerFactory;
 /**
  * Decides which Redis the example talks to, in this order:
  * <ol>
- * <li>the property {@value #ADDRESS_PROPERTY} from any camel-main source (application.properties, {@code -D},
- * or the environment variable {@code CAMEL_COMPONENT_REDIS_DELAY_ADDRESS}): left to camel-main;</li>
+ * <li>the property {@value #ADDRESS_PROPERTY} from any camel-main source (application.properties, {@code -D}, or the
+ * environment variable {@code CAMEL_COMPONENT_REDIS_DELAY_ADDRESS}): left to camel-main;</li>
  * <li>the environment variable {@value #REDIS_URL_ENV}, e.g. {@code redis://localhost:6379};</li>
- * <li>otherwise a private {@code redis-server} (the one on {@code PATH}, else the one in the embedded-redis jar)
- * on a free loopback port, with its data in a temporary directory.</li>
+ * <li>otherwise a private {@code redis-server} (the one on {@code PATH}, else the one in the embedded-redis jar) on a
+ * free loopback port, with its data in a temporary directory.</li>
  * </ol>
- * The private server starts before the routes and stops after the CamelContext, so the component never sees it
- * go away; its own JVM shutdown hook kills it if the JVM ends some other way (Ctrl-C).
+ * The private server starts before the routes and stops after the CamelContext, so the component never sees it go away;
+ * its own JVM shutdown hook kills it if the JVM ends some other way (Ctrl-C).
  */
 final class ExampleRedis extends MainListenerSupport {
 

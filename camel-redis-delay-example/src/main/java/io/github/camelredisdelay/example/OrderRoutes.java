@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.example;
 
 import java.time.Instant;
@@ -15,8 +30,8 @@ import org.apache.camel.builder.RouteBuilder;
 /**
  * The order-timeout flow on four {@code redis-delay} queues:
  * <ul>
- * <li>{@code orders}: one message per order, due at its payment deadline; delivered only if nobody cancelled it,
- * i.e. the order expired;</li>
+ * <li>{@code orders}: one message per order, due at its payment deadline; delivered only if nobody cancelled it, i.e.
+ * the order expired;</li>
  * <li>{@code payments}: the simulated customers' payments, which cancel the deadline by the order id;</li>
  * <li>{@code callbacks}: tells the shop about each expired order through a flaky webhook, with quick retries;</li>
  * <li>{@code callbacks.dead}: callbacks that failed {@code maxDeliveries} times.</li>
@@ -62,8 +77,8 @@ final class OrderRoutes extends RouteBuilder {
                 .log("${header." + ORDER_ID + "} created: unless paid it expires at ${exchangeProperty.dueTime}")
                 // The payment message keeps the order id as its id (ids are per queue), so it is stored once.
                 .choice()
-                    .when(customer(Customer.PAYS_IN_TIME)).to("redis-delay:payments?delay={{orders.pay-in-time-after}}")
-                    .when(customer(Customer.PAYS_LATE)).to("redis-delay:payments?delay={{orders.pay-late-after}}")
+                .when(customer(Customer.PAYS_IN_TIME)).to("redis-delay:payments?delay={{orders.pay-in-time-after}}")
+                .when(customer(Customer.PAYS_LATE)).to("redis-delay:payments?delay={{orders.pay-late-after}}")
                 .end();
     }
 
@@ -75,12 +90,12 @@ final class OrderRoutes extends RouteBuilder {
                 .to("redis-delay:orders?operation=cancel")
                 // cancel answers true when it removed the scheduled deadline, false when it was no longer scheduled
                 .choice()
-                    .when(body().isEqualTo(true))
-                        .process(exchange -> orderBook.setStatus(orderId(exchange), OrderBook.Status.PAID))
-                        .log("${header." + ORDER_ID + "} paid in time: deadline cancelled")
-                    .otherwise()
-                        .process(exchange -> orderBook.setStatus(orderId(exchange), OrderBook.Status.REFUND_DUE))
-                        .log(LoggingLevel.WARN, "${header." + ORDER_ID + "} paid after it expired: refund due")
+                .when(body().isEqualTo(true))
+                .process(exchange -> orderBook.setStatus(orderId(exchange), OrderBook.Status.PAID))
+                .log("${header." + ORDER_ID + "} paid in time: deadline cancelled")
+                .otherwise()
+                .process(exchange -> orderBook.setStatus(orderId(exchange), OrderBook.Status.REFUND_DUE))
+                .log(LoggingLevel.WARN, "${header." + ORDER_ID + "} paid after it expired: refund due")
                 .end();
     }
 
@@ -111,7 +126,8 @@ final class OrderRoutes extends RouteBuilder {
     private void logDeadCallbacks() {
         from("redis-delay:callbacks.dead").routeId("dead-callbacks")
                 .process(this::recordDelivery)
-                .process(exchange -> orderBook.deadLettered(new OrderBook.DeadLetter(orderId(exchange),
+                .process(exchange -> orderBook.deadLettered(new OrderBook.DeadLetter(
+                        orderId(exchange),
                         exchange.getMessage().getHeader(RedisDelayConstants.ORIGINAL_QUEUE, String.class),
                         exchange.getMessage().getHeader(RedisDelayConstants.LAST_ERROR, String.class))))
                 .log(LoggingLevel.WARN, "callback for ${header." + ORDER_ID + "} dead-lettered from ${header."
@@ -144,7 +160,8 @@ final class OrderRoutes extends RouteBuilder {
         Message message = exchange.getMessage();
         long lateness = System.currentTimeMillis() - message.getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class);
         exchange.setProperty(LATENESS, lateness);
-        orderBook.delivered(new OrderBook.Delivery(message.getHeader(RedisDelayConstants.QUEUE, String.class),
+        orderBook.delivered(new OrderBook.Delivery(
+                message.getHeader(RedisDelayConstants.QUEUE, String.class),
                 message.getHeader(RedisDelayConstants.MESSAGE_ID, String.class),
                 message.getHeader(RedisDelayConstants.DELIVERY_COUNT, Integer.class), lateness));
     }

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.example;
 
 import io.github.camelredisdelay.RedisDelayConstants;
@@ -6,9 +21,9 @@ import org.apache.camel.Message;
 import org.apache.camel.Processor;
 
 /**
- * A simulated, unreliable HTTP callback to the shop. It times out on the first delivery of every callback, which
- * the queue's retry schedule absorbs, and it always rejects the callbacks of orders 4, 8, 12..., which therefore
- * end in the dead-letter queue.
+ * A simulated, unreliable HTTP callback to the shop. It times out on the first delivery of every callback, which the
+ * queue's retry schedule absorbs, and it always rejects the callbacks of orders 4, 8, 12..., which therefore end in the
+ * dead-letter queue.
  */
 final class ShopWebhook implements Processor {
 

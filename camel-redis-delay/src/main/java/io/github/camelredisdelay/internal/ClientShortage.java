@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
 
 import org.redisson.client.RedisTimeoutException;
@@ -5,7 +20,8 @@ import org.redisson.client.RedisTimeoutException;
 /**
  * Tells a shortage inside the Redis client from Redis being unreachable. Redisson fails a command with a
  * {@link RedisTimeoutException} "Unable to acquire connection" when every connection of its pool stayed busy for the
- * whole wait, while Redis itself may be perfectly healthy; an operator must raise a pool setting, not look at the server.
+ * whole wait, while Redis itself may be perfectly healthy; an operator must raise a pool setting, not look at the
+ * server.
  */
 final class ClientShortage {
 

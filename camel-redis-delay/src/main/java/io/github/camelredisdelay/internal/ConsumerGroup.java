@@ -1,7 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
-
-import static io.github.camelredisdelay.internal.Replies.bytes;
-import static io.github.camelredisdelay.internal.Replies.toLong;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,6 +35,9 @@ import org.redisson.client.RedisException;
 import org.redisson.client.codec.ByteArrayCodec;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.codec.CompositeCodec;
+
+import static io.github.camelredisdelay.internal.Replies.bytes;
+import static io.github.camelredisdelay.internal.Replies.toLong;
 
 /**
  * The consumer side of one queue (shard): reading the ready stream through the consumer group, and settling what was
@@ -47,8 +62,8 @@ public final class ConsumerGroup {
     }
 
     /**
-     * Creates the consumer group (and the stream) unless it exists. The group starts at the stream's first entry,
-     * so messages made ready before any consumer existed are delivered too.
+     * Creates the consumer group (and the stream) unless it exists. The group starts at the stream's first entry, so
+     * messages made ready before any consumer existed are delivered too.
      */
     public void create() {
         try {
@@ -71,8 +86,8 @@ public final class ConsumerGroup {
 
     /**
      * Acknowledges finished messages ({@code ack.lua}) and reads up to {@code count} new ones without waiting, in one
-     * round trip: the two commands go in one pipeline. The read stays outside the script because a script's reply
-     * costs Redis about as much again as the read itself (converting every entry to Lua and back).
+     * round trip: the two commands go in one pipeline. The read stays outside the script because a script's reply costs
+     * Redis about as much again as the read itself (converting every entry to Lua and back).
      */
     public List<Delivery> ackAndReadNew(String consumer, int count, Collection<Delivery> finished) {
         if (finished.isEmpty()) {
@@ -93,7 +108,7 @@ public final class ConsumerGroup {
      */
     public long ack(Collection<Delivery> deliveries) {
         // an acknowledgement lost in a failover only means the message is delivered again
-        return scripts.<Long> callAndWait("Acknowledgement", LuaScript.ACK, Durability.BEST_EFFORT, RScript.ReturnType.LONG,
+        return scripts.<Long>callAndWait("Acknowledgement", LuaScript.ACK, Durability.BEST_EFFORT, RScript.ReturnType.LONG,
                 ackArguments(deliveries));
     }
 
@@ -128,8 +143,8 @@ public final class ConsumerGroup {
     }
 
     /**
-     * Whether the stored message is still the version {@code delivery} delivered: not replaced or re-delayed since,
-     * nor settled. A delivery whose record could not be read counts as current.
+     * Whether the stored message is still the version {@code delivery} delivered: not replaced or re-delayed since, nor
+     * settled. A delivery whose record could not be read counts as current.
      */
     public boolean isCurrent(Delivery delivery) {
         if (delivery.generation() == Delivery.ANY_GENERATION) {
@@ -146,7 +161,8 @@ public final class ConsumerGroup {
      */
     public List<Delivery> reclaim(String consumer, long minIdleMs, int count) {
         List<Object> entries = withGroup(() -> scripts.callAndWait("Take-over of expired leases", LuaScript.RECLAIM,
-                Durability.NONE, RScript.ReturnType.LIST, bytes(consumer), bytes(minIdleMs), bytes(count), bytes(10 * minIdleMs)));
+                Durability.NONE, RScript.ReturnType.LIST, bytes(consumer), bytes(minIdleMs), bytes(count),
+                bytes(10 * minIdleMs)));
         return StreamEntries.fromScriptReply(entries);
     }
 
@@ -174,8 +190,8 @@ public final class ConsumerGroup {
     }
 
     /**
-     * Runs a read of the consumer group, creating the group first if Redis says it does not exist (a fresh queue,
-     * or a Redis that lost its data).
+     * Runs a read of the consumer group, creating the group first if Redis says it does not exist (a fresh queue, or a
+     * Redis that lost its data).
      */
     private <T> T withGroup(Supplier<T> read) {
         try {

@@ -1,20 +1,35 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
 
-import io.github.camelredisdelay.OnDuplicate;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.github.camelredisdelay.OnDuplicate;
 import io.github.camelredisdelay.RedisDelayConstants;
 
 /**
- * Moves exhausted or unreadable messages to the dead-letter queue, an ordinary queue with its own hash tag (so
- * possibly on another cluster node). It writes to the dead-letter queue first and removes the original second:
- * a crash in between leaves a duplicate, never a loss. The message keeps its id; when the dead-letter queue already
- * holds a message with that id (the same id dead-lettered before, or a move repeated after a crash), it is stored
- * as {@code <id>#<stream entry>} instead, so no dead letter ever replaces another. A delivery whose message was
- * replaced or re-delayed meanwhile (a newer version is stored) is not dead-lettered: it is only acknowledged, and the
- * newer version keeps its own schedule.
+ * Moves exhausted or unreadable messages to the dead-letter queue, an ordinary queue with its own hash tag (so possibly
+ * on another cluster node). It writes to the dead-letter queue first and removes the original second: a crash in
+ * between leaves a duplicate, never a loss. The message keeps its id; when the dead-letter queue already holds a
+ * message with that id (the same id dead-lettered before, or a move repeated after a crash), it is stored as
+ * {@code <id>#<stream entry>} instead, so no dead letter ever replaces another. A delivery whose message was replaced
+ * or re-delayed meanwhile (a newer version is stored) is not dead-lettered: it is only acknowledged, and the newer
+ * version keeps its own schedule.
  */
 public final class DeadLetters {
 
@@ -35,9 +50,9 @@ public final class DeadLetters {
     }
 
     /**
-     * @param reason the last error, stored as header {@link RedisDelayConstants#LAST_ERROR}
-     * @return the id the message has in the dead-letter queue, or {@code null} when a newer version of it is stored
-     *         and the delivery was only acknowledged
+     * @param  reason the last error, stored as header {@link RedisDelayConstants#LAST_ERROR}
+     * @return        the id the message has in the dead-letter queue, or {@code null} when a newer version of it is
+     *                stored and the delivery was only acknowledged
      */
     public String move(Delivery delivery, String reason) {
         if (!source.group().isCurrent(delivery)) {

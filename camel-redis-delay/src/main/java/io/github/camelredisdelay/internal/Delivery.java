@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
 
 import org.redisson.api.stream.StreamMessageId;
@@ -9,22 +24,23 @@ import org.redisson.api.stream.StreamMessageId;
  * @param messageId     the message id
  * @param dueAt         the due time Redis stored (epoch ms, Redis clock)
  * @param scheduledAt   when it was scheduled (epoch ms, Redis clock)
- * @param generation    which version of the message id was delivered ({@code record.lua}), or
- *                      {@link #ANY_GENERATION} when the stored entry could not be read
+ * @param generation    which version of the message id was delivered ({@code record.lua}), or {@link #ANY_GENERATION}
+ *                      when the stored entry could not be read
  * @param deliveryCount 1 on the first delivery
  * @param envelope      the stored envelope, still encoded; the raw stored bytes when {@code problem} is set
  * @param lastError     the last failed delivery's error, or {@code null}
  * @param problem       why the stored entry cannot be delivered (it is corrupt), or {@code null}
  */
 public record Delivery(StreamMessageId entryId, String messageId, long dueAt, long scheduledAt, int generation,
-                       int deliveryCount, byte[] envelope, String lastError, String problem) {
+        int deliveryCount, byte[] envelope, String lastError, String problem) {
 
     /** The generation of a delivery whose record could not be read: settling it settles whatever is stored. */
     public static final int ANY_GENERATION = -1;
 
     /** A stream entry that cannot be read as a message; it can only go to the dead-letter queue. */
     static Delivery corrupt(StreamMessageId entryId, String messageId, byte[] raw, String problem) {
-        return new Delivery(entryId, messageId != null ? messageId : entryId.toString(), -1, -1, ANY_GENERATION, 1,
+        return new Delivery(
+                entryId, messageId != null ? messageId : entryId.toString(), -1, -1, ANY_GENERATION, 1,
                 raw != null ? raw : new byte[0], null, problem);
     }
 }

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
 
 import java.io.ByteArrayOutputStream;
@@ -15,16 +30,17 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Turns an {@link Envelope} into bytes and back. The format is compact, versioned by its first byte, and never
- * uses Java serialization, so anything read from Redis can be decoded safely.
+ * Turns an {@link Envelope} into bytes and back. The format is compact, versioned by its first byte, and never uses
+ * Java serialization, so anything read from Redis can be decoded safely.
  *
  * <pre>
  * envelope := version(1) body headerCount(u16) header*
  * body     := 0 | 1 length(i32) utf8 | 2 length(i32) bytes          (null, String, byte[])
  * header   := nameLength(u16) utf8 type(1) value
  * </pre>
- * Header types: S String, J Long, I Integer, H Short, B Byte, D Double, F Float, Z Boolean, T Date (epoch ms),
- * N Instant (seconds, nanos), M BigDecimal (text), G BigInteger (text).
+ *
+ * Header types: S String, J Long, I Integer, H Short, B Byte, D Double, F Float, Z Boolean, T Date (epoch ms), N
+ * Instant (seconds, nanos), M BigDecimal (text), G BigInteger (text).
  */
 public final class EnvelopeCodec {
 
@@ -51,9 +67,9 @@ public final class EnvelopeCodec {
      */
     public static boolean isSupportedHeaderValue(Object value) {
         return value instanceof String || value instanceof Long || value instanceof Integer || value instanceof Short
-               || value instanceof Byte || value instanceof Double || value instanceof Float
-               || value instanceof Boolean || value instanceof Date || value instanceof Instant
-               || value instanceof BigDecimal || value instanceof BigInteger;
+                || value instanceof Byte || value instanceof Double || value instanceof Float
+                || value instanceof Boolean || value instanceof Date || value instanceof Instant
+                || value instanceof BigDecimal || value instanceof BigInteger;
     }
 
     public static byte[] encode(Envelope envelope) {
@@ -86,7 +102,8 @@ public final class EnvelopeCodec {
         try {
             byte version = in.get();
             if (version != VERSION) {
-                throw new CorruptEnvelopeException("unknown envelope format version " + version + " (this reader knows "
+                throw new CorruptEnvelopeException(
+                        "unknown envelope format version " + version + " (this reader knows "
                                                    + VERSION + ")");
             }
             Object body = readBody(in);
@@ -170,7 +187,8 @@ public final class EnvelopeCodec {
             out.writeByte('G');
             writeBytes(out, number.toString().getBytes(StandardCharsets.US_ASCII));
         } else {
-            throw new IllegalArgumentException("header " + name + " has unsupported type "
+            throw new IllegalArgumentException(
+                    "header " + name + " has unsupported type "
                                                + (value == null ? "null" : value.getClass().getName()));
         }
     }

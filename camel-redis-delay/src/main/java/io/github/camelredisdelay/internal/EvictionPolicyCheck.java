@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
 
 import java.util.Map;
@@ -10,10 +25,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Warns when Redis may evict a queue's keys, which loses messages without a trace: a {@code maxmemory-policy} of
- * {@code allkeys-*} evicts any key under memory pressure. (The {@code volatile-*} policies evict only keys with a
- * time to live, and the component sets none.) Checked at start and after every reconnect; one WARN per policy and
- * connection a minute however many queues share the connection; where {@code INFO} is not allowed (ACL, managed
- * Redis), one DEBUG line a minute.
+ * {@code allkeys-*} evicts any key under memory pressure. (The {@code volatile-*} policies evict only keys with a time
+ * to live, and the component sets none.) Checked at start and after every reconnect; one WARN per policy and connection
+ * a minute however many queues share the connection; where {@code INFO} is not allowed (ACL, managed Redis), one DEBUG
+ * line a minute.
  */
 public final class EvictionPolicyCheck {
 
@@ -57,11 +72,14 @@ public final class EvictionPolicyCheck {
         try {
             policy = shard.memoryPolicyAsync().toCompletableFuture().join();
         } catch (CompletionException e) {
-            throw new IllegalStateException("requireNoEviction=true on queue " + shard.name()
-                                            + ", but its Redis' maxmemory-policy cannot be read: " + e.getCause(), e.getCause());
+            throw new IllegalStateException(
+                    "requireNoEviction=true on queue " + shard.name()
+                                            + ", but its Redis' maxmemory-policy cannot be read: " + e.getCause(),
+                    e.getCause());
         }
         if (evicts(policy)) {
-            throw new IllegalStateException("Redis holding queue " + shard.name() + " has maxmemory-policy " + policy
+            throw new IllegalStateException(
+                    "Redis holding queue " + shard.name() + " has maxmemory-policy " + policy
                                             + ", which can evict the queue's keys and lose messages; set it to noeviction,"
                                             + " or requireNoEviction=false to only warn");
         }

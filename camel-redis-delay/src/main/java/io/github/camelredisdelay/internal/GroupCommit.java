@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
 
 import java.util.ArrayDeque;
@@ -12,12 +27,12 @@ import java.util.function.Function;
 import java.util.function.ToLongFunction;
 
 /**
- * Lets concurrent callers share calls to Redis (group commit). At most one call is under way at a time. A caller
- * that finds none sends its request at once, alone; requests that arrive while a call is under way queue up, and the
- * moment it returns, everything queued (up to {@code maxBatch} requests and {@code maxSize}) leaves in the next call,
- * sent from the thread that received the reply. A lone caller therefore never waits for company, and N busy callers
- * share round trips and script calls instead of queueing for them one by one. Every caller returns once its own
- * request is done.
+ * Lets concurrent callers share calls to Redis (group commit). At most one call is under way at a time. A caller that
+ * finds none sends its request at once, alone; requests that arrive while a call is under way queue up, and the moment
+ * it returns, everything queued (up to {@code maxBatch} requests and {@code maxSize}) leaves in the next call, sent
+ * from the thread that received the reply. A lone caller therefore never waits for company, and N busy callers share
+ * round trips and script calls instead of queueing for them one by one. Every caller returns once its own request is
+ * done.
  *
  * @param <T> a request
  * @param <R> its result
@@ -57,16 +72,7 @@ public final class GroupCommit<T, R> {
      *                              withdrawn, one already sent may or may not have been carried out
      */
     public R submit(T request) throws InterruptedException {
-        Turn<T, R> turn = new Turn<>(request, new CompletableFuture<>());
-        boolean first;
-        synchronized (this) {
-            queued.add(turn);
-            first = !sending;
-            sending = true;
-        }
-        if (first) {
-            sendQueued();
-        }
+        Turn<T, R> turn = enqueue(request);
         try {
             return turn.result().get();
         } catch (InterruptedException e) {
@@ -85,13 +91,35 @@ public final class GroupCommit<T, R> {
         }
     }
 
+    /**
+     * Sends the request, alone or with others, without waiting: the stage completes with its result, or with what the
+     * call that carried it failed with, on the thread that received the reply.
+     */
+    public CompletionStage<R> submitAsync(T request) {
+        return enqueue(request).result();
+    }
+
+    private Turn<T, R> enqueue(T request) {
+        Turn<T, R> turn = new Turn<>(request, new CompletableFuture<>());
+        boolean first;
+        synchronized (this) {
+            queued.add(turn);
+            first = !sending;
+            sending = true;
+        }
+        if (first) {
+            sendQueued();
+        }
+        return turn;
+    }
+
     /** Sends the head of the queue; when the reply is in, sends what queued meanwhile, or stops. */
     private void sendQueued() {
         List<Turn<T, R>> batch = new ArrayList<>();
         synchronized (this) {
             long total = 0;
             while (batch.size() < maxBatch && !queued.isEmpty()
-                   && (batch.isEmpty() || total + size.applyAsLong(queued.peek().request()) <= maxSize)) {
+                    && (batch.isEmpty() || total + size.applyAsLong(queued.peek().request()) <= maxSize)) {
                 Turn<T, R> turn = queued.poll();
                 total += size.applyAsLong(turn.request());
                 batch.add(turn);
@@ -124,7 +152,8 @@ public final class GroupCommit<T, R> {
         Throwable cause = failure instanceof CompletionException wrapped && wrapped.getCause() != null
                 ? wrapped.getCause() : failure;
         if (cause == null && (results == null || results.size() != batch.size())) {
-            cause = new IllegalStateException("A call carrying " + batch.size() + " requests returned "
+            cause = new IllegalStateException(
+                    "A call carrying " + batch.size() + " requests returned "
                                               + (results == null ? "no results" : results.size() + " results"));
         }
         for (int i = 0; i < batch.size(); i++) {

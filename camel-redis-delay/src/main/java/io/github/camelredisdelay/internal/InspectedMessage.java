@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
 
 import java.nio.charset.StandardCharsets;
@@ -17,7 +32,8 @@ public record InspectedMessage(String id, String state, long scheduledAt, long d
 
     static InspectedMessage of(String id, String state, byte[] record, byte[] note) {
         FailureNote failure = note == null ? null : FailureNote.parse(new String(note, StandardCharsets.UTF_8));
-        return new InspectedMessage(id, state, StoredRecord.scheduledAt(record), StoredRecord.dueAt(record),
+        return new InspectedMessage(
+                id, state, StoredRecord.scheduledAt(record), StoredRecord.dueAt(record),
                 StoredRecord.envelope(record), failure);
     }
 

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
 
 import java.io.IOException;
@@ -10,12 +25,11 @@ import java.util.regex.Pattern;
 import org.redisson.api.RScript;
 
 /**
- * The Lua scripts of the component, one per atomic operation on a queue. Each file documents its ARGV and return
- * values at the top and names the helper files it uses in an {@code Includes:} line; {@code prelude.lua} (the keys
- * and common arguments every script gets, and shared helpers) and {@code wire.lua} (values shared with
- * {@link Wire}) are prepended to every script, followed by its includes in the order named. Every helper a script
- * carries costs a closure on each call, so a script includes only those it uses. Redisson sends them by SHA and
- * loads them on a NOSCRIPT reply.
+ * The Lua scripts of the component, one per atomic operation on a queue. Each file documents its ARGV and return values
+ * at the top and names the helper files it uses in an {@code Includes:} line; {@code prelude.lua} (the keys and common
+ * arguments every script gets, and shared helpers) and {@code wire.lua} (values shared with {@link Wire}) are prepended
+ * to every script, followed by its includes in the order named. Every helper a script carries costs a closure on each
+ * call, so a script includes only those it uses. Redisson sends them by SHA and loads them on a NOSCRIPT reply.
  */
 public enum LuaScript {
     SCHEDULE("schedule.lua", RScript.Mode.READ_WRITE),
@@ -33,18 +47,36 @@ public enum LuaScript {
     DEAD_LETTERS("dead-letters.lua", RScript.Mode.READ_ONLY),
     DISCARD("discard.lua", RScript.Mode.READ_WRITE),
     TIME("time.lua", RScript.Mode.READ_ONLY),
-    MEMORY_POLICY("memory-policy.lua", RScript.Mode.READ_ONLY);
+    MEMORY_POLICY("memory-policy.lua", RScript.Mode.READ_ONLY),
+    MIGRATE("migrate.lua", RScript.Mode.READ_WRITE),
+    MIGRATED_FORGET("migrated-forget.lua", RScript.Mode.READ_WRITE),
+    /** Not a queue script: runs on a legacy RDelayedQueue's slot, without prelude.lua. */
+    LEGACY_CLAIM("legacy-claim.lua", RScript.Mode.READ_WRITE, false),
+    /** Not a queue script: runs on a legacy RDelayedQueue's slot, without prelude.lua. */
+    LEGACY_REMOVE("legacy-remove.lua", RScript.Mode.READ_WRITE, false);
 
     private final String text;
     private final RScript.Mode mode;
+    private final boolean queueScript;
 
     LuaScript(String file, RScript.Mode mode) {
+        this(file, mode, true);
+    }
+
+    /** @param queueScript whether the script gets the queue keys and common arguments: prelude.lua and wire.lua */
+    LuaScript(String file, RScript.Mode mode, boolean queueScript) {
         this.mode = mode;
-        this.text = Files.compose(file);
+        this.queueScript = queueScript;
+        this.text = queueScript ? Files.compose(file) : Files.load(file);
     }
 
     public String text() {
         return text;
+    }
+
+    /** Whether the script gets a queue's keys and common arguments (prelude.lua); false for the legacy ones. */
+    public boolean queueScript() {
+        return queueScript;
     }
 
     /** Whether the script only reads, so that it may run on a replica. */
@@ -52,7 +84,9 @@ public enum LuaScript {
         return mode;
     }
 
-    /** Reads the files of this folder and puts a script together; apart because an enum's constructor sees no statics. */
+    /**
+     * Reads the files of this folder and puts a script together; apart because an enum's constructor sees no statics.
+     */
     static final class Files {
 
         /** Prepended to every script, in this order. */

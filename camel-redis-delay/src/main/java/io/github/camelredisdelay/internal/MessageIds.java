@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
 
 import java.security.NoSuchAlgorithmException;
@@ -7,10 +22,10 @@ import java.util.Base64;
 /**
  * Generates message ids: 96 random bits written as 16 URL-safe characters. Short, because Redis keeps an id twice per
  * pending message (the record's hash field and its due-set entry) and a 16-character id fits an allocation 8 bytes
- * smaller than a 22-character one (128 bits); long enough that a repeat, which would be taken for a duplicate and
- * kept out, is out of reach: among 100 million messages pending at once the chance of any two ids matching is below
- * 10^-13. Each thread has its own cryptographically strong generator, so producer threads never wait on a shared
- * one, and ids stay unique across any number of JVMs.
+ * smaller than a 22-character one (128 bits); long enough that a repeat, which would be taken for a duplicate and kept
+ * out, is out of reach: among 100 million messages pending at once the chance of any two ids matching is below 10^-13.
+ * Each thread has its own cryptographically strong generator, so producer threads never wait on a shared one, and ids
+ * stay unique across any number of JVMs.
  */
 public final class MessageIds {
 

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
 
 /**
@@ -11,7 +26,7 @@ package io.github.camelredisdelay.internal;
  * @param fail  HASH message id to failure note, only for messages that failed
  * @param wake  pub/sub channel told about a new earliest due time
  */
-public record QueueKeys(String queue, String due, String msg, String ready, String fail, String wake) {
+public record QueueKeys(String queue, String due, String msg, String ready, String fail, String wake, String migrated) {
 
     /** The consumer group every consumer of a queue reads through, so each message goes to one of them. */
     public static final String GROUP = "consumers";
@@ -25,6 +40,7 @@ public record QueueKeys(String queue, String due, String msg, String ready, Stri
      */
     public static QueueKeys of(String keyPrefix, String queue, String tag) {
         String base = keyPrefix + ":{" + tag + "}:";
-        return new QueueKeys(queue, base + "due", base + "msg", base + "ready", base + "fail", base + "wake");
+        return new QueueKeys(
+                queue, base + "due", base + "msg", base + "ready", base + "fail", base + "wake", base + "migrated");
     }
 }

@@ -1,8 +1,23 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
 
 /**
- * The rule for queue names: 1 to 200 characters from {@code [A-Za-z0-9._:-]}, so they are safe inside Redis keys
- * and their hash tags.
+ * The rule for queue names: 1 to 200 characters from {@code [A-Za-z0-9._:-]}, so they are safe inside Redis keys and
+ * their hash tags.
  */
 public final class QueueNames {
 
@@ -19,13 +34,15 @@ public final class QueueNames {
             throw new IllegalArgumentException("A redis-delay queue name is required: redis-delay:<queue>");
         }
         if (queue.length() > MAX_LENGTH) {
-            throw new IllegalArgumentException("Queue name " + queue.substring(0, 20) + "... is " + queue.length()
+            throw new IllegalArgumentException(
+                    "Queue name " + queue.substring(0, 20) + "... is " + queue.length()
                                                + " characters long; at most " + MAX_LENGTH + " are allowed");
         }
         for (int i = 0; i < queue.length(); i++) {
             char c = queue.charAt(i);
             if (!isAllowed(c)) {
-                throw new IllegalArgumentException("Queue name '" + queue + "' has the character '" + c + "' at position "
+                throw new IllegalArgumentException(
+                        "Queue name '" + queue + "' has the character '" + c + "' at position "
                                                    + i + "; allowed are letters, digits and . _ : -");
             }
         }
@@ -34,6 +51,6 @@ public final class QueueNames {
 
     private static boolean isAllowed(char c) {
         return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == ':'
-               || c == '-';
+                || c == '-';
     }
 }

@@ -1,7 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
-
-import static io.github.camelredisdelay.internal.Replies.bytes;
-import static io.github.camelredisdelay.internal.Replies.toLong;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -18,6 +30,9 @@ import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.RedisException;
 import org.redisson.client.codec.StringCodec;
+
+import static io.github.camelredisdelay.internal.Replies.bytes;
+import static io.github.camelredisdelay.internal.Replies.toLong;
 
 /**
  * One queue, or one shard of a sharded queue ({@link ShardedQueue}): its keys share one hash tag, so every script
@@ -44,7 +59,8 @@ public final class QueueShard {
         this.keys = keys;
         this.scripts = new ScriptCalls(client, keys, sync);
         this.group = new ConsumerGroup(client, keys, scripts);
-        this.schedules = new GroupCommit<>(this::scheduleAllAsync, BatchLimits.GROUP_COMMIT_MESSAGES,
+        this.schedules = new GroupCommit<>(
+                this::scheduleAllAsync, BatchLimits.GROUP_COMMIT_MESSAGES,
                 request -> request.envelope().length, BatchLimits.GROUP_COMMIT_BYTES);
     }
 
@@ -71,9 +87,20 @@ public final class QueueShard {
             return schedules.submit(new ScheduleRequest(id, envelope, due, onDuplicate)).orThrow(name(), id);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new RedisException("Interrupted while scheduling message " + id + " on queue " + name()
-                                     + "; it is stored if its script call had already been sent", e);
+            throw new RedisException(
+                    "Interrupted while scheduling message " + id + " on queue " + name()
+                                     + "; it is stored if its script call had already been sent",
+                    e);
         }
+    }
+
+    /**
+     * Stores a message without waiting; see {@link #schedule}. The stage completes on the thread that received the
+     * reply (a Redis client thread), with the outcome or the failure {@link #schedule} would throw.
+     */
+    public CompletionStage<ScheduleResult> scheduleAsync(String id, byte[] envelope, DueTime due, OnDuplicate onDuplicate) {
+        return schedules.submitAsync(new ScheduleRequest(id, envelope, due, onDuplicate))
+                .thenApply(result -> result.orThrow(name(), id));
     }
 
     /**
@@ -95,7 +122,8 @@ public final class QueueShard {
             args.add(bytes(request.due().millis()));
             args.add(bytes(request.onDuplicate().name()));
         }
-        String operation = requests.size() == 1 ? "Schedule of message " + requests.get(0).id()
+        String operation = requests.size() == 1
+                ? "Schedule of message " + requests.get(0).id()
                 : "Schedule of " + requests.size() + " messages";
         CompletionStage<List<Object>> reply = scripts.call(operation, LuaScript.SCHEDULE, Durability.REQUIRED,
                 RScript.ReturnType.LIST, args.toArray());
@@ -112,6 +140,32 @@ public final class QueueShard {
     }
 
     /**
+     * Writes messages migrated from a legacy queue and marks their ids; see {@code migrate.lua}.
+     *
+     * @param  envelopes the envelope of each message, in the order of {@code messages}
+     * @return           how many were stored (the others were written before)
+     */
+    public int migrate(List<LegacyMessage> messages, List<byte[]> envelopes) {
+        List<Object> args = new ArrayList<>(messages.size() * 3);
+        for (int i = 0; i < messages.size(); i++) {
+            args.add(bytes(messages.get(i).id()));
+            args.add(envelopes.get(i));
+            args.add(bytes(messages.get(i).dueAt()));
+        }
+        List<Object> reply = scripts.callAndWait("Migration of " + messages.size() + " messages", LuaScript.MIGRATE,
+                Durability.REQUIRED, RScript.ReturnType.LIST, args.toArray());
+        return (int) reply.stream().skip(1).filter(status -> toLong(status) == Wire.STATUS_SCHEDULED).count();
+    }
+
+    /**
+     * Clears the marks {@link #migrate} set, once the legacy copies are gone; see {@code migrated-forget.lua}.
+     */
+    public void forgetMigrated(List<LegacyMessage> messages) {
+        Object[] ids = messages.stream().map(message -> bytes(message.id())).toArray();
+        scripts.callAndWait("Migration marks", LuaScript.MIGRATED_FORGET, Durability.NONE, RScript.ReturnType.LONG, ids);
+    }
+
+    /**
      * Removes a scheduled message; see {@code cancel.lua}.
      *
      * @return {@code true} when it was scheduled and is now gone; {@code false} when unknown, ready or in flight
@@ -125,13 +179,14 @@ public final class QueueShard {
     /**
      * Gives a scheduled message a new due time; see {@code reschedule.lua}.
      *
-     * @return the outcome; not scheduled when the message is unknown, ready or in flight
+     * @return                          the outcome; not scheduled when the message is unknown, ready or in flight
      * @throws IllegalArgumentException when the due time is beyond 2^53-1 ms
      */
     public ScheduleResult reschedule(String id, DueTime due) {
         List<Object> result = scripts.callAndWait("Reschedule of message " + id, LuaScript.RESCHEDULE, Durability.REQUIRED,
                 RScript.ReturnType.LIST, bytes(id), mode(due), bytes(due.millis()));
-        return new ScheduleResult(ScheduleResult.Status.ofCode(toLong(result.get(0))), toLong(result.get(1)),
+        return new ScheduleResult(
+                ScheduleResult.Status.ofCode(toLong(result.get(0))), toLong(result.get(1)),
                 toLong(result.get(2))).orThrow(name(), id);
     }
 
@@ -158,8 +213,10 @@ public final class QueueShard {
 
     /** {@link #counts}, when Redis answers. */
     public CompletionStage<QueueCounts> countsAsync() {
-        CompletionStage<List<Object>> reply = scripts.call("Statistics", LuaScript.STATS, Durability.NONE, RScript.ReturnType.LIST);
-        return reply.thenApply(result -> new QueueCounts(toLong(result.get(0)), toLong(result.get(1)), toLong(result.get(2)),
+        CompletionStage<List<Object>> reply
+                = scripts.call("Statistics", LuaScript.STATS, Durability.NONE, RScript.ReturnType.LIST);
+        return reply.thenApply(result -> new QueueCounts(
+                toLong(result.get(0)), toLong(result.get(1)), toLong(result.get(2)),
                 toLong(result.get(3)), toLong(result.get(4))));
     }
 
@@ -283,7 +340,7 @@ public final class QueueShard {
      * {@code memory-policy.lua}.
      */
     public CompletionStage<String> memoryPolicyAsync() {
-        return scripts.<byte[]> call("Eviction policy", LuaScript.MEMORY_POLICY, Durability.NONE, RScript.ReturnType.VALUE)
+        return scripts.<byte[]>call("Eviction policy", LuaScript.MEMORY_POLICY, Durability.NONE, RScript.ReturnType.VALUE)
                 .thenApply(policy -> new String(policy, StandardCharsets.UTF_8));
     }
 }

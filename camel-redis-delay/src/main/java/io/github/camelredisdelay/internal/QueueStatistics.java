@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
 
 import java.util.LinkedHashMap;
@@ -5,10 +20,10 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Statistics of one queue, shared by every endpoint of the queue in one CamelContext: the counts Redis holds, read
- * into a {@link QueueSnapshot} at most once every {@link #MAX_AGE_MS} however many readers ask (the {@code stats}
- * operation, JMX attributes, the dev console, metrics), and what this JVM measured itself (delivery lateness, and the
- * offset between its clock and Redis' clock that lateness is corrected by).
+ * Statistics of one queue, shared by every endpoint of the queue in one CamelContext: the counts Redis holds, read into
+ * a {@link QueueSnapshot} at most once every {@link #MAX_AGE_MS} however many readers ask (the {@code stats} operation,
+ * JMX attributes, the dev console, metrics), and what this JVM measured itself (delivery lateness, and the offset
+ * between its clock and Redis' clock that lateness is corrected by).
  */
 public final class QueueStatistics {
 
@@ -59,7 +74,8 @@ public final class QueueStatistics {
      */
     public void measureClockOffsetSoon() {
         long before = System.currentTimeMillis();
-        queue.first().redisTimeMillisAsync().thenAccept(redis -> clockOffsetMs = redis - (before + System.currentTimeMillis()) / 2);
+        queue.first().redisTimeMillisAsync()
+                .thenAccept(redis -> clockOffsetMs = redis - (before + System.currentTimeMillis()) / 2);
     }
 
     public long clockOffsetMs() {

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
 
 import java.util.LinkedHashMap;
@@ -9,10 +24,10 @@ import io.github.camelredisdelay.RedisDelayConstants;
 
 /**
  * Moves dead letters back to the queue they came from (redrive), shard by shard. Like {@link DeadLetters} it writes
- * first and removes second, each a script call of its own (the two queues live in different cluster slots): a crash
- * in between leaves a duplicate, never a loss. A moved message keeps its id, body and headers, loses the two
- * dead-letter headers and starts with a fresh delivery count. Dead letters a consumer of the dead-letter queue has
- * fetched are left alone, and so is one whose id the queue holds again (a newer message with that id).
+ * first and removes second, each a script call of its own (the two queues live in different cluster slots): a crash in
+ * between leaves a duplicate, never a loss. A moved message keeps its id, body and headers, loses the two dead-letter
+ * headers and starts with a fresh delivery count. Dead letters a consumer of the dead-letter queue has fetched are left
+ * alone, and so is one whose id the queue holds again (a newer message with that id).
  */
 public final class Redrive {
 

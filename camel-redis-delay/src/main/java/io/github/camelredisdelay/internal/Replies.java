@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
 
 import java.nio.charset.StandardCharsets;
@@ -5,8 +20,8 @@ import java.nio.charset.StandardCharsets;
 import org.redisson.client.RedisException;
 
 /**
- * Arguments for and replies from Redis as the component's calls use them: arguments as UTF-8 bytes, integer replies
- * as {@code long}, error replies by their code.
+ * Arguments for and replies from Redis as the component's calls use them: arguments as UTF-8 bytes, integer replies as
+ * {@code long}, error replies by their code.
  */
 final class Replies {
 
@@ -28,8 +43,8 @@ final class Replies {
     }
 
     /**
-     * The error Redis replied, from its code on, or {@code null} when it has another code. Versions differ in what
-     * they put before an error raised inside a script: nothing, {@code ERR }, or
+     * The error Redis replied, from its code on, or {@code null} when it has another code. Versions differ in what they
+     * put before an error raised inside a script: nothing, {@code ERR }, or
      * {@code ERR Error running script (call to f_...): @user_script:80: }.
      */
     static String errorReply(RedisException e, String code) {

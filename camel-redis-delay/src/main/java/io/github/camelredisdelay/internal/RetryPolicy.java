@@ -1,11 +1,26 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
 
 import java.util.List;
 import java.util.OptionalLong;
 
 /**
- * Decides what follows a failed delivery: another delivery after the retry schedule's delay for this attempt (the
- * last delay repeats), or the dead-letter queue once {@code maxDeliveries} deliveries failed.
+ * Decides what follows a failed delivery: another delivery after the retry schedule's delay for this attempt (the last
+ * delay repeats), or the dead-letter queue once {@code maxDeliveries} deliveries failed.
  */
 public final class RetryPolicy {
 
@@ -21,8 +36,8 @@ public final class RetryPolicy {
     }
 
     /**
-     * @param deliveryCount the failed delivery's count, 1 for the first
-     * @return the delay before the next delivery, or empty when the message is exhausted
+     * @param  deliveryCount the failed delivery's count, 1 for the first
+     * @return               the delay before the next delivery, or empty when the message is exhausted
      */
     public OptionalLong delayAfter(int deliveryCount) {
         if (isExhausted(deliveryCount)) {
@@ -32,8 +47,8 @@ public final class RetryPolicy {
     }
 
     /**
-     * Whether a message whose last {@code failedDeliveries} deliveries all failed (by an exception, or by a lease
-     * that expired) goes to the dead-letter queue.
+     * Whether a message whose last {@code failedDeliveries} deliveries all failed (by an exception, or by a lease that
+     * expired) goes to the dead-letter queue.
      */
     public boolean isExhausted(int failedDeliveries) {
         return maxDeliveries > 0 && failedDeliveries >= maxDeliveries;

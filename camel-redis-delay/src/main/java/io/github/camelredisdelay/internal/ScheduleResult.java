@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
 
 import io.github.camelredisdelay.DuplicateMessageException;
@@ -6,8 +21,8 @@ import io.github.camelredisdelay.DuplicateMessageException;
  * The outcome of a schedule or reschedule.
  *
  * @param status what happened
- * @param dueAt  the stored due time (epoch ms, Redis clock), or -1 when the message is already ready or in flight
- *               (or its due time overflowed)
+ * @param dueAt  the stored due time (epoch ms, Redis clock), or -1 when the message is already ready or in flight (or
+ *               its due time overflowed)
  * @param now    Redis' time when the script ran
  */
 public record ScheduleResult(Status status, long dueAt, long now) {
@@ -56,7 +71,8 @@ public record ScheduleResult(Status status, long dueAt, long now) {
     public ScheduleResult orThrow(String queue, String id) {
         return switch (status) {
             case DUPLICATE -> throw new DuplicateMessageException(queue, id, dueAt);
-            case DUE_OVERFLOW -> throw new IllegalArgumentException("The due time of message " + id + " on queue " + queue
+            case DUE_OVERFLOW -> throw new IllegalArgumentException(
+                    "The due time of message " + id + " on queue " + queue
                                                                     + " is beyond the largest supported time (2^53-1 ms)");
             default -> this;
         };

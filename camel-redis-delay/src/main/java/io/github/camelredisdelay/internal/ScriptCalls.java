@@ -1,6 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
-
-import static io.github.camelredisdelay.internal.Replies.bytes;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -19,10 +32,12 @@ import org.redisson.client.codec.ByteArrayCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import static io.github.camelredisdelay.internal.Replies.bytes;
+
 /**
- * Runs the Lua scripts of one queue (shard). Every script gets the same keys and common arguments ({@code prelude.lua}),
- * built once here, and every call says how long it waits for durability ({@link Durability}), so what a failover
- * can take from each operation is written at its call site.
+ * Runs the Lua scripts of one queue (shard). Every script gets the same keys and common arguments
+ * ({@code prelude.lua}), built once here, and every call says how long it waits for durability ({@link Durability}), so
+ * what a failover can take from each operation is written at its call site.
  */
 public final class ScriptCalls {
 
@@ -39,7 +54,8 @@ public final class ScriptCalls {
     private static final Logger LOG = LoggerFactory.getLogger(ScriptCalls.class);
 
     private final RedissonClient client;
-    private final QueueKeys keys;
+    private final String queue;
+    private final String routingKey;
     private final WriteSync sync;
     private final RScript script;
     private final List<Object> scriptKeys;
@@ -47,13 +63,29 @@ public final class ScriptCalls {
     private final OutageLog shortfalls;
 
     ScriptCalls(RedissonClient client, QueueKeys keys, WriteSync sync) {
+        this(client, keys.queue(), List.of(keys.due(), keys.msg(), keys.ready(), keys.fail(), keys.migrated()),
+             new Object[] { bytes(keys.wake()), bytes(QueueKeys.GROUP) }, sync);
+    }
+
+    /**
+     * Calls of scripts that are not queue scripts (no {@code prelude.lua}): every call gets {@code scriptKeys}, which
+     * share one slot, and no common arguments.
+     *
+     * @param name names the keys' owner in errors and logs
+     */
+    ScriptCalls(RedissonClient client, String name, List<Object> scriptKeys, WriteSync sync) {
+        this(client, name, scriptKeys, new Object[0], sync);
+    }
+
+    private ScriptCalls(RedissonClient client, String name, List<Object> scriptKeys, Object[] commonArgs, WriteSync sync) {
         this.client = client;
-        this.keys = keys;
+        this.queue = name;
+        this.routingKey = (String) scriptKeys.get(0);
         this.sync = sync;
         this.script = client.getScript(ByteArrayCodec.INSTANCE);
-        this.scriptKeys = List.of(keys.due(), keys.msg(), keys.ready(), keys.fail());
-        this.commonArgs = new Object[] { bytes(keys.wake()), bytes(QueueKeys.GROUP) };
-        this.shortfalls = new OutageLog(LOG, "Replication of acknowledgements on queue " + keys.queue());
+        this.scriptKeys = scriptKeys;
+        this.commonArgs = commonArgs;
+        this.shortfalls = new OutageLog(LOG, "Replication of acknowledgements on queue " + name);
     }
 
     /**
@@ -63,15 +95,16 @@ public final class ScriptCalls {
      * @return           the reply; for {@link Durability#REQUIRED} it fails with {@link NotReplicatedException} when
      *                   the write is applied but reached too few replicas
      */
-    public <R> CompletionStage<R> call(String operation, LuaScript lua, Durability durability, RScript.ReturnType type,
-                                       Object... args) {
+    public <R> CompletionStage<R> call(
+            String operation, LuaScript lua, Durability durability, RScript.ReturnType type,
+            Object... args) {
         Object[] argv = argv(args);
         try {
             if (!waits(durability)) {
-                return script.evalAsync(keys.ready(), lua.mode(), lua.text(), type, scriptKeys, argv);
+                return script.evalAsync(routingKey, lua.mode(), lua.text(), type, scriptKeys, argv);
             }
             return pipelined(operation, durability, batch -> batch.getScript(ByteArrayCodec.INSTANCE)
-                    .evalAsync(keys.ready(), lua.mode(), lua.text(), type, scriptKeys, argv));
+                    .evalAsync(routingKey, lua.mode(), lua.text(), type, scriptKeys, argv));
         } catch (RuntimeException e) {
             // Redisson throws instead of failing the future when it cannot connect
             return CompletableFuture.failedFuture(e);
@@ -87,11 +120,12 @@ public final class ScriptCalls {
      * Runs {@code lua} and then the command {@code then} adds, in one pipeline (one round trip), and completes with
      * that command's reply.
      */
-    public <R> CompletionStage<R> callThen(String operation, LuaScript lua, Durability durability, RScript.ReturnType type,
-                                           Object[] args, Function<RBatch, RFuture<R>> then) {
+    public <R> CompletionStage<R> callThen(
+            String operation, LuaScript lua, Durability durability, RScript.ReturnType type,
+            Object[] args, Function<RBatch, RFuture<R>> then) {
         Object[] argv = argv(args);
         return pipelined(operation, durability, batch -> {
-            batch.getScript(ByteArrayCodec.INSTANCE).evalAsync(keys.ready(), lua.mode(), lua.text(), type, scriptKeys, argv);
+            batch.getScript(ByteArrayCodec.INSTANCE).evalAsync(routingKey, lua.mode(), lua.text(), type, scriptKeys, argv);
             return then.apply(batch);
         });
     }
@@ -120,7 +154,8 @@ public final class ScriptCalls {
                 throw batchFailure(failure);
             }
             if (waits && done.getSyncedSlaves() < sync.replicas()) {
-                NotReplicatedException shortfall = new NotReplicatedException(keys.queue(), operation, sync.replicas(),
+                NotReplicatedException shortfall = new NotReplicatedException(
+                        queue, operation, sync.replicas(),
                         done.getSyncedSlaves(), sync.timeoutMs());
                 if (durability == Durability.REQUIRED) {
                     throw shortfall;
@@ -137,8 +172,10 @@ public final class ScriptCalls {
     private RuntimeException batchFailure(Throwable failure) {
         Throwable cause = Futures.unwrap(failure);
         if (sync.aof() && cause instanceof RedisException && String.valueOf(cause.getMessage()).contains("WAITAOF")) {
-            return new IllegalStateException("syncAof=true on queue " + keys.queue() + " needs Redis 7.2 or later (WAITAOF); "
-                                             + "the server replied: " + cause.getMessage(), cause);
+            return new IllegalStateException(
+                    "syncAof=true on queue " + queue + " needs Redis 7.2 or later (WAITAOF); "
+                                             + "the server replied: " + cause.getMessage(),
+                    cause);
         }
         return cause instanceof RuntimeException runtime ? runtime : new CompletionException(cause);
     }

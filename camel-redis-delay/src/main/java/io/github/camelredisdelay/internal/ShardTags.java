@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
 
 import java.nio.charset.StandardCharsets;
@@ -8,8 +23,8 @@ import java.util.List;
  * The hash tags of a queue's shards. Shard 0 is the queue name itself, so a queue with one shard has the plain layout.
  * Shard {@code i} is {@code <queue>#<n>}, with the smallest {@code n} whose cluster slot lies {@code i/N} of the slot
  * space after shard 0's: the shards are evenly spaced over the slots, so on a cluster whose masters own equal slot
- * ranges, N shards land on N different masters whenever N is at most the number of masters. {@code #} is not
- * allowed in queue names, so a shard tag never names another queue.
+ * ranges, N shards land on N different masters whenever N is at most the number of masters. {@code #} is not allowed in
+ * queue names, so a shard tag never names another queue.
  */
 public final class ShardTags {
 

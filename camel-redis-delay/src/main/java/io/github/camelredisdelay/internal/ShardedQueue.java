@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
 
 import java.time.Duration;
@@ -10,8 +25,8 @@ import org.redisson.api.RedissonClient;
 
 /**
  * The shards of one queue ({@code shards} option): each a {@link QueueShard} with keys of its own hash tag (see
- * {@link ShardTags}). A message lives on the shard its id picks; consumers and transfer tasks serve every shard.
- * With one shard this is just the queue.
+ * {@link ShardTags}). A message lives on the shard its id picks; consumers and transfer tasks serve every shard. With
+ * one shard this is just the queue.
  */
 public final class ShardedQueue {
 
@@ -24,9 +39,10 @@ public final class ShardedQueue {
     }
 
     public static ShardedQueue of(RedissonClient client, String keyPrefix, String queue, int shards, WriteSync sync) {
-        return new ShardedQueue(queue, ShardTags.of(queue, shards).stream()
-                .map(tag -> new QueueShard(client, QueueKeys.of(keyPrefix, queue, tag), sync))
-                .toList());
+        return new ShardedQueue(
+                queue, ShardTags.of(queue, shards).stream()
+                        .map(tag -> new QueueShard(client, QueueKeys.of(keyPrefix, queue, tag), sync))
+                        .toList());
     }
 
     public String name() {
@@ -121,9 +137,9 @@ public final class ShardedQueue {
     }
 
     /**
-     * Removes every message of every shard, {@code chunk} at a time per script call, so no call blocks Redis for
-     * long. Messages scheduled while it runs are removed only if a later call meets them: each shard gets the calls
-     * its size at the start needs, and two more.
+     * Removes every message of every shard, {@code chunk} at a time per script call, so no call blocks Redis for long.
+     * Messages scheduled while it runs are removed only if a later call meets them: each shard gets the calls its size
+     * at the start needs, and two more.
      *
      * @return the messages removed
      */
@@ -147,7 +163,8 @@ public final class ShardedQueue {
 
     /** {@link #size}: one {@code HLEN} per shard, all sent at once. */
     public CompletionStage<Long> sizeAsync() {
-        List<CompletableFuture<Integer>> replies = shards.stream().map(shard -> shard.sizeAsync().toCompletableFuture()).toList();
+        List<CompletableFuture<Integer>> replies
+                = shards.stream().map(shard -> shard.sizeAsync().toCompletableFuture()).toList();
         return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new))
                 .thenApply(done -> replies.stream().mapToLong(CompletableFuture::join).sum());
     }

@@ -1,13 +1,27 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
 
 import java.util.Arrays;
 
 /**
- * Reads the record a message is stored as ({@code record.lua}): when it was scheduled, its due time (both epoch ms)
- * and its generation, big-endian unsigned integers of the sizes {@link Wire} gives, then its envelope.
+ * Reads the record a message is stored as ({@code record.lua}): when it was scheduled, its due time (both epoch ms) and
+ * its generation, big-endian unsigned integers of the sizes {@link Wire} gives, then its envelope.
  */
 final class StoredRecord {
-
 
     private StoredRecord() {
     }
@@ -47,7 +61,8 @@ final class StoredRecord {
             throw new IllegalArgumentException("no record");
         }
         if (record.length < Wire.RECORD_HEAD_BYTES) {
-            throw new IllegalArgumentException("record of " + record.length + " bytes is shorter than its "
+            throw new IllegalArgumentException(
+                    "record of " + record.length + " bytes is shorter than its "
                                                + Wire.RECORD_HEAD_BYTES + "-byte head");
         }
     }

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
 
 import java.nio.charset.StandardCharsets;
@@ -9,10 +24,10 @@ import java.util.Map;
 import org.redisson.api.stream.StreamMessageId;
 
 /**
- * Reads the fields of a ready-stream entry written by {@code transfer.lua} or {@code schedule.lua}:
- * {@code i} message id, {@code r} record (scheduled-at, due time and generation, then the envelope) and, for a
- * message that failed before, {@code f} ({@code "<failed deliveries>:<last error>"}). An entry that does not read
- * becomes a {@link Delivery#corrupt corrupt} delivery instead of an exception, so one bad entry never blocks a queue.
+ * Reads the fields of a ready-stream entry written by {@code transfer.lua} or {@code schedule.lua}: {@code i} message
+ * id, {@code r} record (scheduled-at, due time and generation, then the envelope) and, for a message that failed
+ * before, {@code f} ({@code "<failed deliveries>:<last error>"}). An entry that does not read becomes a
+ * {@link Delivery#corrupt corrupt} delivery instead of an exception, so one bad entry never blocks a queue.
  */
 final class StreamEntries {
 
@@ -41,15 +56,16 @@ final class StreamEntries {
             if (id == null) {
                 throw new IllegalArgumentException("no message id");
             }
-            return new Delivery(entryId, id, dueAt, scheduledAt, generation, failed + timesDelivered, envelope, lastError, null);
+            return new Delivery(
+                    entryId, id, dueAt, scheduledAt, generation, failed + timesDelivered, envelope, lastError, null);
         } catch (RuntimeException e) {
             return Delivery.corrupt(entryId, id, record, "unreadable stream entry " + entryId + ": " + e);
         }
     }
 
     /**
-     * Reads entries returned by a script: {@code {entry id, {field, value, ...}, [times delivered]}}; without the
-     * third element an entry is on its first delivery.
+     * Reads entries returned by a script: {@code {entry id, {field, value, ...}, [times delivered]}}; without the third
+     * element an entry is on its first delivery.
      */
     static List<Delivery> fromScriptReply(List<Object> entries) {
         List<Delivery> deliveries = new ArrayList<>(entries.size());

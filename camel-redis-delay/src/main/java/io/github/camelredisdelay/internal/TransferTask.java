@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
 
 import java.util.concurrent.CompletableFuture;
@@ -10,10 +25,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Moves a queue's due messages to its ready stream. It runs at start, then sleeps exactly until the next due
- * time that Redis reports (a relative delay, so client clocks never matter), wakes early when a schedule announces
- * a new earliest message on the queue's wake channel ({@link WakeChannels}), runs on every (re)subscription to it,
- * and at least every
+ * Moves a queue's due messages to its ready stream. It runs at start, then sleeps exactly until the next due time that
+ * Redis reports (a relative delay, so client clocks never matter), wakes early when a schedule announces a new earliest
+ * message on the queue's wake channel ({@link WakeChannels}), runs on every (re)subscription to it, and at least every
  * {@code interval} as a safety net against a lost announcement. While Redis is unreachable it backs off.
  * <p>
  * The Redis calls are asynchronous; the timer thread only arms timers, so one thread serves many queues.
@@ -140,7 +154,8 @@ public final class TransferTask implements SharedService {
                 } else {
                     outage.succeeded();
                     backoff.reset();
-                    next = runAgain || result.nextDelayMs() == 0 ? 0 : result.nextDelayMs() < 0 ? intervalMs : result.nextDelayMs();
+                    next = runAgain || result.nextDelayMs() == 0 ? 0 : result.nextDelayMs() < 0 ? intervalMs
+                            : result.nextDelayMs();
                 }
                 runAgain = false;
             }

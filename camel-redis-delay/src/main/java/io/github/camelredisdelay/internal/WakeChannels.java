@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
 
 import java.util.List;
@@ -18,12 +33,12 @@ import org.slf4j.LoggerFactory;
 /**
  * The wake channels of every queue under one key prefix, heard through ONE pattern subscription
  * ({@code PSUBSCRIBE <prefix>:*}) of one Redis client, and handed to the transfer tasks and waiting consumers of each
- * queue in this JVM. A subscription per queue would not scale: Redisson multiplexes only a few channels per
- * connection and keeps a bounded pool of them. A payload {@code ready} means messages went to the ready stream; a
- * number is the delay to a new earliest due time.
+ * queue in this JVM. A subscription per queue would not scale: Redisson multiplexes only a few channels per connection
+ * and keeps a bounded pool of them. A payload {@code ready} means messages went to the ready stream; a number is the
+ * delay to a new earliest due time.
  * <p>
- * The subscription is made on the timer thread, so starting never waits for Redis, and made again with back-off
- * until it succeeds; every (re)subscription tells all listeners, since announcements may have been missed.
+ * The subscription is made on the timer thread, so starting never waits for Redis, and made again with back-off until
+ * it succeeds; every (re)subscription tells all listeners, since announcements may have been missed.
  */
 public final class WakeChannels implements SharedService {
 

@@ -1,3 +1,19 @@
+--
+-- Copyright The camel-redis-delay authors
+--
+-- Licensed under the Apache License, Version 2.0 (the "License");
+-- you may not use this file except in compliance with the License.
+-- You may obtain a copy of the License at
+--
+--     https://www.apache.org/licenses/LICENSE-2.0
+--
+-- Unless required by applicable law or agreed to in writing, software
+-- distributed under the License is distributed on an "AS IS" BASIS,
+-- WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+-- See the License for the specific language governing permissions and
+-- limitations under the License.
+--
+
 --[[
   Prepended to every script of this folder, followed by wire.lua and the helper files the script names in its
   "Includes:" line (see LuaScript.java). Each script documents its own ARGV from ARGV[3] on and its return values.
@@ -7,11 +23,12 @@
   KEYS[2] msg    HASH   message id -> record (see record.lua)
   KEYS[3] ready  STREAM due messages, ready or in flight, read through the consumer group
   KEYS[4] fail   HASH   message id -> failure note "<failed deliveries>:<last error>", only for messages that failed
+  KEYS[5] migrated SET  ids written by a migration from an RDelayedQueue whose legacy copy may still exist (migrate.lua)
   ARGV[1] wake channel: announces a new earliest due time (the delay in ms) and ready messages (WAKE_READY)
   ARGV[2] consumer group
 ]]
 local rcall = redis.call
-local dueKey, msgKey, readyKey, failKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local dueKey, msgKey, readyKey, failKey, migratedKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local wake, group = ARGV[1], ARGV[2]
 
 -- Due times are integers held in Lua numbers (doubles): exact up to 2^53 - 1.

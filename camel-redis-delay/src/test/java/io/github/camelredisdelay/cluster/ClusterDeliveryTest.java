@@ -1,8 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.cluster;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.groups.Tuple.tuple;
-import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -20,12 +31,16 @@ import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
+import static org.awaitility.Awaitility.await;
+
 /**
- * The component's everyday operations on a Redis Cluster, on three queues whose keys live on three different
- * masters: every script of a queue runs on its own master, and a dead letter moves to a queue on another one. One
- * node consumes all queues for every test (stopping blocking consumers costs up to a second each); each test tells
- * its messages apart by their ids. The transfer task's safety net is a minute, so deliveries on time prove that the
- * wake-up announcements of each queue's master reach it.
+ * The component's everyday operations on a Redis Cluster, on three queues whose keys live on three different masters:
+ * every script of a queue runs on its own master, and a dead letter moves to a queue on another one. One node consumes
+ * all queues for every test (stopping blocking consumers costs up to a second each); each test tells its messages apart
+ * by their ids. The transfer task's safety net is a minute, so deliveries on time prove that the wake-up announcements
+ * of each queue's master reach it.
  */
 class ClusterDeliveryTest extends ClusterTestSupport {
 
@@ -45,7 +60,8 @@ class ClusterDeliveryTest extends ClusterTestSupport {
     private record Received(String queue, String id, int deliveryCount, long scheduledFor, long at) {
 
         static Received of(Message message) {
-            return new Received(message.getHeader(RedisDelayConstants.QUEUE, String.class),
+            return new Received(
+                    message.getHeader(RedisDelayConstants.QUEUE, String.class),
                     message.getHeader(RedisDelayConstants.MESSAGE_ID, String.class),
                     message.getHeader(RedisDelayConstants.DELIVERY_COUNT, Integer.class),
                     message.getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class), System.currentTimeMillis());
@@ -65,8 +81,9 @@ class ClusterDeliveryTest extends ClusterTestSupport {
                         Received delivery = Received.of(exchange.getMessage());
                         RECEIVED.add(delivery);
                         if (delivery.id().startsWith(POISON)
-                            || delivery.id().startsWith(FAILS_ONCE) && delivery.deliveryCount() == 1) {
-                            throw new IllegalStateException("delivery " + delivery.deliveryCount() + " of "
+                                || delivery.id().startsWith(FAILS_ONCE) && delivery.deliveryCount() == 1) {
+                            throw new IllegalStateException(
+                                    "delivery " + delivery.deliveryCount() + " of "
                                                             + delivery.id() + " fails");
                         }
                     });

@@ -1,7 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.cluster;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
@@ -29,14 +41,18 @@ import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 /**
  * The master that serves a queue's slot is killed with SIGKILL while a producer node schedules 100 messages a second
  * and a consumer node delivers them: the master's replica is promoted and delivery resumes on it.
  *
- * <p>Redis replicates asynchronously: a schedule the old master acknowledged in its last moments may never have
- * reached the replica, and is then lost. Such losses are counted and reported apart, with how long before the kill
- * each was acknowledged; the test asserts what asynchronous replication does promise, that no schedule acknowledged
- * after the promotion is lost. Deliveries are noted in this JVM's memory.
+ * <p>
+ * Redis replicates asynchronously: a schedule the old master acknowledged in its last moments may never have reached
+ * the replica, and is then lost. Such losses are counted and reported apart, with how long before the kill each was
+ * acknowledged; the test asserts what asynchronous replication does promise, that no schedule acknowledged after the
+ * promotion is lost. Deliveries are noted in this JVM's memory.
  */
 @Tag("slow")
 class MasterFailoverTest extends ClusterTestSupport {
@@ -52,16 +68,16 @@ class MasterFailoverTest extends ClusterTestSupport {
     private static final long LATE_TOLERANCE_MILLIS = 1_000;
 
     /**
-     * When the master was killed, when its replica said it was master, and when every node agreed (local clock),
-     * with the acknowledged sends.
+     * When the master was killed, when its replica said it was master, and when every node agreed (local clock), with
+     * the acknowledged sends.
      *
      * @param acknowledgedAt each acknowledged send's id with the local time it was acknowledged
      */
     private record Failover(long killedAt, long promotedAt, long agreedAt, Map<String, Long> acknowledgedAt) {
 
         /**
-         * Lost sends acknowledged before the promotion, with how many ms before the kill each was. Only the old
-         * master can have acknowledged them, so they are the ones asynchronous replication may lose.
+         * Lost sends acknowledged before the promotion, with how many ms before the kill each was. Only the old master
+         * can have acknowledged them, so they are the ones asynchronous replication may lose.
          */
         Map<String, Long> lostBeforePromotion(Set<String> lost) {
             return lost.stream().filter(id -> acknowledgedAt.get(id) <= promotedAt)
@@ -74,8 +90,8 @@ class MasterFailoverTest extends ClusterTestSupport {
         }
 
         /**
-         * When deliveries resumed: the first delivery that started once the master had been unreachable for the
-         * cluster node timeout. No replica can be promoted sooner, so that delivery came from the new master.
+         * When deliveries resumed: the first delivery that started once the master had been unreachable for the cluster
+         * node timeout. No replica can be promoted sooner, so that delivery came from the new master.
          */
         OptionalLong resumedAt(Deliveries deliveries) {
             long earliestPromotion = killedAt + RedisClusterDeployment.NODE_TIMEOUT.toMillis();
@@ -101,7 +117,8 @@ class MasterFailoverTest extends ClusterTestSupport {
 
         Failover failover;
         String failures;
-        try (PacedProducer producer = new PacedProducer(template, "redis-delay:" + QUEUE, "m", RATE, MAX_MESSAGES,
+        try (PacedProducer producer = new PacedProducer(
+                template, "redis-delay:" + QUEUE, "m", RATE, MAX_MESSAGES,
                 MAX_DELAY_MILLIS).start()) {
             await("deliveries flow before the kill").atMost(Duration.ofSeconds(60))
                     .until(() -> deliveryLog.read().finishedCount() >= DELIVERIES_BEFORE_KILL);
@@ -131,10 +148,16 @@ class MasterFailoverTest extends ClusterTestSupport {
         tally.report("cluster: master kill -9, replica promoted, under load", cluster.version(),
                 Duration.ofNanos(System.nanoTime() - started),
                 "promotedAfter=" + (failover.promotedAt() - failover.killedAt()) + "ms"
-                + " allNodesAgreedAfter=" + (failover.agreedAt() - failover.killedAt()) + "ms"
-                + " resumedAfter=" + (resumedAt.isPresent() ? resumedAt.getAsLong() - failover.killedAt() + "ms" : "never")
-                + " lostAckedBeforePromotion=" + lostInWindow.size() + " (ms before kill: " + lostInWindow + ")"
-                + " leftInQueueAfterStop=" + leftInQueue + " " + failures + " duplicated=" + deliveries.duplicatedIds());
+                                                               + " allNodesAgreedAfter="
+                                                               + (failover.agreedAt() - failover.killedAt()) + "ms"
+                                                               + " resumedAfter="
+                                                               + (resumedAt.isPresent()
+                                                                       ? resumedAt.getAsLong() - failover.killedAt() + "ms"
+                                                                       : "never")
+                                                               + " lostAckedBeforePromotion=" + lostInWindow.size()
+                                                               + " (ms before kill: " + lostInWindow + ")"
+                                                               + " leftInQueueAfterStop=" + leftInQueue + " " + failures
+                                                               + " duplicated=" + deliveries.duplicatedIds());
 
         assertThat(resumedAt).as("a delivery after the failover").isPresent();
         assertThat(failover.lostAfterPromotion(tally.lost())).as("lost sends acknowledged after the promotion")

@@ -1,7 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.faults;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -10,9 +22,12 @@ import io.github.camelredisdelay.embedded.RedisServerProcess;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 /**
- * With {@code bridgeErrorHandler=true}, Redis errors of the blocking consumer reach the route's error handler, as
- * they do for other Camel consumers, and a Redis outage does not flood it.
+ * With {@code bridgeErrorHandler=true}, Redis errors of the blocking consumer reach the route's error handler, as they
+ * do for other Camel consumers, and a Redis outage does not flood it.
  */
 class BridgeErrorHandlerTest extends FaultTestSupport {
 
@@ -23,7 +38,8 @@ class BridgeErrorHandlerTest extends FaultTestSupport {
             @Override
             public void configure() {
                 onException(Exception.class).handled(true).process(exchange -> handled.incrementAndGet());
-                from("redis-delay:bridged?bridgeErrorHandler=true").process(exchange -> { });
+                from("redis-delay:bridged?bridgeErrorHandler=true").process(exchange -> {
+                });
             }
         });
         RedisServerProcess redisServer = redisProcess();

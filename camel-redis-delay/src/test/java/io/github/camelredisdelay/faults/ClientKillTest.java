@@ -1,7 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.faults;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,11 +29,14 @@ import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 /**
  * Redis closes the component's connections ({@code CLIENT KILL TYPE normal|pubsub}), as a proxy, a failover or an
  * operator would: the consumer, the producer and the transfer task carry on by themselves. The transfer task's
- * safety-net interval is set to a minute here, so a delayed message is only on time if the task still gets the
- * wake-up announcements, i.e. it resubscribed.
+ * safety-net interval is set to a minute here, so a delayed message is only on time if the task still gets the wake-up
+ * announcements, i.e. it resubscribed.
  */
 class ClientKillTest extends FaultTestSupport {
 

@@ -1,7 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.faults;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,6 +26,9 @@ import java.util.concurrent.TimeUnit;
 
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A consumer running in a JVM of its own ({@link ConsumerJvmMain}), started with this JVM's {@code java} and class
@@ -50,17 +65,18 @@ final class ConsumerJvm implements AutoCloseable {
      */
     static ConsumerJvm start(Options options, String name) {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        List<String> command = new ArrayList<>(List.of(java.toString(),
-                // small and quick to start: the machine is shared with other builds
-                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"),
-                ConsumerJvmMain.class.getName(),
-                "--redisUrl=" + options.redisUrl(),
-                "--keyPrefix=" + options.keyPrefix(),
-                "--queue=" + options.queue(),
-                "--log=" + options.logKey(),
-                "--endpointOptions=" + options.endpointOptions(),
-                "--workMillis=" + options.workMillis()));
+        List<String> command = new ArrayList<>(
+                List.of(java.toString(),
+                        // small and quick to start: the machine is shared with other builds
+                        "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                        "-cp", System.getProperty("java.class.path"),
+                        ConsumerJvmMain.class.getName(),
+                        "--redisUrl=" + options.redisUrl(),
+                        "--keyPrefix=" + options.keyPrefix(),
+                        "--queue=" + options.queue(),
+                        "--log=" + options.logKey(),
+                        "--endpointOptions=" + options.endpointOptions(),
+                        "--workMillis=" + options.workMillis()));
         Path output = FaultTestSupport.targetDir().resolve("faults-logs").resolve(name + ".log");
         try {
             Files.createDirectories(output.getParent());

@@ -1,7 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.faults;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,9 +28,12 @@ import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 /**
- * A consumer JVM killed with SIGKILL in the middle of an exchange: its leases expire and another consumer delivers
- * what it had, counting the interrupted delivery.
+ * A consumer JVM killed with SIGKILL in the middle of an exchange: its leases expire and another consumer delivers what
+ * it had, counting the interrupted delivery.
  */
 class ConsumerJvmKillTest extends FaultTestSupport {
 
@@ -46,8 +61,8 @@ class ConsumerJvmKillTest extends FaultTestSupport {
                     Deliveries deliveries = deliveryLog.read();
                     long now = System.currentTimeMillis();
                     return deliveries.finishedByConsumer().getOrDefault(victim.consumerName(), 0L) >= 2
-                           && deliveries.interruptedAt(victim.consumerName()).values().stream()
-                                   .anyMatch(open -> now - open.atMillis() < WORK_MILLIS / 2);
+                            && deliveries.interruptedAt(victim.consumerName()).values().stream()
+                                    .anyMatch(open -> now - open.atMillis() < WORK_MILLIS / 2);
                 });
         victim.kill();
         Map<String, Entry> interrupted = deliveryLog.read().interruptedAt(victim.consumerName());

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.faults;
 
 import java.io.IOException;
@@ -17,9 +32,9 @@ import org.redisson.config.Config;
 
 /**
  * The consumer JVM of the fault tests, started by {@link ConsumerJvm}: one CamelContext consuming a queue with a
- * {@link RecordingProcessor} that notes every delivery in a Redis list. It tells it is ready by adding its process
- * id to the set {@code <log>:ready}, then runs until it is killed, stopped (SIGTERM: the context stops gracefully)
- * or its parent goes away (its standard input closes), so an aborted test run leaves no consumer behind.
+ * {@link RecordingProcessor} that notes every delivery in a Redis list. It tells it is ready by adding its process id
+ * to the set {@code <log>:ready}, then runs until it is killed, stopped (SIGTERM: the context stops gracefully) or its
+ * parent goes away (its standard input closes), so an aborted test run leaves no consumer behind.
  * <p>
  * Arguments, each {@code --name=value}: {@code redisUrl}, {@code keyPrefix}, {@code queue}, {@code log} (the list),
  * {@code endpointOptions} (query string of the consumer endpoint), {@code workMillis}.

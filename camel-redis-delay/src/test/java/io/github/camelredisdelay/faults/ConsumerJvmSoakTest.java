@@ -1,7 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.faults;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,14 +27,17 @@ import io.github.camelredisdelay.faults.DeliveryLog.Event;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 /**
- * A steady stream of messages while two consumer JVMs share the queue and one of them is killed with SIGKILL at
- * regular intervals and replaced: no acknowledged message is lost; duplicates are counted and reported.
+ * A steady stream of messages while two consumer JVMs share the queue and one of them is killed with SIGKILL at regular
+ * intervals and replaced: no acknowledged message is lost; duplicates are counted and reported.
  * <p>
- * The long run is tagged {@code slow} (run it with {@code -Pfaults}); its length, rate and kill interval come from
- * the system properties {@value #DURATION_PROPERTY} (default {@code 10m}), {@value #RATE_PROPERTY} (messages per
- * second, default 500) and {@value #KILL_EVERY_PROPERTY} (default {@code 1m}); durations as {@code 90s}, {@code 2m} or
- * ISO-8601 ({@code PT2M}).
+ * The long run is tagged {@code slow} (run it with {@code -Pfaults}); its length, rate and kill interval come from the
+ * system properties {@value #DURATION_PROPERTY} (default {@code 10m}), {@value #RATE_PROPERTY} (messages per second,
+ * default 500) and {@value #KILL_EVERY_PROPERTY} (default {@code 1m}); durations as {@code 90s}, {@code 2m} or ISO-8601
+ * ({@code PT2M}).
  */
 class ConsumerJvmSoakTest extends FaultTestSupport {
 
@@ -52,8 +67,9 @@ class ConsumerJvmSoakTest extends FaultTestSupport {
 
     private void soak(String scenario, Duration duration, int rate, Duration killEvery) throws Exception {
         long started = System.nanoTime();
-        List<ConsumerJvm> running = new ArrayList<>(List.of(launchConsumerJvm(QUEUE, CONSUMER_OPTIONS, WORK_MILLIS),
-                launchConsumerJvm(QUEUE, CONSUMER_OPTIONS, WORK_MILLIS)));
+        List<ConsumerJvm> running = new ArrayList<>(
+                List.of(launchConsumerJvm(QUEUE, CONSUMER_OPTIONS, WORK_MILLIS),
+                        launchConsumerJvm(QUEUE, CONSUMER_OPTIONS, WORK_MILLIS)));
         for (ConsumerJvm jvm : running) {
             jvm.awaitReady(redis(), JVM_START_TIMEOUT);
         }
@@ -63,7 +79,8 @@ class ConsumerJvmSoakTest extends FaultTestSupport {
 
         Map<String, Long> acknowledged;
         String failures;
-        try (PacedProducer producer = new PacedProducer(startContext().createProducerTemplate(), "redis-delay:" + QUEUE, "m",
+        try (PacedProducer producer = new PacedProducer(
+                startContext().createProducerTemplate(), "redis-delay:" + QUEUE, "m",
                 rate, maxMessages, MAX_DELAY_MILLIS).start()) {
             long start = System.nanoTime();
             long end = start + duration.toNanos();
@@ -94,7 +111,11 @@ class ConsumerJvmSoakTest extends FaultTestSupport {
         long achievedRate = acknowledged.size() / Math.max(1, duration.toSeconds());
         Tally tally = deliveries.tally(acknowledged.keySet()).report(scenario, Duration.ofNanos(System.nanoTime() - started),
                 "kills=" + killed.size() + " interruptedDeliveries=" + interruptedCount + " achievedRate=" + achievedRate
-                + "/s " + failures + " perConsumer=" + deliveries.finishedByConsumer());
+                                                                                                                              + "/s "
+                                                                                                                              + failures
+                                                                                                                              + " perConsumer="
+                                                                                                                              + deliveries
+                                                                                                                                      .finishedByConsumer());
         assertThat(tally.lost()).as("acknowledged sends never delivered").isEmpty();
         for (ConsumerJvm victim : killed) {
             for (Entry interrupted : deliveries.interruptedAt(victim.consumerName()).values()) {

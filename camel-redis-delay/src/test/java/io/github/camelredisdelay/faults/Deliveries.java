@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.faults;
 
 import java.util.Collection;
@@ -13,9 +28,9 @@ import io.github.camelredisdelay.faults.DeliveryLog.Entry;
 import io.github.camelredisdelay.faults.DeliveryLog.Event;
 
 /**
- * A snapshot of a {@link DeliveryLog}, with the counts the fault tests assert on. A message counts as delivered
- * once a route finished processing it; a duplicate is every further finished delivery of the same message (a
- * delivery interrupted by a crash is a redelivery, not a duplicate).
+ * A snapshot of a {@link DeliveryLog}, with the counts the fault tests assert on. A message counts as delivered once a
+ * route finished processing it; a duplicate is every further finished delivery of the same message (a delivery
+ * interrupted by a crash is a redelivery, not a duplicate).
  */
 public record Deliveries(List<Entry> entries) {
 
@@ -75,7 +90,8 @@ public record Deliveries(List<Entry> entries) {
         lost.removeAll(finished);
         Set<String> unacknowledged = new HashSet<>(finished);
         unacknowledged.removeAll(sent);
-        return new Tally(sent.size(), finished.size() - unacknowledged.size(), duplicates(), lost,
+        return new Tally(
+                sent.size(), finished.size() - unacknowledged.size(), duplicates(), lost,
                 unacknowledged.size());
     }
 }

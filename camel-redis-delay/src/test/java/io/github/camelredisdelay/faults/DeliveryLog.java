@@ -1,6 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.faults;
-
-import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,16 +27,19 @@ import org.redisson.api.RList;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 
+import static org.awaitility.Awaitility.await;
+
 /**
- * Where consumers note each delivery they start and finish, so a test can count lost and duplicate messages
- * afterwards, also across consumer JVMs that were killed. The Redis-backed log goes through a client of its own,
- * never the component's; the in-memory one is for tests that restart Redis itself.
+ * Where consumers note each delivery they start and finish, so a test can count lost and duplicate messages afterwards,
+ * also across consumer JVMs that were killed. The Redis-backed log goes through a client of its own, never the
+ * component's; the in-memory one is for tests that restart Redis itself.
  */
 public interface DeliveryLog {
 
     /** What a consumer noted: it started processing a delivery, or the route finished it. */
     enum Event {
-        STARTED, FINISHED
+        STARTED,
+        FINISHED
     }
 
     /**
@@ -51,8 +67,8 @@ public interface DeliveryLog {
     Deliveries read();
 
     /**
-     * Waits until every message of {@code ids} was delivered; returns whether they were, so that the caller can
-     * report what was lost before it fails.
+     * Waits until every message of {@code ids} was delivered; returns whether they were, so that the caller can report
+     * what was lost before it fails.
      */
     default boolean awaitFinished(Collection<String> ids, Duration atMost) {
         try {

@@ -1,7 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.faults;
-
-import static org.assertj.core.api.Assertions.fail;
-import static org.awaitility.Awaitility.await;
 
 import java.lang.reflect.Method;
 import java.nio.file.Path;
@@ -18,10 +30,13 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInfo;
 
+import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
+
 /**
- * Base of the fault-injection tests: consumer JVMs that are stopped after each test whatever happened, a
- * Redis-backed {@link DeliveryLog} under the test's key prefix, and access to the private redis-server process for
- * the tests that stop, kill or restart it. After each test Redis is running again, for the tests that follow.
+ * Base of the fault-injection tests: consumer JVMs that are stopped after each test whatever happened, a Redis-backed
+ * {@link DeliveryLog} under the test's key prefix, and access to the private redis-server process for the tests that
+ * stop, kill or restart it. After each test Redis is running again, for the tests that follow.
  */
 abstract class FaultTestSupport extends RedisDelayTestSupport {
 
@@ -58,8 +73,9 @@ abstract class FaultTestSupport extends RedisDelayTestSupport {
         return RedisServerExtension.process().orElseGet(() -> {
             String url = System.getenv(RedisServerExtension.REDIS_URL_ENV);
             Assumptions.assumeTrue(url == null || url.isBlank(), "Redis is the external server at "
-                    + RedisServerExtension.REDIS_URL_ENV + "; this fault test stops, kills or restarts Redis and only "
-                    + "runs against the private redis-server process");
+                                                                 + RedisServerExtension.REDIS_URL_ENV
+                                                                 + "; this fault test stops, kills or restarts Redis and only "
+                                                                 + "runs against the private redis-server process");
             return fail("This fault test needs the private redis-server process of RedisServerExtension, but Redis is "
                         + "not one (a container?); unset what selected it or set " + RedisServerExtension.REDIS_URL_ENV
                         + " to skip the test knowingly");
@@ -67,14 +83,14 @@ abstract class FaultTestSupport extends RedisDelayTestSupport {
     }
 
     /**
-     * Waits until a queue holds nothing: no scheduled, ready or leased message is left, so no further delivery (and
-     * no late duplicate) can happen.
+     * Waits until a queue holds nothing: no scheduled, ready or leased message is left, so no further delivery (and no
+     * late duplicate) can happen.
      */
     void awaitQueueDrained(String queue) {
         await("queue " + queue + " drained").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                 .until(() -> redis().getMap(key(queue, "msg")).size() == 0
-                             && redis().getScoredSortedSet(key(queue, "due")).size() == 0
-                             && redis().getStream(key(queue, "ready")).getPendingInfo(QueueKeys.GROUP).getTotal() == 0);
+                        && redis().getScoredSortedSet(key(queue, "due")).size() == 0
+                        && redis().getStream(key(queue, "ready")).getPendingInfo(QueueKeys.GROUP).getTotal() == 0);
     }
 
     /**
@@ -109,7 +125,8 @@ abstract class FaultTestSupport extends RedisDelayTestSupport {
 
     /** Like {@link #startConsumerJvm} but returns at once; call {@link ConsumerJvm#awaitReady} later. */
     ConsumerJvm launchConsumerJvm(String queue, String endpointOptions, long workMillis) {
-        ConsumerJvm.Options options = new ConsumerJvm.Options(RedisServerExtension.redisUrl(), keyPrefix, queue,
+        ConsumerJvm.Options options = new ConsumerJvm.Options(
+                RedisServerExtension.redisUrl(), keyPrefix, queue,
                 deliveryLogKey(), endpointOptions, workMillis);
         ConsumerJvm jvm = ConsumerJvm.start(options, testName + "-" + keyPrefix.replace(':', '-') + "-jvm" + (++jvmCount));
         consumerJvms.add(jvm);

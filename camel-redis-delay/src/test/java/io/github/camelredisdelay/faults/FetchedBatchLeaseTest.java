@@ -1,7 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.faults;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,6 +24,9 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A healthy but slow consumer works through a batch it fetched ({@code maxMessagesPerPoll}) for longer than the
@@ -51,7 +66,7 @@ class FetchedBatchLeaseTest extends FaultTestSupport {
         Deliveries deliveries = deliveryLog.read();
         Tally tally = deliveries.tally(sent).report("slow consumer's fetched batch vs. 2nd consumer",
                 Duration.ofNanos(System.nanoTime() - started), "perConsumer=" + deliveries.finishedByConsumer()
-                                                                + " duplicated=" + deliveries.duplicatedIds());
+                                                               + " duplicated=" + deliveries.duplicatedIds());
         assertThat(tally.lost()).isEmpty();
         assertThat(tally.duplicates()).as("deliveries of messages that were already being delivered, without any failure: %s",
                 deliveries.duplicatedIds()).isZero();

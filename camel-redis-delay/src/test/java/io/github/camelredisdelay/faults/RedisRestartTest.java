@@ -1,7 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.faults;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,11 +34,14 @@ import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 /**
- * Redis (append-only file, {@code appendfsync everysec}) goes away and comes back while a producer and a consumer
- * keep running: both resume by themselves, no acknowledged send is lost and the transfer task is on time again. A
- * node may also start while Redis is down and deliver once it is back. The deliveries are noted in this JVM's memory,
- * since Redis itself is what fails here.
+ * Redis (append-only file, {@code appendfsync everysec}) goes away and comes back while a producer and a consumer keep
+ * running: both resume by themselves, no acknowledged send is lost and the transfer task is on time again. A node may
+ * also start while Redis is down and deliver once it is back. The deliveries are noted in this JVM's memory, since
+ * Redis itself is what fails here.
  */
 class RedisRestartTest extends FaultTestSupport {
 
@@ -39,8 +54,8 @@ class RedisRestartTest extends FaultTestSupport {
     private static final long MAX_DELAY_MILLIS = 300;
     private static final int DELIVERIES_BETWEEN_OUTAGES = 50;
     /**
-     * Redis writes the append-only file before it replies, and a killed process' writes survive in the page cache;
-     * only if a background fsync is slow does Redis postpone that write, for at most two seconds.
+     * Redis writes the append-only file before it replies, and a killed process' writes survive in the page cache; only
+     * if a background fsync is slow does Redis postpone that write, for at most two seconds.
      */
     private static final long EVERYSEC_WINDOW_MILLIS = 2_500;
     /**
@@ -262,7 +277,8 @@ class RedisRestartTest extends FaultTestSupport {
         List<Long> downFor = new ArrayList<>();
         Map<String, Long> acknowledged;
         String failures;
-        try (PacedProducer producer = new PacedProducer(template, "redis-delay:" + QUEUE, "m", RATE, MAX_MESSAGES,
+        try (PacedProducer producer = new PacedProducer(
+                template, "redis-delay:" + QUEUE, "m", RATE, MAX_MESSAGES,
                 MAX_DELAY_MILLIS).start()) {
             for (Outage outage : outages) {
                 int finishedBefore = deliveryLog.read().finishedCount();

@@ -1,8 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
-
-import io.github.camelredisdelay.OnDuplicate;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,12 +24,16 @@ import java.util.Map;
 import java.util.Random;
 import java.util.stream.IntStream;
 
+import io.github.camelredisdelay.OnDuplicate;
 import io.github.camelredisdelay.test.DueSet;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RScript;
 import org.redisson.client.codec.StringCodec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The due set kept in small buckets (see {@code due-set.lua}): whatever the order of schedules, cancels and
@@ -225,7 +240,8 @@ class DueSetLayoutTest extends RedisDelayTestSupport {
                     .allSatisfy(dueAt -> assertThat(dueAt).isGreaterThanOrEqualTo(bucket.bound()).isLessThan(upper));
             assertThat(upper).isGreaterThan(bucket.bound());
             String encoding = redis().getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_ONLY,
-                    "return redis.call('OBJECT', 'ENCODING', KEYS[1])", RScript.ReturnType.VALUE, List.of(dueSet.keyOf(bucket)));
+                    "return redis.call('OBJECT', 'ENCODING', KEYS[1])", RScript.ReturnType.VALUE,
+                    List.of(dueSet.keyOf(bucket)));
             if (bucket.entries().size() <= LISTPACK_ENTRIES) {
                 assertThat(encoding).as("bucket %s of %d", bucket.name(), bucket.entries().size()).isIn("listpack", "ziplist");
             }

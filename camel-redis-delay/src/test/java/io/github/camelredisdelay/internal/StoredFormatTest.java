@@ -1,8 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.internal;
-
-import io.github.camelredisdelay.OnDuplicate;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,6 +35,7 @@ import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.camelredisdelay.OnDuplicate;
 import io.github.camelredisdelay.RedisDelayConstants;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.Message;
@@ -33,10 +45,13 @@ import org.redisson.api.RStream;
 import org.redisson.api.stream.StreamAddArgs;
 import org.redisson.client.codec.ByteArrayCodec;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 /**
- * The stored format of version 1 (docs/stored-format.md), frozen as golden fixtures: records and a stream entry
- * written by the scripts of this version, with a header of every supported type. Every later build must read them.
- * The fixtures are rewritten only on purpose, with {@code -Dfixtures.write=true}, when a format version is added.
+ * The stored format of version 1 (docs/stored-format.md), frozen as golden fixtures: records and a stream entry written
+ * by the scripts of this version, with a header of every supported type. Every later build must read them. The fixtures
+ * are rewritten only on purpose, with {@code -Dfixtures.write=true}, when a format version is added.
  */
 class StoredFormatTest extends RedisDelayTestSupport {
 
@@ -66,7 +81,8 @@ class StoredFormatTest extends RedisDelayTestSupport {
         QueueShard queue = new QueueShard(redis(), QueueKeys.of(keyPrefix, "fixtures"));
         queue.group().create();
         queue.schedule("all-header-types", envelope("order-1 ✓", everyHeaderType()), DueTime.after(60_000), OnDuplicate.keep);
-        queue.schedule("bytes-body", envelope(new byte[] { 0, 1, -128, 127 }, Map.of()), DueTime.after(60_000), OnDuplicate.keep);
+        queue.schedule("bytes-body", envelope(new byte[] { 0, 1, -128, 127 }, Map.of()), DueTime.after(60_000),
+                OnDuplicate.keep);
         queue.schedule("null-body", envelope(null, Map.of()), DueTime.after(60_000), OnDuplicate.keep);
         queue.schedule("second-generation", envelope("v1", Map.of()), DueTime.after(0), OnDuplicate.keep);
         queue.group().readNew("writer", 10, null);
@@ -77,7 +93,8 @@ class StoredFormatTest extends RedisDelayTestSupport {
         await().atMost(Duration.ofSeconds(5)).until(() -> queue.transfer(10).toCompletableFuture().join().moved() == 1);
 
         Map<String, byte[]> fixtures = new TreeMap<>();
-        Map<byte[], byte[]> records = redis().<byte[], byte[]>getMap(key("fixtures", "msg"), ByteArrayCodec.INSTANCE).readAllMap();
+        Map<byte[], byte[]> records
+                = redis().<byte[], byte[]>getMap(key("fixtures", "msg"), ByteArrayCodec.INSTANCE).readAllMap();
         records.forEach((id, record) -> fixtures.put("record." + new String(id, StandardCharsets.UTF_8), record));
         RStream<byte[], byte[]> ready = redis().getStream(key("fixtures", "ready"), ByteArrayCodec.INSTANCE);
         ready.range(org.redisson.api.stream.StreamMessageId.MIN, org.redisson.api.stream.StreamMessageId.MAX).values().stream()
@@ -103,7 +120,8 @@ class StoredFormatTest extends RedisDelayTestSupport {
             properties.load(in);
         }
         Map<String, byte[]> fixtures = new TreeMap<>();
-        properties.stringPropertyNames().forEach(name -> fixtures.put(name, HexFormat.of().parseHex(properties.getProperty(name))));
+        properties.stringPropertyNames()
+                .forEach(name -> fixtures.put(name, HexFormat.of().parseHex(properties.getProperty(name))));
         return fixtures;
     }
 
@@ -112,7 +130,8 @@ class StoredFormatTest extends RedisDelayTestSupport {
         Map<String, byte[]> written = writeWithTodaysCode();
         if (Boolean.getBoolean("fixtures.write")) {
             try (Writer out = Files.newBufferedWriter(FIXTURES_SOURCE, StandardCharsets.UTF_8)) {
-                out.write("# Stored format version 1 (docs/stored-format.md), written by schedule.lua, transfer.lua and retry.lua.\n"
+                out.write(
+                        "# Stored format version 1 (docs/stored-format.md), written by schedule.lua, transfer.lua and retry.lua.\n"
                           + "# Records: a 15-byte head (scheduled-at, due time, generation), then the envelope. Hexadecimal.\n");
                 for (Map.Entry<String, byte[]> fixture : written.entrySet()) {
                     out.write(fixture.getKey() + "=" + HexFormat.of().formatHex(fixture.getValue()) + "\n");
@@ -126,7 +145,8 @@ class StoredFormatTest extends RedisDelayTestSupport {
             byte[] expected = frozen.get(name);
             if (name.startsWith("record.") || name.endsWith(".r")) {
                 // the times in the head differ from run to run; the generation and the envelope may not
-                assertThat(Arrays.copyOfRange(bytes, 13, bytes.length)).as(name).isEqualTo(Arrays.copyOfRange(expected, 13, expected.length));
+                assertThat(Arrays.copyOfRange(bytes, 13, bytes.length)).as(name)
+                        .isEqualTo(Arrays.copyOfRange(expected, 13, expected.length));
             } else {
                 assertThat(bytes).as(name).isEqualTo(expected);
             }
@@ -145,7 +165,8 @@ class StoredFormatTest extends RedisDelayTestSupport {
         assertThat(decoded.headers()).containsExactlyEntriesOf(everyHeaderType());
         assertThat((byte[]) EnvelopeCodec.decode(StoredRecord.envelope(frozen.get("record.bytes-body"))).body())
                 .containsExactly(0, 1, -128, 127);
-        assertThat(EnvelopeCodec.decode(StoredRecord.envelope(frozen.get("record.null-body")))).isEqualTo(new Envelope(null, Map.of()));
+        assertThat(EnvelopeCodec.decode(StoredRecord.envelope(frozen.get("record.null-body"))))
+                .isEqualTo(new Envelope(null, Map.of()));
         byte[] second = frozen.get("record.second-generation");
         assertThat(StoredRecord.generation(second)).isEqualTo(1);
         assertThat(EnvelopeCodec.decode(StoredRecord.envelope(second)).body()).isEqualTo("v2");
@@ -203,7 +224,8 @@ class StoredFormatTest extends RedisDelayTestSupport {
         var producer = startContext(new RouteBuilder() {
             @Override
             public void configure() {
-                from("redis-delay:orders?visibilityTimeout=100&maxDeliveries=1").process(e -> deliveries.add(e.getMessage().copy()));
+                from("redis-delay:orders?visibilityTimeout=100&maxDeliveries=1")
+                        .process(e -> deliveries.add(e.getMessage().copy()));
                 from("redis-delay:orders.dead").process(e -> deliveries.add(e.getMessage().copy()));
             }
         }).createProducerTemplate();

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.main;
 
 import java.util.concurrent.CountDownLatch;
@@ -8,8 +23,8 @@ import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.main.Main;
 
 /**
- * A camel-main application configured by nothing but environment variables: it schedules one message and prints
- * the component's address and the delivered body. Exits 0 once delivered, 1 when nothing arrives within 20 s.
+ * A camel-main application configured by nothing but environment variables: it schedules one message and prints the
+ * component's address and the delivered body. Exits 0 once delivered, 1 when nothing arrives within 20 s.
  */
 public final class EnvironmentConfiguredMain {
 

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.security;
 
 import java.util.ArrayList;
@@ -10,10 +25,11 @@ import io.github.camelredisdelay.embedded.RedisServerProcess;
 /**
  * A private redis-server with one ACL user for the component, defined at start with the rules under test.
  *
- * <p>The {@code default} user (a client that does not log in) keeps only what {@link RedisServerProcess} needs to
- * run the server, {@code PING}, {@code INFO} and {@code SHUTDOWN}, plus {@code ACL LOG} so the test can read the
- * denials; it has no key, no channel and no other command. A client that did not log in as the component's user
- * can therefore do nothing, as if the default user were disabled.
+ * <p>
+ * The {@code default} user (a client that does not log in) keeps only what {@link RedisServerProcess} needs to run the
+ * server, {@code PING}, {@code INFO} and {@code SHUTDOWN}, plus {@code ACL LOG} so the test can read the denials; it
+ * has no key, no channel and no other command. A client that did not log in as the component's user can therefore do
+ * nothing, as if the default user were disabled.
  */
 final class AclRedisServer implements AutoCloseable {
 
@@ -28,12 +44,14 @@ final class AclRedisServer implements AutoCloseable {
      * separated by spaces, as in {@code ACL SETUSER}).
      */
     static AclRedisServer start(RedisBinary binary, String user, String password, String rules) {
-        List<String> args = new ArrayList<>(List.of("--user", "default", "on", "nopass", "resetkeys", "resetchannels",
-                "-@all", "+ping", "+info", "+shutdown", "+acl|log"));
+        List<String> args = new ArrayList<>(
+                List.of("--user", "default", "on", "nopass", "resetkeys", "resetchannels",
+                        "-@all", "+ping", "+info", "+shutdown", "+acl|log"));
         args.addAll(List.of("--user", user, "reset", "on", ">" + password));
         args.addAll(List.of(rules.split(" ")));
-        return new AclRedisServer(RedisServerProcess.start(binary,
-                RedisServerOptions.defaults().withExtraArgs(args.toArray(new String[0]))));
+        return new AclRedisServer(
+                RedisServerProcess.start(binary,
+                        RedisServerOptions.defaults().withExtraArgs(args.toArray(new String[0]))));
     }
 
     /** Where clients connect, {@code redis://127.0.0.1:<port>}; they log in with the user's name and password. */

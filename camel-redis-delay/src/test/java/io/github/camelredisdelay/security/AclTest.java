@@ -1,8 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.security;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,11 +40,15 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 /**
  * Every feature of the component run by a Redis user that holds only the rules of {@link ComponentAcl}, logged in
- * through the component's {@code address}, {@code username} and {@code password} options. After each test the
- * server's ACL log must hold nothing but Redisson's cluster probe: a refused command that the component survived
- * (a retry, a logged warning) still fails the test.
+ * through the component's {@code address}, {@code username} and {@code password} options. After each test the server's
+ * ACL log must hold nothing but Redisson's cluster probe: a refused command that the component survived (a retry, a
+ * logged warning) still fails the test.
  */
 class AclTest {
 
@@ -42,8 +57,8 @@ class AclTest {
     /** Redisson replaces {@code ${name}} in a YAML file with this system property (or an environment variable). */
     private static final String PASSWORD_PROPERTY = "redisDelayAclTestPassword";
     /**
-     * Consumers poll unless the test is about the blocking consumer, whose long read holds the stop of its context
-     * for up to a second.
+     * Consumers poll unless the test is about the blocking consumer, whose long read holds the stop of its context for
+     * up to a second.
      */
     private static final String POLLING = "consumerType=polling&pollInterval=50";
 

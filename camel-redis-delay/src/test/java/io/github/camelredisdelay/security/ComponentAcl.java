@@ -1,19 +1,34 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.security;
 
 /**
  * The ACL rules a Redis user needs to run the component with the default key prefix {@code camel:delay}: what
- * docs/security.md tells users to grant, and all that {@link AclTest} grants its user. Every command in them was
- * seen running (with {@code MONITOR}) while the tests exercised the component, at top level or inside its scripts.
+ * docs/security.md tells users to grant, and all that {@link AclTest} grants its user. Every command in them was seen
+ * running (with {@code MONITOR}) while the tests exercised the component, at top level or inside its scripts.
  */
 final class ComponentAcl {
 
     /** The rules for Redis 7, in {@code ACL SETUSER} syntax, to follow {@code reset on >password}. */
     static final String REDIS_7_RULES = "~camel:delay:* resetchannels &camel:delay:*"
-            + " +ping +script|load +evalsha +evalsha_ro +xreadgroup +xclaim +xgroup|create +psubscribe +punsubscribe"
-            + " +hlen"
-            + " +time +exists +hget +hmget +hset +hsetnx +hdel +zadd +zrem +zscore +zcard +zcount +zrange"
-            + " +zrangebyscore +zrevrangebyscore +zremrangebyrank +xadd +xack +xdel +xlen +xrange +xpending +xautoclaim +xinfo|consumers"
-            + " +xgroup|delconsumer +publish +info";
+                                        + " +ping +script|load +evalsha +evalsha_ro +xreadgroup +xclaim +xgroup|create +psubscribe +punsubscribe"
+                                        + " +hlen"
+                                        + " +time +exists +hget +hmget +hset +hsetnx +hdel +zadd +zrem +zscore +zcard +zcount +zrange"
+                                        + " +zrangebyscore +zrevrangebyscore +zremrangebyrank +xadd +xack +xdel +xlen +xrange +xpending +xautoclaim +xinfo|consumers"
+                                        + " +xgroup|delconsumer +publish +info";
 
     /** Redis 6.2 has no {@code EVALSHA_RO}: Redisson runs read-only scripts with {@code EVALSHA} there. */
     private static final String REDIS_7_ONLY = " +evalsha_ro";

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.security;
 
 import java.io.IOException;
@@ -7,10 +22,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Writes the Redisson YAML file a user gives the component's {@code redissonConfig} option: the server's address
- * and, as needed, the truststore (which CA to trust), the keystore (the client certificate for mutual TLS) and the
- * ACL user to log in as. In Redisson 4 these settings belong at the top level of the file; inside
- * {@code singleServerConfig} they are deprecated.
+ * Writes the Redisson YAML file a user gives the component's {@code redissonConfig} option: the server's address and,
+ * as needed, the truststore (which CA to trust), the keystore (the client certificate for mutual TLS) and the ACL user
+ * to log in as. In Redisson 4 these settings belong at the top level of the file; inside {@code singleServerConfig}
+ * they are deprecated.
  */
 final class RedissonYaml {
 
@@ -47,14 +62,14 @@ final class RedissonYaml {
     }
 
     /**
-     * Writes the file and returns its path. The pools start with one connection each instead of Redisson's 24:
-     * every TLS connection loads the stores and shakes hands, which would make each test seconds slower.
+     * Writes the file and returns its path. The pools start with one connection each instead of Redisson's 24: every
+     * TLS connection loads the stores and shakes hands, which would make each test seconds slower.
      */
     Path writeTo(Path file) {
         String yaml = settings + "singleServerConfig:\n"
-                + "  address: \"" + address + "\"\n"
-                + "  connectionMinimumIdleSize: 1\n"
-                + "  subscriptionConnectionMinimumIdleSize: 1\n";
+                      + "  address: \"" + address + "\"\n"
+                      + "  connectionMinimumIdleSize: 1\n"
+                      + "  subscriptionConnectionMinimumIdleSize: 1\n";
         try {
             return Files.writeString(file, yaml, StandardCharsets.UTF_8);
         } catch (IOException e) {

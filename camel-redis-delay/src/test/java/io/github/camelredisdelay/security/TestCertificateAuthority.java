@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.security;
 
 import java.math.BigInteger;
@@ -29,9 +44,9 @@ import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
- * A throw-away certificate authority for TLS tests: an EC P-256 key with a self-signed CA certificate, issuing
- * server certificates for {@code 127.0.0.1}/{@code localhost} and client certificates. Everything is valid for
- * one day from an hour ago, so clock differences between the JVM and redis-server do not matter.
+ * A throw-away certificate authority for TLS tests: an EC P-256 key with a self-signed CA certificate, issuing server
+ * certificates for {@code 127.0.0.1}/{@code localhost} and client certificates. Everything is valid for one day from an
+ * hour ago, so clock differences between the JVM and redis-server do not matter.
  */
 final class TestCertificateAuthority {
 
@@ -69,9 +84,10 @@ final class TestCertificateAuthority {
 
     /** A certificate a redis-server on loopback presents: valid for {@code 127.0.0.1} and {@code localhost}. */
     IssuedCertificate issueServerCertificate() {
-        GeneralNames loopback = new GeneralNames(new GeneralName[] {
-                new GeneralName(GeneralName.iPAddress, "127.0.0.1"),
-                new GeneralName(GeneralName.dNSName, "localhost") });
+        GeneralNames loopback = new GeneralNames(
+                new GeneralName[] {
+                        new GeneralName(GeneralName.iPAddress, "127.0.0.1"),
+                        new GeneralName(GeneralName.dNSName, "localhost") });
         return issue("CN=localhost", KeyPurposeId.id_kp_serverAuth, loopback);
     }
 
@@ -101,7 +117,8 @@ final class TestCertificateAuthority {
 
     private X509v3CertificateBuilder builder(X500Name subject, PublicKey subjectKey) {
         Instant now = Instant.now();
-        return new JcaX509v3CertificateBuilder(name, BigInteger.valueOf(SERIALS.incrementAndGet()),
+        return new JcaX509v3CertificateBuilder(
+                name, BigInteger.valueOf(SERIALS.incrementAndGet()),
                 Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(Duration.ofDays(1))), subject,
                 subjectKey);
     }

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.security;
 
 import java.io.IOException;
@@ -11,8 +26,8 @@ import io.github.camelredisdelay.embedded.RedisBinary;
 import io.github.camelredisdelay.test.RedisServerExtension;
 
 /**
- * The redis-server binary the security tests start their own servers with: the one the rest of the suite uses,
- * as the system property {@code redis.test.binary} chooses ({@code path} or {@code embedded}).
+ * The redis-server binary the security tests start their own servers with: the one the rest of the suite uses, as the
+ * system property {@code redis.test.binary} chooses ({@code path} or {@code embedded}).
  */
 final class TestRedisBinary {
 
@@ -27,8 +42,8 @@ final class TestRedisBinary {
     }
 
     /**
-     * The version {@code redis-server --version} prints, such as {@code 7.0.15}, for settings that must be right
-     * before the server starts.
+     * The version {@code redis-server --version} prints, such as {@code 7.0.15}, for settings that must be right before
+     * the server starts.
      */
     static String version(RedisBinary binary) {
         try {
@@ -36,8 +51,9 @@ final class TestRedisBinary {
                     .start();
             if (!process.waitFor(VERSION_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
-                throw new IllegalStateException(binary + " --version did not answer within " + VERSION_TIMEOUT_SECONDS
-                        + " s");
+                throw new IllegalStateException(
+                        binary + " --version did not answer within " + VERSION_TIMEOUT_SECONDS
+                                                + " s");
             }
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             Matcher version = VERSION.matcher(output);

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.security;
 
 import java.io.IOException;
@@ -12,9 +27,9 @@ import java.security.cert.Certificate;
 import java.util.Base64;
 
 /**
- * The files of a TLS test, written into one directory: PEM files for redis-server (the CA certificate, its
- * certificate and key) and PKCS#12 stores for the Java client (a truststore holding the CA, a keystore holding
- * a client certificate). Both stores use {@link #storePassword()}.
+ * The files of a TLS test, written into one directory: PEM files for redis-server (the CA certificate, its certificate
+ * and key) and PKCS#12 stores for the Java client (a truststore holding the CA, a keystore holding a client
+ * certificate). Both stores use {@link #storePassword()}.
  *
  * @param caCertificate     PEM, the CA both sides trust ({@code tls-ca-cert-file})
  * @param serverCertificate PEM, for 127.0.0.1 and localhost ({@code tls-cert-file})
@@ -33,7 +48,8 @@ record TlsMaterial(Path caCertificate, Path serverCertificate, Path serverKey, P
         TestCertificateAuthority ca = TestCertificateAuthority.create();
         IssuedCertificate server = ca.issueServerCertificate();
         IssuedCertificate client = ca.issueClientCertificate("camel-redis-delay test client");
-        TlsMaterial files = new TlsMaterial(dir.resolve("ca.crt"), dir.resolve("redis.crt"), dir.resolve("redis.key"),
+        TlsMaterial files = new TlsMaterial(
+                dir.resolve("ca.crt"), dir.resolve("redis.crt"), dir.resolve("redis.key"),
                 dir.resolve("truststore.p12"), dir.resolve("client.p12"), PASSWORD);
         try {
             writePem(files.caCertificate, "CERTIFICATE", ca.certificate().getEncoded());
@@ -44,7 +60,7 @@ record TlsMaterial(Path caCertificate, Path serverCertificate, Path serverKey, P
             save(truststore, files.truststore);
             KeyStore keystore = emptyStore();
             keystore.setKeyEntry("client", client.key(), PASSWORD.toCharArray(),
-                    new Certificate[] {client.certificate(), client.issuer()});
+                    new Certificate[] { client.certificate(), client.issuer() });
             save(keystore, files.clientKeystore);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("Cannot write the TLS test files into " + dir, e);

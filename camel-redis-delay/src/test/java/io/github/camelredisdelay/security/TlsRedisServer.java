@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.security;
 
 import java.io.IOException;
@@ -14,12 +29,13 @@ import io.github.camelredisdelay.embedded.RedisServerOptions;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
 
 /**
- * A private redis-server that serves TLS on a port of its own, with the certificate and key of a
- * {@link TlsMaterial}. It runs the binary the rest of the suite runs ({@code redis.test.binary}): both the Redis 7
- * on {@code PATH} and the embedded Redis 6.2 are built with TLS.
+ * A private redis-server that serves TLS on a port of its own, with the certificate and key of a {@link TlsMaterial}.
+ * It runs the binary the rest of the suite runs ({@code redis.test.binary}): both the Redis 7 on {@code PATH} and the
+ * embedded Redis 6.2 are built with TLS.
  *
- * <p>The server keeps a plain port too, on loopback, because {@link RedisServerProcess} checks readiness and shuts
- * the server down through it; clients under test only ever get the TLS port.
+ * <p>
+ * The server keeps a plain port too, on loopback, because {@link RedisServerProcess} checks readiness and shuts the
+ * server down through it; clients under test only ever get the TLS port.
  */
 final class TlsRedisServer implements AutoCloseable {
 
@@ -37,8 +53,8 @@ final class TlsRedisServer implements AutoCloseable {
     /**
      * Starts the server and returns once it answers.
      *
-     * @param requireClientCertificates whether clients must present a certificate signed by the CA (mutual TLS)
-     * @throws IllegalStateException when it does not start, e.g. because the binary was built without TLS
+     * @param  requireClientCertificates whether clients must present a certificate signed by the CA (mutual TLS)
+     * @throws IllegalStateException     when it does not start, e.g. because the binary was built without TLS
      */
     static TlsRedisServer start(TlsMaterial tls, boolean requireClientCertificates) {
         RedisBinary binary = TestRedisBinary.selected();
@@ -51,8 +67,10 @@ final class TlsRedisServer implements AutoCloseable {
                 return new TlsRedisServer(RedisServerProcess.start(binary, options), tlsPort);
             } catch (IllegalStateException e) {
                 if (e.getMessage() == null || !e.getMessage().contains(PORT_TAKEN)) {
-                    throw new IllegalStateException("The TLS tests need a redis-server built with TLS; " + binary
-                            + " did not start with TLS options", e);
+                    throw new IllegalStateException(
+                            "The TLS tests need a redis-server built with TLS; " + binary
+                                                    + " did not start with TLS options",
+                            e);
                 }
                 lastFailure = e;
             }

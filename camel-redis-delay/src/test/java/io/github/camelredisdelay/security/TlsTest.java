@@ -1,7 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.security;
-
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -21,14 +33,18 @@ import org.redisson.Redisson;
 import org.redisson.client.RedisConnectionException;
 import org.redisson.config.Config;
 
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 /**
  * The component over TLS, configured as a user would: a Redisson YAML file ({@code redissonConfig}) with a
- * {@code rediss://} address and the truststore of the CA that signed the server's certificate, plus a keystore
- * for a server that requires client certificates. The test issues its own certificates.
+ * {@code rediss://} address and the truststore of the CA that signed the server's certificate, plus a keystore for a
+ * server that requires client certificates. The test issues its own certificates.
  *
- * <p>The refusals are checked with a bare Redisson client made from the same kind of file, connecting once: they
- * prove the servers accept nothing but TLS, from clients that trust the CA (and present a certificate where
- * required), so the routes above really ran over TLS.
+ * <p>
+ * The refusals are checked with a bare Redisson client made from the same kind of file, connecting once: they prove the
+ * servers accept nothing but TLS, from clients that trust the CA (and present a certificate where required), so the
+ * routes above really ran over TLS.
  */
 class TlsTest {
 

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.sentinel;
 
 import java.time.Duration;
@@ -12,8 +27,8 @@ import io.github.camelredisdelay.sentinel.DeliveryRecorder.Delivery;
 import io.github.camelredisdelay.sentinel.SteadyProducer.Outcome;
 
 /**
- * The result line of a failover run: the counts of its {@link FailoverTally}, and how long each step of the
- * recovery took, measured from the kill.
+ * The result line of a failover run: the counts of its {@link FailoverTally}, and how long each step of the recovery
+ * took, measured from the kill.
  */
 final class FailoverReport {
 
@@ -31,7 +46,8 @@ final class FailoverReport {
     private FailoverReport() {
     }
 
-    static void append(String redisVersion, FailoverTally tally, List<Outcome> sends, List<Delivery> deliveries,
+    static void append(
+            String redisVersion, FailoverTally tally, List<Outcome> sends, List<Delivery> deliveries,
             Moments moments, Duration took) {
         long killedAt = moments.killedAt();
         OptionalLong firstAckFromNewMaster = sends.stream()
@@ -42,14 +58,14 @@ final class FailoverReport {
         Map<String, Long> errors = sends.stream().filter(s -> !s.acknowledged())
                 .collect(Collectors.groupingBy(Outcome::error, TreeMap::new, Collectors.counting()));
         String notes = "killToPromotion=" + (moments.promotedAt() - killedAt)
-                + "ms killToFirstDeliveryAfterPromotion=" + since(killedAt, firstDeliveryAfterPromotion)
-                + "ms killToFirstAckFromNewMaster=" + since(killedAt, firstAckFromNewMaster)
-                + "ms latenessOfSentAfterPromotion(p50/p99/max)=" + percentile(lateness, 50) + "/"
-                + percentile(lateness, 99) + "/" + percentile(lateness, 100)
-                + "ms longestSend=" + sends.stream().mapToLong(Outcome::tookMillis).max().orElse(0)
-                + "ms failedSends=" + tally.failed().size() + " failedButDelivered=" + tally.failedDelivered()
-                + " lostAckedMsAfterKill=" + tally.lostRelativeTo(killedAt) + " duplicated=" + tally.duplicatedIds()
-                + " errors=" + errors;
+                       + "ms killToFirstDeliveryAfterPromotion=" + since(killedAt, firstDeliveryAfterPromotion)
+                       + "ms killToFirstAckFromNewMaster=" + since(killedAt, firstAckFromNewMaster)
+                       + "ms latenessOfSentAfterPromotion(p50/p99/max)=" + percentile(lateness, 50) + "/"
+                       + percentile(lateness, 99) + "/" + percentile(lateness, 100)
+                       + "ms longestSend=" + sends.stream().mapToLong(Outcome::tookMillis).max().orElse(0)
+                       + "ms failedSends=" + tally.failed().size() + " failedButDelivered=" + tally.failedDelivered()
+                       + " lostAckedMsAfterKill=" + tally.lostRelativeTo(killedAt) + " duplicated=" + tally.duplicatedIds()
+                       + " errors=" + errors;
         ResultsFile.append("sentinel: master kill -9, replica promoted, at 100 msg/s", redisVersion,
                 tally.acknowledgedAt().size(), tally.acknowledgedDelivered(), tally.duplicates(), tally.lost().size(),
                 took, notes);

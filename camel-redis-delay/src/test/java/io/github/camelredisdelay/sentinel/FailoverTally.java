@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.sentinel;
 
 import java.util.Collection;
@@ -13,12 +28,12 @@ import io.github.camelredisdelay.sentinel.DeliveryRecorder.Delivery;
 import io.github.camelredisdelay.sentinel.SteadyProducer.Outcome;
 
 /**
- * What a failover run sent and delivered. Acknowledged and failed sends are counted apart: a failed send may or may
- * not have been stored, so it is neither lost when it never arrives nor wrong when it does.
+ * What a failover run sent and delivered. Acknowledged and failed sends are counted apart: a failed send may or may not
+ * have been stored, so it is neither lost when it never arrives nor wrong when it does.
  *
- * @param acknowledgedAt     acknowledged message ids with the local time of their acknowledgement
- * @param failed             ids of the sends that failed
- * @param deliveredCounts    how often each delivered id was delivered
+ * @param acknowledgedAt  acknowledged message ids with the local time of their acknowledgement
+ * @param failed          ids of the sends that failed
+ * @param deliveredCounts how often each delivered id was delivered
  */
 record FailoverTally(Map<String, Long> acknowledgedAt, Set<String> failed, Map<String, Long> deliveredCounts) {
 

@@ -1,7 +1,19 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.sentinel;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
@@ -15,16 +27,20 @@ import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 /**
  * The master of a Sentinel deployment is killed with SIGKILL while a producer node schedules about 100 messages a
- * second (delays of 200-500 ms) and a consumer node delivers them. The Sentinels promote the replica, both nodes
- * follow it, and delivery resumes.
+ * second (delays of 200-500 ms) and a consumer node delivers them. The Sentinels promote the replica, both nodes follow
+ * it, and delivery resumes.
  *
- * <p>Redis replicates asynchronously: a schedule the old master acknowledged just before it died may never have
- * reached the replica, and is then lost (a {@code WAIT} after the schedule closes that window). What must hold
- * today: nothing acknowledged after the promotion is lost, and nothing is delivered that was not sent. Sends that
- * failed during the outage are counted apart from acknowledged ones; the lost ones are reported with the time of
- * their acknowledgement relative to the kill.
+ * <p>
+ * Redis replicates asynchronously: a schedule the old master acknowledged just before it died may never have reached
+ * the replica, and is then lost (a {@code WAIT} after the schedule closes that window). What must hold today: nothing
+ * acknowledged after the promotion is lost, and nothing is delivered that was not sent. Sends that failed during the
+ * outage are counted apart from acknowledged ones; the lost ones are reported with the time of their acknowledgement
+ * relative to the kill.
  */
 @Tag("slow")
 class SentinelFailoverTest extends SentinelTestSupport {
@@ -56,7 +72,8 @@ class SentinelFailoverTest extends SentinelTestSupport {
         long deadAt;
         long promotedAt;
         List<Outcome> sends;
-        try (SteadyProducer producer = new SteadyProducer(template, URI, RATE, MAX_MESSAGES,
+        try (SteadyProducer producer = new SteadyProducer(
+                template, URI, RATE, MAX_MESSAGES,
                 () -> ThreadLocalRandom.current().nextLong(MIN_DELAY_MILLIS, MAX_DELAY_MILLIS + 1)).start()) {
             await("deliveries before the kill").atMost(STAGE_TIMEOUT)
                     .until(() -> recorder.count() >= DELIVERIES_BEFORE_KILL);

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.sentinel;
 
 import java.io.IOException;
@@ -17,11 +32,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
 /**
- * Base of the tests against a {@link RedisSentinelDeployment} of their own, started before and stopped after each
- * test from the binary the system property {@value RedisServerExtension#BINARY_PROPERTY} chooses (so the suite's
- * second run uses Redis 6.2). These tests always run private processes: they kill a master, which an external
- * server or a container is not ours to do. Nodes are CamelContexts whose component creates its own client from the
- * Redisson YAML file, the documented way.
+ * Base of the tests against a {@link RedisSentinelDeployment} of their own, started before and stopped after each test
+ * from the binary the system property {@value RedisServerExtension#BINARY_PROPERTY} chooses (so the suite's second run
+ * uses Redis 6.2). These tests always run private processes: they kill a master, which an external server or a
+ * container is not ours to do. Nodes are CamelContexts whose component creates its own client from the Redisson YAML
+ * file, the documented way.
  */
 abstract class SentinelTestSupport {
 

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.test;
 
 import java.util.ArrayList;
@@ -11,8 +26,8 @@ import org.redisson.client.codec.StringCodec;
 import org.redisson.client.protocol.ScoredEntry;
 
 /**
- * A queue's due set as tests see it behind the component's back: the index sorted set (bucket names by lower bound)
- * and its buckets (message ids by due time), as laid out by {@code due-set.lua}.
+ * A queue's due set as tests see it behind the component's back: the index sorted set (bucket names by lower bound) and
+ * its buckets (message ids by due time), as laid out by {@code due-set.lua}.
  */
 public final class DueSet {
 

@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.test;
 
 import java.time.Duration;
@@ -19,8 +34,8 @@ import org.redisson.config.Config;
 import org.redisson.config.ConstantDelay;
 
 /**
- * Base of the tests that run CamelContexts against the real Redis of {@link RedisServerExtension}. Each test gets
- * its own key prefix, so tests never see each other's keys; every context a test starts is stopped after it.
+ * Base of the tests that run CamelContexts against the real Redis of {@link RedisServerExtension}. Each test gets its
+ * own key prefix, so tests never see each other's keys; every context a test starts is stopped after it.
  */
 @ExtendWith(RedisServerExtension.class)
 public abstract class RedisDelayTestSupport {
@@ -64,8 +79,8 @@ public abstract class RedisDelayTestSupport {
     }
 
     /**
-     * Whether the contexts of this test use one RedissonClient bean shared by every test of the JVM (fast: no client
-     * to create and shut down per context), or let the component create its own from the address.
+     * Whether the contexts of this test use one RedissonClient bean shared by every test of the JVM (fast: no client to
+     * create and shut down per context), or let the component create its own from the address.
      */
     protected boolean usesSharedClient() {
         return true;
@@ -76,7 +91,8 @@ public abstract class RedisDelayTestSupport {
             Config config = new Config();
             config.setCodec(StringCodec.INSTANCE);
             // retries as the component's own client does: few, so outages surface to the back-off that survives them
-            config.useSingleServer().setAddress(RedisServerExtension.redisUrl()).setRetryAttempts(1).setRetryDelay(new ConstantDelay(Duration.ofMillis(200)));
+            config.useSingleServer().setAddress(RedisServerExtension.redisUrl()).setRetryAttempts(1)
+                    .setRetryDelay(new ConstantDelay(Duration.ofMillis(200)));
             RedissonClient client = Redisson.create(config);
             Runtime.getRuntime().addShutdownHook(new Thread(client::shutdown, "shared-redisson-shutdown"));
             sharedClient = client;

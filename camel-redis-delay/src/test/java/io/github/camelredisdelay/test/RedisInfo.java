@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.test;
 
 import java.util.concurrent.TimeUnit;
@@ -9,8 +24,8 @@ import org.redisson.api.redisnode.RedisNodes;
 import org.redisson.config.Config;
 
 /**
- * Asks a server that is not our own process for its version, through Redisson so that a {@code REDIS_URL}
- * with a password or {@code rediss://} works too.
+ * Asks a server that is not our own process for its version, through Redisson so that a {@code REDIS_URL} with a
+ * password or {@code rediss://} works too.
  */
 final class RedisInfo {
 
@@ -45,8 +60,9 @@ final class RedisInfo {
                     .info(RedisNode.InfoSection.SERVER)
                     .get("redis_version");
             if (version == null) {
-                throw new IllegalStateException("Redis at " + RunningRedis.withoutPassword(url)
-                        + " reports no redis_version");
+                throw new IllegalStateException(
+                        "Redis at " + RunningRedis.withoutPassword(url)
+                                                + " reports no redis_version");
             }
             return version;
         } finally {

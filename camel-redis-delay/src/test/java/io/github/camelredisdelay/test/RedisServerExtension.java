@@ -1,3 +1,18 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.github.camelredisdelay.test;
 
 import java.util.Optional;
@@ -9,14 +24,12 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Provides one Redis server per test JVM to every test class annotated with
- * {@code @ExtendWith(RedisServerExtension.class)}, stopped when the JVM's tests are done. The server is, in
- * this order:
+ * {@code @ExtendWith(RedisServerExtension.class)}, stopped when the JVM's tests are done. The server is, in this order:
  * <ol>
  * <li>the one at the {@value #REDIS_URL_ENV} environment variable, used as is;</li>
  * <li>a Testcontainers {@code redis:7.2} container, when a Docker engine answers and can run it;</li>
- * <li>a private {@code redis-server} process with an append-only file, from {@code PATH} or the embedded
- * jar as the system property {@value #BINARY_PROPERTY} says ({@code path}, the default, or
- * {@code embedded}).</li>
+ * <li>a private {@code redis-server} process with an append-only file, from {@code PATH} or the embedded jar as the
+ * system property {@value #BINARY_PROPERTY} says ({@code path}, the default, or {@code embedded}).</li>
  * </ol>
  * When none can be started the test class fails; it is never skipped.
  */
@@ -27,8 +40,7 @@ public final class RedisServerExtension implements BeforeAllCallback {
     /** System property choosing the private process' binary: {@code path} (default) or {@code embedded}. */
     public static final String BINARY_PROPERTY = "redis.test.binary";
 
-    private static final ExtensionContext.Namespace NAMESPACE =
-            ExtensionContext.Namespace.create(RedisServerExtension.class);
+    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(RedisServerExtension.class);
 
     /** Static so tests can reach the server from anywhere; JUnit's root store owns and closes it. */
     private static volatile RunningRedis running;
@@ -57,8 +69,9 @@ public final class RedisServerExtension implements BeforeAllCallback {
     private static RunningRedis running() {
         RunningRedis current = running;
         if (current == null) {
-            throw new IllegalStateException("No Redis server yet: annotate the test class with "
-                    + "@ExtendWith(RedisServerExtension.class), and use it from tests or @BeforeAll, not earlier");
+            throw new IllegalStateException(
+                    "No Redis server yet: annotate the test class with "
+                                            + "@ExtendWith(RedisServerExtension.class), and use it from tests or @BeforeAll, not earlier");
         }
         return current;
     }
@@ -81,7 +94,7 @@ public final class RedisServerExtension implements BeforeAllCallback {
                 // A Docker engine that cannot pull or run the image (offline CI, no registry access) must not
                 // stop the tests while a private process can still run them.
                 System.out.println("[redis-test] Docker answers but " + RedisContainer.IMAGE
-                        + " did not start, using a private process: " + e);
+                                   + " did not start, using a private process: " + e);
             }
         }
         return RunningRedis.privateProcess(RedisBinary.select(System.getProperty(BINARY_PROPERTY, "path")));

@@ -1,0 +1,73 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.springboot;
+
+import java.util.HashMap;
+
+import io.github.camelredisdelay.RedisDelayComponent;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Component;
+import org.apache.camel.spi.ComponentCustomizer;
+import org.apache.camel.spring.boot.CamelAutoConfiguration;
+import org.apache.camel.spring.boot.ComponentConfigurationProperties;
+import org.apache.camel.spring.boot.util.CamelPropertiesHelper;
+import org.apache.camel.spring.boot.util.ConditionalOnCamelContextAndAutoConfigurationBeans;
+import org.apache.camel.spring.boot.util.ConditionalOnHierarchicalProperties;
+import org.apache.camel.spring.boot.util.HierarchicalPropertiesEvaluator;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Lazy;
+
+/**
+ * Configures the {@code redis-delay} component from {@code camel.component.redis-delay.*} when Camel runs in the
+ * application and neither {@code camel.component.enabled} nor {@code camel.component.redis-delay.enabled} is
+ * {@code false}. The component itself chooses its {@code RedissonClient}: the one named by {@code redisson-client},
+ * else the only {@code RedissonClient} bean.
+ */
+@AutoConfiguration(after = { CamelAutoConfiguration.class, RedisDelayComponentConverter.class })
+@ConditionalOnClass(RedisDelayComponent.class)
+@Conditional(ConditionalOnCamelContextAndAutoConfigurationBeans.class)
+@ConditionalOnHierarchicalProperties({ "camel.component", RedisDelayComponentConfiguration.PREFIX })
+@EnableConfigurationProperties({ ComponentConfigurationProperties.class, RedisDelayComponentConfiguration.class })
+public class RedisDelayComponentAutoConfiguration {
+
+    /** Applies the bound options to every {@code redis-delay} component Camel creates. */
+    @Lazy
+    @Bean
+    public ComponentCustomizer configureRedisDelayComponent(
+            ApplicationContext applicationContext,
+            CamelContext camelContext, RedisDelayComponentConfiguration configuration) {
+        return new ComponentCustomizer() {
+            @Override
+            public void configure(String name, Component target) {
+                // through the component's own configurer, which reads durations strictly (30M must not become 0)
+                CamelPropertiesHelper.setCamelProperties(camelContext, target, new HashMap<>(configuration.boundOptions()),
+                        true);
+            }
+
+            @Override
+            public boolean isEnabled(String name, Component target) {
+                return target instanceof RedisDelayComponent
+                        && HierarchicalPropertiesEvaluator.evaluate(applicationContext, "camel.component.customizer",
+                                RedisDelayComponentConfiguration.PREFIX + ".customizer");
+            }
+        };
+    }
+}

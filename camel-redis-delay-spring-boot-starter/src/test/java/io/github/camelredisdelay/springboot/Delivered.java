@@ -1,0 +1,33 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.springboot;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/** Bodies the test routes received, in order. */
+public final class Delivered {
+
+    private final List<String> bodies = new CopyOnWriteArrayList<>();
+
+    void add(String body) {
+        bodies.add(body);
+    }
+
+    boolean contains(String body) {
+        return bodies.contains(body);
+    }
+}

@@ -1,0 +1,35 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.internal;
+
+import java.util.List;
+
+/**
+ * What one claim on a legacy {@code RDelayedQueue} returned (see {@code legacy-claim.lua}).
+ *
+ * @param owned    whether this task holds the migration lease; when not, {@code messages} is empty
+ * @param pending  messages taken over and not yet migrated, including this batch
+ * @param waiting  messages still in Redisson's timeout set (offered since the last take-over)
+ * @param ready    values still in Redisson's destination list
+ * @param messages the next messages to migrate, earliest due time first
+ */
+public record LegacyBatch(boolean owned, long pending, long waiting, long ready, List<LegacyMessage> messages) {
+
+    /** Everything the legacy queue still holds, this batch included. */
+    public long left() {
+        return pending + waiting + ready;
+    }
+}

@@ -1,0 +1,87 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.camelredisdelay.internal.ScriptCalls.Durability;
+import org.redisson.api.RScript;
+import org.redisson.api.RedissonClient;
+
+import static io.github.camelredisdelay.internal.Replies.bytes;
+import static io.github.camelredisdelay.internal.Replies.toLong;
+
+/**
+ * A Redisson {@code RDelayedQueue} being migrated, and the migration's own keys beside it. Redisson keeps the pending
+ * messages in {@code redisson_delay_queue_timeout:{name}} and {@code redisson_delay_queue:{name}} and the due ones in
+ * the list {@code name}; all hash to the slot of {@code name}, and so do the private keys
+ * {@code <prefix>:migrate:{name}:*}, so each claim and remove is one script on one slot.
+ */
+public final class LegacyDelayedQueue {
+
+    private final String name;
+    private final ScriptCalls scripts;
+
+    public LegacyDelayedQueue(RedissonClient client, String keyPrefix, String name) {
+        this.name = QueueNames.validate(name);
+        String base = keyPrefix + ":migrate:{" + name + "}:";
+        List<Object> keys = List.of(
+                "redisson_delay_queue_timeout:{" + name + "}",
+                "redisson_delay_queue:{" + name + "}",
+                name,
+                base + "pending",
+                base + "sequence",
+                base + "owner");
+        this.scripts = new ScriptCalls(client, "RDelayedQueue " + name, keys, WriteSync.NONE);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /**
+     * Takes over what the legacy queue holds and returns the next batch; see {@code legacy-claim.lua}.
+     *
+     * @param owner   this task's token for the migration lease
+     * @param leaseMs how long the lease lasts without a further claim
+     */
+    public LegacyBatch claim(String owner, long leaseMs, int batchSize) {
+        // a claim lost in a failover only leaves the legacy keys as they were
+        List<Object> reply = scripts.callAndWait("Migration claim", LuaScript.LEGACY_CLAIM, Durability.NONE,
+                RScript.ReturnType.LIST, bytes(owner), bytes(leaseMs), bytes(batchSize));
+        List<LegacyMessage> messages = new ArrayList<>((reply.size() - 4) / 3);
+        for (int i = 4; i < reply.size(); i += 3) {
+            messages.add(new LegacyMessage((byte[]) reply.get(i), toLong(reply.get(i + 1)), (byte[]) reply.get(i + 2)));
+        }
+        return new LegacyBatch(
+                toLong(reply.get(0)) == 1, toLong(reply.get(1)), toLong(reply.get(2)), toLong(reply.get(3)),
+                messages);
+    }
+
+    /**
+     * Removes migrated messages from the pending set; see {@code legacy-remove.lua}.
+     *
+     * @return the messages left in the pending set
+     */
+    public long remove(List<LegacyMessage> migrated) {
+        Object[] members = migrated.stream().map(LegacyMessage::member).toArray();
+        // the legacy keys are Redisson's: no replicas are waited for (WriteSync.NONE)
+        Long left = scripts.callAndWait("Migration remove", LuaScript.LEGACY_REMOVE, Durability.NONE,
+                RScript.ReturnType.LONG, members);
+        return left;
+    }
+}

@@ -1,0 +1,106 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.internal;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The progress of one migration from an {@code RDelayedQueue}: messages moved by this JVM and what the legacy queue
+ * still holds. Logs it at INFO at most once a minute while there is something to say, and says once when the legacy
+ * queue is empty.
+ */
+public final class MigrationProgress {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MigrationProgress.class);
+    private static final long LOG_INTERVAL_NANOS = TimeUnit.MINUTES.toNanos(1);
+
+    private final String legacy;
+    private final String queue;
+    private final LongSupplier nanoClock;
+    private long moved;
+    private long movedAtLastLog;
+    private long left = -1;
+    private boolean owned;
+    private boolean emptyAnnounced;
+    private long lastLogNanos;
+    private boolean logged;
+
+    public MigrationProgress(String legacy, String queue) {
+        this(legacy, queue, System::nanoTime);
+    }
+
+    MigrationProgress(String legacy, String queue, LongSupplier nanoClock) {
+        this.legacy = legacy;
+        this.queue = queue;
+        this.nanoClock = nanoClock;
+    }
+
+    /**
+     * Records one step.
+     *
+     * @param owned whether this JVM holds the migration lease (another one migrates when not)
+     * @param count messages moved in the step
+     * @param left  what the legacy queue holds after the step
+     */
+    public synchronized void record(boolean owned, int count, long left) {
+        this.owned = owned;
+        this.moved += count;
+        this.left = left;
+        if (!owned) {
+            return;
+        }
+        long now = nanoClock.getAsLong();
+        boolean news = moved != movedAtLastLog || left > 0;
+        if (news && (!logged || now - lastLogNanos >= LOG_INTERVAL_NANOS)) {
+            LOG.info("Migration from RDelayedQueue {} to queue {}: {} messages moved, {} left", legacy, queue, moved, left);
+            logged = true;
+            lastLogNanos = now;
+            movedAtLastLog = moved;
+        }
+        if (left == 0 && !emptyAnnounced) {
+            emptyAnnounced = true;
+            LOG.info("RDelayedQueue {} is empty: {} messages moved to queue {}; late writes to it are moved until the route "
+                     + "stops",
+                    legacy, moved, queue);
+        }
+    }
+
+    /** The statistics of the migration by name, for {@code stats} and the dev console. */
+    public synchronized Map<String, Object> snapshot() {
+        Map<String, Object> stats = new LinkedHashMap<>();
+        stats.put("migrateFrom", legacy);
+        stats.put("migrationMoved", moved);
+        stats.put("migrationLeft", left);
+        stats.put("migrationActive", owned);
+        stats.put("migrationEmpty", left == 0);
+        return stats;
+    }
+
+    public synchronized long moved() {
+        return moved;
+    }
+
+    /** What the legacy queue held at the last step, or -1 before the first. */
+    public synchronized long left() {
+        return left;
+    }
+}

@@ -1,0 +1,89 @@
+--
+-- Copyright The camel-redis-delay authors
+--
+-- Licensed under the Apache License, Version 2.0 (the "License");
+-- you may not use this file except in compliance with the License.
+-- You may obtain a copy of the License at
+--
+--     https://www.apache.org/licenses/LICENSE-2.0
+--
+-- Unless required by applicable law or agreed to in writing, software
+-- distributed under the License is distributed on an "AS IS" BASIS,
+-- WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+-- See the License for the specific language governing permissions and
+-- limitations under the License.
+--
+
+--[[
+  Takes messages over from a Redisson RDelayedQueue for a migration (internal/MigrationTask) and returns the next
+  batch to migrate. Not a queue script: it runs on the legacy queue's slot (Redisson's keys share the hash tag
+  {name}, and the destination list "name" hashes alike) and gets neither the queue keys nor the common arguments
+  of prelude.lua, which is not prepended.
+
+  KEYS[1] timeout  ZSET   Redisson's pending messages: member = packed random id + value, score = due time (epoch ms)
+  KEYS[2] order    LIST   Redisson's pending messages in offer order: the same members as KEYS[1]
+  KEYS[3] target   LIST   Redisson's destination: values already due, not yet taken by an old consumer
+  KEYS[4] pending  ZSET   taken over, not yet migrated: members as in KEYS[1], score = due time
+  KEYS[5] sequence STRING numbers the values taken from the destination list, so that each gets a member of its own
+  KEYS[6] owner    STRING the lease of the migrating task (PX), so one task migrates at a time
+  ARGV[1] owner token of the calling task
+  ARGV[2] lease in ms
+  ARGV[3] batch size: most messages returned, and most taken from the destination list or moved one by one
+
+  The timeout set is taken over whole: renamed to KEYS[4] in O(1) when that is empty, else moved member by member
+  once it holds at most a batch; the order list, which holds the same members, is unlinked (freed off the main
+  thread). Values of the destination list get a member "migrated:<n>" packed like Redisson's and the current time as
+  due time. Nothing is removed from KEYS[4]: legacy-remove.lua does that once the batch is written to the new queue.
+
+  Returns {owned, pending, waiting, ready, member, dueAt, value, member, dueAt, value, ...}
+    owned:   1, or 0 when another task holds the lease (then no messages follow)
+    pending: members of KEYS[4]; waiting: of KEYS[1]; ready: of KEYS[3], all after this call
+    then the batch, earliest due time first: member, due time (epoch ms, integer), Redisson's encoded value
+]]
+local rcall = redis.call
+local timeoutKey, orderKey, targetKey, pendingKey, sequenceKey, ownerKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local owner, batch = ARGV[1], tonumber(ARGV[3])
+
+local function counts(owned)
+  return {owned, rcall('ZCARD', pendingKey), rcall('ZCARD', timeoutKey), rcall('LLEN', targetKey)}
+end
+
+local holder = rcall('GET', ownerKey)
+if holder and holder ~= owner then
+  return counts(0)
+end
+rcall('SET', ownerKey, owner, 'PX', ARGV[2])
+
+local waiting = rcall('ZCARD', timeoutKey)
+if waiting > 0 then
+  if rcall('EXISTS', pendingKey) == 0 then
+    rcall('RENAME', timeoutKey, pendingKey)
+    rcall('UNLINK', orderKey)
+  elseif waiting <= batch then
+    local members = rcall('ZRANGE', timeoutKey, 0, -1, 'WITHSCORES')
+    for i = 1, #members, 2 do
+      rcall('ZADD', pendingKey, members[i + 1], members[i])
+    end
+    rcall('DEL', timeoutKey, orderKey)
+  end
+end
+
+local values = rcall('LPOP', targetKey, batch)
+if values then
+  local time = rcall('TIME')
+  local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+  for _, value in ipairs(values) do
+    local id = 'migrated:' .. rcall('INCR', sequenceKey)
+    rcall('ZADD', pendingKey, now, struct.pack('Bc0Lc0', string.len(id), id, string.len(value), value))
+  end
+end
+
+local reply = counts(1)
+local members = rcall('ZRANGE', pendingKey, 0, batch - 1, 'WITHSCORES')
+for i = 1, #members, 2 do
+  local _, value = struct.unpack('Bc0Lc0', members[i])
+  reply[#reply + 1] = members[i]
+  reply[#reply + 1] = tonumber(members[i + 1])
+  reply[#reply + 1] = value
+end
+return reply

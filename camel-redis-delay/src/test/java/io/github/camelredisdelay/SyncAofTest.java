@@ -1,0 +1,87 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.github.camelredisdelay.embedded.RedisServerOptions;
+import io.github.camelredisdelay.test.CamelNodes;
+import io.github.camelredisdelay.test.MasterAndReplica;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code syncAof=true} against a master and a replica that both keep an append-only file: the branch that needs
+ * {@code WAITAOF} (Redis 7.2 command set). Runs in the Valkey 8 pass only (surefire execution {@code valkey-8}), and
+ * fails there, rather than passing, if the server has no {@code WAITAOF}.
+ */
+class SyncAofTest {
+
+    private static final String PREFIX = "aof";
+
+    @RegisterExtension
+    static final MasterAndReplica SERVERS = new MasterAndReplica(RedisServerOptions.defaults().withAppendOnly(true));
+
+    private final List<String> delivered = new CopyOnWriteArrayList<>();
+    private final CamelNodes nodes = new CamelNodes();
+
+    @AfterEach
+    void stopNodes() {
+        nodes.close();
+    }
+
+    @Test
+    void theServerHasWaitAofAndAppendOnlyFiles() {
+        assertThat(SERVERS.master().command("COMMAND", "INFO", "WAITAOF")).as("WAITAOF on " + SERVERS.master().version())
+                .isNotBlank();
+        assertThat(SERVERS.master().command("INFO", "persistence")).contains("aof_enabled:1");
+        assertThat(SERVERS.replica().command("INFO", "persistence")).contains("aof_enabled:1");
+    }
+
+    @Test
+    void aScheduleWithSyncAofReturnsOnceTheReplicaHasItAndTheConsumerAcknowledgesThroughSyncedWrites() throws Exception {
+        String uri = "redis-delay:orders?syncReplicas=1&syncAof=true&syncTimeout=5s";
+        ProducerTemplate producer = nodes.start(options -> {
+            options.setAddress(SERVERS.master().uri());
+            options.setKeyPrefix(PREFIX);
+        }, new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri).routeId("aof-consumer")
+                        .process(e -> delivered.add(e.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID, String.class)));
+            }
+        }).createProducerTemplate();
+
+        producer.sendBodyAndHeader(uri + "&delay=1h", "later", RedisDelayConstants.MESSAGE_ID, "later-1");
+        // read on the replica at once: WAITAOF returned only once the replica had it in its append-only file
+        assertThat(SERVERS.replica().command("HEXISTS", PREFIX + ":{orders}:msg", "later-1")).isEqualTo("1");
+
+        List<String> ids = List.of("a", "b", "c");
+        ids.forEach(id -> producer.sendBodyAndHeader(uri, id, RedisDelayConstants.MESSAGE_ID, id));
+        await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() >= ids.size());
+        assertThat(delivered).containsExactlyInAnyOrderElementsOf(ids);
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> "1".equals(SERVERS.replica().command("HLEN", PREFIX + ":{orders}:msg")));
+    }
+}

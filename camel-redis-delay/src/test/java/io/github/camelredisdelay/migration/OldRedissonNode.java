@@ -1,0 +1,124 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.migration;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.github.camelredisdelay.test.RedisServerExtension;
+import org.redisson.Redisson;
+import org.redisson.api.RBlockingQueue;
+import org.redisson.api.RDelayedQueue;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.redisson.config.Config;
+
+/**
+ * A node of the application before the switch: its own Redisson client with an {@code RDelayedQueue} (whose transfer
+ * task runs in this client), an optional producer offering at a steady rate and an optional consumer taking from the
+ * destination list. Values are {@code "<name>:<due time>"}, the due time as this node computed it.
+ */
+final class OldRedissonNode implements AutoCloseable {
+
+    private final RedissonClient client;
+    private final RBlockingQueue<String> destination;
+    private final RDelayedQueue<String> delayed;
+    private final ScheduledExecutorService threads = Executors.newScheduledThreadPool(2);
+    private final List<String> taken = new CopyOnWriteArrayList<>();
+    private final List<String> offered = new CopyOnWriteArrayList<>();
+    private volatile boolean consuming;
+    private ScheduledFuture<?> producing;
+
+    @SuppressWarnings("deprecation")
+    OldRedissonNode(String legacyName) {
+        Config config = new Config();
+        config.setCodec(StringCodec.INSTANCE);
+        config.useSingleServer().setAddress(RedisServerExtension.redisUrl());
+        client = Redisson.create(config);
+        destination = client.getBlockingQueue(legacyName);
+        delayed = client.getDelayedQueue(destination);
+    }
+
+    /** Offers one message due in {@code delayMs}; returns its value. */
+    String offer(String name, long delayMs) {
+        String value = name + ":" + (System.currentTimeMillis() + delayMs);
+        delayed.offer(value, delayMs, TimeUnit.MILLISECONDS);
+        offered.add(value);
+        return value;
+    }
+
+    /** Offers {@code perSecond} messages a second, with delays spread over {@code maxDelayMs}, until closed. */
+    void produce(int perSecond, long maxDelayMs) {
+        AtomicInteger sequence = new AtomicInteger();
+        producing = threads.scheduleAtFixedRate(() -> offer("late-" + sequence.incrementAndGet(),
+                ThreadLocalRandom.current().nextLong(maxDelayMs + 1)), 0, 1000 / perSecond, TimeUnit.MILLISECONDS);
+    }
+
+    /** Stops the producer after the offer under way, if any. */
+    void stopProducing() throws Exception {
+        producing.cancel(false);
+        threads.submit(() -> {
+        }).get();
+    }
+
+    /** Takes from the destination list, as the old worker thread did, until {@link #stopConsuming()}. */
+    void consume() {
+        consuming = true;
+        threads.execute(() -> {
+            while (consuming) {
+                try {
+                    String value = destination.poll(100, TimeUnit.MILLISECONDS);
+                    if (value != null) {
+                        taken.add(value);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        });
+    }
+
+    void stopConsuming() {
+        consuming = false;
+    }
+
+    List<String> taken() {
+        return taken;
+    }
+
+    List<String> offered() {
+        return offered;
+    }
+
+    long destinationSize() {
+        return destination.size();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        consuming = false;
+        threads.shutdownNow();
+        threads.awaitTermination(5, TimeUnit.SECONDS);
+        client.shutdown();
+    }
+}

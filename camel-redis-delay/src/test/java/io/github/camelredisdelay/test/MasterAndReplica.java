@@ -1,0 +1,75 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.test;
+
+import java.time.Duration;
+
+import io.github.camelredisdelay.embedded.RedisBinary;
+import io.github.camelredisdelay.embedded.RedisServerOptions;
+import io.github.camelredisdelay.embedded.RedisServerProcess;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A private master and one replica of it for the tests of one class ({@code @RegisterExtension static}), from the
+ * binary {@code redis.test.binary} chooses; started before the class once the replica's link is up, stopped after.
+ */
+public final class MasterAndReplica implements BeforeAllCallback, AfterAllCallback {
+
+    private static final Duration LINK_TIMEOUT = Duration.ofSeconds(20);
+
+    private final RedisServerOptions options;
+    private RedisServerProcess master;
+    private RedisServerProcess replica;
+
+    /** Both servers start with {@code options}; the replica gets {@code --replicaof} on top. */
+    public MasterAndReplica(RedisServerOptions options) {
+        this.options = options;
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        RedisBinary binary
+                = RedisBinary.select(System.getProperty(RedisServerExtension.BINARY_PROPERTY, RedisBinary.PATH_CHOICE));
+        master = RedisServerProcess.start(binary, options);
+        replica = RedisServerProcess.start(binary,
+                options.withExtraArgs("--replicaof", master.host(), String.valueOf(master.port())));
+        await().atMost(LINK_TIMEOUT)
+                .until(() -> master.command("INFO", "replication").contains("connected_slaves:1")
+                        && replica.command("INFO", "replication").contains("master_link_status:up"));
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        if (replica != null) {
+            replica.close();
+        }
+        if (master != null) {
+            master.close();
+        }
+    }
+
+    public RedisServerProcess master() {
+        return master;
+    }
+
+    public RedisServerProcess replica() {
+        return replica;
+    }
+}
