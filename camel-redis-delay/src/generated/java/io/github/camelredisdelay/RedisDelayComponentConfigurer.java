@@ -35,6 +35,8 @@ public class RedisDelayComponentConfigurer extends PropertyConfigurerSupport imp
         case "autowiredEnabled": target.setAutowiredEnabled(property(camelContext, boolean.class, value)); return true;
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": target.setBridgeErrorHandler(property(camelContext, boolean.class, value)); return true;
+        case "browselimit":
+        case "browseLimit": getOrCreateConfiguration(target).setBrowseLimit(property(camelContext, int.class, value)); return true;
         case "concurrentconsumers":
         case "concurrentConsumers": getOrCreateConfiguration(target).setConcurrentConsumers(property(camelContext, int.class, value)); return true;
         case "configuration": target.setConfiguration(property(camelContext, io.github.camelredisdelay.RedisDelayConfiguration.class, value)); return true;
@@ -105,6 +107,8 @@ public class RedisDelayComponentConfigurer extends PropertyConfigurerSupport imp
         case "autowiredEnabled": return boolean.class;
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": return boolean.class;
+        case "browselimit":
+        case "browseLimit": return int.class;
         case "concurrentconsumers":
         case "concurrentConsumers": return int.class;
         case "configuration": return io.github.camelredisdelay.RedisDelayConfiguration.class;
@@ -171,6 +175,8 @@ public class RedisDelayComponentConfigurer extends PropertyConfigurerSupport imp
         case "autowiredEnabled": return target.isAutowiredEnabled();
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": return target.isBridgeErrorHandler();
+        case "browselimit":
+        case "browseLimit": return getOrCreateConfiguration(target).getBrowseLimit();
         case "concurrentconsumers":
         case "concurrentConsumers": return getOrCreateConfiguration(target).getConcurrentConsumers();
         case "configuration": return target.getConfiguration();

@@ -26,6 +26,8 @@ public class RedisDelayEndpointConfigurer extends PropertyConfigurerSupport impl
         case "address": target.getConfiguration().setAddress(property(camelContext, java.lang.String.class, value)); return true;
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": target.setBridgeErrorHandler(property(camelContext, boolean.class, value)); return true;
+        case "browselimit":
+        case "browseLimit": target.getConfiguration().setBrowseLimit(property(camelContext, int.class, value)); return true;
         case "concurrentconsumers":
         case "concurrentConsumers": target.getConfiguration().setConcurrentConsumers(property(camelContext, int.class, value)); return true;
         case "consumertype":
@@ -95,6 +97,8 @@ public class RedisDelayEndpointConfigurer extends PropertyConfigurerSupport impl
         case "address": return java.lang.String.class;
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": return boolean.class;
+        case "browselimit":
+        case "browseLimit": return int.class;
         case "concurrentconsumers":
         case "concurrentConsumers": return int.class;
         case "consumertype":
@@ -160,6 +164,8 @@ public class RedisDelayEndpointConfigurer extends PropertyConfigurerSupport impl
         case "address": return target.getConfiguration().getAddress();
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": return target.isBridgeErrorHandler();
+        case "browselimit":
+        case "browseLimit": return target.getConfiguration().getBrowseLimit();
         case "concurrentconsumers":
         case "concurrentConsumers": return target.getConfiguration().getConcurrentConsumers();
         case "consumertype":

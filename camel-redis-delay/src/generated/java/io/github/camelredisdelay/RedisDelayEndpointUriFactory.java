@@ -23,9 +23,10 @@ public class RedisDelayEndpointUriFactory extends org.apache.camel.support.compo
     private static final Set<String> SECRET_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(33);
+        Set<String> props = new HashSet<>(34);
         props.add("address");
         props.add("bridgeErrorHandler");
+        props.add("browseLimit");
         props.add("concurrentConsumers");
         props.add("consumerType");
         props.add("database");

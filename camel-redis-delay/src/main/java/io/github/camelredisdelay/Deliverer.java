@@ -61,7 +61,9 @@ final class Deliverer {
         this.leases = new LeaseKeeper(queue, consumerName);
         this.acks = deferAcks ? new AckBuffer() : null;
         RetryPolicy retryPolicy = new RetryPolicy(endpoint.retryDelays(), endpoint.getConfiguration().getMaxDeliveries());
-        this.settlement = new Settlement(queue, retryPolicy, new DeadLetters(queue, endpoint.deadLetterQueue()), leases, acks);
+        this.settlement = new Settlement(
+                queue, retryPolicy, new DeadLetters(queue, endpoint.deadLetterQueue()), leases, acks,
+                endpoint.statistics());
     }
 
     /** The wake channel of this deliverer's shard, which announces ready messages. */
@@ -84,6 +86,7 @@ final class Deliverer {
                         = queue.group().reclaim(consumerName, endpoint.getConfiguration().getVisibilityTimeout(), count);
                 if (!reclaimed.isEmpty()) {
                     LOG.info("Took over {} messages of queue {} whose lease expired", reclaimed.size(), queue.name());
+                    endpoint.statistics().events().reclaimed(reclaimed.size());
                     return leased(reclaimed);
                 }
             }

@@ -25,6 +25,7 @@ import io.github.camelredisdelay.internal.CorruptEnvelopeException;
 import io.github.camelredisdelay.internal.Delivery;
 import io.github.camelredisdelay.internal.Envelope;
 import io.github.camelredisdelay.internal.EnvelopeCodec;
+import io.github.camelredisdelay.internal.InspectedMessage;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.NoTypeConversionAvailableException;
@@ -105,22 +106,48 @@ final class MessageMapper {
      * @throws CorruptEnvelopeException when the stored envelope cannot be decoded
      */
     void populate(Exchange exchange, Delivery delivery, String queueName) {
-        Envelope envelope = EnvelopeCodec.decode(delivery.envelope());
         Message message = exchange.getIn();
+        restore(exchange, message, delivery.envelope());
+        setMetadata(message, delivery.messageId(), queueName, delivery.dueAt(), delivery.scheduledAt(),
+                delivery.deliveryCount(),
+                delivery.lastError());
+    }
+
+    /**
+     * Sets a peeked message's stored body and headers and its metadata on the exchange's message.
+     *
+     * @throws CorruptEnvelopeException when the stored envelope cannot be decoded
+     */
+    void populate(Exchange exchange, InspectedMessage inspected, String queueName) {
+        Message message = exchange.getMessage();
+        restore(exchange, message, inspected.envelope());
+        setMetadata(message, inspected.id(), queueName, inspected.dueAt(), inspected.scheduledAt(), inspected.deliveryCount(),
+                inspected.failure() == null ? null : inspected.failure().lastError());
+        message.setHeader(RedisDelayConstants.STATE, inspected.state());
+    }
+
+    private static void setMetadata(
+            Message message, String id, String queueName, long dueAt, long scheduledAt,
+            int deliveryCount, String lastError) {
+        message.setHeader(RedisDelayConstants.MESSAGE_ID, id);
+        message.setHeader(RedisDelayConstants.QUEUE, queueName);
+        message.setHeader(RedisDelayConstants.SCHEDULED_FOR, dueAt);
+        message.setHeader(RedisDelayConstants.SCHEDULED_AT, scheduledAt);
+        message.setHeader(RedisDelayConstants.DELIVERY_COUNT, deliveryCount);
+        if (lastError != null) {
+            message.setHeader(RedisDelayConstants.LAST_ERROR, lastError);
+        }
+    }
+
+    /** The stored body and the stored headers that pass the filter (and the two dead-letter headers). */
+    private void restore(Exchange exchange, Message message, byte[] stored) {
+        Envelope envelope = EnvelopeCodec.decode(stored);
         message.setBody(envelope.body());
         envelope.headers().forEach((name, value) -> {
             if (RESTORED_HEADERS.contains(name) || !headerFilter.applyFilterToExternalHeaders(name, value, exchange)) {
                 message.setHeader(name, value);
             }
         });
-        message.setHeader(RedisDelayConstants.MESSAGE_ID, delivery.messageId());
-        message.setHeader(RedisDelayConstants.QUEUE, queueName);
-        message.setHeader(RedisDelayConstants.SCHEDULED_FOR, delivery.dueAt());
-        message.setHeader(RedisDelayConstants.SCHEDULED_AT, delivery.scheduledAt());
-        message.setHeader(RedisDelayConstants.DELIVERY_COUNT, delivery.deliveryCount());
-        if (delivery.lastError() != null) {
-            message.setHeader(RedisDelayConstants.LAST_ERROR, delivery.lastError());
-        }
     }
 
     /**

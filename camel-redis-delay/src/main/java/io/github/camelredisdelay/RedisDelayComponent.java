@@ -26,6 +26,7 @@ import java.util.function.Supplier;
 import io.github.camelredisdelay.internal.EvictionPolicyCheck;
 import io.github.camelredisdelay.internal.MigrationProgress;
 import io.github.camelredisdelay.internal.QueueNames;
+import io.github.camelredisdelay.internal.QueueStatistics;
 import io.github.camelredisdelay.internal.SharedRegistry;
 import io.github.camelredisdelay.internal.SharedService;
 import io.github.camelredisdelay.internal.TransferTask;
@@ -59,6 +60,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
     private final SharedRegistry<Object, RedissonClient> clients = new SharedRegistry<>();
     private final SharedRegistry<String, TransferTask> transferTasks = new SharedRegistry<>();
     private final SharedRegistry<String, WakeChannels> wakeChannels = new SharedRegistry<>();
+    private final SharedRegistry<String, QueueStatistics> statistics = new SharedRegistry<>();
     private final EvictionPolicyCheck evictionPolicyCheck = new EvictionPolicyCheck();
     private ScheduledExecutorService transferTimer;
     private ScheduledExecutorService leaseTimer;
@@ -224,6 +226,17 @@ public class RedisDelayComponent extends HealthCheckComponent {
 
     void releaseWakeChannels(String key) {
         wakeChannels.release(key, SharedService::stop);
+    }
+
+    /**
+     * The statistics of a queue, shared by every endpoint of the queue in this CamelContext.
+     */
+    QueueStatistics acquireStatistics(String key, Supplier<QueueStatistics> create) {
+        return statistics.acquire(key, create);
+    }
+
+    void releaseStatistics(String key) {
+        statistics.release(key, released -> released.events().close());
     }
 
     /** The thread that extends the leases of every consumer's fetched messages. */

@@ -81,6 +81,8 @@ public class RedisDelayConfiguration implements Cloneable {
 
     @UriParam(label = "advanced", defaultValue = "100")
     private int transferBatchSize = 100;
+    @UriParam(label = "advanced", defaultValue = "100")
+    private int browseLimit = 100;
     @UriParam(label = "advanced", defaultValue = "1000", javaType = "java.time.Duration")
     private long transferInterval = 1000;
     @UriParam(label = "advanced", defaultValue = "1")
@@ -195,7 +197,8 @@ public class RedisDelayConfiguration implements Cloneable {
 
     /**
      * What the producer does: schedule a message (or each element of the body with scheduleBatch), cancel or reschedule
-     * one by id, or read the queue's statistics.
+     * one by id, read the queue's statistics, peek at one message by id, purge the queue, or move dead letters back to
+     * it (redrive).
      */
     public void setOperation(RedisDelayOperation operation) {
         this.operation = operation;
@@ -338,6 +341,18 @@ public class RedisDelayConfiguration implements Cloneable {
         this.transferBatchSize = transferBatchSize;
     }
 
+    public int getBrowseLimit() {
+        return browseLimit;
+    }
+
+    /**
+     * Most messages browsing the endpoint lists (scheduled, ready and in flight, earliest due time first); each shard
+     * reads at most twice this many, never the whole queue.
+     */
+    public void setBrowseLimit(int browseLimit) {
+        this.browseLimit = browseLimit;
+    }
+
     public long getTransferInterval() {
         return transferInterval;
     }
@@ -430,6 +445,12 @@ public class RedisDelayConfiguration implements Cloneable {
         atLeast("maxDeliveries", maxDeliveries, 0, queue);
         atLeast("transferBatchSize", transferBatchSize, 1, queue);
         atLeast("transferInterval", transferInterval, 10, queue);
+        atLeast("browseLimit", browseLimit, 1, queue);
+        if (browseLimit > 10_000) {
+            throw new IllegalArgumentException(
+                    "Invalid browseLimit " + browseLimit + " of queue " + queue
+                                               + ": at most 10000, so browsing never blocks Redis for long");
+        }
         if (transferBatchSize > 10_000) {
             throw new IllegalArgumentException(
                     "Invalid transferBatchSize " + transferBatchSize + " of queue " + queue

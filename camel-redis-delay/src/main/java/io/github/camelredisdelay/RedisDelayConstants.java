@@ -56,7 +56,7 @@ public final class RedisDelayConstants {
     public static final String MIGRATED_FROM = "CamelRedisDelayMigratedFrom";
 
     @Metadata(label = "producer",
-              description = "Overrides the operation option: schedule, scheduleBatch, cancel, reschedule or stats.",
+              description = "Overrides the operation option: schedule, scheduleBatch, cancel, reschedule, stats, peek, purge or redrive.",
               javaType = "String")
     public static final String OPERATION = "CamelRedisDelayOperation";
 
@@ -80,6 +80,22 @@ public final class RedisDelayConstants {
                             + "as class: message.",
               javaType = "String")
     public static final String LAST_ERROR = "CamelRedisDelayLastError";
+
+    @Metadata(label = "producer",
+              description = "Set by operation=peek when the message exists: scheduled, ready, inflight, or dead (found in "
+                            + "the queue's dead-letter queue).",
+              javaType = "String")
+    public static final String STATE = "CamelRedisDelayState";
+
+    @Metadata(label = "producer",
+              description = "For operation=purge: must equal the queue's name, else the purge fails and removes nothing.",
+              javaType = "String")
+    public static final String CONFIRM = "CamelRedisDelayConfirm";
+
+    @Metadata(label = "producer",
+              description = "For operation=redrive without a message id: the most dead letters to move back; all when absent.",
+              javaType = "Long")
+    public static final String REDRIVE_LIMIT = "CamelRedisDelayRedriveLimit";
 
     private RedisDelayConstants() {
     }

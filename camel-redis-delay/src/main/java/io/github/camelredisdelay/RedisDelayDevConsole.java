@@ -16,18 +16,27 @@
 package io.github.camelredisdelay;
 
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.github.camelredisdelay.internal.EnvelopeCodec;
+import io.github.camelredisdelay.internal.InspectedMessage;
+import io.github.camelredisdelay.internal.QueueAdmin;
+import io.github.camelredisdelay.internal.QueueStatistics;
 import org.apache.camel.spi.annotations.DevConsole;
 import org.apache.camel.support.console.AbstractDevConsole;
 
 /**
- * Camel dev console {@code redis-delay}: the statistics of every redis-delay queue of the CamelContext.
+ * Camel dev console {@code redis-delay}: for every redis-delay queue of the CamelContext its statistics, the next due
+ * messages, the most overdue ones and the newest dead letters with their last error.
  */
 @DevConsole(name = "redis-delay", displayName = "Redis Delay", description = "Statistics of every redis-delay queue")
 public class RedisDelayDevConsole extends AbstractDevConsole {
+
+    /** Messages listed per kind and queue. */
+    static final int LISTED = 5;
 
     public RedisDelayDevConsole() {
         super("camel", "redis-delay", "Redis Delay", "Statistics of every redis-delay queue");
@@ -39,7 +48,10 @@ public class RedisDelayDevConsole extends AbstractDevConsole {
         for (Map<String, Object> queue : queues()) {
             text.append(String.format("Queue: %s%n", queue.get("queue")));
             queue.forEach((name, value) -> {
-                if (!"queue".equals(name)) {
+                if (value instanceof List<?> messages) {
+                    text.append(String.format("    %s:%n", name));
+                    messages.forEach(message -> text.append(String.format("        %s%n", message)));
+                } else if (!"queue".equals(name)) {
                     text.append(String.format("    %s: %s%n", name, value));
                 }
             });
@@ -54,26 +66,44 @@ public class RedisDelayDevConsole extends AbstractDevConsole {
         return json;
     }
 
-    /** One statistics map per started endpoint, keyed by endpoint URI so equal queues show once each. */
+    /** One map per queue with a started endpoint, from the queue's shared statistics. */
     private List<Map<String, Object>> queues() {
-        Map<String, Map<String, Object>> byQueue = new LinkedHashMap<>();
+        Map<QueueStatistics, RedisDelayEndpoint> byQueue = new IdentityHashMap<>();
         for (var endpoint : getCamelContext().getEndpoints()) {
             if (endpoint instanceof RedisDelayEndpoint delay && delay.isStarted()) {
-                String key = delay.getConfiguration().getKeyPrefix() + "|" + delay.getQueueName();
-                byQueue.computeIfAbsent(key, k -> safeSnapshot(delay));
+                byQueue.putIfAbsent(delay.statistics(), delay);
             }
         }
-        return new ArrayList<>(byQueue.values());
+        List<Map<String, Object>> queues = new ArrayList<>();
+        byQueue.forEach((statistics, endpoint) -> queues.add(describe(statistics, endpoint.admin())));
+        return queues;
     }
 
-    private static Map<String, Object> safeSnapshot(RedisDelayEndpoint endpoint) {
+    private static Map<String, Object> describe(QueueStatistics statistics, QueueAdmin admin) {
         try {
-            return endpoint.statisticsSnapshot();
+            Map<String, Object> queue = statistics.asMap();
+            long now = System.currentTimeMillis() + statistics.clockOffsetMs();
+            List<InspectedMessage> browsed = admin.browse(Math.max(LISTED * 2, 20));
+            queue.put("nextDue", browsed.stream().filter(m -> "scheduled".equals(m.state())).limit(LISTED)
+                    .map(m -> m.id() + " due in " + (m.dueAt() - now) + " ms").toList());
+            queue.put("mostOverdue", browsed.stream().filter(m -> "ready".equals(m.state())).limit(LISTED)
+                    .map(m -> m.id() + " overdue by " + Math.max(0, now - m.dueAt()) + " ms").toList());
+            queue.put("newestDeadLetters", admin.newestDeadLetters(LISTED).stream()
+                    .map(m -> m.id() + " dead-lettered " + (now - m.scheduledAt()) + " ms ago: " + lastError(m)).toList());
+            return queue;
         } catch (RuntimeException e) {
             Map<String, Object> failed = new LinkedHashMap<>();
-            failed.put("queue", endpoint.getQueueName());
+            failed.put("queue", statistics.queueName());
             failed.put("error", "Redis does not answer: " + e.getMessage());
             return failed;
+        }
+    }
+
+    private static Object lastError(InspectedMessage message) {
+        try {
+            return EnvelopeCodec.decode(message.envelope()).headers().get(RedisDelayConstants.LAST_ERROR);
+        } catch (IllegalArgumentException e) {
+            return "unreadable: " + e.getMessage();
         }
     }
 }

@@ -16,11 +16,18 @@
 package io.github.camelredisdelay;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
+import io.github.camelredisdelay.internal.DueTime;
+import io.github.camelredisdelay.internal.Envelope;
+import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.EvictionPolicyCheck;
+import io.github.camelredisdelay.internal.InspectedMessage;
 import io.github.camelredisdelay.internal.MigrationProgress;
+import io.github.camelredisdelay.internal.QueueAdmin;
 import io.github.camelredisdelay.internal.QueueNames;
 import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.QueueStatistics;
@@ -30,11 +37,14 @@ import io.github.camelredisdelay.internal.WakeChannels;
 import io.github.camelredisdelay.internal.WriteSync;
 import org.apache.camel.Category;
 import org.apache.camel.Consumer;
+import org.apache.camel.Exchange;
 import org.apache.camel.PollingConsumer;
 import org.apache.camel.Processor;
 import org.apache.camel.Producer;
 import org.apache.camel.api.management.ManagedAttribute;
+import org.apache.camel.api.management.ManagedOperation;
 import org.apache.camel.api.management.ManagedResource;
+import org.apache.camel.spi.BrowsableEndpoint;
 import org.apache.camel.spi.HeaderFilterStrategy;
 import org.apache.camel.spi.HeaderFilterStrategyAware;
 import org.apache.camel.spi.Metadata;
@@ -52,7 +62,7 @@ import org.redisson.api.RedissonClient;
 @ManagedResource(description = "Redis delay queue")
 @UriEndpoint(firstVersion = "1.0.0", scheme = "redis-delay", title = "Redis Delay", syntax = "redis-delay:queueName",
              category = { Category.MESSAGING, Category.SCHEDULING }, headersClass = RedisDelayConstants.class)
-public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterStrategyAware {
+public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterStrategyAware, BrowsableEndpoint {
 
     @UriPath(description = "Name of the queue: 1 to 200 characters from A-Z a-z 0-9 . _ : -")
     @Metadata(required = true)
@@ -71,7 +81,9 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
     private List<String> transferKeys = List.of();
     private String wakeChannelsKey;
     private WakeChannels wakeChannels;
-    private final QueueStatistics statistics = new QueueStatistics();
+    private QueueStatistics statistics;
+    private QueueAdmin admin;
+    private String statisticsKey;
     private RedissonClient client;
 
     public RedisDelayEndpoint(String uri, RedisDelayComponent component, String queueName,
@@ -127,11 +139,20 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
         queue = ShardedQueue.of(client, configuration.getKeyPrefix(), queueName, configuration.getShards(), sync);
         deadLetterQueue = ShardedQueue.of(client, configuration.getKeyPrefix(), configuration.deadLetterQueueOf(queueName),
                 configuration.getShards(), sync);
-        ShardedQueue started = queue;
-        // off the start path: the client's first call may wait for its connection
-        component.transferTimer().execute(() -> statistics.measureClockOffsetSoon(started.first()));
         String connection = connectionId();
         wakeChannelsKey = connection + "|" + configuration.getKeyPrefix();
+        statisticsKey = wakeChannelsKey + "|" + queueName;
+        ShardedQueue started = queue;
+        ShardedQueue startedDeadLetters = deadLetterQueue;
+        QueueStatistics shared = component.acquireStatistics(statisticsKey, () -> {
+            QueueStatistics created = new QueueStatistics(started, startedDeadLetters);
+            created.events(QueueMetrics.bind(getCamelContext(), created));
+            // off the start path: the client's first call may wait for its connection
+            component.transferTimer().execute(created::measureClockOffsetSoon);
+            return created;
+        });
+        statistics = shared;
+        admin = new QueueAdmin(queue, deadLetterQueue);
         WakeChannels wake = component.acquireWakeChannels(wakeChannelsKey,
                 () -> new WakeChannels(client, configuration.getKeyPrefix(), component.transferTimer()));
         wakeChannels = wake;
@@ -158,6 +179,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
             transferKeys.forEach(getComponent()::releaseTransferTask);
             transferKeys = List.of();
             getComponent().releaseWakeChannels(wakeChannelsKey);
+            getComponent().releaseStatistics(statisticsKey);
             wakeChannels = null;
             getComponent().releaseClient(configuration);
             queue = null;
@@ -218,6 +240,11 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
         return statistics;
     }
 
+    /** Peek and purge on this queue; available while the endpoint is started. */
+    QueueAdmin admin() {
+        return admin;
+    }
+
     RedissonClient redissonClient() {
         return client;
     }
@@ -236,11 +263,12 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
     }
 
     /**
-     * Every statistic of the queue by name: counts by state read from Redis, this JVM's delivery lateness and clock
-     * offset to Redis, and the progress of a migration from an RDelayedQueue ({@code migrateFrom}) this JVM runs.
+     * Every statistic of the queue by name: counts by state from the queue's shared snapshot (refreshed from Redis at
+     * most every 2 s), this CamelContext's delivery lateness and clock offset to Redis, and the progress of a migration
+     * from an RDelayedQueue ({@code migrateFrom}) this JVM runs.
      */
     public Map<String, Object> statisticsSnapshot() {
-        Map<String, Object> stats = statistics.snapshot(queue, deadLetterQueue);
+        Map<String, Object> stats = statistics.asMap();
         MigrationProgress progress = getComponent().migrations().get(migrationKey());
         if (progress != null) {
             stats.putAll(progress.snapshot());
@@ -248,42 +276,42 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
         return stats;
     }
 
-    @ManagedAttribute(description = "Messages waiting for their due time")
+    @ManagedAttribute(description = "Messages waiting for their due time (snapshot at most 2 s old)")
     public long getScheduledCount() {
-        return queue.counts().scheduled();
+        return statistics.snapshot().counts().scheduled();
     }
 
-    @ManagedAttribute(description = "Due messages not yet fetched by a consumer")
+    @ManagedAttribute(description = "Due messages not yet fetched by a consumer (snapshot at most 2 s old)")
     public long getReadyCount() {
-        return queue.counts().ready();
+        return statistics.snapshot().counts().ready();
     }
 
-    @ManagedAttribute(description = "Messages fetched by a consumer and not yet acknowledged")
+    @ManagedAttribute(description = "Messages fetched by a consumer and not yet acknowledged (snapshot at most 2 s old)")
     public long getInFlightCount() {
-        return queue.counts().inFlight();
+        return statistics.snapshot().counts().inFlight();
     }
 
-    @ManagedAttribute(description = "Messages in the dead-letter queue")
+    @ManagedAttribute(description = "Messages in the dead-letter queue (snapshot at most 2 s old)")
     public long getDeadLetteredCount() {
-        return deadLetterQueue.size();
+        return statistics.snapshot().deadLettered();
     }
 
-    @ManagedAttribute(description = "Milliseconds since the oldest due but unfetched message was due")
+    @ManagedAttribute(description = "Milliseconds since the oldest due but unfetched message was due (snapshot at most 2 s old)")
     public long getOldestOverdueMillis() {
-        return queue.counts().oldestOverdueMs();
+        return statistics.snapshot().counts().oldestOverdueMs();
     }
 
-    @ManagedAttribute(description = "Median delivery lateness (ms) of this JVM's last 1024 deliveries")
+    @ManagedAttribute(description = "Median delivery lateness (ms) of the last 1024 deliveries of this queue in this CamelContext")
     public long getLatenessP50Millis() {
         return statistics.lateness().p50();
     }
 
-    @ManagedAttribute(description = "99th percentile delivery lateness (ms) of this JVM's last 1024 deliveries")
+    @ManagedAttribute(description = "99th percentile delivery lateness (ms) of the last 1024 deliveries of this queue in this CamelContext")
     public long getLatenessP99Millis() {
         return statistics.lateness().p99();
     }
 
-    @ManagedAttribute(description = "Largest delivery lateness (ms) of this JVM's last 1024 deliveries")
+    @ManagedAttribute(description = "Largest delivery lateness (ms) of the last 1024 deliveries of this queue in this CamelContext")
     public long getLatenessMaxMillis() {
         return statistics.lateness().max();
     }
@@ -291,6 +319,111 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
     @ManagedAttribute(description = "Redis' clock minus this JVM's clock, in ms")
     public long getClockOffsetMillis() {
         return statistics.clockOffsetMs();
+    }
+
+    @Override
+    public int getBrowseLimit() {
+        return configuration.getBrowseLimit();
+    }
+
+    @Override
+    public void setBrowseLimit(int browseLimit) {
+        configuration.setBrowseLimit(browseLimit);
+    }
+
+    /**
+     * At most {@code browseLimit} messages of the queue, scheduled, ready and in flight, earliest due time first, each
+     * as an exchange with the stored body and headers and header {@link RedisDelayConstants#STATE}.
+     */
+    @Override
+    public List<Exchange> getExchanges() {
+        return getExchanges(getBrowseLimit(), null);
+    }
+
+    @Override
+    public List<Exchange> getExchanges(int limit, Predicate filter) {
+        List<Exchange> exchanges = new ArrayList<>();
+        for (InspectedMessage message : admin.browse(Math.min(Math.max(limit, 1), getBrowseLimit()))) {
+            Exchange exchange = createExchange();
+            messageMapper.populate(exchange, message, queueName);
+            if (filter == null || filter.test(exchange)) {
+                exchanges.add(exchange);
+            }
+        }
+        return exchanges;
+    }
+
+    @Override
+    public BrowseStatus getBrowseStatus(int limit) {
+        List<InspectedMessage> messages = admin.browse(Math.min(Math.max(limit, 1), getBrowseLimit()));
+        return messages.isEmpty()
+                ? new BrowseStatus(0, 0, 0)
+                : new BrowseStatus(messages.size(), messages.get(0).dueAt(), messages.get(messages.size() - 1).dueAt());
+    }
+
+    /**
+     * JMX: one message by id, from the queue or else its dead-letter queue, without changing it.
+     *
+     * @return its state, times, delivery count, last error, body (text, or the size of a binary body) and headers;
+     *         empty when neither queue holds the id
+     */
+    @ManagedOperation(description = "Shows the message with this id (queue, else dead-letter queue) without changing it")
+    public Map<String, Object> peekMessage(String messageId) {
+        InspectedMessage found = admin.peek(messageId);
+        Map<String, Object> shown = new LinkedHashMap<>();
+        if (found != null) {
+            Envelope envelope = EnvelopeCodec.decode(found.envelope());
+            shown.put("id", found.id());
+            shown.put("state", found.state());
+            shown.put("scheduledFor", found.dueAt());
+            shown.put("scheduledAt", found.scheduledAt());
+            shown.put("deliveryCount", found.deliveryCount());
+            shown.put("lastError", found.failure() != null
+                    ? found.failure().lastError()
+                    : envelope.headers().get(RedisDelayConstants.LAST_ERROR));
+            shown.put("body", envelope.body() instanceof byte[] binary ? binary.length + " bytes" : envelope.body());
+            shown.put("headers", new LinkedHashMap<>(envelope.headers()));
+        }
+        return shown;
+    }
+
+    /**
+     * JMX: removes every message of the queue, scheduled, ready or in flight.
+     *
+     * @param  confirm must be the queue's name, else nothing is removed
+     * @return         the number of messages removed
+     */
+    @ManagedOperation(description = "Removes every message of the queue; pass the queue's name to confirm")
+    public long purgeQueue(String confirm) {
+        if (!queueName.equals(confirm)) {
+            throw new IllegalArgumentException(
+                    "purge of queue " + queueName + " needs the queue's name (" + queueName
+                                               + ") as confirmation, in header " + RedisDelayConstants.CONFIRM
+                                               + " or as the JMX operation's argument, so that a stray route cannot wipe a "
+                                               + "queue; it was " + (confirm == null ? "not set" : "'" + confirm + "'")
+                                               + ". Nothing was removed");
+        }
+        return admin.purge();
+    }
+
+    /**
+     * JMX: moves at most {@code limit} dead letters back to the queue, due now, with a fresh delivery count.
+     *
+     * @return the number moved
+     */
+    @ManagedOperation(description = "Moves at most limit dead letters back to the queue, due now")
+    public long redriveDeadLetters(long limit) {
+        return admin.redrive(limit, DueTime.after(0));
+    }
+
+    /**
+     * JMX: moves the dead letter with this id back to the queue, due now, with a fresh delivery count.
+     *
+     * @return 1 when moved, 0 when the dead-letter queue holds no such message ready to move
+     */
+    @ManagedOperation(description = "Moves the dead letter with this id back to the queue, due now")
+    public long redriveDeadLetter(String messageId) {
+        return admin.redrive(messageId, DueTime.after(0));
     }
 
     /** The validated delays of the retry schedule, in ms. */

@@ -31,5 +31,22 @@ public enum RedisDelayOperation {
     /** Give a scheduled message a new due time; the body becomes {@code true} if it was found. */
     reschedule,
     /** Read the queue's statistics; the body becomes a {@code Map} of them. */
-    stats
+    stats,
+    /**
+     * Read one message by id, from the queue or else its dead-letter queue, without changing it: the body becomes the
+     * stored body, the headers its stored headers and metadata with {@code CamelRedisDelayState}; an unknown id gives a
+     * {@code null} body and no state header.
+     */
+    peek,
+    /**
+     * Remove every message of the queue, scheduled, ready or in flight; needs header {@code CamelRedisDelayConfirm} set
+     * to the queue's name. The body becomes the number removed.
+     */
+    purge,
+    /**
+     * Move dead letters of the queue's dead-letter queue back to the queue: the one named by
+     * {@code CamelRedisDelayMessageId}, else at most {@code CamelRedisDelayRedriveLimit}, else all; due after the delay
+     * (headers or option), with a fresh delivery count. The body becomes the number moved.
+     */
+    redrive
 }

@@ -28,6 +28,7 @@ import io.github.camelredisdelay.internal.DueTime;
 import io.github.camelredisdelay.internal.Envelope;
 import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.Futures;
+import io.github.camelredisdelay.internal.InspectedMessage;
 import io.github.camelredisdelay.internal.MessageIds;
 import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.ScheduleRequest;
@@ -104,6 +105,9 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             case cancel -> cancel(exchange);
             case reschedule -> reschedule(exchange);
             case stats -> exchange.getMessage().setBody(endpoint.statisticsSnapshot());
+            case peek -> peek(exchange);
+            case purge -> purge(exchange);
+            case redrive -> redrive(exchange);
         }
     }
 
@@ -121,6 +125,9 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         OnDuplicate onDuplicate
                 = DeliveredMessage.isDeliveryOf(exchange, shard, id) ? OnDuplicate.replace : options.getOnDuplicate();
         return shard.scheduleAsync(id, envelope, due, onDuplicate).thenAccept(result -> {
+            if (result.scheduled()) {
+                endpoint.statistics().events().scheduled(1);
+            }
             message.setHeader(RedisDelayConstants.MESSAGE_ID, id);
             message.setHeader(RedisDelayConstants.DUPLICATE, !result.scheduled());
             setScheduledFor(message, result);
@@ -165,12 +172,13 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
     }
 
     /** Stores a chunk and empties it; returns the outcome of its last message. */
-    private static ScheduleResult scheduleChunk(QueueShard shard, List<ScheduleRequest> chunk) {
+    private ScheduleResult scheduleChunk(QueueShard shard, List<ScheduleRequest> chunk) {
         List<ScheduleResult> results = shard.scheduleAll(chunk);
         ScheduleResult last = null;
         for (int i = 0; i < chunk.size(); i++) {
             last = results.get(i).orThrow(shard.name(), chunk.get(i).id());
         }
+        endpoint.statistics().events().scheduled(chunk.size());
         chunk.clear();
         return last;
     }
@@ -178,7 +186,11 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
     private void cancel(Exchange exchange) {
         Message message = exchange.getMessage();
         String id = requiredMessageId(message, RedisDelayOperation.cancel);
-        message.setBody(queue().forMessage(id).cancel(id));
+        boolean cancelled = queue().forMessage(id).cancel(id);
+        if (cancelled) {
+            endpoint.statistics().events().cancelled();
+        }
+        message.setBody(cancelled);
     }
 
     private void reschedule(Exchange exchange) {
@@ -187,6 +199,40 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         ScheduleResult result = queue().forMessage(id).reschedule(id, dueTime(exchange));
         message.setBody(result.scheduled());
         setScheduledFor(message, result);
+    }
+
+    private void peek(Exchange exchange) {
+        Message message = exchange.getMessage();
+        String id = requiredMessageId(message, RedisDelayOperation.peek);
+        message.removeHeader(RedisDelayConstants.STATE);
+        InspectedMessage found = endpoint.admin().peek(id);
+        if (found == null) {
+            message.setBody(null);
+        } else {
+            endpoint.messageMapper().populate(exchange, found, endpoint.getQueueName());
+        }
+    }
+
+    private void purge(Exchange exchange) {
+        Message message = exchange.getMessage();
+        message.setBody(endpoint.purgeQueue(message.getHeader(RedisDelayConstants.CONFIRM, String.class)));
+    }
+
+    private void redrive(Exchange exchange) {
+        Message message = exchange.getMessage();
+        String id = messageId(message);
+        DueTime due = dueTime(exchange);
+        if (id != null) {
+            message.setBody(endpoint.admin().redrive(id, due));
+            return;
+        }
+        Long limit = message.getHeader(RedisDelayConstants.REDRIVE_LIMIT, Long.class);
+        if (limit != null && limit < 1) {
+            throw new IllegalArgumentException(
+                    "redrive on queue " + endpoint.getQueueName() + " needs a positive limit in header "
+                                               + RedisDelayConstants.REDRIVE_LIMIT + ", not " + limit);
+        }
+        message.setBody(endpoint.admin().redrive(limit == null ? Long.MAX_VALUE : limit, due));
     }
 
     private DueTime dueTime(Exchange exchange) {
@@ -216,7 +262,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             throw new IllegalArgumentException(
                     "Unknown operation '" + header + "' in header " + RedisDelayConstants.OPERATION
                                                + " for queue " + endpoint.getQueueName()
-                                               + ": use schedule, scheduleBatch, cancel, reschedule or stats",
+                                               + ": use schedule, scheduleBatch, cancel, reschedule, stats, peek, purge or redrive",
                     e);
         }
     }

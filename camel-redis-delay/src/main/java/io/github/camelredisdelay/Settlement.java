@@ -25,6 +25,7 @@ import io.github.camelredisdelay.internal.Delivery;
 import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.LeaseKeeper;
 import io.github.camelredisdelay.internal.QueueShard;
+import io.github.camelredisdelay.internal.QueueStatistics;
 import io.github.camelredisdelay.internal.RetryPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,13 +47,16 @@ final class Settlement {
     private final DeadLetters deadLetters;
     private final LeaseKeeper leases;
     private final AckBuffer acks;
+    private final QueueStatistics statistics;
     private final AtomicLong lastNewerFormatWarningNanos = new AtomicLong();
 
     /**
      * @param acks where succeeded deliveries wait to be acknowledged with the next read, or {@code null} to acknowledge
      *             each at once
      */
-    Settlement(QueueShard queue, RetryPolicy retryPolicy, DeadLetters deadLetters, LeaseKeeper leases, AckBuffer acks) {
+    Settlement(QueueShard queue, RetryPolicy retryPolicy, DeadLetters deadLetters, LeaseKeeper leases, AckBuffer acks,
+               QueueStatistics statistics) {
+        this.statistics = statistics;
         this.queue = queue;
         this.retryPolicy = retryPolicy;
         this.deadLetters = deadLetters;
@@ -125,6 +129,7 @@ final class Settlement {
             if (delay.isEmpty()) {
                 deadLetter(delivery, description);
             } else if (queue.group().retry(delivery, delay.getAsLong(), description)) {
+                statistics.events().retried();
                 LOG.warn("Delivery {} of message {} on queue {} failed, next delivery in {} ms: {}",
                         delivery.deliveryCount(), delivery.messageId(), queue.name(), delay.getAsLong(), description);
             }
@@ -149,6 +154,7 @@ final class Settlement {
                     delivery.messageId(), queue.name(), reason);
             return;
         }
+        statistics.events().deadLettered();
         LOG.error("Message {} on queue {} moved to dead-letter queue {} as {} after {} deliveries: {}", delivery.messageId(),
                 queue.name(), deadLetters.targetName(), deadLetterId, delivery.deliveryCount(), reason);
     }

@@ -145,7 +145,7 @@ class BadInputTest extends RedisDelayTestSupport {
                 e -> e.getMessage().setHeader(RedisDelayConstants.OPERATION, "explode"));
 
         assertThat(result.getException()).hasMessageContaining("'explode'")
-                .hasMessageContaining("schedule, scheduleBatch, cancel, reschedule or stats");
+                .hasMessageContaining("schedule, scheduleBatch, cancel, reschedule, stats, peek, purge or redrive");
     }
 
     @Test

@@ -130,4 +130,66 @@ class StatisticsTest extends RedisDelayTestSupport {
 
         assertThat(text).contains("Queue: orders").contains("Queue: reminders").contains("scheduled: 1");
     }
+
+    @Test
+    void statsOperationReportsTheLatenessOfDeliveriesOnAnotherEndpointOfTheQueue() throws Exception {
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders").process(e -> e.getMessage().setBody("done"));
+            }
+        });
+        ProducerTemplate producer = node.createProducerTemplate();
+        for (int i = 0; i < 5; i++) {
+            producer.sendBody("redis-delay:orders?delay=50", "m" + i);
+        }
+        RedisDelayEndpoint consumed = node.getEndpoint("redis-delay:orders", RedisDelayEndpoint.class);
+        await().atMost(Duration.ofSeconds(10)).until(() -> consumed.statistics().lateness().samples() == 5);
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> stats = producer.requestBody("redis-delay:orders?operation=stats", null, Map.class);
+
+        assertThat(stats).containsEntry("latenessSamples", 5);
+    }
+
+    @Test
+    void everyEndpointOfAQueueReadsOneSharedSnapshot() throws Exception {
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:order").to("redis-delay:orders?delay=1h");
+                from("direct:stats").to("redis-delay:orders?operation=stats");
+            }
+        });
+        node.createProducerTemplate().sendBody("direct:order", "x");
+        RedisDelayEndpoint scheduling = node.getEndpoint("redis-delay:orders?delay=1h", RedisDelayEndpoint.class);
+        RedisDelayEndpoint stats = node.getEndpoint("redis-delay:orders?operation=stats", RedisDelayEndpoint.class);
+
+        var first = scheduling.statistics().snapshot();
+        for (int i = 0; i < 50; i++) {
+            stats.getScheduledCount();
+            scheduling.getDeadLetteredCount();
+        }
+
+        assertThat(stats.statistics()).isSameAs(scheduling.statistics());
+        assertThat(stats.statistics().snapshot()).as("read again within the refresh interval").isSameAs(first);
+        assertThat(first.counts().scheduled()).isEqualTo(1L);
+    }
+
+    @Test
+    void snapshotOlderThanTheRefreshIntervalIsReadAgain() throws Exception {
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:order").to("redis-delay:orders?delay=1h");
+            }
+        });
+        RedisDelayEndpoint endpoint = node.getEndpoint("redis-delay:orders?delay=1h", RedisDelayEndpoint.class);
+        assertThat(endpoint.getScheduledCount()).isZero();
+
+        node.createProducerTemplate().sendBody("direct:order", "x");
+
+        assertThat(endpoint.getScheduledCount()).as("within the refresh interval").isZero();
+        await().atMost(Duration.ofSeconds(5)).until(() -> endpoint.getScheduledCount() == 1L);
+    }
 }

@@ -16,13 +16,13 @@
 package io.github.camelredisdelay;
 
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
+import io.github.camelredisdelay.test.CommandStats;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.RedisServerExtension;
 import org.apache.camel.CamelContext;
@@ -118,9 +118,9 @@ class TransferTaskTest extends RedisDelayTestSupport {
             node.stop();
 
             assertThat(redisDelayThreads()).isEmpty();
-            Map<String, Long> before = commandCalls(sharedClient);
+            Map<String, Long> before = CommandStats.calls(sharedClient);
             await().pollDelay(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3)).until(() -> true);
-            Map<String, Long> after = commandCalls(sharedClient);
+            Map<String, Long> after = CommandStats.calls(sharedClient);
             assertThat(after).as("commands after stop (transferInterval is 100 ms)")
                     .containsEntry("evalsha", before.get("evalsha"))
                     .containsEntry("xreadgroup", before.get("xreadgroup"));
@@ -133,16 +133,6 @@ class TransferTaskTest extends RedisDelayTestSupport {
     private static List<String> redisDelayThreads() {
         return Thread.getAllStackTraces().keySet().stream().map(Thread::getName).filter(name -> name.contains("RedisDelay"))
                 .collect(Collectors.toList());
-    }
-
-    /** Calls per command from INFO commandstats, e.g. evalsha → 123. */
-    private static Map<String, Long> commandCalls(RedissonClient client) {
-        Map<String, String> stats = client.getRedisNodes(RedisNodes.SINGLE).getInstance()
-                .info(org.redisson.api.redisnode.RedisNode.InfoSection.COMMANDSTATS);
-        return stats.entrySet().stream().collect(Collectors.toMap(e -> e.getKey().replace("cmdstat_", ""),
-                e -> Arrays.stream(e.getValue().split(",")).filter(p -> p.startsWith("calls="))
-                        .map(p -> Long.parseLong(p.substring(6)))
-                        .findFirst().orElse(0L)));
     }
 
     private long redisTimeMillis() {

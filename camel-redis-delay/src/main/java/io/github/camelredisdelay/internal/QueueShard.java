@@ -208,17 +208,104 @@ public final class QueueShard {
      * Counts the queue's messages by state; see {@code stats.lua}.
      */
     public QueueCounts counts() {
-        List<Object> result = scripts.callAndWait("Statistics", LuaScript.STATS, Durability.NONE, RScript.ReturnType.LIST);
-        return new QueueCounts(
-                toLong(result.get(0)), toLong(result.get(1)), toLong(result.get(2)), toLong(result.get(3)),
-                toLong(result.get(4)));
+        return Futures.await(countsAsync());
+    }
+
+    /** {@link #counts}, when Redis answers. */
+    public CompletionStage<QueueCounts> countsAsync() {
+        CompletionStage<List<Object>> reply
+                = scripts.call("Statistics", LuaScript.STATS, Durability.NONE, RScript.ReturnType.LIST);
+        return reply.thenApply(result -> new QueueCounts(
+                toLong(result.get(0)), toLong(result.get(1)), toLong(result.get(2)),
+                toLong(result.get(3)), toLong(result.get(4))));
+    }
+
+    /**
+     * Reads one message by id without changing it; see {@code peek.lua}.
+     *
+     * @return the message, or {@code null} when this queue holds none with this id
+     */
+    public InspectedMessage peek(String id) {
+        List<Object> reply = scripts.callAndWait("Peek of message " + id, LuaScript.PEEK, Durability.NONE,
+                RScript.ReturnType.LIST, bytes(id));
+        if (reply.isEmpty()) {
+            return null;
+        }
+        return InspectedMessage.of(id, text(reply.get(0)), (byte[]) reply.get(1),
+                (byte[]) reply.get(2));
+    }
+
+    /**
+     * Removes up to {@code chunk} scheduled and up to {@code chunk} ready or in-flight messages; see {@code purge.lua}.
+     *
+     * @return {removed, 1 when more may be left else 0}
+     */
+    public long[] purgeChunk(int chunk) {
+        List<Object> reply = scripts.callAndWait("Purge", LuaScript.PURGE, Durability.REQUIRED, RScript.ReturnType.LIST,
+                bytes(chunk));
+        return new long[] { toLong(reply.get(0)), toLong(reply.get(1)) };
+    }
+
+    /**
+     * Lists at most {@code limit} stream entries and at most {@code limit} scheduled messages; see {@code browse.lua}.
+     *
+     * @param newest stream entries newest first and no scheduled ones (for dead-letter queues), else stream entries
+     *               oldest first and scheduled messages in due order
+     */
+    public List<InspectedMessage> browse(int limit, boolean newest) {
+        List<Object> reply = scripts.callAndWait("Browse", LuaScript.BROWSE, Durability.NONE, RScript.ReturnType.LIST,
+                bytes(limit), bytes(newest ? "newest" : "due"));
+        List<InspectedMessage> messages = new ArrayList<>(reply.size() / 4);
+        for (int i = 0; i < reply.size(); i += 4) {
+            messages.add(InspectedMessage.of(text(reply.get(i + 1)), text(reply.get(i)), (byte[]) reply.get(i + 2),
+                    (byte[]) reply.get(i + 3)));
+        }
+        return messages;
+    }
+
+    /**
+     * Lists ready entries no consumer has fetched, oldest first; see {@code dead-letters.lua}.
+     *
+     * @param after only entries after this stream entry id; {@code "-"}: from the first not fetched
+     * @param id    only this message's entry, searched through the whole stream; {@code ""}: any
+     */
+    public List<ReadyEntry> readyEntries(int limit, String after, String id) {
+        List<Object> reply = scripts.callAndWait("Listing of dead letters", LuaScript.DEAD_LETTERS, Durability.NONE,
+                RScript.ReturnType.LIST, bytes(limit), bytes(after), bytes(id));
+        List<ReadyEntry> entries = new ArrayList<>(reply.size() / 3);
+        for (int i = 0; i < reply.size(); i += 3) {
+            entries.add(new ReadyEntry(text(reply.get(i)), text(reply.get(i + 1)), (byte[]) reply.get(i + 2)));
+        }
+        return entries;
+    }
+
+    /**
+     * Removes a ready entry copied elsewhere, with its record while that is the version the entry holds; see
+     * {@code discard.lua}.
+     *
+     * @return {@code true} when removed; {@code false} when gone or fetched by a consumer meanwhile
+     */
+    public boolean discard(ReadyEntry entry) {
+        Long removed = scripts.callAndWait("Removal of redriven message " + entry.messageId(), LuaScript.DISCARD,
+                Durability.REQUIRED, RScript.ReturnType.LONG, bytes(entry.entryId()), bytes(entry.messageId()),
+                bytes(StoredRecord.generation(entry.record())));
+        return removed == 1;
+    }
+
+    private static String text(Object reply) {
+        return new String((byte[]) reply, StandardCharsets.UTF_8);
     }
 
     /**
      * All messages of the queue, whatever their state.
      */
     public long size() {
-        return client.getMap(keys.msg(), StringCodec.INSTANCE).size();
+        return Futures.await(sizeAsync());
+    }
+
+    /** {@link #size}, when Redis answers. */
+    public CompletionStage<Integer> sizeAsync() {
+        return client.getMap(keys.msg(), StringCodec.INSTANCE).sizeAsync();
     }
 
     /**

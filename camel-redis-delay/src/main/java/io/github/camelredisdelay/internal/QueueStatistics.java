@@ -17,38 +17,65 @@ package io.github.camelredisdelay.internal;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
- * Statistics of one queue as seen from one endpoint: the counts Redis holds, plus what this JVM measured itself
- * (delivery lateness, and the offset between its clock and Redis' clock that lateness is corrected by).
+ * Statistics of one queue, shared by every endpoint of the queue in one CamelContext: the counts Redis holds, read into
+ * a {@link QueueSnapshot} at most once every {@link #MAX_AGE_MS} however many readers ask (the {@code stats} operation,
+ * JMX attributes, the dev console, metrics), and what this JVM measured itself (delivery lateness, and the offset
+ * between its clock and Redis' clock that lateness is corrected by).
  */
 public final class QueueStatistics {
 
-    private final LatenessWindow lateness = new LatenessWindow();
-    private volatile long clockOffsetMs;
+    /** Longest time a snapshot is reused before the next read refreshes it. */
+    public static final long MAX_AGE_MS = 2_000;
 
-    /**
-     * Records a delivery of a message due at {@code dueAt} (Redis clock) happening now.
-     */
-    public void delivered(long dueAt) {
-        lateness.record(System.currentTimeMillis() + clockOffsetMs - dueAt);
+    private final ShardedQueue queue;
+    private final ShardedQueue deadLetterQueue;
+    private final LatenessWindow lateness = new LatenessWindow();
+    private final Object refreshLock = new Object();
+    private volatile QueueSnapshot last;
+    private volatile long clockOffsetMs;
+    private volatile QueueEvents events = QueueEvents.NONE;
+
+    public QueueStatistics(ShardedQueue queue, ShardedQueue deadLetterQueue) {
+        this.queue = queue;
+        this.deadLetterQueue = deadLetterQueue;
+    }
+
+    public String queueName() {
+        return queue.name();
+    }
+
+    public String deadLetterQueueName() {
+        return deadLetterQueue.name();
+    }
+
+    /** The listener to this queue's events; {@link QueueEvents#NONE} until metrics are bound. */
+    public QueueEvents events() {
+        return events;
+    }
+
+    public void events(QueueEvents events) {
+        this.events = events;
     }
 
     /**
-     * Measures Redis' clock minus this JVM's, halving the round trip.
+     * Records a delivery of a message due at {@code dueAt} (Redis clock) happening now, and tells {@link #events()}.
      */
-    public void measureClockOffset(QueueShard queue) {
-        long before = System.currentTimeMillis();
-        long redis = queue.redisTimeMillis();
-        clockOffsetMs = redis - (before + System.currentTimeMillis()) / 2;
+    public void delivered(long dueAt) {
+        long latenessMs = System.currentTimeMillis() + clockOffsetMs - dueAt;
+        lateness.record(latenessMs);
+        events.delivered(latenessMs);
     }
 
     /**
      * Measures the clock offset in the background; a failure leaves the last measurement.
      */
-    public void measureClockOffsetSoon(QueueShard queue) {
+    public void measureClockOffsetSoon() {
         long before = System.currentTimeMillis();
-        queue.redisTimeMillisAsync().thenAccept(redis -> clockOffsetMs = redis - (before + System.currentTimeMillis()) / 2);
+        queue.first().redisTimeMillisAsync()
+                .thenAccept(redis -> clockOffsetMs = redis - (before + System.currentTimeMillis()) / 2);
     }
 
     public long clockOffsetMs() {
@@ -60,11 +87,46 @@ public final class QueueStatistics {
     }
 
     /**
-     * Reads the counts from Redis and returns every statistic by name.
+     * The counts, read from Redis only when the last snapshot is older than {@link #MAX_AGE_MS}: then one
+     * {@code stats.lua} call per shard of the queue and one {@code HLEN} per shard of its dead-letter queue, sent at
+     * once. Concurrent readers of a stale snapshot wait for one refresh.
      */
-    public Map<String, Object> snapshot(ShardedQueue queue, ShardedQueue deadLetterQueue) {
-        measureClockOffset(queue.first());
-        QueueCounts counts = queue.counts();
+    public QueueSnapshot snapshot() {
+        QueueSnapshot current = last;
+        if (current != null && current.youngerThan(MAX_AGE_MS, System.nanoTime())) {
+            return current;
+        }
+        synchronized (refreshLock) {
+            current = last;
+            if (current != null && current.youngerThan(MAX_AGE_MS, System.nanoTime())) {
+                return current;
+            }
+            last = refresh();
+            return last;
+        }
+    }
+
+    /** The last snapshot taken, however old, or {@code null} before the first. */
+    public QueueSnapshot lastSnapshot() {
+        return last;
+    }
+
+    private QueueSnapshot refresh() {
+        long before = System.currentTimeMillis();
+        CompletableFuture<QueueCounts> counts = queue.countsAsync().toCompletableFuture();
+        CompletableFuture<Long> dead = deadLetterQueue.sizeAsync().toCompletableFuture();
+        QueueCounts read = Futures.await(counts);
+        long deadLettered = Futures.await(dead);
+        clockOffsetMs = read.redisNow() - (before + System.currentTimeMillis()) / 2;
+        return new QueueSnapshot(read, deadLettered, System.nanoTime());
+    }
+
+    /**
+     * Every statistic by name, from {@link #snapshot()}.
+     */
+    public Map<String, Object> asMap() {
+        QueueSnapshot snapshot = snapshot();
+        QueueCounts counts = snapshot.counts();
         LatenessWindow.Summary summary = lateness.summary();
         Map<String, Object> stats = new LinkedHashMap<>();
         stats.put("queue", queue.name());
@@ -72,13 +134,14 @@ public final class QueueStatistics {
         stats.put("ready", counts.ready());
         stats.put("inFlight", counts.inFlight());
         stats.put("deadLetterQueue", deadLetterQueue.name());
-        stats.put("deadLettered", deadLetterQueue.size());
+        stats.put("deadLettered", snapshot.deadLettered());
         stats.put("oldestOverdueMs", counts.oldestOverdueMs());
         stats.put("latenessSamples", summary.samples());
         stats.put("latenessP50Ms", summary.p50());
         stats.put("latenessP99Ms", summary.p99());
         stats.put("latenessMaxMs", summary.max());
         stats.put("clockOffsetMs", clockOffsetMs);
+        stats.put("snapshotAgeMs", (System.nanoTime() - snapshot.takenAtNanos()) / 1_000_000L);
         return stats;
     }
 }

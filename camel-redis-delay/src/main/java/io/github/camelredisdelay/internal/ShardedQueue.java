@@ -16,7 +16,10 @@
 package io.github.camelredisdelay.internal;
 
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 import org.redisson.api.RedissonClient;
 
@@ -65,13 +68,24 @@ public final class ShardedQueue {
      * The counts of every shard added up; the oldest overdue time is the largest of any shard.
      */
     public QueueCounts counts() {
+        return Futures.await(countsAsync());
+    }
+
+    /** {@link #counts}: one {@code stats.lua} call per shard, all sent at once. */
+    public CompletionStage<QueueCounts> countsAsync() {
+        List<CompletableFuture<QueueCounts>> replies = shards.stream()
+                .map(shard -> shard.countsAsync().toCompletableFuture()).toList();
+        return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new))
+                .thenApply(done -> sum(replies.stream().map(CompletableFuture::join).toList()));
+    }
+
+    private static QueueCounts sum(List<QueueCounts> perShard) {
         long scheduled = 0;
         long ready = 0;
         long inFlight = 0;
         long oldestOverdueMs = 0;
         long redisNow = 0;
-        for (QueueShard shard : shards) {
-            QueueCounts counts = shard.counts();
+        for (QueueCounts counts : perShard) {
             scheduled += counts.scheduled();
             ready += counts.ready();
             inFlight += counts.inFlight();
@@ -81,9 +95,78 @@ public final class ShardedQueue {
         return new QueueCounts(scheduled, ready, inFlight, oldestOverdueMs, redisNow);
     }
 
+    /**
+     * Reads one message by id without changing it, from the shard its id picks.
+     *
+     * @return the message, or {@code null} when the queue holds none with this id
+     */
+    public InspectedMessage peek(String id) {
+        return forMessage(id).peek(id);
+    }
+
+    /**
+     * The message with this id from this queue, or else from {@code deadLetters} (then in state {@code dead}).
+     *
+     * @return the message, or {@code null} when neither holds one with this id
+     */
+    public InspectedMessage peek(String id, ShardedQueue deadLetters) {
+        InspectedMessage found = peek(id);
+        if (found == null) {
+            found = deadLetters.peek(id);
+            return found == null ? null : found.dead();
+        }
+        return found;
+    }
+
+    /**
+     * At most {@code limit} messages of the queue, scheduled, ready and in flight, earliest due time first; reads at
+     * most twice {@code limit} messages per shard.
+     */
+    public List<InspectedMessage> browse(int limit) {
+        return shards.stream().flatMap(shard -> shard.browse(limit, false).stream())
+                .sorted(Comparator.comparingLong(InspectedMessage::dueAt)).limit(limit).toList();
+    }
+
+    /**
+     * At most {@code limit} of the messages that entered the queue last (for a dead-letter queue: the newest dead
+     * letters), newest first.
+     */
+    public List<InspectedMessage> newest(int limit) {
+        return shards.stream().flatMap(shard -> shard.browse(limit, true).stream())
+                .sorted(Comparator.comparingLong(InspectedMessage::scheduledAt).reversed()).limit(limit).toList();
+    }
+
+    /**
+     * Removes every message of every shard, {@code chunk} at a time per script call, so no call blocks Redis for long.
+     * Messages scheduled while it runs are removed only if a later call meets them: each shard gets the calls its size
+     * at the start needs, and two more.
+     *
+     * @return the messages removed
+     */
+    public long purge(int chunk) {
+        long removed = 0;
+        for (QueueShard shard : shards) {
+            long maxCalls = shard.size() / chunk + 2;
+            long[] step = { 0, 1 };
+            for (long call = 0; call < maxCalls && step[1] == 1; call++) {
+                step = shard.purgeChunk(chunk);
+                removed += step[0];
+            }
+        }
+        return removed;
+    }
+
     /** All messages of every shard, whatever their state. */
     public long size() {
-        return shards.stream().mapToLong(QueueShard::size).sum();
+        return Futures.await(sizeAsync());
+    }
+
+    /** {@link #size}: one {@code HLEN} per shard, all sent at once. */
+    public CompletionStage<Long> sizeAsync() {
+        List<CompletableFuture<Integer>> replies
+                = shards.stream().map(shard -> shard.sizeAsync().toCompletableFuture()).toList();
+        return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new))
+                .thenApply(done -> replies.stream().mapToLong(CompletableFuture::join).sum());
     }
 
     /**

@@ -1,0 +1,145 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+
+import io.github.camelredisdelay.internal.QueueEvents;
+import io.github.camelredisdelay.internal.QueueSnapshot;
+import io.github.camelredisdelay.internal.QueueStatistics;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import org.apache.camel.CamelContext;
+
+/**
+ * The Micrometer meters of one queue in one CamelContext, registered in the {@link MeterRegistry} found in the Camel
+ * registry as camel-micrometer finds it (bean {@code metricsRegistry}, else the only one). Gauges read the queue's
+ * shared snapshot ({@link QueueStatistics#snapshot()}), so reading them costs at most one refresh per queue every
+ * {@link QueueStatistics#MAX_AGE_MS} ms; a gauge whose refresh fails reads NaN. The only class that references
+ * Micrometer.
+ */
+final class MicrometerQueueMeters implements QueueEvents {
+
+    /** The name camel-micrometer looks its registry up by first. */
+    private static final String REGISTRY_BEAN = "metricsRegistry";
+    private static final String PREFIX = "camel.redis.delay.";
+
+    private final MeterRegistry registry;
+    private final List<Meter> meters = new ArrayList<>();
+    private final Counter scheduled;
+    private final Counter delivered;
+    private final Counter retried;
+    private final Counter deadLettered;
+    private final Counter reclaimed;
+    private final Counter cancelled;
+    private final Timer lateness;
+
+    private MicrometerQueueMeters(MeterRegistry registry, QueueStatistics statistics) {
+        this.registry = registry;
+        String queue = statistics.queueName();
+        gauge(statistics, "scheduled", snapshot -> snapshot.counts().scheduled());
+        gauge(statistics, "ready", snapshot -> snapshot.counts().ready());
+        gauge(statistics, "inflight", snapshot -> snapshot.counts().inFlight());
+        gauge(statistics, "dead", QueueSnapshot::deadLettered);
+        meters.add(Gauge.builder(PREFIX + "oldest.overdue", statistics,
+                read(snapshot -> snapshot.counts().oldestOverdueMs() / 1000.0))
+                .description("Seconds since the oldest due but unfetched message was due; 0 when none is overdue")
+                .baseUnit("seconds").tag("queue", queue).register(registry));
+        scheduled = counter("scheduled", "Messages stored by schedules", queue);
+        delivered = counter("delivered", "Messages handed to the route", queue);
+        retried = counter("retried", "Failed deliveries put back on schedule", queue);
+        deadLettered = counter("dead.lettered", "Messages moved to the dead-letter queue", queue);
+        reclaimed = counter("reclaimed", "Leases taken over from a consumer that stopped answering", queue);
+        cancelled = counter("cancelled", "Scheduled messages cancelled", queue);
+        lateness = Timer.builder(PREFIX + "lateness").description("Delivery time minus due time, both on Redis' clock")
+                .tag("queue", queue).publishPercentileHistogram().register(registry);
+        meters.add(lateness);
+    }
+
+    /** The meters of a queue, or {@link QueueEvents#NONE} when the Camel registry holds no MeterRegistry. */
+    static QueueEvents bind(CamelContext context, QueueStatistics statistics) {
+        MeterRegistry registry = context.getRegistry().lookupByNameAndType(REGISTRY_BEAN, MeterRegistry.class);
+        if (registry == null) {
+            registry = context.getRegistry().findSingleByType(MeterRegistry.class);
+        }
+        return registry == null ? QueueEvents.NONE : new MicrometerQueueMeters(registry, statistics);
+    }
+
+    private void gauge(QueueStatistics statistics, String state, ToDoubleFunction<QueueSnapshot> value) {
+        meters.add(Gauge.builder(PREFIX + "messages", statistics, read(value))
+                .description("Messages of the queue by state").tag("queue", statistics.queueName()).tag("state", state)
+                .register(registry));
+    }
+
+    private static ToDoubleFunction<QueueStatistics> read(ToDoubleFunction<QueueSnapshot> value) {
+        return statistics -> {
+            try {
+                return value.applyAsDouble(statistics.snapshot());
+            } catch (RuntimeException e) {
+                // Redis does not answer: no figure rather than a wrong one
+                return Double.NaN;
+            }
+        };
+    }
+
+    private Counter counter(String name, String description, String queue) {
+        Counter counter = Counter.builder(PREFIX + name).description(description).tag("queue", queue).register(registry);
+        meters.add(counter);
+        return counter;
+    }
+
+    @Override
+    public void scheduled(int messages) {
+        scheduled.increment(messages);
+    }
+
+    @Override
+    public void delivered(long latenessMs) {
+        delivered.increment();
+        lateness.record(Duration.ofMillis(Math.max(0, latenessMs)));
+    }
+
+    @Override
+    public void retried() {
+        retried.increment();
+    }
+
+    @Override
+    public void deadLettered() {
+        deadLettered.increment();
+    }
+
+    @Override
+    public void reclaimed(int messages) {
+        reclaimed.increment(messages);
+    }
+
+    @Override
+    public void cancelled() {
+        cancelled.increment();
+    }
+
+    @Override
+    public void close() {
+        meters.forEach(registry::remove);
+    }
+}

@@ -1,0 +1,85 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.internal;
+
+import java.util.List;
+
+/**
+ * What an operator does with a queue and its dead-letter queue: look at one message by id, remove every message, move
+ * dead letters back ({@link Redrive}).
+ */
+public final class QueueAdmin {
+
+    /** The most messages one {@code purge.lua} call removes from each of the due set and the ready stream. */
+    public static final int PURGE_CHUNK = 500;
+
+    private final ShardedQueue queue;
+    private final ShardedQueue deadLetterQueue;
+
+    private final Redrive redrive;
+
+    public QueueAdmin(ShardedQueue queue, ShardedQueue deadLetterQueue) {
+        this.queue = queue;
+        this.deadLetterQueue = deadLetterQueue;
+        this.redrive = new Redrive(deadLetterQueue, queue);
+    }
+
+    /**
+     * The message with this id in the queue, or else in its dead-letter queue (state {@code dead}).
+     *
+     * @return the message, or {@code null} when neither holds one with this id
+     */
+    public InspectedMessage peek(String id) {
+        return queue.peek(id, deadLetterQueue);
+    }
+
+    /** At most {@code limit} messages of the queue, scheduled, ready and in flight, earliest due time first. */
+    public List<InspectedMessage> browse(int limit) {
+        return queue.browse(limit);
+    }
+
+    /** At most {@code limit} of the newest dead letters, newest first. */
+    public List<InspectedMessage> newestDeadLetters(int limit) {
+        return deadLetterQueue.newest(limit);
+    }
+
+    /**
+     * Removes every message of the queue, whatever its state, {@link #PURGE_CHUNK} at a time.
+     *
+     * @return the messages removed
+     */
+    public long purge() {
+        return queue.purge(PURGE_CHUNK);
+    }
+
+    /**
+     * Moves at most {@code limit} dead letters back to the queue, due at {@code due}, with a fresh delivery count.
+     *
+     * @return the number moved
+     */
+    public long redrive(long limit, DueTime due) {
+        return redrive.some(limit, due);
+    }
+
+    /**
+     * Moves the dead letter with this id back to the queue, due at {@code due}, with a fresh delivery count.
+     *
+     * @return 1 when it was moved, 0 when the dead-letter queue holds no such message ready to move
+     */
+    public long redrive(String messageId, DueTime due) {
+        return redrive.one(messageId, due) ? 1 : 0;
+    }
+}

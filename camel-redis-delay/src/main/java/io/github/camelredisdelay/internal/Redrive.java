@@ -1,0 +1,101 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.internal;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.github.camelredisdelay.OnDuplicate;
+import io.github.camelredisdelay.RedisDelayConstants;
+
+/**
+ * Moves dead letters back to the queue they came from (redrive), shard by shard. Like {@link DeadLetters} it writes
+ * first and removes second, each a script call of its own (the two queues live in different cluster slots): a crash in
+ * between leaves a duplicate, never a loss. A moved message keeps its id, body and headers, loses the two dead-letter
+ * headers and starts with a fresh delivery count. Dead letters a consumer of the dead-letter queue has fetched are left
+ * alone, and so is one whose id the queue holds again (a newer message with that id).
+ */
+public final class Redrive {
+
+    /** The most dead letters one listing call returns. */
+    static final int PAGE = 100;
+
+    private final ShardedQueue deadLetterQueue;
+    private final ShardedQueue target;
+
+    public Redrive(ShardedQueue deadLetterQueue, ShardedQueue target) {
+        this.deadLetterQueue = deadLetterQueue;
+        this.target = target;
+    }
+
+    /**
+     * Moves at most {@code limit} dead letters, oldest first on each shard.
+     *
+     * @return the number moved
+     */
+    public long some(long limit, DueTime due) {
+        long moved = 0;
+        for (QueueShard shard : deadLetterQueue.all()) {
+            String after = "-";
+            List<ReadyEntry> page;
+            int asked;
+            do {
+                asked = (int) Math.min(PAGE, limit - moved);
+                page = shard.readyEntries(asked, after, "");
+                for (ReadyEntry entry : page) {
+                    moved += move(shard, entry, due) ? 1 : 0;
+                    after = entry.entryId();
+                }
+            } while (page.size() == asked && moved < limit);
+            if (moved >= limit) {
+                break;
+            }
+        }
+        return moved;
+    }
+
+    /**
+     * Moves the dead letter with this id.
+     *
+     * @return {@code true} when it was moved
+     */
+    public boolean one(String messageId, DueTime due) {
+        QueueShard shard = deadLetterQueue.forMessage(messageId);
+        List<ReadyEntry> found = shard.readyEntries(1, "-", messageId);
+        return !found.isEmpty() && move(shard, found.get(0), due);
+    }
+
+    private boolean move(QueueShard source, ReadyEntry entry, DueTime due) {
+        Envelope stored;
+        try {
+            stored = EnvelopeCodec.decode(StoredRecord.envelope(entry.record()));
+        } catch (IllegalArgumentException e) {
+            // unreadable (CorruptEnvelopeException included): left in the dead-letter queue for whoever inspects it
+            return false;
+        }
+        Map<String, Object> headers = new LinkedHashMap<>(stored.headers());
+        headers.remove(RedisDelayConstants.ORIGINAL_QUEUE);
+        headers.remove(RedisDelayConstants.LAST_ERROR);
+        byte[] envelope = EnvelopeCodec.encode(new Envelope(stored.body(), headers));
+        String id = entry.messageId();
+        if (!target.forMessage(id).schedule(id, envelope, due, OnDuplicate.keep).scheduled()) {
+            return false;
+        }
+        source.discard(entry);
+        return true;
+    }
+}

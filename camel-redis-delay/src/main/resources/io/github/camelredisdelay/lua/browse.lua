@@ -1,0 +1,87 @@
+--
+-- Copyright The camel-redis-delay authors
+--
+-- Licensed under the Apache License, Version 2.0 (the "License");
+-- you may not use this file except in compliance with the License.
+-- You may obtain a copy of the License at
+--
+--     https://www.apache.org/licenses/LICENSE-2.0
+--
+-- Unless required by applicable law or agreed to in writing, software
+-- distributed under the License is distributed on an "AS IS" BASIS,
+-- WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+-- See the License for the specific language governing permissions and
+-- limitations under the License.
+--
+
+--[[
+  Lists messages of a queue for browsing, without changing anything and without reading the whole queue: at most
+  limit entries of the ready stream and, in due order, at most limit scheduled messages from the first buckets.
+
+  Includes: due-set.lua, ready-stream.lua
+
+  KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
+  ARGV[3] limit: the most messages of each kind listed
+  ARGV[4] "due": stream entries oldest first, then scheduled messages; "newest": stream entries newest first only
+          (for a dead-letter queue, whose messages are all ready)
+
+  Returns {state, id, record, failure note or false, ...}; state is "inflight" (fetched by a consumer, up to the
+  group's last delivered entry), "ready" or "scheduled"
+]]
+local limit, order = tonumber(ARGV[3]), ARGV[4]
+local found = {}
+
+-- stream entry ids "<ms>-<seq>" as two numbers, for comparing
+local function entryKey(entryId)
+  local dash = string.find(entryId, '-', 1, true)
+  return tonumber(string.sub(entryId, 1, dash - 1)), tonumber(string.sub(entryId, dash + 1))
+end
+
+local lastMs, lastSeq = -1, -1
+local lastDelivered = lastDeliveredId()
+if lastDelivered then
+  lastMs, lastSeq = entryKey(lastDelivered)
+end
+
+local entries
+if order == 'newest' then
+  entries = rcall('XREVRANGE', readyKey, '+', '-', 'COUNT', limit)
+else
+  entries = rcall('XRANGE', readyKey, '-', '+', 'COUNT', limit)
+end
+for _, entry in ipairs(entries) do
+  local id, record, note = entryFields(entry[2])
+  if id and record and #record >= RECORD_HEAD_BYTES then
+    local ms, seq = entryKey(entry[1])
+    local fetched = ms < lastMs or (ms == lastMs and seq <= lastSeq)
+    found[#found + 1] = fetched and 'inflight' or 'ready'
+    found[#found + 1] = id
+    found[#found + 1] = record
+    found[#found + 1] = note
+  end
+end
+
+if order == 'due' then
+  local ids = {}
+  for _, name in ipairs(rcall('ZRANGE', dueKey, 0, limit - 1)) do
+    for _, id in ipairs(rcall('ZRANGE', bucketKey(dueKey, name), 0, limit - #ids - 1)) do
+      ids[#ids + 1] = id
+    end
+    if #ids >= limit then
+      break
+    end
+  end
+  if #ids > 0 then
+    local records = rcall('HMGET', msgKey, unpack(ids))
+    local notes = rcall('HMGET', failKey, unpack(ids))
+    for i, id in ipairs(ids) do
+      if records[i] and #records[i] >= RECORD_HEAD_BYTES then
+        found[#found + 1] = 'scheduled'
+        found[#found + 1] = id
+        found[#found + 1] = records[i]
+        found[#found + 1] = notes[i]
+      end
+    end
+  end
+end
+return found

@@ -1,0 +1,44 @@
+--
+-- Copyright The camel-redis-delay authors
+--
+-- Licensed under the Apache License, Version 2.0 (the "License");
+-- you may not use this file except in compliance with the License.
+-- You may obtain a copy of the License at
+--
+--     https://www.apache.org/licenses/LICENSE-2.0
+--
+-- Unless required by applicable law or agreed to in writing, software
+-- distributed under the License is distributed on an "AS IS" BASIS,
+-- WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+-- See the License for the specific language governing permissions and
+-- limitations under the License.
+--
+
+--[[
+  Removes a message that was copied elsewhere (a redriven dead letter) from the ready stream, with its record and
+  failure note while they are still the version the entry holds. An entry a consumer has fetched meanwhile is left
+  to it: the copy then is a duplicate, never a loss.
+
+  Includes: record.lua
+
+  KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
+  ARGV[3] stream entry id
+  ARGV[4] message id
+  ARGV[5] generation the entry holds
+
+  Returns 1 when the entry was removed, 0 when it is gone or in flight
+]]
+local entryId, id, generation = ARGV[3], ARGV[4], ARGV[5]
+if #rcall('XRANGE', readyKey, entryId, entryId) == 0 then
+  return 0
+end
+local pending = redis.pcall('XPENDING', readyKey, group, entryId, entryId, 1)
+if type(pending) == 'table' and not pending.err and #pending > 0 then
+  return 0
+end
+rcall('XDEL', readyKey, entryId)
+if isGeneration(rcall('HGET', msgKey, id), generation) then
+  rcall('HDEL', msgKey, id)
+  rcall('HDEL', failKey, id)
+end
+return 1

@@ -1,0 +1,52 @@
+--
+-- Copyright The camel-redis-delay authors
+--
+-- Licensed under the Apache License, Version 2.0 (the "License");
+-- you may not use this file except in compliance with the License.
+-- You may obtain a copy of the License at
+--
+--     https://www.apache.org/licenses/LICENSE-2.0
+--
+-- Unless required by applicable law or agreed to in writing, software
+-- distributed under the License is distributed on an "AS IS" BASIS,
+-- WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+-- See the License for the specific language governing permissions and
+-- limitations under the License.
+--
+
+--[[
+  Reads one message by id without changing anything: its record, its state and its failure note.
+
+  Includes: record.lua, due-set.lua, ready-stream.lua
+
+  KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
+  ARGV[3] message id
+
+  Returns {} when the queue holds no message with this id, else {state, record, failure note or false}
+    state: "scheduled" (in the due set), "ready" (in the ready stream, not fetched yet) or "inflight" (fetched by a
+           consumer and not yet settled). A message in the stream is in flight when its entry is among the group's
+           pending ones; only those entries (at most the consumers' fetched messages) are read to find it.
+]]
+local id = ARGV[3]
+local record = rcall('HGET', msgKey, id)
+if not record or #record < RECORD_HEAD_BYTES then
+  return {}
+end
+local note = rcall('HGET', failKey, id)
+if isDue(dueKey, id, dueOfRecord(record)) then
+  return {'scheduled', record, note}
+end
+
+local state = 'ready'
+-- no group yet (no consumer ever started): nothing is in flight
+local pending = redis.pcall('XPENDING', readyKey, group)
+if type(pending) == 'table' and not pending.err and pending[1] > 0 then
+  -- every pending entry lies at or before the group's last delivered entry, which the summary's last id bounds
+  local entries = rcall('XRANGE', readyKey, pending[2], pending[3])
+  for _, entry in ipairs(entries) do
+    if entryFields(entry[2]) == id then
+      state = 'inflight'
+    end
+  end
+end
+return {state, record, note}

@@ -1,0 +1,58 @@
+--
+-- Copyright The camel-redis-delay authors
+--
+-- Licensed under the Apache License, Version 2.0 (the "License");
+-- you may not use this file except in compliance with the License.
+-- You may obtain a copy of the License at
+--
+--     https://www.apache.org/licenses/LICENSE-2.0
+--
+-- Unless required by applicable law or agreed to in writing, software
+-- distributed under the License is distributed on an "AS IS" BASIS,
+-- WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+-- See the License for the specific language governing permissions and
+-- limitations under the License.
+--
+
+--[[
+  Helpers for the scripts that read the ready stream's entries for inspection (see LuaScript.java); they use
+  prelude.lua and wire.lua.
+]]
+
+-- The id of the entry the consumer group delivered last, or nil when the group does not exist (no consumer ever
+-- started). Entries up to it are in flight: acknowledged and retried ones are deleted from the stream.
+local function lastDeliveredId()
+  local groups = redis.pcall('XINFO', 'GROUPS', readyKey)
+  if type(groups) ~= 'table' or groups.err then
+    return nil
+  end
+  for _, info in ipairs(groups) do
+    local name, lastDelivered
+    for i = 1, #info, 2 do
+      if info[i] == 'name' then
+        name = info[i + 1]
+      elseif info[i] == 'last-delivered-id' then
+        lastDelivered = info[i + 1]
+      end
+    end
+    if name == group then
+      return lastDelivered
+    end
+  end
+  return nil
+end
+
+-- The message id, record and failure note (false when none) a stream entry's fields hold.
+local function entryFields(fields)
+  local id, record, note = nil, nil, false
+  for i = 1, #fields, 2 do
+    if fields[i] == FIELD_ID then
+      id = fields[i + 1]
+    elseif fields[i] == FIELD_RECORD then
+      record = fields[i + 1]
+    elseif fields[i] == FIELD_FAILURE then
+      note = fields[i + 1]
+    end
+  end
+  return id, record, note
+end

@@ -1,0 +1,255 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.IntStream;
+
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.CamelContext;
+import org.apache.camel.CamelExecutionException;
+import org.apache.camel.Exchange;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.console.DevConsole;
+import org.apache.camel.console.DevConsoleResolver;
+import org.apache.camel.spi.BrowsableEndpoint;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+class BrowsePeekAndPurgeTest extends RedisDelayTestSupport {
+
+    private final CountDownLatch release = new CountDownLatch(1);
+    private final CountDownLatch fetched = new CountDownLatch(1);
+
+    @AfterEach
+    void releaseConsumers() {
+        release.countDown();
+    }
+
+    /** A node whose consumer of {@code uri} holds the first message it gets until the test ends, and fails "fail-*". */
+    private CamelContext nodeHoldingOne(String uri) throws Exception {
+        return startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri + (uri.contains("?") ? "&" : "?") + "maxMessagesPerPoll=1&maxDeliveries=1").process(e -> {
+                    if (e.getMessage().getBody(String.class).startsWith("fail")) {
+                        throw new IllegalStateException("shop said no to " + e.getMessage().getBody());
+                    }
+                    fetched.countDown();
+                    release.await();
+                });
+            }
+        });
+    }
+
+    private static Exchange peek(ProducerTemplate producer, String uri, String id) {
+        return producer.request(uri + (uri.contains("?") ? "&" : "?") + "operation=peek",
+                e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, id));
+    }
+
+    @Test
+    void peekShowsEachMessageWithItsStateBodyAndHeaders() throws Exception {
+        ProducerTemplate producer = nodeHoldingOne("redis-delay:orders").createProducerTemplate();
+        producer.sendBodyAndHeaders("redis-delay:orders", "held", Map.of(RedisDelayConstants.MESSAGE_ID, "held", "shop", "s1"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> fetched.getCount() == 0);
+        producer.sendBodyAndHeaders("redis-delay:orders", "ready", Map.of(RedisDelayConstants.MESSAGE_ID, "ready"));
+        producer.sendBodyAndHeaders("redis-delay:orders?delay=1h", "later", Map.of(RedisDelayConstants.MESSAGE_ID, "later",
+                "shop", "s2"));
+
+        Exchange later = peek(producer, "redis-delay:orders", "later");
+        Exchange held = peek(producer, "redis-delay:orders", "held");
+        Exchange ready = peek(producer, "redis-delay:orders", "ready");
+
+        assertThat(later.getMessage().getBody()).isEqualTo("later");
+        assertThat(later.getMessage().getHeaders()).containsEntry(RedisDelayConstants.STATE, "scheduled")
+                .containsEntry("shop", "s2").containsEntry(RedisDelayConstants.DELIVERY_COUNT, 0)
+                .containsKey(RedisDelayConstants.SCHEDULED_FOR);
+        assertThat(held.getMessage().getHeaders()).containsEntry(RedisDelayConstants.STATE, "inflight")
+                .containsEntry("shop", "s1")
+                .containsEntry(RedisDelayConstants.DELIVERY_COUNT, 1);
+        assertThat(ready.getMessage().getHeaders()).containsEntry(RedisDelayConstants.STATE, "ready");
+        assertThat(ready.getMessage().getBody()).isEqualTo("ready");
+    }
+
+    @Test
+    void peekFindsADeadLetterWithItsLastError() throws Exception {
+        ProducerTemplate producer = nodeHoldingOne("redis-delay:orders").createProducerTemplate();
+        producer.sendBodyAndHeader("redis-delay:orders", "fail-1", RedisDelayConstants.MESSAGE_ID, "f1");
+        await().atMost(Duration.ofSeconds(10)).until(() -> "dead".equals(peek(producer, "redis-delay:orders", "f1")
+                .getMessage().getHeader(RedisDelayConstants.STATE)));
+
+        Exchange dead = peek(producer, "redis-delay:orders", "f1");
+
+        assertThat(dead.getMessage().getBody()).isEqualTo("fail-1");
+        assertThat(dead.getMessage().getHeader(RedisDelayConstants.LAST_ERROR, String.class)).contains("shop said no");
+        assertThat(dead.getMessage().getHeader(RedisDelayConstants.ORIGINAL_QUEUE)).isEqualTo("orders");
+    }
+
+    @Test
+    void peekOfAnUnknownIdGivesANullBodyAndNoState() throws Exception {
+        ProducerTemplate producer = startContext().createProducerTemplate();
+
+        Exchange unknown = producer.request("redis-delay:orders?operation=peek", e -> {
+            e.getMessage().setBody("left over");
+            e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "nobody");
+        });
+
+        assertThat(unknown.getException()).isNull();
+        assertThat(unknown.getMessage().getBody()).isNull();
+        assertThat(unknown.getMessage().getHeaders()).doesNotContainKey(RedisDelayConstants.STATE);
+    }
+
+    @Test
+    void purgeWithoutConfirmationFailsAndRemovesNothing() throws Exception {
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        producer.sendBody("redis-delay:orders?delay=1h", "x");
+
+        assertThatThrownBy(() -> producer.requestBody("redis-delay:orders?operation=purge", (Object) null))
+                .isInstanceOf(CamelExecutionException.class).cause().isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("purge of queue orders needs the queue's name (orders)")
+                .hasMessageContaining(RedisDelayConstants.CONFIRM).hasMessageContaining("Nothing was removed");
+        assertThatThrownBy(() -> producer.requestBodyAndHeader("redis-delay:orders?operation=purge", null,
+                RedisDelayConstants.CONFIRM, "orders.dead")).hasRootCauseMessage(
+                        "purge of queue orders needs the queue's name (orders) as confirmation, in header CamelRedisDelayConfirm "
+                                                                                 + "or as the JMX operation's argument, so that a stray route cannot wipe a queue; it was 'orders.dead'. "
+                                                                                 + "Nothing was removed");
+        assertThat(redis().getMap(key("orders", "msg")).size()).isEqualTo(1);
+    }
+
+    @Test
+    void purgeRemovesScheduledReadyAndInFlightMessagesInChunks() throws Exception {
+        ProducerTemplate producer = nodeHoldingOne("redis-delay:orders").createProducerTemplate();
+        producer.sendBody("redis-delay:orders", "held");
+        await().atMost(Duration.ofSeconds(5)).until(() -> fetched.getCount() == 0);
+        producer.sendBody("redis-delay:orders", "ready");
+        List<String> many = IntStream.range(0, 1_234).mapToObj(i -> "m" + i).toList();
+        producer.sendBody("redis-delay:orders?operation=scheduleBatch&delay=1h", many);
+        producer.sendBodyAndHeader("redis-delay:orders", "fail-x", RedisDelayConstants.DELAY, "1h");
+
+        Object removed = producer.requestBodyAndHeader("redis-delay:orders?operation=purge", null, RedisDelayConstants.CONFIRM,
+                "orders");
+
+        assertThat(removed).isEqualTo(1_237L);
+        assertThat(redis().getKeys().getKeysByPattern(keyPrefix + ":{orders}:*")).containsExactly(key("orders", "ready"));
+        assertThat(redis().getStream(key("orders", "ready")).size()).isZero();
+        release.countDown();
+        producer.sendBody("redis-delay:orders", "after");
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("orders", "msg")).size() == 0);
+    }
+
+    @Test
+    void purgeEmptiesEveryShard() throws Exception {
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        producer.sendBody("redis-delay:orders?shards=3&operation=scheduleBatch&delay=1h",
+                IntStream.range(0, 60).mapToObj(i -> "m" + i).toList());
+
+        Object removed = producer.requestBodyAndHeader("redis-delay:orders?shards=3&operation=purge", null,
+                RedisDelayConstants.CONFIRM, "orders");
+
+        assertThat(removed).isEqualTo(60L);
+        assertThat(redis().getKeys().getKeysByPattern(keyPrefix + ":*")).isEmpty();
+    }
+
+    @Test
+    void endpointOffersPeekAndPurgeAsJmxOperations() throws Exception {
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:order").to("redis-delay:orders?delay=1h");
+            }
+        });
+        node.createProducerTemplate().sendBodyAndHeader("direct:order", "x", RedisDelayConstants.MESSAGE_ID, "o1");
+        var server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+        var name = server.queryNames(new javax.management.ObjectName(
+                "org.apache.camel:context=" + node.getManagementName()
+                                                                     + ",type=endpoints,*"),
+                null)
+                .stream().filter(n -> n.getKeyProperty("name").contains("redis-delay://orders")).findFirst().orElseThrow();
+        String[] signature = { String.class.getName() };
+
+        Object shown = server.invoke(name, "peekMessage", new Object[] { "o1" }, signature);
+        Object removed = server.invoke(name, "purgeQueue", new Object[] { "orders" }, signature);
+
+        assertThat(shown).asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP).containsEntry("state", "scheduled")
+                .containsEntry("body", "x");
+        assertThat(removed).isEqualTo(1L);
+    }
+
+    @Test
+    void browsingListsInFlightReadyAndScheduledMessagesInDueOrder() throws Exception {
+        CamelContext node = nodeHoldingOne("redis-delay:orders");
+        ProducerTemplate producer = node.createProducerTemplate();
+        producer.sendBodyAndHeader("redis-delay:orders", "held", RedisDelayConstants.MESSAGE_ID, "held");
+        await().atMost(Duration.ofSeconds(5)).until(() -> fetched.getCount() == 0);
+        producer.sendBodyAndHeader("redis-delay:orders", "ready", RedisDelayConstants.MESSAGE_ID, "ready");
+        producer.sendBodyAndHeader("redis-delay:orders?delay=2h", "in 2h", RedisDelayConstants.MESSAGE_ID, "later");
+        producer.sendBodyAndHeader("redis-delay:orders?delay=1h", "in 1h", RedisDelayConstants.MESSAGE_ID, "sooner");
+
+        List<Exchange> browsed = node.getEndpoint("redis-delay:orders", BrowsableEndpoint.class).getExchanges();
+
+        assertThat(browsed).extracting(e -> e.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID))
+                .containsExactly("held", "ready", "sooner", "later");
+        assertThat(browsed).extracting(e -> e.getMessage().getHeader(RedisDelayConstants.STATE))
+                .containsExactly("inflight", "ready", "scheduled", "scheduled");
+        assertThat(browsed.get(2).getMessage().getBody()).isEqualTo("in 1h");
+    }
+
+    @Test
+    void browsingStopsAtTheBrowseLimitOnEveryShard() throws Exception {
+        CamelContext node = startContext();
+        ProducerTemplate producer = node.createProducerTemplate();
+        IntStream.range(0, 40)
+                .forEach(i -> producer.sendBodyAndHeader("redis-delay:orders?shards=3&delay=" + (3_600_000 + i * 1000),
+                        "m" + i, RedisDelayConstants.MESSAGE_ID, "m" + i));
+
+        BrowsableEndpoint endpoint = node.getEndpoint("redis-delay:orders?shards=3&browseLimit=7", BrowsableEndpoint.class);
+        List<Exchange> browsed = endpoint.getExchanges();
+
+        assertThat(browsed).extracting(e -> e.getMessage().getBody()).containsExactly("m0", "m1", "m2", "m3", "m4", "m5", "m6");
+        assertThat(endpoint.getBrowseStatus(100).size()).isEqualTo(7);
+    }
+
+    @Test
+    void devConsoleListsNextDueMostOverdueAndNewestDeadLetters() throws Exception {
+        CamelContext node = nodeHoldingOne("redis-delay:orders");
+        ProducerTemplate producer = node.createProducerTemplate();
+        producer.sendBodyAndHeader("redis-delay:orders", "fail-1", RedisDelayConstants.MESSAGE_ID, "gone");
+        await().atMost(Duration.ofSeconds(5)).until(() -> "dead".equals(producer.request("redis-delay:orders?operation=peek",
+                e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "gone")).getMessage()
+                .getHeader(RedisDelayConstants.STATE)));
+        producer.sendBodyAndHeader("redis-delay:orders", "held", RedisDelayConstants.MESSAGE_ID, "held");
+        await().atMost(Duration.ofSeconds(5)).until(() -> fetched.getCount() == 0);
+        producer.sendBodyAndHeader("redis-delay:orders", "waiting", RedisDelayConstants.MESSAGE_ID, "waiting");
+        producer.sendBodyAndHeader("redis-delay:orders?delay=1h", "later", RedisDelayConstants.MESSAGE_ID, "later");
+
+        DevConsole console
+                = node.getCamelContextExtension().getContextPlugin(DevConsoleResolver.class).resolveDevConsole("redis-delay");
+        String text = (String) console.call(DevConsole.MediaType.TEXT);
+
+        assertThat(text).contains("nextDue:").containsPattern("later due in \\d+ ms")
+                .contains("mostOverdue:").containsPattern("waiting overdue by \\d+ ms")
+                .contains("newestDeadLetters:")
+                .containsPattern("gone dead-lettered \\d+ ms ago: java.lang.IllegalStateException: shop said no to fail-1");
+    }
+}

@@ -1,0 +1,182 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.IntStream;
+
+import io.github.camelredisdelay.internal.QueueKeys;
+import io.github.camelredisdelay.test.CommandStats;
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.apache.camel.CamelContext;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
+import org.redisson.api.stream.StreamCreateGroupArgs;
+import org.redisson.api.stream.StreamMessageId;
+import org.redisson.api.stream.StreamReadGroupArgs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+class MetricsTest extends RedisDelayTestSupport {
+
+    private final Set<String> failing = ConcurrentHashMap.newKeySet();
+    private final List<String> delivered = new CopyOnWriteArrayList<>();
+
+    /** A node with {@code registry} in its Camel registry, consuming {@code uri}; bodies in {@link #failing} fail. */
+    private CamelContext node(MeterRegistry registry, String uri) throws Exception {
+        CamelContext context = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri).process(e -> {
+                    String body = e.getMessage().getBody(String.class);
+                    if (failing.contains(body)) {
+                        throw new IllegalStateException("failing " + body);
+                    }
+                    delivered.add(body);
+                });
+            }
+        });
+        context.getRegistry().bind("metricsRegistry", registry);
+        context.start();
+        return context;
+    }
+
+    private static double count(MeterRegistry registry, String name) {
+        return registry.get("camel.redis.delay." + name).tag("queue", "jobs").counter().count();
+    }
+
+    private static double messages(MeterRegistry registry, String state) {
+        return registry.get("camel.redis.delay.messages").tag("queue", "jobs").tag("state", state).gauge().value();
+    }
+
+    @Test
+    void everyMeterFollowsScheduleDeliverFailRetryDeadLetterRedriveDeliver() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        CamelContext node = node(registry, "redis-delay:jobs?retrySchedule=50&maxDeliveries=2");
+        ProducerTemplate producer = node.createProducerTemplate();
+        failing.add("job");
+
+        producer.sendBodyAndHeader("redis-delay:jobs?delay=100", "job", RedisDelayConstants.MESSAGE_ID, "job");
+        producer.sendBodyAndHeader("redis-delay:jobs?delay=1h", "never", RedisDelayConstants.MESSAGE_ID, "never");
+        producer.sendBodyAndHeader("redis-delay:jobs?operation=cancel", null, RedisDelayConstants.MESSAGE_ID, "never");
+        await().atMost(Duration.ofSeconds(10)).until(() -> count(registry, "dead.lettered") == 1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> messages(registry, "dead") == 1);
+        assertThat(messages(registry, "scheduled")).isZero();
+        failing.clear();
+        producer.sendBody("redis-delay:jobs?operation=redrive", null);
+        await().atMost(Duration.ofSeconds(5)).until(() -> delivered.size() == 1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> messages(registry, "dead") == 0);
+
+        assertThat(count(registry, "scheduled")).isEqualTo(2);
+        assertThat(count(registry, "cancelled")).isEqualTo(1);
+        assertThat(count(registry, "delivered")).isEqualTo(3);
+        assertThat(count(registry, "retried")).isEqualTo(1);
+        assertThat(count(registry, "dead.lettered")).isEqualTo(1);
+        assertThat(count(registry, "reclaimed")).isZero();
+        assertThat(registry.get("camel.redis.delay.lateness").tag("queue", "jobs").timer().count()).isEqualTo(3);
+        assertThat(messages(registry, "scheduled")).isZero();
+        assertThat(messages(registry, "ready")).isZero();
+        assertThat(messages(registry, "inflight")).isZero();
+        assertThat(registry.get("camel.redis.delay.oldest.overdue").tag("queue", "jobs").gauge().value()).isZero();
+    }
+
+    @Test
+    void leasesTakenOverFromADeadConsumerAreCountedAsReclaimed() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        startContext().createProducerTemplate().sendBody("redis-delay:jobs", "job");
+        var ready = redis().getStream(key("jobs", "ready"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> ready.size() == 1);
+        ready.createGroup(StreamCreateGroupArgs.name(QueueKeys.GROUP).id(StreamMessageId.ALL));
+        // a consumer that reads the message and dies before acknowledging it
+        assertThat(ready.readGroup(QueueKeys.GROUP, "crashed-consumer", StreamReadGroupArgs.neverDelivered().count(1)))
+                .hasSize(1);
+
+        node(registry, "redis-delay:jobs?visibilityTimeout=500");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() == 1);
+        assertThat(count(registry, "reclaimed")).isEqualTo(1);
+        assertThat(count(registry, "delivered")).isEqualTo(1);
+    }
+
+    @Test
+    void prometheusScrapeShowsEveryMeterOfTheQueue() throws Exception {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        ProducerTemplate producer = node(registry, "redis-delay:jobs").createProducerTemplate();
+        producer.sendBody("redis-delay:jobs?delay=50", "job");
+        producer.sendBody("redis-delay:jobs?delay=1h", "later");
+        await().atMost(Duration.ofSeconds(5)).until(() -> delivered.size() == 1);
+
+        String scrape = registry.scrape();
+        System.out.println("[prometheus scrape]\n" + scrape.lines().filter(line -> line.contains("camel_redis_delay"))
+                .filter(line -> !line.contains("_bucket{") || line.contains("le=\"+Inf\"") || line.contains("le=\"0.1\""))
+                .reduce((a, b) -> a + "\n" + b).orElse(""));
+
+        assertThat(scrape).contains("camel_redis_delay_messages{queue=\"jobs\",state=\"scheduled\"} 1.0")
+                .contains("camel_redis_delay_messages{queue=\"jobs\",state=\"dead\"} 0.0")
+                .contains("camel_redis_delay_oldest_overdue_seconds{queue=\"jobs\"}")
+                .contains("camel_redis_delay_scheduled_total{queue=\"jobs\"} 2.0")
+                .contains("camel_redis_delay_delivered_total{queue=\"jobs\"} 1.0")
+                .contains("camel_redis_delay_dead_lettered_total{queue=\"jobs\"} 0.0")
+                .contains("camel_redis_delay_lateness_seconds_count{queue=\"jobs\"} 1")
+                .contains("camel_redis_delay_lateness_seconds_bucket{queue=\"jobs\",le=\"+Inf\"} 1");
+    }
+
+    @Test
+    void readingEveryGaugeOfTwentyQueuesCostsOneRefreshPerQueue() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        List<String> queues = IntStream.range(0, 20).mapToObj(i -> "q" + i).toList();
+        CamelContext context = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                queues.forEach(queue -> from("direct:" + queue).to("redis-delay:" + queue + "?delay=1h&transferInterval=60s"));
+            }
+        });
+        context.getRegistry().bind("metricsRegistry", registry);
+        context.start();
+        queues.forEach(queue -> context.createProducerTemplate().sendBody("direct:" + queue, queue));
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> registry.find("camel.redis.delay.messages").gauges().size() == 20 * 4);
+
+        Map<String, Long> before = CommandStats.calls(redis());
+        for (int read = 0; read < 10; read++) {
+            registry.getMeters().forEach(meter -> meter.measure().forEach(measurement -> measurement.getValue()));
+        }
+        Map<String, Long> after = CommandStats.calls(redis());
+
+        // READ_ONLY scripts run as EVALSHA_RO on Redis 7; commands a script runs are counted too (stats.lua's HLEN)
+        long scripts = List.of("eval", "evalsha", "eval_ro", "evalsha_ro").stream()
+                .mapToLong(command -> after.getOrDefault(command, 0L) - before.getOrDefault(command, 0L)).sum();
+        long hlens = after.getOrDefault("hlen", 0L) - before.getOrDefault("hlen", 0L);
+        System.out.printf("[commandstats] 20 queues, all %d meters read 10 times: %d script calls, %d HLEN (%s)%n",
+                registry.getMeters().size(), scripts, hlens,
+                after.keySet().stream().filter(c -> c.startsWith("eval")).toList());
+        assertThat(scripts).as("stats.lua calls: one per queue").isEqualTo(20);
+        assertThat(hlens).as("HLEN: one in each stats.lua call, one per dead-letter queue").isEqualTo(40);
+        assertThat(registry.get("camel.redis.delay.messages").tag("queue", "q7").tag("state", "scheduled").gauge().value())
+                .isEqualTo(1);
+    }
+}

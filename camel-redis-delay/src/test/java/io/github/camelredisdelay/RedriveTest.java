@@ -1,0 +1,132 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.IntStream;
+
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.Message;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+class RedriveTest extends RedisDelayTestSupport {
+
+    /** Failing bodies fail while this holds them; a redriven message then succeeds. */
+    private final Set<String> failing = ConcurrentHashMap.newKeySet();
+    private final List<Message> delivered = new CopyOnWriteArrayList<>();
+
+    private ProducerTemplate node(String uri) throws Exception {
+        return startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri + "&maxDeliveries=1").process(e -> {
+                    if (failing.contains(e.getMessage().getBody(String.class))) {
+                        throw new IllegalStateException("shop down");
+                    }
+                    delivered.add(e.getMessage().copy());
+                });
+            }
+        }).createProducerTemplate();
+    }
+
+    /** Sends messages that fail into the dead-letter queue and waits until all are there. */
+    private void deadLetter(ProducerTemplate producer, String uri, List<String> ids) {
+        failing.addAll(ids);
+        ids.forEach(id -> producer.sendBodyAndHeader(uri, id, RedisDelayConstants.MESSAGE_ID, id));
+        await().atMost(Duration.ofSeconds(10)).until(() -> ids.stream().allMatch(id -> "dead".equals(
+                producer.request(uri + "&operation=peek", e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, id))
+                        .getMessage().getHeader(RedisDelayConstants.STATE))));
+        failing.clear();
+    }
+
+    @Test
+    void redriveMovesEveryDeadLetterBackWithAFreshDeliveryCount() throws Exception {
+        String uri = "redis-delay:jobs?retrySchedule=10";
+        ProducerTemplate producer = node(uri);
+        List<String> ids = List.of("j1", "j2", "j3");
+        deadLetter(producer, uri, ids);
+
+        Object moved = producer.requestBody(uri + "&operation=redrive", (Object) null);
+
+        assertThat(moved).isEqualTo(3L);
+        await().atMost(Duration.ofSeconds(5)).until(() -> delivered.size() == 3);
+        assertThat(delivered).allSatisfy(m -> {
+            assertThat(m.getHeader(RedisDelayConstants.DELIVERY_COUNT)).isEqualTo(1);
+            assertThat(m.getHeaders()).doesNotContainKeys(RedisDelayConstants.LAST_ERROR, RedisDelayConstants.ORIGINAL_QUEUE);
+        });
+        assertThat(delivered.stream().map(m -> m.getHeader(RedisDelayConstants.MESSAGE_ID)))
+                .containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(redis().getKeys().getKeysByPattern(keyPrefix + ":{jobs.dead}:msg")).isEmpty();
+    }
+
+    @Test
+    void redriveByIdMovesOnlyThatDeadLetter() throws Exception {
+        String uri = "redis-delay:jobs?retrySchedule=10";
+        ProducerTemplate producer = node(uri);
+        deadLetter(producer, uri, List.of("j1", "j2"));
+
+        Object moved = producer.requestBodyAndHeader(uri + "&operation=redrive", null, RedisDelayConstants.MESSAGE_ID, "j2");
+        Object unknown = producer.requestBodyAndHeader(uri + "&operation=redrive", null, RedisDelayConstants.MESSAGE_ID, "j9");
+
+        assertThat(moved).isEqualTo(1L);
+        assertThat(unknown).isEqualTo(0L);
+        await().atMost(Duration.ofSeconds(5)).until(() -> delivered.size() == 1);
+        assertThat(delivered.get(0).getBody()).isEqualTo("j2");
+        assertThat(redis().getMap(key("jobs.dead", "msg")).keySet()).containsExactly("j1");
+    }
+
+    @Test
+    void redriveWithALimitAndADelayMovesAtMostThatManyForLater() throws Exception {
+        String uri = "redis-delay:jobs?retrySchedule=10";
+        ProducerTemplate producer = node(uri);
+        deadLetter(producer, uri, List.of("j1", "j2", "j3"));
+
+        Object moved = producer.requestBodyAndHeaders(uri + "&operation=redrive", null,
+                Map.of(RedisDelayConstants.REDRIVE_LIMIT, 2, RedisDelayConstants.DELAY, "1h"));
+
+        assertThat(moved).isEqualTo(2L);
+        assertThat(redis().getMap(key("jobs.dead", "msg")).size()).isEqualTo(1);
+        Message peeked
+                = producer.request(uri + "&operation=peek", e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "j1"))
+                        .getMessage();
+        assertThat(peeked.getHeader(RedisDelayConstants.STATE)).isEqualTo("scheduled");
+        assertThat(delivered).isEmpty();
+    }
+
+    @Test
+    void redriveOfAShardedQueueMovesTheDeadLettersOfEveryShard() throws Exception {
+        String uri = "redis-delay:jobs?shards=3&retrySchedule=10";
+        ProducerTemplate producer = node(uri);
+        List<String> ids = IntStream.range(0, 12).mapToObj(i -> "s" + i).toList();
+        deadLetter(producer, uri, ids);
+
+        Object moved = producer.requestBody(uri + "&operation=redrive", (Object) null);
+
+        assertThat(moved).isEqualTo(12L);
+        await().atMost(Duration.ofSeconds(5)).until(() -> delivered.size() == 12);
+        assertThat(delivered.stream().map(Message::getBody)).containsExactlyInAnyOrderElementsOf(ids);
+    }
+}

@@ -1,0 +1,101 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.cluster;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.stream.IntStream;
+
+import io.github.camelredisdelay.RedisDelayConstants;
+import org.apache.camel.Exchange;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.spi.BrowsableEndpoint;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Browse, peek, purge and redrive on a Redis Cluster, on queues with {@code shards=3} whose shards (and those of their
+ * dead-letter queues) live on three masters: each operation reaches every shard, and a redrive moves dead letters
+ * across slots without losing one.
+ */
+class ClusterOperateTest extends ClusterTestSupport {
+
+    private static final String FAILING = "redis-delay:failing?shards=3&retrySchedule=100ms&maxDeliveries=1";
+    private static final String HELD = "redis-delay:held?shards=3";
+    private static final Set<String> POISON = ConcurrentHashMap.newKeySet();
+    private static final Queue<String> DELIVERED = new ConcurrentLinkedQueue<>();
+    private static ProducerTemplate template;
+
+    @BeforeAll
+    static void startConsumerNode() throws Exception {
+        template = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(FAILING).process(e -> {
+                    String body = e.getMessage().getBody(String.class);
+                    if (POISON.contains(body)) {
+                        throw new IllegalStateException("poison " + body);
+                    }
+                    DELIVERED.add(body);
+                });
+            }
+        }).createProducerTemplate();
+    }
+
+    private static String state(String uri, String id) {
+        return template.request(uri + "&operation=peek", e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, id))
+                .getMessage().getHeader(RedisDelayConstants.STATE, String.class);
+    }
+
+    @Test
+    void browsePeekAndPurgeReachEveryShard() {
+        List<String> ids = IntStream.range(0, 30).mapToObj(i -> "h" + i).toList();
+        ids.forEach(id -> template.sendBodyAndHeader(HELD + "&delay=" + (3_600_000 + Integer.parseInt(id.substring(1)) * 1000),
+                id, RedisDelayConstants.MESSAGE_ID, id));
+
+        List<Exchange> browsed = template.getCamelContext().getEndpoint(HELD + "&browseLimit=10", BrowsableEndpoint.class)
+                .getExchanges();
+        assertThat(browsed).extracting(e -> e.getMessage().getBody()).containsExactlyElementsOf(ids.subList(0, 10));
+        assertThat(ids).allSatisfy(id -> assertThat(state(HELD, id)).isEqualTo("scheduled"));
+        Object removed = template.requestBodyAndHeader(HELD + "&operation=purge", null, RedisDelayConstants.CONFIRM, "held");
+
+        assertThat(removed).isEqualTo(30L);
+        assertThat(ids).allSatisfy(id -> assertThat(state(HELD, id)).isNull());
+    }
+
+    @Test
+    void redriveMovesDeadLettersOfEveryShardBackWithoutLoss() {
+        List<String> ids = IntStream.range(0, 30).mapToObj(i -> "d" + i).toList();
+        POISON.addAll(ids);
+        ids.forEach(id -> template.sendBodyAndHeader(FAILING, id, RedisDelayConstants.MESSAGE_ID, id));
+        await().atMost(Duration.ofSeconds(20)).until(() -> ids.stream().allMatch(id -> "dead".equals(state(FAILING, id))));
+        POISON.clear();
+
+        Object moved = template.requestBody(FAILING + "&operation=redrive", (Object) null);
+
+        assertThat(moved).isEqualTo(30L);
+        await().atMost(Duration.ofSeconds(15)).until(() -> DELIVERED.containsAll(ids));
+        assertThat(DELIVERED).hasSize(30);
+    }
+}
