@@ -38,7 +38,7 @@ local function entryKey(entryId)
 end
 
 local lastMs, lastSeq = -1, -1
-local lastDelivered = lastDeliveredId()
+local _, lastDelivered = groupState()
 if lastDelivered then
   lastMs, lastSeq = entryKey(lastDelivered)
 end

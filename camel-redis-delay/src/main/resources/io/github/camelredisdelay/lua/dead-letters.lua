@@ -35,7 +35,7 @@ if after ~= '-' then
   start = '(' .. after
 else
   -- entries up to the group's last delivered one are fetched (in flight) or gone: left to their consumer
-  local lastDelivered = lastDeliveredId()
+  local _, lastDelivered = groupState()
   if lastDelivered and lastDelivered ~= '0-0' then
     start = '(' .. lastDelivered
   end

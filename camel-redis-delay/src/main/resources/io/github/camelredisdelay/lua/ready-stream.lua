@@ -15,28 +15,31 @@
 --
 
 --[[
-  Helpers for the scripts that read the ready stream's entries for inspection (see LuaScript.java); they use
+  Helpers for the scripts that read the ready stream's entries and its consumer group (see LuaScript.java); they use
   prelude.lua and wire.lua.
 ]]
 
--- The id of the entry the consumer group delivered last, or nil when the group does not exist (no consumer ever
--- started). Entries up to it are in flight: acknowledged and retried ones are deleted from the stream.
-local function lastDeliveredId()
+-- The consumer group's pending count and the id of the entry it delivered last, or nil when the group does not exist
+-- (no consumer ever started). Entries up to that id are in flight: acknowledged and retried ones are deleted from the
+-- stream.
+local function groupState()
   local groups = redis.pcall('XINFO', 'GROUPS', readyKey)
   if type(groups) ~= 'table' or groups.err then
     return nil
   end
   for _, info in ipairs(groups) do
-    local name, lastDelivered
+    local name, pending, lastDelivered
     for i = 1, #info, 2 do
       if info[i] == 'name' then
         name = info[i + 1]
+      elseif info[i] == 'pending' then
+        pending = info[i + 1]
       elseif info[i] == 'last-delivered-id' then
         lastDelivered = info[i + 1]
       end
     end
     if name == group then
-      return lastDelivered
+      return pending, lastDelivered
     end
   end
   return nil

@@ -22,7 +22,7 @@
   the group that hold no message and have not been seen for a long time (their process is gone), so the group does
   not grow with every restart.
 
-  Includes: record.lua
+  Includes: record.lua, ready-stream.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] the consumer taking them over
@@ -37,11 +37,7 @@ local consumer = ARGV[3]
 -- Whether the entry with these fields delivers the stored version of its message. An entry whose fields cannot be
 -- read counts as current: it is delivered, and dead-lettered as corrupt.
 local function isCurrent(fields)
-  local id, record
-  for i = 1, #fields, 2 do
-    if fields[i] == FIELD_ID then id = fields[i + 1]
-    elseif fields[i] == FIELD_RECORD then record = fields[i + 1] end
-  end
+  local id, record = entryFields(fields)
   if not id or not record or #record < RECORD_HEAD_BYTES then
     return true
   end

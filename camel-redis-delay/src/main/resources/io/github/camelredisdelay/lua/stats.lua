@@ -17,7 +17,7 @@
 --[[
   Counts a queue's messages by state, read in one atomic step.
 
-  Includes: record.lua, due-set.lua
+  Includes: record.lua, due-set.lua, ready-stream.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
 
@@ -36,19 +36,9 @@ local scheduled = math.max(0, rcall('HLEN', msgKey) - length)
 local inFlight = 0
 local lastDelivered = '0-0'
 if length > 0 then
-  local groups = redis.pcall('XINFO', 'GROUPS', readyKey)
-  if type(groups) == 'table' and not groups.err then
-    for _, info in ipairs(groups) do
-      for i = 1, #info, 2 do
-        if info[i] == 'name' and info[i + 1] ~= group then
-          break
-        elseif info[i] == 'pending' then
-          inFlight = info[i + 1]
-        elseif info[i] == 'last-delivered-id' then
-          lastDelivered = info[i + 1]
-        end
-      end
-    end
+  local pending, last = groupState()
+  if pending then
+    inFlight, lastDelivered = pending, last
   end
 end
 
@@ -59,12 +49,10 @@ if earliest and earliest <= now then
 end
 local waiting = rcall('XRANGE', readyKey, '(' .. lastDelivered, '+', 'COUNT', 1)
 if #waiting > 0 then
-  local fields = waiting[1][2]
-  for i = 1, #fields, 2 do
-    -- a record too short for its head (written behind the component's back) is delivered as corrupt; skip it here
-    if fields[i] == FIELD_RECORD and #fields[i + 1] >= RECORD_HEAD_BYTES then
-      oldestOverdue = math.max(oldestOverdue, now - dueOfRecord(fields[i + 1]))
-    end
+  local _, record = entryFields(waiting[1][2])
+  -- a record too short for its head (written behind the component's back) is delivered as corrupt; skip it here
+  if record and #record >= RECORD_HEAD_BYTES then
+    oldestOverdue = math.max(oldestOverdue, now - dueOfRecord(record))
   end
 end
 
