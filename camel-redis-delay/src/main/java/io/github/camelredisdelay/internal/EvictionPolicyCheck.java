@@ -26,9 +26,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Warns when Redis may evict a queue's keys, which loses messages without a trace: a {@code maxmemory-policy} of
  * {@code allkeys-*} evicts any key under memory pressure. (The {@code volatile-*} policies evict only keys with a time
- * to live, and the component sets none.) Checked at start and after every reconnect; one WARN per policy and connection
- * a minute however many queues share the connection; where {@code INFO} is not allowed (ACL, managed Redis), one DEBUG
- * line a minute.
+ * to live, and the component sets none.) Checked at start and after every reconnect, at most once a minute per queue
+ * shard; one WARN per policy and connection a minute however many queues share the connection; where {@code INFO} is
+ * not allowed (ACL, managed Redis), one DEBUG line a minute.
  */
 public final class EvictionPolicyCheck {
 
@@ -50,6 +50,11 @@ public final class EvictionPolicyCheck {
      * @param connection identifies the client, e.g. its address
      */
     public void checkSoon(QueueShard shard, String connection) {
+        // the endpoints of a queue (producer and consumer) and its transfer task's first subscription all ask at start:
+        // one INFO a minute per shard is enough
+        if (!firstInAMinute(connection + "|checked|" + shard.keys().due())) {
+            return;
+        }
         shard.memoryPolicyAsync().whenComplete((policy, error) -> {
             if (error != null) {
                 reportUnreadable(shard, connection, error);
