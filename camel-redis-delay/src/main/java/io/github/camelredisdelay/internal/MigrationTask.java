@@ -71,9 +71,10 @@ public final class MigrationTask {
         for (LegacyMessage message : messages) {
             byShard.computeIfAbsent(queue.forMessage(message.id()), shard -> new ArrayList<>()).add(message);
         }
-        byShard.forEach((shard, part) -> shard.migrate(part, part.stream().map(m -> envelopeOf.apply(m.value())).toList()));
+        byShard.forEach(
+                (shard, part) -> shard.migration().migrate(part, part.stream().map(m -> envelopeOf.apply(m.value())).toList()));
         legacy.remove(messages);
-        byShard.forEach(QueueShard::forgetMigrated);
+        byShard.forEach((shard, part) -> shard.migration().forgetMigrated(part));
         progress.record(true, messages.size(), batch.left() - messages.size());
         return messages.size() == BATCH_SIZE;
     }

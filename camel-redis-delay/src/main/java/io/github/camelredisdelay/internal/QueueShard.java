@@ -45,6 +45,8 @@ public final class QueueShard {
     private final QueueKeys keys;
     private final ScriptCalls scripts;
     private final ConsumerGroup group;
+    private final ShardInspection inspection;
+    private final ShardMigration migration;
     private final GroupCommit<ScheduleRequest, ScheduleResult> schedules;
 
     public QueueShard(RedissonClient client, QueueKeys keys) {
@@ -59,6 +61,8 @@ public final class QueueShard {
         this.keys = keys;
         this.scripts = new ScriptCalls(client, keys, sync);
         this.group = new ConsumerGroup(client, keys, scripts);
+        this.inspection = new ShardInspection(scripts);
+        this.migration = new ShardMigration(scripts);
         this.schedules = new GroupCommit<>(
                 this::scheduleAllAsync, BatchLimits.GROUP_COMMIT_MESSAGES,
                 request -> request.envelope().length, BatchLimits.GROUP_COMMIT_BYTES);
@@ -75,6 +79,16 @@ public final class QueueShard {
     /** Reading and settling deliveries. */
     public ConsumerGroup group() {
         return group;
+    }
+
+    /** Reading messages without delivering them, and removing them: browse, peek, purge, redrive. */
+    public ShardInspection inspection() {
+        return inspection;
+    }
+
+    /** Writing messages moved from an {@code RDelayedQueue}. */
+    public ShardMigration migration() {
+        return migration;
     }
 
     /**
@@ -140,32 +154,6 @@ public final class QueueShard {
     }
 
     /**
-     * Writes messages migrated from a legacy queue and marks their ids; see {@code migrate.lua}.
-     *
-     * @param  envelopes the envelope of each message, in the order of {@code messages}
-     * @return           how many were stored (the others were written before)
-     */
-    public int migrate(List<LegacyMessage> messages, List<byte[]> envelopes) {
-        List<Object> args = new ArrayList<>(messages.size() * 3);
-        for (int i = 0; i < messages.size(); i++) {
-            args.add(bytes(messages.get(i).id()));
-            args.add(envelopes.get(i));
-            args.add(bytes(messages.get(i).dueAt()));
-        }
-        List<Object> reply = scripts.callAndWait("Migration of " + messages.size() + " messages", LuaScript.MIGRATE,
-                Durability.REQUIRED, RScript.ReturnType.LIST, args.toArray());
-        return (int) reply.stream().skip(1).filter(status -> toLong(status) == Wire.STATUS_SCHEDULED).count();
-    }
-
-    /**
-     * Clears the marks {@link #migrate} set, once the legacy copies are gone; see {@code migrated-forget.lua}.
-     */
-    public void forgetMigrated(List<LegacyMessage> messages) {
-        Object[] ids = messages.stream().map(message -> bytes(message.id())).toArray();
-        scripts.callAndWait("Migration marks", LuaScript.MIGRATED_FORGET, Durability.NONE, RScript.ReturnType.LONG, ids);
-    }
-
-    /**
      * Removes a scheduled message; see {@code cancel.lua}.
      *
      * @return {@code true} when it was scheduled and is now gone; {@code false} when unknown, ready or in flight
@@ -218,82 +206,6 @@ public final class QueueShard {
         return reply.thenApply(result -> new QueueCounts(
                 toLong(result.get(0)), toLong(result.get(1)), toLong(result.get(2)),
                 toLong(result.get(3)), toLong(result.get(4))));
-    }
-
-    /**
-     * Reads one message by id without changing it; see {@code peek.lua}.
-     *
-     * @return the message, or {@code null} when this queue holds none with this id
-     */
-    public InspectedMessage peek(String id) {
-        List<Object> reply = scripts.callAndWait("Peek of message " + id, LuaScript.PEEK, Durability.NONE,
-                RScript.ReturnType.LIST, bytes(id));
-        if (reply.isEmpty()) {
-            return null;
-        }
-        return InspectedMessage.of(id, text(reply.get(0)), (byte[]) reply.get(1),
-                (byte[]) reply.get(2));
-    }
-
-    /**
-     * Removes up to {@code chunk} scheduled and up to {@code chunk} ready or in-flight messages; see {@code purge.lua}.
-     *
-     * @return {removed, 1 when more may be left else 0}
-     */
-    public long[] purgeChunk(int chunk) {
-        List<Object> reply = scripts.callAndWait("Purge", LuaScript.PURGE, Durability.REQUIRED, RScript.ReturnType.LIST,
-                bytes(chunk));
-        return new long[] { toLong(reply.get(0)), toLong(reply.get(1)) };
-    }
-
-    /**
-     * Lists at most {@code limit} stream entries and at most {@code limit} scheduled messages; see {@code browse.lua}.
-     *
-     * @param newest stream entries newest first and no scheduled ones (for dead-letter queues), else stream entries
-     *               oldest first and scheduled messages in due order
-     */
-    public List<InspectedMessage> browse(int limit, boolean newest) {
-        List<Object> reply = scripts.callAndWait("Browse", LuaScript.BROWSE, Durability.NONE, RScript.ReturnType.LIST,
-                bytes(limit), bytes(newest ? "newest" : "due"));
-        List<InspectedMessage> messages = new ArrayList<>(reply.size() / 4);
-        for (int i = 0; i < reply.size(); i += 4) {
-            messages.add(InspectedMessage.of(text(reply.get(i + 1)), text(reply.get(i)), (byte[]) reply.get(i + 2),
-                    (byte[]) reply.get(i + 3)));
-        }
-        return messages;
-    }
-
-    /**
-     * Lists ready entries no consumer has fetched, oldest first; see {@code dead-letters.lua}.
-     *
-     * @param after only entries after this stream entry id; {@code "-"}: from the first not fetched
-     * @param id    only this message's entry, searched through the whole stream; {@code ""}: any
-     */
-    public List<ReadyEntry> readyEntries(int limit, String after, String id) {
-        List<Object> reply = scripts.callAndWait("Listing of dead letters", LuaScript.DEAD_LETTERS, Durability.NONE,
-                RScript.ReturnType.LIST, bytes(limit), bytes(after), bytes(id));
-        List<ReadyEntry> entries = new ArrayList<>(reply.size() / 3);
-        for (int i = 0; i < reply.size(); i += 3) {
-            entries.add(new ReadyEntry(text(reply.get(i)), text(reply.get(i + 1)), (byte[]) reply.get(i + 2)));
-        }
-        return entries;
-    }
-
-    /**
-     * Removes a ready entry copied elsewhere, with its record while that is the version the entry holds; see
-     * {@code discard.lua}.
-     *
-     * @return {@code true} when removed; {@code false} when gone or fetched by a consumer meanwhile
-     */
-    public boolean discard(ReadyEntry entry) {
-        Long removed = scripts.callAndWait("Removal of redriven message " + entry.messageId(), LuaScript.DISCARD,
-                Durability.REQUIRED, RScript.ReturnType.LONG, bytes(entry.entryId()), bytes(entry.messageId()),
-                bytes(StoredRecord.generation(entry.record())));
-        return removed == 1;
-    }
-
-    private static String text(Object reply) {
-        return new String((byte[]) reply, StandardCharsets.UTF_8);
     }
 
     /**

@@ -55,7 +55,7 @@ public final class Redrive {
             int asked;
             do {
                 asked = (int) Math.min(PAGE, limit - moved);
-                page = shard.readyEntries(asked, after, "");
+                page = shard.inspection().readyEntries(asked, after, "");
                 for (ReadyEntry entry : page) {
                     moved += move(shard, entry, due) ? 1 : 0;
                     after = entry.entryId();
@@ -75,7 +75,7 @@ public final class Redrive {
      */
     public boolean one(String messageId, DueTime due) {
         QueueShard shard = deadLetterQueue.forMessage(messageId);
-        List<ReadyEntry> found = shard.readyEntries(1, "-", messageId);
+        List<ReadyEntry> found = shard.inspection().readyEntries(1, "-", messageId);
         return !found.isEmpty() && move(shard, found.get(0), due);
     }
 
@@ -95,7 +95,7 @@ public final class Redrive {
         if (!target.forMessage(id).schedule(id, envelope, due, OnDuplicate.keep).scheduled()) {
             return false;
         }
-        source.discard(entry);
+        source.inspection().discard(entry);
         return true;
     }
 }

@@ -101,7 +101,7 @@ public final class ShardedQueue {
      * @return the message, or {@code null} when the queue holds none with this id
      */
     public InspectedMessage peek(String id) {
-        return forMessage(id).peek(id);
+        return forMessage(id).inspection().peek(id);
     }
 
     /**
@@ -123,7 +123,7 @@ public final class ShardedQueue {
      * most twice {@code limit} messages per shard.
      */
     public List<InspectedMessage> browse(int limit) {
-        return shards.stream().flatMap(shard -> shard.browse(limit, false).stream())
+        return shards.stream().flatMap(shard -> shard.inspection().browse(limit, false).stream())
                 .sorted(Comparator.comparingLong(InspectedMessage::dueAt)).limit(limit).toList();
     }
 
@@ -132,7 +132,7 @@ public final class ShardedQueue {
      * letters), newest first.
      */
     public List<InspectedMessage> newest(int limit) {
-        return shards.stream().flatMap(shard -> shard.browse(limit, true).stream())
+        return shards.stream().flatMap(shard -> shard.inspection().browse(limit, true).stream())
                 .sorted(Comparator.comparingLong(InspectedMessage::scheduledAt).reversed()).limit(limit).toList();
     }
 
@@ -149,7 +149,7 @@ public final class ShardedQueue {
             long maxCalls = shard.size() / chunk + 2;
             long[] step = { 0, 1 };
             for (long call = 0; call < maxCalls && step[1] == 1; call++) {
-                step = shard.purgeChunk(chunk);
+                step = shard.inspection().purgeChunk(chunk);
                 removed += step[0];
             }
         }

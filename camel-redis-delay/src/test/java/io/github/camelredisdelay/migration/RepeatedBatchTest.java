@@ -63,7 +63,7 @@ class RepeatedBatchTest extends RedisDelayTestSupport {
         // the crashed migrator: claimed and wrote, never removed (its lease runs out)
         LegacyBatch batch = legacyQueue.claim("crashed", 1000, MigrationTask.BATCH_SIZE);
         assertThat(batch.messages()).hasSize(5);
-        queue.first().migrate(batch.messages(), batch.messages().stream().map(m -> envelope(m.value())).toList());
+        queue.first().migration().migrate(batch.messages(), batch.messages().stream().map(m -> envelope(m.value())).toList());
         await().atMost(Duration.ofSeconds(5)).until(() -> delivered.size() == 5);
         await().atMost(Duration.ofSeconds(5)).until(() -> queue.size() == 0);
 

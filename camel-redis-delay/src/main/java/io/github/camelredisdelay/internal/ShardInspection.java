@@ -1,0 +1,115 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.internal;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.camelredisdelay.internal.ScriptCalls.Durability;
+import org.redisson.api.RScript;
+
+import static io.github.camelredisdelay.internal.Replies.bytes;
+import static io.github.camelredisdelay.internal.Replies.toLong;
+
+/**
+ * Reading a queue shard's messages without delivering them, and removing them, for operators: browse, peek, purge and
+ * the two halves of a redrive.
+ */
+public final class ShardInspection {
+
+    private final ScriptCalls scripts;
+
+    ShardInspection(ScriptCalls scripts) {
+        this.scripts = scripts;
+    }
+
+    /**
+     * Reads one message by id without changing it; see {@code peek.lua}.
+     *
+     * @return the message, or {@code null} when this queue holds none with this id
+     */
+    public InspectedMessage peek(String id) {
+        List<Object> reply = scripts.callAndWait("Peek of message " + id, LuaScript.PEEK, Durability.NONE,
+                RScript.ReturnType.LIST, bytes(id));
+        if (reply.isEmpty()) {
+            return null;
+        }
+        return InspectedMessage.of(id, text(reply.get(0)), (byte[]) reply.get(1),
+                (byte[]) reply.get(2));
+    }
+
+    /**
+     * Removes up to {@code chunk} scheduled and up to {@code chunk} ready or in-flight messages; see {@code purge.lua}.
+     *
+     * @return {removed, 1 when more may be left else 0}
+     */
+    public long[] purgeChunk(int chunk) {
+        List<Object> reply = scripts.callAndWait("Purge", LuaScript.PURGE, Durability.REQUIRED, RScript.ReturnType.LIST,
+                bytes(chunk));
+        return new long[] { toLong(reply.get(0)), toLong(reply.get(1)) };
+    }
+
+    /**
+     * Lists at most {@code limit} stream entries and at most {@code limit} scheduled messages; see {@code browse.lua}.
+     *
+     * @param newest stream entries newest first and no scheduled ones (for dead-letter queues), else stream entries
+     *               oldest first and scheduled messages in due order
+     */
+    public List<InspectedMessage> browse(int limit, boolean newest) {
+        List<Object> reply = scripts.callAndWait("Browse", LuaScript.BROWSE, Durability.NONE, RScript.ReturnType.LIST,
+                bytes(limit), bytes(newest ? "newest" : "due"));
+        List<InspectedMessage> messages = new ArrayList<>(reply.size() / 4);
+        for (int i = 0; i < reply.size(); i += 4) {
+            messages.add(InspectedMessage.of(text(reply.get(i + 1)), text(reply.get(i)), (byte[]) reply.get(i + 2),
+                    (byte[]) reply.get(i + 3)));
+        }
+        return messages;
+    }
+
+    /**
+     * Lists ready entries no consumer has fetched, oldest first; see {@code dead-letters.lua}.
+     *
+     * @param after only entries after this stream entry id; {@code "-"}: from the first not fetched
+     * @param id    only this message's entry, searched through the whole stream; {@code ""}: any
+     */
+    public List<ReadyEntry> readyEntries(int limit, String after, String id) {
+        List<Object> reply = scripts.callAndWait("Listing of dead letters", LuaScript.DEAD_LETTERS, Durability.NONE,
+                RScript.ReturnType.LIST, bytes(limit), bytes(after), bytes(id));
+        List<ReadyEntry> entries = new ArrayList<>(reply.size() / 3);
+        for (int i = 0; i < reply.size(); i += 3) {
+            entries.add(new ReadyEntry(text(reply.get(i)), text(reply.get(i + 1)), (byte[]) reply.get(i + 2)));
+        }
+        return entries;
+    }
+
+    /**
+     * Removes a ready entry copied elsewhere, with its record while that is the version the entry holds; see
+     * {@code discard.lua}.
+     *
+     * @return {@code true} when removed; {@code false} when gone or fetched by a consumer meanwhile
+     */
+    public boolean discard(ReadyEntry entry) {
+        Long removed = scripts.callAndWait("Removal of redriven message " + entry.messageId(), LuaScript.DISCARD,
+                Durability.REQUIRED, RScript.ReturnType.LONG, bytes(entry.entryId()), bytes(entry.messageId()),
+                bytes(StoredRecord.generation(entry.record())));
+        return removed == 1;
+    }
+
+    private static String text(Object reply) {
+        return new String((byte[]) reply, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,64 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.camelredisdelay.internal.ScriptCalls.Durability;
+import org.redisson.api.RScript;
+
+import static io.github.camelredisdelay.internal.Replies.bytes;
+import static io.github.camelredisdelay.internal.Replies.toLong;
+
+/**
+ * Writing the messages of a migration from an {@code RDelayedQueue} into a queue shard, with marks that make a repeated
+ * batch harmless.
+ */
+public final class ShardMigration {
+
+    private final ScriptCalls scripts;
+
+    ShardMigration(ScriptCalls scripts) {
+        this.scripts = scripts;
+    }
+
+    /**
+     * Writes messages migrated from a legacy queue and marks their ids; see {@code migrate.lua}.
+     *
+     * @param  envelopes the envelope of each message, in the order of {@code messages}
+     * @return           how many were stored (the others were written before)
+     */
+    public int migrate(List<LegacyMessage> messages, List<byte[]> envelopes) {
+        List<Object> args = new ArrayList<>(messages.size() * 3);
+        for (int i = 0; i < messages.size(); i++) {
+            args.add(bytes(messages.get(i).id()));
+            args.add(envelopes.get(i));
+            args.add(bytes(messages.get(i).dueAt()));
+        }
+        List<Object> reply = scripts.callAndWait("Migration of " + messages.size() + " messages", LuaScript.MIGRATE,
+                Durability.REQUIRED, RScript.ReturnType.LIST, args.toArray());
+        return (int) reply.stream().skip(1).filter(status -> toLong(status) == Wire.STATUS_SCHEDULED).count();
+    }
+
+    /**
+     * Clears the marks {@link #migrate} set, once the legacy copies are gone; see {@code migrated-forget.lua}.
+     */
+    public void forgetMigrated(List<LegacyMessage> messages) {
+        Object[] ids = messages.stream().map(message -> bytes(message.id())).toArray();
+        scripts.callAndWait("Migration marks", LuaScript.MIGRATED_FORGET, Durability.NONE, RScript.ReturnType.LONG, ids);
+    }
+}
