@@ -55,6 +55,20 @@ class WireTest {
     }
 
     @Test
+    void theRecordFormatsOfTheScriptsAreTheHeadSizes() {
+        Map<String, String> record = new TreeMap<>();
+        Matcher constant = LUA_CONSTANT.matcher(LuaScript.Files.load("record.lua"));
+        while (constant.find()) {
+            record.put(constant.group(1), constant.group(3) != null ? constant.group(3) : constant.group(2));
+        }
+        assertThat(record).containsExactlyInAnyOrderEntriesOf(Map.of(
+                "HEAD_FORMAT", ">I" + Wire.SCHEDULED_AT_BYTES + "I" + Wire.DUE_AT_BYTES + "I" + Wire.GENERATION_BYTES,
+                "DUE_AT_FORMAT", ">I" + Wire.DUE_AT_BYTES,
+                "GENERATION_FORMAT", ">I" + Wire.GENERATION_BYTES,
+                "GENERATIONS", String.valueOf(1 << (8 * Wire.GENERATION_BYTES))));
+    }
+
+    @Test
     void everyScheduleStatusMapsByItsCode() {
         for (ScheduleResult.Status status : ScheduleResult.Status.values()) {
             assertThat(ScheduleResult.Status.ofCode(codeOf(status))).isEqualTo(status);
