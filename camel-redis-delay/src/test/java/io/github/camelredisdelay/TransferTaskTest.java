@@ -16,13 +16,12 @@
 package io.github.camelredisdelay;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
 
 import io.github.camelredisdelay.test.CommandStats;
+import io.github.camelredisdelay.test.ComponentThreads;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.RedisServerExtension;
 import org.apache.camel.CamelContext;
@@ -117,7 +116,7 @@ class TransferTaskTest extends RedisDelayTestSupport {
 
             node.stop();
 
-            assertThat(redisDelayThreads()).isEmpty();
+            ComponentThreads.assertNoneLeftOf(node);
             Map<String, Long> before = CommandStats.calls(sharedClient);
             await().pollDelay(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3)).until(() -> true);
             Map<String, Long> after = CommandStats.calls(sharedClient);
@@ -128,11 +127,6 @@ class TransferTaskTest extends RedisDelayTestSupport {
         } finally {
             sharedClient.shutdown();
         }
-    }
-
-    private static List<String> redisDelayThreads() {
-        return Thread.getAllStackTraces().keySet().stream().map(Thread::getName).filter(name -> name.contains("RedisDelay"))
-                .collect(Collectors.toList());
     }
 
     private long redisTimeMillis() {

@@ -124,9 +124,12 @@ public abstract class RedisDelayTestSupport {
     }
 
     @AfterEach
-    void stopContextsAndClient() {
+    void stopContextsAndClient() throws InterruptedException {
         for (CamelContext context : contexts) {
             context.stop();
+        }
+        for (CamelContext context : contexts) {
+            ComponentThreads.assertNoneLeftOf(context);
         }
         contexts.clear();
         if (redis != null) {
