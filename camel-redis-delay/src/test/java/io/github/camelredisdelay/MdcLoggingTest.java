@@ -27,6 +27,11 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.LogEvent;
+import org.apache.logging.log4j.core.Logger;
+import org.apache.logging.log4j.core.appender.AbstractAppender;
+import org.apache.logging.log4j.core.config.Property;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.MDC;
@@ -132,6 +137,40 @@ class MdcLoggingTest extends RedisDelayTestSupport {
             assertThat(MDC.get(RedisDelayConstants.MDC_QUEUE)).isNull();
         } finally {
             MDC.remove(RedisDelayConstants.MDC_MESSAGE_ID);
+        }
+    }
+
+    @Test
+    void theComponentsLogLineAboutAFailedDeliveryCarriesTheKeys() throws Exception {
+        List<String> lines = new CopyOnWriteArrayList<>();
+        Logger settlementLog = (Logger) LogManager.getLogger(Settlement.class);
+        AbstractAppender appender = new AbstractAppender("mdc-test", null, null, true, Property.EMPTY_ARRAY) {
+            @Override
+            public void append(LogEvent event) {
+                lines.add(event.getContextData().getValue(RedisDelayConstants.MDC_QUEUE) + "/"
+                          + event.getContextData().getValue(RedisDelayConstants.MDC_MESSAGE_ID) + " "
+                          + event.getMessage().getFormattedMessage());
+            }
+        };
+        appender.start();
+        settlementLog.addAppender(appender);
+        try {
+            CamelContext context = createContext(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("redis-delay:jobs?retrySchedule=1h").throwException(new IllegalStateException("no"));
+                }
+            });
+            context.setUseMDCLogging(true);
+            context.start();
+            context.createProducerTemplate().sendBodyAndHeader("redis-delay:jobs", "a", RedisDelayConstants.MESSAGE_ID,
+                    "job-a");
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> !lines.isEmpty());
+            assertThat(lines.get(0)).startsWith("jobs/job-a Delivery 1 of message job-a on queue jobs failed");
+        } finally {
+            settlementLog.removeAppender(appender);
+            appender.stop();
         }
     }
 }
