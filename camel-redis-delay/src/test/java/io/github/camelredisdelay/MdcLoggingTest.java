@@ -18,6 +18,7 @@ package io.github.camelredisdelay;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -77,6 +78,7 @@ class MdcLoggingTest extends RedisDelayTestSupport {
             @Override
             public void configure() {
                 from("redis-delay:jobs").routeId("jobs").process(e -> see("delivery"))
+                        .to("redis-delay:later?delay=1h").process(e -> see("after schedule"))
                         .threads().executorService(oneThread)
                         .process(e -> see("after threads"));
                 from("direct:probe").routeId("probe").threads().executorService(oneThread).process(e -> see("probe"));
@@ -90,7 +92,8 @@ class MdcLoggingTest extends RedisDelayTestSupport {
 
     @Test
     void keysAreInTheRoutesMdcDuringADeliveryAndGoneFromItsThreadsAfterwards() throws Exception {
-        ProducerTemplate producer = node(true).createProducerTemplate();
+        CamelContext context = node(true);
+        ProducerTemplate producer = context.createProducerTemplate();
 
         producer.sendBodyAndHeader("redis-delay:jobs", "a", RedisDelayConstants.MESSAGE_ID, "job-a");
         await().atMost(Duration.ofSeconds(10)).until(() -> seenAt("after threads").size() == 1);
@@ -102,6 +105,10 @@ class MdcLoggingTest extends RedisDelayTestSupport {
                 .containsExactly(tuple("job-a", "jobs"),
                         tuple("job-b", "jobs"));
         assertThat(seenAt("delivery")).extracting(Seen::thread).allMatch(name -> name.contains("RedisDelayConsumer"));
+        // the schedule completes on one of the component's completion threads
+        assertThat(seenAt("after schedule")).extracting(Seen::messageId, Seen::queue)
+                .containsExactly(tuple("job-a", "jobs"), tuple("job-b", "jobs"));
+        assertThat(seenAt("after schedule")).extracting(Seen::thread).allMatch(name -> name.contains("RedisDelayCompletions"));
         assertThat(seenAt("after threads")).extracting(Seen::messageId, Seen::queue, Seen::thread)
                 .containsExactly(tuple("job-a", "jobs", "mdc-test-pool"),
                         tuple("job-b", "jobs", "mdc-test-pool"));
@@ -111,6 +118,32 @@ class MdcLoggingTest extends RedisDelayTestSupport {
             assertThat(probe.messageId()).isNull();
             assertThat(probe.queue()).isNull();
         });
+        // nor does any of the component's completion threads, which handed the deliveries on to the pool
+        assertThat(onEveryCompletionThread(context.getComponent("redis-delay", RedisDelayComponent.class)))
+                .hasSize(RedisDelayComponent.COMPLETION_THREADS)
+                .allSatisfy(onThread -> assertThat(onThread.messageId()).isNull())
+                .allSatisfy(onThread -> assertThat(onThread.queue()).isNull());
+    }
+
+    /** What the MDC of each completion thread of the component holds: one task per thread, all running at once. */
+    private List<Seen> onEveryCompletionThread(RedisDelayComponent component) {
+        CountDownLatch allRunning = new CountDownLatch(RedisDelayComponent.COMPLETION_THREADS);
+        for (int i = 0; i < RedisDelayComponent.COMPLETION_THREADS; i++) {
+            component.completeOnCamelThread(() -> {
+                see("completion thread");
+                allRunning.countDown();
+                try {
+                    allRunning.await(5, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        }
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> seenAt("completion thread").size() == RedisDelayComponent.COMPLETION_THREADS);
+        List<Seen> onThreads = seenAt("completion thread");
+        assertThat(onThreads).extracting(Seen::thread).doesNotHaveDuplicates();
+        return onThreads;
     }
 
     @Test
