@@ -46,7 +46,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * With Camel's OpenTelemetry tracer (camel-opentelemetry2) on both nodes, a delivered message's consumer span belongs
  * to the trace of the exchange that scheduled it: its parent is the producer's span, and the delay is the gap between
- * them.
+ * them. The tracer is camel-opentelemetry2 4.18.0 running on this build's Camel: its 4.22.0 release is not on Maven
+ * Central.
  */
 class TraceContextTest extends RedisDelayTestSupport {
 
