@@ -177,7 +177,8 @@ final class Deliverer {
     }
 
     /**
-     * Routes a fetched delivery through a consumer's processor; its lease is kept alive until then.
+     * Routes a fetched delivery through a consumer's processor, with the delivery's MDC keys on this thread
+     * ({@link DeliveryMdc}); its lease is kept alive until then.
      */
     void deliver(Delivery delivery, DefaultConsumer consumer) {
         Exchange exchange = consumer.createExchange(false);
@@ -186,17 +187,18 @@ final class Deliverer {
             consumer.releaseExchange(exchange, false);
             return;
         }
-        try {
-            consumer.getProcessor().process(exchange);
-        } catch (Exception e) {
-            consumer.getExceptionHandler().handleException("Error processing message " + delivery.messageId() + " of queue "
-                                                           + queue.name(),
-                    exchange, e);
-        } finally {
-            if (!completion.fired()) {
-                settlement.abandoned(delivery);
+        try (DeliveryMdc mdc = DeliveryMdc.open(exchange.getContext(), delivery.messageId(), queue.name())) {
+            try {
+                consumer.getProcessor().process(exchange);
+            } catch (Exception e) {
+                consumer.getExceptionHandler().handleException(
+                        "Error processing message " + delivery.messageId() + " of queue " + queue.name(), exchange, e);
+            } finally {
+                if (!completion.fired()) {
+                    settlement.abandoned(delivery);
+                }
+                consumer.releaseExchange(exchange, false);
             }
-            consumer.releaseExchange(exchange, false);
         }
         if (acks != null && acks.isOverdue()) {
             // slow exchanges: do not let finished messages wait for the whole batch, a crash would repeat them

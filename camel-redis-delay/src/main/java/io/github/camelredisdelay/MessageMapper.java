@@ -40,7 +40,9 @@ import org.slf4j.LoggerFactory;
  * {@code String}; other bodies become {@code byte[]} through Camel's type converters. Headers pass through the
  * endpoint's {@link HeaderFilterStrategy}, so Camel's own headers (including every {@code CamelRedisDelay*}
  * instruction) are never stored; values of other types than those {@link EnvelopeCodec#isSupportedHeaderValue} accepts
- * are dropped with one WARN per header name.
+ * are dropped with one WARN per header name. The W3C Trace Context headers {@code traceparent} and {@code tracestate}
+ * are stored and restored whatever the filter says, so that a delivery joins the trace of the exchange that scheduled
+ * it.
  */
 final class MessageMapper {
 
@@ -49,6 +51,9 @@ final class MessageMapper {
     private static final Set<String> RESTORED_HEADERS
             = Set.of(RedisDelayConstants.ORIGINAL_QUEUE, RedisDelayConstants.LAST_ERROR,
                     RedisDelayConstants.MIGRATED_FROM);
+    /** The W3C Trace Context headers Camel's tracers inject before a send and read when a route starts. */
+    private static final String TRACEPARENT = "traceparent";
+    private static final String TRACESTATE = "tracestate";
 
     private final HeaderFilterStrategy headerFilter;
     private final String queue;
@@ -144,19 +149,21 @@ final class MessageMapper {
         Envelope envelope = EnvelopeCodec.decode(stored);
         message.setBody(envelope.body());
         envelope.headers().forEach((name, value) -> {
-            if (RESTORED_HEADERS.contains(name) || !headerFilter.applyFilterToExternalHeaders(name, value, exchange)) {
+            if (RESTORED_HEADERS.contains(name) || isTraceContext(name, value)
+                    || !headerFilter.applyFilterToExternalHeaders(name, value, exchange)) {
                 message.setHeader(name, value);
             }
         });
     }
 
     /**
-     * The exchange's headers that pass the header filter and have a storable type.
+     * The exchange's headers that pass the header filter and have a storable type, and its trace context.
      */
     Map<String, Object> storableHeaders(Exchange exchange) {
         Map<String, Object> stored = new LinkedHashMap<>();
         exchange.getMessage().getHeaders().forEach((name, value) -> {
-            if (value == null || headerFilter.applyFilterToCamelHeaders(name, value, exchange)) {
+            if (value == null
+                    || headerFilter.applyFilterToCamelHeaders(name, value, exchange) && !isTraceContext(name, value)) {
                 return;
             }
             if (EnvelopeCodec.isSupportedHeaderValue(value)) {
@@ -168,5 +175,13 @@ final class MessageMapper {
             }
         });
         return stored;
+    }
+
+    /**
+     * Whether a header is W3C trace context ({@code traceparent} or {@code tracestate}, as text), which is kept
+     * whatever the header filter says: without it the consumer's span would start a trace of its own.
+     */
+    private static boolean isTraceContext(String name, Object value) {
+        return value instanceof String && (TRACEPARENT.equalsIgnoreCase(name) || TRACESTATE.equalsIgnoreCase(name));
     }
 }

@@ -38,6 +38,7 @@ import org.apache.camel.spi.PropertyConfigurer;
 import org.apache.camel.spi.annotations.Component;
 import org.apache.camel.support.HealthCheckComponent;
 import org.redisson.api.RedissonClient;
+import org.slf4j.MDC;
 
 /**
  * The {@code redis-delay} component: a distributed, durable delay queue on Redis. It owns what the endpoints of a
@@ -52,7 +53,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
     /** Longest wait of the timer threads' running tasks on stop. */
     private static final long TIMER_SHUTDOWN_MS = 200;
     /** Threads that continue routes after an asynchronous schedule: short tasks, so a few serve many exchanges. */
-    private static final int COMPLETION_THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
+    static final int COMPLETION_THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
 
     @Metadata(description = "Default options for every endpoint of this component")
     private RedisDelayConfiguration configuration = new RedisDelayConfiguration();
@@ -127,19 +128,41 @@ public class RedisDelayComponent extends HealthCheckComponent {
     /**
      * Runs {@code continuation} (a route continuing after an asynchronous Redis call) on one of the component's
      * completion threads, so it never runs on the Redis client's I/O thread; on the calling thread once they are
-     * stopping.
+     * stopping. Either way the thread's MDC is put back as it was afterwards ({@link #restoringMdc}).
      */
     void completeOnCamelThread(Runnable continuation) {
+        Runnable task = restoringMdc(continuation);
         ExecutorService pool = completions;
         try {
             if (pool != null) {
-                pool.execute(continuation);
+                pool.execute(task);
                 return;
             }
         } catch (RejectedExecutionException e) {
             // stopping: nothing else is left to run it
         }
-        continuation.run();
+        task.run();
+    }
+
+    /**
+     * {@code continuation}, then the thread's MDC as it was before. With MDC logging, Camel brings the keys its
+     * {@code mdcLoggingKeysPattern} matches (such as a delivery's {@code camel.redisDelay.*}) to the thread a route
+     * continues on, but leaves them there when the exchange moves on to yet another thread; without this, the next
+     * exchange on a completion thread would log with another delivery's keys (MdcLoggingTest).
+     */
+    private static Runnable restoringMdc(Runnable continuation) {
+        return () -> {
+            Map<String, String> before = MDC.getCopyOfContextMap();
+            try {
+                continuation.run();
+            } finally {
+                if (before == null) {
+                    MDC.clear();
+                } else {
+                    MDC.setContextMap(before);
+                }
+            }
+        };
     }
 
     /**

@@ -97,6 +97,17 @@ public final class RedisDelayConstants {
               javaType = "Long")
     public static final String REDRIVE_LIMIT = "CamelRedisDelayRedriveLimit";
 
+    /**
+     * MDC key of the id of the message being delivered, set on the consumer's thread while the delivery runs when the
+     * CamelContext uses MDC logging ({@code camel.main.useMdcLogging=true}). Not a header.
+     */
+    public static final String MDC_MESSAGE_ID = "camel.redisDelay.messageId";
+
+    /**
+     * MDC key of the queue of the message being delivered, set like {@link #MDC_MESSAGE_ID}. Not a header.
+     */
+    public static final String MDC_QUEUE = "camel.redisDelay.queue";
+
     private RedisDelayConstants() {
     }
 }
