@@ -126,12 +126,11 @@ public class RedisDelayComponent extends HealthCheckComponent {
     }
 
     /**
-     * Runs {@code continuation} (a route continuing after an asynchronous Redis call) on one of the component's
-     * completion threads, so it never runs on the Redis client's I/O thread; on the calling thread once they are
-     * stopping. Either way the thread's MDC is put back as it was afterwards ({@link #restoringMdc}).
+     * Runs {@code task} (the completion of asynchronous Redis calls, after which routes continue) on one of the
+     * component's completion threads, so that it never runs on the Redis client's I/O thread; on the calling thread
+     * once they are stopping.
      */
-    void completeOnCamelThread(Runnable continuation) {
-        Runnable task = restoringMdc(continuation);
+    void runOnCompletionThread(Runnable task) {
         ExecutorService pool = completions;
         try {
             if (pool != null) {
@@ -145,24 +144,22 @@ public class RedisDelayComponent extends HealthCheckComponent {
     }
 
     /**
-     * {@code continuation}, then the thread's MDC as it was before. With MDC logging, Camel brings the keys its
-     * {@code mdcLoggingKeysPattern} matches (such as a delivery's {@code camel.redisDelay.*}) to the thread a route
-     * continues on, but leaves them there when the exchange moves on to yet another thread; without this, the next
-     * exchange on a completion thread would log with another delivery's keys (MdcLoggingTest).
+     * Runs {@code continuation}, then puts the thread's MDC back as it was before. With MDC logging, Camel brings the
+     * keys its {@code mdcLoggingKeysPattern} matches (such as a delivery's {@code camel.redisDelay.*}) to the thread a
+     * route continues on, but leaves them there when the exchange moves on to yet another thread; without this, the
+     * next exchange on a completion thread would log with another delivery's keys (MdcLoggingTest).
      */
-    private static Runnable restoringMdc(Runnable continuation) {
-        return () -> {
-            Map<String, String> before = MDC.getCopyOfContextMap();
-            try {
-                continuation.run();
-            } finally {
-                if (before == null) {
-                    MDC.clear();
-                } else {
-                    MDC.setContextMap(before);
-                }
+    static void continueRestoringMdc(Runnable continuation) {
+        Map<String, String> before = MDC.getCopyOfContextMap();
+        try {
+            continuation.run();
+        } finally {
+            if (before == null) {
+                MDC.clear();
+            } else {
+                MDC.setContextMap(before);
             }
-        };
+        }
     }
 
     /**

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import java.util.function.Predicate;
 
 import io.github.camelredisdelay.internal.DueTime;
@@ -136,9 +137,11 @@ public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterS
         this.client = client;
         WriteSync sync
                 = new WriteSync(configuration.getSyncReplicas(), configuration.isSyncAof(), configuration.getSyncTimeout());
-        queue = ShardedQueue.of(client, configuration.getKeyPrefix(), queueName, configuration.getShards(), sync);
+        // a route continues after its schedule where the schedule's stage completes: on a completion thread
+        Executor completer = component::runOnCompletionThread;
+        queue = ShardedQueue.of(client, configuration.getKeyPrefix(), queueName, configuration.getShards(), sync, completer);
         deadLetterQueue = ShardedQueue.of(client, configuration.getKeyPrefix(), configuration.deadLetterQueueOf(queueName),
-                configuration.getShards(), sync);
+                configuration.getShards(), sync, completer);
         String connection = connectionId();
         wakeChannelsKey = connection + "|" + configuration.getKeyPrefix();
         statisticsKey = wakeChannelsKey + "|" + queueName;

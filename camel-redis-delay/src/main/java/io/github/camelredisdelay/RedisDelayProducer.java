@@ -95,7 +95,8 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         if (failure != null) {
             exchange.setException(Futures.unwrap(failure));
         }
-        endpoint.getComponent().completeOnCamelThread(() -> callback.done(false));
+        // the stage completes on a completion thread of the component (RedisDelayEndpoint's completer)
+        RedisDelayComponent.continueRestoringMdc(() -> callback.done(false));
     }
 
     private void process(Exchange exchange, RedisDelayOperation operation) {

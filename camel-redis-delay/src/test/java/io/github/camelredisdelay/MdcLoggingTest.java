@@ -129,7 +129,7 @@ class MdcLoggingTest extends RedisDelayTestSupport {
     private List<Seen> onEveryCompletionThread(RedisDelayComponent component) {
         CountDownLatch allRunning = new CountDownLatch(RedisDelayComponent.COMPLETION_THREADS);
         for (int i = 0; i < RedisDelayComponent.COMPLETION_THREADS; i++) {
-            component.completeOnCamelThread(() -> {
+            component.runOnCompletionThread(() -> {
                 see("completion thread");
                 allRunning.countDown();
                 try {

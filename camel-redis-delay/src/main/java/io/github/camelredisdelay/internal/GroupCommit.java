@@ -23,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
 
@@ -32,7 +33,8 @@ import java.util.function.ToLongFunction;
  * it returns, everything queued (up to {@code maxBatch} requests and {@code maxSize}) leaves in the next call, sent
  * from the thread that received the reply. A lone caller therefore never waits for company, and N busy callers share
  * round trips and script calls instead of queueing for them one by one. Every caller returns once its own request is
- * done.
+ * done. The requests of a call get their results in one task on the {@code completer} given: callers that continue
+ * there (a route after its schedule) cost the thread that received the reply one hand-off per call, not one each.
  *
  * @param <T> a request
  * @param <R> its result
@@ -43,6 +45,7 @@ public final class GroupCommit<T, R> {
     private final int maxBatch;
     private final ToLongFunction<T> size;
     private final long maxSize;
+    private final Executor completer;
     private final Deque<Turn<T, R>> queued = new ArrayDeque<>();
     private boolean sending;
 
@@ -55,6 +58,19 @@ public final class GroupCommit<T, R> {
      */
     public GroupCommit(Function<List<T>, CompletionStage<List<R>>> send, int maxBatch, ToLongFunction<T> size,
                        long maxSize) {
+        this(send, maxBatch, size, maxSize, Runnable::run);
+    }
+
+    /**
+     * @param send      sends requests in one call; its stage completes with their results in the same order
+     * @param maxBatch  most requests per call
+     * @param size      the size of a request, in any unit
+     * @param maxSize   most total size of the requests of one call, unless a single request is larger (it then goes
+     *                  alone), so large messages do not pile up into one huge script call
+     * @param completer runs, once per call, the task that completes the stages of its requests
+     */
+    public GroupCommit(Function<List<T>, CompletionStage<List<R>>> send, int maxBatch, ToLongFunction<T> size,
+                       long maxSize, Executor completer) {
         if (maxBatch < 1) {
             throw new IllegalArgumentException("maxBatch must be at least 1, not " + maxBatch);
         }
@@ -62,6 +78,7 @@ public final class GroupCommit<T, R> {
         this.maxBatch = maxBatch;
         this.size = size;
         this.maxSize = maxSize;
+        this.completer = completer;
     }
 
     /**
@@ -93,7 +110,7 @@ public final class GroupCommit<T, R> {
 
     /**
      * Sends the request, alone or with others, without waiting: the stage completes with its result, or with what the
-     * call that carried it failed with, on the thread that received the reply.
+     * call that carried it failed with, on the {@code completer}.
      */
     public CompletionStage<R> submitAsync(T request) {
         return enqueue(request).result();
@@ -132,18 +149,16 @@ public final class GroupCommit<T, R> {
             call = CompletableFuture.failedFuture(e);
         }
         call.whenComplete((results, failure) -> {
-            try {
-                settle(batch, results, failure);
-            } finally {
-                boolean more;
-                synchronized (this) {
-                    more = !queued.isEmpty();
-                    sending = more;
-                }
-                if (more) {
-                    sendQueued();
-                }
+            // what queued meanwhile leaves first: handing out the results must not delay the next call
+            boolean more;
+            synchronized (this) {
+                more = !queued.isEmpty();
+                sending = more;
             }
+            if (more) {
+                sendQueued();
+            }
+            completer.execute(() -> settle(batch, results, failure));
         });
     }
 

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 import io.github.camelredisdelay.DuplicateMessageException;
@@ -50,13 +51,14 @@ public final class QueueShard {
     private final GroupCommit<ScheduleRequest, ScheduleResult> schedules;
 
     public QueueShard(RedissonClient client, QueueKeys keys) {
-        this(client, keys, WriteSync.NONE);
+        this(client, keys, WriteSync.NONE, Runnable::run);
     }
 
     /**
-     * @param sync how long schedules, cancels, reschedules and acknowledgements wait for replicas
+     * @param sync      how long schedules, cancels, reschedules and acknowledgements wait for replicas
+     * @param completer where the stages of {@link #scheduleAsync} complete: one task per script call
      */
-    public QueueShard(RedissonClient client, QueueKeys keys, WriteSync sync) {
+    public QueueShard(RedissonClient client, QueueKeys keys, WriteSync sync, Executor completer) {
         this.client = client;
         this.keys = keys;
         this.scripts = new ScriptCalls(client, keys, sync);
@@ -65,7 +67,7 @@ public final class QueueShard {
         this.migration = new ShardMigration(scripts);
         this.schedules = new GroupCommit<>(
                 this::scheduleAllAsync, BatchLimits.GROUP_COMMIT_MESSAGES,
-                request -> request.envelope().length, BatchLimits.GROUP_COMMIT_BYTES);
+                request -> request.envelope().length, BatchLimits.GROUP_COMMIT_BYTES, completer);
     }
 
     public QueueKeys keys() {
@@ -109,8 +111,8 @@ public final class QueueShard {
     }
 
     /**
-     * Stores a message without waiting; see {@link #schedule}. The stage completes on the thread that received the
-     * reply (a Redis client thread), with the outcome or the failure {@link #schedule} would throw.
+     * Stores a message without waiting; see {@link #schedule}. The stage completes on the completer given to the
+     * constructor, with the outcome or the failure {@link #schedule} would throw.
      */
     public CompletionStage<ScheduleResult> scheduleAsync(String id, byte[] envelope, DueTime due, OnDuplicate onDuplicate) {
         return schedules.submitAsync(new ScheduleRequest(id, envelope, due, onDuplicate))

@@ -20,6 +20,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 
 import org.redisson.api.RedissonClient;
 
@@ -38,10 +39,12 @@ public final class ShardedQueue {
         this.shards = shards;
     }
 
-    public static ShardedQueue of(RedissonClient client, String keyPrefix, String queue, int shards, WriteSync sync) {
+    /** @param completer where the stages of {@link QueueShard#scheduleAsync} complete: one task per script call */
+    public static ShardedQueue of(
+            RedissonClient client, String keyPrefix, String queue, int shards, WriteSync sync, Executor completer) {
         return new ShardedQueue(
                 queue, ShardTags.of(queue, shards).stream()
-                        .map(tag -> new QueueShard(client, QueueKeys.of(keyPrefix, queue, tag), sync))
+                        .map(tag -> new QueueShard(client, QueueKeys.of(keyPrefix, queue, tag), sync, completer))
                         .toList());
     }
 

@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -92,6 +93,27 @@ class GroupCommitTest {
         assertThat(queued).extracting(CompletableFuture::join).containsExactly(4, 9, 16, 25);
         assertThat(calls).hasSize(2);
         assertThat(calls.get(1)).containsExactlyInAnyOrder(2, 3, 4, 5);
+    }
+
+    @Test
+    void theResultsOfOneCallAreHandedOutInOneTaskOnTheCompleter() {
+        CountDownLatch firstCallMayReturn = new CountDownLatch(1);
+        List<String> completerTasks = new CopyOnWriteArrayList<>();
+        Executor completer = task -> {
+            completerTasks.add("task");
+            task.run();
+        };
+        GroupCommit<Integer, Integer> commit
+                = new GroupCommit<>(squares(firstCallMayReturn), 10, n -> 1, Long.MAX_VALUE, completer);
+        CompletableFuture<Integer> first = submitFirst(commit, 1);
+
+        List<CompletableFuture<Integer>> queued = queueBehind(commit, 2, 5);
+        firstCallMayReturn.countDown();
+
+        assertThat(first.join()).isEqualTo(1);
+        assertThat(queued).extracting(CompletableFuture::join).containsExactly(4, 9, 16, 25);
+        assertThat(calls).hasSize(2);
+        assertThat(completerTasks).as("one per call, not one per request").hasSize(2);
     }
 
     @Test

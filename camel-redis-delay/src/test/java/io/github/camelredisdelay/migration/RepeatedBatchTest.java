@@ -58,7 +58,7 @@ class RepeatedBatchTest extends RedisDelayTestSupport {
             }
         });
         LegacyDelayedQueue legacyQueue = new LegacyDelayedQueue(redis(), keyPrefix, legacy);
-        ShardedQueue queue = ShardedQueue.of(redis(), keyPrefix, "orders", 1, WriteSync.NONE);
+        ShardedQueue queue = ShardedQueue.of(redis(), keyPrefix, "orders", 1, WriteSync.NONE, Runnable::run);
 
         // the crashed migrator: claimed and wrote, never removed (its lease runs out)
         LegacyBatch batch = legacyQueue.claim("crashed", 1000, MigrationTask.BATCH_SIZE);
