@@ -37,7 +37,7 @@ import org.redisson.config.Config;
  * task runs in this client), an optional producer offering at a steady rate and an optional consumer taking from the
  * destination list. Values are {@code "<name>:<due time>"}, the due time as this node computed it.
  */
-final class OldRedissonNode implements AutoCloseable {
+public final class OldRedissonNode implements AutoCloseable {
 
     private final RedissonClient client;
     private final RBlockingQueue<String> destination;
@@ -49,7 +49,7 @@ final class OldRedissonNode implements AutoCloseable {
     private ScheduledFuture<?> producing;
 
     @SuppressWarnings("deprecation")
-    OldRedissonNode(String legacyName) {
+    public OldRedissonNode(String legacyName) {
         Config config = new Config();
         config.setCodec(StringCodec.INSTANCE);
         config.useSingleServer().setAddress(RedisServerExtension.redisUrl());
@@ -59,7 +59,7 @@ final class OldRedissonNode implements AutoCloseable {
     }
 
     /** Offers one message due in {@code delayMs}; returns its value. */
-    String offer(String name, long delayMs) {
+    public String offer(String name, long delayMs) {
         String value = name + ":" + (System.currentTimeMillis() + delayMs);
         delayed.offer(value, delayMs, TimeUnit.MILLISECONDS);
         offered.add(value);
@@ -106,11 +106,11 @@ final class OldRedissonNode implements AutoCloseable {
         return taken;
     }
 
-    List<String> offered() {
+    public List<String> offered() {
         return offered;
     }
 
-    long destinationSize() {
+    public long destinationSize() {
         return destination.size();
     }
 
