@@ -21,9 +21,9 @@ import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.ByteArrayCodec;
 
 /**
- * The keys a migration from the RDelayedQueue {@code name} reads and writes beside the new queue: Redisson's three and
- * the migration's private set of messages taken over but not yet migrated, as docs/migration-from-rdelayedqueue.md
- * names them.
+ * The keys a migration from the RDelayedQueue {@code name} reads and writes beside the new queue: Redisson's three, the
+ * migration's private set of messages taken over but not yet migrated and the ids it still has to unmark, as
+ * docs/migration-from-rdelayedqueue.md names them.
  *
  * @param keyPrefix the component's key prefix
  */
@@ -49,6 +49,11 @@ public record LegacyKeys(String name, String keyPrefix) {
         return keyPrefix + ":migrate:{" + name + "}:pending";
     }
 
+    /** Ids of migrated messages removed from {@link #pending()} whose marks on the queue may still be set. */
+    public String unmark() {
+        return keyPrefix + ":migrate:{" + name + "}:unmark";
+    }
+
     /** Messages the legacy keys still hold, each counted once (the order list repeats the timeout set). */
     public long left(RedissonClient redis) {
         return redis.getScoredSortedSet(timeout(), ByteArrayCodec.INSTANCE).size()
@@ -56,9 +61,9 @@ public record LegacyKeys(String name, String keyPrefix) {
                + redis.getScoredSortedSet(pending(), ByteArrayCodec.INSTANCE).size();
     }
 
-    /** Which of the keys holding messages exist, for an assertion that the legacy queue is empty. */
+    /** Which of the keys holding messages or ids exist, for an assertion that the migration left nothing behind. */
     public List<String> existing(RedissonClient redis) {
-        return List.of(timeout(), order(), destination(), pending()).stream()
+        return List.of(timeout(), order(), destination(), pending(), unmark()).stream()
                 .filter(key -> redis.getBucket(key).isExists())
                 .toList();
     }
