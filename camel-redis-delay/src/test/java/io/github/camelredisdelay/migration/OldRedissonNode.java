@@ -48,11 +48,19 @@ public final class OldRedissonNode implements AutoCloseable {
     private volatile boolean consuming;
     private ScheduledFuture<?> producing;
 
-    @SuppressWarnings("deprecation")
     public OldRedissonNode(String legacyName) {
+        this(RedisServerExtension.redisUrl(), null, null, legacyName);
+    }
+
+    /**
+     * A node of a server other than the test harness', logging in as {@code username} (an ACL user) unless that is
+     * null.
+     */
+    @SuppressWarnings("deprecation")
+    public OldRedissonNode(String address, String username, String password, String legacyName) {
         Config config = new Config();
         config.setCodec(StringCodec.INSTANCE);
-        config.useSingleServer().setAddress(RedisServerExtension.redisUrl());
+        config.useSingleServer().setAddress(address).setUsername(username).setPassword(password);
         client = Redisson.create(config);
         destination = client.getBlockingQueue(legacyName);
         delayed = client.getDelayedQueue(destination);
