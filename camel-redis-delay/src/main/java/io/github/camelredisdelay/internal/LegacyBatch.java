@@ -24,9 +24,12 @@ import java.util.List;
  * @param pending  messages taken over and not yet migrated, including this batch
  * @param waiting  messages still in Redisson's timeout set (offered since the last take-over)
  * @param ready    values still in Redisson's destination list
+ * @param unmark   ids of migrated messages already removed from the legacy keys whose marks on the queue may still be
+ *                 set: by a task that died (or failed) before it cleared them; the caller clears them first
  * @param messages the next messages to migrate, earliest due time first
  */
-public record LegacyBatch(boolean owned, long pending, long waiting, long ready, List<LegacyMessage> messages) {
+public record LegacyBatch(boolean owned, long pending, long waiting, long ready, List<String> unmark,
+        List<LegacyMessage> messages) {
 
     /** Everything the legacy queue still holds, this batch included. */
     public long left() {

@@ -15,6 +15,7 @@
  */
 package io.github.camelredisdelay.internal;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -45,7 +46,8 @@ public final class LegacyDelayedQueue {
                 name,
                 base + "pending",
                 base + "sequence",
-                base + "owner");
+                base + "owner",
+                base + "unmark");
         this.scripts = new ScriptCalls(client, "RDelayedQueue " + name, keys, WriteSync.NONE);
     }
 
@@ -54,34 +56,53 @@ public final class LegacyDelayedQueue {
     }
 
     /**
+     * The first claim of a task, or one after a failed step: {@link #claim(String, long, int, boolean)} with
+     * {@code settled} false.
+     */
+    public LegacyBatch claim(String owner, long leaseMs, int batchSize) {
+        return claim(owner, leaseMs, batchSize, false);
+    }
+
+    /**
      * Takes over what the legacy queue holds and returns the next batch; see {@code legacy-claim.lua}.
      *
      * @param owner   this task's token for the migration lease
      * @param leaseMs how long the lease lasts without a further claim
+     * @param settled whether this task cleared the marks of every batch it {@linkplain #remove removed}; when not, or
+     *                when the lease was another's, the batch names the ids to clear ({@link LegacyBatch#unmark()})
      */
-    public LegacyBatch claim(String owner, long leaseMs, int batchSize) {
+    public LegacyBatch claim(String owner, long leaseMs, int batchSize, boolean settled) {
         // a claim lost in a failover only leaves the legacy keys as they were
         List<Object> reply = scripts.callAndWait("Migration claim", LuaScript.LEGACY_CLAIM, Durability.NONE,
-                RScript.ReturnType.LIST, bytes(owner), bytes(leaseMs), bytes(batchSize));
-        List<LegacyMessage> messages = new ArrayList<>((reply.size() - 4) / 3);
-        for (int i = 4; i < reply.size(); i += 3) {
+                RScript.ReturnType.LIST, bytes(owner), bytes(leaseMs), bytes(batchSize), bytes(settled ? 1 : 0));
+        int first = 5 + (int) toLong(reply.get(4));
+        List<String> unmark = new ArrayList<>(first - 5);
+        for (int i = 5; i < first; i++) {
+            unmark.add(new String((byte[]) reply.get(i), StandardCharsets.UTF_8));
+        }
+        List<LegacyMessage> messages = new ArrayList<>((reply.size() - first) / 3);
+        for (int i = first; i < reply.size(); i += 3) {
             messages.add(new LegacyMessage((byte[]) reply.get(i), toLong(reply.get(i + 1)), (byte[]) reply.get(i + 2)));
         }
         return new LegacyBatch(
                 toLong(reply.get(0)) == 1, toLong(reply.get(1)), toLong(reply.get(2)), toLong(reply.get(3)),
-                messages);
+                unmark, messages);
     }
 
     /**
-     * Removes migrated messages from the pending set; see {@code legacy-remove.lua}.
+     * Removes migrated messages from the pending set and keeps their ids for a later claim, in case this task dies
+     * before it clears their marks; see {@code legacy-remove.lua}.
      *
      * @return the messages left in the pending set
      */
     public long remove(List<LegacyMessage> migrated) {
-        Object[] members = migrated.stream().map(LegacyMessage::member).toArray();
+        List<Object> args = new ArrayList<>(1 + 2 * migrated.size());
+        args.add(bytes(migrated.size()));
+        migrated.forEach(message -> args.add(message.member()));
+        migrated.forEach(message -> args.add(bytes(message.id())));
         // the legacy keys are Redisson's: no replicas are waited for (WriteSync.NONE)
         Long left = scripts.callAndWait("Migration remove", LuaScript.LEGACY_REMOVE, Durability.NONE,
-                RScript.ReturnType.LONG, members);
+                RScript.ReturnType.LONG, args.toArray());
         return left;
     }
 }

@@ -24,9 +24,10 @@ import java.util.function.Function;
 /**
  * Moves what a Redisson {@code RDelayedQueue} holds into a queue, keeping each message's due time. The legacy keys and
  * the queue live on different slots, so each batch is written to the queue first (marked, {@code migrate.lua}), then
- * removed from the legacy side ({@code legacy-remove.lua}), then unmarked: a batch repeated after a crash between the
- * steps is never delivered twice. One task per legacy queue migrates at a time (a lease in Redis); the others wait as
- * stand-ins.
+ * removed from the legacy side ({@code legacy-remove.lua}), which keeps their ids, then unmarked: a batch repeated
+ * after a crash between the steps is never delivered twice, and marks a crash left after the removal are cleared by the
+ * task that takes over, which the next claim names them to. One task per legacy queue migrates at a time (a lease in
+ * Redis); the others wait as stand-ins.
  */
 public final class MigrationTask {
 
@@ -40,6 +41,8 @@ public final class MigrationTask {
     private final Function<byte[], byte[]> envelopeOf;
     private final String owner = MessageIds.next();
     private final MigrationProgress progress;
+    /** Whether the marks of every batch this task removed from the legacy keys are cleared. */
+    private boolean settled;
 
     /**
      * @param envelopeOf turns a legacy value (the bytes Redisson's codec wrote) into the envelope to store
@@ -61,21 +64,35 @@ public final class MigrationTask {
      * @return whether a full batch moved, so that the next step should follow at once
      */
     public boolean step() {
-        LegacyBatch batch = legacy.claim(owner, LEASE_MS, BATCH_SIZE);
+        LegacyBatch batch = legacy.claim(owner, LEASE_MS, BATCH_SIZE, settled);
+        // unsettled until this step succeeds: an exception below leaves marks the next claim must name again
+        settled = false;
+        unmark(batch.unmark());
         List<LegacyMessage> messages = batch.messages();
         if (messages.isEmpty()) {
+            settled = true;
             progress.record(batch.owned(), 0, batch.left());
             return false;
         }
-        Map<QueueShard, List<LegacyMessage>> byShard = new LinkedHashMap<>();
-        for (LegacyMessage message : messages) {
-            byShard.computeIfAbsent(queue.forMessage(message.id()), shard -> new ArrayList<>()).add(message);
-        }
-        byShard.forEach(
+        byShard(messages, LegacyMessage::id).forEach(
                 (shard, part) -> shard.migration().migrate(part, part.stream().map(m -> envelopeOf.apply(m.value())).toList()));
         legacy.remove(messages);
-        byShard.forEach((shard, part) -> shard.migration().forgetMigrated(part));
+        unmark(messages.stream().map(LegacyMessage::id).toList());
+        settled = true;
         progress.record(true, messages.size(), batch.left() - messages.size());
         return messages.size() == BATCH_SIZE;
+    }
+
+    /** Clears the marks of migrated messages whose legacy copies are removed, on each message's shard. */
+    private void unmark(List<String> ids) {
+        byShard(ids, id -> id).forEach((shard, part) -> shard.migration().forgetMigrated(part));
+    }
+
+    private <T> Map<QueueShard, List<T>> byShard(List<T> items, Function<T, String> idOf) {
+        Map<QueueShard, List<T>> byShard = new LinkedHashMap<>();
+        for (T item : items) {
+            byShard.computeIfAbsent(queue.forMessage(idOf.apply(item)), shard -> new ArrayList<>()).add(item);
+        }
+        return byShard;
     }
 }

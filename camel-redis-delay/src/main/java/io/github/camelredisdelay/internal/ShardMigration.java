@@ -57,8 +57,8 @@ public final class ShardMigration {
     /**
      * Clears the marks {@link #migrate} set, once the legacy copies are gone; see {@code migrated-forget.lua}.
      */
-    public void forgetMigrated(List<LegacyMessage> messages) {
-        Object[] ids = messages.stream().map(message -> bytes(message.id())).toArray();
+    public void forgetMigrated(List<String> messageIds) {
+        Object[] ids = messageIds.stream().map(Replies::bytes).toArray();
         scripts.callAndWait("Migration marks", LuaScript.MIGRATED_FORGET, Durability.NONE, RScript.ReturnType.LONG, ids);
     }
 }

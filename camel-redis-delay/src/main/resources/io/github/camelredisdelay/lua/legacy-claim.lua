@@ -26,22 +26,32 @@
   KEYS[4] pending  ZSET   taken over, not yet migrated: members as in KEYS[1], score = due time
   KEYS[5] sequence STRING numbers the values taken from the destination list, so that each gets a member of its own
   KEYS[6] owner    STRING the lease of the migrating task (PX), so one task migrates at a time
+  KEYS[7] unmark   SET    ids of migrated messages removed from KEYS[4] (legacy-remove.lua) whose marks on the queue
+                          (migrate.lua) may not be cleared yet
   ARGV[1] owner token of the calling task
   ARGV[2] lease in ms
   ARGV[3] batch size: most messages returned, and most taken from the destination list or moved one by one
+  ARGV[4] 1 when the calling task cleared the marks of every batch it removed, else 0 (its first claim, or one after a
+          failed step)
 
   The timeout set is taken over whole: renamed to KEYS[4] in O(1) when that is empty, else moved member by member
   once it holds at most a batch; the order list, which holds the same members, is unlinked (freed off the main
   thread). Values of the destination list get a member "migrated:<n>" packed like Redisson's and the current time as
   due time. Nothing is removed from KEYS[4]: legacy-remove.lua does that once the batch is written to the new queue.
 
-  Returns {owned, pending, waiting, ready, member, dueAt, value, member, dueAt, value, ...}
-    owned:   1, or 0 when another task holds the lease (then no messages follow)
+  KEYS[7] is emptied when the caller held the lease already and says it cleared its marks; otherwise (a task taking
+  over from one that may have died between legacy-remove.lua and clearing the marks, or one whose step failed) its ids
+  are returned for the caller to clear before anything else.
+
+  Returns {owned, pending, waiting, ready, unmark, id, ..., member, dueAt, value, member, dueAt, value, ...}
+    owned:   1, or 0 when another task holds the lease (then nothing follows but unmark 0)
     pending: members of KEYS[4]; waiting: of KEYS[1]; ready: of KEYS[3], all after this call
+    unmark:  the number of ids that follow, those of KEYS[7], whose marks the caller is to clear
     then the batch, earliest due time first: member, due time (epoch ms, integer), Redisson's encoded value
 ]]
 local rcall = redis.call
 local timeoutKey, orderKey, targetKey, pendingKey, sequenceKey, ownerKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local unmarkKey = KEYS[7]
 local owner, batch = ARGV[1], tonumber(ARGV[3])
 
 local function counts(owned)
@@ -50,9 +60,18 @@ end
 
 local holder = rcall('GET', ownerKey)
 if holder and holder ~= owner then
-  return counts(0)
+  local reply = counts(0)
+  reply[5] = 0
+  return reply
 end
 rcall('SET', ownerKey, owner, 'PX', ARGV[2])
+
+local unmark = {}
+if holder == owner and ARGV[4] == '1' then
+  rcall('DEL', unmarkKey)
+else
+  unmark = rcall('SMEMBERS', unmarkKey)
+end
 
 local waiting = rcall('ZCARD', timeoutKey)
 if waiting > 0 then
@@ -79,6 +98,10 @@ if values then
 end
 
 local reply = counts(1)
+reply[5] = #unmark
+for _, id in ipairs(unmark) do
+  reply[#reply + 1] = id
+end
 local members = rcall('ZRANGE', pendingKey, 0, batch - 1, 'WITHSCORES')
 for i = 1, #members, 2 do
   local _, value = struct.unpack('Bc0Lc0', members[i])

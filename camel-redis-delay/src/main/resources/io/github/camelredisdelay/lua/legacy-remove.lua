@@ -18,10 +18,17 @@
   Removes migrated messages from the migration's pending set on the legacy queue's slot, once migrate.lua has
   written them to the new queue. Not a queue script: prelude.lua is not prepended (see legacy-claim.lua).
 
-  KEYS: those of legacy-claim.lua; only KEYS[4], the pending set, is used
-  ARGV[1] on: members to remove
+  The ids of the removed messages go to KEYS[7] in the same step, so that their marks on the queue are cleared even
+  if the caller dies before it clears them: the next claim without the caller's word returns them.
+
+  KEYS: those of legacy-claim.lua; KEYS[4], the pending set, and KEYS[7], the ids to unmark, are used
+  ARGV[1]          n, the number of messages
+  ARGV[2 .. n + 1] members to remove
+  ARGV[n + 2 .. 2n + 1] the migrated messages' ids, in the same order
 
   Returns the number of members left in the pending set.
 ]]
-redis.call('ZREM', KEYS[4], unpack(ARGV))
+local n = tonumber(ARGV[1])
+redis.call('SADD', KEYS[7], unpack(ARGV, n + 2, 2 * n + 1))
+redis.call('ZREM', KEYS[4], unpack(ARGV, 2, n + 1))
 return redis.call('ZCARD', KEYS[4])

@@ -43,9 +43,10 @@ final class ConsumerJvm implements AutoCloseable {
      *
      * @param endpointOptions query string of the consumer endpoint, e.g. {@code visibilityTimeout=2s}
      * @param workMillis      how long each exchange works
+     * @param notesBodies     whether deliveries are noted under their bodies rather than their message ids
      */
     record Options(String redisUrl, String keyPrefix, String queue, String logKey, String endpointOptions,
-            long workMillis) {
+            long workMillis, boolean notesBodies) {
     }
 
     private final Process process;
@@ -76,7 +77,8 @@ final class ConsumerJvm implements AutoCloseable {
                         "--queue=" + options.queue(),
                         "--log=" + options.logKey(),
                         "--endpointOptions=" + options.endpointOptions(),
-                        "--workMillis=" + options.workMillis()));
+                        "--workMillis=" + options.workMillis(),
+                        "--noteBodies=" + options.notesBodies()));
         Path output = FaultTestSupport.targetDir().resolve("faults-logs").resolve(name + ".log");
         try {
             Files.createDirectories(output.getParent());

@@ -37,7 +37,8 @@ import org.redisson.config.Config;
  * parent goes away (its standard input closes), so an aborted test run leaves no consumer behind.
  * <p>
  * Arguments, each {@code --name=value}: {@code redisUrl}, {@code keyPrefix}, {@code queue}, {@code log} (the list),
- * {@code endpointOptions} (query string of the consumer endpoint), {@code workMillis}.
+ * {@code endpointOptions} (query string of the consumer endpoint), {@code workMillis}, and optionally
+ * {@code noteBodies} ({@code true}: deliveries are noted under their bodies, see {@link RecordingProcessor}).
  */
 public final class ConsumerJvmMain {
 
@@ -72,7 +73,9 @@ public final class ConsumerJvmMain {
         component.getConfiguration().setAddress(options.get("redisUrl"));
         component.getConfiguration().setKeyPrefix(options.get("keyPrefix"));
         String uri = "redis-delay:" + options.get("queue") + "?" + options.get("endpointOptions");
-        RecordingProcessor processor = new RecordingProcessor(log, consumer, Long.parseLong(options.get("workMillis")));
+        RecordingProcessor processor = new RecordingProcessor(
+                log, consumer, Long.parseLong(options.get("workMillis")),
+                Boolean.parseBoolean(options.get("noteBodies")));
         context.addRoutes(new RouteBuilder() {
             @Override
             public void configure() {

@@ -57,6 +57,17 @@ public record Deliveries(List<Entry> entries) {
                 .collect(Collectors.toCollection(TreeSet::new));
     }
 
+    /**
+     * Messages whose first delivery (delivery count 1) started more than once: they were stored twice, since every
+     * redelivery of a stored message counts up.
+     */
+    public Set<String> deliveredAfreshTwice() {
+        Map<String, Long> firsts = entries.stream().filter(e -> e.event() == Event.STARTED && e.deliveryCount() == 1)
+                .collect(Collectors.groupingBy(Entry::messageId, Collectors.counting()));
+        return firsts.entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey)
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
     /** Deliveries a consumer started but never finished, by message id: it died or hung in the middle. */
     Map<String, Entry> interruptedAt(String consumer) {
         Map<String, Entry> open = new LinkedHashMap<>();

@@ -125,9 +125,17 @@ abstract class FaultTestSupport extends RedisDelayTestSupport {
 
     /** Like {@link #startConsumerJvm} but returns at once; call {@link ConsumerJvm#awaitReady} later. */
     ConsumerJvm launchConsumerJvm(String queue, String endpointOptions, long workMillis) {
+        return launchConsumerJvm(queue, endpointOptions, workMillis, false);
+    }
+
+    /**
+     * Like {@link #launchConsumerJvm(String, String, long)}; with {@code notesBodies} the JVM notes each delivery under
+     * its body rather than its message id.
+     */
+    ConsumerJvm launchConsumerJvm(String queue, String endpointOptions, long workMillis, boolean notesBodies) {
         ConsumerJvm.Options options = new ConsumerJvm.Options(
                 RedisServerExtension.redisUrl(), keyPrefix, queue,
-                deliveryLogKey(), endpointOptions, workMillis);
+                deliveryLogKey(), endpointOptions, workMillis, notesBodies);
         ConsumerJvm jvm = ConsumerJvm.start(options, testName + "-" + keyPrefix.replace(':', '-') + "-jvm" + (++jvmCount));
         consumerJvms.add(jvm);
         return jvm;

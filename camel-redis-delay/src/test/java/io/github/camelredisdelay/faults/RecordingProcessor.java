@@ -32,20 +32,32 @@ public final class RecordingProcessor implements Processor {
     private final DeliveryLog log;
     private final String consumer;
     private final long workMillis;
+    private final boolean notesBodies;
 
     /**
      * @param consumer   the name noted with each delivery, e.g. {@code jvm-1234}
      * @param workMillis how long each exchange takes
      */
     public RecordingProcessor(DeliveryLog log, String consumer, long workMillis) {
+        this(log, consumer, workMillis, false);
+    }
+
+    /**
+     * @param notesBodies note each delivery under its body instead of its message id: for messages whose ids the test
+     *                    cannot know in advance, such as those migrated from an RDelayedQueue
+     */
+    public RecordingProcessor(DeliveryLog log, String consumer, long workMillis, boolean notesBodies) {
         this.log = log;
         this.consumer = consumer;
         this.workMillis = workMillis;
+        this.notesBodies = notesBodies;
     }
 
     @Override
     public void process(Exchange exchange) throws InterruptedException {
-        String id = exchange.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID, String.class);
+        String id = notesBodies
+                ? exchange.getMessage().getBody(String.class)
+                : exchange.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID, String.class);
         int count = exchange.getMessage().getHeader(RedisDelayConstants.DELIVERY_COUNT, Integer.class);
         log.record(Event.STARTED, id, count, consumer);
         if (workMillis > 0) {

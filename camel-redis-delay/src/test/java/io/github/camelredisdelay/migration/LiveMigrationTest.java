@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.LongSummaryStatistics;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -103,10 +104,13 @@ class LiveMigrationTest extends RedisDelayTestSupport {
             delivered.addAll(arrivals.keySet());
             assertThat(delivered).containsExactlyInAnyOrderElementsOf(offered);
             List<String> late = new ArrayList<>();
+            LongSummaryStatistics lateness = new LongSummaryStatistics();
             arrivals.forEach((value, times) -> {
                 assertThat(times).as(value).hasSize(1);
                 long due = Long.parseLong(value.substring(value.indexOf(':') + 1));
                 long arrived = times.get(0);
+                // a message due before the switch can only arrive after it
+                lateness.accept(arrived - Math.max(due, routeStart));
                 if (arrived < due - EARLY_MS || arrived > Math.max(due, routeStart) + LATE_MS) {
                     late.add(value + " arrived " + (arrived - due) + " ms after its due time");
                 }
@@ -119,8 +123,10 @@ class LiveMigrationTest extends RedisDelayTestSupport {
             assertThat(stats).containsEntry("migrateFrom", legacy).containsEntry("migrationLeft", 0L)
                     .containsEntry("migrationEmpty", true);
             assertThat((Long) stats.get("migrationMoved")).isGreaterThanOrEqualTo(arrivals.size());
-            System.out.printf("migrated %d of %d messages; the old consumer took %d%n", arrivals.size(), offered.size(),
-                    byOld.size());
+            System.out.printf("migrated %d of %d messages; the old consumer took %d; the route's deliveries arrived %d to %d ms"
+                              + " after their due time (or the switch, if later), %.1f ms on average%n",
+                    arrivals.size(), offered.size(), byOld.size(), lateness.getMin(), lateness.getMax(),
+                    lateness.getAverage());
         }
     }
 }

@@ -15,14 +15,18 @@
  */
 package io.github.camelredisdelay.migration;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntFunction;
 
 import io.github.camelredisdelay.test.RedisServerExtension;
 import org.redisson.Redisson;
@@ -37,7 +41,9 @@ import org.redisson.config.Config;
  * task runs in this client), an optional producer offering at a steady rate and an optional consumer taking from the
  * destination list. Values are {@code "<name>:<due time>"}, the due time as this node computed it.
  */
-final class OldRedissonNode implements AutoCloseable {
+public final class OldRedissonNode implements AutoCloseable {
+
+    private static final long REPLY_TIMEOUT_SECONDS = 60;
 
     private final RedissonClient client;
     private final RBlockingQueue<String> destination;
@@ -48,22 +54,62 @@ final class OldRedissonNode implements AutoCloseable {
     private volatile boolean consuming;
     private ScheduledFuture<?> producing;
 
+    public OldRedissonNode(String legacyName) {
+        this(RedisServerExtension.redisUrl(), null, null, legacyName);
+    }
+
+    /**
+     * A node of a server other than the test harness', logging in as {@code username} (an ACL user) unless that is
+     * null.
+     */
     @SuppressWarnings("deprecation")
-    OldRedissonNode(String legacyName) {
+    public OldRedissonNode(String address, String username, String password, String legacyName) {
         Config config = new Config();
         config.setCodec(StringCodec.INSTANCE);
-        config.useSingleServer().setAddress(RedisServerExtension.redisUrl());
+        config.useSingleServer().setAddress(address).setUsername(username).setPassword(password);
         client = Redisson.create(config);
         destination = client.getBlockingQueue(legacyName);
         delayed = client.getDelayedQueue(destination);
     }
 
     /** Offers one message due in {@code delayMs}; returns its value. */
-    String offer(String name, long delayMs) {
+    public String offer(String name, long delayMs) {
         String value = name + ":" + (System.currentTimeMillis() + delayMs);
         delayed.offer(value, delayMs, TimeUnit.MILLISECONDS);
         offered.add(value);
         return value;
+    }
+
+    /**
+     * Offers {@code count} values {@code valueOf(i)}, the i-th due {@code delayMs + i} ms from its offer, pipelined: at
+     * most {@code inFlight} offers wait for their reply. Fast enough for a million; the values are not recorded in
+     * {@link #offered()}.
+     *
+     * @return how long it took
+     */
+    public Duration preload(int count, IntFunction<String> valueOf, long delayMs, int inFlight)
+            throws InterruptedException {
+        Semaphore window = new Semaphore(inFlight);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        long start = System.nanoTime();
+        for (int i = 0; i < count && failure.get() == null; i++) {
+            if (!window.tryAcquire(REPLY_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("No reply to an offer within " + REPLY_TIMEOUT_SECONDS + " s");
+            }
+            delayed.offerAsync(valueOf.apply(i), delayMs + i, TimeUnit.MILLISECONDS).whenComplete((done, error) -> {
+                if (error != null) {
+                    failure.compareAndSet(null, error);
+                }
+                window.release();
+            });
+        }
+        if (!window.tryAcquire(inFlight, REPLY_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("Offers still unanswered after " + REPLY_TIMEOUT_SECONDS + " s");
+        }
+        if (failure.get() != null) {
+            throw new IllegalStateException("An offer failed", failure.get());
+        }
+        return Duration.ofNanos(System.nanoTime() - start);
     }
 
     /** Offers {@code perSecond} messages a second, with delays spread over {@code maxDelayMs}, until closed. */
@@ -106,11 +152,11 @@ final class OldRedissonNode implements AutoCloseable {
         return taken;
     }
 
-    List<String> offered() {
+    public List<String> offered() {
         return offered;
     }
 
-    long destinationSize() {
+    public long destinationSize() {
         return destination.size();
     }
 

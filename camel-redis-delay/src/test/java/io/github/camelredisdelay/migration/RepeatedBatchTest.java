@@ -32,50 +32,97 @@ import io.github.camelredisdelay.internal.WriteSync;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
+import org.redisson.api.RSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
  * A migration that stopped between writing a batch to the new queue and removing it from the legacy keys (a crash)
- * repeats the batch when it resumes; messages delivered and acknowledged in between are not delivered again.
+ * repeats the batch when it resumes; messages delivered and acknowledged in between are not delivered again. One that
+ * stopped after the removal leaves no marks behind either: the migrator that takes over clears them.
  */
 class RepeatedBatchTest extends RedisDelayTestSupport {
 
+    private final List<String> delivered = new CopyOnWriteArrayList<>();
+
     @Test
     void batchRepeatedAfterACrashBetweenWriteAndRemoveIsNotDeliveredTwice() throws Exception {
+        LegacyDelayedQueue legacyQueue = legacyQueueOfFive();
+        ShardedQueue queue = consumedQueue();
+
+        // the crashed migrator: claimed and wrote, never removed (its lease runs out)
+        LegacyBatch batch = legacyQueue.claim("crashed", 1000, MigrationTask.BATCH_SIZE);
+        assertThat(batch.messages()).hasSize(5);
+        write(queue, batch);
+        await().atMost(Duration.ofSeconds(5)).until(() -> delivered.size() == 5);
+        await().atMost(Duration.ofSeconds(5)).until(() -> queue.size() == 0);
+
+        // the migrator that takes over repeats the batch
+        MigrationTask resumed = resumeAfterLease(legacyQueue, queue);
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> delivered.size() == 5);
+        assertThat(delivered).doesNotHaveDuplicates();
+        assertThat(resumed.progress().moved()).isEqualTo(5);
+        assertThat(marks()).isEmpty();
+    }
+
+    @Test
+    void marksOfABatchRemovedJustBeforeACrashAreClearedByTheMigratorThatTakesOver() throws Exception {
+        LegacyDelayedQueue legacyQueue = legacyQueueOfFive();
+        ShardedQueue queue = consumedQueue();
+
+        // the crashed migrator: claimed, wrote and removed the batch, never cleared the marks of its ids
+        LegacyBatch batch = legacyQueue.claim("crashed", 1000, MigrationTask.BATCH_SIZE);
+        write(queue, batch);
+        assertThat(legacyQueue.remove(batch.messages())).isZero();
+        assertThat(marks()).hasSize(5);
+        await().atMost(Duration.ofSeconds(5)).until(() -> delivered.size() == 5);
+
+        resumeAfterLease(legacyQueue, queue);
+        assertThat(marks()).as("ids still marked as being migrated").isEmpty();
+        assertThat(delivered).hasSize(5).doesNotHaveDuplicates();
+    }
+
+    private LegacyDelayedQueue legacyQueueOfFive() throws Exception {
         String legacy = "legacy-" + UUID.randomUUID().toString().substring(0, 8);
         try (OldRedissonNode old = new OldRedissonNode(legacy)) {
             for (int i = 0; i < 5; i++) {
                 old.offer("m" + i, 0);
             }
         }
-        List<String> delivered = new CopyOnWriteArrayList<>();
+        return new LegacyDelayedQueue(redis(), keyPrefix, legacy);
+    }
+
+    /** The queue "orders", with a route recording what it delivers. */
+    private ShardedQueue consumedQueue() throws Exception {
         startContext(new RouteBuilder() {
             @Override
             public void configure() {
                 from("redis-delay:orders").process(exchange -> delivered.add(exchange.getIn().getBody(String.class)));
             }
         });
-        LegacyDelayedQueue legacyQueue = new LegacyDelayedQueue(redis(), keyPrefix, legacy);
-        ShardedQueue queue = ShardedQueue.of(redis(), keyPrefix, "orders", 1, WriteSync.NONE, Runnable::run);
+        return ShardedQueue.of(redis(), keyPrefix, "orders", 1, WriteSync.NONE, Runnable::run);
+    }
 
-        // the crashed migrator: claimed and wrote, never removed (its lease runs out)
-        LegacyBatch batch = legacyQueue.claim("crashed", 1000, MigrationTask.BATCH_SIZE);
-        assertThat(batch.messages()).hasSize(5);
+    private static void write(ShardedQueue queue, LegacyBatch batch) {
         queue.first().migration().migrate(batch.messages(), batch.messages().stream().map(m -> envelope(m.value())).toList());
-        await().atMost(Duration.ofSeconds(5)).until(() -> delivered.size() == 5);
-        await().atMost(Duration.ofSeconds(5)).until(() -> queue.size() == 0);
+    }
 
-        // the migrator that takes over repeats the batch
+    /**
+     * A migrator that steps until it took over from the crashed one (whose lease runs out) and the legacy queue is
+     * empty.
+     */
+    private static MigrationTask resumeAfterLease(LegacyDelayedQueue legacyQueue, ShardedQueue queue) {
         MigrationTask resumed = new MigrationTask(legacyQueue, queue, RepeatedBatchTest::envelope);
         await().atMost(Duration.ofSeconds(5)).until(() -> {
             resumed.step();
-            return resumed.progress().moved() == 5 && resumed.progress().left() == 0;
+            return resumed.progress().snapshot().get("migrationActive").equals(true) && resumed.progress().left() == 0;
         });
-        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> delivered.size() == 5);
-        assertThat(delivered).doesNotHaveDuplicates();
-        assertThat(redis().getSet(key("orders", "migrated")).size()).isZero();
+        return resumed;
+    }
+
+    private RSet<String> marks() {
+        return redis().getSet(key("orders", "migrated"));
     }
 
     private static byte[] envelope(byte[] value) {

@@ -23,7 +23,8 @@ import io.github.camelredisdelay.embedded.RedisServerOptions;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
 
 /**
- * A private redis-server with one ACL user for the component, defined at start with the rules under test.
+ * A private redis-server with ACL users defined at start: one for the component, with the rules under test, and any
+ * others a test needs (such as an old application's).
  *
  * <p>
  * The {@code default} user (a client that does not log in) keeps only what {@link RedisServerProcess} needs to run the
@@ -39,16 +40,27 @@ final class AclRedisServer implements AutoCloseable {
         this.process = process;
     }
 
+    /** A user the server defines at start. */
+    record User(String name, String password, String rules) {
+    }
+
     /**
      * Starts {@code binary}, with {@code user} logging in with {@code password} and granted {@code rules} (ACL rules
      * separated by spaces, as in {@code ACL SETUSER}).
      */
     static AclRedisServer start(RedisBinary binary, String user, String password, String rules) {
+        return start(binary, List.of(new User(user, password, rules)));
+    }
+
+    /** Starts {@code binary} with these users besides the {@code default} one. */
+    static AclRedisServer start(RedisBinary binary, List<User> users) {
         List<String> args = new ArrayList<>(
                 List.of("--user", "default", "on", "nopass", "resetkeys", "resetchannels",
                         "-@all", "+ping", "+info", "+shutdown", "+acl|log"));
-        args.addAll(List.of("--user", user, "reset", "on", ">" + password));
-        args.addAll(List.of(rules.split(" ")));
+        for (User user : users) {
+            args.addAll(List.of("--user", user.name(), "reset", "on", ">" + user.password()));
+            args.addAll(List.of(user.rules().split(" ")));
+        }
         return new AclRedisServer(
                 RedisServerProcess.start(binary,
                         RedisServerOptions.defaults().withExtraArgs(args.toArray(new String[0]))));

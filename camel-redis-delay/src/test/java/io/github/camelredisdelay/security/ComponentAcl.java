@@ -40,6 +40,20 @@ final class ComponentAcl {
      */
     static final String REDISSON_CLUSTER_PROBE = "command 'eval' (toplevel)";
 
+    /**
+     * What a consumer with {@code migrateFrom=<legacy>} needs beyond {@link #rulesFor}: Redisson's three keys of that
+     * RDelayedQueue, and the commands of the migration's scripts that the component's other scripts do not run
+     * ({@code legacy-claim.lua}, {@code legacy-remove.lua}, {@code migrate.lua}, {@code migrated-forget.lua}); the
+     * migration's own keys are under the key prefix.
+     */
+    static String migrationRulesFor(String legacy) {
+        return "~redisson_delay_queue_timeout:{" + legacy + "} ~redisson_delay_queue:{" + legacy + "} ~" + legacy
+               + " " + MIGRATION_COMMANDS;
+    }
+
+    /** The commands of {@link #migrationRulesFor}, each of them necessary. */
+    static final String MIGRATION_COMMANDS = "+get +set +llen +lpop +rename +unlink +del +incr +smembers +sadd +srem";
+
     private ComponentAcl() {
     }
 

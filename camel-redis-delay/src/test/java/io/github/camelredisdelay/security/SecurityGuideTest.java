@@ -24,7 +24,10 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Keeps docs/security.md telling users to grant exactly the ACL rules {@link AclTest} runs the component with. */
+/**
+ * Keeps docs/security.md telling users to grant exactly the ACL rules {@link AclTest} runs the component with, and
+ * those {@link MigrationAclTest} adds for a consumer that migrates an RDelayedQueue.
+ */
 class SecurityGuideTest {
 
     /** Surefire runs in the module's directory; the guide is in the project's docs. */
@@ -35,5 +38,12 @@ class SecurityGuideTest {
         String guide = Files.readString(GUIDE, StandardCharsets.UTF_8);
 
         assertThat(guide).contains("ACL SETUSER camel-delay reset on >CHANGE-ME " + ComponentAcl.REDIS_7_RULES + "\n");
+    }
+
+    @Test
+    void guideGrantsAMigratingConsumerTheRulesTheMigrationAclTestAdds() throws IOException {
+        String guide = Files.readString(GUIDE, StandardCharsets.UTF_8);
+
+        assertThat(guide).contains("ACL SETUSER camel-delay " + ComponentAcl.migrationRulesFor("orders") + "\n");
     }
 }
