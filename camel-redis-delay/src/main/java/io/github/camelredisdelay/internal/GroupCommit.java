@@ -34,7 +34,8 @@ import java.util.function.ToLongFunction;
  * from the thread that received the reply. A lone caller therefore never waits for company, and N busy callers share
  * round trips and script calls instead of queueing for them one by one. Every caller returns once its own request is
  * done. The requests of a call get their results in one task on the {@code completer} given: callers that continue
- * there (a route after its schedule) cost the thread that received the reply one hand-off per call, not one each.
+ * there (a route after its schedule) cost the thread that received the reply one hand-off per call, not one each. A
+ * caller that waits ({@link #submit}) is woken by the thread that received the reply.
  *
  * @param <T> a request
  * @param <R> its result
@@ -89,7 +90,7 @@ public final class GroupCommit<T, R> {
      *                              withdrawn, one already sent may or may not have been carried out
      */
     public R submit(T request) throws InterruptedException {
-        Turn<T, R> turn = enqueue(request);
+        Turn<T, R> turn = enqueue(request, true);
         try {
             return turn.result().get();
         } catch (InterruptedException e) {
@@ -113,11 +114,11 @@ public final class GroupCommit<T, R> {
      * call that carried it failed with, on the {@code completer}.
      */
     public CompletionStage<R> submitAsync(T request) {
-        return enqueue(request).result();
+        return enqueue(request, false).result();
     }
 
-    private Turn<T, R> enqueue(T request) {
-        Turn<T, R> turn = new Turn<>(request, new CompletableFuture<>());
+    private Turn<T, R> enqueue(T request, boolean waited) {
+        Turn<T, R> turn = new Turn<>(request, new CompletableFuture<>(), waited);
         boolean first;
         synchronized (this) {
             queued.add(turn);
@@ -158,12 +159,18 @@ public final class GroupCommit<T, R> {
             if (more) {
                 sendQueued();
             }
-            completer.execute(() -> settle(batch, results, failure));
+            Throwable cause = callFailure(batch, results, failure);
+            // a caller that waits only needs waking, which needs no other thread; and a completion thread that waits
+            // (a route continued there, then scheduled synchronously) must not wait for a completion thread
+            settle(batch, results, cause, true);
+            if (batch.stream().anyMatch(turn -> !turn.waited())) {
+                completer.execute(() -> settle(batch, results, cause, false));
+            }
         });
     }
 
-    /** Hands each request of a call its result, or the call's failure. */
-    private void settle(List<Turn<T, R>> batch, List<R> results, Throwable failure) {
+    /** What the call failed with, unwrapped; or that it returned other than one result per request. */
+    private Throwable callFailure(List<Turn<T, R>> batch, List<R> results, Throwable failure) {
         Throwable cause = failure instanceof CompletionException wrapped && wrapped.getCause() != null
                 ? wrapped.getCause() : failure;
         if (cause == null && (results == null || results.size() != batch.size())) {
@@ -171,11 +178,20 @@ public final class GroupCommit<T, R> {
                     "A call carrying " + batch.size() + " requests returned "
                                               + (results == null ? "no results" : results.size() + " results"));
         }
+        return cause;
+    }
+
+    /** Hands each request of a call whose caller waits (or, with {@code waited} false, does not) its outcome. */
+    private void settle(List<Turn<T, R>> batch, List<R> results, Throwable cause, boolean waited) {
         for (int i = 0; i < batch.size(); i++) {
+            Turn<T, R> turn = batch.get(i);
+            if (turn.waited() != waited) {
+                continue;
+            }
             if (cause == null) {
-                batch.get(i).result().complete(results.get(i));
+                turn.result().complete(results.get(i));
             } else {
-                batch.get(i).result().completeExceptionally(cause);
+                turn.result().completeExceptionally(cause);
             }
         }
     }
@@ -185,7 +201,7 @@ public final class GroupCommit<T, R> {
         return queued.size();
     }
 
-    /** A request and where its result goes. */
-    private record Turn<T, R>(T request, CompletableFuture<R> result) {
+    /** A request, where its result goes, and whether a thread waits for it ({@link #submit}). */
+    private record Turn<T, R>(T request, CompletableFuture<R> result, boolean waited) {
     }
 }

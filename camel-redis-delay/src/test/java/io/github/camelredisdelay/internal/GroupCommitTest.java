@@ -105,15 +105,26 @@ class GroupCommitTest {
         };
         GroupCommit<Integer, Integer> commit
                 = new GroupCommit<>(squares(firstCallMayReturn), 10, n -> 1, Long.MAX_VALUE, completer);
-        CompletableFuture<Integer> first = submitFirst(commit, 1);
-
-        List<CompletableFuture<Integer>> queued = queueBehind(commit, 2, 5);
+        CompletableFuture<Integer> first = commit.submitAsync(1).toCompletableFuture();
+        List<CompletableFuture<Integer>> queued = IntStream.rangeClosed(2, 5)
+                .mapToObj(n -> commit.submitAsync(n).toCompletableFuture()).toList();
+        assertThat(commit.queuedCount()).isEqualTo(4);
         firstCallMayReturn.countDown();
 
         assertThat(first.join()).isEqualTo(1);
         assertThat(queued).extracting(CompletableFuture::join).containsExactly(4, 9, 16, 25);
         assertThat(calls).hasSize(2);
         assertThat(completerTasks).as("one per call, not one per request").hasSize(2);
+    }
+
+    @Test
+    void aCallerThatWaitsIsWokenWithoutTheCompleter() throws Exception {
+        List<Runnable> neverRun = new CopyOnWriteArrayList<>();
+        GroupCommit<Integer, Integer> commit
+                = new GroupCommit<>(squares(new CountDownLatch(0)), 10, n -> 1, Long.MAX_VALUE, neverRun::add);
+
+        assertThat(commit.submit(3)).isEqualTo(9);
+        assertThat(neverRun).as("completer tasks").isEmpty();
     }
 
     @Test
