@@ -83,6 +83,7 @@ public class RedisDelayComponentConfigurer extends PropertyConfigurerSupport imp
         case "syncReplicas": getOrCreateConfiguration(target).setSyncReplicas(property(camelContext, int.class, value)); return true;
         case "synctimeout":
         case "syncTimeout": getOrCreateConfiguration(target).setSyncTimeout(property(camelContext, java.time.Duration.class, value).toMillis()); return true;
+        case "synchronous": getOrCreateConfiguration(target).setSynchronous(property(camelContext, boolean.class, value)); return true;
         case "transferbatchsize":
         case "transferBatchSize": getOrCreateConfiguration(target).setTransferBatchSize(property(camelContext, int.class, value)); return true;
         case "transferinterval":
@@ -155,6 +156,7 @@ public class RedisDelayComponentConfigurer extends PropertyConfigurerSupport imp
         case "syncReplicas": return int.class;
         case "synctimeout":
         case "syncTimeout": return long.class;
+        case "synchronous": return boolean.class;
         case "transferbatchsize":
         case "transferBatchSize": return int.class;
         case "transferinterval":
@@ -223,6 +225,7 @@ public class RedisDelayComponentConfigurer extends PropertyConfigurerSupport imp
         case "syncReplicas": return getOrCreateConfiguration(target).getSyncReplicas();
         case "synctimeout":
         case "syncTimeout": return getOrCreateConfiguration(target).getSyncTimeout();
+        case "synchronous": return getOrCreateConfiguration(target).isSynchronous();
         case "transferbatchsize":
         case "transferBatchSize": return getOrCreateConfiguration(target).getTransferBatchSize();
         case "transferinterval":

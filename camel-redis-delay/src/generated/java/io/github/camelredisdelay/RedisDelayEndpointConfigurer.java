@@ -75,6 +75,7 @@ public class RedisDelayEndpointConfigurer extends PropertyConfigurerSupport impl
         case "syncReplicas": target.getConfiguration().setSyncReplicas(property(camelContext, int.class, value)); return true;
         case "synctimeout":
         case "syncTimeout": target.getConfiguration().setSyncTimeout(property(camelContext, java.time.Duration.class, value).toMillis()); return true;
+        case "synchronous": target.getConfiguration().setSynchronous(property(camelContext, boolean.class, value)); return true;
         case "transferbatchsize":
         case "transferBatchSize": target.getConfiguration().setTransferBatchSize(property(camelContext, int.class, value)); return true;
         case "transferinterval":
@@ -146,6 +147,7 @@ public class RedisDelayEndpointConfigurer extends PropertyConfigurerSupport impl
         case "syncReplicas": return int.class;
         case "synctimeout":
         case "syncTimeout": return long.class;
+        case "synchronous": return boolean.class;
         case "transferbatchsize":
         case "transferBatchSize": return int.class;
         case "transferinterval":
@@ -213,6 +215,7 @@ public class RedisDelayEndpointConfigurer extends PropertyConfigurerSupport impl
         case "syncReplicas": return target.getConfiguration().getSyncReplicas();
         case "synctimeout":
         case "syncTimeout": return target.getConfiguration().getSyncTimeout();
+        case "synchronous": return target.getConfiguration().isSynchronous();
         case "transferbatchsize":
         case "transferBatchSize": return target.getConfiguration().getTransferBatchSize();
         case "transferinterval":

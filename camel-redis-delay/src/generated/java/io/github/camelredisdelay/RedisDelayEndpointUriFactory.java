@@ -23,7 +23,7 @@ public class RedisDelayEndpointUriFactory extends org.apache.camel.support.compo
     private static final Set<String> SECRET_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(34);
+        Set<String> props = new HashSet<>(35);
         props.add("address");
         props.add("bridgeErrorHandler");
         props.add("browseLimit");
@@ -54,6 +54,7 @@ public class RedisDelayEndpointUriFactory extends org.apache.camel.support.compo
         props.add("syncAof");
         props.add("syncReplicas");
         props.add("syncTimeout");
+        props.add("synchronous");
         props.add("transferBatchSize");
         props.add("transferInterval");
         props.add("username");

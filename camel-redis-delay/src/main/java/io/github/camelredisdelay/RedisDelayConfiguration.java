@@ -57,6 +57,8 @@ public class RedisDelayConfiguration implements Cloneable {
     private RedisDelayOperation operation = RedisDelayOperation.schedule;
     @UriParam(label = "producer", defaultValue = "keep")
     private OnDuplicate onDuplicate = OnDuplicate.keep;
+    @UriParam(label = "producer,advanced", defaultValue = "false")
+    private boolean synchronous;
 
     @UriParam(label = "consumer", defaultValue = "blocking")
     private ConsumerType consumerType = ConsumerType.blocking;
@@ -213,6 +215,20 @@ public class RedisDelayConfiguration implements Cloneable {
      */
     public void setOnDuplicate(OnDuplicate onDuplicate) {
         this.onDuplicate = onDuplicate;
+    }
+
+    public boolean isSynchronous() {
+        return synchronous;
+    }
+
+    /**
+     * Whether a schedule is strictly synchronous: the calling thread waits for Redis' reply and the route continues on
+     * it. By default a schedule completes asynchronously and the route continues on one of the component's completion
+     * threads, so no thread waits per schedule; callers that wait anyway (a ProducerTemplate's sendBody from a request
+     * thread, one message at a time) save that thread hand-off with true.
+     */
+    public void setSynchronous(boolean synchronous) {
+        this.synchronous = synchronous;
     }
 
     public ConsumerType getConsumerType() {

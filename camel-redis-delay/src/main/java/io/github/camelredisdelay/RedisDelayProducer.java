@@ -73,14 +73,15 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
 
     /**
      * A schedule completes when Redis replies, without a thread waiting for it; the route then continues on one of the
-     * component's completion threads, never on the Redis client's I/O thread. The other operations run here.
+     * component's completion threads, never on the Redis client's I/O thread. The other operations, and a schedule with
+     * {@code synchronous=true}, run here.
      */
     @Override
     public boolean process(Exchange exchange, AsyncCallback callback) {
         try {
             RedisDelayOperation operation = operation(exchange.getMessage());
-            if (operation == RedisDelayOperation.schedule) {
-                schedule(exchange).whenComplete((stored, failure) -> continueAfter(exchange, failure, callback));
+            if (operation == RedisDelayOperation.schedule && !endpoint.getConfiguration().isSynchronous()) {
+                scheduleAsync(exchange).whenComplete((stored, failure) -> continueAfter(exchange, failure, callback));
                 return false;
             }
             process(exchange, operation);
@@ -101,7 +102,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
 
     private void process(Exchange exchange, RedisDelayOperation operation) {
         switch (operation) {
-            case schedule -> throw new IllegalStateException("schedule runs asynchronously");
+            case schedule -> schedule(exchange);
             case scheduleBatch -> scheduleBatch(exchange);
             case cancel -> cancel(exchange);
             case reschedule -> reschedule(exchange);
@@ -113,26 +114,48 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
     }
 
     /** Stores the exchange's message; the stage completes when Redis replied and the headers are set. */
-    private CompletionStage<Void> schedule(Exchange exchange) {
-        Message message = exchange.getMessage();
-        RedisDelayConfiguration options = endpoint.getConfiguration();
-        String given = messageId(message);
-        String id = given != null ? given : MessageIds.next();
-        DueTime due = dueTime(exchange);
-        byte[] envelope = EnvelopeCodec.encode(endpoint.messageMapper().toEnvelope(exchange));
-        QueueShard shard = queue().forMessage(id);
-        // a re-delay from the message's own delivery always stores the new version: keeping the message in flight
-        // would let its acknowledgement remove it
-        OnDuplicate onDuplicate
-                = DeliveredMessage.isDeliveryOf(exchange, shard, id) ? OnDuplicate.replace : options.getOnDuplicate();
-        return shard.scheduleAsync(id, envelope, due, onDuplicate).thenAccept(result -> {
+    private CompletionStage<Void> scheduleAsync(Exchange exchange) {
+        Schedule schedule = new Schedule(exchange);
+        return schedule.shard.scheduleAsync(schedule.id, schedule.envelope, schedule.due, schedule.onDuplicate)
+                .thenAccept(schedule::stored);
+    }
+
+    /** Stores the exchange's message, waiting for Redis' reply ({@code synchronous=true}). */
+    private void schedule(Exchange exchange) {
+        Schedule schedule = new Schedule(exchange);
+        schedule.stored(schedule.shard.schedule(schedule.id, schedule.envelope, schedule.due, schedule.onDuplicate));
+    }
+
+    /** The message of a schedule operation, as it goes to Redis, and what its outcome sets on the exchange. */
+    private final class Schedule {
+        private final Message message;
+        private final String id;
+        private final DueTime due;
+        private final byte[] envelope;
+        private final QueueShard shard;
+        private final OnDuplicate onDuplicate;
+
+        Schedule(Exchange exchange) {
+            message = exchange.getMessage();
+            String given = messageId(message);
+            id = given != null ? given : MessageIds.next();
+            due = dueTime(exchange);
+            envelope = EnvelopeCodec.encode(endpoint.messageMapper().toEnvelope(exchange));
+            shard = queue().forMessage(id);
+            // a re-delay from the message's own delivery always stores the new version: keeping the message in flight
+            // would let its acknowledgement remove it
+            onDuplicate = DeliveredMessage.isDeliveryOf(exchange, shard, id)
+                    ? OnDuplicate.replace : endpoint.getConfiguration().getOnDuplicate();
+        }
+
+        void stored(ScheduleResult result) {
             if (result.scheduled()) {
                 endpoint.statistics().events().scheduled(1);
             }
             message.setHeader(RedisDelayConstants.MESSAGE_ID, id);
             message.setHeader(RedisDelayConstants.DUPLICATE, !result.scheduled());
             setScheduledFor(message, result);
-        });
+        }
     }
 
     private void scheduleBatch(Exchange exchange) {

@@ -100,6 +100,12 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
     private OnDuplicate onDuplicate = OnDuplicate.keep;
 
     /**
+     * Whether a schedule is strictly synchronous: the calling thread waits for Redis' reply and the route continues on
+     * it, instead of on one of the component's completion threads.
+     */
+    private Boolean synchronous = false;
+
+    /**
      * Whether producers start lazily, on the first message.
      */
     private Boolean lazyStartProducer = false;
@@ -292,6 +298,15 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
     public void setOnDuplicate(OnDuplicate onDuplicate) {
         this.onDuplicate = onDuplicate;
         bound.put("onDuplicate", onDuplicate);
+    }
+
+    public Boolean getSynchronous() {
+        return synchronous;
+    }
+
+    public void setSynchronous(Boolean synchronous) {
+        this.synchronous = synchronous;
+        bound.put("synchronous", synchronous);
     }
 
     public Boolean getLazyStartProducer() {

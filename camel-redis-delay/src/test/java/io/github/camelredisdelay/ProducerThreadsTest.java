@@ -1,0 +1,124 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Which thread a route continues on after a schedule, and that no continuation waits for a thread that is waiting
+ * itself.
+ */
+class ProducerThreadsTest extends RedisDelayTestSupport {
+
+    private static final int EXCHANGES = 20;
+
+    private final Map<String, String> continuedOn = new ConcurrentHashMap<>();
+
+    @Test
+    void byDefaultTheRouteContinuesOnACompletionThreadOfTheComponent() throws Exception {
+        ProducerTemplate template = node("redis-delay:q?delay=60000").createProducerTemplate();
+
+        List<Exchange> sent = sendAll(template);
+
+        assertThat(sent).allSatisfy(exchange -> {
+            assertThat(exchange.getException()).isNull();
+            assertThat(exchange.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID)).isNotNull();
+        });
+        assertThat(continuedOn.values()).hasSize(EXCHANGES).allMatch(thread -> thread.contains("RedisDelayCompletions"));
+        assertThat(dueSet("q").size()).isEqualTo(EXCHANGES);
+    }
+
+    @Test
+    void withSynchronousTheRouteContinuesOnTheCallingThread() throws Exception {
+        ProducerTemplate template = node("redis-delay:q?delay=60000&synchronous=true").createProducerTemplate();
+
+        Exchange sent = template.send("direct:schedule", exchange -> exchange.getMessage().setBody("m"));
+
+        assertThat(sent.getException()).isNull();
+        assertThat(sent.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID)).isNotNull();
+        assertThat(sent.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR)).isNotNull();
+        assertThat(continuedOn.values()).containsExactly(Thread.currentThread().getName());
+        assertThat(dueSet("q").size()).isEqualTo(1);
+    }
+
+    @Test
+    void aRouteThatContinuedOnACompletionThreadMaySendAnotherScheduleAndWaitForIt() throws Exception {
+        // as many continuations at once as there are completion threads, each then waiting for a schedule of its own
+        CountDownLatch allCompletionThreadsBusy = new CountDownLatch(RedisDelayComponent.COMPLETION_THREADS);
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:schedule").to("redis-delay:q?delay=60000").process(exchange -> {
+                    allCompletionThreadsBusy.countDown();
+                    allCompletionThreadsBusy.await(5, TimeUnit.SECONDS);
+                    ProducerTemplate inner = exchange.getContext().createProducerTemplate();
+                    try {
+                        inner.sendBody("redis-delay:audit?delay=60000", "audit of " + exchange.getExchangeId());
+                    } finally {
+                        inner.stop();
+                    }
+                    continuedOn.put(exchange.getExchangeId(), Thread.currentThread().getName());
+                });
+            }
+        });
+
+        List<Exchange> sent = sendAll(node.createProducerTemplate());
+
+        assertThat(sent).allSatisfy(exchange -> assertThat(exchange.getException()).isNull());
+        assertThat(dueSet("audit").size()).isEqualTo(EXCHANGES);
+    }
+
+    private CamelContext node(String scheduleUri) throws Exception {
+        return startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:schedule").to(scheduleUri)
+                        .process(exchange -> continuedOn.put(exchange.getExchangeId(), Thread.currentThread().getName()));
+            }
+        });
+    }
+
+    /** {@value #EXCHANGES} exchanges through direct:schedule at once; each back within 10 s. */
+    private static List<Exchange> sendAll(ProducerTemplate template) {
+        List<CompletableFuture<Exchange>> pending = new ArrayList<>();
+        for (int i = 0; i < EXCHANGES; i++) {
+            String body = "m" + i;
+            pending.add(template.asyncSend("direct:schedule", exchange -> exchange.getMessage().setBody(body)));
+        }
+        List<Exchange> sent = new ArrayList<>();
+        for (CompletableFuture<Exchange> exchange : pending) {
+            assertThat(exchange).succeedsWithin(Duration.ofSeconds(10));
+            sent.add(exchange.join());
+        }
+        return sent;
+    }
+}
