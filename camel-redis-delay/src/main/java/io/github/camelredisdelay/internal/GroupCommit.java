@@ -134,6 +134,8 @@ public final class GroupCommit<T, R> {
     /** Sends the head of the queue; when the reply is in, sends what queued meanwhile, or stops. */
     private void sendQueued() {
         List<Turn<T, R>> batch = new ArrayList<>();
+        List<T> requests = new ArrayList<>();
+        boolean anyNotWaited = false;
         synchronized (this) {
             long total = 0;
             while (batch.size() < maxBatch && !queued.isEmpty()
@@ -141,11 +143,14 @@ public final class GroupCommit<T, R> {
                 Turn<T, R> turn = queued.poll();
                 total += size.applyAsLong(turn.request());
                 batch.add(turn);
+                requests.add(turn.request());
+                anyNotWaited |= !turn.waited();
             }
         }
+        boolean handOff = anyNotWaited;
         CompletionStage<List<R>> call;
         try {
-            call = send.apply(batch.stream().map(Turn::request).toList());
+            call = send.apply(requests);
         } catch (RuntimeException | Error e) {
             call = CompletableFuture.failedFuture(e);
         }
@@ -163,7 +168,7 @@ public final class GroupCommit<T, R> {
             // a caller that waits only needs waking, which needs no other thread; and a completion thread that waits
             // (a route continued there, then scheduled synchronously) must not wait for a completion thread
             settle(batch, results, cause, true);
-            if (batch.stream().anyMatch(turn -> !turn.waited())) {
+            if (handOff) {
                 completer.execute(() -> settle(batch, results, cause, false));
             }
         });
