@@ -46,6 +46,7 @@ final class RedisDelayComponentQueue implements QueueUnderTest {
     private final String readyKey;
     private final ProducerTemplate template;
     private final Endpoint producer;
+    private final Endpoint waitingProducer;
     private final Endpoint batchProducer;
     private String routeId;
     private Endpoint consumer;
@@ -62,13 +63,15 @@ final class RedisDelayComponentQueue implements QueueUnderTest {
         camel.getComponent("redis-delay", RedisDelayComponent.class).getConfiguration().setKeyPrefix(keyPrefix);
         // getEndpoint starts it, and with it the queue's transfer task, before anything is timed
         this.producer = camel.getEndpoint("redis-delay:" + queue);
+        // a caller that waits for each schedule, as RDelayedQueue.offer's does, is what synchronous=true is for
+        this.waitingProducer = camel.getEndpoint("redis-delay:" + queue + "?synchronous=true");
         this.batchProducer = camel.getEndpoint("redis-delay:" + queue + "?operation=scheduleBatch");
         this.template = camel.createProducerTemplate();
     }
 
     @Override
     public void schedule(String body, Due due) {
-        template.sendBodyAndHeader(producer, body, header(due), due.millis());
+        template.sendBodyAndHeader(waitingProducer, body, header(due), due.millis());
     }
 
     @Override
