@@ -37,11 +37,7 @@ class WireTest {
 
     @Test
     void javaAndLuaDefineTheSameWireValues() {
-        Map<String, String> lua = new TreeMap<>();
-        Matcher constant = LUA_CONSTANT.matcher(LuaScript.Files.load("wire.lua"));
-        while (constant.find()) {
-            lua.put(constant.group(1), constant.group(3) != null ? constant.group(3) : constant.group(2));
-        }
+        Map<String, String> lua = luaConstants("wire.lua");
         Map<String, String> java = Arrays.stream(Wire.class.getDeclaredFields())
                 .filter(field -> Modifier.isStatic(field.getModifiers()))
                 .collect(Collectors.toMap(Field::getName, WireTest::value, (a, b) -> a, TreeMap::new));
@@ -56,12 +52,7 @@ class WireTest {
 
     @Test
     void theRecordFormatsOfTheScriptsAreTheHeadSizes() {
-        Map<String, String> record = new TreeMap<>();
-        Matcher constant = LUA_CONSTANT.matcher(LuaScript.Files.load("record.lua"));
-        while (constant.find()) {
-            record.put(constant.group(1), constant.group(3) != null ? constant.group(3) : constant.group(2));
-        }
-        assertThat(record).containsExactlyInAnyOrderEntriesOf(Map.of(
+        assertThat(luaConstants("record.lua")).containsExactlyInAnyOrderEntriesOf(Map.of(
                 "HEAD_FORMAT", ">I" + Wire.SCHEDULED_AT_BYTES + "I" + Wire.DUE_AT_BYTES + "I" + Wire.GENERATION_BYTES,
                 "DUE_AT_FORMAT", ">I" + Wire.DUE_AT_BYTES,
                 "GENERATION_FORMAT", ">I" + Wire.GENERATION_BYTES,
@@ -85,6 +76,16 @@ class WireTest {
             assertThat(script.text()).as(script.name()).contains("local rcall = redis.call", "local WAKE_READY");
         }
         assertThat(LuaScript.Files.includes(LuaScript.Files.load("ack.lua"))).containsExactly("record.lua", "batches.lua");
+    }
+
+    /** The constants a Lua file defines at its top level ({@code local NAME = 'text'} or a number). */
+    private static Map<String, String> luaConstants(String file) {
+        Map<String, String> constants = new TreeMap<>();
+        Matcher constant = LUA_CONSTANT.matcher(LuaScript.Files.load(file));
+        while (constant.find()) {
+            constants.put(constant.group(1), constant.group(3) != null ? constant.group(3) : constant.group(2));
+        }
+        return constants;
     }
 
     private static long codeOf(ScheduleResult.Status status) {
