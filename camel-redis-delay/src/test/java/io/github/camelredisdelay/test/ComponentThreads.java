@@ -15,12 +15,15 @@
  */
 package io.github.camelredisdelay.test;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import org.apache.camel.CamelContext;
+import org.awaitility.core.ConditionTimeoutException;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * The component's threads (named {@code ... RedisDelay...}, Camel puts the context's name in each) of a stopped
@@ -37,15 +40,13 @@ public final class ComponentThreads {
      * Fails, naming each thread with its stack, when a component thread of {@code context} is still alive
      * {@value #GRACE_MS} ms after the call (a thread that was ending as the context stopped gets that long).
      */
-    public static void assertNoneLeftOf(CamelContext context) throws InterruptedException {
+    public static void assertNoneLeftOf(CamelContext context) {
         String marker = "(" + context.getName() + ")";
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(GRACE_MS);
-        Map<Thread, StackTraceElement[]> left = threadsOf(marker);
-        while (!left.isEmpty() && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-            left = threadsOf(marker);
-        }
-        if (!left.isEmpty()) {
+        try {
+            await().atMost(Duration.ofMillis(GRACE_MS)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> threadsOf(marker).isEmpty());
+        } catch (ConditionTimeoutException e) {
+            Map<Thread, StackTraceElement[]> left = threadsOf(marker);
             throw new AssertionError(
                     "Threads of the component outlived the stopped CamelContext " + context.getName() + ":\n"
                                      + left.entrySet().stream()

@@ -124,7 +124,7 @@ public abstract class RedisDelayTestSupport {
     }
 
     @AfterEach
-    void stopContextsAndClient() throws InterruptedException {
+    void stopContextsAndClient() {
         for (CamelContext context : contexts) {
             context.stop();
         }
