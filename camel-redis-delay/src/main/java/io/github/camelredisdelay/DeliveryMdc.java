@@ -15,16 +15,18 @@
  */
 package io.github.camelredisdelay;
 
+import java.util.Map;
+
 import org.apache.camel.CamelContext;
 import org.slf4j.MDC;
 
 /**
- * The MDC keys of one delivery, {@link RedisDelayConstants#MDC_MESSAGE_ID} and {@link RedisDelayConstants#MDC_QUEUE}:
- * set on the delivering thread when the CamelContext uses MDC logging, and put back as they were when the delivery
- * ends, so none stays behind for whatever the thread runs next. The thread waits until the exchange is done; threads
- * the asynchronous routing engine continues it on get the keys from Camel's MDC unit of work when its
- * {@code mdcLoggingKeysPattern} matches them (e.g. {@code camel.redisDelay.*}), and it removes them there when the
- * exchange is done.
+ * The component's MDC: {@link #continueRestoring} for routes continuing on its completion threads, and the keys of one
+ * delivery, {@link RedisDelayConstants#MDC_MESSAGE_ID} and {@link RedisDelayConstants#MDC_QUEUE}: set on the delivering
+ * thread when the CamelContext uses MDC logging, and put back as they were when the delivery ends, so none stays behind
+ * for whatever the thread runs next. The thread waits until the exchange is done; threads the asynchronous routing
+ * engine continues it on get the keys from Camel's MDC unit of work when its {@code mdcLoggingKeysPattern} matches them
+ * (e.g. {@code camel.redisDelay.*}), and it removes them there when the exchange is done.
  */
 final class DeliveryMdc implements AutoCloseable {
 
@@ -72,6 +74,25 @@ final class DeliveryMdc implements AutoCloseable {
             MDC.remove(key);
         } else {
             MDC.put(key, previous);
+        }
+    }
+
+    /**
+     * Runs {@code continuation}, then puts the thread's MDC back as it was before. With MDC logging, Camel brings the
+     * keys its {@code mdcLoggingKeysPattern} matches (such as a delivery's {@code camel.redisDelay.*}) to the thread a
+     * route continues on, but leaves them there when the exchange moves on to yet another thread; without this, the
+     * next exchange on a completion thread would log with another delivery's keys (MdcLoggingTest).
+     */
+    static void continueRestoring(Runnable continuation) {
+        Map<String, String> before = MDC.getCopyOfContextMap();
+        try {
+            continuation.run();
+        } finally {
+            if (before == null) {
+                MDC.clear();
+            } else {
+                MDC.setContextMap(before);
+            }
         }
     }
 }

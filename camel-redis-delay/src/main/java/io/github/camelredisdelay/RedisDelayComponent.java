@@ -38,7 +38,6 @@ import org.apache.camel.spi.PropertyConfigurer;
 import org.apache.camel.spi.annotations.Component;
 import org.apache.camel.support.HealthCheckComponent;
 import org.redisson.api.RedissonClient;
-import org.slf4j.MDC;
 
 /**
  * The {@code redis-delay} component: a distributed, durable delay queue on Redis. It owns what the endpoints of a
@@ -141,25 +140,6 @@ public class RedisDelayComponent extends HealthCheckComponent {
             // stopping: nothing else is left to run it
         }
         task.run();
-    }
-
-    /**
-     * Runs {@code continuation}, then puts the thread's MDC back as it was before. With MDC logging, Camel brings the
-     * keys its {@code mdcLoggingKeysPattern} matches (such as a delivery's {@code camel.redisDelay.*}) to the thread a
-     * route continues on, but leaves them there when the exchange moves on to yet another thread; without this, the
-     * next exchange on a completion thread would log with another delivery's keys (MdcLoggingTest).
-     */
-    static void continueRestoringMdc(Runnable continuation) {
-        Map<String, String> before = MDC.getCopyOfContextMap();
-        try {
-            continuation.run();
-        } finally {
-            if (before == null) {
-                MDC.clear();
-            } else {
-                MDC.setContextMap(before);
-            }
-        }
     }
 
     /**

@@ -97,7 +97,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             exchange.setException(Futures.unwrap(failure));
         }
         // the stage completes on a completion thread of the component (RedisDelayEndpoint's completer)
-        RedisDelayComponent.continueRestoringMdc(() -> callback.done(false));
+        DeliveryMdc.continueRestoring(() -> callback.done(false));
     }
 
     private void process(Exchange exchange, RedisDelayOperation operation) {
