@@ -65,6 +65,8 @@ public class RedisDelayComponent extends HealthCheckComponent {
     private ScheduledExecutorService transferTimer;
     private ScheduledExecutorService leaseTimer;
     private volatile ExecutorService completions;
+    /** Set while a thread runs a task of {@link #runOnCompletionThread}. */
+    private static final ThreadLocal<Boolean> COMPLETING = new ThreadLocal<>();
     /** Running migrations from RDelayedQueues by key prefix and queue, shown in the statistics of every endpoint. */
     private final Map<String, MigrationProgress> migrations = new ConcurrentHashMap<>();
     private volatile PropertyConfigurer strictComponentConfigurer;
@@ -133,13 +135,29 @@ public class RedisDelayComponent extends HealthCheckComponent {
         ExecutorService pool = completions;
         try {
             if (pool != null) {
-                pool.execute(task);
+                pool.execute(() -> {
+                    COMPLETING.set(Boolean.TRUE);
+                    try {
+                        task.run();
+                    } finally {
+                        COMPLETING.remove();
+                    }
+                });
                 return;
             }
         } catch (RejectedExecutionException e) {
             // stopping: nothing else is left to run it
         }
         task.run();
+    }
+
+    /**
+     * Whether the calling thread is one of the component's completion threads: a route that continued there after a
+     * schedule. Such a thread must not wait for a completion thread (every one of them could be waiting), so what it
+     * schedules next completes on the Redis client's thread instead.
+     */
+    static boolean onCompletionThread() {
+        return COMPLETING.get() != null;
     }
 
     /**

@@ -73,14 +73,15 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
 
     /**
      * A schedule completes when Redis replies, without a thread waiting for it; the route then continues on one of the
-     * component's completion threads, never on the Redis client's I/O thread. The other operations, and a schedule with
-     * {@code synchronous=true}, run here.
+     * component's completion threads, never on the Redis client's I/O thread. The other operations, a schedule with
+     * {@code synchronous=true}, and one from a completion thread (which must not wait for another), run here.
      */
     @Override
     public boolean process(Exchange exchange, AsyncCallback callback) {
         try {
             RedisDelayOperation operation = operation(exchange.getMessage());
-            if (operation == RedisDelayOperation.schedule && !endpoint.getConfiguration().isSynchronous()) {
+            if (operation == RedisDelayOperation.schedule && !endpoint.getConfiguration().isSynchronous()
+                    && !RedisDelayComponent.onCompletionThread()) {
                 scheduleAsync(exchange).whenComplete((stored, failure) -> continueAfter(exchange, failure, callback));
                 return false;
             }
