@@ -39,7 +39,7 @@ public final class TransferTask implements SharedService {
     private final QueueShard queue;
     private final ScheduledExecutorService timer;
     private final int batchSize;
-    private final long intervalMs;
+    private final long intervalMicros;
     private final OutageLog outage;
     private final Backoff backoff;
 
@@ -48,7 +48,7 @@ public final class TransferTask implements SharedService {
     private final WakeListener wakeListener = new WakeListener() {
         @Override
         public void earliestDueIn(long delayMs) {
-            armIn(delayMs);
+            armIn(TimeUnit.MILLISECONDS.toMicros(delayMs));
         }
 
         @Override
@@ -78,7 +78,7 @@ public final class TransferTask implements SharedService {
         this.onSubscribed = onSubscribed;
         this.timer = timer;
         this.batchSize = batchSize;
-        this.intervalMs = intervalMs;
+        this.intervalMicros = TimeUnit.MILLISECONDS.toMicros(intervalMs);
         this.outage = new OutageLog(LOG, "Transfer task of queue " + queue.name());
         this.backoff = new Backoff(Math.min(50, intervalMs), Math.min(intervalMs, 1000));
     }
@@ -111,14 +111,14 @@ public final class TransferTask implements SharedService {
     }
 
     /**
-     * Makes sure a step runs within {@code delayMs}; keeps an earlier timer that is already armed.
+     * Makes sure a step runs within {@code delayMicros}; keeps an earlier timer that is already armed.
      */
-    private synchronized void armIn(long delayMs) {
+    private synchronized void armIn(long delayMicros) {
         if (!running) {
             return;
         }
-        long delay = Math.min(delayMs, intervalMs);
-        long at = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delay);
+        long delay = Math.min(delayMicros, intervalMicros);
+        long at = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(delay);
         if (armed != null && !armed.isDone() && armedAtNanos - at <= 0) {
             return;
         }
@@ -126,7 +126,7 @@ public final class TransferTask implements SharedService {
             armed.cancel(false);
         }
         armedAtNanos = at;
-        armed = timer.schedule(this::step, delay, TimeUnit.MILLISECONDS);
+        armed = timer.schedule(this::step, delay, TimeUnit.MICROSECONDS);
     }
 
     private void step() {
@@ -150,12 +150,12 @@ public final class TransferTask implements SharedService {
                 }
                 if (error != null) {
                     outage.failed(error);
-                    next = backoff.next();
+                    next = TimeUnit.MILLISECONDS.toMicros(backoff.next());
                 } else {
                     outage.succeeded();
                     backoff.reset();
-                    next = runAgain || result.nextDelayMs() == 0 ? 0 : result.nextDelayMs() < 0 ? intervalMs
-                            : result.nextDelayMs();
+                    long delay = result.nextDelayMicros();
+                    next = runAgain || delay == 0 ? 0 : delay < 0 ? intervalMicros : delay;
                 }
                 runAgain = false;
             }

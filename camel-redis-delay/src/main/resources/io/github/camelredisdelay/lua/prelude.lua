@@ -34,10 +34,11 @@ local wake, group = ARGV[1], ARGV[2]
 -- Due times are integers held in Lua numbers (doubles): exact up to 2^53 - 1.
 local MAX_DUE = 9007199254740991
 
--- Redis' clock in epoch ms: the one clock every node agrees on.
+-- Redis' clock in epoch ms, the one clock every node agrees on; and the same instant in epoch µs.
 local function redisNow()
   local time = rcall('TIME')
-  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+  local seconds, micros = tonumber(time[1]), tonumber(time[2])
+  return seconds * 1000 + math.floor(micros / 1000), seconds * 1000000 + micros
 end
 
 -- The absolute due time for mode "delay" (amount is ms from now) or "at" (amount is epoch ms); nil beyond MAX_DUE.

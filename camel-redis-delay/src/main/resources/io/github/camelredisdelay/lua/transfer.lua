@@ -27,11 +27,12 @@
 
   Returns {moved, nextDelay}
     moved:     messages moved now
-    nextDelay: ms until the next due message; 0 when more are due now; -1 when none is scheduled
+    nextDelay: µs until the next due message (from Redis' clock in µs, so a timer armed with it is not up to a
+               ms late); 0 when more are due now; -1 when none is scheduled
 ]]
 local batch = tonumber(ARGV[3])
 
-local now = redisNow()
+local now, nowMicros = redisNow()
 
 -- Due entries come from the first buckets, in order; a bucket left with entries holds none that is due, and the
 -- buckets after it none either.
@@ -80,4 +81,4 @@ local next = earliestDue(dueKey)
 if not next then
   return {moved, -1}
 end
-return {moved, math.max(0, next - now)}
+return {moved, math.max(0, next * 1000 - nowMicros)}

@@ -222,7 +222,7 @@ class DueSetLayoutTest extends RedisDelayTestSupport {
         assertThat(dueSet.entries()).containsOnlyKeys("later");
         TransferResult idle = queue.transfer(7).toCompletableFuture().join();
         assertThat(idle.moved()).isZero();
-        assertThat(idle.nextDelayMs()).isBetween(58_000L, 60_000L);
+        assertThat(idle.nextDelayMicros()).isBetween(58_000_000L, 60_000_000L);
     }
 
     /** 0 to count - 1 in an order fixed by seed. */

@@ -26,7 +26,9 @@ import io.github.camelredisdelay.OnDuplicate;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.redisson.api.RScript;
 import org.redisson.client.codec.ByteArrayCodec;
+import org.redisson.client.codec.StringCodec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -152,9 +154,26 @@ class LuaScriptsTest extends RedisDelayTestSupport {
 
         assertThat(first).isEqualTo(new TransferResult(3, 0));
         assertThat(second.moved()).isEqualTo(2);
-        assertThat(second.nextDelayMs()).isBetween(59_000L, 60_000L);
+        assertThat(second.nextDelayMicros()).isBetween(59_000_000L, 60_000_000L);
         assertThat(redis().getStream(key("q", "ready")).size()).isEqualTo(5);
         assertThat(queue.transfer(3).toCompletableFuture().join().moved()).isZero();
+    }
+
+    @Test
+    void transferTellsTheDelayToTheNextDueMessageInMicrosecondsOfRedisClock() {
+        long dueAtMicros = queue.schedule("later", envelope("x"), DueTime.after(60_000), OnDuplicate.keep).dueAt() * 1000;
+
+        long before = redisMicros();
+        TransferResult result = queue.transfer(10).toCompletableFuture().join();
+        long after = redisMicros();
+
+        // a delay from a clock read in ms would be up to 1 ms longer: a timer armed with it fires late
+        assertThat(result.nextDelayMicros()).isBetween(dueAtMicros - after, dueAtMicros - before);
+    }
+
+    private long redisMicros() {
+        return redis().getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_ONLY,
+                "local time = redis.call('TIME') return time[1] * 1000000 + time[2]", RScript.ReturnType.LONG);
     }
 
     @Test
