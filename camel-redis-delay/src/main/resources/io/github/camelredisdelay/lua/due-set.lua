@@ -34,30 +34,36 @@ local function bucketKey(dueKey, name)
   return dueKey .. ':' .. name
 end
 
--- The bucket that holds, or would hold, due time dueAt, whether it is the first bucket, and its lower bound; nil
--- when dueAt lies before every bucket.
+-- A due time (or bound) as Redis is given it: an integer in decimal. Numbers passed to redis.call as they are,
+-- and scores in replies, are converted with "%.17g", which costs several times as much.
+local function decimal(dueAt)
+  return string.format('%d', dueAt)
+end
+
+-- The bucket that holds, or would hold, due time dueAt (decimal), and whether it is the first bucket; nil when
+-- dueAt lies before every bucket.
 local function bucketOf(dueKey, dueAt)
-  local found = rcall('ZREVRANGEBYSCORE', dueKey, dueAt, '-inf', 'WITHSCORES', 'LIMIT', 0, 2)
-  return found[1], #found == 2, tonumber(found[2])
+  local found = rcall('ZREVRANGEBYSCORE', dueKey, dueAt, '-inf', 'LIMIT', '0', '2')
+  return found[1], #found == 1
 end
 
 -- The bucket addDue last added to, remembered for the rest of the script call (lastName nil: none): whether it is
--- the first bucket, its bound, and its size. Due times from its bound to lastUpTo belong to it (bucketOf found no
--- greater bound up to lastUpTo). Messages scheduled in one call (a batch, or concurrent schedules sharing a call)
--- mostly share a due time, so this spares them the index lookup and ZCARD. Anything else that changes the due set
--- forgets it.
-local lastName, lastFirst, lastBound, lastUpTo, lastCount
+-- the first bucket, the due time that found it, and its size. Messages scheduled in one call (a batch, or concurrent
+-- schedules sharing a call) mostly share a due time, so this spares them the index lookup and ZCARD. Anything else
+-- that changes the due set forgets it.
+local lastName, lastFirst, lastDue, lastCount
 
 -- Adds a bucket with lower bound bound to the index and returns its name: the bound, made unique when a bucket
 -- created at the same bound is still there (its bound was lowered since).
 local function newBucket(dueKey, bound)
-  local name = string.format('%d', bound)
+  local score = decimal(bound)
+  local name = score
   local suffix = 0
   while rcall('ZSCORE', dueKey, name) do
     suffix = suffix + 1
     name = string.format('%d.%d', bound, suffix)
   end
-  rcall('ZADD', dueKey, bound, name)
+  rcall('ZADD', dueKey, score, name)
   return name
 end
 
@@ -105,13 +111,14 @@ end
 -- Adds message id with due time dueAt to the due set. Returns the bucket it went to if that is the first one (the
 -- only one that can hold the earliest due time), else nil.
 local function addDue(dueKey, id, dueAt)
-  if lastName and lastBound <= dueAt and dueAt <= lastUpTo and lastCount < BUCKET_SIZE then
-    rcall('ZADD', bucketKey(dueKey, lastName), dueAt, id)
+  if lastName and lastDue == dueAt and lastCount < BUCKET_SIZE then
+    rcall('ZADD', bucketKey(dueKey, lastName), decimal(dueAt), id)
     lastCount = lastCount + 1
     return lastFirst and lastName or nil
   end
   lastName = nil
-  local name, first, bound = bucketOf(dueKey, dueAt)
+  local score = decimal(dueAt)
+  local name, first = bucketOf(dueKey, score)
   if name then
     local count = rcall('ZCARD', bucketKey(dueKey, name))
     if count >= BUCKET_SIZE then
@@ -119,25 +126,25 @@ local function addDue(dueKey, id, dueAt)
       first = first and target == name
       name = target
     else
-      lastName, lastFirst, lastBound, lastUpTo, lastCount = name, first, bound, dueAt, count + 1
+      lastName, lastFirst, lastDue, lastCount = name, first, dueAt, count + 1
     end
   else
     first = true
     name = rcall('ZRANGE', dueKey, 0, 0)[1]
     if name and rcall('ZCARD', bucketKey(dueKey, name)) < BUCKET_SIZE then
-      rcall('ZADD', dueKey, dueAt, name)
+      rcall('ZADD', dueKey, score, name)
     else
       name = newBucket(dueKey, dueAt)
     end
   end
-  rcall('ZADD', bucketKey(dueKey, name), dueAt, id)
+  rcall('ZADD', bucketKey(dueKey, name), score, id)
   return first and name or nil
 end
 
 -- Takes message id, due at dueAt, out of the due set. Returns false when it is not there (ready, in flight, gone).
 local function removeDue(dueKey, id, dueAt)
   lastName = nil
-  local name = bucketOf(dueKey, dueAt)
+  local name = bucketOf(dueKey, decimal(dueAt))
   if not name or rcall('ZREM', bucketKey(dueKey, name), id) == 0 then
     return false
   end
@@ -149,7 +156,7 @@ end
 
 -- Whether message id, due at dueAt, is in the due set.
 local function isDue(dueKey, id, dueAt)
-  local name = bucketOf(dueKey, dueAt)
+  local name = bucketOf(dueKey, decimal(dueAt))
   return name ~= nil and rcall('ZSCORE', bucketKey(dueKey, name), id) ~= false
 end
 
@@ -178,7 +185,7 @@ end
 -- the transfer tasks are timed for an earlier one, and find this one when they run for it.
 local function wakeIfEarliest(dueKey, dueAt, firstBucket, now, wake)
   if firstBucket
-      and rcall('ZCOUNT', bucketKey(dueKey, firstBucket), '-inf', '(' .. string.format('%d', dueAt)) == 0 then
-    rcall('PUBLISH', wake, string.format('%d', math.max(0, dueAt - now)))
+      and rcall('ZCOUNT', bucketKey(dueKey, firstBucket), '-inf', '(' .. decimal(dueAt)) == 0 then
+    rcall('PUBLISH', wake, decimal(math.max(0, dueAt - now)))
   end
 end

@@ -43,7 +43,7 @@ while #ids < batch do
     break
   end
   local bucket = bucketKey(dueKey, first[1])
-  local due = rcall('ZRANGEBYSCORE', bucket, '-inf', now, 'LIMIT', 0, batch - #ids)
+  local due = rcall('ZRANGEBYSCORE', bucket, '-inf', decimal(now), 'LIMIT', '0', batch - #ids)
   for i = 1, #due do
     ids[#ids + 1] = due[i]
   end
