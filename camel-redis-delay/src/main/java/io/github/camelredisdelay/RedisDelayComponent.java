@@ -120,10 +120,12 @@ public class RedisDelayComponent extends HealthCheckComponent {
         super.doStart();
         transferTimer = timerThread("RedisDelayTransfer");
         leaseTimer = timerThread("RedisDelayLeases");
+        // an unbounded queue: Camel reads a queue size of -1 as none, and its caller-runs policy would then continue
+        // a route on the Redis client's I/O thread whenever every completion thread is busy
         completions = getCamelContext().getExecutorServiceManager().newThreadPool(this, "RedisDelayCompletions",
                 new ThreadPoolProfileBuilder("RedisDelayCompletions").poolSize(COMPLETION_THREADS)
                         .maxPoolSize(COMPLETION_THREADS)
-                        .maxQueueSize(-1).build());
+                        .maxQueueSize(Integer.MAX_VALUE).build());
     }
 
     /**

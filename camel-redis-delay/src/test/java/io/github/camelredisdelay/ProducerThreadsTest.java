@@ -32,6 +32,7 @@ import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Which thread a route continues on after a schedule, and that no continuation waits for a thread that is waiting
@@ -55,6 +56,38 @@ class ProducerThreadsTest extends RedisDelayTestSupport {
         });
         assertThat(continuedOn.values()).hasSize(EXCHANGES).allMatch(thread -> thread.contains("RedisDelayCompletions"));
         assertThat(dueSet("q").size()).isEqualTo(EXCHANGES);
+    }
+
+    @Test
+    void whileEveryCompletionThreadIsBusyTheRouteWaitsForOneAndNeverContinuesOnTheRedisClientsThread() throws Exception {
+        CamelContext node = node("redis-delay:q?delay=60000");
+        RedisDelayComponent component = node.getComponent("redis-delay", RedisDelayComponent.class);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch busy = new CountDownLatch(RedisDelayComponent.COMPLETION_THREADS);
+        for (int i = 0; i < RedisDelayComponent.COMPLETION_THREADS; i++) {
+            component.runOnCompletionThread(() -> {
+                busy.countDown();
+                awaitQuietly(release);
+            });
+        }
+        assertThat(busy.await(10, TimeUnit.SECONDS)).isTrue();
+
+        CompletableFuture<Exchange> sent = node.createProducerTemplate()
+                .asyncSend("direct:schedule", exchange -> exchange.getMessage().setBody("m"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> dueSet("q").size() == 1);
+        release.countDown();
+
+        assertThat(sent).succeedsWithin(Duration.ofSeconds(10));
+        assertThat(sent.join().getException()).isNull();
+        assertThat(continuedOn.values()).singleElement().asString().contains("RedisDelayCompletions");
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(20, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test
