@@ -22,11 +22,6 @@ public final class BatchLimits {
 
     /** Most concurrent schedules sent together in one call ({@link GroupCommit}). */
     public static final int GROUP_COMMIT_MESSAGES = 100;
-    /**
-     * Most schedule calls under way at once per queue (shard) ({@link GroupCommit}): a second one lets callers who
-     * missed the start of a call go without waiting for its round trip (see docs/design-notes.md §13).
-     */
-    public static final int GROUP_COMMIT_CALLS = 2;
     /** Most envelope bytes of concurrent schedules in one call; a larger message goes alone. */
     public static final long GROUP_COMMIT_BYTES = 1 << 20;
     /** Most messages of a {@code scheduleBatch} stored by one call. */

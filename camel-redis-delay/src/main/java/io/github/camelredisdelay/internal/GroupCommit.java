@@ -18,12 +18,7 @@ package io.github.camelredisdelay.internal;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -33,16 +28,14 @@ import java.util.function.Function;
 import java.util.function.ToLongFunction;
 
 /**
- * Lets concurrent callers share calls to Redis (group commit). At most {@code maxCalls} calls are under way at a time.
- * A caller that finds fewer sends its request at once, alone; requests that arrive while all are under way queue up,
- * and the moment one returns, everything queued (up to {@code maxBatch} requests and {@code maxSize}) leaves in the
- * next call, sent from the thread that received the reply. A lone caller therefore never waits for company, and N busy
- * callers share round trips and script calls instead of queueing for them one by one; with more than one call under
- * way, callers need not wait for a round trip they missed the start of. Requests with the same {@code order} key are
- * never in two calls under way at once, so they are carried out in the order they were submitted. Every caller returns
- * once its own request is done. The requests of a call get their results in one task on the {@code completer} given:
- * callers that continue there (a route after its schedule) cost the thread that received the reply one hand-off per
- * call, not one each. A caller that waits ({@link #submit}) is woken by the thread that received the reply.
+ * Lets concurrent callers share calls to Redis (group commit). At most one call is under way at a time. A caller that
+ * finds none sends its request at once, alone; requests that arrive while a call is under way queue up, and the moment
+ * it returns, everything queued (up to {@code maxBatch} requests and {@code maxSize}) leaves in the next call, sent
+ * from the thread that received the reply. A lone caller therefore never waits for company, and N busy callers share
+ * round trips and script calls instead of queueing for them one by one. Every caller returns once its own request is
+ * done. The requests of a call get their results in one task on the {@code completer} given: callers that continue
+ * there (a route after its schedule) cost the thread that received the reply one hand-off per call, not one each. A
+ * caller that waits ({@link #submit}) is woken by the thread that received the reply.
  *
  * @param <T> a request
  * @param <R> its result
@@ -54,12 +47,8 @@ public final class GroupCommit<T, R> {
     private final ToLongFunction<T> size;
     private final long maxSize;
     private final Executor completer;
-    private final int maxCalls;
-    private final Function<T, Object> order;
     private final Deque<Turn<T, R>> queued = new ArrayDeque<>();
-    /** The order keys of the requests of the calls under way, with how many requests have each. */
-    private final Map<Object, Integer> keysUnderWay = new HashMap<>();
-    private int callsUnderWay;
+    private boolean sending;
 
     /**
      * @param send     sends requests in one call; its stage completes with their results in the same order
@@ -83,34 +72,14 @@ public final class GroupCommit<T, R> {
      */
     public GroupCommit(Function<List<T>, CompletionStage<List<R>>> send, int maxBatch, ToLongFunction<T> size,
                        long maxSize, Executor completer) {
-        this(send, maxBatch, size, maxSize, completer, 1, request -> request);
-    }
-
-    /**
-     * @param send      sends requests in one call; its stage completes with their results in the same order
-     * @param maxBatch  most requests per call
-     * @param size      the size of a request, in any unit
-     * @param maxSize   most total size of the requests of one call, unless a single request is larger (it then goes
-     *                  alone), so large messages do not pile up into one huge script call
-     * @param completer runs, once per call, the task that completes the stages of its requests
-     * @param maxCalls  most calls under way at once
-     * @param order     the key of a request: requests with equal keys are carried out in the order submitted
-     */
-    public GroupCommit(Function<List<T>, CompletionStage<List<R>>> send, int maxBatch, ToLongFunction<T> size,
-                       long maxSize, Executor completer, int maxCalls, Function<T, Object> order) {
         if (maxBatch < 1) {
             throw new IllegalArgumentException("maxBatch must be at least 1, not " + maxBatch);
-        }
-        if (maxCalls < 1) {
-            throw new IllegalArgumentException("maxCalls must be at least 1, not " + maxCalls);
         }
         this.send = send;
         this.maxBatch = maxBatch;
         this.size = size;
         this.maxSize = maxSize;
         this.completer = completer;
-        this.maxCalls = maxCalls;
-        this.order = order;
     }
 
     /**
@@ -149,40 +118,34 @@ public final class GroupCommit<T, R> {
     }
 
     private Turn<T, R> enqueue(T request, boolean waited) {
-        Turn<T, R> turn = new Turn<>(request, order.apply(request), new CompletableFuture<>(), waited);
-        boolean send;
+        Turn<T, R> turn = new Turn<>(request, new CompletableFuture<>(), waited);
+        boolean first;
         synchronized (this) {
             queued.add(turn);
-            send = callsUnderWay < maxCalls;
-            if (send) {
-                callsUnderWay++;
-            }
+            first = !sending;
+            sending = true;
         }
-        if (send) {
+        if (first) {
             sendQueued();
         }
         return turn;
     }
 
-    /**
-     * Sends what is queued, in one call under way already counted in {@code callsUnderWay}; when the reply is in, sends
-     * what queued meanwhile, or ends the call.
-     */
+    /** Sends the head of the queue; when the reply is in, sends what queued meanwhile, or stops. */
     private void sendQueued() {
         List<Turn<T, R>> batch = new ArrayList<>();
         List<T> requests = new ArrayList<>();
         boolean anyNotWaited = false;
         synchronized (this) {
-            takeBatch(batch);
-            if (batch.isEmpty()) {
-                // all that is queued waits for calls under way with the same keys; their replies send it
-                callsUnderWay--;
-                return;
+            long total = 0;
+            while (batch.size() < maxBatch && !queued.isEmpty()
+                    && (batch.isEmpty() || total + size.applyAsLong(queued.peek().request()) <= maxSize)) {
+                Turn<T, R> turn = queued.poll();
+                total += size.applyAsLong(turn.request());
+                batch.add(turn);
+                requests.add(turn.request());
+                anyNotWaited |= !turn.waited();
             }
-        }
-        for (Turn<T, R> turn : batch) {
-            requests.add(turn.request());
-            anyNotWaited |= !turn.waited();
         }
         boolean handOff = anyNotWaited;
         CompletionStage<List<R>> call;
@@ -195,13 +158,8 @@ public final class GroupCommit<T, R> {
             // what queued meanwhile leaves first: handing out the results must not delay the next call
             boolean more;
             synchronized (this) {
-                for (Turn<T, R> turn : batch) {
-                    keysUnderWay.computeIfPresent(turn.key(), (key, count) -> count == 1 ? null : count - 1);
-                }
                 more = !queued.isEmpty();
-                if (!more) {
-                    callsUnderWay--;
-                }
+                sending = more;
             }
             if (more) {
                 sendQueued();
@@ -214,35 +172,6 @@ public final class GroupCommit<T, R> {
                 completer.execute(() -> settle(batch, results, cause, false));
             }
         });
-    }
-
-    /**
-     * Moves the requests of the next call from the queue to {@code batch}, oldest first, within the limits; passes over
-     * a request whose key a call under way carries, and every later one with that key. Holds the lock.
-     */
-    private void takeBatch(List<Turn<T, R>> batch) {
-        long total = 0;
-        Set<Object> passedOver = null;
-        for (Iterator<Turn<T, R>> it = queued.iterator(); it.hasNext() && batch.size() < maxBatch;) {
-            Turn<T, R> turn = it.next();
-            if (keysUnderWay.containsKey(turn.key()) || passedOver != null && passedOver.contains(turn.key())) {
-                if (passedOver == null) {
-                    passedOver = new HashSet<>();
-                }
-                passedOver.add(turn.key());
-                continue;
-            }
-            long turnSize = size.applyAsLong(turn.request());
-            if (!batch.isEmpty() && total + turnSize > maxSize) {
-                break;
-            }
-            it.remove();
-            total += turnSize;
-            batch.add(turn);
-        }
-        for (Turn<T, R> turn : batch) {
-            keysUnderWay.merge(turn.key(), 1, Integer::sum);
-        }
     }
 
     /** What the call failed with, unwrapped; or that it returned other than one result per request. */
@@ -277,7 +206,7 @@ public final class GroupCommit<T, R> {
         return queued.size();
     }
 
-    /** A request, its order key, where its result goes, and whether a thread waits for it ({@link #submit}). */
-    private record Turn<T, R>(T request, Object key, CompletableFuture<R> result, boolean waited) {
+    /** A request, where its result goes, and whether a thread waits for it ({@link #submit}). */
+    private record Turn<T, R>(T request, CompletableFuture<R> result, boolean waited) {
     }
 }

@@ -67,8 +67,7 @@ public final class QueueShard {
         this.migration = new ShardMigration(scripts);
         this.schedules = new GroupCommit<>(
                 this::scheduleAllAsync, BatchLimits.GROUP_COMMIT_MESSAGES,
-                request -> request.envelope().length, BatchLimits.GROUP_COMMIT_BYTES, completer,
-                BatchLimits.GROUP_COMMIT_CALLS, ScheduleRequest::id);
+                request -> request.envelope().length, BatchLimits.GROUP_COMMIT_BYTES, completer);
     }
 
     public QueueKeys keys() {

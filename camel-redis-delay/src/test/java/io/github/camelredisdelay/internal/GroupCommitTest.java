@@ -26,8 +26,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 
@@ -218,69 +216,6 @@ class GroupCommitTest {
         assertThat(first.join()).isEqualTo(1);
         assertThat(commit.submit(3)).isEqualTo(9);
         assertThat(calls).containsExactly(List.of(1), List.of(3));
-    }
-
-    @Test
-    void withTwoCallsAllowedACallerSendsAtOnceWhileOneCallIsUnderWay() {
-        CountDownLatch firstCallMayReturn = new CountDownLatch(1);
-        GroupCommit<Integer, Integer> commit = new GroupCommit<>(
-                squares(firstCallMayReturn), 10, n -> 1, Long.MAX_VALUE, Runnable::run, 2, n -> n);
-        CompletableFuture<Integer> first = commit.submitAsync(1).toCompletableFuture();
-
-        CompletableFuture<Integer> second = commit.submitAsync(2).toCompletableFuture();
-
-        assertThat(second.join()).as("sent and answered while the first call is under way").isEqualTo(4);
-        assertThat(first).isNotDone();
-        firstCallMayReturn.countDown();
-        assertThat(first.join()).isEqualTo(1);
-        assertThat(calls).containsExactly(List.of(1), List.of(2));
-    }
-
-    @Test
-    void aRequestWithTheKeyOfACallUnderWayWaitsForItAndLaterOnesPassIt() {
-        CountDownLatch firstCallMayReturn = new CountDownLatch(1);
-        GroupCommit<Integer, Integer> commit = new GroupCommit<>(
-                squares(firstCallMayReturn), 10, n -> 1, Long.MAX_VALUE, Runnable::run, 2, n -> n % 10);
-        CompletableFuture<Integer> first = commit.submitAsync(1).toCompletableFuture();
-
-        CompletableFuture<Integer> sameKey = commit.submitAsync(11).toCompletableFuture();
-        CompletableFuture<Integer> otherKey = commit.submitAsync(2).toCompletableFuture();
-
-        assertThat(otherKey.join()).isEqualTo(4);
-        assertThat(sameKey).as("waits for the call carrying key 1").isNotDone();
-        assertThat(calls).containsExactly(List.of(1), List.of(2));
-        firstCallMayReturn.countDown();
-        assertThat(first.join()).isEqualTo(1);
-        assertThat(sameKey.join()).isEqualTo(121);
-        assertThat(calls).containsExactly(List.of(1), List.of(2), List.of(11));
-    }
-
-    @Test
-    void manyCallersWithThreeCallsAllowedGetTheirOwnResultsAndNeverExceedThreeCallsUnderWay() {
-        AtomicInteger underWay = new AtomicInteger();
-        AtomicInteger mostUnderWay = new AtomicInteger();
-        Function<List<Integer>, CompletionStage<List<Integer>>> slowSquares = requests -> {
-            mostUnderWay.accumulateAndGet(underWay.incrementAndGet(), Math::max);
-            calls.add(List.copyOf(requests));
-            return CompletableFuture.supplyAsync(() -> {
-                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200));
-                underWay.decrementAndGet();
-                return requests.stream().map(n -> n * n).toList();
-            }, callers);
-        };
-        GroupCommit<Integer, Integer> commit
-                = new GroupCommit<>(slowSquares, 16, n -> 1, Long.MAX_VALUE, Runnable::run, 3, n -> n % 7);
-
-        List<CompletableFuture<List<Integer>>> threads = new ArrayList<>();
-        for (int t = 0; t < 8; t++) {
-            int base = t * 1_000;
-            threads.add(CompletableFuture.supplyAsync(() -> IntStream.range(base, base + 300)
-                    .map(n -> submitted(commit, n) - n * n).boxed().toList(), callers));
-        }
-
-        threads.forEach(thread -> assertThat(thread.join()).hasSize(300).containsOnly(0));
-        assertThat(calls.stream().mapToInt(List::size).sum()).isEqualTo(2_400);
-        assertThat(mostUnderWay.get()).isBetween(2, 3);
     }
 
     @Test
