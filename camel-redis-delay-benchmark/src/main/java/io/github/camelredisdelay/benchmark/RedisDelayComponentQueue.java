@@ -37,7 +37,7 @@ import org.apache.camel.builder.RouteBuilder;
  */
 final class RedisDelayComponentQueue implements QueueUnderTest {
 
-    /** Producer threads of {@link #preload}: the producer is synchronous, so parallel calls fill the pipe. */
+    /** Producer threads of {@link #preload}: each schedule waits for its reply, so parallel calls fill the pipe. */
     private static final int PRELOAD_THREADS = 16;
 
     private final BenchRedis redis;

@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -176,8 +175,7 @@ public final class GroupCommit<T, R> {
 
     /** What the call failed with, unwrapped; or that it returned other than one result per request. */
     private Throwable callFailure(List<Turn<T, R>> batch, List<R> results, Throwable failure) {
-        Throwable cause = failure instanceof CompletionException wrapped && wrapped.getCause() != null
-                ? wrapped.getCause() : failure;
+        Throwable cause = failure == null ? null : Futures.unwrap(failure);
         if (cause == null && (results == null || results.size() != batch.size())) {
             cause = new IllegalStateException(
                     "A call carrying " + batch.size() + " requests returned "

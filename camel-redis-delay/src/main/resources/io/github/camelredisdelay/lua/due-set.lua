@@ -48,10 +48,10 @@ local function bucketOf(dueKey, dueAt)
 end
 
 -- The bucket addDue last added to, remembered for the rest of the script call (lastName nil: none): whether it is
--- the first bucket, the due time that found it, and its size. Messages scheduled in one call (a batch, or concurrent
--- schedules sharing a call) mostly share a due time, so this spares them the index lookup and ZCARD. Anything else
--- that changes the due set forgets it.
-local lastName, lastFirst, lastDue, lastCount
+-- the first bucket, the due time that found it (a number, and in decimal), and its size. Messages scheduled in one
+-- call (a batch, or concurrent schedules sharing a call) mostly share a due time, so this spares them the index
+-- lookup, ZCARD and formatting the due time again. Anything else that changes the due set forgets it.
+local lastName, lastFirst, lastDue, lastScore, lastCount
 
 -- Adds a bucket with lower bound bound to the index and returns its name: the bound, made unique when a bucket
 -- created at the same bound is still there (its bound was lowered since).
@@ -112,7 +112,7 @@ end
 -- only one that can hold the earliest due time), else nil.
 local function addDue(dueKey, id, dueAt)
   if lastName and lastDue == dueAt and lastCount < BUCKET_SIZE then
-    rcall('ZADD', bucketKey(dueKey, lastName), decimal(dueAt), id)
+    rcall('ZADD', bucketKey(dueKey, lastName), lastScore, id)
     lastCount = lastCount + 1
     return lastFirst and lastName or nil
   end
@@ -126,7 +126,7 @@ local function addDue(dueKey, id, dueAt)
       first = first and target == name
       name = target
     else
-      lastName, lastFirst, lastDue, lastCount = name, first, dueAt, count + 1
+      lastName, lastFirst, lastDue, lastScore, lastCount = name, first, dueAt, score, count + 1
     end
   else
     first = true
