@@ -31,6 +31,8 @@ public class RedisDelayComponentConfigurer extends PropertyConfigurerSupport imp
         RedisDelayComponent target = (RedisDelayComponent) obj;
         switch (ignoreCase ? name.toLowerCase() : name) {
         case "address": getOrCreateConfiguration(target).setAddress(property(camelContext, java.lang.String.class, value)); return true;
+        case "asyncconsumer":
+        case "asyncConsumer": getOrCreateConfiguration(target).setAsyncConsumer(property(camelContext, boolean.class, value)); return true;
         case "autowiredenabled":
         case "autowiredEnabled": target.setAutowiredEnabled(property(camelContext, boolean.class, value)); return true;
         case "bridgeerrorhandler":
@@ -104,6 +106,8 @@ public class RedisDelayComponentConfigurer extends PropertyConfigurerSupport imp
     public Class<?> getOptionType(String name, boolean ignoreCase) {
         switch (ignoreCase ? name.toLowerCase() : name) {
         case "address": return java.lang.String.class;
+        case "asyncconsumer":
+        case "asyncConsumer": return boolean.class;
         case "autowiredenabled":
         case "autowiredEnabled": return boolean.class;
         case "bridgeerrorhandler":
@@ -173,6 +177,8 @@ public class RedisDelayComponentConfigurer extends PropertyConfigurerSupport imp
         RedisDelayComponent target = (RedisDelayComponent) obj;
         switch (ignoreCase ? name.toLowerCase() : name) {
         case "address": return getOrCreateConfiguration(target).getAddress();
+        case "asyncconsumer":
+        case "asyncConsumer": return getOrCreateConfiguration(target).isAsyncConsumer();
         case "autowiredenabled":
         case "autowiredEnabled": return target.isAutowiredEnabled();
         case "bridgeerrorhandler":

@@ -24,6 +24,8 @@ public class RedisDelayEndpointConfigurer extends PropertyConfigurerSupport impl
         RedisDelayEndpoint target = (RedisDelayEndpoint) obj;
         switch (ignoreCase ? name.toLowerCase() : name) {
         case "address": target.getConfiguration().setAddress(property(camelContext, java.lang.String.class, value)); return true;
+        case "asyncconsumer":
+        case "asyncConsumer": target.getConfiguration().setAsyncConsumer(property(camelContext, boolean.class, value)); return true;
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": target.setBridgeErrorHandler(property(camelContext, boolean.class, value)); return true;
         case "browselimit":
@@ -96,6 +98,8 @@ public class RedisDelayEndpointConfigurer extends PropertyConfigurerSupport impl
     public Class<?> getOptionType(String name, boolean ignoreCase) {
         switch (ignoreCase ? name.toLowerCase() : name) {
         case "address": return java.lang.String.class;
+        case "asyncconsumer":
+        case "asyncConsumer": return boolean.class;
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": return boolean.class;
         case "browselimit":
@@ -164,6 +168,8 @@ public class RedisDelayEndpointConfigurer extends PropertyConfigurerSupport impl
         RedisDelayEndpoint target = (RedisDelayEndpoint) obj;
         switch (ignoreCase ? name.toLowerCase() : name) {
         case "address": return target.getConfiguration().getAddress();
+        case "asyncconsumer":
+        case "asyncConsumer": return target.getConfiguration().isAsyncConsumer();
         case "bridgeerrorhandler":
         case "bridgeErrorHandler": return target.isBridgeErrorHandler();
         case "browselimit":

@@ -23,8 +23,9 @@ public class RedisDelayEndpointUriFactory extends org.apache.camel.support.compo
     private static final Set<String> SECRET_PROPERTY_NAMES;
     private static final Map<String, String> MULTI_VALUE_PREFIXES;
     static {
-        Set<String> props = new HashSet<>(35);
+        Set<String> props = new HashSet<>(36);
         props.add("address");
+        props.add("asyncConsumer");
         props.add("bridgeErrorHandler");
         props.add("browseLimit");
         props.add("concurrentConsumers");

@@ -177,8 +177,8 @@ final class Deliverer {
     }
 
     /**
-     * Routes a fetched delivery through a consumer's processor, with the delivery's MDC keys on this thread
-     * ({@link DeliveryMdc}); its lease is kept alive until then.
+     * Routes a fetched delivery through a consumer's processor and waits until its exchange is done, with the
+     * delivery's MDC keys on this thread ({@link DeliveryMdc}); its lease is kept alive until then.
      */
     void deliver(Delivery delivery, DefaultConsumer consumer) {
         Exchange exchange = consumer.createExchange(false);
@@ -194,16 +194,44 @@ final class Deliverer {
                 consumer.getExceptionHandler().handleException(
                         "Error processing message " + delivery.messageId() + " of queue " + queue.name(), exchange, e);
             } finally {
-                if (!completion.fired()) {
-                    settlement.abandoned(delivery);
-                }
-                consumer.releaseExchange(exchange, false);
+                ended(delivery, completion, exchange, consumer);
             }
         }
         if (acks != null && acks.isOverdue()) {
             // slow exchanges: do not let finished messages wait for the whole batch, a crash would repeat them
             flushAcknowledgements();
         }
+    }
+
+    /**
+     * Hands a fetched delivery to Camel's asynchronous routing engine without waiting for its exchange, with the
+     * delivery's MDC keys on this thread while it routes here; {@code done} runs once the exchange is done (at once
+     * when the delivery does not go to the route), on whichever thread ends it. Its lease is kept alive until then.
+     */
+    void deliverAsync(Delivery delivery, DefaultConsumer consumer, Runnable done) {
+        Exchange exchange = consumer.createExchange(false);
+        DeliveryCompletion completion = prepare(delivery, exchange);
+        if (completion == null) {
+            consumer.releaseExchange(exchange, false);
+            done.run();
+            return;
+        }
+        try (DeliveryMdc mdc = DeliveryMdc.open(exchange.getContext(), delivery.messageId(), queue.name())) {
+            consumer.getAsyncProcessor().process(exchange, doneSync -> {
+                ended(delivery, completion, exchange, consumer);
+                done.run();
+            });
+        }
+    }
+
+    /**
+     * The exchange of a delivery is done: an exchange that never completed leaves its message to be delivered again.
+     */
+    private void ended(Delivery delivery, DeliveryCompletion completion, Exchange exchange, DefaultConsumer consumer) {
+        if (!completion.fired()) {
+            settlement.abandoned(delivery);
+        }
+        consumer.releaseExchange(exchange, false);
     }
 
     /**

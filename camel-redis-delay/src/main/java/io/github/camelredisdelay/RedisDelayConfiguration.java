@@ -66,6 +66,8 @@ public class RedisDelayConfiguration implements Cloneable {
     private int concurrentConsumers = 1;
     @UriParam(label = "consumer", defaultValue = "10")
     private int maxMessagesPerPoll = 10;
+    @UriParam(label = "consumer", defaultValue = "false")
+    private boolean asyncConsumer;
     @UriParam(label = "consumer", defaultValue = "1000", javaType = "java.time.Duration")
     private long pollInterval = 1000;
     @UriParam(label = "consumer", defaultValue = "30000", javaType = "java.time.Duration")
@@ -262,6 +264,21 @@ public class RedisDelayConfiguration implements Cloneable {
      */
     public void setMaxMessagesPerPoll(int maxMessagesPerPoll) {
         this.maxMessagesPerPoll = maxMessagesPerPoll;
+    }
+
+    public boolean isAsyncConsumer() {
+        return asyncConsumer;
+    }
+
+    /**
+     * Whether a consumer routes its messages asynchronously: each thread of a blocking consumer hands a message to
+     * Camel's asynchronous routing engine and fetches more while up to maxMessagesPerPoll of its messages are in flight
+     * (a polling consumer routes a poll's messages together and polls again once they are done), instead of waiting for
+     * each exchange to complete. Pays for routes that wait on non-blocking I/O; messages are then not processed
+     * strictly one after another. Each message is still acknowledged when its exchange completes.
+     */
+    public void setAsyncConsumer(boolean asyncConsumer) {
+        this.asyncConsumer = asyncConsumer;
     }
 
     public long getPollInterval() {

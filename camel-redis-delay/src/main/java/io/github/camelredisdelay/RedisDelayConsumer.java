@@ -15,8 +15,10 @@
  */
 package io.github.camelredisdelay;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.camelredisdelay.internal.Backoff;
@@ -27,6 +29,7 @@ import io.github.camelredisdelay.internal.WakeChannels;
 import org.apache.camel.Processor;
 import org.apache.camel.ShutdownRunningTask;
 import org.apache.camel.spi.ShutdownAware;
+import org.apache.camel.spi.ShutdownStrategy;
 import org.apache.camel.support.DefaultConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,11 +41,16 @@ import org.slf4j.LoggerFactory;
  * ms as a safety net against a lost notice, so an idle queue holds no Redis connection. It also takes over messages
  * whose lease expired (their consumer died) and extends the leases of its own running exchanges.
  * <p>
+ * A thread waits for each exchange it routes; with {@code asyncConsumer} it hands them to Camel's asynchronous routing
+ * engine instead and keeps up to {@code maxMessagesPerPoll} in flight, so a route that waits on non-blocking I/O is not
+ * limited to one message per thread.
+ * <p>
  * Redis errors while fetching are logged (rate-limited by {@link OutageLog}); with {@code bridgeErrorHandler} they also
  * go to the route's error handler, as often as they are logged at WARN.
  * <p>
- * On graceful shutdown it stops fetching, finishes and settles what it has fetched; anything unfinished stays leased in
- * Redis and is delivered again after {@code visibilityTimeout}.
+ * On graceful shutdown it stops fetching, finishes and settles what it has fetched (exchanges routed asynchronously
+ * within the shutdown strategy's timeout); anything unfinished stays leased in Redis and is delivered again after
+ * {@code visibilityTimeout}.
  */
 public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware {
 
@@ -57,7 +65,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
 
     private volatile boolean fetching;
     private ShardDeliverers deliverers;
-    private List<ReadySignal> signals = List.of();
+    private List<Reader> readerThreads = List.of();
     private ExecutorService readers;
     private LegacyMigration migration;
 
@@ -81,20 +89,19 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
         deliverers.start(this);
         List<Deliverer> shards = deliverers.all();
         WakeChannels wake = endpoint.wakeChannels();
-        signals = shards.stream().map(shard -> {
-            ReadySignal signal = new ReadySignal();
-            wake.listen(shard.wakeChannel(), signal);
-            return signal;
-        }).toList();
-        readers = endpoint.getCamelContext().getExecutorServiceManager().newFixedThreadPool(this,
-                "RedisDelayConsumer[" + endpoint.getQueueName() + "]", options.getConcurrentConsumers() * shards.size());
+        List<Reader> started = new ArrayList<>();
         for (int i = 0; i < options.getConcurrentConsumers(); i++) {
-            for (int shard = 0; shard < shards.size(); shard++) {
-                Deliverer deliverer = shards.get(shard);
-                ReadySignal signal = signals.get(shard);
-                readers.execute(() -> fetchLoop(deliverer, signal));
+            for (Deliverer shard : shards) {
+                Reader reader = new Reader(shard, new ReadySignal());
+                wake.listen(shard.wakeChannel(), reader.signal());
+                started.add(reader);
             }
         }
+        readerThreads = List.copyOf(started);
+        readers = endpoint.getCamelContext().getExecutorServiceManager().newFixedThreadPool(this,
+                "RedisDelayConsumer[" + endpoint.getQueueName() + "]", readerThreads.size());
+        int inFlightPerThread = options.isAsyncConsumer() ? options.getMaxMessagesPerPoll() : 0;
+        readerThreads.forEach(reader -> readers.execute(() -> fetchLoop(reader, inFlightPerThread)));
         migration = LegacyMigration.startFor(endpoint, this);
     }
 
@@ -105,34 +112,41 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
             migration = null;
         }
         fetching = false;
-        signals.forEach(ReadySignal::close);
+        readerThreads.forEach(reader -> reader.signal().close());
         if (readers != null) {
             // waiting threads return at once; while Redis is down, interrupt Redisson's retries
             endpoint.getCamelContext().getExecutorServiceManager().shutdownGraceful(readers, 2000);
             readers = null;
         }
+        readerThreads.forEach(reader -> endpoint.wakeChannels().stopListening(reader.shard().wakeChannel(), reader.signal()));
+        readerThreads = List.of();
+        awaitExchangesInFlight();
         if (deliverers != null) {
-            List<Deliverer> shards = deliverers.all();
-            for (int shard = 0; shard < signals.size(); shard++) {
-                endpoint.wakeChannels().stopListening(shards.get(shard).wakeChannel(), signals.get(shard));
-            }
-            signals = List.of();
             deliverers.stop();
         }
         super.doStop();
     }
 
-    private void fetchLoop(Deliverer deliverer, ReadySignal ready) {
+    /**
+     * One reader thread's loop. With {@code inFlightLimit} 0 it routes each fetched message and waits for its exchange;
+     * otherwise it keeps up to that many exchanges in flight, and each that ends wakes it to fetch more (which also
+     * acknowledges the finished ones).
+     */
+    private void fetchLoop(Reader reader, int inFlightLimit) {
+        Deliverer deliverer = reader.shard();
+        ReadySignal ready = reader.signal();
+        AtomicInteger inFlight = new AtomicInteger();
         int count = endpoint.getConfiguration().getMaxMessagesPerPoll();
         while (fetching && isRunAllowed()) {
             long seen = ready.generation();
-            if (isSuspendingOrSuspended()) {
+            int room = inFlightLimit == 0 ? count : inFlightLimit - inFlight.get();
+            if (isSuspendingOrSuspended() || room <= 0) {
                 idle(ready, seen, IDLE_WAIT_MS);
                 continue;
             }
             List<Delivery> batch;
             try {
-                batch = deliverer.fetch(count, null);
+                batch = deliverer.fetch(room, null);
                 outage.succeeded();
                 backoff.reset();
             } catch (RuntimeException e) {
@@ -149,12 +163,37 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
             }
             pending.addAndGet(batch.size());
             for (Delivery delivery : batch) {
-                try {
-                    deliverer.deliver(delivery, this);
-                } finally {
-                    pending.decrementAndGet();
+                if (inFlightLimit == 0) {
+                    try {
+                        deliverer.deliver(delivery, this);
+                    } finally {
+                        pending.decrementAndGet();
+                    }
+                } else {
+                    inFlight.incrementAndGet();
+                    deliverer.deliverAsync(delivery, this, () -> {
+                        inFlight.decrementAndGet();
+                        pending.decrementAndGet();
+                        ready.messagesReady();
+                    });
                 }
             }
+        }
+    }
+
+    /**
+     * Lets asynchronously routed exchanges end, within the shutdown strategy's timeout, while their leases are still
+     * kept alive, so that they are acknowledged rather than delivered again.
+     */
+    private void awaitExchangesInFlight() {
+        ShutdownStrategy shutdown = endpoint.getCamelContext().getShutdownStrategy();
+        long deadline = System.nanoTime() + shutdown.getTimeUnit().toNanos(shutdown.getTimeout());
+        try {
+            while (pending.get() > 0 && deadline - System.nanoTime() > 0) {
+                TimeUnit.MILLISECONDS.sleep(10);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -176,6 +215,12 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
             Thread.currentThread().interrupt();
             fetching = false;
         }
+    }
+
+    /**
+     * A reader thread's shard and the signal it waits on, which its shard's ready notices and its own exchanges wake.
+     */
+    private record Reader(Deliverer shard, ReadySignal signal) {
     }
 
     @Override

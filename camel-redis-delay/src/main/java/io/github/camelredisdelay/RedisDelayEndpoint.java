@@ -36,6 +36,7 @@ import io.github.camelredisdelay.internal.ShardedQueue;
 import io.github.camelredisdelay.internal.TransferTask;
 import io.github.camelredisdelay.internal.WakeChannels;
 import io.github.camelredisdelay.internal.WriteSync;
+import org.apache.camel.AsyncEndpoint;
 import org.apache.camel.Category;
 import org.apache.camel.Consumer;
 import org.apache.camel.Exchange;
@@ -63,7 +64,8 @@ import org.redisson.api.RedissonClient;
 @ManagedResource(description = "Redis delay queue")
 @UriEndpoint(firstVersion = "1.0.0", scheme = "redis-delay", title = "Redis Delay", syntax = "redis-delay:queueName",
              category = { Category.MESSAGING, Category.SCHEDULING }, headersClass = RedisDelayConstants.class)
-public class RedisDelayEndpoint extends DefaultEndpoint implements HeaderFilterStrategyAware, BrowsableEndpoint {
+public class RedisDelayEndpoint extends DefaultEndpoint
+        implements AsyncEndpoint, HeaderFilterStrategyAware, BrowsableEndpoint {
 
     @UriPath(description = "Name of the queue: 1 to 200 characters from A-Z a-z 0-9 . _ : -")
     @Metadata(required = true)

@@ -15,6 +15,9 @@
  */
 package io.github.camelredisdelay;
 
+import java.util.List;
+import java.util.concurrent.Semaphore;
+
 import io.github.camelredisdelay.internal.Delivery;
 import org.apache.camel.Processor;
 import org.apache.camel.support.ScheduledPollConsumer;
@@ -24,7 +27,9 @@ import org.apache.camel.support.ScheduledPollConsumer;
  * {@link RedisDelayPollingConsumer}, which serves {@code ConsumerTemplate}): every {@code pollInterval} it fetches up
  * to {@code maxMessagesPerPoll} due messages from each shard of the queue and routes them; after a poll that found
  * messages it polls again at once, so a backlog drains without waiting an interval between batches. Poll errors go
- * through Camel's usual poll strategy. Messages are settled exactly as by the blocking consumer.
+ * through Camel's usual poll strategy. Messages are settled exactly as by the blocking consumer. With
+ * {@code asyncConsumer} a poll hands its messages to Camel's asynchronous routing engine together and waits until all
+ * are done before the next poll.
  */
 public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer {
 
@@ -66,18 +71,35 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer {
     }
 
     @Override
-    protected int poll() {
+    protected int poll() throws InterruptedException {
         int delivered = 0;
         for (Deliverer deliverer : deliverers.all()) {
-            for (Delivery delivery : deliverer.fetch(endpoint.getConfiguration().getMaxMessagesPerPoll(), null)) {
-                if (!isRunAllowed()) {
-                    // left leased: delivered again after the visibility timeout
-                    return delivered;
-                }
-                deliverer.deliver(delivery, this);
-                delivered++;
+            delivered += route(deliverer, deliverer.fetch(endpoint.getConfiguration().getMaxMessagesPerPoll(), null));
+            if (!isRunAllowed()) {
+                break;
             }
         }
         return delivered;
+    }
+
+    /** Routes a shard's batch; with asyncConsumer all at once, returning when every exchange is done. */
+    private int route(Deliverer deliverer, List<Delivery> batch) throws InterruptedException {
+        Semaphore exchangesDone = new Semaphore(0);
+        int routed = 0;
+        for (Delivery delivery : batch) {
+            if (!isRunAllowed()) {
+                // left leased: delivered again after the visibility timeout
+                break;
+            }
+            if (endpoint.getConfiguration().isAsyncConsumer()) {
+                deliverer.deliverAsync(delivery, this, exchangesDone::release);
+            } else {
+                deliverer.deliver(delivery, this);
+                exchangesDone.release();
+            }
+            routed++;
+        }
+        exchangesDone.acquire(routed);
+        return routed;
     }
 }

@@ -126,6 +126,12 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
     private Integer maxMessagesPerPoll = 10;
 
     /**
+     * Whether a consumer routes its messages asynchronously, up to maxMessagesPerPoll in flight per consumer thread,
+     * instead of waiting for each exchange to complete.
+     */
+    private Boolean asyncConsumer = false;
+
+    /**
      * Interval of the polling consumer.
      */
     private String pollInterval = "1s";
@@ -343,6 +349,15 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
     public void setMaxMessagesPerPoll(Integer maxMessagesPerPoll) {
         this.maxMessagesPerPoll = maxMessagesPerPoll;
         bound.put("maxMessagesPerPoll", maxMessagesPerPoll);
+    }
+
+    public Boolean getAsyncConsumer() {
+        return asyncConsumer;
+    }
+
+    public void setAsyncConsumer(Boolean asyncConsumer) {
+        this.asyncConsumer = asyncConsumer;
+        bound.put("asyncConsumer", asyncConsumer);
     }
 
     public String getPollInterval() {

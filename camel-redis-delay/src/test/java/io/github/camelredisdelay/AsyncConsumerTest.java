@@ -1,0 +1,215 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+import io.github.camelredisdelay.internal.QueueKeys;
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.support.AsyncProcessorSupport;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+class AsyncConsumerTest extends RedisDelayTestSupport {
+
+    /**
+     * An asynchronous route step that holds each exchange until the test lets it go, as a non-blocking client would
+     * until its reply arrives, and counts how many it holds at once.
+     */
+    private static final class HeldStep extends AsyncProcessorSupport {
+
+        final BlockingQueue<Consumer<Exception>> held = new LinkedBlockingQueue<>();
+        final AtomicInteger holding = new AtomicInteger();
+        final AtomicInteger mostHeld = new AtomicInteger();
+        final List<String> bodies = new CopyOnWriteArrayList<>();
+
+        @Override
+        public boolean process(Exchange exchange, AsyncCallback callback) {
+            bodies.add(exchange.getMessage().getBody(String.class));
+            mostHeld.accumulateAndGet(holding.incrementAndGet(), Math::max);
+            held.add(failure -> {
+                holding.decrementAndGet();
+                exchange.setException(failure);
+                callback.done(false);
+            });
+            return false;
+        }
+
+        /** Lets every held exchange go on another thread, failing each with {@code failure} unless it is null. */
+        int releaseAll(Exception failure) {
+            List<Consumer<Exception>> taken = new ArrayList<>();
+            held.drainTo(taken);
+            Thread releaser = new Thread(() -> taken.forEach(release -> release.accept(failure)));
+            releaser.start();
+            return taken.size();
+        }
+    }
+
+    private RouteBuilder routeTo(String uri, HeldStep step) {
+        return new RouteBuilder() {
+            @Override
+            public void configure() {
+                errorHandler(noErrorHandler());
+                from(uri).routeId("async").process(step);
+            }
+        };
+    }
+
+    private void scheduleDue(ProducerTemplate producer, int count) {
+        for (int i = 0; i < count; i++) {
+            producer.sendBody("redis-delay:orders", "m" + i);
+        }
+    }
+
+    /** Lets held exchanges go until {@code count} went through the step, in at most {@code count} rounds. */
+    private void releaseUntilDelivered(HeldStep step, int count) {
+        for (int round = 0; round < count && step.bodies.size() < count; round++) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> !step.held.isEmpty() || step.bodies.size() >= count);
+            step.releaseAll(null);
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> step.bodies.size() >= count);
+        step.releaseAll(null);
+        await().atMost(Duration.ofSeconds(10)).until(() -> step.holding.get() == 0);
+    }
+
+    private void awaitNothingLeased() {
+        await("nothing leased").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+                .until(() -> redis().getStream(key("orders", "ready")).getPendingInfo(QueueKeys.GROUP).getTotal() == 0
+                        && redis().getMap(key("orders", "msg")).isEmpty());
+    }
+
+    @Test
+    void withAsyncConsumerOneThreadKeepsUpToMaxMessagesPerPollExchangesInFlightAndAcknowledgesEach() throws Exception {
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        scheduleDue(producer, 20);
+        HeldStep step = new HeldStep();
+
+        startContext(routeTo("redis-delay:orders?asyncConsumer=true&maxMessagesPerPoll=5", step));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> step.held.size() == 5);
+        TimeUnit.MILLISECONDS.sleep(300);
+        assertThat(step.mostHeld.get()).as("never more than maxMessagesPerPoll in flight").isEqualTo(5);
+        releaseUntilDelivered(step, 20);
+
+        assertThat(step.bodies).hasSize(20).doesNotHaveDuplicates();
+        assertThat(step.mostHeld.get()).isEqualTo(5);
+        awaitNothingLeased();
+    }
+
+    @Test
+    void withoutAsyncConsumerEachThreadWaitsForItsExchangeToComplete() throws Exception {
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        scheduleDue(producer, 3);
+        HeldStep step = new HeldStep();
+
+        startContext(routeTo("redis-delay:orders?maxMessagesPerPoll=5", step));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> step.held.size() == 1);
+        TimeUnit.MILLISECONDS.sleep(300);
+        assertThat(step.held).as("the thread waits for its exchange").hasSize(1);
+        releaseUntilDelivered(step, 3);
+
+        assertThat(step.mostHeld.get()).isEqualTo(1);
+        awaitNothingLeased();
+    }
+
+    @Test
+    void aFailedAsynchronousExchangeIsDeliveredAgainAfterTheRetryDelay() throws Exception {
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        producer.sendBody("redis-delay:orders", "x");
+        HeldStep step = new HeldStep();
+        List<Integer> deliveryCounts = new CopyOnWriteArrayList<>();
+        startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                errorHandler(noErrorHandler());
+                from("redis-delay:orders?asyncConsumer=true&retrySchedule=100")
+                        .process(e -> deliveryCounts.add(e.getMessage().getHeader(RedisDelayConstants.DELIVERY_COUNT,
+                                Integer.class)))
+                        .process(step);
+            }
+        });
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> step.held.size() == 1);
+        step.releaseAll(new IllegalStateException("the remote call failed"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> step.held.size() == 1);
+        step.releaseAll(null);
+
+        assertThat(deliveryCounts).containsExactly(1, 2);
+        awaitNothingLeased();
+    }
+
+    @Test
+    void stoppingTheRouteWaitsForExchangesInFlightAndAcknowledgesThem() throws Exception {
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        scheduleDue(producer, 3);
+        HeldStep step = new HeldStep();
+        CamelContext consumer = startContext(routeTo("redis-delay:orders?asyncConsumer=true", step));
+        await().atMost(Duration.ofSeconds(10)).until(() -> step.held.size() == 3);
+
+        Thread stopper = new Thread(() -> {
+            try {
+                consumer.getRouteController().stopRoute("async", 30, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        stopper.start();
+        TimeUnit.MILLISECONDS.sleep(500);
+        assertThat(stopper.isAlive()).as("the stop waits for the exchanges in flight").isTrue();
+        assertThat(step.releaseAll(null)).isEqualTo(3);
+        stopper.join(TimeUnit.SECONDS.toMillis(30));
+
+        assertThat(stopper.isAlive()).isFalse();
+        assertThat(step.bodies).hasSize(3);
+        awaitNothingLeased();
+    }
+
+    @Test
+    void pollingConsumerWithAsyncConsumerRoutesAPollsMessagesTogetherAndWaitsForThemBeforeTheNextPoll() throws Exception {
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        scheduleDue(producer, 12);
+        HeldStep step = new HeldStep();
+
+        startContext(routeTo("redis-delay:orders?consumerType=polling&pollInterval=50&asyncConsumer=true"
+                             + "&maxMessagesPerPoll=4",
+                step));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> step.held.size() == 4);
+        TimeUnit.MILLISECONDS.sleep(300);
+        assertThat(step.held).as("the next poll waits for the batch").hasSize(4);
+        releaseUntilDelivered(step, 12);
+
+        assertThat(step.bodies).hasSize(12).doesNotHaveDuplicates();
+        assertThat(step.mostHeld.get()).isEqualTo(4);
+        awaitNothingLeased();
+    }
+}
