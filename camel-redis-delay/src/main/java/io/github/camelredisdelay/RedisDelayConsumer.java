@@ -120,7 +120,9 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
         }
         readerThreads.forEach(reader -> endpoint.wakeChannels().stopListening(reader.shard().wakeChannel(), reader.signal()));
         readerThreads = List.of();
-        awaitExchangesInFlight();
+        if (endpoint.getConfiguration().isAsyncConsumer()) {
+            awaitExchangesInFlight();
+        }
         if (deliverers != null) {
             deliverers.stop();
         }
