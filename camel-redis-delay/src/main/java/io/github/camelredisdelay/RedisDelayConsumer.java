@@ -15,9 +15,11 @@
  */
 package io.github.camelredisdelay;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -36,9 +38,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The blocking consumer: {@code concurrentConsumers} threads per shard of the queue read the ready stream through the
- * consumer group, so each message goes to one consumer of all nodes as soon as it is due. Reads never block in Redis: a
- * thread that found nothing waits for the shard's "ready" notice ({@link WakeChannels}), at most {@value #IDLE_WAIT_MS}
- * ms as a safety net against a lost notice, so an idle queue holds no Redis connection. It also takes over messages
+ * consumer group, so each message goes to one consumer of all nodes as soon as it is due. A thread that found nothing
+ * waits for the shard's "ready" notice ({@link WakeChannels}), at most {@value #IDLE_WAIT_MS} ms as a safety net
+ * against a lost notice, so an idle queue holds no Redis connection; while its queue is busy (its last read found
+ * messages) it may instead block in Redis for the next ones, which saves the notice's hop. It also takes over messages
  * whose lease expired (their consumer died) and extends the leases of its own running exchanges.
  * <p>
  * A thread waits for each exchange it routes; with {@code asyncConsumer} it hands them to Camel's asynchronous routing
@@ -57,6 +60,12 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
     private static final Logger LOG = LoggerFactory.getLogger(RedisDelayConsumer.class);
     /** Longest wait for a "ready" notice after an empty read: the safety net against a lost notice. */
     private static final long IDLE_WAIT_MS = 1000;
+    /**
+     * After a read that found messages, how long the next read may block in Redis for more, when a permit is free
+     * ({@link WakeChannels#readsBlockingInRedis()}): while a queue is busy its new messages then reach the consumer
+     * without the notice's hop.
+     */
+    private static final Duration BUSY_QUEUE_BLOCK = Duration.ofMillis(250);
 
     private final RedisDelayEndpoint endpoint;
     private final AtomicInteger pending = new AtomicInteger();
@@ -138,7 +147,9 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
         Deliverer deliverer = reader.shard();
         ReadySignal ready = reader.signal();
         AtomicInteger inFlight = new AtomicInteger();
+        Semaphore blockingReads = endpoint.wakeChannels().readsBlockingInRedis();
         int count = endpoint.getConfiguration().getMaxMessagesPerPoll();
+        boolean busy = false;
         while (fetching && isRunAllowed()) {
             long seen = ready.generation();
             int room = inFlightLimit == 0 ? count : inFlightLimit - inFlight.get();
@@ -146,19 +157,26 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
                 idle(ready, seen, IDLE_WAIT_MS);
                 continue;
             }
+            Duration block = busy && blockingReads.tryAcquire() ? BUSY_QUEUE_BLOCK : null;
             List<Delivery> batch;
             try {
-                batch = deliverer.fetch(room, null);
+                batch = deliverer.fetch(room, block);
                 outage.succeeded();
                 backoff.reset();
             } catch (RuntimeException e) {
+                busy = false;
                 if (!fetching) {
                     break;
                 }
                 fetchFailed(e);
                 idle(ready, seen, backoff.next());
                 continue;
+            } finally {
+                if (block != null) {
+                    blockingReads.release();
+                }
             }
+            busy = !batch.isEmpty();
             if (batch.isEmpty()) {
                 idle(ready, seen, IDLE_WAIT_MS);
                 continue;
