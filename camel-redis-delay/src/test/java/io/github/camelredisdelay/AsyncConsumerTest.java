@@ -100,6 +100,20 @@ class AsyncConsumerTest extends RedisDelayTestSupport {
         await().atMost(Duration.ofSeconds(10)).until(() -> step.holding.get() == 0);
     }
 
+    /** Schedules {@code due} messages that are due at once, then starts a route from {@code uri} into a held step. */
+    private HeldStep holdingFrom(String uri, int due) throws Exception {
+        scheduleDue(startContext().createProducerTemplate(), due);
+        HeldStep step = new HeldStep();
+        startContext(routeTo(uri, step));
+        return step;
+    }
+
+    /** Waits until the step holds {@code count} exchanges, then a while longer, in which no more may arrive. */
+    private static void awaitHolding(HeldStep step, int count) throws InterruptedException {
+        await().atMost(Duration.ofSeconds(10)).until(() -> step.held.size() == count);
+        TimeUnit.MILLISECONDS.sleep(300);
+    }
+
     private void awaitNothingLeased() {
         await("nothing leased").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
                 .until(() -> redis().getStream(key("orders", "ready")).getPendingInfo(QueueKeys.GROUP).getTotal() == 0
@@ -108,14 +122,9 @@ class AsyncConsumerTest extends RedisDelayTestSupport {
 
     @Test
     void withAsyncConsumerOneThreadKeepsUpToMaxMessagesPerPollExchangesInFlightAndAcknowledgesEach() throws Exception {
-        ProducerTemplate producer = startContext().createProducerTemplate();
-        scheduleDue(producer, 20);
-        HeldStep step = new HeldStep();
+        HeldStep step = holdingFrom("redis-delay:orders?asyncConsumer=true&maxMessagesPerPoll=5", 20);
 
-        startContext(routeTo("redis-delay:orders?asyncConsumer=true&maxMessagesPerPoll=5", step));
-
-        await().atMost(Duration.ofSeconds(10)).until(() -> step.held.size() == 5);
-        TimeUnit.MILLISECONDS.sleep(300);
+        awaitHolding(step, 5);
         assertThat(step.mostHeld.get()).as("never more than maxMessagesPerPoll in flight").isEqualTo(5);
         releaseUntilDelivered(step, 20);
 
@@ -126,14 +135,9 @@ class AsyncConsumerTest extends RedisDelayTestSupport {
 
     @Test
     void withoutAsyncConsumerEachThreadWaitsForItsExchangeToComplete() throws Exception {
-        ProducerTemplate producer = startContext().createProducerTemplate();
-        scheduleDue(producer, 3);
-        HeldStep step = new HeldStep();
+        HeldStep step = holdingFrom("redis-delay:orders?maxMessagesPerPoll=5", 3);
 
-        startContext(routeTo("redis-delay:orders?maxMessagesPerPoll=5", step));
-
-        await().atMost(Duration.ofSeconds(10)).until(() -> step.held.size() == 1);
-        TimeUnit.MILLISECONDS.sleep(300);
+        awaitHolding(step, 1);
         assertThat(step.held).as("the thread waits for its exchange").hasSize(1);
         releaseUntilDelivered(step, 3);
 
@@ -195,16 +199,10 @@ class AsyncConsumerTest extends RedisDelayTestSupport {
 
     @Test
     void pollingConsumerWithAsyncConsumerRoutesAPollsMessagesTogetherAndWaitsForThemBeforeTheNextPoll() throws Exception {
-        ProducerTemplate producer = startContext().createProducerTemplate();
-        scheduleDue(producer, 12);
-        HeldStep step = new HeldStep();
+        HeldStep step = holdingFrom(
+                "redis-delay:orders?consumerType=polling&pollInterval=50&asyncConsumer=true&maxMessagesPerPoll=4", 12);
 
-        startContext(routeTo("redis-delay:orders?consumerType=polling&pollInterval=50&asyncConsumer=true"
-                             + "&maxMessagesPerPoll=4",
-                step));
-
-        await().atMost(Duration.ofSeconds(10)).until(() -> step.held.size() == 4);
-        TimeUnit.MILLISECONDS.sleep(300);
+        awaitHolding(step, 4);
         assertThat(step.held).as("the next poll waits for the batch").hasSize(4);
         releaseUntilDelivered(step, 12);
 

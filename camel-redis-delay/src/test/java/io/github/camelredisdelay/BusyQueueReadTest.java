@@ -37,7 +37,7 @@ import static org.awaitility.Awaitility.await;
  */
 class BusyQueueReadTest extends RedisDelayTestSupport {
 
-    private static final int SENDS = 40;
+    private static final int SENDS = 20;
     private static final long SEND_EVERY_MS = 50;
 
     private int blockedClients() {
