@@ -41,8 +41,9 @@ import org.slf4j.LoggerFactory;
  * consumer group, so each message goes to one consumer of all nodes as soon as it is due. A thread that found nothing
  * waits for the shard's "ready" notice ({@link WakeChannels}), at most {@value #IDLE_WAIT_MS} ms as a safety net
  * against a lost notice, so an idle queue holds no Redis connection; while its queue is busy (its last read found
- * messages) it may instead block in Redis for the next ones, which saves the notice's hop. It also takes over messages
- * whose lease expired (their consumer died) and extends the leases of its own running exchanges.
+ * messages, or a notice came) it may instead block in Redis for the next ones, which saves the notice's hop and lets
+ * Redis share the messages among the blocked consumers of all nodes. It also takes over messages whose lease expired
+ * (their consumer died) and extends the leases of its own running exchanges.
  * <p>
  * A thread waits for each exchange it routes; with {@code asyncConsumer} it hands them to Camel's asynchronous routing
  * engine instead and keeps up to {@code maxMessagesPerPoll} in flight, so a route that waits on non-blocking I/O is not
@@ -179,6 +180,8 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
             busy = !batch.isEmpty();
             if (batch.isEmpty()) {
                 idle(ready, seen, IDLE_WAIT_MS);
+                // a notice means the queue is busy even when others took its messages: wait in Redis beside them
+                busy = ready.generation() != seen;
                 continue;
             }
             pending.addAndGet(batch.size());
