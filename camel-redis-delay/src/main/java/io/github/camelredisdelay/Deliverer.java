@@ -90,6 +90,10 @@ final class Deliverer {
                     return leased(reclaimed);
                 }
             }
+            if (finished.isEmpty() && block != null) {
+                // nothing to acknowledge: one read that blocks, which returns at once when messages are there
+                return leased(queue.group().readNew(consumerName, count, block));
+            }
             List<Delivery> fresh = queue.group().ackAndReadNew(consumerName, count, finished);
             settlement.acknowledged(finished);
             finished = List.of();

@@ -84,22 +84,24 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer {
 
     /** Routes a shard's batch; with asyncConsumer all at once, returning when every exchange is done. */
     private int route(Deliverer deliverer, List<Delivery> batch) throws InterruptedException {
-        Semaphore exchangesDone = new Semaphore(0);
+        boolean async = endpoint.getConfiguration().isAsyncConsumer();
+        Semaphore asyncExchangesDone = new Semaphore(0);
         int routed = 0;
         for (Delivery delivery : batch) {
             if (!isRunAllowed()) {
                 // left leased: delivered again after the visibility timeout
                 break;
             }
-            if (endpoint.getConfiguration().isAsyncConsumer()) {
-                deliverer.deliverAsync(delivery, this, exchangesDone::release);
+            if (async) {
+                deliverer.deliverAsync(delivery, this, asyncExchangesDone::release);
             } else {
                 deliverer.deliver(delivery, this);
-                exchangesDone.release();
             }
             routed++;
         }
-        exchangesDone.acquire(routed);
+        if (async) {
+            asyncExchangesDone.acquire(routed);
+        }
         return routed;
     }
 }
