@@ -90,14 +90,10 @@ final class Deliverer {
                     return leased(reclaimed);
                 }
             }
-            if (finished.isEmpty() && block != null) {
-                // nothing to acknowledge: one read that blocks, which returns at once when messages are there
-                return leased(queue.group().readNew(consumerName, count, block));
-            }
-            List<Delivery> fresh = queue.group().ackAndReadNew(consumerName, count, finished);
+            List<Delivery> fresh = queue.group().ackAndReadNew(consumerName, count, finished, block);
             settlement.acknowledged(finished);
             finished = List.of();
-            return leased(fresh.isEmpty() && block != null ? queue.group().readNew(consumerName, count, block) : fresh);
+            return leased(fresh);
         } catch (RuntimeException e) {
             // not acknowledged: try again with the next fetch
             putBackAcks(finished);
