@@ -90,10 +90,14 @@ final class Deliverer {
                     return leased(reclaimed);
                 }
             }
-            List<Delivery> fresh = queue.group().ackAndReadNew(consumerName, count, finished, block);
+            if (finished.isEmpty() && block != null) {
+                // nothing to acknowledge: one read that blocks, which returns at once when messages are there
+                return leased(queue.group().readNew(consumerName, count, block));
+            }
+            List<Delivery> fresh = queue.group().ackAndReadNew(consumerName, count, finished);
             settlement.acknowledged(finished);
             finished = List.of();
-            return leased(fresh);
+            return leased(fresh.isEmpty() && block != null ? queue.group().readNew(consumerName, count, block) : fresh);
         } catch (RuntimeException e) {
             // not acknowledged: try again with the next fetch
             putBackAcks(finished);

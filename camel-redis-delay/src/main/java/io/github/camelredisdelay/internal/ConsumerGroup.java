@@ -85,17 +85,15 @@ public final class ConsumerGroup {
     }
 
     /**
-     * Acknowledges finished messages ({@code ack.lua}) and reads up to {@code count} new ones, waiting up to
-     * {@code block} for the first one ({@code null}: no wait), in one round trip: the two commands go in one pipeline.
-     * The read stays outside the script because a script's reply costs Redis about as much again as the read itself
-     * (converting every entry to Lua and back), and a script cannot block.
+     * Acknowledges finished messages ({@code ack.lua}) and reads up to {@code count} new ones without waiting, in one
+     * round trip: the two commands go in one pipeline. The read stays outside the script because a script's reply costs
+     * Redis about as much again as the read itself (converting every entry to Lua and back).
      */
-    public List<Delivery> ackAndReadNew(String consumer, int count, Collection<Delivery> finished, Duration block) {
+    public List<Delivery> ackAndReadNew(String consumer, int count, Collection<Delivery> finished) {
         if (finished.isEmpty()) {
-            return readNew(consumer, count, block);
+            return readNew(consumer, count, null);
         }
-        StreamReadGroupArgs args = StreamReadGroupArgs.neverDelivered().count(count);
-        StreamReadGroupArgs read = block != null ? args.timeout(block) : args;
+        StreamReadGroupArgs read = StreamReadGroupArgs.neverDelivered().count(count);
         // an acknowledgement lost in a failover only means the message is delivered again
         return firstDeliveries(withGroup(() -> Futures.await(scripts.callThen("Acknowledgement", LuaScript.ACK,
                 Durability.BEST_EFFORT, RScript.ReturnType.LONG, ackArguments(finished),
