@@ -15,10 +15,13 @@
  */
 package io.github.camelredisdelay.internal;
 
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
@@ -27,27 +30,44 @@ import java.util.function.Function;
 import java.util.function.ToLongFunction;
 
 /**
- * Lets concurrent callers share calls to Redis (group commit). At most one call is under way at a time. A caller that
- * finds none sends its request at once, alone; requests that arrive while a call is under way queue up, and the moment
- * it returns, everything queued (up to {@code maxBatch} requests and {@code maxSize}) leaves in the next call, sent
- * from the thread that received the reply. A lone caller therefore never waits for company, and N busy callers share
- * round trips and script calls instead of queueing for them one by one. Every caller returns once its own request is
- * done. The requests of a call get their results in one task on the {@code completer} given: callers that continue
- * there (a route after its schedule) cost the thread that received the reply one hand-off per call, not one each. A
- * caller that waits ({@link #submit}) is woken by the thread that received the reply.
+ * Lets concurrent callers share calls to Redis (group commit). A caller that finds no call under way sends its request
+ * at once, alone; requests that arrive while a call is under way queue up, and the moment it returns, everything queued
+ * (up to {@code maxBatch} requests and {@code maxSize}) leaves in the next call, sent from the thread that received the
+ * reply. A lone caller therefore never waits for company, and N busy callers share round trips and script calls instead
+ * of queueing for them one by one. Every caller returns once its own request is done.
+ * <p>
+ * One call is under way at a time, unless the link is long: when even the shortest of the recent calls took at least
+ * {@code linkBound} ({@link RoundTrips}), callers wait for the link rather than for the CPU, and a second call leaves
+ * once {@value #QUORUM} requests are queued behind the first. A quorum keeps a second call from carrying a lone
+ * message, and on a short link, where callers wait for the CPU, fewer and fuller calls cost less. Requests with the
+ * same key never travel in two calls under way at once, which could reach Redis in either order: they wait for the
+ * first.
+ * <p>
+ * The requests of a call get their results in one task on the {@code completer} given: callers that continue there (a
+ * route after its schedule) cost the thread that received the reply one hand-off per call, not one each. A caller that
+ * waits ({@link #submit}) is woken by the thread that received the reply.
  *
  * @param <T> a request
  * @param <R> its result
  */
 public final class GroupCommit<T, R> {
 
+    /** Most calls under way at once; measured through a long link, four did no better than two (design notes 13). */
+    static final int MAX_CALLS_UNDER_WAY = 2;
+    /** Requests queued behind a call under way before a second call leaves beside it. */
+    static final int QUORUM = 4;
+
     private final Function<List<T>, CompletionStage<List<R>>> send;
     private final int maxBatch;
     private final ToLongFunction<T> size;
     private final long maxSize;
     private final Executor completer;
+    private final Function<T, ?> key;
+    private final long linkBoundNanos;
     private final Deque<Turn<T, R>> queued = new ArrayDeque<>();
-    private boolean sending;
+    private final Set<Object> keysUnderWay = new HashSet<>();
+    private final RoundTrips roundTrips = new RoundTrips();
+    private int callsUnderWay;
 
     /**
      * @param send     sends requests in one call; its stage completes with their results in the same order
@@ -58,7 +78,7 @@ public final class GroupCommit<T, R> {
      */
     public GroupCommit(Function<List<T>, CompletionStage<List<R>>> send, int maxBatch, ToLongFunction<T> size,
                        long maxSize) {
-        this(send, maxBatch, size, maxSize, Runnable::run);
+        this(send, maxBatch, size, maxSize, Runnable::run, request -> request, Duration.ofNanos(Long.MAX_VALUE));
     }
 
     /**
@@ -68,9 +88,12 @@ public final class GroupCommit<T, R> {
      * @param maxSize   most total size of the requests of one call, unless a single request is larger (it then goes
      *                  alone), so large messages do not pile up into one huge script call
      * @param completer runs, once per call, the task that completes the stages of its requests
+     * @param key       what requests that must reach Redis in the order they were submitted share (a message id)
+     * @param linkBound the shortest recent round trip from which a second call may be under way; {@code
+     *                  Duration.ofNanos(Long.MAX_VALUE)}: never
      */
     public GroupCommit(Function<List<T>, CompletionStage<List<R>>> send, int maxBatch, ToLongFunction<T> size,
-                       long maxSize, Executor completer) {
+                       long maxSize, Executor completer, Function<T, ?> key, Duration linkBound) {
         if (maxBatch < 1) {
             throw new IllegalArgumentException("maxBatch must be at least 1, not " + maxBatch);
         }
@@ -79,6 +102,8 @@ public final class GroupCommit<T, R> {
         this.size = size;
         this.maxSize = maxSize;
         this.completer = completer;
+        this.key = key;
+        this.linkBoundNanos = linkBound.toNanos();
     }
 
     /**
@@ -118,19 +143,36 @@ public final class GroupCommit<T, R> {
 
     private Turn<T, R> enqueue(T request, boolean waited) {
         Turn<T, R> turn = new Turn<>(request, new CompletableFuture<>(), waited);
-        boolean first;
+        boolean start;
         synchronized (this) {
             queued.add(turn);
-            first = !sending;
-            sending = true;
+            start = mayStartCall();
         }
-        if (first) {
+        if (start) {
             sendQueued();
         }
         return turn;
     }
 
-    /** Sends the head of the queue; when the reply is in, sends what queued meanwhile, or stops. */
+    /**
+     * Whether another call may leave now, counting it as under way if so: none is under way, or the link is long and a
+     * quorum is queued. The caller holds the lock and, given true, calls {@link #sendQueued}.
+     */
+    private boolean mayStartCall() {
+        boolean start = !queued.isEmpty()
+                && (callsUnderWay == 0
+                        || callsUnderWay < MAX_CALLS_UNDER_WAY && queued.size() >= QUORUM
+                                && roundTrips.floorNanos() >= linkBoundNanos);
+        if (start) {
+            callsUnderWay++;
+        }
+        return start;
+    }
+
+    /**
+     * Sends the head of the queue, up to the first request whose key is in a call under way; when the reply is in,
+     * sends what queued meanwhile, or stops.
+     */
     private void sendQueued() {
         List<Turn<T, R>> batch = new ArrayList<>();
         List<T> requests = new ArrayList<>();
@@ -138,15 +180,22 @@ public final class GroupCommit<T, R> {
         synchronized (this) {
             long total = 0;
             while (batch.size() < maxBatch && !queued.isEmpty()
-                    && (batch.isEmpty() || total + size.applyAsLong(queued.peek().request()) <= maxSize)) {
+                    && (batch.isEmpty() || total + size.applyAsLong(queued.peek().request()) <= maxSize)
+                    && keysUnderWay.add(key.apply(queued.peek().request()))) {
                 Turn<T, R> turn = queued.poll();
                 total += size.applyAsLong(turn.request());
                 batch.add(turn);
                 requests.add(turn.request());
                 anyNotWaited |= !turn.waited();
             }
+            if (batch.isEmpty()) {
+                // the head's key is under way: the call that carries it sends the head when it returns
+                callsUnderWay--;
+                return;
+            }
         }
         boolean handOff = anyNotWaited;
+        long sentAt = System.nanoTime();
         CompletionStage<List<R>> call;
         try {
             call = send.apply(requests);
@@ -157,8 +206,12 @@ public final class GroupCommit<T, R> {
             // what queued meanwhile leaves first: handing out the results must not delay the next call
             boolean more;
             synchronized (this) {
-                more = !queued.isEmpty();
-                sending = more;
+                roundTrips.record(System.nanoTime() - sentAt);
+                for (T request : requests) {
+                    keysUnderWay.remove(key.apply(request));
+                }
+                callsUnderWay--;
+                more = mayStartCall();
             }
             if (more) {
                 sendQueued();

@@ -46,6 +46,9 @@ import static org.awaitility.Awaitility.await;
 @Timeout(30)
 class GroupCommitTest {
 
+    /** A link bound no round trip reaches: one call under way at a time. */
+    private static final Duration NEVER = Duration.ofNanos(Long.MAX_VALUE);
+
     private final ExecutorService callers = Executors.newCachedThreadPool();
     private final List<List<Integer>> calls = new CopyOnWriteArrayList<>();
 
@@ -104,7 +107,7 @@ class GroupCommitTest {
             task.run();
         };
         GroupCommit<Integer, Integer> commit
-                = new GroupCommit<>(squares(firstCallMayReturn), 10, n -> 1, Long.MAX_VALUE, completer);
+                = new GroupCommit<>(squares(firstCallMayReturn), 10, n -> 1, Long.MAX_VALUE, completer, n -> n, NEVER);
         CompletableFuture<Integer> first = commit.submitAsync(1).toCompletableFuture();
         List<CompletableFuture<Integer>> queued = IntStream.rangeClosed(2, 5)
                 .mapToObj(n -> commit.submitAsync(n).toCompletableFuture()).toList();
@@ -121,7 +124,7 @@ class GroupCommitTest {
     void aCallerThatWaitsIsWokenWithoutTheCompleter() throws Exception {
         List<Runnable> neverRun = new CopyOnWriteArrayList<>();
         GroupCommit<Integer, Integer> commit
-                = new GroupCommit<>(squares(new CountDownLatch(0)), 10, n -> 1, Long.MAX_VALUE, neverRun::add);
+                = new GroupCommit<>(squares(new CountDownLatch(0)), 10, n -> 1, Long.MAX_VALUE, neverRun::add, n -> n, NEVER);
 
         assertThat(commit.submit(3)).isEqualTo(9);
         assertThat(neverRun).as("completer tasks").isEmpty();
@@ -233,6 +236,87 @@ class GroupCommitTest {
         assertThat(calls.stream().mapToInt(List::size).sum()).isEqualTo(4_000);
     }
 
+    @Test
+    void onALongLinkAQuorumQueuedBehindACallLeavesInASecondCallUnderWay() {
+        CountDownLatch firstCallMayReturn = new CountDownLatch(1);
+        GroupCommit<Integer, Integer> commit = new GroupCommit<>(
+                squares(firstCallMayReturn), 10, n -> 1,
+                Long.MAX_VALUE, Runnable::run, n -> n, Duration.ZERO);
+        CompletableFuture<Integer> first = submitFirst(commit, 1);
+
+        List<CompletableFuture<Integer>> belowQuorum = queueInOrder(commit, 2, 3, 4);
+        assertThat(calls).hasSize(1);
+        CompletableFuture<Integer> quorum = CompletableFuture.supplyAsync(() -> submitted(commit, 5), callers);
+
+        assertThat(quorum.join()).isEqualTo(25);
+        assertThat(belowQuorum).extracting(CompletableFuture::join).containsExactly(4, 9, 16);
+        assertThat(first).isNotDone();
+        assertThat(calls.get(1)).containsExactly(2, 3, 4, 5);
+        firstCallMayReturn.countDown();
+        assertThat(first.join()).isEqualTo(1);
+    }
+
+    @Test
+    void aSecondCallLeavesOnlyOnceEveryCallOfTheLastWindowTookTheLinkBound() throws Exception {
+        CountDownLatch firstBlocked = new CountDownLatch(1);
+        CountDownLatch secondBlocked = new CountDownLatch(1);
+        GroupCommit<Integer, Integer> commit = new GroupCommit<>(requests -> {
+            calls.add(List.copyOf(requests));
+            List<Integer> results = requests.stream().map(n -> n * n).toList();
+            if (requests.contains(1000) || requests.contains(2000)) {
+                return answerOnceReleased(requests.contains(1000) ? firstBlocked : secondBlocked, results);
+            }
+            // every other call takes 3 ms, longer than the bound
+            return CompletableFuture.supplyAsync(() -> results,
+                    CompletableFuture.delayedExecutor(3, TimeUnit.MILLISECONDS, callers));
+        }, 10, n -> 1, Long.MAX_VALUE, Runnable::run, n -> n, Duration.ofMillis(2));
+
+        // no window yet: a quorum waits for the call under way
+        CompletableFuture<Integer> blocked = submitFirst(commit, 1000);
+        List<CompletableFuture<Integer>> queued = queueInOrder(commit, 21, 22, 23, 24);
+        assertThat(calls).hasSize(1);
+        firstBlocked.countDown();
+        assertThat(blocked.join()).isEqualTo(1_000_000);
+        assertThat(queued).extracting(CompletableFuture::join).containsExactly(441, 484, 529, 576);
+        for (int n = 1; n <= RoundTrips.WINDOW - 2; n++) {
+            assertThat(commit.submit(n)).isEqualTo(n * n);
+        }
+        assertThat(calls).hasSize(RoundTrips.WINDOW);
+
+        // a window of calls of 3 ms or more: a quorum leaves beside the call under way
+        CompletableFuture<Integer> blockedAgain = CompletableFuture.supplyAsync(() -> submitted(commit, 2000), callers);
+        await().atMost(Duration.ofSeconds(10)).until(() -> calls.size() == RoundTrips.WINDOW + 1);
+        List<CompletableFuture<Integer>> belowQuorum = queueInOrder(commit, 31, 32, 33);
+        CompletableFuture<Integer> quorum = CompletableFuture.supplyAsync(() -> submitted(commit, 34), callers);
+        assertThat(quorum.join()).isEqualTo(34 * 34);
+        assertThat(belowQuorum).extracting(CompletableFuture::join).containsExactly(961, 1024, 1089);
+        assertThat(calls.get(RoundTrips.WINDOW + 1)).containsExactly(31, 32, 33, 34);
+        assertThat(blockedAgain).isNotDone();
+        secondBlocked.countDown();
+        assertThat(blockedAgain.join()).isEqualTo(4_000_000);
+    }
+
+    @Test
+    void requestsWithAKeyUnderWayWaitForTheCallThatCarriesIt() {
+        CountDownLatch firstCallMayReturn = new CountDownLatch(1);
+        GroupCommit<Integer, Integer> commit = new GroupCommit<>(
+                squares(firstCallMayReturn), 10, n -> 1,
+                Long.MAX_VALUE, Runnable::run, n -> n % 10, Duration.ZERO);
+        CompletableFuture<Integer> first = submitFirst(commit, 1);
+
+        List<CompletableFuture<Integer>> queued = queueInOrder(commit, 2, 3, 4);
+        CompletableFuture<Integer> sameKey = CompletableFuture.supplyAsync(() -> submitted(commit, 11), callers);
+        await().atMost(Duration.ofSeconds(10)).until(() -> calls.size() == 2 && commit.queuedCount() == 1);
+
+        assertThat(queued).extracting(CompletableFuture::join).containsExactly(4, 9, 16);
+        assertThat(calls.get(1)).containsExactly(2, 3, 4);
+        assertThat(sameKey).isNotDone();
+        firstCallMayReturn.countDown();
+        assertThat(first.join()).isEqualTo(1);
+        assertThat(sameKey.join()).isEqualTo(121);
+        assertThat(calls).containsExactly(List.of(1), List.of(2, 3, 4), List.of(11));
+    }
+
     /** {@link GroupCommit#submit}, for callers that cannot throw checked exceptions. */
     private static int submitted(GroupCommit<Integer, Integer> commit, int n) {
         try {
@@ -256,6 +340,17 @@ class GroupCommitTest {
                 .mapToObj(n -> CompletableFuture.supplyAsync(() -> submitted(commit, n), callers))
                 .toList();
         await().atMost(Duration.ofSeconds(10)).until(() -> commit.queuedCount() == to - from + 1);
+        return queued;
+    }
+
+    /** Submits each of ns on a thread of its own, in order: each queues before the next is submitted. */
+    private List<CompletableFuture<Integer>> queueInOrder(GroupCommit<Integer, Integer> commit, int... ns) {
+        List<CompletableFuture<Integer>> queued = new ArrayList<>();
+        for (int n : ns) {
+            int before = commit.queuedCount();
+            queued.add(CompletableFuture.supplyAsync(() -> submitted(commit, n), callers));
+            await().atMost(Duration.ofSeconds(10)).until(() -> commit.queuedCount() == before + 1);
+        }
         return queued;
     }
 

@@ -1,0 +1,45 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.internal;
+
+/**
+ * The shortest round trip among the last {@value #WINDOW} calls to Redis: what the link itself takes. Waiting for a
+ * busy CPU makes calls slower, never faster, so a short call in a window shows that the link is short, however loaded
+ * the machine; only a link that is long for every call keeps the floor high. Not thread-safe: its owner guards it.
+ */
+final class RoundTrips {
+
+    /** Calls per window; the floor is the shortest of the last complete window. */
+    static final int WINDOW = 16;
+
+    private long shortestInWindow = Long.MAX_VALUE;
+    private int callsInWindow;
+    private long floorNanos;
+
+    void record(long nanos) {
+        shortestInWindow = Math.min(shortestInWindow, nanos);
+        if (++callsInWindow == WINDOW) {
+            floorNanos = shortestInWindow;
+            shortestInWindow = Long.MAX_VALUE;
+            callsInWindow = 0;
+        }
+    }
+
+    /** The shortest round trip of the last complete window in ns; 0 before the first window is complete. */
+    long floorNanos() {
+        return floorNanos;
+    }
+}
