@@ -54,6 +54,9 @@ final class RedissonClientFactory {
                 ? loadYaml(context, configuration.getRedissonConfig()) : singleServer(configuration);
         // Redisson's default codec would deserialize any class; every call passes its own codec anyway.
         config.setCodec(StringCodec.INSTANCE);
+        // The component stores no Redisson objects in Redis; with references on, Redisson checks every value passed to
+        // a script for its annotations by reflection (about 1 µs of client CPU per scheduled or delivered message).
+        config.setReferenceEnabled(false);
         // Start even while Redis is down; consumers and the transfer task retry until it is back.
         config.setLazyInitialization(true);
         return Redisson.create(config);

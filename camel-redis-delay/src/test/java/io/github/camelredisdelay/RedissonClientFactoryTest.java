@@ -1,0 +1,73 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.apache.camel.impl.DefaultCamelContext;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.redisson.config.Config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The settings of the client the component creates, from an address or from a YAML file. Clients start lazily, so
+ * nothing here connects to Redis.
+ */
+class RedissonClientFactoryTest {
+
+    @Test
+    void aClientFromAnAddressSkipsRedissonsReferenceChecks() throws Exception {
+        RedisDelayConfiguration configuration = new RedisDelayConfiguration();
+        configuration.setAddress("redis://127.0.0.1:6379");
+
+        assertThat(settingsOf(configuration)).satisfies(RedissonClientFactoryTest::componentSettings);
+    }
+
+    @Test
+    void aClientFromAYamlFileSkipsRedissonsReferenceChecksToo(@TempDir Path dir) throws Exception {
+        Path yaml = Files.writeString(dir.resolve("redisson.yaml"), """
+                singleServerConfig:
+                  address: "redis://127.0.0.1:6379"
+                """);
+        RedisDelayConfiguration configuration = new RedisDelayConfiguration();
+        configuration.setRedissonConfig(yaml.toString());
+
+        assertThat(settingsOf(configuration)).satisfies(RedissonClientFactoryTest::componentSettings);
+    }
+
+    /** Each value passed to a script is otherwise checked for Redisson annotations by reflection: ~1 µs a message. */
+    private static void componentSettings(Config config) {
+        assertThat(config.isReferenceEnabled()).isFalse();
+        assertThat(config.getCodec()).isSameAs(StringCodec.INSTANCE);
+        assertThat(config.isLazyInitialization()).isTrue();
+    }
+
+    private static Config settingsOf(RedisDelayConfiguration configuration) throws Exception {
+        try (DefaultCamelContext context = new DefaultCamelContext()) {
+            RedissonClient client = RedissonClientFactory.create(context, configuration);
+            try {
+                return client.getConfig();
+            } finally {
+                client.shutdown();
+            }
+        }
+    }
+}
