@@ -173,10 +173,20 @@ class AsyncConsumerTest extends RedisDelayTestSupport {
 
     @Test
     void stoppingTheRouteWaitsForExchangesInFlightAndAcknowledgesThem() throws Exception {
+        stoppingTheRouteWaitsForExchangesInFlightAndAcknowledgesThem("redis-delay:orders?asyncConsumer=true");
+    }
+
+    @Test
+    void stoppingAPollingRouteWaitsForExchangesInFlightAndAcknowledgesThem() throws Exception {
+        stoppingTheRouteWaitsForExchangesInFlightAndAcknowledgesThem(
+                "redis-delay:orders?consumerType=polling&pollInterval=50&asyncConsumer=true&maxMessagesPerPoll=3");
+    }
+
+    private void stoppingTheRouteWaitsForExchangesInFlightAndAcknowledgesThem(String uri) throws Exception {
         ProducerTemplate producer = startContext().createProducerTemplate();
         scheduleDue(producer, 3);
         HeldStep step = new HeldStep();
-        CamelContext consumer = startContext(routeTo("redis-delay:orders?asyncConsumer=true", step));
+        CamelContext consumer = startContext(routeTo(uri, step));
         await().atMost(Duration.ofSeconds(10)).until(() -> step.held.size() == 3);
 
         Thread stopper = new Thread(() -> {
