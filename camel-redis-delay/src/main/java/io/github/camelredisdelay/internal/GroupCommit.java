@@ -189,7 +189,8 @@ public final class GroupCommit<T, R> {
                 anyNotWaited |= !turn.waited();
             }
             if (batch.isEmpty()) {
-                // the head's key is under way: the call that carries it sends the head when it returns
+                // nothing left (another call took it), or the head's key is under way: the call that carries the key
+                // sends the head when it returns
                 callsUnderWay--;
                 return;
             }
