@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 
+import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -153,7 +154,7 @@ class GroupCommitTest {
         for (int n : List.of(4, 5, 20, 3)) {
             queued.add(CompletableFuture.supplyAsync(() -> submitted(commit, n), callers));
             int expected = queued.size();
-            await().atMost(Duration.ofSeconds(10)).until(() -> commit.queuedCount() == expected);
+            soon().until(() -> commit.queuedCount() == expected);
         }
         firstCallMayReturn.countDown();
 
@@ -210,7 +211,7 @@ class GroupCommitTest {
                 return e;
             }
         }, callers);
-        await().atMost(Duration.ofSeconds(10)).until(() -> commit.queuedCount() == 1);
+        soon().until(() -> commit.queuedCount() == 1);
 
         waiter.get().interrupt();
         assertThat(outcome.get(10, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
@@ -285,7 +286,7 @@ class GroupCommitTest {
 
         // a window of calls of 3 ms or more: a quorum leaves beside the call under way
         CompletableFuture<Integer> blockedAgain = CompletableFuture.supplyAsync(() -> submitted(commit, 2000), callers);
-        await().atMost(Duration.ofSeconds(10)).until(() -> calls.size() == RoundTrips.WINDOW + 1);
+        soon().until(() -> calls.size() == RoundTrips.WINDOW + 1);
         List<CompletableFuture<Integer>> belowQuorum = queueInOrder(commit, 31, 32, 33);
         CompletableFuture<Integer> quorum = CompletableFuture.supplyAsync(() -> submitted(commit, 34), callers);
         assertThat(quorum.join()).isEqualTo(34 * 34);
@@ -306,7 +307,7 @@ class GroupCommitTest {
 
         List<CompletableFuture<Integer>> queued = queueInOrder(commit, 2, 3, 4);
         CompletableFuture<Integer> sameKey = CompletableFuture.supplyAsync(() -> submitted(commit, 11), callers);
-        await().atMost(Duration.ofSeconds(10)).until(() -> calls.size() == 2 && commit.queuedCount() == 1);
+        soon().until(() -> calls.size() == 2 && commit.queuedCount() == 1);
 
         assertThat(queued).extracting(CompletableFuture::join).containsExactly(4, 9, 16);
         assertThat(calls.get(1)).containsExactly(2, 3, 4);
@@ -330,7 +331,7 @@ class GroupCommitTest {
     /** Submits n on a thread of its own and waits until the call carrying it is under way. */
     private CompletableFuture<Integer> submitFirst(GroupCommit<Integer, Integer> commit, int n) {
         CompletableFuture<Integer> first = CompletableFuture.supplyAsync(() -> submitted(commit, n), callers);
-        await().atMost(Duration.ofSeconds(10)).until(() -> calls.size() == 1);
+        soon().until(() -> calls.size() == 1);
         return first;
     }
 
@@ -339,7 +340,7 @@ class GroupCommitTest {
         List<CompletableFuture<Integer>> queued = IntStream.rangeClosed(from, to)
                 .mapToObj(n -> CompletableFuture.supplyAsync(() -> submitted(commit, n), callers))
                 .toList();
-        await().atMost(Duration.ofSeconds(10)).until(() -> commit.queuedCount() == to - from + 1);
+        soon().until(() -> commit.queuedCount() == to - from + 1);
         return queued;
     }
 
@@ -349,9 +350,14 @@ class GroupCommitTest {
         for (int n : ns) {
             int before = commit.queuedCount();
             queued.add(CompletableFuture.supplyAsync(() -> submitted(commit, n), callers));
-            await().atMost(Duration.ofSeconds(10)).until(() -> commit.queuedCount() == before + 1);
+            soon().until(() -> commit.queuedCount() == before + 1);
         }
         return queued;
+    }
+
+    /** Awaitility's wait, checking at once and then every 5 ms: these conditions hold within microseconds. */
+    private static ConditionFactory soon() {
+        return await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(5));
     }
 
     private static void awaitRelease(CountDownLatch latch) {
