@@ -29,12 +29,14 @@ import java.util.regex.Pattern;
  * @param port     the client port (the bus port is this plus 10000)
  * @param flags    e.g. {@code myself}, {@code master}, {@code slave}, {@code fail?}, {@code fail}
  * @param masterId the id of the master it replicates, or {@code -} for a master
+ * @param linked   whether the reporting node's cluster bus link to it is up ({@code connected}); always for itself
  * @param slots    the slot ranges it serves; empty for a replica
  */
-record ClusterNode(String id, int port, Set<String> flags, String masterId, List<SlotRange> slots) {
+record ClusterNode(String id, int port, Set<String> flags, String masterId, boolean linked, List<SlotRange> slots) {
 
     /** {@code 127.0.0.1:7000@17000} in 6.2, optionally followed by {@code ,hostname} in 7.0. */
     private static final Pattern ADDRESS = Pattern.compile(":(\\d+)@");
+    private static final int LINK_STATE_FIELD = 7;
     private static final int FIRST_SLOT_FIELD = 8;
 
     /** The inclusive slot range {@code first-last}; a single slot has {@code first == last}. */
@@ -71,7 +73,7 @@ record ClusterNode(String id, int port, Set<String> flags, String masterId, List
         }
         return new ClusterNode(
                 fields[0], Integer.parseInt(address.group(1)), Set.of(fields[2].split(",")),
-                fields[3], slots);
+                fields[3], "connected".equals(fields[LINK_STATE_FIELD]), slots);
     }
 
     boolean isMaster() {

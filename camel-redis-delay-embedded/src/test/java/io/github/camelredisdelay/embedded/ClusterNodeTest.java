@@ -61,6 +61,16 @@ class ClusterNodeTest {
     }
 
     @Test
+    void linkStateSaysWhetherTheBusLinkIsUp() {
+        List<ClusterNode> nodes = ClusterNode.parseAll("""
+                a3d4 127.0.0.1:17001@27001 master - 0 0 1 disconnected 0-5460
+                bb00 127.0.0.1:17003@27003 myself,master - 0 0 3 connected 10923-16383
+                """);
+
+        assertThat(nodes).extracting(ClusterNode::linked).containsExactly(false, true);
+    }
+
+    @Test
     void slotsInMigrationAreSkipped() {
         ClusterNode node = ClusterNode.parse("bb00 127.0.0.1:17003@27003 master - 0 0 3 connected 10923-16383 "
                                              + "[93->-e7d1]");
