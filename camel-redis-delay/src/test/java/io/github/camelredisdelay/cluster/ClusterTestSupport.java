@@ -25,10 +25,12 @@ import io.github.camelredisdelay.embedded.RedisClusterDeployment;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
 import io.github.camelredisdelay.test.CamelNodes;
 import io.github.camelredisdelay.test.RedisServerExtension;
+import io.github.camelredisdelay.test.ThreadDumpOnTimeout;
 import org.apache.camel.CamelContext;
 import org.apache.camel.RoutesBuilder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Base of the tests against a real Redis Cluster of three masters and three replicas, one per test class, from the
@@ -36,6 +38,7 @@ import org.junit.jupiter.api.BeforeAll;
  * documented way: {@code redissonConfig} names a Redisson YAML file with {@code clusterServersConfig}. The class' keys
  * share one key prefix; its contexts are stopped when the class is done, before the cluster.
  */
+@ExtendWith(ThreadDumpOnTimeout.class)
 abstract class ClusterTestSupport {
 
     /** The cluster of this test class. */

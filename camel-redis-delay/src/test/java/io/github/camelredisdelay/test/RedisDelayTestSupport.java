@@ -37,7 +37,7 @@ import org.redisson.config.ConstantDelay;
  * Base of the tests that run CamelContexts against the real Redis of {@link RedisServerExtension}. Each test gets its
  * own key prefix, so tests never see each other's keys; every context a test starts is stopped after it.
  */
-@ExtendWith(RedisServerExtension.class)
+@ExtendWith({ RedisServerExtension.class, ThreadDumpOnTimeout.class })
 public abstract class RedisDelayTestSupport {
 
     /** Key prefix of this test's queues. */
