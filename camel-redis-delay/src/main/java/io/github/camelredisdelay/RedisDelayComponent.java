@@ -20,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -61,12 +62,18 @@ public class RedisDelayComponent extends HealthCheckComponent {
     private final SharedRegistry<String, TransferTask> transferTasks = new SharedRegistry<>();
     private final SharedRegistry<String, WakeChannels> wakeChannels = new SharedRegistry<>();
     private final SharedRegistry<String, QueueStatistics> statistics = new SharedRegistry<>();
+    private final SharedRegistry<String, Semaphore> blockingReadPermits = new SharedRegistry<>();
     private final EvictionPolicyCheck evictionPolicyCheck = new EvictionPolicyCheck();
     private ScheduledExecutorService transferTimer;
     private ScheduledExecutorService leaseTimer;
     private volatile ExecutorService completions;
     /** Set while a thread runs a task of {@link #runOnCompletionThread}. */
     private static final ThreadLocal<Boolean> COMPLETING = new ThreadLocal<>();
+    /**
+     * Most consumer reads of one client blocking in Redis at once: pooled connections they may hold (Redisson's pool
+     * has 64).
+     */
+    static final int READS_BLOCKING_IN_REDIS = 8;
     /** Running migrations from RDelayedQueues by key prefix and queue, shown in the statistics of every endpoint. */
     private final Map<String, MigrationProgress> migrations = new ConcurrentHashMap<>();
     private volatile PropertyConfigurer strictComponentConfigurer;
@@ -246,6 +253,19 @@ public class RedisDelayComponent extends HealthCheckComponent {
 
     void releaseWakeChannels(String key) {
         wakeChannels.release(key, SharedService::stop);
+    }
+
+    /**
+     * The permits of the consumer reads that block in Redis (RedisDelayConsumer), shared by every endpoint of one
+     * client whatever its key prefix: each such read holds one of the client's pooled connections.
+     */
+    Semaphore acquireBlockingReadPermits(String connection) {
+        return blockingReadPermits.acquire(connection, () -> new Semaphore(READS_BLOCKING_IN_REDIS));
+    }
+
+    void releaseBlockingReadPermits(String connection) {
+        blockingReadPermits.release(connection, permits -> {
+        });
     }
 
     /**

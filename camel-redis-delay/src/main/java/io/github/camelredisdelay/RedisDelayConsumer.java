@@ -62,9 +62,10 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
     /** Longest wait for a "ready" notice after an empty read: the safety net against a lost notice. */
     private static final long IDLE_WAIT_MS = 1000;
     /**
-     * After a read that found messages, how long the next read may block in Redis for more, when a permit is free
-     * ({@link WakeChannels#readsBlockingInRedis()}): while a queue is busy its new messages then reach the consumer
-     * without the notice's hop.
+     * After a read that found messages, how long the next read may block in Redis for more, when one of the client's
+     * {@value RedisDelayComponent#READS_BLOCKING_IN_REDIS} permits is free
+     * ({@link RedisDelayEndpoint#blockingReadPermits()}): while a queue is busy its new messages then reach the
+     * consumer without the notice's hop; each such read holds a pooled connection, hence the bound.
      */
     private static final Duration BUSY_QUEUE_BLOCK = Duration.ofMillis(250);
 
@@ -148,7 +149,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
         Deliverer deliverer = reader.shard();
         ReadySignal ready = reader.signal();
         AtomicInteger inFlight = new AtomicInteger();
-        Semaphore blockingReads = endpoint.wakeChannels().readsBlockingInRedis();
+        Semaphore blockingReads = endpoint.blockingReadPermits();
         int count = endpoint.getConfiguration().getMaxMessagesPerPoll();
         boolean busy = false;
         while (fetching && isRunAllowed()) {

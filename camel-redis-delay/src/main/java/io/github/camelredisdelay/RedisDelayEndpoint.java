@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Semaphore;
 import java.util.function.Predicate;
 
 import io.github.camelredisdelay.internal.DueTime;
@@ -84,6 +85,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     private List<String> transferKeys = List.of();
     private String wakeChannelsKey;
     private WakeChannels wakeChannels;
+    private String connection;
+    private Semaphore blockingReadPermits;
     private QueueStatistics statistics;
     private QueueAdmin admin;
     private String statisticsKey;
@@ -145,6 +148,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         deadLetterQueue = ShardedQueue.of(client, configuration.getKeyPrefix(), configuration.deadLetterQueueOf(queueName),
                 configuration.getShards(), sync, completer);
         String connection = connectionId();
+        this.connection = connection;
+        blockingReadPermits = component.acquireBlockingReadPermits(connection);
         wakeChannelsKey = connection + "|" + configuration.getKeyPrefix();
         statisticsKey = wakeChannelsKey + "|" + queueName;
         ShardedQueue started = queue;
@@ -184,6 +189,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint
             transferKeys.forEach(getComponent()::releaseTransferTask);
             transferKeys = List.of();
             getComponent().releaseWakeChannels(wakeChannelsKey);
+            getComponent().releaseBlockingReadPermits(connection);
+            blockingReadPermits = null;
             getComponent().releaseStatistics(statisticsKey);
             wakeChannels = null;
             getComponent().releaseClient(configuration);
@@ -235,6 +242,11 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     /** The wake channels of this endpoint's client and key prefix; available while the endpoint is started. */
     WakeChannels wakeChannels() {
         return wakeChannels;
+    }
+
+    /** The permits of consumer reads that block in Redis, shared by the endpoints of this endpoint's client. */
+    Semaphore blockingReadPermits() {
+        return blockingReadPermits;
     }
 
     MessageMapper messageMapper() {

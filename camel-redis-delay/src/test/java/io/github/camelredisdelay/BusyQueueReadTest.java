@@ -94,4 +94,20 @@ class BusyQueueReadTest extends RedisDelayTestSupport {
         assertThat(mostBlocked - blockedBefore).isBetween(1, 8);
         await().atMost(Duration.ofSeconds(5)).until(() -> blockedClients() == blockedBefore);
     }
+
+    @Test
+    void theEightAreSharedByEveryKeyPrefixOfTheClient() throws Exception {
+        int blockedBefore = blockedClients();
+        // one client (same address and options), two key prefixes, eight queues each
+        List<String> queues = IntStream.range(0, 16).mapToObj(i -> "q" + i + (i % 2 == 0 ? "" : "?keyPrefix=other"))
+                .toList();
+        AtomicInteger received = new AtomicInteger();
+        ProducerTemplate producer = startContext(consumersOf(queues, received)).createProducerTemplate();
+
+        int mostBlocked = sendWhileCountingBlockedClients(producer, queues);
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> received.get() == SENDS * queues.size());
+        assertThat(mostBlocked - blockedBefore).isBetween(1, 8);
+        await().atMost(Duration.ofSeconds(5)).until(() -> blockedClients() == blockedBefore);
+    }
 }

@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 import org.redisson.api.RPatternTopic;
@@ -40,17 +39,10 @@ import org.slf4j.LoggerFactory;
  * <p>
  * The subscription is made on the timer thread, so starting never waits for Redis, and made again with back-off until
  * it succeeds; every (re)subscription tells all listeners, since announcements may have been missed.
- * <p>
- * A notice costs a waiting consumer a hop (Redis to this JVM's subscription, then its own read), so a consumer of a
- * busy queue may wait in a read that blocks in Redis instead, which a new ready message answers at once; such a read
- * holds a pooled connection, so at most {@value #READS_BLOCKING_IN_REDIS} of them per client and key prefix
- * ({@link #readsBlockingInRedis()}) are under way at once.
  */
 public final class WakeChannels implements SharedService {
 
     private static final Logger LOG = LoggerFactory.getLogger(WakeChannels.class);
-    /** Most consumer reads blocking in Redis at once: pooled connections they may hold (Redisson's pool has 64). */
-    static final int READS_BLOCKING_IN_REDIS = 8;
 
     private final RPatternTopic topic;
     private final String pattern;
@@ -58,7 +50,6 @@ public final class WakeChannels implements SharedService {
     private final OutageLog outage;
     private final Backoff backoff = new Backoff(50, 1000);
     private final Map<String, List<WakeListener>> listeners = new ConcurrentHashMap<>();
-    private final Semaphore readsBlockingInRedis = new Semaphore(READS_BLOCKING_IN_REDIS);
     private volatile boolean running;
     private volatile int messageListenerId = -1;
     private volatile int statusListenerId = -1;
@@ -68,14 +59,6 @@ public final class WakeChannels implements SharedService {
         this.topic = client.getPatternTopic(pattern, StringCodec.INSTANCE);
         this.timer = timer;
         this.outage = new OutageLog(LOG, "Subscription to " + pattern);
-    }
-
-    /**
-     * The permits of consumer reads that block in Redis: a consumer takes one with {@code tryAcquire} before such a
-     * read and releases it after; without one it waits for a notice.
-     */
-    public Semaphore readsBlockingInRedis() {
-        return readsBlockingInRedis;
     }
 
     /** Starts telling {@code listener} what {@code channel} (a queue's wake channel) announces. */
