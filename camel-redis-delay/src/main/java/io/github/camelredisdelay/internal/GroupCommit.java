@@ -70,18 +70,6 @@ public final class GroupCommit<T, R> {
     private int callsUnderWay;
 
     /**
-     * @param send     sends requests in one call; its stage completes with their results in the same order
-     * @param maxBatch most requests per call
-     * @param size     the size of a request, in any unit
-     * @param maxSize  most total size of the requests of one call, unless a single request is larger (it then goes
-     *                 alone), so large messages do not pile up into one huge script call
-     */
-    public GroupCommit(Function<List<T>, CompletionStage<List<R>>> send, int maxBatch, ToLongFunction<T> size,
-                       long maxSize) {
-        this(send, maxBatch, size, maxSize, Runnable::run, request -> request, Duration.ofNanos(Long.MAX_VALUE));
-    }
-
-    /**
      * @param send      sends requests in one call; its stage completes with their results in the same order
      * @param maxBatch  most requests per call
      * @param size      the size of a request, in any unit
@@ -189,8 +177,8 @@ public final class GroupCommit<T, R> {
                 anyNotWaited |= !turn.waited();
             }
             if (batch.isEmpty()) {
-                // nothing left (another call took it), or the head's key is under way: the call that carries the key
-                // sends the head when it returns
+                // nothing left (another call took it), or the head's key is under way: a call under way looks again
+                // when it returns
                 callsUnderWay--;
                 return;
             }
@@ -207,7 +195,10 @@ public final class GroupCommit<T, R> {
             // what queued meanwhile leaves first: handing out the results must not delay the next call
             boolean more;
             synchronized (this) {
-                roundTrips.record(System.nanoTime() - sentAt);
+                if (failure == null) {
+                    // a call that failed (a timeout, a lost connection) says nothing about the link
+                    roundTrips.record(System.nanoTime() - sentAt);
+                }
                 for (T request : requests) {
                     keysUnderWay.remove(key.apply(request));
                 }

@@ -16,9 +16,10 @@
 package io.github.camelredisdelay.internal;
 
 /**
- * The shortest round trip among the last {@value #WINDOW} calls to Redis: what the link itself takes. Waiting for a
- * busy CPU makes calls slower, never faster, so a short call in a window shows that the link is short, however loaded
- * the machine; only a link that is long for every call keeps the floor high. Not thread-safe: its owner guards it.
+ * The shortest round trip among the last {@value #WINDOW} successful calls to Redis: the link and Redis' own work for
+ * the quickest of them, so a floor to what the link takes. Waiting for a busy CPU makes calls slower, never faster, so
+ * a short call in a window shows that the link is short, however loaded the machine; only a link that is long for every
+ * call keeps the floor high. Not thread-safe: its owner guards it.
  */
 final class RoundTrips {
 

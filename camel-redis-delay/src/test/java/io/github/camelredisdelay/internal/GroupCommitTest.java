@@ -27,6 +27,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
 import java.util.stream.IntStream;
 
 import org.awaitility.core.ConditionFactory;
@@ -59,6 +60,16 @@ class GroupCommitTest {
         assertThat(callers.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     }
 
+    /**
+     * A group commit whose requests are their own keys, completed on the thread that gets the reply, with one call
+     * under way at a time.
+     */
+    private static GroupCommit<Integer, Integer> commit(
+            Function<List<Integer>, CompletionStage<List<Integer>>> send,
+            int maxBatch, ToLongFunction<Integer> size, long maxSize) {
+        return new GroupCommit<>(send, maxBatch, size, maxSize, Runnable::run, n -> n, NEVER);
+    }
+
     /** A call that records its requests and answers each with its square; the first answers once released. */
     private Function<List<Integer>, CompletionStage<List<Integer>>> squares(CountDownLatch firstCallMayReturn) {
         return requests -> {
@@ -77,7 +88,7 @@ class GroupCommitTest {
 
     @Test
     void aLoneCallerSendsAtOnceAndAlone() throws Exception {
-        GroupCommit<Integer, Integer> commit = new GroupCommit<>(squares(new CountDownLatch(0)), 10, n -> 1, Long.MAX_VALUE);
+        GroupCommit<Integer, Integer> commit = commit(squares(new CountDownLatch(0)), 10, n -> 1, Long.MAX_VALUE);
 
         assertThat(commit.submit(3)).isEqualTo(9);
         assertThat(commit.submit(4)).isEqualTo(16);
@@ -87,7 +98,7 @@ class GroupCommitTest {
     @Test
     void callersArrivingDuringACallShareTheNextOneAndEachGetsItsOwnResult() {
         CountDownLatch firstCallMayReturn = new CountDownLatch(1);
-        GroupCommit<Integer, Integer> commit = new GroupCommit<>(squares(firstCallMayReturn), 10, n -> 1, Long.MAX_VALUE);
+        GroupCommit<Integer, Integer> commit = commit(squares(firstCallMayReturn), 10, n -> 1, Long.MAX_VALUE);
         CompletableFuture<Integer> first = submitFirst(commit, 1);
 
         List<CompletableFuture<Integer>> queued = queueBehind(commit, 2, 5);
@@ -134,7 +145,7 @@ class GroupCommitTest {
     @Test
     void aCallCarriesAtMostMaxBatchRequests() {
         CountDownLatch firstCallMayReturn = new CountDownLatch(1);
-        GroupCommit<Integer, Integer> commit = new GroupCommit<>(squares(firstCallMayReturn), 3, n -> 1, Long.MAX_VALUE);
+        GroupCommit<Integer, Integer> commit = commit(squares(firstCallMayReturn), 3, n -> 1, Long.MAX_VALUE);
         submitFirst(commit, 0);
 
         List<CompletableFuture<Integer>> queued = queueBehind(commit, 1, 7);
@@ -147,7 +158,7 @@ class GroupCommitTest {
     @Test
     void aCallCarriesAtMostMaxSizeAndALargerRequestGoesAlone() {
         CountDownLatch firstCallMayReturn = new CountDownLatch(1);
-        GroupCommit<Integer, Integer> commit = new GroupCommit<>(squares(firstCallMayReturn), 100, n -> n, 10);
+        GroupCommit<Integer, Integer> commit = commit(squares(firstCallMayReturn), 100, n -> n, 10);
         submitFirst(commit, 1);
 
         List<CompletableFuture<Integer>> queued = new ArrayList<>();
@@ -165,7 +176,7 @@ class GroupCommitTest {
     @Test
     void aFailedCallFailsEveryRequestItCarriedAndTheNextCallStillRuns() throws Exception {
         CountDownLatch firstCallMayReturn = new CountDownLatch(1);
-        GroupCommit<Integer, Integer> commit = new GroupCommit<>(requests -> {
+        GroupCommit<Integer, Integer> commit = commit(requests -> {
             calls.add(List.copyOf(requests));
             if (calls.size() == 2) {
                 throw new IllegalStateException("Redis said no");
@@ -187,7 +198,7 @@ class GroupCommitTest {
 
     @Test
     void aCallReturningTooFewResultsFailsItsRequestsAndTheNextCallStillRuns() throws Exception {
-        GroupCommit<Integer, Integer> commit = new GroupCommit<>(requests -> {
+        GroupCommit<Integer, Integer> commit = commit(requests -> {
             calls.add(List.copyOf(requests));
             return completedFuture(calls.size() == 1 ? List.of() : requests);
         }, 10, n -> 1, Long.MAX_VALUE);
@@ -200,7 +211,7 @@ class GroupCommitTest {
     @Test
     void anInterruptedCallerStillQueuedIsWithdrawnAndNeverSent() throws Exception {
         CountDownLatch firstCallMayReturn = new CountDownLatch(1);
-        GroupCommit<Integer, Integer> commit = new GroupCommit<>(squares(firstCallMayReturn), 10, n -> 1, Long.MAX_VALUE);
+        GroupCommit<Integer, Integer> commit = commit(squares(firstCallMayReturn), 10, n -> 1, Long.MAX_VALUE);
         CompletableFuture<Integer> first = submitFirst(commit, 1);
         CompletableFuture<Thread> waiter = new CompletableFuture<>();
         CompletableFuture<Throwable> outcome = CompletableFuture.supplyAsync(() -> {
@@ -224,7 +235,7 @@ class GroupCommitTest {
 
     @Test
     void manyCallersGetTheirOwnResultsWhateverTheGrouping() {
-        GroupCommit<Integer, Integer> commit = new GroupCommit<>(squares(new CountDownLatch(0)), 16, n -> 1, Long.MAX_VALUE);
+        GroupCommit<Integer, Integer> commit = commit(squares(new CountDownLatch(0)), 16, n -> 1, Long.MAX_VALUE);
 
         List<CompletableFuture<List<Integer>>> threads = new ArrayList<>();
         for (int t = 0; t < 8; t++) {
@@ -265,7 +276,9 @@ class GroupCommitTest {
             calls.add(List.copyOf(requests));
             List<Integer> results = requests.stream().map(n -> n * n).toList();
             if (requests.contains(1000) || requests.contains(2000)) {
-                return answerOnceReleased(requests.contains(1000) ? firstBlocked : secondBlocked, results);
+                // released by the test, and never before the bound: how fast the test runs must not shorten it
+                return answerOnceReleased(requests.contains(1000) ? firstBlocked : secondBlocked, results)
+                        .thenApplyAsync(answer -> answer, CompletableFuture.delayedExecutor(3, TimeUnit.MILLISECONDS, callers));
             }
             // every other call takes 3 ms, longer than the bound
             return CompletableFuture.supplyAsync(() -> results,
@@ -295,6 +308,39 @@ class GroupCommitTest {
         assertThat(blockedAgain).isNotDone();
         secondBlocked.countDown();
         assertThat(blockedAgain.join()).isEqualTo(4_000_000);
+    }
+
+    @Test
+    void failedCallsDoNotMakeTheLinkLong() {
+        CountDownLatch release = new CountDownLatch(1);
+        GroupCommit<Integer, Integer> commit = new GroupCommit<>(requests -> {
+            calls.add(List.copyOf(requests));
+            List<Integer> squares = requests.stream().map(n -> n * n).toList();
+            if (requests.contains(1000)) {
+                return answerOnceReleased(release, squares);
+            }
+            if (requests.get(0) > RoundTrips.WINDOW) {
+                return completedFuture(squares);
+            }
+            // the calls of the first window fail after 3 ms, longer than the bound, as calls to a Redis that times out
+            return CompletableFuture.supplyAsync(() -> {
+                throw new IllegalStateException("Redis timed out");
+            }, CompletableFuture.delayedExecutor(3, TimeUnit.MILLISECONDS, callers));
+        }, 10, n -> 1, Long.MAX_VALUE, Runnable::run, n -> n, Duration.ofMillis(2));
+        for (int n = 1; n <= RoundTrips.WINDOW; n++) {
+            int request = n;
+            assertThatThrownBy(() -> commit.submit(request)).hasMessage("Redis timed out");
+        }
+        CompletableFuture<Integer> blocked = CompletableFuture.supplyAsync(() -> submitted(commit, 1000), callers);
+        soon().until(() -> calls.size() == RoundTrips.WINDOW + 1);
+
+        // a quorum queued behind the call under way: a second call would leave within submitAsync
+        List<CompletableFuture<Integer>> quorum = IntStream.rangeClosed(21, 24)
+                .mapToObj(n -> commit.submitAsync(n).toCompletableFuture()).toList();
+        assertThat(calls).hasSize(RoundTrips.WINDOW + 1);
+        release.countDown();
+        assertThat(blocked.join()).isEqualTo(1_000_000);
+        assertThat(quorum).extracting(CompletableFuture::join).containsExactly(441, 484, 529, 576);
     }
 
     @Test
