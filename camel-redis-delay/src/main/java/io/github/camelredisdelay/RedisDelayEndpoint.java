@@ -150,11 +150,11 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         String connection = connectionId();
         this.connection = connection;
         blockingReadPermits = component.acquireBlockingReadPermits(connection);
-        wakeChannelsKey = connection + "|" + configuration.getKeyPrefix();
-        statisticsKey = wakeChannelsKey + "|" + queueName;
+        String wakeKey = connection + "|" + configuration.getKeyPrefix();
+        String statsKey = wakeKey + "|" + queueName;
         ShardedQueue started = queue;
         ShardedQueue startedDeadLetters = deadLetterQueue;
-        QueueStatistics shared = component.acquireStatistics(statisticsKey, () -> {
+        QueueStatistics shared = component.acquireStatistics(statsKey, () -> {
             QueueStatistics created = new QueueStatistics(started, startedDeadLetters);
             created.events(QueueMetrics.bind(getCamelContext(), created));
             // off the start path: the client's first call may wait for its connection
@@ -162,11 +162,14 @@ public class RedisDelayEndpoint extends DefaultEndpoint
             return created;
         });
         statistics = shared;
+        statisticsKey = statsKey;
         admin = new QueueAdmin(queue, deadLetterQueue);
-        WakeChannels wake = component.acquireWakeChannels(wakeChannelsKey,
+        WakeChannels wake = component.acquireWakeChannels(wakeKey,
                 () -> new WakeChannels(client, configuration.getKeyPrefix(), component.transferTimer()));
         wakeChannels = wake;
-        List<String> keys = new ArrayList<>();
+        wakeChannelsKey = wakeKey;
+        // each key as soon as its task is taken: a shard that fails the check below leaves the others to doStop
+        transferKeys = new ArrayList<>();
         for (QueueShard shard : queue.all()) {
             if (configuration.isRequireNoEviction()) {
                 EvictionPolicyCheck.require(shard);
@@ -178,24 +181,37 @@ public class RedisDelayEndpoint extends DefaultEndpoint
                     shard, wake, component.transferTimer(),
                     configuration.getTransferBatchSize(), configuration.getTransferInterval(),
                     () -> component.evictionPolicyCheck().checkSoon(shard, connection)));
-            keys.add(key);
+            transferKeys.add(key);
         }
-        transferKeys = keys;
     }
 
+    /**
+     * Releases what {@link #doStart} took, each share once, also when it failed part way (Camel then stops the
+     * endpoint): a route that cannot start in a running context leaves no transfer task or client behind.
+     */
     @Override
     protected void doStop() throws Exception {
-        if (queue != null) {
-            transferKeys.forEach(getComponent()::releaseTransferTask);
-            transferKeys = List.of();
-            getComponent().releaseWakeChannels(wakeChannelsKey);
-            getComponent().releaseBlockingReadPermits(connection);
-            blockingReadPermits = null;
-            getComponent().releaseStatistics(statisticsKey);
+        RedisDelayComponent component = getComponent();
+        transferKeys.forEach(component::releaseTransferTask);
+        transferKeys = List.of();
+        if (wakeChannelsKey != null) {
+            component.releaseWakeChannels(wakeChannelsKey);
+            wakeChannelsKey = null;
             wakeChannels = null;
-            getComponent().releaseClient(configuration);
-            queue = null;
         }
+        if (statisticsKey != null) {
+            component.releaseStatistics(statisticsKey);
+            statisticsKey = null;
+        }
+        if (blockingReadPermits != null) {
+            component.releaseBlockingReadPermits(connection);
+            blockingReadPermits = null;
+        }
+        if (client != null) {
+            component.releaseClient(configuration);
+            client = null;
+        }
+        queue = null;
         super.doStop();
     }
 

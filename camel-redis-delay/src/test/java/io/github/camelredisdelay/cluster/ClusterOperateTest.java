@@ -23,7 +23,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.IntStream;
 
+import io.github.camelredisdelay.RedisDelayComponent;
 import io.github.camelredisdelay.RedisDelayConstants;
+import io.github.camelredisdelay.embedded.RedisServerProcess;
+import io.github.camelredisdelay.internal.ShardTags;
+import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
@@ -32,6 +36,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -43,6 +48,8 @@ class ClusterOperateTest extends ClusterTestSupport {
 
     private static final String FAILING = "redis-delay:failing?shards=3&retrySchedule=100ms&maxDeliveries=1";
     private static final String HELD = "redis-delay:held?shards=3";
+    /** A queue whose last shard's master evicts keys, in the one test that makes it so. */
+    private static final String EVICTING = "evicting";
     private static final Set<String> POISON = ConcurrentHashMap.newKeySet();
     private static final Queue<String> DELIVERED = new ConcurrentLinkedQueue<>();
     private static ProducerTemplate template;
@@ -97,5 +104,30 @@ class ClusterOperateTest extends ClusterTestSupport {
         assertThat(moved).isEqualTo(30L);
         await().atMost(Duration.ofSeconds(15)).until(() -> DELIVERED.containsAll(ids));
         assertThat(DELIVERED).hasSize(30);
+    }
+
+    @Test
+    void anEndpointThatFailsToStartOnItsLastShardLeavesNoTransferTaskRunning() throws Exception {
+        List<String> shards = ShardTags.of(EVICTING, 3);
+        assertThat(shards.stream().map(ClusterTestSupport::masterOf).distinct()).hasSize(3);
+        RedisServerProcess lastShardsMaster = masterOf(shards.get(2));
+        CamelContext node = startContext();
+        RedisDelayComponent component = node.getComponent("redis-delay", RedisDelayComponent.class);
+        int running = component.runningTransferTasks();
+        lastShardsMaster.command("CONFIG", "SET", "maxmemory-policy", "allkeys-lru");
+        try {
+            // added to a running context, which stays up when the route cannot start
+            assertThatThrownBy(() -> node.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("direct:in").to("redis-delay:" + EVICTING + "?shards=3&requireNoEviction=true");
+                }
+            })).rootCause().hasMessageContaining("allkeys-lru");
+
+            assertThat(node.isStarted()).isTrue();
+            assertThat(component.runningTransferTasks()).isEqualTo(running);
+        } finally {
+            lastShardsMaster.command("CONFIG", "SET", "maxmemory-policy", "noeviction");
+        }
     }
 }

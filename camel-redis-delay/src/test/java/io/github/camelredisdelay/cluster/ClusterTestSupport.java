@@ -70,7 +70,14 @@ abstract class ClusterTestSupport {
 
     /** Starts a CamelContext (think: one node) whose redis-delay component talks to the cluster. */
     static CamelContext startContext(RoutesBuilder... routes) throws Exception {
-        return NODES.start(options -> {
+        CamelContext context = createContext(routes);
+        context.start();
+        return context;
+    }
+
+    /** Creates, without starting, a context like {@link #startContext}. */
+    static CamelContext createContext(RoutesBuilder... routes) throws Exception {
+        return NODES.create(options -> {
             options.setRedissonConfig("file:" + redissonConfig);
             options.setKeyPrefix(keyPrefix);
         }, routes);
