@@ -88,9 +88,9 @@ class BusyQueueReadTest extends RedisDelayTestSupport {
 
     @Test
     void theEightAreSharedByEveryKeyPrefixOfTheClient() throws Exception {
-        // one client (same address and options), two key prefixes, eight queues each
+        // one client (the test's client bean), two key prefixes of this test, eight queues each
         assertAtMostEightBlockWhileBusy(IntStream.range(0, 16)
-                .mapToObj(i -> "q" + i + (i % 2 == 0 ? "" : "?keyPrefix=other")).toList());
+                .mapToObj(i -> "q" + i + (i % 2 == 0 ? "" : "?keyPrefix=" + keyPrefix + "-other")).toList());
     }
 
     /** Keeps every queue busy, with a consumer each: some reads block in Redis, never more than eight at once. */

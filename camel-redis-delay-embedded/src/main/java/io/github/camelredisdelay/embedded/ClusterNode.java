@@ -29,13 +29,16 @@ import java.util.regex.Pattern;
  * @param port     the client port (the bus port is this plus 10000)
  * @param flags    e.g. {@code myself}, {@code master}, {@code slave}, {@code fail?}, {@code fail}
  * @param masterId the id of the master it replicates, or {@code -} for a master
- * @param linked   whether the reporting node's cluster bus link to it is up ({@code connected}); always for itself
+ * @param linked   whether the reporting node's cluster bus link to it is up both ways: {@code connected}, no ping
+ *                 waiting for its pong and a pong received; always for itself
  * @param slots    the slot ranges it serves; empty for a replica
  */
 record ClusterNode(String id, int port, Set<String> flags, String masterId, boolean linked, List<SlotRange> slots) {
 
     /** {@code 127.0.0.1:7000@17000} in 6.2, optionally followed by {@code ,hostname} in 7.0. */
     private static final Pattern ADDRESS = Pattern.compile(":(\\d+)@");
+    private static final int PING_SENT_FIELD = 4;
+    private static final int PONG_RECEIVED_FIELD = 5;
     private static final int LINK_STATE_FIELD = 7;
     private static final int FIRST_SLOT_FIELD = 8;
 
@@ -73,7 +76,7 @@ record ClusterNode(String id, int port, Set<String> flags, String masterId, bool
         }
         return new ClusterNode(
                 fields[0], Integer.parseInt(address.group(1)), Set.of(fields[2].split(",")),
-                fields[3], "connected".equals(fields[LINK_STATE_FIELD]), slots);
+                fields[3], linked(fields), slots);
     }
 
     boolean isMaster() {
@@ -87,6 +90,16 @@ record ClusterNode(String id, int port, Set<String> flags, String masterId, bool
 
     boolean serves(int slot) {
         return slots.stream().anyMatch(range -> range.contains(slot));
+    }
+
+    /**
+     * The link is {@code connected} as soon as its connect starts; it is up both ways once no ping waits for its pong
+     * and a pong came. The reporting node has no link to itself, so its own line counts as linked.
+     */
+    private static boolean linked(String[] fields) {
+        boolean myself = Set.of(fields[2].split(",")).contains("myself");
+        return "connected".equals(fields[LINK_STATE_FIELD])
+                && (myself || "0".equals(fields[PING_SENT_FIELD]) && !"0".equals(fields[PONG_RECEIVED_FIELD]));
     }
 
     private static SlotRange slotRange(String field) {

@@ -61,13 +61,16 @@ class ClusterNodeTest {
     }
 
     @Test
-    void linkStateSaysWhetherTheBusLinkIsUp() {
+    void aBusLinkIsUpOnceConnectedWithNoPingWaitingAndAPongReceived() {
         List<ClusterNode> nodes = ClusterNode.parseAll("""
-                a3d4 127.0.0.1:17001@27001 master - 0 0 1 disconnected 0-5460
+                a3d4 127.0.0.1:17001@27001 master - 0 1795317063000 1 disconnected 0-5460
+                a3d5 127.0.0.1:17002@27002 master - 1795317063500 1795317063000 2 connected 5461-10922
+                a3d6 127.0.0.1:17004@27004 slave bb00 0 0 3 connected
+                a3d7 127.0.0.1:17005@27005 slave a3d4 0 1795317063000 1 connected
                 bb00 127.0.0.1:17003@27003 myself,master - 0 0 3 connected 10923-16383
                 """);
 
-        assertThat(nodes).extracting(ClusterNode::linked).containsExactly(false, true);
+        assertThat(nodes).extracting(ClusterNode::linked).containsExactly(false, false, false, true, true);
     }
 
     @Test
