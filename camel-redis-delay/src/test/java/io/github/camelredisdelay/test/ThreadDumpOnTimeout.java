@@ -20,16 +20,42 @@ import java.lang.management.ThreadInfo;
 
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.LifecycleMethodExecutionExceptionHandler;
 import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 
 /**
- * Prints every thread's stack, and the lock it waits for, when a test's wait for a condition times out, then fails the
- * test as before: a failure that shows up once in many runs then says where each thread was.
+ * Prints every thread's stack, the lock it waits for and that lock's owner, when a wait for a condition times out in a
+ * test or in one of its {@code @BeforeAll}, {@code @BeforeEach}, {@code @AfterEach} or {@code @AfterAll} methods, then
+ * fails as before: a failure that shows up once in many runs then says where each thread was.
  */
-public final class ThreadDumpOnTimeout implements TestExecutionExceptionHandler {
+public final class ThreadDumpOnTimeout implements TestExecutionExceptionHandler, LifecycleMethodExecutionExceptionHandler {
 
     @Override
     public void handleTestExecutionException(ExtensionContext context, Throwable failure) throws Throwable {
+        dumpIfTimeout(context, failure);
+    }
+
+    @Override
+    public void handleBeforeAllMethodExecutionException(ExtensionContext context, Throwable failure) throws Throwable {
+        dumpIfTimeout(context, failure);
+    }
+
+    @Override
+    public void handleBeforeEachMethodExecutionException(ExtensionContext context, Throwable failure) throws Throwable {
+        dumpIfTimeout(context, failure);
+    }
+
+    @Override
+    public void handleAfterEachMethodExecutionException(ExtensionContext context, Throwable failure) throws Throwable {
+        dumpIfTimeout(context, failure);
+    }
+
+    @Override
+    public void handleAfterAllMethodExecutionException(ExtensionContext context, Throwable failure) throws Throwable {
+        dumpIfTimeout(context, failure);
+    }
+
+    private static void dumpIfTimeout(ExtensionContext context, Throwable failure) throws Throwable {
         if (failure instanceof ConditionTimeoutException) {
             System.err.print(threadDump("Threads when " + context.getDisplayName() + " timed out waiting:"));
         }
@@ -51,6 +77,9 @@ public final class ThreadDumpOnTimeout implements TestExecutionExceptionHandler 
                 .append(thread.getThreadState());
         if (thread.getLockName() != null) {
             text.append(" on ").append(thread.getLockName());
+        }
+        if (thread.getLockOwnerName() != null) {
+            text.append(" owned by \"").append(thread.getLockOwnerName()).append('"');
         }
         text.append('\n');
         for (StackTraceElement frame : thread.getStackTrace()) {

@@ -15,19 +15,95 @@
  */
 package io.github.camelredisdelay.test;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 class ThreadDumpOnTimeoutTest {
 
+    private static final int DEPTH = 20;
+
+    private final Object lock = new Object();
+    private final CountDownLatch holding = new CountDownLatch(1);
+    private final CountDownLatch release = new CountDownLatch(1);
+
     @Test
-    void aDumpHasEveryThreadsWholeStack() {
-        assertThat(ThreadDumpOnTimeout.threadDump("title"))
-                .startsWith("title\n")
-                .contains("\"" + Thread.currentThread().getName() + "\" RUNNABLE")
-                .contains(ThreadDumpOnTimeoutTest.class.getName() + ".aDumpHasEveryThreadsWholeStack(");
+    void aDumpHasEveryThreadsWholeStackAndWhoHoldsTheLockItWaitsFor() throws Exception {
+        Thread holder = new Thread(() -> holdLockAtDepth(DEPTH), "lock-holder");
+        Thread waiter = new Thread(() -> {
+            synchronized (lock) {
+                lock.notifyAll();
+            }
+        }, "lock-waiter");
+        holder.start();
+        try {
+            assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
+            waiter.start();
+            await().atMost(Duration.ofSeconds(10)).until(() -> waiter.getState() == Thread.State.BLOCKED);
+
+            String dump = ThreadDumpOnTimeout.threadDump("title");
+
+            assertThat(dump).startsWith("title\n")
+                    .contains("\"lock-waiter\" BLOCKED on java.lang.Object@")
+                    .contains("owned by \"lock-holder\"");
+            assertThat(dump.split(ThreadDumpOnTimeoutTest.class.getName() + ".holdLockAtDepth\\(", -1))
+                    .hasSize(DEPTH + 1);
+        } finally {
+            release.countDown();
+            holder.join(10_000);
+            waiter.join(10_000);
+        }
+    }
+
+    /** Holds the lock {@code depth} frames deep until released. */
+    private void holdLockAtDepth(int depth) {
+        if (depth > 1) {
+            holdLockAtDepth(depth - 1);
+            return;
+        }
+        synchronized (lock) {
+            holding.countDown();
+            try {
+                release.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Test
+    void aTimeoutInABeforeEachMethodPrintsTheDumpAndFailsAsBefore() {
+        ConditionTimeoutException timeout = new ConditionTimeoutException("waited 10 s");
+        ExtensionContext context = (ExtensionContext) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] { ExtensionContext.class }, (proxy, method, args) -> {
+                    assertThat(method.getName()).isEqualTo("getDisplayName");
+                    return "setUp()";
+                });
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        PrintStream stderr = System.err;
+        System.setErr(new PrintStream(printed, true, StandardCharsets.UTF_8));
+        try {
+            assertThatThrownBy(() -> new ThreadDumpOnTimeout().handleBeforeEachMethodExecutionException(context, timeout))
+                    .isSameAs(timeout);
+        } finally {
+            System.setErr(stderr);
+        }
+
+        assertThat(printed.toString(StandardCharsets.UTF_8))
+                .startsWith("Threads when setUp() timed out waiting:\n")
+                .contains("\"" + Thread.currentThread().getName() + "\" RUNNABLE");
     }
 
     @Test
