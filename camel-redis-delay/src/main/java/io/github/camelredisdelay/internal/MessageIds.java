@@ -26,8 +26,9 @@ import java.util.Base64;
  * smaller than a 22-character one (128 bits); long enough that a repeat, which would be taken for a duplicate and kept
  * out, is out of reach: among 100 million messages pending at once the chance of any two ids matching is below 10^-13.
  * Each thread has its own cryptographically strong generator, so producer threads never wait on a shared one, and ids
- * stay unique across any number of JVMs. A thread draws the bits of {@value #IDS_PER_DRAW} ids at once: each draw from
- * the generator costs about as much as the bytes it makes, whatever their number.
+ * stay unique across any number of JVMs. A thread draws the bits of {@value #IDS_PER_DRAW} ids at once, because each
+ * draw from the generator has a fixed cost on top of its bytes, which the ids of one draw share. A producer that runs
+ * each schedule on a new virtual thread would create and seed a generator per schedule.
  */
 public final class MessageIds {
 
