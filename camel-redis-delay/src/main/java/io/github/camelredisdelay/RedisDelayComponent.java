@@ -70,8 +70,8 @@ public class RedisDelayComponent extends HealthCheckComponent {
     /** Set while a thread runs a task of {@link #runOnCompletionThread}. */
     private static final ThreadLocal<Boolean> COMPLETING = new ThreadLocal<>();
     /**
-     * Most consumer reads of one client blocking in Redis at once: pooled connections they may hold (Redisson's pool
-     * has 64).
+     * Most consumer reads of one client blocking in Redis at once: pooled connections they may hold (an eighth of
+     * Redisson's default pool of 64).
      */
     static final int READS_BLOCKING_IN_REDIS = 8;
     /** Running migrations from RDelayedQueues by key prefix and queue, shown in the statistics of every endpoint. */
