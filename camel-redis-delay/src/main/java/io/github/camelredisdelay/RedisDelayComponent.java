@@ -16,12 +16,14 @@
 package io.github.camelredisdelay;
 
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 import io.github.camelredisdelay.internal.EvictionPolicyCheck;
@@ -158,6 +160,21 @@ public class RedisDelayComponent extends HealthCheckComponent {
             // stopping: nothing else is left to run it
         }
         task.run();
+    }
+
+    /**
+     * Runs {@code action} with the outcome of {@code stage} on a completion thread ({@link #runOnCompletionThread}):
+     * where the stage completes, when that is one, else handed to one. A stage that is complete before this is called
+     * (Redis replied before the caller got here) would otherwise run {@code action} on the calling thread.
+     */
+    <T> void whenCompleteOnCompletionThread(CompletionStage<T> stage, BiConsumer<? super T, ? super Throwable> action) {
+        stage.whenComplete((value, failure) -> {
+            if (onCompletionThread()) {
+                action.accept(value, failure);
+            } else {
+                runOnCompletionThread(() -> action.accept(value, failure));
+            }
+        });
     }
 
     /**

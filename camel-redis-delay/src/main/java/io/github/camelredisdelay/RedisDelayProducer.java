@@ -82,7 +82,8 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             RedisDelayOperation operation = operation(exchange.getMessage());
             if (operation == RedisDelayOperation.schedule && !endpoint.getConfiguration().isSynchronous()
                     && !RedisDelayComponent.onCompletionThread()) {
-                scheduleAsync(exchange).whenComplete((stored, failure) -> continueAfter(exchange, failure, callback));
+                endpoint.getComponent().whenCompleteOnCompletionThread(scheduleAsync(exchange),
+                        (stored, failure) -> continueAfter(exchange, failure, callback));
                 return false;
             }
             process(exchange, operation);
@@ -97,7 +98,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         if (failure != null) {
             exchange.setException(Futures.unwrap(failure));
         }
-        // the stage completes on a completion thread of the component (RedisDelayEndpoint's completer)
+        // on a completion thread of the component (RedisDelayComponent.whenCompleteOnCompletionThread)
         DeliveryMdc.continueRestoring(() -> callback.done(false));
     }
 

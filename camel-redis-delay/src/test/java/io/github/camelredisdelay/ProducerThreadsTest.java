@@ -82,6 +82,19 @@ class ProducerThreadsTest extends RedisDelayTestSupport {
         assertThat(continuedOn.values()).singleElement().asString().contains("RedisDelayCompletions");
     }
 
+    @Test
+    void aCompletionThatIsInBeforeItsContinuationIsAttachedStillRunsItOnACompletionThread() throws Exception {
+        // Redis may reply before the producer attaches what continues the route: the stage is then complete already
+        RedisDelayComponent component = node("redis-delay:q?delay=60000").getComponent("redis-delay",
+                RedisDelayComponent.class);
+        CompletableFuture<String> ranOn = new CompletableFuture<>();
+
+        component.whenCompleteOnCompletionThread(CompletableFuture.completedFuture("stored"),
+                (stored, failure) -> ranOn.complete(Thread.currentThread().getName()));
+
+        assertThat(ranOn).succeedsWithin(Duration.ofSeconds(10)).asString().contains("RedisDelayCompletions");
+    }
+
     private static void awaitQuietly(CountDownLatch latch) {
         try {
             latch.await(20, TimeUnit.SECONDS);
