@@ -74,9 +74,9 @@ record ClusterNode(String id, int port, Set<String> flags, String masterId, bool
                 slots.add(slotRange(fields[i]));
             }
         }
+        Set<String> flags = Set.of(fields[2].split(","));
         return new ClusterNode(
-                fields[0], Integer.parseInt(address.group(1)), Set.of(fields[2].split(",")),
-                fields[3], linked(fields), slots);
+                fields[0], Integer.parseInt(address.group(1)), flags, fields[3], linked(fields, flags), slots);
     }
 
     boolean isMaster() {
@@ -96,10 +96,10 @@ record ClusterNode(String id, int port, Set<String> flags, String masterId, bool
      * The link is {@code connected} as soon as its connect starts; it is up both ways once no ping waits for its pong
      * and a pong came. The reporting node has no link to itself, so its own line counts as linked.
      */
-    private static boolean linked(String[] fields) {
-        boolean myself = Set.of(fields[2].split(",")).contains("myself");
+    private static boolean linked(String[] fields, Set<String> flags) {
         return "connected".equals(fields[LINK_STATE_FIELD])
-                && (myself || "0".equals(fields[PING_SENT_FIELD]) && !"0".equals(fields[PONG_RECEIVED_FIELD]));
+                && (flags.contains("myself")
+                        || "0".equals(fields[PING_SENT_FIELD]) && !"0".equals(fields[PONG_RECEIVED_FIELD]));
     }
 
     private static SlotRange slotRange(String field) {

@@ -44,7 +44,7 @@ class ThreadDumpOnTimeoutTest {
         Thread holder = new Thread(() -> holdLockAtDepth(DEPTH), "lock-holder");
         Thread waiter = new Thread(() -> {
             synchronized (lock) {
-                lock.notifyAll();
+                // nothing: it only has to wait for the monitor
             }
         }, "lock-waiter");
         holder.start();
