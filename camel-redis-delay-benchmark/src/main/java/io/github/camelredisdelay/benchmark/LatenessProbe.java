@@ -35,6 +35,12 @@ final class LatenessProbe {
     private static final int SENDERS = 4;
     private static final int CONSUMERS = 1;
     private static final long SEED = 20_260_807L;
+    /**
+     * Most warm-up rounds before measuring. The side measured second meets shared Netty and Redisson code compiled for
+     * the other side's types: without waiting for the JIT, its compiler threads took up to half of the JVM's CPU in the
+     * measured window and competed with the deliveries on two cores.
+     */
+    private static final int WARM_UP_ROUNDS = 12;
 
     private LatenessProbe() {
     }
@@ -69,13 +75,15 @@ final class LatenessProbe {
     }
 
     /**
-     * @param warmUp whether to push a few messages through first: connections and the consumer path of a fresh queue;
-     *               P4's queue has just been used
+     * @param warmUp whether to push messages through first, in rounds until the JIT compilers are idle: connections,
+     *               the consumer path of a fresh queue and the code the other side's run got recompiled; P4's queue has
+     *               just been used
      */
     static Outcome measure(Bench bench, QueueUnderTest queue, int messages, Duration bound, boolean warmUp) {
         long[] delays = delays(messages);
         if (warmUp) {
-            warmUp(queue, Math.max(50, Math.min(1000, messages / 10)));
+            int warmUpMessages = Math.max(50, Math.min(1000, messages / 10));
+            SteadyJit.warmUp("lateness", WARM_UP_ROUNDS, round -> warmUp(queue, warmUpMessages));
         }
         Receipts receipts = new Receipts(messages);
         queue.startConsumers(CONSUMERS, receipts);

@@ -54,6 +54,7 @@ final class SteadyJit {
             round.accept(r);
             long wall = System.nanoTime() - start;
             if (compilingNanos() - compilingBefore <= wall * IDLE_SHARE) {
+                Bench.log("%s: the JIT was idle in warm-up round %d", name, r + 1);
                 return;
             }
         }
