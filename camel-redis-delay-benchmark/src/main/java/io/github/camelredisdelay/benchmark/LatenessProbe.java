@@ -35,11 +35,7 @@ final class LatenessProbe {
     private static final int SENDERS = 4;
     private static final int CONSUMERS = 1;
     private static final long SEED = 20_260_807L;
-    /**
-     * Most warm-up rounds before measuring. The side measured second meets shared Netty and Redisson code compiled for
-     * the other side's types: without waiting for the JIT, its compiler threads took up to half of the JVM's CPU in the
-     * measured window and competed with the deliveries on two cores.
-     */
+    /** Most warm-up rounds before measuring, until the JIT is quiet ({@link SteadyJit}). */
     private static final int WARM_UP_ROUNDS = 12;
 
     private LatenessProbe() {
