@@ -49,16 +49,28 @@ final class Resp {
      * @throws IOException           when the connection fails or closes before a reply, as after {@code SHUTDOWN}
      */
     static String call(String host, int port, Duration timeout, String... args) throws IOException {
-        int millis = Math.toIntExact(timeout.toMillis());
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(host, port), millis);
-            socket.setSoTimeout(millis);
+        try (Socket socket = connect(host, port, timeout)) {
             write(socket.getOutputStream(), args);
             return read(new BufferedInputStream(socket.getInputStream()), args[0]);
         }
     }
 
-    private static void write(OutputStream socketOut, String... args) throws IOException {
+    /** A new connection whose connect and every read are bounded by {@code timeout}. */
+    static Socket connect(String host, int port, Duration timeout) throws IOException {
+        int millis = Math.toIntExact(timeout.toMillis());
+        Socket socket = new Socket();
+        try {
+            socket.connect(new InetSocketAddress(host, port), millis);
+            socket.setSoTimeout(millis);
+            return socket;
+        } catch (IOException e) {
+            socket.close();
+            throw e;
+        }
+    }
+
+    /** Sends {@code args} as one command. */
+    static void write(OutputStream socketOut, String... args) throws IOException {
         OutputStream out = new BufferedOutputStream(socketOut);
         out.write(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
         for (String arg : args) {
@@ -70,7 +82,12 @@ final class Resp {
         out.flush();
     }
 
-    private static String read(InputStream in, String commandName) throws IOException {
+    /**
+     * Reads one reply, or one message pushed to a subscribed connection, as text as {@link #call} returns it.
+     *
+     * @param commandName the command replied to, for exception messages
+     */
+    static String read(InputStream in, String commandName) throws IOException {
         int type = in.read();
         if (type == -1) {
             throw new EOFException("Connection closed before the reply to " + commandName);

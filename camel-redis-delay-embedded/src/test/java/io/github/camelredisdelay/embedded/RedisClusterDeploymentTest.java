@@ -17,6 +17,7 @@ package io.github.camelredisdelay.embedded;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -106,6 +107,31 @@ class RedisClusterDeploymentTest {
 
         assertThat(replica).isNotSameAs(master);
         assertThat(replica.command("ROLE")).startsWith("slave\n127.0.0.1\n" + master.port() + "\nconnected\n");
+    }
+
+    @Test
+    void aMessagePublishedOnceOnAnyNodeReachesSubscribersOnEveryNode() throws Exception {
+        List<Subscription> subscriptions = new ArrayList<>();
+        try {
+            for (RedisServerProcess node : cluster.nodes()) {
+                subscriptions.add(Subscription.open(node, "news", Duration.ofSeconds(5)));
+            }
+            Set<String> publishers = cluster.nodes().stream().map(node -> String.valueOf(node.port()))
+                    .collect(Collectors.toSet());
+
+            cluster.nodes().forEach(node -> node.command("PUBLISH", "news", String.valueOf(node.port())));
+
+            // forwarded over the cluster bus: arrives within milliseconds, or never
+            for (int poll = 0; poll < 40 && !subscriptions.stream().allMatch(s -> s.payloads().equals(publishers)); poll++) {
+                Thread.sleep(50);
+            }
+            assertThat(subscriptions).extracting(Subscription::payloads).as("publishers heard by each node's subscriber")
+                    .allMatch(publishers::equals);
+        } finally {
+            for (Subscription subscription : subscriptions) {
+                subscription.close();
+            }
+        }
     }
 
     @Test
