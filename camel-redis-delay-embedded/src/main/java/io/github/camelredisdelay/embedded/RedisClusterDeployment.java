@@ -57,7 +57,8 @@ public final class RedisClusterDeployment implements AutoCloseable {
 
     /**
      * Starts six nodes, joins them into a cluster and returns once every node reports {@code cluster_state:ok}, the
-     * three masters serve all slots, each has its replica attached and every node has its bus links to the others up.
+     * three masters serve all slots, each has its replica attached, every node has its bus links to the others up and a
+     * message published on any node reaches subscribers on every node.
      *
      * @throws IllegalStateException when a node does not start or the cluster does not form within 30 s; nothing is
      *                               left running then
@@ -71,6 +72,7 @@ public final class RedisClusterDeployment implements AutoCloseable {
             ClusterJoin.join(nodes, MASTERS);
             RedisClusterDeployment cluster = new RedisClusterDeployment(nodes);
             BoundedWait.until("the cluster is formed", FORM_TIMEOUT, cluster::isFormed, cluster::describe);
+            PublishReach.await(nodes, FORM_TIMEOUT);
             LOG.info("Started {}", cluster);
             return cluster;
         } catch (RuntimeException e) {
@@ -185,8 +187,8 @@ public final class RedisClusterDeployment implements AutoCloseable {
             List<ClusterNode> masters = view.stream().filter(n -> n.isMaster() && !n.slots().isEmpty()).toList();
             boolean eachHasItsReplicas = masters.stream().allMatch(master -> view.stream()
                     .filter(n -> n.masterId().equals(master.id()) && !n.isFailing()).count() == REPLICAS_PER_MASTER);
-            // a node drops the PUBLISH it forwards to a node it has no bus link to yet (Valkey 8.0 even closes a link
-            // whose first message is a forwarded PUBLISH), and wake notices travel that way
+            // a node drops the PUBLISH it forwards to a node it has no bus link to yet, and wake notices travel that
+            // way; PublishReach then proves every link carries them
             if (masters.size() != MASTERS || !eachHasItsReplicas || !view.stream().allMatch(ClusterNode::linked)) {
                 return false;
             }
