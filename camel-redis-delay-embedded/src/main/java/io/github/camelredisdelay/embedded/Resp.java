@@ -32,7 +32,8 @@ import java.util.Objects;
 
 /**
  * Just enough RESP2 to send one command on a fresh connection and read its reply, so this module can probe and steer a
- * server without a client library. Not a client: no pooling, pipelining or RESP3.
+ * server without a client library, and to read what a subscribed connection is sent ({@link Subscription}). Not a
+ * client: no pooling, pipelining or RESP3.
  */
 final class Resp {
 
