@@ -58,7 +58,7 @@ final class PublishReach {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot subscribe to " + CHANNEL, e);
         } finally {
-            subscriptions.forEach(PublishReach::closeQuietly);
+            subscriptions.forEach(Subscription::close);
         }
     }
 
@@ -73,13 +73,5 @@ final class PublishReach {
                     .append(subscriptions.get(i).payloads()).append('\n');
         }
         return text.toString();
-    }
-
-    private static void closeQuietly(Subscription subscription) {
-        try {
-            subscription.close();
-        } catch (IOException e) {
-            // the connection is gone either way
-        }
     }
 }

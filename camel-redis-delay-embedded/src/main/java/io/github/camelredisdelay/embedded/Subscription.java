@@ -78,8 +78,13 @@ final class Subscription implements AutoCloseable {
         }
     }
 
+    /** Closes the connection, which ends the reading thread. */
     @Override
-    public void close() throws IOException {
-        socket.close();
+    public void close() {
+        try {
+            socket.close();
+        } catch (IOException e) {
+            // the connection is gone either way
+        }
     }
 }

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 class RedisClusterDeploymentTest {
 
@@ -122,15 +123,11 @@ class RedisClusterDeploymentTest {
             cluster.nodes().forEach(node -> node.command("PUBLISH", "news", String.valueOf(node.port())));
 
             // forwarded over the cluster bus: arrives within milliseconds, or never
-            for (int poll = 0; poll < 40 && !subscriptions.stream().allMatch(s -> s.payloads().equals(publishers)); poll++) {
-                Thread.sleep(50);
-            }
-            assertThat(subscriptions).extracting(Subscription::payloads).as("publishers heard by each node's subscriber")
-                    .allMatch(publishers::equals);
+            await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(subscriptions)
+                    .extracting(Subscription::payloads).as("publishers heard by each node's subscriber")
+                    .allMatch(publishers::equals));
         } finally {
-            for (Subscription subscription : subscriptions) {
-                subscription.close();
-            }
+            subscriptions.forEach(Subscription::close);
         }
     }
 
