@@ -191,6 +191,20 @@ class ByIdOperationsTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void scheduleBatchNamedInTheOperationHeaderStoresEachElement() throws Exception {
+        ProducerTemplate producer = nodeConsuming("orders");
+
+        List<?> ids = producer.requestBodyAndHeader("redis-delay:orders?delay=1h", List.of("a", "b"),
+                RedisDelayConstants.OPERATION, "scheduleBatch", List.class);
+        List<?> moreIds = producer.requestBodyAndHeader("redis-delay:orders?delay=1h", List.of("c"),
+                RedisDelayConstants.OPERATION, " SCHEDULEBATCH ", List.class);
+
+        assertThat(ids).hasSize(2).doesNotHaveDuplicates();
+        assertThat(moreIds).hasSize(1);
+        assertThat(dueSet("orders").size()).isEqualTo(3);
+    }
+
+    @Test
     void scheduleBatchLargerThanOneScriptCallTakesStoresEveryMessage() throws Exception {
         ProducerTemplate producer = nodeConsuming("orders");
         List<Object> bodies = new ArrayList<>();

@@ -15,8 +15,13 @@
  */
 package io.github.camelredisdelay.springboot;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
 
+import io.github.camelredisdelay.MigrateCodec;
 import io.github.camelredisdelay.RedisDelayComponent;
 import io.github.camelredisdelay.RedisDelayConfiguration;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
@@ -80,6 +85,8 @@ class ScheduleAndConsumeTest {
         assertThat(configuration.getVisibilityTimeout()).isEqualTo(20_000);
         assertThat(configuration.getConcurrentConsumers()).isEqualTo(2);
         assertThat(configuration.getTransferInterval()).isEqualTo(500);
+        assertThat(configuration.getBrowseLimit()).isEqualTo(7);
+        assertThat(configuration.getMigrateCodec()).isEqualTo(MigrateCodec.string);
         // not in application.yml: the component's own default
         assertThat(configuration.getMaxMessagesPerPoll()).isEqualTo(10);
     }
@@ -102,9 +109,9 @@ class ScheduleAndConsumeTest {
     }
 
     @Test
-    void configurationMetadataListsEveryOptionWithDescriptionAndDefault() throws Exception {
-        String metadata = new ClassPathResource("META-INF/spring-configuration-metadata.json").getContentAsString(
-                java.nio.charset.StandardCharsets.UTF_8);
+    void configurationMetadataGivesTheOptionsTheirDescriptionAndDefault() throws Exception {
+        String metadata = new ClassPathResource("META-INF/spring-configuration-metadata.json")
+                .getContentAsString(StandardCharsets.UTF_8);
 
         assertThat(metadata).contains("\"name\": \"camel.component.redis-delay.max-deliveries\"",
                 "\"name\": \"camel.component.redis-delay.redisson-client\"",
@@ -112,5 +119,25 @@ class ScheduleAndConsumeTest {
                 "Deliveries before a message goes to the dead-letter queue", "\"defaultValue\": \"1s,5s,30s,2m,10m\"",
                 "Whether to configure the redis-delay component")
                 .doesNotContain("{@code");
+    }
+
+    @Test
+    void configurationMetadataHasAPropertyForEveryComponentOptionOfTheCatalog() throws Exception {
+        String metadata = new ClassPathResource("META-INF/spring-configuration-metadata.json").getContentAsString(
+                StandardCharsets.UTF_8);
+        String catalog = new ClassPathResource("META-INF/io/github/camelredisdelay/redis-delay.json").getContentAsString(
+                StandardCharsets.UTF_8);
+        String componentProperties = catalog.substring(catalog.indexOf("\"componentProperties\""),
+                catalog.indexOf("\"headers\""));
+        List<String> options = Pattern.compile("^    \"(\\w+)\": \\{", Pattern.MULTILINE).matcher(componentProperties)
+                .results().map(match -> match.group(1)).toList();
+
+        assertThat(options).hasSizeGreaterThan(30);
+        assertThat(options).allSatisfy(option -> assertThat(metadata)
+                .contains("\"name\": \"camel.component.redis-delay." + kebabCase(option) + "\""));
+    }
+
+    private static String kebabCase(String camelCase) {
+        return camelCase.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
     }
 }

@@ -121,6 +121,22 @@ class LuaScriptsTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void purgeRemovesAtMostAChunkOfScheduledMessagesPerCallAcrossBuckets() {
+        List<ScheduleRequest> requests = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            requests.add(new ScheduleRequest("m" + i, envelope("x"), DueTime.after(60_000 + i), OnDuplicate.fail));
+        }
+        queue.scheduleAll(requests);
+
+        long[] first = queue.inspection().purgeChunk(100);
+        long[] second = queue.inspection().purgeChunk(100);
+
+        assertThat(first).containsExactly(100, 1);
+        assertThat(second).containsExactly(100, 0);
+        assertThat(redis().getMap(key("q", "msg")).size()).isZero();
+    }
+
+    @Test
     void scheduleAllGivesEachMessageItsOwnOutcome() {
         queue.schedule("taken", envelope("old"), DueTime.after(60_000), OnDuplicate.keep);
 

@@ -20,6 +20,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import io.github.camelredisdelay.RedisDelayConfiguration;
 import io.github.camelredisdelay.RedisDelayConstants;
@@ -32,7 +34,10 @@ import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.console.DevConsole;
+import org.apache.camel.console.DevConsoleResolver;
 import org.apache.camel.health.HealthCheck;
+import org.apache.camel.spi.BrowsableEndpoint;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -141,6 +146,54 @@ class AclTest {
         assertThat(cancelled).isEqualTo(true);
         assertThat(rescheduled).isEqualTo(true);
         assertThat(stats.get("scheduled")).isEqualTo(1L);
+    }
+
+    @Test
+    void operatorToolsAnswer() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CamelContext node = nodes.start(this::loggedIn, new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:jobs?" + POLLING + "&maxDeliveries=1").process(exchange -> {
+                    String body = exchange.getMessage().getBody(String.class);
+                    if (body.equals("failing")) {
+                        throw new IllegalStateException("declined");
+                    }
+                    release.await(10, TimeUnit.SECONDS);
+                });
+            }
+        });
+        ProducerTemplate producer = node.createProducerTemplate();
+        try {
+            producer.sendBodyAndHeader("redis-delay:jobs", "failing", RedisDelayConstants.MESSAGE_ID, "failing");
+            producer.sendBodyAndHeader("redis-delay:jobs", "held", RedisDelayConstants.MESSAGE_ID, "held");
+            producer.sendBodyAndHeader("redis-delay:jobs?delay=1h", "later", RedisDelayConstants.MESSAGE_ID, "later");
+            await().atMost(Duration.ofSeconds(10)).until(() -> "dead".equals(stateOf(producer, "failing")));
+            await().atMost(Duration.ofSeconds(10)).until(() -> Long.valueOf(1).equals(
+                    producer.requestBody("redis-delay:jobs?operation=stats", null, Map.class).get("inFlight")));
+
+            List<Exchange> browsed = node.getEndpoint("redis-delay:jobs", BrowsableEndpoint.class).getExchanges();
+            String console = (String) node.getCamelContextExtension().getContextPlugin(DevConsoleResolver.class)
+                    .resolveDevConsole("redis-delay").call(DevConsole.MediaType.TEXT);
+            Object redriven = producer.requestBody("redis-delay:jobs?operation=redrive&delay=1h", (Object) null);
+            // the redriven message, the one scheduled for later and the one in flight
+            Object purged = producer.requestBodyAndHeader("redis-delay:jobs?operation=purge", null,
+                    RedisDelayConstants.CONFIRM, "jobs");
+
+            assertThat(stateOf(producer, "later")).isEqualTo("scheduled");
+            assertThat(browsed).extracting(e -> e.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID)).contains("later");
+            assertThat(console).contains("later due in").contains("failing dead-lettered");
+            assertThat(redriven).isEqualTo(1L);
+            assertThat(purged).isEqualTo(3L);
+        } finally {
+            release.countDown();
+        }
+    }
+
+    private static String stateOf(ProducerTemplate producer, String id) {
+        return producer.request("redis-delay:jobs?operation=peek",
+                exchange -> exchange.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, id))
+                .getMessage().getHeader(RedisDelayConstants.STATE, String.class);
     }
 
     @Test
