@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
 
@@ -282,15 +281,16 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         if (header instanceof RedisDelayOperation operation) {
             return operation;
         }
-        try {
-            return RedisDelayOperation.valueOf(header.toString().trim().toLowerCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(
-                    "Unknown operation '" + header + "' in header " + RedisDelayConstants.OPERATION
-                                               + " for queue " + endpoint.getQueueName()
-                                               + ": use schedule, scheduleBatch, cancel, reschedule, stats, peek, purge or redrive",
-                    e);
+        String name = header.toString().trim();
+        for (RedisDelayOperation operation : RedisDelayOperation.values()) {
+            if (operation.name().equalsIgnoreCase(name)) {
+                return operation;
+            }
         }
+        throw new IllegalArgumentException(
+                "Unknown operation '" + header + "' in header " + RedisDelayConstants.OPERATION
+                                           + " for queue " + endpoint.getQueueName()
+                                           + ": use schedule, scheduleBatch, cancel, reschedule, stats, peek, purge or redrive");
     }
 
     private String messageId(Message message) {
