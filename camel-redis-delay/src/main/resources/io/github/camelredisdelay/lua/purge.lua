@@ -46,7 +46,7 @@ while taken < chunk do
     break
   end
   local bucket = bucketKey(dueKey, name)
-  local ids = rcall('ZRANGE', bucket, 0, chunk - 1)
+  local ids = rcall('ZRANGE', bucket, 0, chunk - taken - 1)
   forget(ids)
   rcall('ZREMRANGEBYRANK', bucket, 0, #ids - 1)
   if rcall('EXISTS', bucket) == 0 then
@@ -74,16 +74,10 @@ if #entries > 0 then
 end
 
 if rcall('EXISTS', dueKey) == 0 and rcall('XLEN', readyKey) == 0 then
-  -- records in neither structure (none, unless written behind the component's back) go with the last chunk
-  local rest = rcall('HLEN', msgKey)
-  if rest > 0 and rest <= chunk then
-    removed = removed + rest
-    rcall('DEL', msgKey, failKey)
-  elseif rest > chunk then
-    forget(rcall('HRANDFIELD', msgKey, chunk))
-    return {removed, 1}
-  end
-  rcall('DEL', failKey)
+  -- records in neither structure (none, unless written behind the component's back) go with the last chunk, however
+  -- many: UNLINK frees a large hash in the background, so it does not block Redis
+  removed = removed + rcall('HLEN', msgKey)
+  rcall('UNLINK', msgKey, failKey)
   return {removed, 0}
 end
 return {removed, 1}

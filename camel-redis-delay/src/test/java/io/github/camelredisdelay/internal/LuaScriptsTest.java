@@ -18,6 +18,7 @@ package io.github.camelredisdelay.internal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -134,6 +135,22 @@ class LuaScriptsTest extends RedisDelayTestSupport {
         assertThat(first).containsExactly(100, 1);
         assertThat(second).containsExactly(100, 0);
         assertThat(redis().getMap(key("q", "msg")).size()).isZero();
+    }
+
+    @Test
+    void purgeUnlinksRecordsHeldInNeitherStructureInTheCallThatEmptiesTheQueue() {
+        queue.schedule("scheduled", envelope("x"), DueTime.after(60_000), OnDuplicate.keep);
+        Map<String, String> strays = new HashMap<>();
+        for (int i = 0; i < 600; i++) {
+            strays.put("stray-" + i, "written behind the component's back");
+        }
+        redis().<String, String>getMap(key("q", "msg"), StringCodec.INSTANCE).putAll(strays);
+        redis().<String, String>getMap(key("q", "fail"), StringCodec.INSTANCE).put("stray-0", "1:error");
+
+        long[] purged = queue.inspection().purgeChunk(100);
+
+        assertThat(purged).containsExactly(601, 0);
+        assertThat(redis().getKeys().countExists(key("q", "msg"), key("q", "fail"))).isZero();
     }
 
     @Test

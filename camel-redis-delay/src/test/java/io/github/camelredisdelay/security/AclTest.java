@@ -172,6 +172,7 @@ class AclTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> Long.valueOf(1).equals(
                     producer.requestBody("redis-delay:jobs?operation=stats", null, Map.class).get("inFlight")));
 
+            String laterState = stateOf(producer, "later");
             List<Exchange> browsed = node.getEndpoint("redis-delay:jobs", BrowsableEndpoint.class).getExchanges();
             String console = (String) node.getCamelContextExtension().getContextPlugin(DevConsoleResolver.class)
                     .resolveDevConsole("redis-delay").call(DevConsole.MediaType.TEXT);
@@ -180,7 +181,7 @@ class AclTest {
             Object purged = producer.requestBodyAndHeader("redis-delay:jobs?operation=purge", null,
                     RedisDelayConstants.CONFIRM, "jobs");
 
-            assertThat(stateOf(producer, "later")).isEqualTo("scheduled");
+            assertThat(laterState).isEqualTo("scheduled");
             assertThat(browsed).extracting(e -> e.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID)).contains("later");
             assertThat(console).contains("later due in").contains("failing dead-lettered");
             assertThat(redriven).isEqualTo(1L);

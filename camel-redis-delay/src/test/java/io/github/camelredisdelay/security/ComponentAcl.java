@@ -26,8 +26,8 @@ final class ComponentAcl {
     static final String REDIS_7_RULES = "~camel:delay:* resetchannels &camel:delay:*"
                                         + " +ping +script|load +evalsha +evalsha_ro +xreadgroup +xclaim +xgroup|create +psubscribe +punsubscribe"
                                         + " +hlen"
-                                        + " +time +exists +hget +hmget +hset +hsetnx +hdel +zadd +zrem +zscore +zcard +zcount +zrange"
-                                        + " +zrangebyscore +zrevrangebyscore +zremrangebyrank +xadd +xack +xdel +xlen +xrange +xpending +xautoclaim +xinfo|consumers"
+                                        + " +time +exists +hget +hmget +hset +hsetnx +hdel +unlink +zadd +zrem +zscore +zcard +zcount +zrange"
+                                        + " +zrangebyscore +zrevrangebyscore +zremrangebyrank +xadd +xack +xdel +xlen +xrange +xrevrange +xpending +xautoclaim +xinfo|consumers +xinfo|groups"
                                         + " +xgroup|delconsumer +publish +info";
 
     /** Redis 6.2 has no {@code EVALSHA_RO}: Redisson runs read-only scripts with {@code EVALSHA} there. */
@@ -52,7 +52,7 @@ final class ComponentAcl {
     }
 
     /** The commands of {@link #migrationRulesFor}, each of them necessary. */
-    static final String MIGRATION_COMMANDS = "+get +set +llen +lpop +rename +unlink +del +incr +smembers +sadd +srem";
+    static final String MIGRATION_COMMANDS = "+get +set +llen +lpop +rename +del +incr +smembers +sadd +srem";
 
     private ComponentAcl() {
     }

@@ -25,19 +25,28 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Keeps docs/security.md telling users to grant exactly the ACL rules {@link AclTest} runs the component with, and
- * those {@link MigrationAclTest} adds for a consumer that migrates an RDelayedQueue.
+ * Keeps docs/security.md (and the README's copy of the grant) telling users to grant exactly the ACL rules
+ * {@link AclTest} runs the component with, and those {@link MigrationAclTest} adds for a consumer that migrates an
+ * RDelayedQueue.
  */
 class SecurityGuideTest {
 
     /** Surefire runs in the module's directory; the guide is in the project's docs. */
     private static final Path GUIDE = Path.of("..", "docs", "security.md");
+    private static final Path README = Path.of("..", "README.md");
 
     @Test
     void guideGrantsTheRulesTheAclTestRunsWith() throws IOException {
         String guide = Files.readString(GUIDE, StandardCharsets.UTF_8);
 
         assertThat(guide).contains("ACL SETUSER camel-delay reset on >CHANGE-ME " + ComponentAcl.REDIS_7_RULES + "\n");
+    }
+
+    @Test
+    void readmeGrantsTheSameRules() throws IOException {
+        String readme = Files.readString(README, StandardCharsets.UTF_8);
+
+        assertThat(readme).contains("ACL SETUSER camel-delay reset on >CHANGE-ME " + ComponentAcl.REDIS_7_RULES + "\n");
     }
 
     @Test
