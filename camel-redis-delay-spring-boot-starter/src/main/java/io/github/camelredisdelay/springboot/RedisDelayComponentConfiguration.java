@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import io.github.camelredisdelay.ConsumerType;
+import io.github.camelredisdelay.MigrateCodec;
 import io.github.camelredisdelay.OnDuplicate;
 import io.github.camelredisdelay.RedisDelayConfiguration;
 import io.github.camelredisdelay.RedisDelayOperation;
@@ -157,6 +158,18 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
     private String deadLetterQueue;
 
     /**
+     * Name of a Redisson RDelayedQueue (its destination queue's name) to migrate into the queue while a consumer runs;
+     * see docs/migration-from-rdelayedqueue.md.
+     */
+    private String migrateFrom;
+
+    /**
+     * The Redisson codec the migrated values were written with: string or json deliver a UTF-8 String body, bytes (any
+     * other codec) the codec's bytes.
+     */
+    private MigrateCodec migrateCodec = MigrateCodec.bytes;
+
+    /**
      * Whether consumer errors go to the route's error handler instead of being logged.
      */
     private Boolean bridgeErrorHandler = false;
@@ -165,6 +178,11 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
      * Due messages moved per transfer step.
      */
     private Integer transferBatchSize = 100;
+
+    /**
+     * Most messages browsing an endpoint lists, earliest due time first.
+     */
+    private Integer browseLimit = 100;
 
     /**
      * Safety-net period of the transfer task, on top of its exact timer and wake-ups.
@@ -191,6 +209,12 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
      * Longest wait of syncReplicas / syncAof.
      */
     private String syncTimeout = "1s";
+
+    /**
+     * Fail at start when Redis' maxmemory-policy can evict the queue's keys (an allkeys policy), instead of logging a
+     * warning.
+     */
+    private Boolean requireNoEviction = false;
 
     /**
      * Whether consumers register Camel health checks.
@@ -405,6 +429,24 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
         bound.put("deadLetterQueue", deadLetterQueue);
     }
 
+    public String getMigrateFrom() {
+        return migrateFrom;
+    }
+
+    public void setMigrateFrom(String migrateFrom) {
+        this.migrateFrom = migrateFrom;
+        bound.put("migrateFrom", migrateFrom);
+    }
+
+    public MigrateCodec getMigrateCodec() {
+        return migrateCodec;
+    }
+
+    public void setMigrateCodec(MigrateCodec migrateCodec) {
+        this.migrateCodec = migrateCodec;
+        bound.put("migrateCodec", migrateCodec);
+    }
+
     public Boolean getBridgeErrorHandler() {
         return bridgeErrorHandler;
     }
@@ -421,6 +463,15 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
     public void setTransferBatchSize(Integer transferBatchSize) {
         this.transferBatchSize = transferBatchSize;
         bound.put("transferBatchSize", transferBatchSize);
+    }
+
+    public Integer getBrowseLimit() {
+        return browseLimit;
+    }
+
+    public void setBrowseLimit(Integer browseLimit) {
+        this.browseLimit = browseLimit;
+        bound.put("browseLimit", browseLimit);
     }
 
     public String getTransferInterval() {
@@ -466,6 +517,15 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
     public void setSyncTimeout(String syncTimeout) {
         this.syncTimeout = syncTimeout;
         bound.put("syncTimeout", syncTimeout);
+    }
+
+    public Boolean getRequireNoEviction() {
+        return requireNoEviction;
+    }
+
+    public void setRequireNoEviction(Boolean requireNoEviction) {
+        this.requireNoEviction = requireNoEviction;
+        bound.put("requireNoEviction", requireNoEviction);
     }
 
     public Boolean getHealthCheckConsumerEnabled() {
