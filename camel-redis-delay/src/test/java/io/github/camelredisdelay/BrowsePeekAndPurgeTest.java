@@ -231,6 +231,18 @@ class BrowsePeekAndPurgeTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void browsingUpToTheLargestBrowseLimitListsThatMany() throws Exception {
+        CamelContext node = startContext();
+        List<String> bodies = IntStream.range(0, 10_001).mapToObj(i -> "m" + i).toList();
+        node.createProducerTemplate().sendBody("redis-delay:orders?operation=scheduleBatch&delay=1h", bodies);
+
+        List<Exchange> browsed
+                = node.getEndpoint("redis-delay:orders?browseLimit=10000", BrowsableEndpoint.class).getExchanges();
+
+        assertThat(browsed).hasSize(10_000);
+    }
+
+    @Test
     void devConsoleListsNextDueMostOverdueAndNewestDeadLetters() throws Exception {
         CamelContext node = nodeHoldingOne("redis-delay:orders");
         ProducerTemplate producer = node.createProducerTemplate();

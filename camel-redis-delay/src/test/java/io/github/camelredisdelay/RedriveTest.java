@@ -83,6 +83,22 @@ class RedriveTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void redriveByIdFindsADeadLetterBeyondTheFirstPagesOfALongDeadLetterQueue() throws Exception {
+        String uri = "redis-delay:jobs?retrySchedule=10";
+        ProducerTemplate producer = node(uri);
+        // messages due at once in the dead-letter queue's ready stream, as dead letters are
+        List<?> ids = producer.requestBody("redis-delay:jobs.dead?operation=scheduleBatch",
+                IntStream.range(0, 1_200).mapToObj(i -> "dead-" + i).toList(), List.class);
+
+        Object moved = producer.requestBodyAndHeader(uri + "&operation=redrive", null, RedisDelayConstants.MESSAGE_ID,
+                ids.get(1_199));
+
+        assertThat(moved).isEqualTo(1L);
+        await().atMost(Duration.ofSeconds(5)).until(() -> delivered.size() == 1);
+        assertThat(delivered.get(0).getBody()).isEqualTo("dead-1199");
+    }
+
+    @Test
     void redriveByIdMovesOnlyThatDeadLetter() throws Exception {
         String uri = "redis-delay:jobs?retrySchedule=10";
         ProducerTemplate producer = node(uri);

@@ -154,6 +154,21 @@ class LuaScriptsTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void listingOneDeadLetterByIdSearchesOnePageOfTheStreamPerCall() {
+        List<ScheduleRequest> requests = new ArrayList<>();
+        for (int i = 0; i < 600; i++) {
+            requests.add(new ScheduleRequest("m" + i, envelope("x"), DueTime.after(0), OnDuplicate.fail));
+        }
+        queue.scheduleAll(requests);
+
+        List<ReadyEntry> firstPage = queue.inspection().readyEntries(1, "-", "m599");
+        List<ReadyEntry> secondPage = queue.inspection().readyEntries(1, firstPage.get(0).entryId(), "m599");
+
+        assertThat(firstPage).singleElement().satisfies(page -> assertThat(page.messageId()).isEmpty());
+        assertThat(secondPage).singleElement().satisfies(entry -> assertThat(entry.messageId()).isEqualTo("m599"));
+    }
+
+    @Test
     void scheduleAllGivesEachMessageItsOwnOutcome() {
         queue.schedule("taken", envelope("old"), DueTime.after(60_000), OnDuplicate.keep);
 
@@ -262,6 +277,19 @@ class LuaScriptsTest extends RedisDelayTestSupport {
         assertThat(moved.scheduled()).isTrue();
         assertThat(moved.dueAt()).isEqualTo(moved.now() + 5_000);
         assertThat(queue.reschedule("unknown", DueTime.after(5_000)).scheduled()).isFalse();
+    }
+
+    @Test
+    void retryDelayBeyondTheLargestDueTimeKeepsTheMessageScheduledAtThatTime() {
+        queue.schedule("a", envelope("x"), DueTime.after(0), OnDuplicate.keep);
+        queue.group().create();
+        Delivery delivery = queue.group().readNew("c1", 10, null).get(0);
+        long largestDueTime = (1L << 53) - 1;
+
+        assertThat(queue.group().retry(delivery, largestDueTime, "boom")).isTrue();
+
+        assertThat(dueSet("q").dueOf("a")).isEqualTo(largestDueTime);
+        assertThat(redis().getMap(key("q", "fail")).get("a")).isEqualTo("boom");
     }
 
     @Test

@@ -1,0 +1,75 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.Message;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A delivered exchange that ends elsewhere than the consumer's route: handed to another route through {@code seda:}
+ * (Camel hands the exchange's completions over to the copy), or marked for rollback without an exception.
+ */
+class ExchangeHandoverTest extends RedisDelayTestSupport {
+
+    private final List<Message> deliveries = new CopyOnWriteArrayList<>();
+
+    @Test
+    void messageHandedToASlowSedaRouteKeepsItsLeaseAndIsAcknowledgedWhenThatRouteEnds() throws Exception {
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders?visibilityTimeout=1s").to("seda:work");
+                from("seda:work").delay(3000).process(e -> deliveries.add(e.getMessage().copy()));
+            }
+        }).createProducerTemplate();
+
+        producer.sendBodyAndHeader("redis-delay:orders", "order-1", RedisDelayConstants.MESSAGE_ID, "order-1");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> deliveries.size() == 1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("orders", "msg")).isEmpty());
+        // a lease taken over after 1 s would have delivered it again, and that copy would end within 3.5 s more
+        await().during(Duration.ofMillis(3500)).atMost(Duration.ofSeconds(5)).until(() -> deliveries.size() == 1);
+        assertThat(deliveries).singleElement()
+                .satisfies(m -> assertThat(m.getHeader(RedisDelayConstants.DELIVERY_COUNT)).isEqualTo(1));
+    }
+
+    @Test
+    void exchangeMarkedRollbackOnlyIsRetried() throws Exception {
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders?retrySchedule=50").process(e -> deliveries.add(e.getMessage().copy()))
+                        .filter(e -> deliveries.size() == 1).markRollbackOnly();
+            }
+        }).createProducerTemplate();
+
+        producer.sendBodyAndHeader("redis-delay:orders", "order-1", RedisDelayConstants.MESSAGE_ID, "order-1");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> deliveries.size() == 2);
+        assertThat(deliveries.get(1).getHeader(RedisDelayConstants.DELIVERY_COUNT)).isEqualTo(2);
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("orders", "msg")).isEmpty());
+    }
+}
