@@ -15,8 +15,7 @@
 --
 
 --[[
-  Helpers for the scripts that handle many messages per call (see LuaScript.java); they use prelude.lua, and
-  acknowledge() uses record.lua, which a script includes before this file.
+  Helpers for the scripts that handle many messages per call (see LuaScript.java); they use prelude.lua.
 ]]
 
 -- Most items passed to one variadic command: Lua's unpack is bounded.
@@ -48,37 +47,4 @@ local function hashValues(key, list)
     end
   end
   return values
-end
-
--- Acknowledges deliveries: entryIds[i] is the stream entry that delivered version generations[i] (see record.lua)
--- of message messageIds[i]. Removes each entry from the stream and, while the stored message is still the version
--- that was delivered, the message and its failure note; a newer version (a replace or re-delay of an id in flight)
--- stays. An entry that is no longer pending (another consumer already acknowledged it) is left alone, so a late
--- acknowledgement never deletes a newer message that reuses the id. Returns how many were acknowledged. One XACK
--- takes them all; when it acknowledges fewer than given, those it did are the ones still in the stream: every script
--- that acknowledges an entry deletes it in the same call, so an entry that was delivered and is no longer pending is
--- gone.
-local function acknowledge(readyKey, msgKey, failKey, group, entryIds, messageIds, generations)
-  local acked = rcallEach('XACK', readyKey, entryIds, group)
-  if acked < #entryIds then
-    local stillThere, theirMessages, theirGenerations = {}, {}, {}
-    for i = 1, #entryIds do
-      if #rcall('XRANGE', readyKey, entryIds[i], entryIds[i]) > 0 then
-        stillThere[#stillThere + 1] = entryIds[i]
-        theirMessages[#theirMessages + 1] = messageIds[i]
-        theirGenerations[#theirGenerations + 1] = generations[i]
-      end
-    end
-    entryIds, messageIds, generations = stillThere, theirMessages, theirGenerations
-  end
-  rcallEach('XDEL', readyKey, entryIds)
-  local records, settled = hashValues(msgKey, messageIds), {}
-  for i = 1, #messageIds do
-    if isGeneration(records[i], generations[i]) then
-      settled[#settled + 1] = messageIds[i]
-    end
-  end
-  rcallEach('HDEL', msgKey, settled)
-  rcallEach('HDEL', failKey, settled)
-  return #entryIds
 end

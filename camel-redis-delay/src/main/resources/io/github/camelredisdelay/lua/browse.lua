@@ -18,7 +18,7 @@
   Lists messages of a queue for browsing, without changing anything and without reading the whole queue: at most
   limit entries of the ready stream and, in due order, at most limit scheduled messages from the first buckets.
 
-  Includes: due-set.lua, ready-stream.lua
+  Includes: due-set.lua, ready-stream.lua, batches.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] limit: the most messages of each kind listed
@@ -72,8 +72,8 @@ if order == 'due' then
     end
   end
   if #ids > 0 then
-    local records = rcall('HMGET', msgKey, unpack(ids))
-    local notes = rcall('HMGET', failKey, unpack(ids))
+    local records = hashValues(msgKey, ids)
+    local notes = hashValues(failKey, ids)
     for i, id in ipairs(ids) do
       if records[i] and #records[i] >= RECORD_HEAD_BYTES then
         found[#found + 1] = 'scheduled'
