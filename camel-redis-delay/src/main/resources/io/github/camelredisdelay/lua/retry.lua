@@ -27,7 +27,8 @@
   told the delay (ms) to a new earliest due time.
   ARGV[3] stream entry id of the failed delivery
   ARGV[4] message id
-  ARGV[5] delay before the next delivery, ms
+  ARGV[5] delay before the next delivery, ms; one that would pass the largest due time (2^53 - 1 ms) ends there, so the
+          message stays scheduled
   ARGV[6] failure note: "<failed deliveries>:<last error>"
   ARGV[7] generation that was delivered (see record.lua)
 
@@ -45,7 +46,7 @@ if not isGeneration(record, ARGV[7]) then
   return {RETRY_SUPERSEDED, -1}
 end
 local now = redisNow()
-local dueAt = dueTime('delay', ARGV[5], now)
+local dueAt = dueTimeOrNil('delay', ARGV[5], now) or MAX_DUE
 local firstBucket = addDue(dueKey, id, dueAt)
 rcall('HSET', msgKey, id, withDue(record, dueAt))
 rcall('HSET', failKey, id, ARGV[6])

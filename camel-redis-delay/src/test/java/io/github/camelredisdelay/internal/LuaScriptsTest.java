@@ -289,7 +289,7 @@ class LuaScriptsTest extends RedisDelayTestSupport {
         assertThat(queue.group().retry(delivery, largestDueTime, "boom")).isTrue();
 
         assertThat(dueSet("q").dueOf("a")).isEqualTo(largestDueTime);
-        assertThat(redis().getMap(key("q", "fail")).get("a")).isEqualTo("boom");
+        assertThat(redis().getMap(key("q", "fail")).get("a")).isEqualTo("1:boom");
     }
 
     @Test
