@@ -75,8 +75,19 @@ public final class Redrive {
      */
     public boolean one(String messageId, DueTime due) {
         QueueShard shard = deadLetterQueue.forMessage(messageId);
-        List<ReadyEntry> found = shard.inspection().readyEntries(1, "-", messageId);
-        return !found.isEmpty() && move(shard, found.get(0), due);
+        String after = "-";
+        // a page of the stream per call; each call starts after the last, so the search ends with the stream
+        while (true) {
+            List<ReadyEntry> found = shard.inspection().readyEntries(1, after, messageId);
+            if (found.isEmpty()) {
+                return false;
+            }
+            ReadyEntry entry = found.get(0);
+            if (!entry.messageId().isEmpty()) {
+                return move(shard, entry, due);
+            }
+            after = entry.entryId();
+        }
     }
 
     private boolean move(QueueShard source, ReadyEntry entry, DueTime due) {

@@ -84,7 +84,9 @@ public final class ShardInspection {
      * Lists ready entries no consumer has fetched, oldest first; see {@code dead-letters.lua}.
      *
      * @param after only entries after this stream entry id; {@code "-"}: from the first not fetched
-     * @param id    only this message's entry, searched through the whole stream; {@code ""}: any
+     * @param id    only this message's entry, looked for in one page of the stream: a page without it gives one entry
+     *              with an empty message id, whose entry id to go on after; no entry when the stream ends; {@code ""}:
+     *              any message
      */
     public List<ReadyEntry> readyEntries(int limit, String after, String id) {
         List<Object> reply = scripts.callAndWait("Listing of dead letters", LuaScript.DEAD_LETTERS, Durability.NONE,

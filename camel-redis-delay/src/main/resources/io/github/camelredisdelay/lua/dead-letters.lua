@@ -23,9 +23,12 @@
   KEYS, ARGV[1] and ARGV[2]: the dead-letter queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] the most entries to list
   ARGV[4] list only entries after this stream entry id; "-": from the first one not fetched
-  ARGV[5] a message id: list only its entry (searching the whole stream, page by page); "": any message
+  ARGV[5] a message id: look for its entry only, in one page of the stream per call, so that a long dead-letter queue
+          never keeps Redis busy; "": any message
 
-  Returns {entryId, messageId, record, entryId, messageId, record, ...}
+  Returns {entryId, messageId, record, entryId, messageId, record, ...}; when looking for a message id, its entry, or
+  {lastEntryId, "", ""} when this page of the stream does not hold it and more may follow (call again after
+  lastEntryId), or {} when the stream ends without it
 ]]
 local limit, after, wanted = tonumber(ARGV[3]), ARGV[4], ARGV[5]
 local PAGE = 500
@@ -41,20 +44,27 @@ else
   end
 end
 
-local found = {}
-repeat
-  local entries = rcall('XRANGE', readyKey, start, '+', 'COUNT', wanted == '' and limit or PAGE)
+if wanted ~= '' then
+  local entries = rcall('XRANGE', readyKey, start, '+', 'COUNT', PAGE)
   for _, entry in ipairs(entries) do
     local id, record = entryFields(entry[2])
-    if id and record and (wanted == '' or id == wanted) then
-      found[#found + 1] = entry[1]
-      found[#found + 1] = id
-      found[#found + 1] = record
-      if wanted ~= '' then
-        return found
-      end
+    if id == wanted and record then
+      return {entry[1], id, record}
     end
-    start = '(' .. entry[1]
   end
-until wanted == '' or #entries < PAGE
+  if #entries == PAGE then
+    return {entries[PAGE][1], '', ''}
+  end
+  return {}
+end
+
+local found = {}
+for _, entry in ipairs(rcall('XRANGE', readyKey, start, '+', 'COUNT', limit)) do
+  local id, record = entryFields(entry[2])
+  if id and record then
+    found[#found + 1] = entry[1]
+    found[#found + 1] = id
+    found[#found + 1] = record
+  end
+end
 return found
