@@ -229,10 +229,12 @@ final class Deliverer {
     }
 
     /**
-     * The exchange of a delivery is done: an exchange that never completed leaves its message to be delivered again.
+     * The exchange of a delivery is done: an exchange that never completed leaves its message to be delivered again,
+     * unless its completion went to a copy of the exchange (a {@code seda:} route, say), which keeps the lease alive
+     * until it completes.
      */
     private void ended(Delivery delivery, DeliveryCompletion completion, Exchange exchange, DefaultConsumer consumer) {
-        if (!completion.fired()) {
+        if (!completion.fired() && !completion.handedOver()) {
             settlement.abandoned(delivery);
         }
         consumer.releaseExchange(exchange, false);

@@ -19,16 +19,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.camelredisdelay.internal.Delivery;
 import org.apache.camel.Exchange;
-import org.apache.camel.spi.Synchronization;
+import org.apache.camel.RollbackExchangeException;
+import org.apache.camel.spi.SynchronizationVetoable;
 
 /**
  * Hands the outcome of a delivered message's exchange to its {@link Settlement}.
  */
-final class DeliveryCompletion implements Synchronization {
+final class DeliveryCompletion implements SynchronizationVetoable {
 
     private final Delivery delivery;
     private final Settlement settlement;
     private final AtomicBoolean fired = new AtomicBoolean();
+    private volatile boolean handedOver;
 
     DeliveryCompletion(Delivery delivery, Settlement settlement) {
         this.delivery = delivery;
@@ -40,10 +42,33 @@ final class DeliveryCompletion implements Synchronization {
         return fired.get();
     }
 
+    /**
+     * Whether Camel handed this completion over to a copy of the exchange (e.g. to a {@code seda:} route), which then
+     * ends the delivery when it completes.
+     */
+    boolean handedOver() {
+        return handedOver;
+    }
+
+    @Override
+    public boolean allowHandover() {
+        return true;
+    }
+
+    @Override
+    public void beforeHandover(Exchange target) {
+        handedOver = true;
+    }
+
+    /** Settles the delivery; an exchange marked rollback-only (Camel's Rollback EIP) failed, with no exception. */
     @Override
     public void onComplete(Exchange exchange) {
         fired.set(true);
-        settlement.succeeded(delivery);
+        if (exchange.isRollbackOnly() || exchange.isRollbackOnlyLast()) {
+            settlement.failed(delivery, new RollbackExchangeException("The exchange was marked rollback-only", exchange));
+        } else {
+            settlement.succeeded(delivery);
+        }
     }
 
     @Override
