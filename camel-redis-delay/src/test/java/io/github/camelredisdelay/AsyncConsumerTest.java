@@ -208,6 +208,38 @@ class AsyncConsumerTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void stoppingABlockingRouteLetsItsFetchedExchangesRunPastTwoSecondsAndAcknowledgesThem() throws Exception {
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        scheduleDue(producer, 2);
+        List<String> finished = new CopyOnWriteArrayList<>();
+        List<String> interrupted = new CopyOnWriteArrayList<>();
+        CamelContext consumer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                errorHandler(noErrorHandler());
+                from("redis-delay:orders?maxMessagesPerPoll=2").routeId("blocking").process(exchange -> {
+                    try {
+                        TimeUnit.MILLISECONDS.sleep(1500);
+                    } catch (InterruptedException e) {
+                        interrupted.add(exchange.getMessage().getBody(String.class));
+                        throw e;
+                    }
+                    finished.add(exchange.getMessage().getBody(String.class));
+                });
+            }
+        });
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> redis().getStream(key("orders", "ready")).getPendingInfo(QueueKeys.GROUP).getTotal() == 2);
+
+        // the two fetched exchanges need about 3 s in all
+        consumer.getRouteController().stopRoute("blocking", 30, TimeUnit.SECONDS);
+
+        assertThat(interrupted).isEmpty();
+        assertThat(finished).containsExactlyInAnyOrder("m0", "m1");
+        awaitNothingLeased();
+    }
+
+    @Test
     void pollingConsumerWithAsyncConsumerRoutesAPollsMessagesTogetherAndWaitsForThemBeforeTheNextPoll() throws Exception {
         HeldStep step = holdingFrom(
                 "redis-delay:orders?consumerType=polling&pollInterval=50&asyncConsumer=true&maxMessagesPerPoll=4", 12);
