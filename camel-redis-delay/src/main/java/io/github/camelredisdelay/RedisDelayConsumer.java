@@ -52,9 +52,8 @@ import org.slf4j.LoggerFactory;
  * Redis errors while fetching are logged (rate-limited by {@link OutageLog}); with {@code bridgeErrorHandler} they also
  * go to the route's error handler, as often as they are logged at WARN.
  * <p>
- * On graceful shutdown it stops fetching, finishes and settles what it has fetched (exchanges routed asynchronously
- * within the shutdown strategy's timeout); anything unfinished stays leased in Redis and is delivered again after
- * {@code visibilityTimeout}.
+ * On graceful shutdown it stops fetching, finishes and settles what it has fetched within the shutdown strategy's
+ * timeout; anything unfinished stays leased in Redis and is delivered again after {@code visibilityTimeout}.
  */
 public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware {
 
@@ -124,6 +123,8 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
         }
         fetching = false;
         readerThreads.forEach(reader -> reader.signal().close());
+        // fetched exchanges finish, routed or still to route, while their leases are kept alive
+        awaitExchangesInFlight();
         if (readers != null) {
             // waiting threads return at once; while Redis is down, interrupt Redisson's retries
             endpoint.getCamelContext().getExecutorServiceManager().shutdownGraceful(readers, 2000);
@@ -131,9 +132,6 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
         }
         readerThreads.forEach(reader -> endpoint.wakeChannels().stopListening(reader.shard().wakeChannel(), reader.signal()));
         readerThreads = List.of();
-        if (endpoint.getConfiguration().isAsyncConsumer()) {
-            awaitExchangesInFlight();
-        }
         if (deliverers != null) {
             deliverers.stop();
         }
@@ -206,8 +204,9 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
     }
 
     /**
-     * Lets asynchronously routed exchanges end, within the shutdown strategy's timeout, while their leases are still
-     * kept alive, so that they are acknowledged rather than delivered again.
+     * Lets fetched exchanges end (a reader thread routes the rest of its batch; asynchronously routed ones complete
+     * elsewhere), within the shutdown strategy's timeout, while their leases are still kept alive, so that they are
+     * acknowledged rather than delivered again.
      */
     private void awaitExchangesInFlight() {
         ShutdownStrategy shutdown = endpoint.getCamelContext().getShutdownStrategy();
