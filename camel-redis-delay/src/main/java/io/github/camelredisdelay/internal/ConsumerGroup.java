@@ -20,6 +20,8 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -175,12 +177,15 @@ public final class ConsumerGroup {
     }
 
     /**
-     * Resets the idle time of messages this consumer still works on, so their lease does not expire.
+     * Resets the idle time of messages this consumer still works on, so their lease does not expire; the stage
+     * completes when Redis replied.
      */
-    public void extendLeases(String consumer, Collection<StreamMessageId> entryIds) {
-        if (!entryIds.isEmpty()) {
-            ready.fastClaim(QueueKeys.GROUP, consumer, 0, TimeUnit.MILLISECONDS, entryIds.toArray(new StreamMessageId[0]));
+    public CompletionStage<?> extendLeases(String consumer, Collection<StreamMessageId> entryIds) {
+        if (entryIds.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
         }
+        return ready.fastClaimAsync(QueueKeys.GROUP, consumer, 0, TimeUnit.MILLISECONDS,
+                entryIds.toArray(new StreamMessageId[0]));
     }
 
     private static List<Delivery> firstDeliveries(Map<StreamMessageId, Map<String, byte[]>> entries) {

@@ -16,7 +16,10 @@
 package io.github.camelredisdelay.internal;
 
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.redisson.api.stream.StreamMessageId;
 import org.slf4j.Logger;
@@ -25,7 +28,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps the leases of a consumer's in-flight messages alive: each call of {@link #extend} resets their idle time in
  * Redis, so a slow but healthy exchange is never handed to a second consumer. Called periodically, well within the
- * visibility timeout.
+ * visibility timeout, from a thread every consumer of the component shares: it never waits for Redis, so a server that
+ * does not answer cannot delay the leases held on others.
  */
 public final class LeaseKeeper {
 
@@ -35,6 +39,7 @@ public final class LeaseKeeper {
     private final String consumer;
     private final Map<StreamMessageId, Delivery> inFlight = new ConcurrentHashMap<>();
     private final OutageLog outage;
+    private final AtomicBoolean extending = new AtomicBoolean();
 
     public LeaseKeeper(QueueShard queue, String consumer) {
         this.queue = queue;
@@ -54,12 +59,24 @@ public final class LeaseKeeper {
         return inFlight.size();
     }
 
+    /** Sends the extension of the current leases, unless the last one is still under way (Redis is slow or away). */
     public void extend() {
-        try {
-            queue.group().extendLeases(consumer, inFlight.keySet());
-            outage.succeeded();
-        } catch (RuntimeException e) {
-            outage.failed(e);
+        if (!extending.compareAndSet(false, true)) {
+            return;
         }
+        CompletionStage<?> extension;
+        try {
+            extension = queue.group().extendLeases(consumer, inFlight.keySet());
+        } catch (RuntimeException e) {
+            extension = CompletableFuture.failedFuture(e);
+        }
+        extension.whenComplete((claimed, failure) -> {
+            extending.set(false);
+            if (failure == null) {
+                outage.succeeded();
+            } else {
+                outage.failed(Futures.unwrap(failure));
+            }
+        });
     }
 }
