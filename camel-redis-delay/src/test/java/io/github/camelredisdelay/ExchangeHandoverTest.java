@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.CamelContext;
 import org.apache.camel.Message;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
@@ -54,6 +55,26 @@ class ExchangeHandoverTest extends RedisDelayTestSupport {
         await().during(Duration.ofMillis(3500)).atMost(Duration.ofSeconds(5)).until(() -> deliveries.size() == 1);
         assertThat(deliveries).singleElement()
                 .satisfies(m -> assertThat(m.getHeader(RedisDelayConstants.DELIVERY_COUNT)).isEqualTo(1));
+    }
+
+    @Test
+    void messageWhoseHandoverFailsOnAFullSedaQueueIsDeliveredAgainAfterItsLease() throws Exception {
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                errorHandler(noErrorHandler());
+                from("redis-delay:orders?visibilityTimeout=500ms&maxDeliveries=0")
+                        .process(e -> deliveries.add(e.getMessage().copy())).to("seda:full?size=1");
+            }
+        });
+        ProducerTemplate producer = node.createProducerTemplate();
+        // nothing consumes seda:full: this fills it
+        producer.sendBody("seda:full?size=1", "filler");
+
+        producer.sendBodyAndHeader("redis-delay:orders", "order-1", RedisDelayConstants.MESSAGE_ID, "order-1");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> deliveries.size() >= 2);
+        assertThat(deliveries.get(1).getHeader(RedisDelayConstants.DELIVERY_COUNT)).isEqualTo(2);
     }
 
     @Test
