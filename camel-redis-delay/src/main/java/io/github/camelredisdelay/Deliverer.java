@@ -231,10 +231,11 @@ final class Deliverer {
     /**
      * The exchange of a delivery is done: an exchange that never completed leaves its message to be delivered again,
      * unless its completion went to a copy of the exchange (a {@code seda:} route, say), which keeps the lease alive
-     * until it completes.
+     * until it completes; but a failed exchange may have lost that copy (a full {@code seda:} queue fails after the
+     * copy took the completion), so its message is left to be delivered again too.
      */
     private void ended(Delivery delivery, DeliveryCompletion completion, Exchange exchange, DefaultConsumer consumer) {
-        if (!completion.fired() && !completion.handedOver()) {
+        if (!completion.fired() && (!completion.handedOver() || exchange.isFailed())) {
             settlement.abandoned(delivery);
         }
         consumer.releaseExchange(exchange, false);
