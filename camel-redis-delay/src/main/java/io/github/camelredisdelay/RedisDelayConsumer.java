@@ -159,8 +159,11 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
             }
             Duration block = busy && blockingReads.tryAcquire() ? BUSY_QUEUE_BLOCK : null;
             List<Delivery> batch;
+            // a fetch under way counts as pending until its batch does: a stop must wait for what it brings
+            pending.incrementAndGet();
             try {
                 batch = deliverer.fetch(room, block);
+                pending.addAndGet(batch.size());
                 outage.succeeded();
                 backoff.reset();
             } catch (RuntimeException e) {
@@ -172,6 +175,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
                 idle(ready, seen, backoff.next());
                 continue;
             } finally {
+                pending.decrementAndGet();
                 if (block != null) {
                     blockingReads.release();
                 }
@@ -183,7 +187,6 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
                 busy = ready.generation() != seen;
                 continue;
             }
-            pending.addAndGet(batch.size());
             for (Delivery delivery : batch) {
                 if (inFlightLimit == 0) {
                     try {
@@ -212,7 +215,8 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
         ShutdownStrategy shutdown = endpoint.getCamelContext().getShutdownStrategy();
         long deadline = System.nanoTime() + shutdown.getTimeUnit().toNanos(shutdown.getTimeout());
         try {
-            while (pending.get() > 0 && deadline - System.nanoTime() > 0) {
+            // while Redis cannot be reached, leases cannot be kept nor messages settled: waiting gains nothing
+            while (pending.get() > 0 && deadline - System.nanoTime() > 0 && !outage.isDown()) {
                 TimeUnit.MILLISECONDS.sleep(10);
             }
         } catch (InterruptedException e) {
