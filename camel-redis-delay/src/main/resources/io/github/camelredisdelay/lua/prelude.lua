@@ -52,8 +52,3 @@ local function dueTimeOrNil(mode, amount, now)
   end
   return dueAt
 end
-
--- dueTimeOrNil, failing the script with DUE_OVERFLOW beyond MAX_DUE.
-local function dueTime(mode, amount, now)
-  return dueTimeOrNil(mode, amount, now) or error('DUE_OVERFLOW due time exceeds 2^53-1 ms')
-end
