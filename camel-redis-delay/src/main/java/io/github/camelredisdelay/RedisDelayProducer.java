@@ -16,6 +16,7 @@
 package io.github.camelredisdelay;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,6 +46,9 @@ import org.apache.camel.support.ObjectHelper;
  * happens next. Schedules are asynchronous: concurrent ones share script calls, and none parks a thread.
  */
 public class RedisDelayProducer extends DefaultAsyncProducer {
+
+    /** The operations a header may name, as "a, b or c". */
+    private static final String OPERATION_NAMES = operationNames();
 
     private final RedisDelayEndpoint endpoint;
     private Runnable unregisterHealthCheck;
@@ -289,8 +293,12 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         }
         throw new IllegalArgumentException(
                 "Unknown operation '" + header + "' in header " + RedisDelayConstants.OPERATION
-                                           + " for queue " + endpoint.getQueueName()
-                                           + ": use schedule, scheduleBatch, cancel, reschedule, stats, peek, purge or redrive");
+                                           + " for queue " + endpoint.getQueueName() + ": use " + OPERATION_NAMES);
+    }
+
+    private static String operationNames() {
+        List<String> names = Arrays.stream(RedisDelayOperation.values()).map(Enum::name).toList();
+        return String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1);
     }
 
     private String messageId(Message message) {
