@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import io.github.camelredisdelay.internal.QueueKeys;
@@ -26,6 +27,7 @@ import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.Message;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
+import org.redisson.api.stream.StreamMessageId;
 import org.redisson.api.stream.StreamReadGroupArgs;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -66,6 +68,37 @@ class LeaseTest extends RedisDelayTestSupport {
         assertThat(deliveries.get(0).getBody()).isEqualTo("job");
         assertThat(deliveries.get(0).getHeader(RedisDelayConstants.DELIVERY_COUNT)).isEqualTo(2);
         await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("jobs", "msg")).isEmpty());
+    }
+
+    @Test
+    void expiredLeaseBehindManyLiveOnesIsTakenOverByAConsumerReadingOneAtATime() throws Exception {
+        var context = startContext();
+        var producer = context.createProducerTemplate();
+        for (int i = 0; i < 25; i++) {
+            producer.sendBody("redis-delay:jobs", "busy " + i);
+        }
+        producer.sendBody("redis-delay:jobs", "stuck");
+        var ready = redis().getStream(key("jobs", "ready"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> ready.size() == 26);
+        ready.createGroup(org.redisson.api.stream.StreamCreateGroupArgs.name(QueueKeys.GROUP)
+                .id(org.redisson.api.stream.StreamMessageId.ALL));
+        // a live consumer holds the first 25 and keeps extending their leases; one that died holds the last
+        var busy = ready.readGroup(QueueKeys.GROUP, "busy", StreamReadGroupArgs.neverDelivered().count(25)).keySet()
+                .toArray(new StreamMessageId[0]);
+        assertThat(ready.readGroup(QueueKeys.GROUP, "crashed", StreamReadGroupArgs.neverDelivered().count(1))).hasSize(1);
+        var keeper = Executors.newSingleThreadScheduledExecutor();
+        try {
+            keeper.scheduleAtFixedRate(() -> ready.fastClaim(QueueKeys.GROUP, "busy", 0, TimeUnit.MILLISECONDS, busy), 0, 100,
+                    TimeUnit.MILLISECONDS);
+
+            // a polling consumer fetches one message at a time, so each take-over looks at few pending entries
+            Object body = context.createConsumerTemplate().receiveBody("redis-delay:jobs?visibilityTimeout=500", 10_000);
+
+            assertThat(body).isEqualTo("stuck");
+        } finally {
+            keeper.shutdownNow();
+            assertThat(keeper.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+        }
     }
 
     @Test

@@ -325,6 +325,19 @@ class LuaScriptsTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void reclaimDropsALeaseWhoseEntryWasDeleted() {
+        queue.schedule("a", envelope("x"), DueTime.after(0), OnDuplicate.keep);
+        queue.schedule("b", envelope("y"), DueTime.after(0), OnDuplicate.keep);
+        queue.group().create();
+        List<Delivery> taken = queue.group().readNew("crashed", 10, null);
+        redis().getStream(key("q", "ready")).remove(taken.get(0).entryId());
+
+        assertThat(queue.group().reclaim("c2", 0, 10)).singleElement()
+                .satisfies(d -> assertThat(d.messageId()).isEqualTo("b"));
+        assertThat(redis().getStream(key("q", "ready")).getPendingInfo(QueueKeys.GROUP).getTotal()).isEqualTo(1);
+    }
+
+    @Test
     void statsCountMessagesByState() {
         queue.schedule("scheduled", envelope("x"), DueTime.after(60_000), OnDuplicate.keep);
         queue.schedule("in-flight", envelope("x"), DueTime.after(0), OnDuplicate.keep);
