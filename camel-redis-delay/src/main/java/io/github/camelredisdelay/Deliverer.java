@@ -27,6 +27,7 @@ import io.github.camelredisdelay.internal.DeadLetters;
 import io.github.camelredisdelay.internal.Delivery;
 import io.github.camelredisdelay.internal.LeaseKeeper;
 import io.github.camelredisdelay.internal.QueueShard;
+import io.github.camelredisdelay.internal.Reclaimed;
 import io.github.camelredisdelay.internal.RetryPolicy;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.DefaultConsumer;
@@ -49,6 +50,8 @@ final class Deliverer {
     private final AckBuffer acks;
     private final Settlement settlement;
     private final AtomicLong nextReclaimNanos = new AtomicLong(System.nanoTime());
+    /** Where the next look for expired leases starts in the pending list. */
+    private volatile String reclaimCursor = Reclaimed.FROM_START;
     private ScheduledFuture<?> leaseExtension;
 
     /**
@@ -73,8 +76,8 @@ final class Deliverer {
 
     /**
      * Acknowledges the messages finished since the last call and fetches up to {@code count} messages: those whose
-     * lease expired (checked every half visibility timeout), else new ones, waiting up to {@code block} for them
-     * ({@code null}: no wait).
+     * lease expired (looked for every half visibility timeout, and with each fetch until a look has covered the whole
+     * pending list), else new ones, waiting up to {@code block} for them ({@code null}: no wait).
      */
     List<Delivery> fetch(int count, Duration block) {
         List<Delivery> finished = drainAcks();
@@ -82,8 +85,14 @@ final class Deliverer {
             if (reclaimIsDue()) {
                 acknowledge(finished);
                 finished = List.of();
-                List<Delivery> reclaimed
-                        = queue.group().reclaim(consumerName, endpoint.getConfiguration().getVisibilityTimeout(), count);
+                Reclaimed look = queue.group().reclaim(consumerName, endpoint.getConfiguration().getVisibilityTimeout(),
+                        count, reclaimCursor);
+                reclaimCursor = look.cursor();
+                if (!look.reachedEnd()) {
+                    // the rest of the pending list is looked at with the next fetch
+                    nextReclaimNanos.set(System.nanoTime());
+                }
+                List<Delivery> reclaimed = look.deliveries();
                 if (!reclaimed.isEmpty()) {
                     LOG.info("Took over {} messages of queue {} whose lease expired", reclaimed.size(), queue.name());
                     endpoint.statistics().events().reclaimed(reclaimed.size());

@@ -15,6 +15,7 @@
  */
 package io.github.camelredisdelay.internal;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -157,15 +158,20 @@ public final class ConsumerGroup {
     }
 
     /**
-     * Takes over at most {@code count} messages whose lease expired {@code minIdleMs} ago, and forgets consumers that
-     * hold nothing and were not seen for ten visibility timeouts; see {@code reclaim.lua}. Forgetting a live but idle
-     * consumer is harmless: its next read adds it to the group again.
+     * Takes over at most {@code count} messages whose lease expired {@code minIdleMs} ago, looking at the pending list
+     * from {@code cursor} ({@link Reclaimed#FROM_START} at first, then the cursor the previous call returned) at most
+     * ten times {@code count} entries far, and forgets consumers that hold nothing and were not seen for ten visibility
+     * timeouts; see {@code reclaim.lua}. Forgetting a live but idle consumer is harmless: its next read adds it to the
+     * group again.
      */
-    public List<Delivery> reclaim(String consumer, long minIdleMs, int count) {
-        List<Object> entries = withGroup(() -> scripts.callAndWait("Take-over of expired leases", LuaScript.RECLAIM,
-                Durability.NONE, RScript.ReturnType.LIST, bytes(consumer), bytes(minIdleMs), bytes(count),
+    public Reclaimed reclaim(String consumer, long minIdleMs, int count, String cursor) {
+        List<Object> reply = withGroup(() -> scripts.callAndWait("Take-over of expired leases", LuaScript.RECLAIM,
+                Durability.NONE, RScript.ReturnType.LIST, bytes(consumer), bytes(minIdleMs), bytes(cursor), bytes(count),
                 bytes(10 * minIdleMs)));
-        return StreamEntries.fromScriptReply(entries);
+        @SuppressWarnings("unchecked")
+        List<Object> entries = (List<Object>) reply.get(1);
+        return new Reclaimed(
+                StreamEntries.fromScriptReply(entries), new String((byte[]) reply.get(0), StandardCharsets.US_ASCII));
     }
 
     /**

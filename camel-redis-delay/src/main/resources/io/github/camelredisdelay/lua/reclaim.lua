@@ -22,15 +22,20 @@
   the group that hold no message and have not been seen for a long time (their process is gone), so the group does
   not grow with every restart.
 
+  One call looks at a bounded stretch of the pending list (XAUTOCLAIM reads at most ten times the count), from the
+  cursor the previous call returned: expired leases behind many live ones are reached in later calls.
+
   Includes: record.lua, ready-stream.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] the consumer taking them over
   ARGV[4] minimum idle time, ms (the visibility timeout)
-  ARGV[5] at most this many entries
-  ARGV[6] idle time (ms) after which a consumer holding no message is forgotten
+  ARGV[5] the entry id to look from: 0-0 at first, then the cursor the previous call returned
+  ARGV[6] at most this many entries
+  ARGV[7] idle time (ms) after which a consumer holding no message is forgotten
 
-  Returns a list of {entry id, {field, value, ...}, times delivered including this one}
+  Returns {cursor, {{entry id, {field, value, ...}, times delivered including this one}, ...}}
+    cursor: where the next call looks from; 0-0 when this call reached the end of the pending list
 ]]
 local consumer = ARGV[3]
 
@@ -44,19 +49,32 @@ local function isCurrent(fields)
   return isGeneration(rcall('HGET', msgKey, id), generationOf(record))
 end
 
-local claimed = rcall('XAUTOCLAIM', readyKey, group, consumer, ARGV[4], '0-0', 'COUNT', ARGV[5])
+local start = ARGV[5]
+local claimed = rcall('XAUTOCLAIM', readyKey, group, consumer, ARGV[4], start, 'COUNT', ARGV[6])
+local cursor = claimed[1]
 local result = {}
+local deleted = false
 for _, entry in ipairs(claimed[2]) do
-  local entryId, fields = entry[1], entry[2]
-  if fields and isCurrent(fields) then
+  if not entry then
+    -- Redis 6.2 returns an entry deleted while pending as nil, without its id, and keeps it pending (7.0 drops it)
+    deleted = true
+  elseif isCurrent(entry[2]) then
+    local entryId = entry[1]
     local pending = rcall('XPENDING', readyKey, group, entryId, entryId, 1)
-    result[#result + 1] = {entryId, fields, pending[1][4]}
-  elseif fields then
-    rcall('XACK', readyKey, group, entryId)
-    rcall('XDEL', readyKey, entryId)
+    result[#result + 1] = {entryId, entry[2], pending[1][4]}
   else
-    -- Redis 6.2 returns deleted entries with nil fields and keeps them pending
-    rcall('XACK', readyKey, group, entryId)
+    rcall('XACK', readyKey, group, entry[1])
+    rcall('XDEL', readyKey, entry[1])
+  end
+end
+if deleted then
+  -- the deleted entries are now this consumer's, in the stretch just looked at (at most ten times the count long):
+  -- those the stream lacks
+  local stop = cursor == '0-0' and '+' or '(' .. cursor
+  for _, pending in ipairs(rcall('XPENDING', readyKey, group, start, stop, 10 * tonumber(ARGV[6]), consumer)) do
+    if #rcall('XRANGE', readyKey, pending[1], pending[1]) == 0 then
+      rcall('XACK', readyKey, group, pending[1])
+    end
   end
 end
 for _, consumerInfo in ipairs(rcall('XINFO', 'CONSUMERS', readyKey, group)) do
@@ -66,8 +84,8 @@ for _, consumerInfo in ipairs(rcall('XINFO', 'CONSUMERS', readyKey, group)) do
     elseif consumerInfo[i] == 'pending' then pending = consumerInfo[i + 1]
     elseif consumerInfo[i] == 'idle' then idle = consumerInfo[i + 1] end
   end
-  if pending == 0 and idle > tonumber(ARGV[6]) and name ~= consumer then
+  if pending == 0 and idle > tonumber(ARGV[7]) and name ~= consumer then
     rcall('XGROUP', 'DELCONSUMER', readyKey, group, name)
   end
 end
-return result
+return {cursor, result}

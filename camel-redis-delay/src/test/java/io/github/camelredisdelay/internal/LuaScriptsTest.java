@@ -314,14 +314,39 @@ class LuaScriptsTest extends RedisDelayTestSupport {
         queue.group().create();
         queue.group().readNew("crashed", 10, null);
 
-        assertThat(queue.group().reclaim("c2", 60_000, 10)).as("lease not yet expired").isEmpty();
-        await().atMost(Duration.ofSeconds(5)).until(() -> !queue.group().reclaim("c2", 100, 10).isEmpty());
-        List<Delivery> again = queue.group().reclaim("c3", 0, 10);
+        assertThat(queue.group().reclaim("c2", 60_000, 10, Reclaimed.FROM_START).deliveries()).as("lease not yet expired")
+                .isEmpty();
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> !queue.group().reclaim("c2", 100, 10, Reclaimed.FROM_START).deliveries().isEmpty());
+        List<Delivery> again = queue.group().reclaim("c3", 0, 10, Reclaimed.FROM_START).deliveries();
 
         assertThat(again).singleElement().satisfies(d -> {
             assertThat(d.messageId()).isEqualTo("a");
             assertThat(d.deliveryCount()).isEqualTo(3);
         });
+    }
+
+    @Test
+    void reclaimLooksAtTenTimesTheCountOfPendingEntriesFromTheCursorItReturned() {
+        for (int i = 0; i < 25; i++) {
+            queue.schedule("live" + i, envelope("x"), DueTime.after(0), OnDuplicate.keep);
+        }
+        queue.schedule("expired", envelope("x"), DueTime.after(0), OnDuplicate.keep);
+        queue.group().create();
+        List<Delivery> live = queue.group().readNew("busy", 25, null);
+        queue.group().readNew("crashed", 1, null);
+        await().pollDelay(Duration.ofMillis(150)).atMost(Duration.ofSeconds(5)).until(() -> true);
+        queue.group().extendLeases("busy", live.stream().map(Delivery::entryId).toList()).toCompletableFuture().join();
+
+        Reclaimed first = queue.group().reclaim("c2", 100, 1, Reclaimed.FROM_START);
+        Reclaimed second = queue.group().reclaim("c2", 100, 1, first.cursor());
+        Reclaimed third = queue.group().reclaim("c2", 100, 1, second.cursor());
+
+        assertThat(first.deliveries()).isEmpty();
+        assertThat(first.cursor()).isEqualTo(live.get(10).entryId().toString());
+        assertThat(second.deliveries()).isEmpty();
+        assertThat(third.deliveries()).singleElement().satisfies(d -> assertThat(d.messageId()).isEqualTo("expired"));
+        assertThat(third.reachedEnd()).isTrue();
     }
 
     @Test
@@ -332,7 +357,7 @@ class LuaScriptsTest extends RedisDelayTestSupport {
         List<Delivery> taken = queue.group().readNew("crashed", 10, null);
         redis().getStream(key("q", "ready")).remove(taken.get(0).entryId());
 
-        assertThat(queue.group().reclaim("c2", 0, 10)).singleElement()
+        assertThat(queue.group().reclaim("c2", 0, 10, Reclaimed.FROM_START).deliveries()).singleElement()
                 .satisfies(d -> assertThat(d.messageId()).isEqualTo("b"));
         assertThat(redis().getStream(key("q", "ready")).getPendingInfo(QueueKeys.GROUP).getTotal()).isEqualTo(1);
     }

@@ -110,7 +110,7 @@ class MessageGenerationsTest extends RedisDelayTestSupport {
         inFlight();
         queue.schedule("a", envelope("v2"), DueTime.after(60_000), OnDuplicate.replace);
 
-        assertThat(queue.group().reclaim("c2", 0, 10)).isEmpty();
+        assertThat(queue.group().reclaim("c2", 0, 10, Reclaimed.FROM_START).deliveries()).isEmpty();
 
         assertThat(redis().getStream(key("q", "ready")).size()).isZero();
         assertThat(storedBody()).isEqualTo("v2");
