@@ -65,7 +65,7 @@ final class Deliverer {
         this.acks = deferAcks ? new AckBuffer() : null;
         RetryPolicy retryPolicy = new RetryPolicy(endpoint.retryDelays(), endpoint.getConfiguration().getMaxDeliveries());
         this.settlement = new Settlement(
-                queue, retryPolicy, new DeadLetters(queue, endpoint.deadLetterQueue()), leases, acks,
+                queue, consumerName, retryPolicy, new DeadLetters(queue, endpoint.deadLetterQueue()), leases, acks,
                 endpoint.statistics());
     }
 

@@ -43,6 +43,7 @@ final class Settlement {
     private static final long NEWER_FORMAT_QUIET_NANOS = TimeUnit.MINUTES.toNanos(1);
 
     private final QueueShard queue;
+    private final String consumer;
     private final RetryPolicy retryPolicy;
     private final DeadLetters deadLetters;
     private final LeaseKeeper leases;
@@ -51,13 +52,15 @@ final class Settlement {
     private final AtomicLong lastNewerFormatWarningNanos = new AtomicLong();
 
     /**
-     * @param acks where succeeded deliveries wait to be acknowledged with the next read, or {@code null} to acknowledge
-     *             each at once
+     * @param consumer the consumer whose deliveries this settles, by its name in the consumer group
+     * @param acks     where succeeded deliveries wait to be acknowledged with the next read, or {@code null} to
+     *                 acknowledge each at once
      */
-    Settlement(QueueShard queue, RetryPolicy retryPolicy, DeadLetters deadLetters, LeaseKeeper leases, AckBuffer acks,
-               QueueStatistics statistics) {
+    Settlement(QueueShard queue, String consumer, RetryPolicy retryPolicy, DeadLetters deadLetters, LeaseKeeper leases,
+               AckBuffer acks, QueueStatistics statistics) {
         this.statistics = statistics;
         this.queue = queue;
+        this.consumer = consumer;
         this.retryPolicy = retryPolicy;
         this.deadLetters = deadLetters;
         this.leases = leases;
@@ -128,7 +131,7 @@ final class Settlement {
             OptionalLong delay = retryPolicy.delayAfter(delivery.deliveryCount());
             if (delay.isEmpty()) {
                 deadLetter(delivery, description);
-            } else if (queue.group().retry(delivery, delay.getAsLong(), description)) {
+            } else if (queue.group().retry(consumer, delivery, delay.getAsLong(), description)) {
                 statistics.events().retried();
                 LOG.warn("Delivery {} of message {} on queue {} failed, next delivery in {} ms: {}",
                         delivery.deliveryCount(), delivery.messageId(), queue.name(), delay.getAsLong(), description);
@@ -148,7 +151,7 @@ final class Settlement {
     }
 
     private void deadLetter(Delivery delivery, String reason) {
-        String deadLetterId = deadLetters.move(delivery, reason);
+        String deadLetterId = deadLetters.move(consumer, delivery, reason);
         if (deadLetterId == null) {
             LOG.info("Message {} on queue {} failed ({}) after a newer version of it was stored; the newer version stands",
                     delivery.messageId(), queue.name(), reason);

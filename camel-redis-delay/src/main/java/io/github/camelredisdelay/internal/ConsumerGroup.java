@@ -131,12 +131,12 @@ public final class ConsumerGroup {
     }
 
     /**
-     * Puts a failed delivery back on schedule after {@code delayMs}; see {@code retry.lua}.
+     * Puts a failed delivery of {@code consumer} back on schedule after {@code delayMs}; see {@code retry.lua}.
      *
      * @return {@code false} when the lease was lost and another consumer owns the message now, or a newer version of
      *         the message (a replace or a re-delay) was stored meanwhile and keeps its own schedule
      */
-    public boolean retry(Delivery delivery, long delayMs, String lastError) {
+    public boolean retry(String consumer, Delivery delivery, long delayMs, String lastError) {
         String note = new FailureNote(delivery.deliveryCount(), lastError).text();
         // a retry lost in a failover leaves the entry pending: it is delivered again after the visibility timeout
         List<Object> result = scripts.callAndWait("Retry of message " + delivery.messageId(), LuaScript.RETRY, Durability.NONE,

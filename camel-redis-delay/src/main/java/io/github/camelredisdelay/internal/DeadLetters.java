@@ -50,11 +50,12 @@ public final class DeadLetters {
     }
 
     /**
-     * @param  reason the last error, stored as header {@link RedisDelayConstants#LAST_ERROR}
-     * @return        the id the message has in the dead-letter queue, or {@code null} when a newer version of it is
-     *                stored and the delivery was only acknowledged
+     * @param  consumer the consumer that was delivered the message
+     * @param  reason   the last error, stored as header {@link RedisDelayConstants#LAST_ERROR}
+     * @return          the id the message has in the dead-letter queue, or {@code null} when a newer version of it is
+     *                  stored and the delivery was only acknowledged, or another consumer took its lease over
      */
-    public String move(Delivery delivery, String reason) {
+    public String move(String consumer, Delivery delivery, String reason) {
         if (!source.group().isCurrent(delivery)) {
             source.group().ack(List.of(delivery));
             return null;

@@ -89,7 +89,7 @@ class StoredFormatTest extends RedisDelayTestSupport {
         queue.schedule("second-generation", envelope("v2", Map.of()), DueTime.after(60_000), OnDuplicate.replace);
         queue.schedule("retried", envelope("retry me", Map.of("attempt", 1)), DueTime.after(0), OnDuplicate.keep);
         Delivery first = queue.group().readNew("writer", 10, null).get(0);
-        queue.group().retry(first, 0, "java.lang.IllegalStateException: boom");
+        queue.group().retry("writer", first, 0, "java.lang.IllegalStateException: boom");
         await().atMost(Duration.ofSeconds(5)).until(() -> queue.transfer(10).toCompletableFuture().join().moved() == 1);
 
         Map<String, byte[]> fixtures = new TreeMap<>();
