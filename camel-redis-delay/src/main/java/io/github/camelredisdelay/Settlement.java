@@ -153,7 +153,8 @@ final class Settlement {
     private void deadLetter(Delivery delivery, String reason) {
         String deadLetterId = deadLetters.move(consumer, delivery, reason);
         if (deadLetterId == null) {
-            LOG.info("Message {} on queue {} failed ({}) after a newer version of it was stored; the newer version stands",
+            LOG.info("Message {} on queue {} failed ({}) and is not dead-lettered: a newer version of it was stored, "
+                     + "which stands, or another consumer took its lease over and has it now",
                     delivery.messageId(), queue.name(), reason);
             return;
         }

@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import io.github.camelredisdelay.internal.ScriptCalls.Durability;
@@ -31,6 +30,7 @@ import org.redisson.api.RMap;
 import org.redisson.api.RScript;
 import org.redisson.api.RStream;
 import org.redisson.api.RedissonClient;
+import org.redisson.api.stream.PendingEntry;
 import org.redisson.api.stream.StreamCreateGroupArgs;
 import org.redisson.api.stream.StreamMessageId;
 import org.redisson.api.stream.StreamReadGroupArgs;
@@ -141,7 +141,7 @@ public final class ConsumerGroup {
         // a retry lost in a failover leaves the entry pending: it is delivered again after the visibility timeout
         List<Object> result = scripts.callAndWait("Retry of message " + delivery.messageId(), LuaScript.RETRY, Durability.NONE,
                 RScript.ReturnType.LIST, bytes(delivery.entryId()), bytes(delivery.messageId()), bytes(delayMs), bytes(note),
-                generation(delivery));
+                generation(delivery), bytes(consumer));
         return toLong(result.get(0)) == Wire.RETRY_SCHEDULED;
     }
 
@@ -183,15 +183,26 @@ public final class ConsumerGroup {
     }
 
     /**
-     * Resets the idle time of messages this consumer still works on, so their lease does not expire; the stage
-     * completes when Redis replied.
+     * Resets the idle time of messages this consumer still works on, so their lease does not expire, leaving those
+     * another consumer took over meanwhile to it; see {@code extend.lua}. The stage completes when Redis replied.
      */
     public CompletionStage<?> extendLeases(String consumer, Collection<StreamMessageId> entryIds) {
         if (entryIds.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
-        return ready.fastClaimAsync(QueueKeys.GROUP, consumer, 0, TimeUnit.MILLISECONDS,
-                entryIds.toArray(new StreamMessageId[0]));
+        List<Object> args = new ArrayList<>(entryIds.size() + 1);
+        args.add(bytes(consumer));
+        entryIds.forEach(entryId -> args.add(bytes(entryId)));
+        return scripts.call("Lease extension", LuaScript.EXTEND, Durability.NONE, RScript.ReturnType.LONG, args.toArray());
+    }
+
+    /**
+     * Whether {@code consumer} still holds the lease of {@code delivery}: the entry is pending to it, not taken over by
+     * another consumer nor settled.
+     */
+    public boolean holds(String consumer, Delivery delivery) {
+        List<PendingEntry> pending = ready.listPending(QueueKeys.GROUP, delivery.entryId(), delivery.entryId(), 1);
+        return !pending.isEmpty() && pending.get(0).getConsumerName().equals(consumer);
     }
 
     private static List<Delivery> firstDeliveries(Map<StreamMessageId, Map<String, byte[]>> entries) {

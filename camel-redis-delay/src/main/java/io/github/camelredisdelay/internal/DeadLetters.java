@@ -29,7 +29,8 @@ import io.github.camelredisdelay.RedisDelayConstants;
  * message with that id (the same id dead-lettered before, or a move repeated after a crash), it is stored as
  * {@code <id>#<stream entry>} instead, so no dead letter ever replaces another. A delivery whose message was replaced
  * or re-delayed meanwhile (a newer version is stored) is not dead-lettered: it is only acknowledged, and the newer
- * version keeps its own schedule.
+ * version keeps its own schedule. Nor is one whose lease another consumer took over (this one was too slow to extend
+ * it): the message is left to that consumer.
  */
 public final class DeadLetters {
 
@@ -56,6 +57,9 @@ public final class DeadLetters {
      *                  stored and the delivery was only acknowledged, or another consumer took its lease over
      */
     public String move(String consumer, Delivery delivery, String reason) {
+        if (!source.group().holds(consumer, delivery)) {
+            return null;
+        }
         if (!source.group().isCurrent(delivery)) {
             source.group().ack(List.of(delivery));
             return null;

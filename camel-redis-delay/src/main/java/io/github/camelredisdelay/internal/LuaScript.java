@@ -39,6 +39,7 @@ public enum LuaScript {
     RESCHEDULE("reschedule.lua", RScript.Mode.READ_WRITE),
     RETRY("retry.lua", RScript.Mode.READ_WRITE),
     RECLAIM("reclaim.lua", RScript.Mode.READ_WRITE),
+    EXTEND("extend.lua", RScript.Mode.READ_WRITE),
     RETIRE("retire.lua", RScript.Mode.READ_WRITE),
     STATS("stats.lua", RScript.Mode.READ_ONLY),
     PEEK("peek.lua", RScript.Mode.READ_ONLY),

@@ -16,8 +16,8 @@
 
 --[[
   Puts a failed delivery back on schedule: acknowledges its stream entry, makes the message due again after a
-  delay and records how often it failed and why. Nothing happens when the entry is no longer pending (its lease
-  expired and another consumer took it over). When a newer version of the message was stored meanwhile (a replace,
+  delay and records how often it failed and why. Nothing happens when the entry is no longer pending to the consumer
+  that failed it (its lease expired and another consumer took it over, or the message was settled meanwhile). When a newer version of the message was stored meanwhile (a replace,
   or a re-delay from this very delivery: see record.lua), the failed delivery is only acknowledged and the newer
   version keeps its own schedule: the explicit re-delay wins.
 
@@ -31,15 +31,18 @@
           message stays scheduled
   ARGV[6] failure note: "<failed deliveries>:<last error>"
   ARGV[7] generation that was delivered (see record.lua)
+  ARGV[8] the consumer that was delivered the message
 
   Returns {status, dueAt} (statuses in wire.lua): RETRY_SCHEDULED when rescheduled for dueAt, RETRY_NOT_PENDING
-  when the entry was no longer pending, RETRY_SUPERSEDED when a newer version of the message is stored (dueAt -1)
+  when the entry was no longer pending to that consumer, RETRY_SUPERSEDED when a newer version of the message is stored (dueAt -1)
 ]]
 local entryId, id = ARGV[3], ARGV[4]
 
-if rcall('XACK', readyKey, group, entryId) == 0 then
+local pending = rcall('XPENDING', readyKey, group, entryId, entryId, 1)[1]
+if not pending or pending[2] ~= ARGV[8] then
   return {RETRY_NOT_PENDING, -1}
 end
+rcall('XACK', readyKey, group, entryId)
 rcall('XDEL', readyKey, entryId)
 local record = rcall('HGET', msgKey, id)
 if not isGeneration(record, ARGV[7]) then
