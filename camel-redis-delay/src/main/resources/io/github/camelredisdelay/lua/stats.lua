@@ -22,7 +22,9 @@
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
 
   Returns {scheduled, ready, inFlight, oldestOverdue, now}
-    scheduled:     messages waiting for their due time (including failed ones waiting for a retry)
+    scheduled:     messages waiting for their due time (including failed ones waiting for a retry); counted in O(1)
+                   as records less stream entries, so a message replaced or re-delayed while its old version is in
+                   flight is missing until that delivery is settled
     ready:         due messages no consumer has fetched yet
     inFlight:      messages fetched by a consumer and not yet acknowledged
     oldestOverdue: ms since the due time of the oldest message that is due but not yet fetched, 0 if none
