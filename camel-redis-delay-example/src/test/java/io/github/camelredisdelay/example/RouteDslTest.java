@@ -15,6 +15,10 @@
  */
 package io.github.camelredisdelay.example;
 
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+
 import io.github.camelredisdelay.embedded.RedisBinary;
 import io.github.camelredisdelay.embedded.RedisServerOptions;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
@@ -28,6 +32,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The order deadline routes of {@code routes/orders.yaml} and {@code routes/orders.xml}, loaded by camel-main as a
@@ -62,13 +67,7 @@ class RouteDslTest {
     @ParameterizedTest
     @ValueSource(strings = { "orders.yaml", "orders.xml" })
     void aPaidOrdersDeadlineIsCancelledAndAnUnpaidOneExpires(String routeFile) throws Exception {
-        main = new Main();
-        main.addOverrideProperty("camel.main.routes-include-pattern", "classpath:routes/" + routeFile);
-        main.addOverrideProperty("camel.component.redis-delay.address", redis.uri());
-        main.addOverrideProperty("camel.component.redis-delay.key-prefix", "dsl:" + routeFile);
-        main.addOverrideProperty("orders.generate", "false");
-        main.addOverrideProperty("orders.payment-deadline", "1s");
-        main.start();
+        start(routeFile, "seda:expired");
         ProducerTemplate producer = main.getCamelContext().createProducerTemplate();
         ConsumerTemplate consumer = main.getCamelContext().createConsumerTemplate();
 
@@ -81,5 +80,33 @@ class RouteDslTest {
         assertThat(consumer.receiveBodyNoWait("seda:expired", String.class)).as("nothing but order-2 expires").isNull();
         assertThat(main.getCamelContext().getRoutes()).extracting(route -> route.getRouteId())
                 .contains("create-orders", "place-order", "pay-order", "expire-orders");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "orders.yaml", "orders.xml" })
+    void anExpiredOrderIsSettledWhenNothingElseListens(String routeFile) throws Exception {
+        start(routeFile, null);
+        ProducerTemplate producer = main.getCamelContext().createProducerTemplate();
+
+        producer.sendBody("direct:placeOrder", "order-3");
+
+        await().atMost(Duration.ofMillis(RECEIVE_TIMEOUT_MS)).untilAsserted(
+                () -> assertThat(producer.requestBody("redis-delay:orders?operation=stats", null, Map.class))
+                        .as("neither scheduled, ready nor in flight")
+                        .containsEntry("scheduled", 0L).containsEntry("ready", 0L).containsEntry("inFlight", 0L));
+    }
+
+    /** @param expiredUri where expired orders go, or {@code null} for the route files' default */
+    private void start(String routeFile, String expiredUri) throws Exception {
+        main = new Main();
+        main.addOverrideProperty("camel.main.routes-include-pattern", "classpath:routes/" + routeFile);
+        main.addOverrideProperty("camel.component.redis-delay.address", redis.uri());
+        main.addOverrideProperty("camel.component.redis-delay.key-prefix", "dsl:" + routeFile + ":" + UUID.randomUUID());
+        main.addOverrideProperty("orders.generate", "false");
+        main.addOverrideProperty("orders.payment-deadline", "1s");
+        if (expiredUri != null) {
+            main.addOverrideProperty("orders.expired-uri", expiredUri);
+        }
+        main.start();
     }
 }
