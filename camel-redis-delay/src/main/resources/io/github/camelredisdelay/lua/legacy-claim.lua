@@ -20,7 +20,8 @@
   {name}, and the destination list "name" hashes alike) and gets neither the queue keys nor the common arguments
   of prelude.lua, which is not prepended.
 
-  KEYS[1] timeout  ZSET   Redisson's pending messages: member = packed random id + value, score = due time (epoch ms)
+  KEYS[1] timeout  ZSET   Redisson's pending messages: member = packed random id + value (see valueOf), score = due
+                          time (epoch ms)
   KEYS[2] order    LIST   Redisson's pending messages in offer order: the same members as KEYS[1]
   KEYS[3] target   LIST   Redisson's destination: values already due, not yet taken by an old consumer
   KEYS[4] pending  ZSET   taken over, not yet migrated: members as in KEYS[1], score = due time
@@ -53,6 +54,25 @@ local rcall = redis.call
 local timeoutKey, orderKey, targetKey, pendingKey, sequenceKey, ownerKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local unmarkKey = KEYS[7]
 local owner, batch = ARGV[1], tonumber(ARGV[3])
+
+-- The value packed in a member of Redisson's timeout set. Redisson since 3.21.1 packs 'Bc0Lc0' (a random id of its
+-- own length, then the value), before it 'dLc0' (a random number, then the value); old producers may still write the
+-- old layout while a migration runs. A member in neither layout (each length field must match the member's) is
+-- returned whole, so that it is migrated rather than stopping the migration.
+local function valueOf(member)
+  local size = #member
+  local idLength = string.byte(member, 1)
+  if idLength and size >= 1 + idLength + 8 then
+    local head = 1 + idLength + 8
+    if head + struct.unpack('L', member, 2 + idLength) == size then
+      return string.sub(member, head + 1)
+    end
+  end
+  if size >= 16 and 16 + struct.unpack('L', member, 9) == size then
+    return string.sub(member, 17)
+  end
+  return member
+end
 
 local function counts(owned)
   return {owned, rcall('ZCARD', pendingKey), rcall('ZCARD', timeoutKey), rcall('LLEN', targetKey)}
@@ -104,9 +124,8 @@ for _, id in ipairs(unmark) do
 end
 local members = rcall('ZRANGE', pendingKey, 0, batch - 1, 'WITHSCORES')
 for i = 1, #members, 2 do
-  local _, value = struct.unpack('Bc0Lc0', members[i])
   reply[#reply + 1] = members[i]
   reply[#reply + 1] = tonumber(members[i + 1])
-  reply[#reply + 1] = value
+  reply[#reply + 1] = valueOf(members[i])
 end
 return reply
