@@ -22,6 +22,7 @@ import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.Test;
+import org.redisson.client.RedisException;
 import org.slf4j.Logger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -55,6 +56,18 @@ class OutageLogTest {
         assertThat(lines.lines).hasSize(2);
         assertThat(lines.lines.get(0)).startsWith("WARN");
         assertThat(lines.lines.get(1)).startsWith("INFO");
+    }
+
+    @Test
+    void anErrorRedisRepliedIsReportedAsSuchNotAsRedisOutOfReach() {
+        Lines lines = new Lines();
+        OutageLog outage = new OutageLog(lines.logger, "Migration from RDelayedQueue d to queue q");
+
+        outage.failed(new RedisException("ERR user_script:107: bad argument #2 to 'unpack' (data string too short)"));
+        outage.succeeded();
+
+        assertThat(lines.lines).containsExactly("WARN {} failed on an error Redis replied; retrying with back-off: {}",
+                "INFO {} succeeds again");
     }
 
     @Test
