@@ -17,13 +17,14 @@ package io.github.camelredisdelay.internal;
 
 import java.util.concurrent.TimeUnit;
 
+import org.redisson.client.RedisException;
 import org.slf4j.Logger;
 
 /**
  * Logs a Redis outage once when it starts and once when it ends, however often a loop retries in between; a connection
  * that keeps flapping is reported at most once a minute, so Redis trouble never floods the log. A shortage inside the
  * client (its connection pool exhausted, see {@link ClientShortage}) is reported as what it is, naming the setting to
- * raise, never as Redis being unreachable.
+ * raise, never as Redis being unreachable; so is an error Redis replied (a failing script).
  */
 public final class OutageLog {
 
@@ -33,6 +34,8 @@ public final class OutageLog {
     private final String what;
     /** Written under the lock, read without it by the common case of {@link #succeeded()}. */
     private volatile boolean down;
+    /** Whether the failure that started this spell was an error Redis replied, rather than Redis out of reach. */
+    private boolean refused;
     private boolean reported;
     private long lastReportNanos;
 
@@ -56,12 +59,15 @@ public final class OutageLog {
             return false;
         }
         down = true;
+        refused = isErrorReply(cause);
         long now = System.nanoTime();
         reported = lastReportNanos == 0 || now - lastReportNanos > QUIET_NANOS;
         if (reported) {
             lastReportNanos = now;
             if (shortage != null) {
                 log.warn("{} failed: {}; retrying with back-off: {}", what, shortage, cause.toString());
+            } else if (refused) {
+                log.warn("{} failed on an error Redis replied; retrying with back-off: {}", what, cause.toString());
             } else {
                 log.warn("{} cannot reach Redis, retrying with back-off: {}", what, cause.toString());
             }
@@ -80,10 +86,18 @@ public final class OutageLog {
             if (down) {
                 down = false;
                 if (reported) {
-                    log.info("{} reaches Redis again", what);
+                    log.info(refused ? "{} succeeds again" : "{} reaches Redis again", what);
                 }
             }
         }
+    }
+
+    /**
+     * Whether Redis answered with an error of its own (a failing script, a refused command): Redisson reports those as
+     * a plain {@link RedisException}, and what it cannot reach or hear back from as subclasses.
+     */
+    private static boolean isErrorReply(Throwable cause) {
+        return cause.getClass() == RedisException.class;
     }
 
     public boolean isDown() {
