@@ -15,6 +15,10 @@
  */
 package io.github.camelredisdelay;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
@@ -56,7 +60,7 @@ class BadInputTest extends RedisDelayTestSupport {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = { "30M", "1H", "soon", "-5", "5 parsecs" })
+    @ValueSource(strings = { "30M", "1H", "soon", "-5", "5 parsecs", "250ms30s", "1m1m", "500ms1m", "30s1h" })
     void delayOptionThatCamelWouldMisreadIsRejected(String delay) {
         assertThatThrownBy(() -> node.getEndpoint("redis-delay:orders?delay=" + delay))
                 .rootCause().hasMessageContaining("'" + delay + "'").hasMessageContaining("lower-case units (30m");
@@ -110,6 +114,40 @@ class BadInputTest extends RedisDelayTestSupport {
                 e -> e.getMessage().setHeader(RedisDelayConstants.DELAY, -1L));
 
         assertThat(result.getException()).hasMessageContaining("must not be negative: -1");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "1500.9", "18446744073709552616" })
+    void bigNumberDelayHeaderThatIsNotAWholeNumberOfMillisecondsWithinRangeIsRejected(String delay) {
+        Number number = delay.contains(".") ? new BigDecimal(delay) : new BigInteger(delay);
+        Exchange result = producer.send("redis-delay:orders",
+                e -> e.getMessage().setHeader(RedisDelayConstants.DELAY, number));
+
+        assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class).hasMessageContaining(delay);
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+    }
+
+    @Test
+    void bigDecimalDelayHeaderOfWholeMillisecondsIsAccepted() {
+        Exchange result = producer.send("redis-delay:orders",
+                e -> e.getMessage().setHeader(RedisDelayConstants.DELAY, new BigDecimal("1500.000")));
+
+        assertThat(result.getException()).isNull();
+        assertThat(redis().getMap(key("orders", "msg")).size()).isEqualTo(1);
+    }
+
+    @Test
+    void batchWithAnElementThatCannotBeStoredFailsAndStoresNothing() {
+        List<Object> items = new ArrayList<>();
+        for (int i = 0; i < 1_500; i++) {
+            items.add(i == 1_200 ? new Object() : "item-" + i);
+        }
+
+        Exchange result = producer.send("redis-delay:orders?operation=scheduleBatch&delay=1h",
+                e -> e.getMessage().setBody(items));
+
+        assertThat(result.getException()).hasMessageContaining("java.lang.Object cannot be stored on queue orders");
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
     }
 
     @Test

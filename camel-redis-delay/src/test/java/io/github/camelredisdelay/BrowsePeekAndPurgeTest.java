@@ -113,11 +113,27 @@ class BrowsePeekAndPurgeTest extends RedisDelayTestSupport {
         Exchange unknown = producer.request("redis-delay:orders?operation=peek", e -> {
             e.getMessage().setBody("left over");
             e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "nobody");
+            e.getMessage().setHeader(RedisDelayConstants.LAST_ERROR, "of the exchange's own message");
         });
 
         assertThat(unknown.getException()).isNull();
         assertThat(unknown.getMessage().getBody()).isNull();
-        assertThat(unknown.getMessage().getHeaders()).doesNotContainKey(RedisDelayConstants.STATE);
+        assertThat(unknown.getMessage().getHeaders()).doesNotContainKeys(RedisDelayConstants.STATE,
+                RedisDelayConstants.LAST_ERROR);
+    }
+
+    @Test
+    void peekOfAMessageThatNeverFailedCarriesNoLastErrorOfTheExchange() throws Exception {
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        producer.sendBodyAndHeader("redis-delay:orders?delay=1h", "later", RedisDelayConstants.MESSAGE_ID, "later");
+
+        Exchange peeked = producer.request("redis-delay:orders?operation=peek", e -> {
+            e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "later");
+            e.getMessage().setHeader(RedisDelayConstants.LAST_ERROR, "of the exchange's own message");
+        });
+
+        assertThat(peeked.getMessage().getBody()).isEqualTo("later");
+        assertThat(peeked.getMessage().getHeaders()).doesNotContainKey(RedisDelayConstants.LAST_ERROR);
     }
 
     @Test

@@ -1,0 +1,50 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.Exchange;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A schedule can fail after Redis stored the message: too few replicas acknowledged it in time, or the reply was lost.
+ * Its exchange then carries the id the message was stored under, generated or not, so that retrying it (Camel's
+ * redelivery, or the caller) stores no second copy.
+ */
+class FailedScheduleTest extends RedisDelayTestSupport {
+
+    @Test
+    void aScheduleThatFailedAfterItWasStoredIsRedeliveredUnderTheSameGeneratedId() throws Exception {
+        var producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                onException(NotReplicatedException.class).maximumRedeliveries(2).redeliveryDelay(0);
+                // no replica answers: each try is stored, then fails waiting for one
+                from("direct:schedule").to("redis-delay:orders?delay=1h&syncReplicas=1&syncTimeout=50");
+            }
+        }).createProducerTemplate();
+
+        Exchange result = producer.send("direct:schedule", e -> e.getMessage().setBody("order-1"));
+
+        assertThat(result.getException()).isInstanceOf(NotReplicatedException.class);
+        String id = result.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID, String.class);
+        assertThat(id).isNotNull();
+        assertThat(redis().getMap(key("orders", "msg")).keySet()).containsExactly(id);
+    }
+}
