@@ -15,6 +15,8 @@
  */
 package io.github.camelredisdelay;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -121,9 +123,25 @@ final class DueTimes {
         if (number instanceof Double || number instanceof Float) {
             double value = number.doubleValue();
             if (value != Math.rint(value) || Double.isInfinite(value)) {
-                throw new IllegalArgumentException("The " + what + " must be a whole number of milliseconds: " + number);
+                throw notWhole(number, what);
             }
         }
+        try {
+            if (number instanceof BigDecimal decimal) {
+                return decimal.longValueExact();
+            }
+            if (number instanceof BigInteger integer) {
+                return integer.longValueExact();
+            }
+        } catch (ArithmeticException e) {
+            throw notWhole(number, what);
+        }
         return number.longValue();
+    }
+
+    private static IllegalArgumentException notWhole(Number number, String what) {
+        return new IllegalArgumentException(
+                "The " + what + " must be a whole number of milliseconds within the range of "
+                                            + "a long: " + number);
     }
 }

@@ -32,9 +32,15 @@ final class Durations {
     /** Largest delay or due time: the largest integer a Lua number holds exactly. */
     static final long MAX_MILLIS = (1L << 53) - 1;
 
-    private static final String FORMS = "milliseconds (1500), lower-case units (30m, 1h30m, 2d, 10s, 500ms) or ISO-8601 (PT5S)";
+    private static final String FORMS
+            = "milliseconds (1500), lower-case units, each once and largest first (30m, 1h30m, 2d, 10s, 500ms), or ISO-8601 (PT5S)";
     private static final Pattern MILLIS = Pattern.compile("\\d+");
-    private static final Pattern UNITS = Pattern.compile("(\\s*\\d+\\s*(ms|d|h|m|s))+\\s*");
+    /**
+     * Units largest first, each at most once: Camel's converter reads only the first amount of each unit, so it would
+     * read 250ms30s as 250 ms and 1m1m as one minute.
+     */
+    private static final Pattern UNITS = Pattern.compile(
+            "(?=\\d)(\\d+\\s*d\\s*)?(\\d+\\s*h\\s*)?(\\d+\\s*m(?!s)\\s*)?(\\d+\\s*s\\s*)?(\\d+\\s*ms\\s*)?");
     private static final Pattern ISO = Pattern.compile("[-+]?P.*", Pattern.CASE_INSENSITIVE);
 
     private Durations() {

@@ -17,7 +17,6 @@ package io.github.camelredisdelay;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -133,6 +132,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
 
     /** The message of a schedule operation, as it goes to Redis, and what its outcome sets on the exchange. */
     private final class Schedule {
+        private final Exchange exchange;
         private final Message message;
         private final String id;
         private final DueTime due;
@@ -141,9 +141,13 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         private final OnDuplicate onDuplicate;
 
         Schedule(Exchange exchange) {
+            this.exchange = exchange;
             message = exchange.getMessage();
             String given = messageId(message);
-            id = given != null ? given : MessageIds.next();
+            // a generated id whose schedule failed is used again: Camel's redelivery restores the message, headers and
+            // all, but not the exchange's properties
+            String unconfirmed = exchange.getProperty(unconfirmedIdProperty(), String.class);
+            id = given != null ? given : unconfirmed != null ? unconfirmed : MessageIds.next();
             due = dueTime(exchange);
             envelope = EnvelopeCodec.encode(endpoint.messageMapper().toEnvelope(exchange));
             shard = queue().forMessage(id);
@@ -151,16 +155,27 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             // would let its acknowledgement remove it
             onDuplicate = DeliveredMessage.isDeliveryOf(exchange, shard, id)
                     ? OnDuplicate.replace : endpoint.getConfiguration().getOnDuplicate();
+            // before the call: a schedule that fails after Redis stored it (too few replicas, a lost reply) is retried
+            // under the same id, which stores no second copy
+            message.setHeader(RedisDelayConstants.MESSAGE_ID, id);
+            if (given == null) {
+                exchange.setProperty(unconfirmedIdProperty(), id);
+            }
         }
 
         void stored(ScheduleResult result) {
+            exchange.removeProperty(unconfirmedIdProperty());
             if (result.scheduled()) {
                 endpoint.statistics().events().scheduled(1);
             }
-            message.setHeader(RedisDelayConstants.MESSAGE_ID, id);
             message.setHeader(RedisDelayConstants.DUPLICATE, !result.scheduled());
             setScheduledFor(message, result);
         }
+    }
+
+    /** The exchange property that holds the id generated for a schedule on this queue until Redis confirmed it. */
+    private String unconfirmedIdProperty() {
+        return "CamelRedisDelayUnconfirmedId:" + endpoint.getQueueName();
     }
 
     private void scheduleBatch(Exchange exchange) {
@@ -168,28 +183,25 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         Map<String, Object> headers = mapper.storableHeaders(exchange);
         DueTime due = dueTime(exchange);
         OnDuplicate onDuplicate = endpoint.getConfiguration().getOnDuplicate();
-        // one chunk per shard: a script call stores messages of one hash tag only
-        Map<QueueShard, List<ScheduleRequest>> chunks = new LinkedHashMap<>();
-        Map<QueueShard, Long> chunkBytes = new HashMap<>();
+        // every element is converted before any is stored: one that cannot be fails the exchange with nothing stored
+        List<BatchCall> calls = new ArrayList<>();
+        Map<QueueShard, BatchCall> filling = new LinkedHashMap<>();
         List<String> ids = new ArrayList<>();
-        ScheduleResult result = null;
         for (Object item : ObjectHelper.createIterable(exchange.getMessage().getBody())) {
             String id = MessageIds.next();
             QueueShard shard = queue().forMessage(id);
-            List<ScheduleRequest> chunk = chunks.computeIfAbsent(shard, any -> new ArrayList<>());
             byte[] envelope = EnvelopeCodec.encode(new Envelope(mapper.storableBody(exchange, item), headers));
-            chunk.add(new ScheduleRequest(id, envelope, due, onDuplicate));
+            BatchCall call = filling.computeIfAbsent(shard, BatchCall::new);
+            call.add(new ScheduleRequest(id, envelope, due, onDuplicate));
             ids.add(id);
-            if (chunk.size() == BatchLimits.SCHEDULE_BATCH_MESSAGES
-                    || chunkBytes.merge(shard, (long) envelope.length, Long::sum) >= BatchLimits.SCHEDULE_BATCH_BYTES) {
-                result = scheduleChunk(shard, chunk);
-                chunkBytes.remove(shard);
+            if (call.isFull()) {
+                calls.add(filling.remove(shard));
             }
         }
-        for (Map.Entry<QueueShard, List<ScheduleRequest>> chunk : chunks.entrySet()) {
-            if (!chunk.getValue().isEmpty()) {
-                result = scheduleChunk(chunk.getKey(), chunk.getValue());
-            }
+        calls.addAll(filling.values());
+        ScheduleResult result = null;
+        for (BatchCall call : calls) {
+            result = call.store();
         }
         Message message = exchange.getMessage();
         message.setBody(ids);
@@ -200,16 +212,38 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         }
     }
 
-    /** Stores a chunk and empties it; returns the outcome of its last message. */
-    private ScheduleResult scheduleChunk(QueueShard shard, List<ScheduleRequest> chunk) {
-        List<ScheduleResult> results = shard.scheduleAll(chunk);
-        ScheduleResult last = null;
-        for (int i = 0; i < chunk.size(); i++) {
-            last = results.get(i).orThrow(shard.name(), chunk.get(i).id());
+    /**
+     * The messages of a batch that one script call stores: all of one shard (a call stores messages of one hash tag
+     * only), within {@link BatchLimits}.
+     */
+    private final class BatchCall {
+        private final QueueShard shard;
+        private final List<ScheduleRequest> requests = new ArrayList<>();
+        private long bytes;
+
+        BatchCall(QueueShard shard) {
+            this.shard = shard;
         }
-        endpoint.statistics().events().scheduled(chunk.size());
-        chunk.clear();
-        return last;
+
+        void add(ScheduleRequest request) {
+            requests.add(request);
+            bytes += request.envelope().length;
+        }
+
+        boolean isFull() {
+            return requests.size() == BatchLimits.SCHEDULE_BATCH_MESSAGES || bytes >= BatchLimits.SCHEDULE_BATCH_BYTES;
+        }
+
+        /** Stores the messages; returns the outcome of the last one. */
+        ScheduleResult store() {
+            List<ScheduleResult> results = shard.scheduleAll(requests);
+            ScheduleResult last = null;
+            for (int i = 0; i < requests.size(); i++) {
+                last = results.get(i).orThrow(shard.name(), requests.get(i).id());
+            }
+            endpoint.statistics().events().scheduled(requests.size());
+            return last;
+        }
     }
 
     private void cancel(Exchange exchange) {
@@ -233,7 +267,9 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
     private void peek(Exchange exchange) {
         Message message = exchange.getMessage();
         String id = requiredMessageId(message, RedisDelayOperation.peek);
+        // the exchange's own, which a peeked message that never failed (or none) would otherwise seem to carry
         message.removeHeader(RedisDelayConstants.STATE);
+        message.removeHeader(RedisDelayConstants.LAST_ERROR);
         InspectedMessage found = endpoint.admin().peek(id);
         if (found == null) {
             message.setBody(null);

@@ -63,7 +63,8 @@ class BadInputTest extends RedisDelayTestSupport {
     @ValueSource(strings = { "30M", "1H", "soon", "-5", "5 parsecs", "250ms30s", "1m1m", "500ms1m", "30s1h" })
     void delayOptionThatCamelWouldMisreadIsRejected(String delay) {
         assertThatThrownBy(() -> node.getEndpoint("redis-delay:orders?delay=" + delay))
-                .rootCause().hasMessageContaining("'" + delay + "'").hasMessageContaining("lower-case units (30m");
+                .rootCause().hasMessageContaining("'" + delay + "'")
+                .hasMessageContaining("lower-case units, each once and largest first (30m");
     }
 
     @Test
