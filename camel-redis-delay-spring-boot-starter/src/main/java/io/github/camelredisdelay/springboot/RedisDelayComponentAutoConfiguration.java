@@ -15,7 +15,8 @@
  */
 package io.github.camelredisdelay.springboot;
 
-import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import io.github.camelredisdelay.RedisDelayComponent;
 import org.apache.camel.CamelContext;
@@ -57,9 +58,15 @@ public class RedisDelayComponentAutoConfiguration {
         return new ComponentCustomizer() {
             @Override
             public void configure(String name, Component target) {
-                // through the component's own configurer, which reads durations strictly (30M must not become 0)
-                CamelPropertiesHelper.setCamelProperties(camelContext, target, new HashMap<>(configuration.boundOptions()),
-                        true);
+                // through the component's own configurer, which reads durations strictly (30M must not become 0);
+                // configuration (a bean of shared defaults) first, as the others apply on top of it
+                Map<String, Object> options = new LinkedHashMap<>();
+                Map<String, Object> bound = configuration.boundOptions();
+                if (bound.containsKey("configuration")) {
+                    options.put("configuration", bound.get("configuration"));
+                }
+                options.putAll(bound);
+                CamelPropertiesHelper.setCamelProperties(camelContext, target, options, true);
             }
 
             @Override
