@@ -185,6 +185,28 @@ class ConfigurationTrapsTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void transferOptionsThatTheQueuesRunningTransferTaskDoesNotUseAreNamedInAWarning() throws Exception {
+        try (LogLines log = LogLines.of(RedisDelayEndpoint.class)) {
+            CamelContext context = startContext(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("direct:in").to("redis-delay:orders");
+                }
+            });
+            // the queue's transfer task runs with the producer endpoint's (default) options
+            context.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("redis-delay:orders?transferInterval=100ms&transferBatchSize=1000").log("${body}");
+                }
+            });
+
+            assertThat(log.lines()).singleElement().asString().startsWith("WARN")
+                    .contains("queue orders", "transferInterval 100", "transferBatchSize 1000", "1000 ms", "100 messages");
+        }
+    }
+
+    @Test
     void redisThatMayEvictTheQueueKeysIsNamedInOneWarning() throws Exception {
         setMemoryPolicy("allkeys-lru");
         try (LogLines log = LogLines.of(EvictionPolicyCheck.class)) {
