@@ -56,7 +56,10 @@ import org.apache.camel.spi.UriParam;
 import org.apache.camel.spi.UriPath;
 import org.apache.camel.support.DefaultConsumer;
 import org.apache.camel.support.DefaultEndpoint;
+import org.apache.camel.util.URISupport;
 import org.redisson.api.RedissonClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Schedule messages on a distributed, durable Redis delay queue and consume them when they are due, at least once, on
@@ -67,6 +70,8 @@ import org.redisson.api.RedissonClient;
              category = { Category.MESSAGING, Category.SCHEDULING }, headersClass = RedisDelayConstants.class)
 public class RedisDelayEndpoint extends DefaultEndpoint
         implements AsyncEndpoint, HeaderFilterStrategyAware, BrowsableEndpoint {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RedisDelayEndpoint.class);
 
     @UriPath(description = "Name of the queue: 1 to 200 characters from A-Z a-z 0-9 . _ : -")
     @Metadata(required = true)
@@ -170,6 +175,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         wakeChannelsKey = wakeKey;
         // each key as soon as its task is taken: a shard that fails the check below leaves the others to doStop
         transferKeys = new ArrayList<>();
+        TransferTask running = null;
         for (QueueShard shard : queue.all()) {
             if (configuration.isRequireNoEviction()) {
                 EvictionPolicyCheck.require(shard);
@@ -177,11 +183,27 @@ public class RedisDelayEndpoint extends DefaultEndpoint
                 component.evictionPolicyCheck().checkSoon(shard, connection);
             }
             String key = connection + "|" + shard.keys().due();
-            component.acquireTransferTask(key, () -> new TransferTask(
+            running = component.acquireTransferTask(key, () -> new TransferTask(
                     shard, wake, component.transferTimer(),
                     configuration.getTransferBatchSize(), configuration.getTransferInterval(),
                     () -> component.evictionPolicyCheck().checkSoon(shard, connection)));
             transferKeys.add(key);
+        }
+        warnOfUnusedTransferOptions(running);
+    }
+
+    /**
+     * One transfer task moves a queue's due messages for all its endpoints in the context, with the options of the
+     * endpoint that started it; this one's, where they differ, are not used.
+     */
+    private void warnOfUnusedTransferOptions(TransferTask running) {
+        if (running != null && (running.batchSize() != configuration.getTransferBatchSize()
+                || running.intervalMs() != configuration.getTransferInterval())) {
+            LOG.warn("Endpoint {}: transferInterval {} ms and transferBatchSize {} are not used; queue {} already has a "
+                     + "transfer task in this context, started by another of its endpoints with {} ms and {} messages. "
+                     + "Set them on the component, or alike on every endpoint of the queue.",
+                    URISupport.sanitizeUri(getEndpointUri()), configuration.getTransferInterval(),
+                    configuration.getTransferBatchSize(), queueName, running.intervalMs(), running.batchSize());
         }
     }
 

@@ -83,6 +83,14 @@ public final class TransferTask implements SharedService {
         this.backoff = new Backoff(Math.min(50, intervalMs), Math.min(intervalMs, 1000));
     }
 
+    public int batchSize() {
+        return batchSize;
+    }
+
+    public long intervalMs() {
+        return TimeUnit.MICROSECONDS.toMillis(intervalMicros);
+    }
+
     @Override
     public void start() {
         running = true;
