@@ -23,6 +23,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
 
+import io.github.camelredisdelay.internal.DueTime;
+import io.github.camelredisdelay.internal.QueueKeys;
+import io.github.camelredisdelay.internal.QueueShard;
+import io.github.camelredisdelay.internal.Redrive;
+import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.Message;
 import org.apache.camel.ProducerTemplate;
@@ -96,6 +101,23 @@ class RedriveTest extends RedisDelayTestSupport {
         assertThat(moved).isEqualTo(1L);
         await().atMost(Duration.ofSeconds(5)).until(() -> delivered.size() == 1);
         assertThat(delivered.get(0).getBody()).isEqualTo("dead-1199");
+    }
+
+    @Test
+    void aDeadLetterRedriveCannotReadIsLeftWhereItIsWithAWarningNamingIt() throws Exception {
+        String uri = "redis-delay:jobs?retrySchedule=10";
+        ProducerTemplate producer = node(uri);
+        // a dead letter whose stored bytes are no envelope (written by a newer version, or damaged)
+        QueueShard deadLetters = new QueueShard(redis(), QueueKeys.of(keyPrefix, "jobs.dead"));
+        deadLetters.schedule("unreadable", new byte[] { (byte) 0x7f, 1, 2, 3 }, DueTime.after(0), OnDuplicate.keep);
+
+        try (LogLines log = LogLines.of(Redrive.class)) {
+            Object moved = producer.requestBody(uri + "&operation=redrive", (Object) null);
+
+            assertThat(moved).isEqualTo(0L);
+            assertThat(log.lines()).singleElement().asString().startsWith("WARN").contains("unreadable", "jobs.dead");
+        }
+        assertThat(redis().getMap(key("jobs.dead", "msg")).keySet()).containsExactly("unreadable");
     }
 
     @Test
