@@ -21,15 +21,21 @@ import java.util.Map;
 
 import io.github.camelredisdelay.OnDuplicate;
 import io.github.camelredisdelay.RedisDelayConstants;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Moves dead letters back to the queue they came from (redrive), shard by shard. Like {@link DeadLetters} it writes
  * first and removes second, each a script call of its own (the two queues live in different cluster slots): a crash in
  * between leaves a duplicate, never a loss. A moved message keeps its id, body and headers, loses the two dead-letter
  * headers and starts with a fresh delivery count. Dead letters a consumer of the dead-letter queue has fetched are left
- * alone, and so is one whose id the queue holds again (a newer message with that id).
+ * alone, and so is one whose id the queue holds again (a newer message with that id), or one that cannot be read (with
+ * a warning). One such a consumer fetches between the listing and the removal is in both queues afterwards, with a
+ * warning, and is not counted as moved.
  */
 public final class Redrive {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Redrive.class);
 
     /** The most dead letters one listing call returns. */
     static final int PAGE = 100;
@@ -96,6 +102,8 @@ public final class Redrive {
             stored = EnvelopeCodec.decode(StoredRecord.envelope(entry.record()));
         } catch (IllegalArgumentException e) {
             // unreadable (CorruptEnvelopeException included): left in the dead-letter queue for whoever inspects it
+            LOG.warn("Dead letter {} of queue {} is not redriven: it cannot be read ({}); it stays in the dead-letter queue",
+                    entry.messageId(), source.name(), e.getMessage());
             return false;
         }
         Map<String, Object> headers = new LinkedHashMap<>(stored.headers());
@@ -106,7 +114,13 @@ public final class Redrive {
         if (!target.forMessage(id).schedule(id, envelope, due, OnDuplicate.keep).scheduled()) {
             return false;
         }
-        source.inspection().discard(entry);
+        if (!source.inspection().discard(entry)) {
+            // a consumer of the dead-letter queue fetched it between the listing and now
+            LOG.warn("Dead letter {} of queue {} was copied back to queue {}, but a consumer of the dead-letter queue "
+                     + "fetched it meanwhile: both have it now",
+                    id, source.name(), target.name());
+            return false;
+        }
         return true;
     }
 }
