@@ -363,6 +363,19 @@ class LuaScriptsTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void migrationMarksOfMoreIdsThanLuaUnpacksAreClearedInOneCall() {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 9_000; i++) {
+            ids.add("rdq-" + i);
+        }
+        redis().getSet(key("q", "migrated")).addAll(ids);
+
+        queue.migration().forgetMigrated(ids);
+
+        assertThat(redis().getSet(key("q", "migrated")).isExists()).isFalse();
+    }
+
+    @Test
     void statsCountMessagesByState() {
         queue.schedule("scheduled", envelope("x"), DueTime.after(60_000), OnDuplicate.keep);
         queue.schedule("in-flight", envelope("x"), DueTime.after(0), OnDuplicate.keep);
