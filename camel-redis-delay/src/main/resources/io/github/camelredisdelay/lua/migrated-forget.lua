@@ -15,11 +15,18 @@
 --
 
 --[[
-  Clears the marks migrate.lua set, once the legacy copies of those messages are removed (legacy-remove.lua).
+  Clears the marks migrate.lua set, once the legacy copies of those messages are removed (legacy-remove.lua). The ids
+  may be many more than one command takes (those of every batch a task that died left to clear).
+
+  Includes: batches.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua).
   ARGV[3] on: message ids
 
   Returns the number of marks cleared.
 ]]
-return rcall('SREM', migratedKey, unpack(ARGV, 3))
+local ids = {}
+for i = 3, #ARGV do
+  ids[#ids + 1] = ARGV[i]
+end
+return rcallEach('SREM', migratedKey, ids)
