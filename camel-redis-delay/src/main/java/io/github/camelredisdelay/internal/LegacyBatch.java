@@ -21,6 +21,7 @@ import java.util.List;
  * What one claim on a legacy {@code RDelayedQueue} returned (see {@code legacy-claim.lua}).
  *
  * @param owned    whether this task holds the migration lease; when not, {@code messages} is empty
+ * @param lease    the lease this task writes the batch under
  * @param pending  messages taken over and not yet migrated, including this batch
  * @param waiting  messages still in Redisson's timeout set (offered since the last take-over)
  * @param ready    values still in Redisson's destination list
@@ -28,7 +29,7 @@ import java.util.List;
  *                 set: by a task that died (or failed) before it cleared them; the caller clears them first
  * @param messages the next messages to migrate, earliest due time first
  */
-public record LegacyBatch(boolean owned, long pending, long waiting, long ready, List<String> unmark,
+public record LegacyBatch(boolean owned, MigrationLease lease, long pending, long waiting, long ready, List<String> unmark,
         List<LegacyMessage> messages) {
 
     /** Everything the legacy queue still holds, this batch included. */

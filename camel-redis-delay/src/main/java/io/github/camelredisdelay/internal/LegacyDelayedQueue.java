@@ -47,7 +47,8 @@ public final class LegacyDelayedQueue {
                 base + "pending",
                 base + "sequence",
                 base + "owner",
-                base + "unmark");
+                base + "unmark",
+                base + "fence");
         this.scripts = new ScriptCalls(client, "RDelayedQueue " + name, keys, WriteSync.NONE);
     }
 
@@ -75,9 +76,9 @@ public final class LegacyDelayedQueue {
         // a claim lost in a failover only leaves the legacy keys as they were
         List<Object> reply = scripts.callAndWait("Migration claim", LuaScript.LEGACY_CLAIM, Durability.NONE,
                 RScript.ReturnType.LIST, bytes(owner), bytes(leaseMs), bytes(batchSize), bytes(settled ? 1 : 0));
-        int first = 5 + (int) toLong(reply.get(4));
-        List<String> unmark = new ArrayList<>(first - 5);
-        for (int i = 5; i < first; i++) {
+        int first = 6 + (int) toLong(reply.get(5));
+        List<String> unmark = new ArrayList<>(first - 6);
+        for (int i = 6; i < first; i++) {
             unmark.add(new String((byte[]) reply.get(i), StandardCharsets.UTF_8));
         }
         List<LegacyMessage> messages = new ArrayList<>((reply.size() - first) / 3);
@@ -85,8 +86,8 @@ public final class LegacyDelayedQueue {
             messages.add(new LegacyMessage((byte[]) reply.get(i), toLong(reply.get(i + 1)), (byte[]) reply.get(i + 2)));
         }
         return new LegacyBatch(
-                toLong(reply.get(0)) == 1, toLong(reply.get(1)), toLong(reply.get(2)), toLong(reply.get(3)),
-                unmark, messages);
+                toLong(reply.get(0)) == 1, new MigrationLease(name, toLong(reply.get(4))), toLong(reply.get(1)),
+                toLong(reply.get(2)), toLong(reply.get(3)), unmark, messages);
     }
 
     /**

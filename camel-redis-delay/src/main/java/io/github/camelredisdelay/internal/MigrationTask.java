@@ -27,7 +27,9 @@ import java.util.function.Function;
  * removed from the legacy side ({@code legacy-remove.lua}), which keeps their ids, then unmarked: a batch repeated
  * after a crash between the steps is never delivered twice, and marks a crash left after the removal are cleared by the
  * task that takes over, which the next claim names them to. One task per legacy queue migrates at a time (a lease in
- * Redis); the others wait as stand-ins.
+ * Redis); the others wait as stand-ins. Each lease has a number ({@link MigrationLease}), and the queue refuses the
+ * writes of a task whose lease ran out once one with a later lease wrote: a task that stalled (a long GC pause) with a
+ * claimed batch cannot write it again after the task that took over moved it.
  */
 public final class MigrationTask {
 
@@ -67,25 +69,25 @@ public final class MigrationTask {
         LegacyBatch batch = legacy.claim(owner, LEASE_MS, BATCH_SIZE, settled);
         // unsettled until this step succeeds: an exception below leaves marks the next claim must name again
         settled = false;
-        unmark(batch.unmark());
+        unmark(batch.lease(), batch.unmark());
         List<LegacyMessage> messages = batch.messages();
         if (messages.isEmpty()) {
             settled = true;
             progress.record(batch.owned(), 0, batch.left());
             return false;
         }
-        byShard(messages, LegacyMessage::id).forEach(
-                (shard, part) -> shard.migration().migrate(part, part.stream().map(m -> envelopeOf.apply(m.value())).toList()));
+        byShard(messages, LegacyMessage::id).forEach((shard, part) -> shard.migration().migrate(batch.lease(), part,
+                part.stream().map(m -> envelopeOf.apply(m.value())).toList()));
         legacy.remove(messages);
-        unmark(messages.stream().map(LegacyMessage::id).toList());
+        unmark(batch.lease(), messages.stream().map(LegacyMessage::id).toList());
         settled = true;
         progress.record(true, messages.size(), batch.left() - messages.size());
         return messages.size() == BATCH_SIZE;
     }
 
     /** Clears the marks of migrated messages whose legacy copies are removed, on each message's shard. */
-    private void unmark(List<String> ids) {
-        byShard(ids, id -> id).forEach((shard, part) -> shard.migration().forgetMigrated(part));
+    private void unmark(MigrationLease lease, List<String> ids) {
+        byShard(ids, id -> id).forEach((shard, part) -> shard.migration().forgetMigrated(lease, part));
     }
 
     private <T> Map<QueueShard, List<T>> byShard(List<T> items, Function<T, String> idOf) {

@@ -97,7 +97,7 @@ public final class OutageLog {
      * a plain {@link RedisException}, and what it cannot reach or hear back from as subclasses.
      */
     private static boolean isErrorReply(Throwable cause) {
-        return cause.getClass() == RedisException.class;
+        return Futures.unwrap(cause).getClass() == RedisException.class;
     }
 
     public boolean isDown() {

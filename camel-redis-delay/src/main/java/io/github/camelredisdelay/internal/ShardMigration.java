@@ -39,11 +39,15 @@ public final class ShardMigration {
     /**
      * Writes messages migrated from a legacy queue and marks their ids; see {@code migrate.lua}.
      *
-     * @param  envelopes the envelope of each message, in the order of {@code messages}
-     * @return           how many were stored (the others were written before)
+     * @param  lease                 the lease the messages were claimed under
+     * @param  envelopes             the envelope of each message, in the order of {@code messages}
+     * @return                       how many were stored (the others were written before)
+     * @throws IllegalStateException when a task with a later lease wrote to this shard: nothing was written
      */
-    public int migrate(List<LegacyMessage> messages, List<byte[]> envelopes) {
-        List<Object> args = new ArrayList<>(messages.size() * 3);
+    public int migrate(MigrationLease lease, List<LegacyMessage> messages, List<byte[]> envelopes) {
+        List<Object> args = new ArrayList<>(2 + messages.size() * 3);
+        args.add(bytes(lease.legacyQueue()));
+        args.add(bytes(lease.fence()));
         for (int i = 0; i < messages.size(); i++) {
             args.add(bytes(messages.get(i).id()));
             args.add(envelopes.get(i));
@@ -51,14 +55,26 @@ public final class ShardMigration {
         }
         List<Object> reply = scripts.callAndWait("Migration of " + messages.size() + " messages", LuaScript.MIGRATE,
                 Durability.REQUIRED, RScript.ReturnType.LIST, args.toArray());
+        if (toLong(reply.get(0)) == -1) {
+            throw lease.lost("writing " + messages.size() + " messages");
+        }
         return (int) reply.stream().skip(1).filter(status -> toLong(status) == Wire.STATUS_SCHEDULED).count();
     }
 
     /**
      * Clears the marks {@link #migrate} set, once the legacy copies are gone; see {@code migrated-forget.lua}.
+     *
+     * @throws IllegalStateException when a task with a later lease wrote to this shard: nothing was cleared
      */
-    public void forgetMigrated(List<String> messageIds) {
-        Object[] ids = messageIds.stream().map(Replies::bytes).toArray();
-        scripts.callAndWait("Migration marks", LuaScript.MIGRATED_FORGET, Durability.NONE, RScript.ReturnType.LONG, ids);
+    public void forgetMigrated(MigrationLease lease, List<String> messageIds) {
+        List<Object> args = new ArrayList<>(2 + messageIds.size());
+        args.add(bytes(lease.legacyQueue()));
+        args.add(bytes(lease.fence()));
+        messageIds.forEach(id -> args.add(bytes(id)));
+        Long cleared = scripts.callAndWait("Migration marks", LuaScript.MIGRATED_FORGET, Durability.NONE,
+                RScript.ReturnType.LONG, args.toArray());
+        if (cleared == -1) {
+            throw lease.lost("clearing " + messageIds.size() + " marks");
+        }
     }
 }

@@ -29,6 +29,8 @@
   KEYS[6] owner    STRING the lease of the migrating task (PX), so one task migrates at a time
   KEYS[7] unmark   SET    ids of migrated messages removed from KEYS[4] (legacy-remove.lua) whose marks on the queue
                           (migrate.lua) may not be cleared yet
+  KEYS[8] fence    STRING counts the leases: each new holder gets the next number, and the queue refuses the writes
+                          of a task holding a lower one (migration-fence.lua), whose lease ran out while it stalled
   ARGV[1] owner token of the calling task
   ARGV[2] lease in ms
   ARGV[3] batch size: most messages returned, and most taken from the destination list or moved one by one
@@ -44,15 +46,16 @@
   over from one that may have died between legacy-remove.lua and clearing the marks, or one whose step failed) its ids
   are returned for the caller to clear before anything else.
 
-  Returns {owned, pending, waiting, ready, unmark, id, ..., member, dueAt, value, member, dueAt, value, ...}
-    owned:   1, or 0 when another task holds the lease (then nothing follows but unmark 0)
+  Returns {owned, pending, waiting, ready, fence, unmark, id, ..., member, dueAt, value, member, dueAt, value, ...}
+    owned:   1, or 0 when another task holds the lease (then nothing follows but fence 0 and unmark 0)
     pending: members of KEYS[4]; waiting: of KEYS[1]; ready: of KEYS[3], all after this call
+    fence:   the number of the caller's lease, for its writes to the queue
     unmark:  the number of ids that follow, those of KEYS[7], whose marks the caller is to clear
     then the batch, earliest due time first: member, due time (epoch ms, integer), Redisson's encoded value
 ]]
 local rcall = redis.call
 local timeoutKey, orderKey, targetKey, pendingKey, sequenceKey, ownerKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
-local unmarkKey = KEYS[7]
+local unmarkKey, fenceKey = KEYS[7], KEYS[8]
 local owner, batch = ARGV[1], tonumber(ARGV[3])
 
 -- The value packed in a member of Redisson's timeout set. Redisson since 3.21.1 packs 'Bc0Lc0' (a random id of its
@@ -82,7 +85,12 @@ local holder = rcall('GET', ownerKey)
 if holder and holder ~= owner then
   local reply = counts(0)
   reply[5] = 0
+  reply[6] = 0
   return reply
+end
+if holder ~= owner then
+  -- a new lease, even for a task whose own ran out: what it wrote under the old one may be repeated by now
+  rcall('INCR', fenceKey)
 end
 rcall('SET', ownerKey, owner, 'PX', ARGV[2])
 
@@ -118,7 +126,8 @@ if values then
 end
 
 local reply = counts(1)
-reply[5] = #unmark
+reply[5] = tonumber(rcall('GET', fenceKey))
+reply[6] = #unmark
 for _, id in ipairs(unmark) do
   reply[#reply + 1] = id
 end

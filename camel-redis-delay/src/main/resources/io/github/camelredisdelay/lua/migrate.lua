@@ -20,24 +20,30 @@
   The mark is what makes a repeated batch (after a crash between this write and that remove) harmless even when
   the message was delivered and acknowledged in between: a marked id is never written again.
 
-  Includes: record.lua, due-set.lua
+  Includes: record.lua, due-set.lua, migration-fence.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua).
-  ARGV[3] on, three per message:
+  ARGV[3] the legacy queue's name
+  ARGV[4] the number of the caller's migration lease (legacy-claim.lua)
+  ARGV[5] on, three per message:
   ARGV[i]     message id, derived from the legacy member
   ARGV[i + 1] envelope (binary, opaque here)
   ARGV[i + 2] due time, epoch ms (kept below 2^53)
 
-  Returns {now, status, status, ...}, a status per message in order (wire.lua):
+  Returns {-1} when a task with a later lease wrote to this shard (the caller's lease ran out: nothing is written),
+  else {now, status, status, ...}, a status per message in order (wire.lua):
     STATUS_SCHEDULED: stored
     STATUS_KEPT:      written before (marked), or a message with this id exists: nothing changed
 ]]
 
+if not fenceAdmits(ARGV[3], ARGV[4]) then
+  return {-1}
+end
 local now = redisNow()
 local reply = {now}
 local earliest, earliestBucket
 local readied = false
-for i = 3, #ARGV, 3 do
+for i = 5, #ARGV, 3 do
   local id = ARGV[i]
   local status = STATUS_KEPT
   if rcall('SADD', migratedKey, id) == 1 then

@@ -18,15 +18,21 @@
   Clears the marks migrate.lua set, once the legacy copies of those messages are removed (legacy-remove.lua). The ids
   may be many more than one command takes (those of every batch a task that died left to clear).
 
-  Includes: batches.lua
+  Includes: batches.lua, migration-fence.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua).
-  ARGV[3] on: message ids
+  ARGV[3] the legacy queue's name
+  ARGV[4] the number of the caller's migration lease (legacy-claim.lua)
+  ARGV[5] on: message ids
 
-  Returns the number of marks cleared.
+  Returns the number of marks cleared, or -1 when a task with a later lease wrote to this shard (the caller's lease
+  ran out: nothing is cleared).
 ]]
+if not fenceAdmits(ARGV[3], ARGV[4]) then
+  return -1
+end
 local ids = {}
-for i = 3, #ARGV do
+for i = 5, #ARGV do
   ids[#ids + 1] = ARGV[i]
 end
 return rcallEach('SREM', migratedKey, ids)

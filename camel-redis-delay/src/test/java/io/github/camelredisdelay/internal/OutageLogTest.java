@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.lang.reflect.Proxy;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.Test;
@@ -63,7 +64,8 @@ class OutageLogTest {
         Lines lines = new Lines();
         OutageLog outage = new OutageLog(lines.logger, "Migration from RDelayedQueue d to queue q");
 
-        outage.failed(new RedisException("ERR user_script:107: bad argument #2 to 'unpack' (data string too short)"));
+        outage.failed(new CompletionException(
+                new RedisException("ERR user_script:107: bad argument #2 to 'unpack' (data string too short)")));
         outage.succeeded();
 
         assertThat(lines.lines).containsExactly("WARN {} failed on an error Redis replied; retrying with back-off: {}",

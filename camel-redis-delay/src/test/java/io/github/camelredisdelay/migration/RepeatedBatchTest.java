@@ -35,6 +35,7 @@ import org.junit.jupiter.api.Test;
 import org.redisson.api.RSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -83,6 +84,27 @@ class RepeatedBatchTest extends RedisDelayTestSupport {
         assertThat(delivered).hasSize(5).doesNotHaveDuplicates();
     }
 
+    @Test
+    void aMigratorWhoseLeaseRanOutWhileItStalledWritesNothingAfterTheOneThatTookOver() throws Exception {
+        LegacyDelayedQueue legacyQueue = legacyQueueOfFive();
+        ShardedQueue queue = consumedQueue();
+
+        // the stalled migrator claimed the batch (a long GC pause, say) and its lease ran out before it wrote it
+        LegacyBatch stalled = legacyQueue.claim("stalled", 200, MigrationTask.BATCH_SIZE);
+        assertThat(stalled.messages()).hasSize(5);
+        // the migrator that took over moved everything, and the route delivered and acknowledged it
+        resumeAfterLease(legacyQueue, queue);
+        await().atMost(Duration.ofSeconds(5)).until(() -> delivered.size() == 5 && queue.size() == 0);
+        assertThat(marks()).isEmpty();
+
+        // the stalled one wakes up and writes its batch
+        assertThatThrownBy(() -> write(queue, stalled)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("lease");
+
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> delivered.size() == 5);
+        assertThat(delivered).doesNotHaveDuplicates();
+    }
+
     private LegacyDelayedQueue legacyQueueOfFive() throws Exception {
         String legacy = "legacy-" + UUID.randomUUID().toString().substring(0, 8);
         try (OldRedissonNode old = new OldRedissonNode(legacy)) {
@@ -105,7 +127,8 @@ class RepeatedBatchTest extends RedisDelayTestSupport {
     }
 
     private static void write(ShardedQueue queue, LegacyBatch batch) {
-        queue.first().migration().migrate(batch.messages(), batch.messages().stream().map(m -> envelope(m.value())).toList());
+        queue.first().migration().migrate(batch.lease(), batch.messages(),
+                batch.messages().stream().map(m -> envelope(m.value())).toList());
     }
 
     /**
