@@ -131,6 +131,59 @@ class ConfigurationTrapsTest extends RedisDelayTestSupport {
         }
     }
 
+    @Test
+    void anAddressBesideTheOnlyRedissonClientBeanFailsTheStartupSayingWhichWins() throws Exception {
+        RedissonClient cache = client();
+        try {
+            CamelContext context = new DefaultCamelContext();
+            // the application's only client, for its cache: Camel sets it on the component by itself (autowiring)
+            context.getRegistry().bind("cacheClient", cache);
+            RedisDelayComponent component = new RedisDelayComponent();
+            component.getConfiguration().setAddress("redis://queues.example:6379");
+            context.addComponent("redis-delay", component);
+            context.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("direct:in").to("redis-delay:orders");
+                }
+            });
+
+            assertThatThrownBy(context::start).rootCause().isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("orders").hasMessageContaining("redis://queues.example:6379")
+                    .hasMessageContaining("autowiredEnabled=false");
+            context.stop();
+        } finally {
+            cache.shutdown();
+        }
+    }
+
+    @Test
+    void anAddressIsUsedBesideTheOnlyRedissonClientBeanWhenAutowiringIsOff() throws Exception {
+        RedissonClient cache = client();
+        try (CamelContext context = new DefaultCamelContext()) {
+            context.getRegistry().bind("cacheClient", cache);
+            RedisDelayComponent component = new RedisDelayComponent();
+            component.setAutowiredEnabled(false);
+            component.getConfiguration().setAddress(RedisServerExtension.redisUrl());
+            component.getConfiguration().setKeyPrefix(keyPrefix);
+            context.addComponent("redis-delay", component);
+            context.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("direct:in").to("redis-delay:orders");
+                }
+            });
+            context.start();
+
+            context.createProducerTemplate().sendBody("direct:in", "order-1");
+
+            assertThat(component.getConfiguration().getRedissonClient()).isNull();
+            assertThat(redis().getMap(key("orders", "msg")).size()).isEqualTo(1);
+        } finally {
+            cache.shutdown();
+        }
+    }
+
     private static RedissonClient client() {
         Config config = new Config();
         config.useSingleServer().setAddress(RedisServerExtension.redisUrl()).setConnectionMinimumIdleSize(1);
