@@ -24,7 +24,9 @@ import org.redisson.api.RedissonClient;
 /**
  * Refuses to guess which Redis to use. Camel autowires a {@link RedissonClient} bean only when there is exactly one;
  * with several (one for caching, one for queues, say) and none chosen, the component would quietly connect to its
- * default address instead. That is an error here, naming the candidates.
+ * default address instead. That is an error here, naming the candidates; so is a client beside an address or Redisson
+ * configuration of the component's own (the autowired bean of the application's cache beside the queues' address),
+ * where the client would win in silence.
  */
 final class ClientChoice {
 
@@ -33,10 +35,23 @@ final class ClientChoice {
 
     /**
      * @throws IllegalStateException when several RedissonClient beans are in the registry and {@code options} neither
-     *                               names one nor sets an address or a Redisson configuration of its own
+     *                               names one nor sets an address or a Redisson configuration of its own; or when it
+     *                               has a client and an address or Redisson configuration both
      */
     static void checkUnambiguous(CamelContext context, RedisDelayConfiguration options, String queue) {
-        if (options.getRedissonClient() != null || options.isAddressSet() || options.getRedissonConfig() != null) {
+        boolean ownConnection = options.isAddressSet() || options.getRedissonConfig() != null;
+        if (options.getRedissonClient() != null && ownConnection) {
+            String own = options.getRedissonConfig() != null
+                    ? "redissonConfig " + options.getRedissonConfig() : "address " + options.getAddress();
+            throw new IllegalStateException(
+                    "Queue " + queue + " has both a RedissonClient and " + own + ": the client would be used and the "
+                                            + own + " ignored. With a single RedissonClient bean in the registry, Camel "
+                                            + "sets it by itself (autowiring): to connect to the " + own + " instead, "
+                                            + "set autowiredEnabled=false on the component "
+                                            + "(camel.component.redis-delay.autowired-enabled=false); to use the client, "
+                                            + "remove the " + own.substring(0, own.indexOf(' ')) + ".");
+        }
+        if (options.getRedissonClient() != null || ownConnection) {
             return;
         }
         Map<String, RedissonClient> beans = context.getRegistry().findByTypeWithName(RedissonClient.class);
