@@ -33,6 +33,33 @@ import static org.awaitility.Awaitility.await;
 class HealthCheckTest extends RedisDelayTestSupport {
 
     @Test
+    void readinessIsDownWhileRedisAnswersButRefusesTheQueuesWrites() throws Exception {
+        CamelContext node = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:order").to("redis-delay:orders?delay=1h");
+            }
+        });
+        HealthChecks.enableConsumersAndProducers(node);
+        node.start();
+        node.createProducerTemplate().sendBody("direct:order", "x");
+        HealthCheck producerCheck = HealthChecks.producerCheck(node);
+        assertThat(producerCheck.call().getState()).isEqualTo(HealthCheck.State.UP);
+
+        // out of memory under noeviction: reads and TIME are answered, every write is refused
+        var server = redis().getRedisNodes(org.redisson.api.redisnode.RedisNodes.SINGLE).getInstance();
+        server.setConfig("maxmemory", "1");
+        try {
+            HealthCheck.Result refused = producerCheck.call();
+            assertThat(refused.getState()).isEqualTo(HealthCheck.State.DOWN);
+            assertThat(refused.getMessage()).hasValueSatisfying(m -> assertThat(m).contains("OOM"));
+        } finally {
+            server.setConfig("maxmemory", "0");
+        }
+        assertThat(producerCheck.call().getState()).isEqualTo(HealthCheck.State.UP);
+    }
+
+    @Test
     void readinessTurnsDownWhileRedisIsStoppedAndUpWhenItIsBack() throws Exception {
         var redisServer = RedisServerExtension.process()
                 .orElseThrow(() -> new IllegalStateException("this test stops and restarts its private redis-server"));
