@@ -81,7 +81,9 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
             queue.ping(TIMEOUT);
             builder.up();
         } catch (Exception e) {
-            builder.down().message("Redis of queue " + queue.name() + " does not answer: " + e.getMessage()).error(e);
+            builder.down().message("Redis of queue " + queue.name() + " does not answer or refuses its writes: "
+                                   + e.getMessage())
+                    .error(e);
         }
     }
 }

@@ -48,6 +48,7 @@ public enum LuaScript {
     DEAD_LETTERS("dead-letters.lua", RScript.Mode.READ_ONLY),
     DISCARD("discard.lua", RScript.Mode.READ_WRITE),
     TIME("time.lua", RScript.Mode.READ_ONLY),
+    PROBE("probe.lua", RScript.Mode.READ_WRITE),
     MEMORY_POLICY("memory-policy.lua", RScript.Mode.READ_ONLY),
     MIGRATE("migrate.lua", RScript.Mode.READ_WRITE),
     MIGRATED_FORGET("migrated-forget.lua", RScript.Mode.READ_WRITE),

@@ -16,6 +16,7 @@
 package io.github.camelredisdelay.internal;
 
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 import org.redisson.client.RedisException;
 import org.slf4j.Logger;
@@ -29,6 +30,8 @@ import org.slf4j.Logger;
 public final class OutageLog {
 
     private static final long QUIET_NANOS = TimeUnit.MINUTES.toNanos(1);
+    /** The start of a message that is an error Redis replied: its code, in capitals. */
+    private static final Pattern ERROR_CODE = Pattern.compile("[A-Z]{2,} ");
 
     private final Logger log;
     private final String what;
@@ -94,10 +97,13 @@ public final class OutageLog {
 
     /**
      * Whether Redis answered with an error of its own (a failing script, a refused command): Redisson reports those as
-     * a plain {@link RedisException}, and what it cannot reach or hear back from as subclasses.
+     * a plain {@link RedisException} whose message starts with Redis' error code ({@code ERR}, {@code NOPERM}...), and
+     * what it cannot reach or hear back from as subclasses or with a message of its own.
      */
     private static boolean isErrorReply(Throwable cause) {
-        return Futures.unwrap(cause).getClass() == RedisException.class;
+        Throwable failure = Futures.unwrap(cause);
+        return failure.getClass() == RedisException.class && failure.getMessage() != null
+                && ERROR_CODE.matcher(failure.getMessage()).lookingAt();
     }
 
     public boolean isDown() {

@@ -232,13 +232,15 @@ public final class QueueShard {
     }
 
     /**
-     * Checks that Redis answers for this queue within {@code timeout}.
+     * Checks that the master of this queue answers within {@code timeout} and takes the queue's writes; see
+     * {@code probe.lua}.
      *
-     * @throws Exception the failure or time-out
+     * @throws Exception the failure (Redis' refusal, such as OOM or READONLY) or time-out
      */
     public void ping(Duration timeout) throws Exception {
         try {
-            redisTimeMillisAsync().toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            scripts.call("Write probe", LuaScript.PROBE, Durability.NONE, RScript.ReturnType.LONG).toCompletableFuture()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             throw e.getCause() instanceof Exception cause ? cause : e;
         }

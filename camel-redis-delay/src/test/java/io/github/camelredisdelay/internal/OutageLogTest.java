@@ -73,6 +73,16 @@ class OutageLogTest {
     }
 
     @Test
+    void aConnectionLostWhileACommandRanIsRedisOutOfReach() {
+        Lines lines = new Lines();
+        OutageLog outage = new OutageLog(lines.logger, "Consumer of queue q");
+
+        outage.failed(new RedisException("Unexpected exception while processing command"));
+
+        assertThat(lines.lines).containsExactly("WARN {} cannot reach Redis, retrying with back-off: {}");
+    }
+
+    @Test
     void aFlappingConnectionIsReportedOnceAMinute() {
         Lines lines = new Lines();
         OutageLog outage = new OutageLog(lines.logger, "Consumer of queue q");

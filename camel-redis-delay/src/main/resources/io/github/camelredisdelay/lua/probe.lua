@@ -1,0 +1,28 @@
+--
+-- Copyright The camel-redis-delay authors
+--
+-- Licensed under the Apache License, Version 2.0 (the "License");
+-- you may not use this file except in compliance with the License.
+-- You may obtain a copy of the License at
+--
+--     https://www.apache.org/licenses/LICENSE-2.0
+--
+-- Unless required by applicable law or agreed to in writing, software
+-- distributed under the License is distributed on an "AS IS" BASIS,
+-- WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+-- See the License for the specific language governing permissions and
+-- limitations under the License.
+--
+
+--[[
+  Checks that the node holding the queue takes the queue's writes now, for the health checks. ZADD XX of a member no
+  due set holds changes nothing, yet Redis refuses it as it would refuse a schedule: on a replica (READONLY), out of
+  memory under noeviction (OOM), with fewer replicas than min-replicas-to-write (NOREPLICAS), for a user without
+  write rights (NOPERM). Runs on the master, as every script that may write does.
+
+  KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
+
+  Returns Redis' time in epoch ms
+]]
+rcall('ZADD', dueKey, 'XX', 0, '')
+return redisNow()
