@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Predicate;
 import java.util.stream.IntStream;
 
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
@@ -244,6 +245,23 @@ class BrowsePeekAndPurgeTest extends RedisDelayTestSupport {
 
         assertThat(browsed).extracting(e -> e.getMessage().getBody()).containsExactly("m0", "m1", "m2", "m3", "m4", "m5", "m6");
         assertThat(endpoint.getBrowseStatus(100).size()).isEqualTo(7);
+    }
+
+    @Test
+    void browsingFollowsCamelsContractForLimitAndFilter() throws Exception {
+        CamelContext node = startContext();
+        ProducerTemplate producer = node.createProducerTemplate();
+        IntStream.range(0, 5).forEach(i -> producer.sendBodyAndHeader("redis-delay:orders?delay=" + (3_600_000 + i * 1000),
+                "m" + i, RedisDelayConstants.MESSAGE_ID, "m" + i));
+        BrowsableEndpoint endpoint = node.getEndpoint("redis-delay:orders?browseLimit=10", BrowsableEndpoint.class);
+
+        // a limit of 0 or less: no limit but browseLimit
+        assertThat(endpoint.getExchanges(0, null)).hasSize(5);
+        assertThat(endpoint.getBrowseStatus(0).size()).isEqualTo(5);
+        // the filter first, then the limit
+        Predicate<Exchange> onlyM4 = e -> "m4".equals(e.getMessage().getBody());
+        assertThat(endpoint.getExchanges(1, onlyM4))
+                .extracting(e -> e.getMessage().getBody()).containsExactly("m4");
     }
 
     @Test
