@@ -395,22 +395,35 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         return getExchanges(getBrowseLimit(), null);
     }
 
+    /**
+     * As Camel's {@link BrowsableEndpoint} has it: the filter applies to the first {@code browseLimit} messages, then
+     * at most {@code limit} of those it keeps are listed ({@code limit} 0 or less: no limit of its own).
+     */
     @Override
     public List<Exchange> getExchanges(int limit, Predicate filter) {
+        int wanted = browsed(limit);
         List<Exchange> exchanges = new ArrayList<>();
-        for (InspectedMessage message : admin.browse(Math.min(Math.max(limit, 1), getBrowseLimit()))) {
+        for (InspectedMessage message : admin.browse(filter == null ? wanted : getBrowseLimit())) {
             Exchange exchange = createExchange();
             messageMapper.populate(exchange, message, queueName);
             if (filter == null || filter.test(exchange)) {
                 exchanges.add(exchange);
+                if (exchanges.size() == wanted) {
+                    break;
+                }
             }
         }
         return exchanges;
     }
 
+    /** How many messages a browse with {@code limit} lists at most: {@code browseLimit} caps it, 0 or less means it. */
+    private int browsed(int limit) {
+        return limit > 0 ? Math.min(limit, getBrowseLimit()) : getBrowseLimit();
+    }
+
     @Override
     public BrowseStatus getBrowseStatus(int limit) {
-        List<InspectedMessage> messages = admin.browse(Math.min(Math.max(limit, 1), getBrowseLimit()));
+        List<InspectedMessage> messages = admin.browse(browsed(limit));
         return messages.isEmpty()
                 ? new BrowseStatus(0, 0, 0)
                 : new BrowseStatus(messages.size(), messages.get(0).dueAt(), messages.get(messages.size() - 1).dueAt());
