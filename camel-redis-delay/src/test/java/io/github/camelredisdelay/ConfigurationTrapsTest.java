@@ -18,6 +18,7 @@ package io.github.camelredisdelay;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
@@ -87,15 +88,8 @@ class ConfigurationTrapsTest extends RedisDelayTestSupport {
         RedissonClient cache = client();
         RedissonClient queues = client();
         try {
-            CamelContext context = new DefaultCamelContext();
-            context.getRegistry().bind("cacheClient", cache);
-            context.getRegistry().bind("queueClient", queues);
-            context.addRoutes(new RouteBuilder() {
-                @Override
-                public void configure() {
-                    from("direct:in").to("redis-delay:orders");
-                }
-            });
+            CamelContext context
+                    = contextSendingTo("redis-delay:orders", Map.of("cacheClient", cache, "queueClient", queues), null);
 
             assertThatThrownBy(context::start).rootCause().isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("orders").hasMessageContaining("[cacheClient, queueClient]")
@@ -111,15 +105,9 @@ class ConfigurationTrapsTest extends RedisDelayTestSupport {
     void aClientChosenByNameAmongSeveralIsUsed() throws Exception {
         RedissonClient cache = client();
         RedissonClient queues = client();
-        try (CamelContext context = new DefaultCamelContext()) {
-            context.getRegistry().bind("cacheClient", cache);
-            context.getRegistry().bind("queueClient", queues);
-            context.addRoutes(new RouteBuilder() {
-                @Override
-                public void configure() {
-                    from("direct:in").to("redis-delay:orders?redissonClient=#bean:queueClient&keyPrefix=" + keyPrefix);
-                }
-            });
+        try (CamelContext context
+                = contextSendingTo("redis-delay:orders?redissonClient=#bean:queueClient&keyPrefix=" + keyPrefix,
+                        Map.of("cacheClient", cache, "queueClient", queues), null)) {
             context.start();
 
             context.createProducerTemplate().sendBody("direct:in", "order-1");
@@ -135,18 +123,10 @@ class ConfigurationTrapsTest extends RedisDelayTestSupport {
     void anAddressBesideTheOnlyRedissonClientBeanFailsTheStartupSayingWhichWins() throws Exception {
         RedissonClient cache = client();
         try {
-            CamelContext context = new DefaultCamelContext();
-            // the application's only client, for its cache: Camel sets it on the component by itself (autowiring)
-            context.getRegistry().bind("cacheClient", cache);
             RedisDelayComponent component = new RedisDelayComponent();
             component.getConfiguration().setAddress("redis://queues.example:6379");
-            context.addComponent("redis-delay", component);
-            context.addRoutes(new RouteBuilder() {
-                @Override
-                public void configure() {
-                    from("direct:in").to("redis-delay:orders");
-                }
-            });
+            // the application's only client, for its cache: Camel sets it on the component by itself (autowiring)
+            CamelContext context = contextSendingTo("redis-delay:orders", Map.of("cacheClient", cache), component);
 
             assertThatThrownBy(context::start).rootCause().isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("orders").hasMessageContaining("redis://queues.example:6379")
@@ -160,19 +140,11 @@ class ConfigurationTrapsTest extends RedisDelayTestSupport {
     @Test
     void anAddressIsUsedBesideTheOnlyRedissonClientBeanWhenAutowiringIsOff() throws Exception {
         RedissonClient cache = client();
-        try (CamelContext context = new DefaultCamelContext()) {
-            context.getRegistry().bind("cacheClient", cache);
-            RedisDelayComponent component = new RedisDelayComponent();
-            component.setAutowiredEnabled(false);
-            component.getConfiguration().setAddress(RedisServerExtension.redisUrl());
-            component.getConfiguration().setKeyPrefix(keyPrefix);
-            context.addComponent("redis-delay", component);
-            context.addRoutes(new RouteBuilder() {
-                @Override
-                public void configure() {
-                    from("direct:in").to("redis-delay:orders");
-                }
-            });
+        RedisDelayComponent component = new RedisDelayComponent();
+        component.setAutowiredEnabled(false);
+        component.getConfiguration().setAddress(RedisServerExtension.redisUrl());
+        component.getConfiguration().setKeyPrefix(keyPrefix);
+        try (CamelContext context = contextSendingTo("redis-delay:orders", Map.of("cacheClient", cache), component)) {
             context.start();
 
             context.createProducerTemplate().sendBody("direct:in", "order-1");
@@ -182,6 +154,26 @@ class ConfigurationTrapsTest extends RedisDelayTestSupport {
         } finally {
             cache.shutdown();
         }
+    }
+
+    /**
+     * A context, not started, whose registry holds these RedissonClient beans, with this redis-delay component (or
+     * Camel's default one, when {@code null}) and a route from direct:in to {@code uri}.
+     */
+    private static CamelContext contextSendingTo(String uri, Map<String, RedissonClient> beans, RedisDelayComponent component)
+            throws Exception {
+        CamelContext context = new DefaultCamelContext();
+        beans.forEach((name, bean) -> context.getRegistry().bind(name, bean));
+        if (component != null) {
+            context.addComponent("redis-delay", component);
+        }
+        context.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:in").to(uri);
+            }
+        });
+        return context;
     }
 
     private static RedissonClient client() {
