@@ -22,6 +22,9 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import io.github.camelredisdelay.embedded.RedisBinary;
+import io.github.camelredisdelay.embedded.RedisServerOptions;
+import io.github.camelredisdelay.embedded.RedisServerProcess;
 import io.github.camelredisdelay.internal.EvictionPolicyCheck;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
@@ -29,6 +32,7 @@ import io.github.camelredisdelay.test.RedisServerExtension;
 import org.apache.camel.CamelContext;
 import org.apache.camel.CamelExecutionException;
 import org.apache.camel.Message;
+import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.main.Main;
@@ -153,6 +157,21 @@ class ConfigurationTrapsTest extends RedisDelayTestSupport {
             assertThat(redis().getMap(key("orders", "msg")).size()).isEqualTo(1);
         } finally {
             cache.shutdown();
+        }
+    }
+
+    @Test
+    void anEndpointsOwnAddressReplacesTheClientOfTheComponent() throws Exception {
+        RedisBinary binary
+                = RedisBinary.select(System.getProperty(RedisServerExtension.BINARY_PROPERTY, RedisBinary.PATH_CHOICE));
+        try (RedisServerProcess other = RedisServerProcess.start(binary, RedisServerOptions.defaults())) {
+            // the component has a client (the test Redis); one endpoint names another Redis
+            ProducerTemplate producer = startContext().createProducerTemplate();
+
+            producer.sendBody("redis-delay:orders?delay=1h&address=" + other.uri(), "to the other Redis");
+
+            assertThat(other.command("HLEN", keyPrefix + ":{orders}:msg")).isEqualTo("1");
+            assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
         }
     }
 
