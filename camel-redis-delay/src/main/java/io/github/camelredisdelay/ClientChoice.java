@@ -44,9 +44,10 @@ final class ClientChoice {
             String own = options.getRedissonConfig() != null
                     ? "redissonConfig " + options.getRedissonConfig() : "address " + options.getAddress();
             throw new IllegalStateException(
-                    "Queue " + queue + " has both a RedissonClient and " + own + ": the client would be used and the "
-                                            + own + " ignored. With a single RedissonClient bean in the registry, Camel "
-                                            + "sets it by itself (autowiring): to connect to the " + own + " instead, "
+                    "Queue " + queue + " has both a RedissonClient and " + own + " (on the component, or both on its "
+                                            + "endpoint): the client would be used and the " + own + " ignored. With a "
+                                            + "single RedissonClient bean in the registry, Camel sets it on the "
+                                            + "component by itself (autowiring): to connect to the " + own + " instead, "
                                             + "set autowiredEnabled=false on the component "
                                             + "(camel.component.redis-delay.autowired-enabled=false); to use the client, "
                                             + "remove the " + own.substring(0, own.indexOf(' ')) + ".");

@@ -99,7 +99,13 @@ public class RedisDelayComponent extends HealthCheckComponent {
     @Override
     protected Endpoint createEndpoint(String uri, String remaining, Map<String, Object> parameters) throws Exception {
         QueueNames.validate(remaining);
-        RedisDelayEndpoint endpoint = new RedisDelayEndpoint(uri, this, remaining, configuration.copy());
+        RedisDelayConfiguration options = configuration.copy();
+        if (parameters.containsKey("redissonClient") || parameters.containsKey("address")
+                || parameters.containsKey("redissonConfig")) {
+            // the endpoint's own choice of Redis replaces the component's, whichever way each was made
+            options.forgetConnection();
+        }
+        RedisDelayEndpoint endpoint = new RedisDelayEndpoint(uri, this, remaining, options);
         setProperties(endpoint, parameters);
         return endpoint;
     }

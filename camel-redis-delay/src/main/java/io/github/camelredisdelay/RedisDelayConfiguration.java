@@ -34,11 +34,13 @@ public class RedisDelayConfiguration implements Cloneable {
     /** Most shards of one queue: one per master of a large cluster. */
     static final int MAX_SHARDS = 128;
 
+    private static final String DEFAULT_ADDRESS = "redis://127.0.0.1:6379";
+
     @UriParam(label = "common")
     @Metadata(autowired = true)
     private RedissonClient redissonClient;
-    @UriParam(label = "common", defaultValue = "redis://127.0.0.1:6379")
-    private String address = "redis://127.0.0.1:6379";
+    @UriParam(label = "common", defaultValue = DEFAULT_ADDRESS)
+    private String address = DEFAULT_ADDRESS;
     private boolean addressSet;
     @UriParam(label = "security", secret = true)
     private String username;
@@ -105,7 +107,9 @@ public class RedisDelayConfiguration implements Cloneable {
     }
 
     /**
-     * A RedissonClient to use; when set, the component never shuts it down and ignores the connection options.
+     * A RedissonClient to use, which the component never shuts down. Give it or address / redissonConfig, not both:
+     * both on the component, or both on one endpoint, fail startup; an endpoint that sets either replaces the
+     * component's choice.
      */
     public void setRedissonClient(RedissonClient redissonClient) {
         this.redissonClient = redissonClient;
@@ -126,6 +130,17 @@ public class RedisDelayConfiguration implements Cloneable {
     /** Whether an address was given, rather than the default one. */
     boolean isAddressSet() {
         return addressSet;
+    }
+
+    /**
+     * Drops the client, address and Redisson configuration inherited from the component, for an endpoint that chooses
+     * its own.
+     */
+    void forgetConnection() {
+        redissonClient = null;
+        address = DEFAULT_ADDRESS;
+        addressSet = false;
+        redissonConfig = null;
     }
 
     public String getUsername() {
