@@ -1,0 +1,77 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.faults;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import io.github.camelredisdelay.embedded.RedisBinary;
+import io.github.camelredisdelay.embedded.RedisServerOptions;
+import io.github.camelredisdelay.embedded.RedisServerProcess;
+import io.github.camelredisdelay.test.RedisServerExtension;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The first call on a client that has never reached its Redis blocks the calling thread for the whole connect attempt
+ * (Redisson's lazy initialization, which lets a context start while Redis is down). A Redis that does not answer (here
+ * a server stopped with SIGSTOP) must delay only the queues on it, not those of another Redis in the same context.
+ */
+class UnansweringRedisTest extends FaultTestSupport {
+
+    private final List<String> delivered = new CopyOnWriteArrayList<>();
+
+    @Test
+    void aRedisThatNeverAnsweredDelaysNoQueueOnAnotherRedis() throws Exception {
+        RedisBinary binary
+                = RedisBinary.select(System.getProperty(RedisServerExtension.BINARY_PROPERTY, RedisBinary.PATH_CHOICE));
+        try (RedisServerProcess silent = RedisServerProcess.start(binary, RedisServerOptions.defaults())) {
+            signal(silent, "STOP");
+            try {
+                long starting = System.nanoTime();
+                ProducerTemplate producer = startContext(new RouteBuilder() {
+                    @Override
+                    public void configure() {
+                        from("redis-delay:orders").process(e -> delivered.add(e.getMessage().getBody(String.class)));
+                        from("direct:payment").to("redis-delay:payments?address=" + silent.uri());
+                    }
+                }).createProducerTemplate();
+                Duration start = Duration.ofNanos(System.nanoTime() - starting);
+
+                for (int i = 0; i < 3; i++) {
+                    producer.sendBody("redis-delay:orders?delay=500", "order-" + i);
+                }
+
+                await().atMost(Duration.ofSeconds(4)).until(() -> delivered.size() == 3);
+                assertThat(start).as("context start beside the silent Redis").isLessThan(Duration.ofSeconds(4));
+            } finally {
+                signal(silent, "CONT");
+            }
+        }
+    }
+
+    private static void signal(RedisServerProcess server, String signal) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(server.pid())).inheritIO().start();
+        assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(kill.exitValue()).isZero();
+    }
+}
