@@ -23,6 +23,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
@@ -66,8 +67,8 @@ public class RedisDelayComponent extends HealthCheckComponent {
     private final SharedRegistry<String, QueueStatistics> statistics = new SharedRegistry<>();
     private final SharedRegistry<String, Semaphore> blockingReadPermits = new SharedRegistry<>();
     private final EvictionPolicyCheck evictionPolicyCheck = new EvictionPolicyCheck();
-    private ScheduledExecutorService transferTimer;
-    private ScheduledExecutorService leaseTimer;
+    private final SharedRegistry<String, ConnectionTimers> timers = new SharedRegistry<>();
+    private final AtomicInteger timerNumbers = new AtomicInteger();
     private volatile ExecutorService completions;
     /** Set while a thread runs a task of {@link #runOnCompletionThread}. */
     private static final ThreadLocal<Boolean> COMPLETING = new ThreadLocal<>();
@@ -133,8 +134,6 @@ public class RedisDelayComponent extends HealthCheckComponent {
     @Override
     protected void doStart() throws Exception {
         super.doStart();
-        transferTimer = timerThread("RedisDelayTransfer");
-        leaseTimer = timerThread("RedisDelayLeases");
         // an unbounded queue: Camel reads a queue size of -1 as none, and its caller-runs policy would then continue
         // a route on the Redis client's I/O thread whenever every completion thread is busy
         completions = getCamelContext().getExecutorServiceManager().newThreadPool(this, "RedisDelayCompletions",
@@ -193,8 +192,8 @@ public class RedisDelayComponent extends HealthCheckComponent {
     }
 
     /**
-     * One thread for the timers of every queue: without a queue limit, since each queue keeps a timer armed there
-     * (Camel's default profile rejects tasks beyond 1,000).
+     * One thread for the timers of every queue of a connection: without a queue limit, since each queue keeps a timer
+     * armed there (Camel's default profile rejects tasks beyond 1,000).
      */
     private ScheduledExecutorService timerThread(String name) {
         return getCamelContext().getExecutorServiceManager().newScheduledThreadPool(this, name,
@@ -203,16 +202,6 @@ public class RedisDelayComponent extends HealthCheckComponent {
 
     @Override
     protected void doStop() throws Exception {
-        if (transferTimer != null) {
-            // its tasks only arm timers and send asynchronous calls; a task still stuck in the client's first connect
-            // (Redisson's lazy initialization blocks the caller) is interrupted rather than waited for
-            getCamelContext().getExecutorServiceManager().shutdownGraceful(transferTimer, TIMER_SHUTDOWN_MS);
-            transferTimer = null;
-        }
-        if (leaseTimer != null) {
-            getCamelContext().getExecutorServiceManager().shutdownGraceful(leaseTimer, TIMER_SHUTDOWN_MS);
-            leaseTimer = null;
-        }
         if (completions != null) {
             // producers have stopped: what is queued finishes routing exchanges whose schedule completed
             getCamelContext().getExecutorServiceManager().shutdownGraceful(completions, TIMER_SHUTDOWN_MS);
@@ -302,13 +291,21 @@ public class RedisDelayComponent extends HealthCheckComponent {
         statistics.release(key, released -> released.events().close());
     }
 
-    /** The thread that extends the leases of every consumer's fetched messages. */
-    ScheduledExecutorService leaseTimer() {
-        return leaseTimer;
+    /** The timer threads of a connection, started by its first endpoint and stopped after its last. */
+    ConnectionTimers acquireTimers(String connection) {
+        return timers.acquire(connection, () -> {
+            int number = timerNumbers.incrementAndGet();
+            return new ConnectionTimers(timerThread("RedisDelayTransfer-" + number), timerThread("RedisDelayLeases-" + number));
+        });
     }
 
-    ScheduledExecutorService transferTimer() {
-        return transferTimer;
+    void releaseTimers(String connection) {
+        timers.release(connection, released -> {
+            // their tasks only arm timers and send asynchronous calls; a task still stuck in the client's first connect
+            // (Redisson's lazy initialization blocks the caller) is interrupted rather than waited for
+            getCamelContext().getExecutorServiceManager().shutdownGraceful(released.transfer(), TIMER_SHUTDOWN_MS);
+            getCamelContext().getExecutorServiceManager().shutdownGraceful(released.leases(), TIMER_SHUTDOWN_MS);
+        });
     }
 
     /** Number of transfer tasks running, for tests and statistics. */

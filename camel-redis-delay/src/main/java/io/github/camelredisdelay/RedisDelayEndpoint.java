@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.function.Predicate;
 
@@ -92,6 +93,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     private WakeChannels wakeChannels;
     private String connection;
     private Semaphore blockingReadPermits;
+    private ConnectionTimers timers;
     private QueueStatistics statistics;
     private QueueAdmin admin;
     private String statisticsKey;
@@ -155,6 +157,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         String connection = connectionId();
         this.connection = connection;
         blockingReadPermits = component.acquireBlockingReadPermits(connection);
+        ConnectionTimers connectionTimers = component.acquireTimers(connection);
+        timers = connectionTimers;
         String wakeKey = connection + "|" + configuration.getKeyPrefix();
         String statsKey = wakeKey + "|" + queueName;
         ShardedQueue started = queue;
@@ -163,14 +167,14 @@ public class RedisDelayEndpoint extends DefaultEndpoint
             QueueStatistics created = new QueueStatistics(started, startedDeadLetters);
             created.events(QueueMetrics.bind(getCamelContext(), created));
             // off the start path: the client's first call may wait for its connection
-            component.transferTimer().execute(created::measureClockOffsetSoon);
+            connectionTimers.transfer().execute(created::measureClockOffsetSoon);
             return created;
         });
         statistics = shared;
         statisticsKey = statsKey;
         admin = new QueueAdmin(queue, deadLetterQueue);
         WakeChannels wake = component.acquireWakeChannels(wakeKey,
-                () -> new WakeChannels(client, configuration.getKeyPrefix(), component.transferTimer()));
+                () -> new WakeChannels(client, configuration.getKeyPrefix(), connectionTimers.transfer()));
         wakeChannels = wake;
         wakeChannelsKey = wakeKey;
         // each key as soon as its task is taken: a shard that fails the check below leaves the others to doStop
@@ -180,11 +184,12 @@ public class RedisDelayEndpoint extends DefaultEndpoint
             if (configuration.isRequireNoEviction()) {
                 EvictionPolicyCheck.require(shard);
             } else {
-                component.evictionPolicyCheck().checkSoon(shard, connection);
+                // off the start thread: the client's first call waits for its connection (lazy initialization)
+                connectionTimers.transfer().execute(() -> component.evictionPolicyCheck().checkSoon(shard, connection));
             }
             String key = connection + "|" + shard.keys().due();
             running = component.acquireTransferTask(key, () -> new TransferTask(
-                    shard, wake, component.transferTimer(),
+                    shard, wake, connectionTimers.transfer(),
                     configuration.getTransferBatchSize(), configuration.getTransferInterval(),
                     () -> component.evictionPolicyCheck().checkSoon(shard, connection)));
             transferKeys.add(key);
@@ -228,6 +233,10 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         if (blockingReadPermits != null) {
             component.releaseBlockingReadPermits(connection);
             blockingReadPermits = null;
+        }
+        if (timers != null) {
+            component.releaseTimers(connection);
+            timers = null;
         }
         if (client != null) {
             component.releaseClient(configuration);
@@ -285,6 +294,11 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     /** The permits of consumer reads that block in Redis, shared by the endpoints of this endpoint's client. */
     Semaphore blockingReadPermits() {
         return blockingReadPermits;
+    }
+
+    /** The thread that extends the leases of this endpoint's consumers, one per connection. */
+    ScheduledExecutorService leaseTimer() {
+        return timers.leases();
     }
 
     MessageMapper messageMapper() {

@@ -50,7 +50,7 @@ final class ShardDeliverers {
      */
     void start(DefaultConsumer owner) {
         RedisDelayHealthCheck.attach(owner, endpoint.queue(), endpoint.getComponent().isHealthCheckConsumerEnabled());
-        ScheduledExecutorService leaseTimer = endpoint.getComponent().leaseTimer();
+        ScheduledExecutorService leaseTimer = endpoint.leaseTimer();
         deliverers.forEach(deliverer -> deliverer.start(leaseTimer));
     }
 
