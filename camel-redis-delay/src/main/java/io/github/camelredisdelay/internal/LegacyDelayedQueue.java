@@ -61,21 +61,24 @@ public final class LegacyDelayedQueue {
      * {@code settled} false.
      */
     public LegacyBatch claim(String owner, long leaseMs, int batchSize) {
-        return claim(owner, leaseMs, batchSize, false);
+        return claim(owner, leaseMs, batchSize, false, 0);
     }
 
     /**
      * Takes over what the legacy queue holds and returns the next batch; see {@code legacy-claim.lua}.
      *
-     * @param owner   this task's token for the migration lease
-     * @param leaseMs how long the lease lasts without a further claim
-     * @param settled whether this task cleared the marks of every batch it {@linkplain #remove removed}; when not, or
-     *                when the lease was another's, the batch names the ids to clear ({@link LegacyBatch#unmark()})
+     * @param owner     this task's token for the migration lease
+     * @param leaseMs   how long the lease lasts without a further claim
+     * @param settled   whether this task cleared the marks of every batch it {@linkplain #remove removed}; when not, or
+     *                  when the lease was another's, the batch names the ids to clear ({@link LegacyBatch#unmark()})
+     * @param fenceSeen the highest lease number a queue shard refused this task's writes for
+     *                  ({@link MigrationLeaseLostException#latestFence()}), else 0
      */
-    public LegacyBatch claim(String owner, long leaseMs, int batchSize, boolean settled) {
+    public LegacyBatch claim(String owner, long leaseMs, int batchSize, boolean settled, long fenceSeen) {
         // a claim lost in a failover only leaves the legacy keys as they were
         List<Object> reply = scripts.callAndWait("Migration claim", LuaScript.LEGACY_CLAIM, Durability.NONE,
-                RScript.ReturnType.LIST, bytes(owner), bytes(leaseMs), bytes(batchSize), bytes(settled ? 1 : 0));
+                RScript.ReturnType.LIST, bytes(owner), bytes(leaseMs), bytes(batchSize), bytes(settled ? 1 : 0),
+                bytes(fenceSeen));
         int first = 6 + (int) toLong(reply.get(5));
         List<String> unmark = new ArrayList<>(first - 6);
         for (int i = 6; i < first; i++) {
@@ -94,16 +97,26 @@ public final class LegacyDelayedQueue {
      * Removes migrated messages from the pending set and keeps their ids for a later claim, in case this task dies
      * before it clears their marks; see {@code legacy-remove.lua}.
      *
-     * @return the messages left in the pending set
+     * @param  owner                       this task's token for the migration lease
+     * @return                             the messages left in the pending set
+     * @throws MigrationLeaseLostException when this task no longer holds the lease: nothing was removed
      */
-    public long remove(List<LegacyMessage> migrated) {
-        List<Object> args = new ArrayList<>(1 + 2 * migrated.size());
+    public long remove(String owner, List<LegacyMessage> migrated) {
+        List<Object> args = new ArrayList<>(2 + 2 * migrated.size());
+        args.add(bytes(owner));
         args.add(bytes(migrated.size()));
         migrated.forEach(message -> args.add(message.member()));
         migrated.forEach(message -> args.add(bytes(message.id())));
         // the legacy keys are Redisson's: no replicas are waited for (WriteSync.NONE)
         Long left = scripts.callAndWait("Migration remove", LuaScript.LEGACY_REMOVE, Durability.NONE,
                 RScript.ReturnType.LONG, args.toArray());
+        if (left == -1) {
+            throw new MigrationLeaseLostException(
+                    "Migration from RDelayedQueue " + name + ": removing " + migrated.size()
+                                                  + " migrated messages refused, the migration lease ran out and another "
+                                                  + "task took over; the batch is left to it",
+                    0);
+        }
         return left;
     }
 }

@@ -25,10 +25,12 @@ package io.github.camelredisdelay.internal;
  */
 public record MigrationLease(String legacyQueue, long fence) {
 
-    /** The failure of a write the queue refused under this lease. */
-    IllegalStateException lost(String what) {
-        return new IllegalStateException(
+    /** The failure of a write a queue shard refused under this lease, where {@code latestFence} wrote. */
+    MigrationLeaseLostException lost(String what, long latestFence) {
+        return new MigrationLeaseLostException(
                 "Migration from RDelayedQueue " + legacyQueue + ": " + what + " refused, the migration lease (number " + fence
-                                         + ") ran out and another task took over; the batch is left to it");
+                                               + ") ran out and another task (number " + latestFence
+                                               + ") took over; the batch is left to it",
+                latestFence);
     }
 }

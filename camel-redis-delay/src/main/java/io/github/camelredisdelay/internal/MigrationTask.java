@@ -45,6 +45,8 @@ public final class MigrationTask {
     private final MigrationProgress progress;
     /** Whether the marks of every batch this task removed from the legacy keys are cleared. */
     private boolean settled;
+    /** The highest lease number a queue shard refused this task's writes for. */
+    private long fenceSeen;
 
     /**
      * @param envelopeOf turns a legacy value (the bytes Redisson's codec wrote) into the envelope to store
@@ -66,7 +68,16 @@ public final class MigrationTask {
      * @return whether a full batch moved, so that the next step should follow at once
      */
     public boolean step() {
-        LegacyBatch batch = legacy.claim(owner, LEASE_MS, BATCH_SIZE, settled);
+        try {
+            return move();
+        } catch (MigrationLeaseLostException e) {
+            fenceSeen = Math.max(fenceSeen, e.latestFence());
+            throw e;
+        }
+    }
+
+    private boolean move() {
+        LegacyBatch batch = legacy.claim(owner, LEASE_MS, BATCH_SIZE, settled, fenceSeen);
         // unsettled until this step succeeds: an exception below leaves marks the next claim must name again
         settled = false;
         unmark(batch.lease(), batch.unmark());
@@ -78,7 +89,7 @@ public final class MigrationTask {
         }
         byShard(messages, LegacyMessage::id).forEach((shard, part) -> shard.migration().migrate(batch.lease(), part,
                 part.stream().map(m -> envelopeOf.apply(m.value())).toList()));
-        legacy.remove(messages);
+        legacy.remove(owner, messages);
         unmark(batch.lease(), messages.stream().map(LegacyMessage::id).toList());
         settled = true;
         progress.record(true, messages.size(), batch.left() - messages.size());

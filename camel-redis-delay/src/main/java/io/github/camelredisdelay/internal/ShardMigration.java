@@ -56,7 +56,7 @@ public final class ShardMigration {
         List<Object> reply = scripts.callAndWait("Migration of " + messages.size() + " messages", LuaScript.MIGRATE,
                 Durability.REQUIRED, RScript.ReturnType.LIST, args.toArray());
         if (toLong(reply.get(0)) == -1) {
-            throw lease.lost("writing " + messages.size() + " messages");
+            throw lease.lost("writing " + messages.size() + " messages", toLong(reply.get(1)));
         }
         return (int) reply.stream().skip(1).filter(status -> toLong(status) == Wire.STATUS_SCHEDULED).count();
     }
@@ -71,10 +71,10 @@ public final class ShardMigration {
         args.add(bytes(lease.legacyQueue()));
         args.add(bytes(lease.fence()));
         messageIds.forEach(id -> args.add(bytes(id)));
-        Long cleared = scripts.callAndWait("Migration marks", LuaScript.MIGRATED_FORGET, Durability.NONE,
-                RScript.ReturnType.LONG, args.toArray());
-        if (cleared == -1) {
-            throw lease.lost("clearing " + messageIds.size() + " marks");
+        List<Object> reply = scripts.callAndWait("Migration marks", LuaScript.MIGRATED_FORGET, Durability.NONE,
+                RScript.ReturnType.LIST, args.toArray());
+        if (toLong(reply.get(0)) == -1) {
+            throw lease.lost("clearing " + messageIds.size() + " marks", toLong(reply.get(1)));
         }
     }
 }

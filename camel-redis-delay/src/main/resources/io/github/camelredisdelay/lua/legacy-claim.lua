@@ -36,6 +36,7 @@
   ARGV[3] batch size: most messages returned, and most taken from the destination list or moved one by one
   ARGV[4] 1 when the calling task cleared the marks of every batch it removed, else 0 (its first claim, or one after a
           failed step)
+  ARGV[5] the highest lease number a queue shard named when it refused the calling task's writes, else 0
 
   The timeout set is taken over whole: renamed to KEYS[4] in O(1) when that is empty, else moved member by member
   once it holds at most a batch; the order list, which holds the same members, is unlinked (freed off the main
@@ -88,9 +89,13 @@ if holder and holder ~= owner then
   reply[6] = 0
   return reply
 end
-if holder ~= owner then
-  -- a new lease, even for a task whose own ran out: what it wrote under the old one may be repeated by now
-  rcall('INCR', fenceKey)
+local fence = tonumber(rcall('GET', fenceKey) or '0')
+local seen = tonumber(ARGV[5])
+if holder ~= owner or seen >= fence then
+  -- a new lease, even for a task whose own ran out: what it wrote under the old one may be repeated by now; or the
+  -- holder's writes were refused for a number its lease does not reach (the counter was lost): above that one
+  fence = math.max(fence, seen) + 1
+  rcall('SET', fenceKey, fence)
 end
 rcall('SET', ownerKey, owner, 'PX', ARGV[2])
 
@@ -126,7 +131,7 @@ if values then
 end
 
 local reply = counts(1)
-reply[5] = tonumber(rcall('GET', fenceKey))
+reply[5] = fence
 reply[6] = #unmark
 for _, id in ipairs(unmark) do
   reply[#reply + 1] = id

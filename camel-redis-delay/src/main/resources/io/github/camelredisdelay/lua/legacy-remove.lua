@@ -21,14 +21,19 @@
   The ids of the removed messages go to KEYS[7] in the same step, so that their marks on the queue are cleared even
   if the caller dies before it clears them: the next claim without the caller's word returns them.
 
-  KEYS: those of legacy-claim.lua; KEYS[4], the pending set, and KEYS[7], the ids to unmark, are used
-  ARGV[1]          n, the number of messages
-  ARGV[2 .. n + 1] members to remove
-  ARGV[n + 2 .. 2n + 1] the migrated messages' ids, in the same order
+  KEYS: those of legacy-claim.lua; KEYS[4], the pending set, KEYS[6], the lease, and KEYS[7], the ids to unmark,
+  are used
+  ARGV[1]          the calling task's owner token: nothing is removed unless it still holds the lease
+  ARGV[2]          n, the number of messages
+  ARGV[3 .. n + 2] members to remove
+  ARGV[n + 3 .. 2n + 2] the migrated messages' ids, in the same order
 
-  Returns the number of members left in the pending set.
+  Returns the number of members left in the pending set, or -1 when the caller no longer holds the lease.
 ]]
-local n = tonumber(ARGV[1])
-redis.call('SADD', KEYS[7], unpack(ARGV, n + 2, 2 * n + 1))
-redis.call('ZREM', KEYS[4], unpack(ARGV, 2, n + 1))
+if redis.call('GET', KEYS[6]) ~= ARGV[1] then
+  return -1
+end
+local n = tonumber(ARGV[2])
+redis.call('SADD', KEYS[7], unpack(ARGV, n + 3, 2 * n + 2))
+redis.call('ZREM', KEYS[4], unpack(ARGV, 3, n + 2))
 return redis.call('ZCARD', KEYS[4])

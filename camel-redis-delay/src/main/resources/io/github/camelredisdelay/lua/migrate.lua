@@ -30,14 +30,15 @@
   ARGV[i + 1] envelope (binary, opaque here)
   ARGV[i + 2] due time, epoch ms (kept below 2^53)
 
-  Returns {-1} when a task with a later lease wrote to this shard (the caller's lease ran out: nothing is written),
-  else {now, status, status, ...}, a status per message in order (wire.lua):
+  Returns {-1, latest} when a task with the later lease number latest wrote to this shard (the caller's lease ran
+  out: nothing is written), else {now, status, status, ...}, a status per message in order (wire.lua):
     STATUS_SCHEDULED: stored
     STATUS_KEPT:      written before (marked), or a message with this id exists: nothing changed
 ]]
 
-if not fenceAdmits(ARGV[3], ARGV[4]) then
-  return {-1}
+local admitted, latest = fenceAdmits(ARGV[3], ARGV[4])
+if not admitted then
+  return {-1, latest}
 end
 local now = redisNow()
 local reply = {now}

@@ -25,14 +25,15 @@
   ARGV[4] the number of the caller's migration lease (legacy-claim.lua)
   ARGV[5] on: message ids
 
-  Returns the number of marks cleared, or -1 when a task with a later lease wrote to this shard (the caller's lease
-  ran out: nothing is cleared).
+  Returns {cleared}: the number of marks cleared; or {-1, latest} when a task with the later lease number latest wrote
+  to this shard (the caller's lease ran out: nothing is cleared).
 ]]
-if not fenceAdmits(ARGV[3], ARGV[4]) then
-  return -1
+local admitted, latest = fenceAdmits(ARGV[3], ARGV[4])
+if not admitted then
+  return {-1, latest}
 end
 local ids = {}
 for i = 5, #ARGV do
   ids[#ids + 1] = ARGV[i]
 end
-return rcallEach('SREM', migratedKey, ids)
+return {rcallEach('SREM', migratedKey, ids)}

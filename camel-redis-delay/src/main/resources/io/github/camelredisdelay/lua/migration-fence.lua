@@ -22,16 +22,17 @@
 -- Whether a task of the migration from legacy queue `legacy` holding lease number `fence` (legacy-claim.lua) may still
 -- write to this shard: no task with a later lease has written to it. A task whose lease ran out while it stalled
 -- would otherwise write a batch again after the one that took over moved it, and the marks that stop a repeated batch
--- were cleared. Keeps the latest number per legacy queue in the hash "<migrated>:fence".
+-- were cleared. Keeps the latest number per legacy queue in the hash "<migrated>:fence". Returns the verdict and the
+-- latest number, which a refused task that does hold the lease (its counter was lost) passes to its next claim.
 local function fenceAdmits(legacy, fence)
   local fenceKey = migratedKey .. ':fence'
   local latest = tonumber(rcall('HGET', fenceKey, legacy) or '0')
   local mine = tonumber(fence)
   if mine < latest then
-    return false
+    return false, latest
   end
   if mine > latest then
     rcall('HSET', fenceKey, legacy, fence)
   end
-  return true
+  return true, mine
 end

@@ -26,6 +26,7 @@ import io.github.camelredisdelay.internal.Envelope;
 import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.LegacyBatch;
 import io.github.camelredisdelay.internal.LegacyDelayedQueue;
+import io.github.camelredisdelay.internal.MigrationLeaseLostException;
 import io.github.camelredisdelay.internal.MigrationTask;
 import io.github.camelredisdelay.internal.ShardedQueue;
 import io.github.camelredisdelay.internal.WriteSync;
@@ -75,7 +76,7 @@ class RepeatedBatchTest extends RedisDelayTestSupport {
         // the crashed migrator: claimed, wrote and removed the batch, never cleared the marks of its ids
         LegacyBatch batch = legacyQueue.claim("crashed", 1000, MigrationTask.BATCH_SIZE);
         write(queue, batch);
-        assertThat(legacyQueue.remove(batch.messages())).isZero();
+        assertThat(legacyQueue.remove("crashed", batch.messages())).isZero();
         assertThat(marks()).hasSize(5);
         await().atMost(Duration.ofSeconds(5)).until(() -> delivered.size() == 5);
 
@@ -103,6 +104,38 @@ class RepeatedBatchTest extends RedisDelayTestSupport {
 
         await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> delivered.size() == 5);
         assertThat(delivered).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void aMigratorWhoseLeaseRanOutCannotRemoveTheBatchItWroteOnceAnotherClaimedIt() throws Exception {
+        LegacyDelayedQueue legacyQueue = legacyQueueOfFive();
+        ShardedQueue queue = consumedQueue();
+        LegacyBatch stalled = legacyQueue.claim("stalled", 200, MigrationTask.BATCH_SIZE);
+        write(queue, stalled);
+        // its lease runs out; another task claims the same batch but has not written yet
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> legacyQueue.claim("successor", 5_000, MigrationTask.BATCH_SIZE).owned());
+
+        assertThatThrownBy(() -> legacyQueue.remove("stalled", stalled.messages()))
+                .isInstanceOf(MigrationLeaseLostException.class);
+        assertThat(legacyQueue.claim("successor", 5_000, MigrationTask.BATCH_SIZE).messages()).hasSize(5);
+    }
+
+    @Test
+    void aMigrationWhoseLeaseCounterWasLostFinishesAboveTheNumberTheQueueLastSaw() throws Exception {
+        LegacyDelayedQueue legacyQueue = legacyQueueOfFive();
+        ShardedQueue queue = consumedQueue();
+        // the queue saw lease 7 of this migration; the legacy side's counter is gone (a failover, a deleted key)
+        redis().getMap(key("orders", "migrated") + ":fence").put(legacyQueue.name(), "7");
+
+        MigrationTask task = new MigrationTask(legacyQueue, queue, RepeatedBatchTest::envelope);
+        // refused once, as LegacyMigration's loop would see it, then above lease 7
+        await().atMost(Duration.ofSeconds(5)).ignoreException(MigrationLeaseLostException.class).until(() -> {
+            task.step();
+            return task.progress().left() == 0;
+        });
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> delivered.size() == 5);
     }
 
     private LegacyDelayedQueue legacyQueueOfFive() throws Exception {
