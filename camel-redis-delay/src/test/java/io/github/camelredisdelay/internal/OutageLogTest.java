@@ -17,6 +17,7 @@ package io.github.camelredisdelay.internal;
 
 import java.io.IOException;
 import java.lang.reflect.Proxy;
+import java.net.ConnectException;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletionException;
@@ -24,6 +25,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.Test;
 import org.redisson.client.RedisException;
+import org.redisson.client.RedisOutOfMemoryException;
 import org.slf4j.Logger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -73,11 +75,25 @@ class OutageLogTest {
     }
 
     @Test
+    void aRefusalRedissonReportsAsASubclassIsAnErrorRedisReplied() {
+        Lines lines = new Lines();
+        OutageLog outage = new OutageLog(lines.logger, "Transfer task of queue q");
+
+        outage.failed(new CompletionException(
+                new RedisOutOfMemoryException(
+                        "command not allowed when used memory > 'maxmemory'. channel: [id: 0x1] command: (EVALSHA)")));
+
+        assertThat(lines.lines).containsExactly("WARN {} failed on an error Redis replied; retrying with back-off: {}");
+    }
+
+    @Test
     void aConnectionLostWhileACommandRanIsRedisOutOfReach() {
         Lines lines = new Lines();
         OutageLog outage = new OutageLog(lines.logger, "Consumer of queue q");
 
-        outage.failed(new RedisException("Unexpected exception while processing command"));
+        outage.failed(new RedisException(
+                "Unexpected exception while processing command",
+                new ConnectException("Connection refused")));
 
         assertThat(lines.lines).containsExactly("WARN {} cannot reach Redis, retrying with back-off: {}");
     }
