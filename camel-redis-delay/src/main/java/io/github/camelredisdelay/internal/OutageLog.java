@@ -16,9 +16,12 @@
 package io.github.camelredisdelay.internal;
 
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 
+import org.redisson.client.RedisConnectionException;
 import org.redisson.client.RedisException;
+import org.redisson.client.RedisNodeNotFoundException;
+import org.redisson.client.RedisRetryException;
+import org.redisson.client.RedisTimeoutException;
 import org.slf4j.Logger;
 
 /**
@@ -30,8 +33,6 @@ import org.slf4j.Logger;
 public final class OutageLog {
 
     private static final long QUIET_NANOS = TimeUnit.MINUTES.toNanos(1);
-    /** The start of a message that is an error Redis replied: its code, in capitals. */
-    private static final Pattern ERROR_CODE = Pattern.compile("[A-Z]{2,} ");
 
     private final Logger log;
     private final String what;
@@ -96,14 +97,15 @@ public final class OutageLog {
     }
 
     /**
-     * Whether Redis answered with an error of its own (a failing script, a refused command): Redisson reports those as
-     * a plain {@link RedisException} whose message starts with Redis' error code ({@code ERR}, {@code NOPERM}...), and
-     * what it cannot reach or hear back from as subclasses or with a message of its own.
+     * Whether Redis answered with an error of its own (a failing script, a refused command: OOM, READONLY, NOPERM...):
+     * Redisson reports those as a {@link RedisException} without a cause, and what it cannot reach, hear back from in
+     * time, or reach yet (LOADING, BUSY) as the subclasses for that, or with the cause attached.
      */
     private static boolean isErrorReply(Throwable cause) {
         Throwable failure = Futures.unwrap(cause);
-        return failure.getClass() == RedisException.class && failure.getMessage() != null
-                && ERROR_CODE.matcher(failure.getMessage()).lookingAt();
+        return failure instanceof RedisException && failure.getCause() == null
+                && !(failure instanceof RedisConnectionException || failure instanceof RedisTimeoutException
+                        || failure instanceof RedisRetryException || failure instanceof RedisNodeNotFoundException);
     }
 
     public boolean isDown() {
