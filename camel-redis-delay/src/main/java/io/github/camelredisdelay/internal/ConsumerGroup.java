@@ -26,11 +26,9 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 import io.github.camelredisdelay.internal.ScriptCalls.Durability;
-import org.redisson.api.RMap;
 import org.redisson.api.RScript;
 import org.redisson.api.RStream;
 import org.redisson.api.RedissonClient;
-import org.redisson.api.stream.PendingEntry;
 import org.redisson.api.stream.StreamCreateGroupArgs;
 import org.redisson.api.stream.StreamMessageId;
 import org.redisson.api.stream.StreamReadGroupArgs;
@@ -55,13 +53,11 @@ public final class ConsumerGroup {
     private final QueueKeys keys;
     private final ScriptCalls scripts;
     private final RStream<String, byte[]> ready;
-    private final RMap<String, byte[]> records;
 
     ConsumerGroup(RedissonClient client, QueueKeys keys, ScriptCalls scripts) {
         this.keys = keys;
         this.scripts = scripts;
         this.ready = client.getStream(keys.ready(), TEXT_KEYS_BINARY_VALUES);
-        this.records = client.getMap(keys.msg(), TEXT_KEYS_BINARY_VALUES);
     }
 
     /**
@@ -146,18 +142,6 @@ public final class ConsumerGroup {
     }
 
     /**
-     * Whether the stored message is still the version {@code delivery} delivered: not replaced or re-delayed since, nor
-     * settled. A delivery whose record could not be read counts as current.
-     */
-    public boolean isCurrent(Delivery delivery) {
-        if (delivery.generation() == Delivery.ANY_GENERATION) {
-            return true;
-        }
-        byte[] record = records.get(delivery.messageId());
-        return record != null && StoredRecord.generation(record) == delivery.generation();
-    }
-
-    /**
      * Takes over at most {@code count} messages whose lease expired {@code minIdleMs} ago, looking at the pending list
      * from {@code cursor} ({@link Reclaimed#FROM_START} at first, then the cursor the previous call returned) at most
      * ten times {@code count} entries far, and forgets consumers that hold nothing and were not seen for ten visibility
@@ -197,12 +181,24 @@ public final class ConsumerGroup {
     }
 
     /**
-     * Whether {@code consumer} still holds the lease of {@code delivery}: the entry is pending to it, not taken over by
-     * another consumer nor settled.
+     * Whether {@code consumer} still holds the lease of {@code delivery} (the entry is pending to it, not taken over
+     * nor settled), and whether the stored message is still the version it delivered (not replaced or re-delayed since;
+     * a delivery whose record could not be read counts as current); read on the master, see {@code lease-check.lua}.
      */
-    public boolean holds(String consumer, Delivery delivery) {
-        List<PendingEntry> pending = ready.listPending(QueueKeys.GROUP, delivery.entryId(), delivery.entryId(), 1);
-        return !pending.isEmpty() && pending.get(0).getConsumerName().equals(consumer);
+    public LeaseCheck checkLease(String consumer, Delivery delivery) {
+        List<Object> reply = scripts.callAndWait("Lease check of message " + delivery.messageId(), LuaScript.LEASE_CHECK,
+                Durability.NONE, RScript.ReturnType.LIST, bytes(delivery.entryId()), bytes(delivery.messageId()),
+                bytes(consumer), generation(delivery));
+        return new LeaseCheck(toLong(reply.get(0)) == 1, toLong(reply.get(1)) == 1);
+    }
+
+    /**
+     * What {@link #checkLease} found.
+     *
+     * @param holds   the consumer still holds the delivery's lease
+     * @param current the stored message is still the version the delivery carries
+     */
+    public record LeaseCheck(boolean holds, boolean current) {
     }
 
     private static List<Delivery> firstDeliveries(Map<StreamMessageId, Map<String, byte[]>> entries) {

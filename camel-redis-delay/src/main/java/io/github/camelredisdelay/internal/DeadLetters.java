@@ -57,10 +57,11 @@ public final class DeadLetters {
      *                  stored and the delivery was only acknowledged, or another consumer took its lease over
      */
     public String move(String consumer, Delivery delivery, String reason) {
-        if (!source.group().holds(consumer, delivery)) {
+        ConsumerGroup.LeaseCheck lease = source.group().checkLease(consumer, delivery);
+        if (!lease.holds()) {
             return null;
         }
-        if (!source.group().isCurrent(delivery)) {
+        if (!lease.current()) {
             source.group().ack(List.of(delivery));
             return null;
         }

@@ -40,6 +40,8 @@ public enum LuaScript {
     RETRY("retry.lua", RScript.Mode.READ_WRITE),
     RECLAIM("reclaim.lua", RScript.Mode.READ_WRITE),
     EXTEND("extend.lua", RScript.Mode.READ_WRITE),
+    /** Only reads, but must see the master's state: READ_WRITE sends it there. */
+    LEASE_CHECK("lease-check.lua", RScript.Mode.READ_WRITE),
     RETIRE("retire.lua", RScript.Mode.READ_WRITE),
     STATS("stats.lua", RScript.Mode.READ_ONLY),
     PEEK("peek.lua", RScript.Mode.READ_ONLY),

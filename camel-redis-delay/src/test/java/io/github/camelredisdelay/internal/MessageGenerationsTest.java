@@ -65,7 +65,7 @@ class MessageGenerationsTest extends RedisDelayTestSupport {
 
         assertThat(replaced.scheduled()).isTrue();
         assertThat(old.generation()).isZero();
-        assertThat(queue.group().isCurrent(old)).isFalse();
+        assertThat(queue.group().checkLease("c1", old).current()).isFalse();
         assertThat(storedBody()).isEqualTo("v2");
         assertThat(dueSet("q").dueOf("a")).isEqualTo(replaced.dueAt());
     }
@@ -77,7 +77,7 @@ class MessageGenerationsTest extends RedisDelayTestSupport {
         ScheduleResult kept = queue.schedule("a", envelope("v2"), DueTime.after(60_000), OnDuplicate.keep);
 
         assertThat(kept.scheduled()).isFalse();
-        assertThat(queue.group().isCurrent(old)).isTrue();
+        assertThat(queue.group().checkLease("c1", old).current()).isTrue();
         assertThat(storedBody()).isEqualTo("v1");
     }
 

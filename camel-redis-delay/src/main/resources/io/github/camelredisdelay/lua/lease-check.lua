@@ -1,0 +1,36 @@
+--
+-- Copyright The camel-redis-delay authors
+--
+-- Licensed under the Apache License, Version 2.0 (the "License");
+-- you may not use this file except in compliance with the License.
+-- You may obtain a copy of the License at
+--
+--     https://www.apache.org/licenses/LICENSE-2.0
+--
+-- Unless required by applicable law or agreed to in writing, software
+-- distributed under the License is distributed on an "AS IS" BASIS,
+-- WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+-- See the License for the specific language governing permissions and
+-- limitations under the License.
+--
+
+--[[
+  Checks a delivery that is about to be settled outside a script (dead-lettering writes to another queue first): whether
+  the consumer still holds its entry (no other consumer took its lease over) and whether the stored message is still
+  the version it delivered (see record.lua). Runs on the master, as every script that may write does: a replica may
+  not show the take-over or settlement yet.
+
+  Includes: record.lua
+
+  KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
+  ARGV[3] stream entry id
+  ARGV[4] message id
+  ARGV[5] the consumer that was delivered the message
+  ARGV[6] generation delivered ("*": any, for a delivery whose record could not be read)
+
+  Returns {holds, current}: 1 or 0 each
+]]
+local pending = rcall('XPENDING', readyKey, group, ARGV[3], ARGV[3], 1)[1]
+local holds = (pending and pending[2] == ARGV[5]) and 1 or 0
+local current = (ARGV[6] == '*' or isGeneration(rcall('HGET', msgKey, ARGV[4]), ARGV[6])) and 1 or 0
+return {holds, current}
