@@ -50,8 +50,9 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
     private RedissonClient redissonClient;
 
     /**
-     * Redis address used when there is no client bean: the component creates (and on stop shuts down) one client;
-     * rediss:// for TLS.
+     * Redis address used without a client: the component creates (and on stop shuts down) one client. Beside a client
+     * (the only RedissonClient bean, which Camel autowires) it fails startup; set autowired-enabled=false to use the
+     * address. rediss:// for TLS.
      */
     private String address = "redis://127.0.0.1:6379";
 

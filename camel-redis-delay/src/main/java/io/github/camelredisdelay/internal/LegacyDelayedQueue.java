@@ -57,8 +57,8 @@ public final class LegacyDelayedQueue {
     }
 
     /**
-     * The first claim of a task, or one after a failed step: {@link #claim(String, long, int, boolean)} with
-     * {@code settled} false.
+     * The first claim of a task: {@link #claim(String, long, int, boolean, long)} with {@code settled} false and no
+     * lease number seen.
      */
     public LegacyBatch claim(String owner, long leaseMs, int batchSize) {
         return claim(owner, leaseMs, batchSize, false, 0);
