@@ -32,6 +32,7 @@ import io.github.camelredisdelay.internal.ShardedQueue;
 import io.github.camelredisdelay.internal.WriteSync;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RSet;
 
@@ -47,11 +48,19 @@ import static org.awaitility.Awaitility.await;
 class RepeatedBatchTest extends RedisDelayTestSupport {
 
     private final List<String> delivered = new CopyOnWriteArrayList<>();
+    /** The RDelayedQueue of five messages a migration takes over. */
+    private LegacyDelayedQueue legacyQueue;
+    /** The queue "orders" they migrate to, with a route recording what it delivers. */
+    private ShardedQueue queue;
+
+    @BeforeEach
+    void legacyQueueOfFiveAndTheQueueItMigratesTo() throws Exception {
+        legacyQueue = legacyQueueOfFive();
+        queue = consumedQueue();
+    }
 
     @Test
     void batchRepeatedAfterACrashBetweenWriteAndRemoveIsNotDeliveredTwice() throws Exception {
-        LegacyDelayedQueue legacyQueue = legacyQueueOfFive();
-        ShardedQueue queue = consumedQueue();
 
         // the crashed migrator: claimed and wrote, never removed (its lease runs out)
         LegacyBatch batch = legacyQueue.claim("crashed", 1000, MigrationTask.BATCH_SIZE);
@@ -70,8 +79,6 @@ class RepeatedBatchTest extends RedisDelayTestSupport {
 
     @Test
     void marksOfABatchRemovedJustBeforeACrashAreClearedByTheMigratorThatTakesOver() throws Exception {
-        LegacyDelayedQueue legacyQueue = legacyQueueOfFive();
-        ShardedQueue queue = consumedQueue();
 
         // the crashed migrator: claimed, wrote and removed the batch, never cleared the marks of its ids
         LegacyBatch batch = legacyQueue.claim("crashed", 1000, MigrationTask.BATCH_SIZE);
@@ -87,8 +94,6 @@ class RepeatedBatchTest extends RedisDelayTestSupport {
 
     @Test
     void aMigratorWhoseLeaseRanOutWhileItStalledWritesNothingAfterTheOneThatTookOver() throws Exception {
-        LegacyDelayedQueue legacyQueue = legacyQueueOfFive();
-        ShardedQueue queue = consumedQueue();
 
         // the stalled migrator claimed the batch (a long GC pause, say) and its lease ran out before it wrote it
         LegacyBatch stalled = legacyQueue.claim("stalled", 200, MigrationTask.BATCH_SIZE);
@@ -108,8 +113,6 @@ class RepeatedBatchTest extends RedisDelayTestSupport {
 
     @Test
     void aMigratorWhoseLeaseRanOutCannotRemoveTheBatchItWroteOnceAnotherClaimedIt() throws Exception {
-        LegacyDelayedQueue legacyQueue = legacyQueueOfFive();
-        ShardedQueue queue = consumedQueue();
         LegacyBatch stalled = legacyQueue.claim("stalled", 200, MigrationTask.BATCH_SIZE);
         write(queue, stalled);
         // its lease runs out; another task claims the same batch but has not written yet
@@ -123,8 +126,6 @@ class RepeatedBatchTest extends RedisDelayTestSupport {
 
     @Test
     void aMigrationWhoseLeaseCounterWasLostFinishesAboveTheNumberTheQueueLastSaw() throws Exception {
-        LegacyDelayedQueue legacyQueue = legacyQueueOfFive();
-        ShardedQueue queue = consumedQueue();
         // the queue saw lease 7 of this migration; the legacy side's counter is gone (a failover, a deleted key)
         redis().getMap(key("orders", "migrated") + ":fence").put(legacyQueue.name(), "7");
 
