@@ -20,7 +20,7 @@
   meanwhile (this one did not extend it within the visibility timeout) is left to that consumer: a lease is never
   taken back. Entries settled meanwhile are left alone too.
 
-  Includes: batches.lua
+  Includes: batches.lua, ready-stream.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] the consumer
@@ -31,8 +31,7 @@
 local consumer = ARGV[3]
 local held = {}
 for i = 4, #ARGV do
-  local pending = rcall('XPENDING', readyKey, group, ARGV[i], ARGV[i], 1)[1]
-  if pending and pending[2] == consumer then
+  if holds(ARGV[i], consumer) then
     held[#held + 1] = ARGV[i]
   end
 end

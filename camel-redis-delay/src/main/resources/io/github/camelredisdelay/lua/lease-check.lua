@@ -20,7 +20,7 @@
   the version it delivered (see record.lua). Runs on the master, as every script that may write does: a replica may
   not show the take-over or settlement yet.
 
-  Includes: record.lua
+  Includes: record.lua, ready-stream.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] stream entry id
@@ -30,7 +30,6 @@
 
   Returns {holds, current}: 1 or 0 each
 ]]
-local pending = rcall('XPENDING', readyKey, group, ARGV[3], ARGV[3], 1)[1]
-local holds = (pending and pending[2] == ARGV[5]) and 1 or 0
+local held = holds(ARGV[3], ARGV[5]) and 1 or 0
 local current = (ARGV[6] == '*' or isGeneration(rcall('HGET', msgKey, ARGV[4]), ARGV[6])) and 1 or 0
-return {holds, current}
+return {held, current}

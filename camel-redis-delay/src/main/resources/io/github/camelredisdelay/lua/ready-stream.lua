@@ -59,3 +59,9 @@ local function entryFields(fields)
   end
   return id, record, note
 end
+
+-- Whether the entry with this id is pending to consumer: delivered to it and neither settled nor taken over by another.
+local function holds(entryId, consumer)
+  local pending = rcall('XPENDING', readyKey, group, entryId, entryId, 1)[1]
+  return pending ~= nil and pending[2] == consumer
+end

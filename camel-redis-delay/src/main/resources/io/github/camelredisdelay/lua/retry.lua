@@ -21,7 +21,7 @@
   or a re-delay from this very delivery: see record.lua), the failed delivery is only acknowledged and the newer
   version keeps its own schedule: the explicit re-delay wins.
 
-  Includes: record.lua, due-set.lua
+  Includes: record.lua, due-set.lua, ready-stream.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua). The wake channel is
   told the delay (ms) to a new earliest due time.
@@ -34,12 +34,12 @@
   ARGV[8] the consumer that was delivered the message
 
   Returns {status, dueAt} (statuses in wire.lua): RETRY_SCHEDULED when rescheduled for dueAt, RETRY_NOT_PENDING
-  when the entry was no longer pending to that consumer, RETRY_SUPERSEDED when a newer version of the message is stored (dueAt -1)
+  when the entry was no longer pending to that consumer, RETRY_SUPERSEDED when a newer version of the message is
+  stored (dueAt -1)
 ]]
 local entryId, id = ARGV[3], ARGV[4]
 
-local pending = rcall('XPENDING', readyKey, group, entryId, entryId, 1)[1]
-if not pending or pending[2] ~= ARGV[8] then
+if not holds(entryId, ARGV[8]) then
   return {RETRY_NOT_PENDING, -1}
 end
 rcall('XACK', readyKey, group, entryId)
