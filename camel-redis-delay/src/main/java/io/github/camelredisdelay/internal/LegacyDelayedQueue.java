@@ -89,7 +89,7 @@ public final class LegacyDelayedQueue {
             messages.add(new LegacyMessage((byte[]) reply.get(i), toLong(reply.get(i + 1)), (byte[]) reply.get(i + 2)));
         }
         return new LegacyBatch(
-                toLong(reply.get(0)) == 1, new MigrationLease(name, toLong(reply.get(4))), toLong(reply.get(1)),
+                toLong(reply.get(0)) == 1, new MigrationLease(name, owner, toLong(reply.get(4))), toLong(reply.get(1)),
                 toLong(reply.get(2)), toLong(reply.get(3)), unmark, messages);
     }
 
@@ -97,13 +97,13 @@ public final class LegacyDelayedQueue {
      * Removes migrated messages from the pending set and keeps their ids for a later claim, in case this task dies
      * before it clears their marks; see {@code legacy-remove.lua}.
      *
-     * @param  owner                       this task's token for the migration lease
+     * @param  lease                       the lease the messages were claimed under
      * @return                             the messages left in the pending set
      * @throws MigrationLeaseLostException when this task no longer holds the lease: nothing was removed
      */
-    public long remove(String owner, List<LegacyMessage> migrated) {
+    public long remove(MigrationLease lease, List<LegacyMessage> migrated) {
         List<Object> args = new ArrayList<>(2 + 2 * migrated.size());
-        args.add(bytes(owner));
+        args.add(bytes(lease.owner()));
         args.add(bytes(migrated.size()));
         migrated.forEach(message -> args.add(message.member()));
         migrated.forEach(message -> args.add(bytes(message.id())));
@@ -111,11 +111,7 @@ public final class LegacyDelayedQueue {
         Long left = scripts.callAndWait("Migration remove", LuaScript.LEGACY_REMOVE, Durability.NONE,
                 RScript.ReturnType.LONG, args.toArray());
         if (left == -1) {
-            throw new MigrationLeaseLostException(
-                    "Migration from RDelayedQueue " + name + ": removing " + migrated.size()
-                                                  + " migrated messages refused, the migration lease ran out and another "
-                                                  + "task took over; the batch is left to it",
-                    0);
+            throw lease.lost("removing " + migrated.size() + " migrated messages", 0);
         }
         return left;
     }

@@ -16,21 +16,27 @@
 package io.github.camelredisdelay.internal;
 
 /**
- * The lease under which a migration task writes to the queue: the legacy queue it migrates and the number its lease got
- * ({@code legacy-claim.lua}). The queue refuses the writes of a lower number once a higher one wrote, so a task whose
- * lease ran out while it stalled cannot write a batch again after the task that took over moved it.
+ * The lease under which a migration task writes: the legacy queue it migrates, the task's token and the number its
+ * lease got ({@code legacy-claim.lua}). The legacy keys take only the holder's removals, and the queue refuses the
+ * writes of a lower number once a higher one wrote, so a task whose lease ran out while it stalled can neither write a
+ * batch again after the task that took over moved it, nor remove or unmark one under that task.
  *
  * @param legacyQueue the name of the Redisson {@code RDelayedQueue} being migrated
+ * @param owner       the token of the task holding the lease
  * @param fence       the number of the lease; each new holder gets the next
  */
-public record MigrationLease(String legacyQueue, long fence) {
+public record MigrationLease(String legacyQueue, String owner, long fence) {
 
-    /** The failure of a write a queue shard refused under this lease, where {@code latestFence} wrote. */
+    /**
+     * The failure of a write refused under this lease: by a queue shard where the lease number {@code latestFence}
+     * wrote, or by the legacy keys ({@code latestFence} 0).
+     */
     MigrationLeaseLostException lost(String what, long latestFence) {
         return new MigrationLeaseLostException(
                 "Migration from RDelayedQueue " + legacyQueue + ": " + what + " refused, the migration lease (number " + fence
-                                               + ") ran out and another task (number " + latestFence
-                                               + ") took over; the batch is left to it",
+                                               + ") ran out and another task"
+                                               + (latestFence > 0 ? " (number " + latestFence + ")" : "")
+                                               + " took over; the batch is left to it",
                 latestFence);
     }
 }

@@ -89,7 +89,7 @@ public final class MigrationTask {
         }
         byShard(messages, LegacyMessage::id).forEach((shard, part) -> shard.migration().migrate(batch.lease(), part,
                 part.stream().map(m -> envelopeOf.apply(m.value())).toList()));
-        legacy.remove(owner, messages);
+        legacy.remove(batch.lease(), messages);
         unmark(batch.lease(), messages.stream().map(LegacyMessage::id).toList());
         settled = true;
         progress.record(true, messages.size(), batch.left() - messages.size());

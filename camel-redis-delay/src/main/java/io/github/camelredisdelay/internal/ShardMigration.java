@@ -39,42 +39,51 @@ public final class ShardMigration {
     /**
      * Writes messages migrated from a legacy queue and marks their ids; see {@code migrate.lua}.
      *
-     * @param  lease                 the lease the messages were claimed under
-     * @param  envelopes             the envelope of each message, in the order of {@code messages}
-     * @return                       how many were stored (the others were written before)
-     * @throws IllegalStateException when a task with a later lease wrote to this shard: nothing was written
+     * @param  lease                       the lease the messages were claimed under
+     * @param  envelopes                   the envelope of each message, in the order of {@code messages}
+     * @return                             how many were stored (the others were written before)
+     * @throws MigrationLeaseLostException when a task with a later lease wrote to this shard: nothing was written
      */
     public int migrate(MigrationLease lease, List<LegacyMessage> messages, List<byte[]> envelopes) {
-        List<Object> args = new ArrayList<>(2 + messages.size() * 3);
-        args.add(bytes(lease.legacyQueue()));
-        args.add(bytes(lease.fence()));
+        List<Object> items = new ArrayList<>(messages.size() * 3);
         for (int i = 0; i < messages.size(); i++) {
-            args.add(bytes(messages.get(i).id()));
-            args.add(envelopes.get(i));
-            args.add(bytes(messages.get(i).dueAt()));
+            items.add(bytes(messages.get(i).id()));
+            items.add(envelopes.get(i));
+            items.add(bytes(messages.get(i).dueAt()));
         }
-        List<Object> reply = scripts.callAndWait("Migration of " + messages.size() + " messages", LuaScript.MIGRATE,
-                Durability.REQUIRED, RScript.ReturnType.LIST, args.toArray());
-        if (toLong(reply.get(0)) == -1) {
-            throw lease.lost("writing " + messages.size() + " messages", toLong(reply.get(1)));
-        }
+        List<Object> reply = callUnderLease(lease, "writing " + messages.size() + " migrated messages", LuaScript.MIGRATE,
+                Durability.REQUIRED, items);
         return (int) reply.stream().skip(1).filter(status -> toLong(status) == Wire.STATUS_SCHEDULED).count();
     }
 
     /**
      * Clears the marks {@link #migrate} set, once the legacy copies are gone; see {@code migrated-forget.lua}.
      *
-     * @throws IllegalStateException when a task with a later lease wrote to this shard: nothing was cleared
+     * @throws MigrationLeaseLostException when a task with a later lease wrote to this shard: nothing was cleared
      */
     public void forgetMigrated(MigrationLease lease, List<String> messageIds) {
-        List<Object> args = new ArrayList<>(2 + messageIds.size());
+        List<Object> items = new ArrayList<>(messageIds.size());
+        messageIds.forEach(id -> items.add(bytes(id)));
+        callUnderLease(lease, "clearing " + messageIds.size() + " migration marks", LuaScript.MIGRATED_FORGET,
+                Durability.NONE, items);
+    }
+
+    /**
+     * Runs {@code lua} with the lease's legacy queue and number before {@code items}; a refusal by
+     * {@code migration-fence.lua} (a reply {@code {-1, latest}}) fails it.
+     */
+    private List<Object> callUnderLease(
+            MigrationLease lease, String what, LuaScript lua, Durability durability,
+            List<Object> items) {
+        List<Object> args = new ArrayList<>(2 + items.size());
         args.add(bytes(lease.legacyQueue()));
         args.add(bytes(lease.fence()));
-        messageIds.forEach(id -> args.add(bytes(id)));
-        List<Object> reply = scripts.callAndWait("Migration marks", LuaScript.MIGRATED_FORGET, Durability.NONE,
-                RScript.ReturnType.LIST, args.toArray());
+        args.addAll(items);
+        List<Object> reply
+                = scripts.callAndWait("Migration: " + what, lua, durability, RScript.ReturnType.LIST, args.toArray());
         if (toLong(reply.get(0)) == -1) {
-            throw lease.lost("clearing " + messageIds.size() + " marks", toLong(reply.get(1)));
+            throw lease.lost(what, toLong(reply.get(1)));
         }
+        return reply;
     }
 }

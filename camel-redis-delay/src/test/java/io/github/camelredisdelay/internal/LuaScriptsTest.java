@@ -370,7 +370,7 @@ class LuaScriptsTest extends RedisDelayTestSupport {
         }
         redis().getSet(key("q", "migrated")).addAll(ids);
 
-        queue.migration().forgetMigrated(new MigrationLease("legacy", 1), ids);
+        queue.migration().forgetMigrated(new MigrationLease("legacy", "task", 1), ids);
 
         assertThat(redis().getSet(key("q", "migrated")).isExists()).isFalse();
     }

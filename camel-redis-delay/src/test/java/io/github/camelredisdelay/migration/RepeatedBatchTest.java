@@ -83,7 +83,7 @@ class RepeatedBatchTest extends RedisDelayTestSupport {
         // the crashed migrator: claimed, wrote and removed the batch, never cleared the marks of its ids
         LegacyBatch batch = legacyQueue.claim("crashed", 1000, MigrationTask.BATCH_SIZE);
         write(queue, batch);
-        assertThat(legacyQueue.remove("crashed", batch.messages())).isZero();
+        assertThat(legacyQueue.remove(batch.lease(), batch.messages())).isZero();
         assertThat(marks()).hasSize(5);
         await().atMost(Duration.ofSeconds(5)).until(() -> delivered.size() == 5);
 
@@ -119,7 +119,7 @@ class RepeatedBatchTest extends RedisDelayTestSupport {
         await().atMost(Duration.ofSeconds(5))
                 .until(() -> legacyQueue.claim("successor", 5_000, MigrationTask.BATCH_SIZE).owned());
 
-        assertThatThrownBy(() -> legacyQueue.remove("stalled", stalled.messages()))
+        assertThatThrownBy(() -> legacyQueue.remove(stalled.lease(), stalled.messages()))
                 .isInstanceOf(MigrationLeaseLostException.class);
         assertThat(legacyQueue.claim("successor", 5_000, MigrationTask.BATCH_SIZE).messages()).hasSize(5);
     }
