@@ -41,8 +41,9 @@ final class ClientChoice {
     static void checkUnambiguous(CamelContext context, RedisDelayConfiguration options, String queue) {
         boolean ownConnection = options.isAddressSet() || options.getRedissonConfig() != null;
         if (options.getRedissonClient() != null && ownConnection) {
-            String own = options.getRedissonConfig() != null
-                    ? "redissonConfig " + options.getRedissonConfig() : "address " + options.getAddress();
+            String option = options.getRedissonConfig() != null ? "redissonConfig" : "address";
+            String own
+                    = option + " " + (options.getRedissonConfig() != null ? options.getRedissonConfig() : options.getAddress());
             throw new IllegalStateException(
                     "Queue " + queue + " has both a RedissonClient and " + own + " (on the component, or both on its "
                                             + "endpoint): the client would be used and the " + own + " ignored. With a "
@@ -50,7 +51,7 @@ final class ClientChoice {
                                             + "component by itself (autowiring): to connect to the " + own + " instead, "
                                             + "set autowiredEnabled=false on the component "
                                             + "(camel.component.redis-delay.autowired-enabled=false); to use the client, "
-                                            + "remove the " + own.substring(0, own.indexOf(' ')) + ".");
+                                            + "remove the " + option + ".");
         }
         if (options.getRedissonClient() != null || ownConnection) {
             return;

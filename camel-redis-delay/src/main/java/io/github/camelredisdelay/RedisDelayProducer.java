@@ -50,11 +50,14 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
     private static final String OPERATION_NAMES = operationNames();
 
     private final RedisDelayEndpoint endpoint;
+    /** The exchange property that holds the id generated for a schedule on this queue until Redis confirmed it. */
+    private final String unconfirmedIdProperty;
     private Runnable unregisterHealthCheck;
 
     public RedisDelayProducer(RedisDelayEndpoint endpoint) {
         super(endpoint);
         this.endpoint = endpoint;
+        this.unconfirmedIdProperty = "CamelRedisDelayUnconfirmedId:" + endpoint.getQueueName();
     }
 
     @Override
@@ -146,7 +149,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             String given = messageId(message);
             // a generated id whose schedule failed is used again: Camel's redelivery restores the message, headers and
             // all, but not the exchange's properties
-            String unconfirmed = exchange.getProperty(unconfirmedIdProperty(), String.class);
+            String unconfirmed = exchange.getProperty(unconfirmedIdProperty, String.class);
             id = given != null ? given : unconfirmed != null ? unconfirmed : MessageIds.next();
             due = dueTime(exchange);
             envelope = EnvelopeCodec.encode(endpoint.messageMapper().toEnvelope(exchange));
@@ -159,23 +162,18 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             // under the same id, which stores no second copy
             message.setHeader(RedisDelayConstants.MESSAGE_ID, id);
             if (given == null) {
-                exchange.setProperty(unconfirmedIdProperty(), id);
+                exchange.setProperty(unconfirmedIdProperty, id);
             }
         }
 
         void stored(ScheduleResult result) {
-            exchange.removeProperty(unconfirmedIdProperty());
+            exchange.removeProperty(unconfirmedIdProperty);
             if (result.scheduled()) {
                 endpoint.statistics().events().scheduled(1);
             }
             message.setHeader(RedisDelayConstants.DUPLICATE, !result.scheduled());
             setScheduledFor(message, result);
         }
-    }
-
-    /** The exchange property that holds the id generated for a schedule on this queue until Redis confirmed it. */
-    private String unconfirmedIdProperty() {
-        return "CamelRedisDelayUnconfirmedId:" + endpoint.getQueueName();
     }
 
     private void scheduleBatch(Exchange exchange) {

@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps the leases of a consumer's in-flight messages alive: each call of {@link #extend} resets their idle time in
  * Redis, so a slow but healthy exchange is never handed to a second consumer. Called periodically, well within the
- * visibility timeout, from a thread every consumer of the component shares: it never waits for Redis, so a server that
+ * visibility timeout, from a thread every consumer of the connection shares: it never waits for Redis, so a server that
  * does not answer cannot delay the leases held on others.
  */
 public final class LeaseKeeper {
