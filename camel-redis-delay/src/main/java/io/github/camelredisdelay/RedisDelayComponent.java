@@ -65,9 +65,8 @@ public class RedisDelayComponent extends HealthCheckComponent {
     private final SharedRegistry<String, TransferTask> transferTasks = new SharedRegistry<>();
     private final SharedRegistry<String, WakeChannels> wakeChannels = new SharedRegistry<>();
     private final SharedRegistry<String, QueueStatistics> statistics = new SharedRegistry<>();
-    private final SharedRegistry<String, Semaphore> blockingReadPermits = new SharedRegistry<>();
     private final EvictionPolicyCheck evictionPolicyCheck = new EvictionPolicyCheck();
-    private final SharedRegistry<String, ConnectionTimers> timers = new SharedRegistry<>();
+    private final SharedRegistry<String, ConnectionShares> connections = new SharedRegistry<>();
     private final AtomicInteger timerNumbers = new AtomicInteger();
     private volatile ExecutorService completions;
     /** Set while a thread runs a task of {@link #runOnCompletionThread}. */
@@ -268,19 +267,6 @@ public class RedisDelayComponent extends HealthCheckComponent {
     }
 
     /**
-     * The permits of the consumer reads that block in Redis (RedisDelayConsumer), shared by every endpoint of one
-     * client whatever its key prefix: each such read holds one of the client's pooled connections.
-     */
-    Semaphore acquireBlockingReadPermits(String connection) {
-        return blockingReadPermits.acquire(connection, () -> new Semaphore(READS_BLOCKING_IN_REDIS));
-    }
-
-    void releaseBlockingReadPermits(String connection) {
-        blockingReadPermits.release(connection, permits -> {
-        });
-    }
-
-    /**
      * The statistics of a queue, shared by every endpoint of the queue in this CamelContext.
      */
     QueueStatistics acquireStatistics(String key, Supplier<QueueStatistics> create) {
@@ -291,16 +277,18 @@ public class RedisDelayComponent extends HealthCheckComponent {
         statistics.release(key, released -> released.events().close());
     }
 
-    /** The timer threads of a connection, started by its first endpoint and stopped after its last. */
-    ConnectionTimers acquireTimers(String connection) {
-        return timers.acquire(connection, () -> {
+    /** What the endpoints of a connection share, created by its first endpoint; its threads stop after its last. */
+    ConnectionShares acquireConnection(String connection) {
+        return connections.acquire(connection, () -> {
             int number = timerNumbers.incrementAndGet();
-            return new ConnectionTimers(timerThread("RedisDelayTransfer-" + number), timerThread("RedisDelayLeases-" + number));
+            return new ConnectionShares(
+                    timerThread("RedisDelayTransfer-" + number), timerThread("RedisDelayLeases-" + number),
+                    new Semaphore(READS_BLOCKING_IN_REDIS));
         });
     }
 
-    void releaseTimers(String connection) {
-        timers.release(connection, released -> {
+    void releaseConnection(String connection) {
+        connections.release(connection, released -> {
             // their tasks only arm timers and send asynchronous calls; a task still stuck in the client's first connect
             // (Redisson's lazy initialization blocks the caller) is interrupted rather than waited for
             getCamelContext().getExecutorServiceManager().shutdownGraceful(released.transfer(), TIMER_SHUTDOWN_MS);

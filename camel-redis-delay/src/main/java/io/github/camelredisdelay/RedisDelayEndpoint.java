@@ -92,8 +92,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     private String wakeChannelsKey;
     private WakeChannels wakeChannels;
     private String connection;
-    private Semaphore blockingReadPermits;
-    private ConnectionTimers timers;
+    private ConnectionShares shares;
     private QueueStatistics statistics;
     private QueueAdmin admin;
     private String statisticsKey;
@@ -156,9 +155,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint
                 configuration.getShards(), sync, completer);
         String connection = connectionId();
         this.connection = connection;
-        blockingReadPermits = component.acquireBlockingReadPermits(connection);
-        ConnectionTimers connectionTimers = component.acquireTimers(connection);
-        timers = connectionTimers;
+        ConnectionShares connectionShares = component.acquireConnection(connection);
+        shares = connectionShares;
         String wakeKey = connection + "|" + configuration.getKeyPrefix();
         String statsKey = wakeKey + "|" + queueName;
         ShardedQueue started = queue;
@@ -167,14 +165,14 @@ public class RedisDelayEndpoint extends DefaultEndpoint
             QueueStatistics created = new QueueStatistics(started, startedDeadLetters);
             created.events(QueueMetrics.bind(getCamelContext(), created));
             // off the start path: the client's first call may wait for its connection
-            connectionTimers.transfer().execute(created::measureClockOffsetSoon);
+            connectionShares.transfer().execute(created::measureClockOffsetSoon);
             return created;
         });
         statistics = shared;
         statisticsKey = statsKey;
         admin = new QueueAdmin(queue, deadLetterQueue);
         WakeChannels wake = component.acquireWakeChannels(wakeKey,
-                () -> new WakeChannels(client, configuration.getKeyPrefix(), connectionTimers.transfer()));
+                () -> new WakeChannels(client, configuration.getKeyPrefix(), connectionShares.transfer()));
         wakeChannels = wake;
         wakeChannelsKey = wakeKey;
         // each key as soon as its task is taken: a shard that fails the check below leaves the others to doStop
@@ -185,11 +183,11 @@ public class RedisDelayEndpoint extends DefaultEndpoint
                 EvictionPolicyCheck.require(shard);
             } else {
                 // off the start thread: the client's first call waits for its connection (lazy initialization)
-                connectionTimers.transfer().execute(() -> component.evictionPolicyCheck().checkSoon(shard, connection));
+                connectionShares.transfer().execute(() -> component.evictionPolicyCheck().checkSoon(shard, connection));
             }
             String key = connection + "|" + shard.keys().due();
             running = component.acquireTransferTask(key, () -> new TransferTask(
-                    shard, wake, connectionTimers.transfer(),
+                    shard, wake, connectionShares.transfer(),
                     configuration.getTransferBatchSize(), configuration.getTransferInterval(),
                     () -> component.evictionPolicyCheck().checkSoon(shard, connection)));
             transferKeys.add(key);
@@ -230,13 +228,9 @@ public class RedisDelayEndpoint extends DefaultEndpoint
             component.releaseStatistics(statisticsKey);
             statisticsKey = null;
         }
-        if (blockingReadPermits != null) {
-            component.releaseBlockingReadPermits(connection);
-            blockingReadPermits = null;
-        }
-        if (timers != null) {
-            component.releaseTimers(connection);
-            timers = null;
+        if (shares != null) {
+            component.releaseConnection(connection);
+            shares = null;
         }
         if (client != null) {
             component.releaseClient(configuration);
@@ -293,12 +287,12 @@ public class RedisDelayEndpoint extends DefaultEndpoint
 
     /** The permits of consumer reads that block in Redis, shared by the endpoints of this endpoint's client. */
     Semaphore blockingReadPermits() {
-        return blockingReadPermits;
+        return shares.blockingReads();
     }
 
     /** The thread that extends the leases of this endpoint's consumers, one per connection. */
     ScheduledExecutorService leaseTimer() {
-        return timers.leases();
+        return shares.leases();
     }
 
     MessageMapper messageMapper() {
