@@ -25,7 +25,9 @@ import java.util.stream.IntStream;
 
 import io.github.camelredisdelay.internal.QueueKeys;
 import io.github.camelredisdelay.test.CommandStats;
+import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import io.github.camelredisdelay.test.RedisServerExtension;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -143,6 +145,92 @@ class MetricsTest extends RedisDelayTestSupport {
                 .contains("camel_redis_delay_dead_lettered_total{queue=\"jobs\"} 0.0")
                 .contains("camel_redis_delay_lateness_seconds_count{queue=\"jobs\"} 1")
                 .contains("camel_redis_delay_lateness_seconds_bucket{queue=\"jobs\",le=\"+Inf\"} 1");
+    }
+
+    @Test
+    void queuesOfOneNameUnderTwoKeyPrefixesHaveMetersOfTheirOwn() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        String first = keyPrefix + "-a";
+        String second = keyPrefix + "-b";
+        CamelContext context = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:first").to("redis-delay:jobs?delay=1h&keyPrefix=" + first);
+                from("direct:second").to("redis-delay:jobs?delay=1h&keyPrefix=" + second);
+            }
+        });
+        context.getRegistry().bind("metricsRegistry", registry);
+        context.start();
+        ProducerTemplate producer = context.createProducerTemplate();
+        producer.sendBody("direct:first", "one");
+        producer.sendBody("direct:second", "two");
+        producer.sendBody("direct:second", "three");
+
+        assertThat(registry.get("camel.redis.delay.scheduled").tag("keyPrefix", first).counter().count()).isEqualTo(1);
+        assertThat(registry.get("camel.redis.delay.scheduled").tag("keyPrefix", second).counter().count()).isEqualTo(2);
+        assertThat(registry.get("camel.redis.delay.messages").tag("keyPrefix", first).tag("state", "scheduled").gauge()
+                .value()).isEqualTo(1);
+        assertThat(registry.get("camel.redis.delay.messages").tag("keyPrefix", second).tag("state", "scheduled").gauge()
+                .value()).isEqualTo(2);
+    }
+
+    @Test
+    void aContextThatStopsLeavesTheMetersOfAnotherContextOnTheSameQueue() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        RouteBuilder schedules = new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:schedule").to("redis-delay:jobs?delay=1h");
+            }
+        };
+        CamelContext staying = createContext(schedules);
+        CamelContext leaving = createContext(schedules);
+        for (CamelContext context : List.of(staying, leaving)) {
+            context.getRegistry().bind("metricsRegistry", registry);
+            context.start();
+            context.createProducerTemplate().sendBody("direct:schedule", "from " + context.getName());
+        }
+
+        leaving.stop();
+        staying.createProducerTemplate().sendBody("direct:schedule", "after the other stopped");
+
+        assertThat(registry.get("camel.redis.delay.scheduled").tag("camelContext", staying.getName()).counter().count())
+                .isEqualTo(2);
+        assertThat(registry.find("camel.redis.delay.scheduled").tag("camelContext", leaving.getName()).counter())
+                .as("the stopped context's meters are removed").isNull();
+        assertThat(registry.get("camel.redis.delay.messages").tag("camelContext", staying.getName())
+                .tag("state", "scheduled").gauge().value()).isEqualTo(3);
+    }
+
+    @Test
+    void aQueueReachedOverASecondConnectionWarnsThatItsMetersAreTheFirsts() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        CamelContext context = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:first").to("redis-delay:jobs?delay=1h");
+                from("direct:second").routeId("second")
+                        .to("redis-delay:jobs?delay=1h&address=" + RedisServerExtension.redisUrl());
+            }
+        });
+        context.getRegistry().bind("metricsRegistry", registry);
+        try (LogLines log = LogLines.of(MicrometerQueueMeters.class)) {
+            context.start();
+
+            assertThat(log.lines()).singleElement().asString().startsWith("WARN ").contains("'jobs'", keyPrefix,
+                    context.getName());
+        }
+        ProducerTemplate producer = context.createProducerTemplate();
+        producer.sendBody("direct:first", "one");
+        producer.sendBody("direct:second", "two");
+        context.getRouteController().stopRoute("second");
+        context.removeRoute("second");
+        producer.sendBody("direct:first", "three");
+
+        assertThat(registry.get("camel.redis.delay.scheduled").tag("queue", "jobs").counter().count())
+                .as("the first connection's schedules").isEqualTo(2);
+        assertThat(registry.get("camel.redis.delay.messages").tag("queue", "jobs").tag("state", "scheduled").gauge()
+                .value()).isEqualTo(3);
     }
 
     @Test
