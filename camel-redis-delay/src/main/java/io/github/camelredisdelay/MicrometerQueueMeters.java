@@ -27,15 +27,19 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import org.apache.camel.CamelContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Micrometer meters of one queue in one CamelContext, registered in the {@link MeterRegistry} found in the Camel
- * registry as camel-micrometer finds it (bean {@code metricsRegistry}, else the only one). Gauges read the queue's
- * shared snapshot ({@link QueueStatistics#snapshot()}), so reading them costs at most one refresh per queue every
- * {@link QueueStatistics#MAX_AGE_MS} ms; a gauge whose refresh fails reads NaN. The only class that references
- * Micrometer.
+ * registry as camel-micrometer finds it (bean {@code metricsRegistry}, else the only one), tagged {@code camelContext},
+ * {@code keyPrefix} and {@code queue}. Gauges read the queue's shared snapshot ({@link QueueStatistics#snapshot()}), so
+ * reading them costs at most one refresh per queue every {@link QueueStatistics#MAX_AGE_MS} ms; a gauge whose refresh
+ * fails reads NaN. A queue of the same context, key prefix and name reached over a second Redis connection finds its
+ * meters taken, and has none (with a warning). The only class that references Micrometer.
  */
 final class MicrometerQueueMeters implements QueueEvents {
 
@@ -43,7 +47,12 @@ final class MicrometerQueueMeters implements QueueEvents {
     private static final String REGISTRY_BEAN = "metricsRegistry";
     private static final String PREFIX = "camel.redis.delay.";
 
+    private static final Logger LOG = LoggerFactory.getLogger(MicrometerQueueMeters.class);
+    /** Held while a binding checks its meters are free and takes them, whichever component or context binds. */
+    private static final Object BINDING = new Object();
+
     private final MeterRegistry registry;
+    private final Tags tags;
     private final List<Meter> meters = new ArrayList<>();
     private final Counter scheduled;
     private final Counter delivered;
@@ -53,9 +62,9 @@ final class MicrometerQueueMeters implements QueueEvents {
     private final Counter cancelled;
     private final Timer lateness;
 
-    private MicrometerQueueMeters(MeterRegistry registry, QueueStatistics statistics) {
+    private MicrometerQueueMeters(MeterRegistry registry, Tags tags, QueueStatistics statistics) {
         this.registry = registry;
-        String queue = statistics.queueName();
+        this.tags = tags;
         gauge(statistics, "scheduled", snapshot -> snapshot.counts().scheduled());
         gauge(statistics, "ready", snapshot -> snapshot.counts().ready());
         gauge(statistics, "inflight", snapshot -> snapshot.counts().inFlight());
@@ -63,31 +72,46 @@ final class MicrometerQueueMeters implements QueueEvents {
         meters.add(Gauge.builder(PREFIX + "oldest.overdue", statistics,
                 read(snapshot -> snapshot.counts().oldestOverdueMs() / 1000.0))
                 .description("Seconds since the oldest due but unfetched message was due; 0 when none is overdue")
-                .baseUnit("seconds").tag("queue", queue).register(registry));
-        scheduled = counter("scheduled", "Messages stored by schedules", queue);
-        delivered = counter("delivered", "Messages handed to the route", queue);
-        retried = counter("retried", "Failed deliveries put back on schedule", queue);
-        deadLettered = counter("dead.lettered", "Messages moved to the dead-letter queue", queue);
-        reclaimed = counter("reclaimed", "Leases taken over from a consumer that stopped answering", queue);
-        cancelled = counter("cancelled", "Scheduled messages cancelled", queue);
+                .baseUnit("seconds").tags(tags).register(registry));
+        scheduled = counter("scheduled", "Messages stored by schedules");
+        delivered = counter("delivered", "Messages handed to the route");
+        retried = counter("retried", "Failed deliveries put back on schedule");
+        deadLettered = counter("dead.lettered", "Messages moved to the dead-letter queue");
+        reclaimed = counter("reclaimed", "Leases taken over from a consumer that stopped answering");
+        cancelled = counter("cancelled", "Scheduled messages cancelled");
         lateness = Timer.builder(PREFIX + "lateness").description("Delivery time minus due time, both on Redis' clock")
-                .tag("queue", queue).publishPercentileHistogram().register(registry);
+                .tags(tags).publishPercentileHistogram().register(registry);
         meters.add(lateness);
     }
 
-    /** The meters of a queue, or {@link QueueEvents#NONE} when the Camel registry holds no MeterRegistry. */
-    static QueueEvents bind(CamelContext context, QueueStatistics statistics) {
+    /**
+     * The meters of a queue, or {@link QueueEvents#NONE} when the Camel registry holds no MeterRegistry or the queue's
+     * meters are bound already (the same queue of the context over another connection).
+     */
+    static QueueEvents bind(CamelContext context, String keyPrefix, QueueStatistics statistics) {
         MeterRegistry registry = context.getRegistry().lookupByNameAndType(REGISTRY_BEAN, MeterRegistry.class);
         if (registry == null) {
             registry = context.getRegistry().findSingleByType(MeterRegistry.class);
         }
-        return registry == null ? QueueEvents.NONE : new MicrometerQueueMeters(registry, statistics);
+        if (registry == null) {
+            return QueueEvents.NONE;
+        }
+        Tags tags = Tags.of("camelContext", context.getName(), "keyPrefix", keyPrefix, "queue", statistics.queueName());
+        synchronized (BINDING) {
+            if (registry.find(PREFIX + "scheduled").tags(tags).counter() != null) {
+                LOG.warn("Queue '{}' (key prefix '{}') of CamelContext {} is reached over a second Redis connection:"
+                         + " its meters count what the first connection's endpoints do, and no meters are bound for"
+                         + " this connection's endpoints. Give the queues distinct key prefixes to measure both.",
+                        statistics.queueName(), keyPrefix, context.getName());
+                return QueueEvents.NONE;
+            }
+            return new MicrometerQueueMeters(registry, tags, statistics);
+        }
     }
 
     private void gauge(QueueStatistics statistics, String state, ToDoubleFunction<QueueSnapshot> value) {
         meters.add(Gauge.builder(PREFIX + "messages", statistics, read(value))
-                .description("Messages of the queue by state").tag("queue", statistics.queueName()).tag("state", state)
-                .register(registry));
+                .description("Messages of the queue by state").tags(tags).tag("state", state).register(registry));
     }
 
     private static ToDoubleFunction<QueueStatistics> read(ToDoubleFunction<QueueSnapshot> value) {
@@ -101,8 +125,8 @@ final class MicrometerQueueMeters implements QueueEvents {
         };
     }
 
-    private Counter counter(String name, String description, String queue) {
-        Counter counter = Counter.builder(PREFIX + name).description(description).tag("queue", queue).register(registry);
+    private Counter counter(String name, String description) {
+        Counter counter = Counter.builder(PREFIX + name).description(description).tags(tags).register(registry);
         meters.add(counter);
         return counter;
     }

@@ -31,11 +31,11 @@ final class QueueMetrics {
     }
 
     /**
-     * The meters of a queue in the MeterRegistry of the Camel registry, or {@link QueueEvents#NONE} when Micrometer or
-     * a registry is absent.
+     * The meters of a queue under {@code keyPrefix} in the MeterRegistry of the Camel registry, or
+     * {@link QueueEvents#NONE} when Micrometer or a registry is absent.
      */
-    static QueueEvents bind(CamelContext context, QueueStatistics statistics) {
-        return MICROMETER_PRESENT ? MicrometerQueueMeters.bind(context, statistics) : QueueEvents.NONE;
+    static QueueEvents bind(CamelContext context, String keyPrefix, QueueStatistics statistics) {
+        return MICROMETER_PRESENT ? MicrometerQueueMeters.bind(context, keyPrefix, statistics) : QueueEvents.NONE;
     }
 
     private static boolean present(String className) {

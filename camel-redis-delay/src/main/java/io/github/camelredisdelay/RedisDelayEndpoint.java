@@ -163,7 +163,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         ShardedQueue startedDeadLetters = deadLetterQueue;
         QueueStatistics shared = component.acquireStatistics(statsKey, () -> {
             QueueStatistics created = new QueueStatistics(started, startedDeadLetters);
-            created.events(QueueMetrics.bind(getCamelContext(), created));
+            created.events(QueueMetrics.bind(getCamelContext(), configuration.getKeyPrefix(), created));
             // off the start path: the client's first call may wait for its connection
             connectionShares.transfer().execute(created::measureClockOffsetSoon);
             return created;

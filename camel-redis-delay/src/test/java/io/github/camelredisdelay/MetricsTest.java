@@ -127,7 +127,8 @@ class MetricsTest extends RedisDelayTestSupport {
     @Test
     void prometheusScrapeShowsEveryMeterOfTheQueue() throws Exception {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        ProducerTemplate producer = node(registry, "redis-delay:jobs").createProducerTemplate();
+        CamelContext node = node(registry, "redis-delay:jobs");
+        ProducerTemplate producer = node.createProducerTemplate();
         producer.sendBody("redis-delay:jobs?delay=50", "job");
         producer.sendBody("redis-delay:jobs?delay=1h", "later");
         await().atMost(Duration.ofSeconds(5)).until(() -> delivered.size() == 1);
@@ -137,14 +138,15 @@ class MetricsTest extends RedisDelayTestSupport {
                 .filter(line -> !line.contains("_bucket{") || line.contains("le=\"+Inf\"") || line.contains("le=\"0.1\""))
                 .reduce((a, b) -> a + "\n" + b).orElse(""));
 
-        assertThat(scrape).contains("camel_redis_delay_messages{queue=\"jobs\",state=\"scheduled\"} 1.0")
-                .contains("camel_redis_delay_messages{queue=\"jobs\",state=\"dead\"} 0.0")
-                .contains("camel_redis_delay_oldest_overdue_seconds{queue=\"jobs\"}")
-                .contains("camel_redis_delay_scheduled_total{queue=\"jobs\"} 2.0")
-                .contains("camel_redis_delay_delivered_total{queue=\"jobs\"} 1.0")
-                .contains("camel_redis_delay_dead_lettered_total{queue=\"jobs\"} 0.0")
-                .contains("camel_redis_delay_lateness_seconds_count{queue=\"jobs\"} 1")
-                .contains("camel_redis_delay_lateness_seconds_bucket{queue=\"jobs\",le=\"+Inf\"} 1");
+        String queue = "camelContext=\"" + node.getName() + "\",keyPrefix=\"" + keyPrefix + "\",queue=\"jobs\"";
+        assertThat(scrape).contains("camel_redis_delay_messages{" + queue + ",state=\"scheduled\"} 1.0")
+                .contains("camel_redis_delay_messages{" + queue + ",state=\"dead\"} 0.0")
+                .contains("camel_redis_delay_oldest_overdue_seconds{" + queue + "}")
+                .contains("camel_redis_delay_scheduled_total{" + queue + "} 2.0")
+                .contains("camel_redis_delay_delivered_total{" + queue + "} 1.0")
+                .contains("camel_redis_delay_dead_lettered_total{" + queue + "} 0.0")
+                .contains("camel_redis_delay_lateness_seconds_count{" + queue + "} 1")
+                .contains("camel_redis_delay_lateness_seconds_bucket{" + queue + ",le=\"+Inf\"} 1");
     }
 
     @Test
