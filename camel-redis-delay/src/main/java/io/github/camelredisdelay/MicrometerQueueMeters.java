@@ -38,8 +38,8 @@ import org.slf4j.LoggerFactory;
  * registry as camel-micrometer finds it (bean {@code metricsRegistry}, else the only one), tagged {@code camelContext},
  * {@code keyPrefix} and {@code queue}. Gauges read the queue's shared snapshot ({@link QueueStatistics#snapshot()}), so
  * reading them costs at most one refresh per queue every {@link QueueStatistics#MAX_AGE_MS} ms; a gauge whose refresh
- * fails reads NaN. A queue of the same context, key prefix and name reached over a second Redis connection finds its
- * meters taken, and has none (with a warning). The only class that references Micrometer.
+ * fails reads NaN. A queue of the same context, key prefix and name reached over a second Redis connection (or through
+ * a second component) finds its meters taken, and has none (with a warning). The only class that references Micrometer.
  */
 final class MicrometerQueueMeters implements QueueEvents {
 
@@ -99,9 +99,10 @@ final class MicrometerQueueMeters implements QueueEvents {
         Tags tags = Tags.of("camelContext", context.getName(), "keyPrefix", keyPrefix, "queue", statistics.queueName());
         synchronized (BINDING) {
             if (registry.find(PREFIX + "scheduled").tags(tags).counter() != null) {
-                LOG.warn("Queue '{}' (key prefix '{}') of CamelContext {} is reached over a second Redis connection:"
-                         + " its meters count what the first connection's endpoints do, and no meters are bound for"
-                         + " this connection's endpoints. Give the queues distinct key prefixes to measure both.",
+                LOG.warn("Queue '{}' (key prefix '{}') of CamelContext {} is reached over a second Redis connection or"
+                         + " through a second redis-delay component: its meters count what the first one's endpoints"
+                         + " do, and this one's endpoints are not measured. Give the queues distinct key prefixes, or"
+                         + " the endpoints one component and connection, to measure both.",
                         statistics.queueName(), keyPrefix, context.getName());
                 return QueueEvents.NONE;
             }
