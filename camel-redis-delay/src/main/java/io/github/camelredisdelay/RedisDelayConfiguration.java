@@ -443,8 +443,10 @@ public class RedisDelayConfiguration implements Cloneable {
     }
 
     /**
-     * Also wait until the write is in the append-only file of the master and of syncReplicas replicas (Redis WAITAOF,
-     * Redis 7.2 or later); needs syncReplicas of at least 1 (for a server without replicas use appendfsync always).
+     * Also wait until the write is in the append-only files of syncReplicas replicas (Redis WAITAOF, Redis 7.2 or
+     * later); needs syncReplicas of at least 1. The master is asked to write its own file too, but the Redis client
+     * reports only the replicas' count, so a master slower than syncTimeout goes unnoticed: for the master's file (and
+     * for a server without replicas) use appendfsync always.
      */
     public void setSyncAof(boolean syncAof) {
         this.syncAof = syncAof;
