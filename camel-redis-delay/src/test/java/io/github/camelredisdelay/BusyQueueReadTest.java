@@ -22,18 +22,25 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import io.github.camelredisdelay.test.RedisServerExtension;
+import org.apache.camel.CamelContext;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
 import org.redisson.api.redisnode.RedisNode;
 import org.redisson.api.redisnode.RedisNodes;
+import org.redisson.client.codec.StringCodec;
+import org.redisson.config.Config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
  * While a queue is busy its consumer waits for the next message in a read that blocks in Redis (no notice hop); an idle
- * queue's consumer holds no connection; and the blocking reads of one client stay bounded, whatever the busy queues.
+ * queue's consumer holds no connection; and the blocking reads of one client stay bounded, whatever the busy queues: to
+ * eight, and to a quarter of a smaller pool.
  */
 class BusyQueueReadTest extends RedisDelayTestSupport {
 
@@ -93,16 +100,41 @@ class BusyQueueReadTest extends RedisDelayTestSupport {
                 .mapToObj(i -> "q" + i + (i % 2 == 0 ? "" : "?keyPrefix=" + keyPrefix + "-other")).toList());
     }
 
+    @Test
+    void aClientWithASmallPoolLetsAQuarterOfItsConnectionsBlock() throws Exception {
+        Config config = new Config();
+        config.setCodec(StringCodec.INSTANCE);
+        config.useSingleServer().setAddress(RedisServerExtension.redisUrl()).setConnectionPoolSize(8)
+                .setConnectionMinimumIdleSize(1);
+        RedissonClient small = Redisson.create(config);
+        try {
+            assertAtMostSoManyBlockWhileBusy(IntStream.range(0, 12).mapToObj(i -> "q" + i).toList(), small, 2);
+        } finally {
+            small.shutdown();
+        }
+    }
+
     /** Keeps every queue busy, with a consumer each: some reads block in Redis, never more than eight at once. */
     private void assertAtMostEightBlockWhileBusy(List<String> queues) throws Exception {
+        assertAtMostSoManyBlockWhileBusy(queues, null, 8);
+    }
+
+    /** As above, on {@code client} (null: the test's shared one), with at most {@code most} reads blocking at once. */
+    private void assertAtMostSoManyBlockWhileBusy(List<String> queues, RedissonClient client, int most) throws Exception {
         int blockedBefore = blockedClients();
         AtomicInteger received = new AtomicInteger();
-        ProducerTemplate producer = startContext(consumersOf(queues, received)).createProducerTemplate();
+        CamelContext context = createContext(consumersOf(queues, received));
+        if (client != null) {
+            context.getComponent("redis-delay", RedisDelayComponent.class).getConfiguration().setRedissonClient(client);
+        }
+        context.start();
+        ProducerTemplate producer = context.createProducerTemplate();
 
         int mostBlocked = sendWhileCountingBlockedClients(producer, queues);
 
         await().atMost(Duration.ofSeconds(20)).until(() -> received.get() == SENDS * queues.size());
-        assertThat(mostBlocked - blockedBefore).isBetween(1, 8);
+        assertThat(mostBlocked - blockedBefore).isBetween(1, most);
+        context.stop();
         await().atMost(Duration.ofSeconds(5)).until(() -> blockedClients() == blockedBefore);
     }
 }
