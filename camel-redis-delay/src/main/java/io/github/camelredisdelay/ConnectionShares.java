@@ -27,7 +27,7 @@ import java.util.concurrent.Semaphore;
  * @param transfer      runs the transfer tasks' steps, the wake channels' subscriptions and the checks of the server
  * @param leases        extends the leases of every consumer's fetched messages
  * @param blockingReads the permits of the consumer reads that block in Redis (RedisDelayConsumer): each such read holds
- *                      one of the client's pooled connections
+ *                      one of the client's pooled connections, so they are sized from its pool
  */
 record ConnectionShares(ScheduledExecutorService transfer, ScheduledExecutorService leases, Semaphore blockingReads) {
 }

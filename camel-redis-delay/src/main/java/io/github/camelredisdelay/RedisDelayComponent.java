@@ -27,6 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
+import io.github.camelredisdelay.internal.ClientPool;
 import io.github.camelredisdelay.internal.EvictionPolicyCheck;
 import io.github.camelredisdelay.internal.MigrationProgress;
 import io.github.camelredisdelay.internal.QueueNames;
@@ -73,7 +74,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
     private static final ThreadLocal<Boolean> COMPLETING = new ThreadLocal<>();
     /**
      * Most consumer reads of one client blocking in Redis at once: pooled connections they may hold (an eighth of
-     * Redisson's default pool of 64).
+     * Redisson's default pool of 64). A smaller pool lets a quarter of its connections block, at least one.
      */
     static final int READS_BLOCKING_IN_REDIS = 8;
     /** Running migrations from RDelayedQueues by key prefix and queue, shown in the statistics of every endpoint. */
@@ -277,13 +278,18 @@ public class RedisDelayComponent extends HealthCheckComponent {
         statistics.release(key, released -> released.events().close());
     }
 
-    /** What the endpoints of a connection share, created by its first endpoint; its threads stop after its last. */
-    ConnectionShares acquireConnection(String connection) {
+    /**
+     * What the endpoints of a connection (of {@code client}) share, created by its first endpoint; its threads stop
+     * after its last.
+     */
+    ConnectionShares acquireConnection(String connection, RedissonClient client) {
         return connections.acquire(connection, () -> {
             int number = timerNumbers.incrementAndGet();
+            int blockingReads = Math.max(1,
+                    Math.min(READS_BLOCKING_IN_REDIS, ClientPool.masterConnections(client.getConfig()) / 4));
             return new ConnectionShares(
                     timerThread("RedisDelayTransfer-" + number), timerThread("RedisDelayLeases-" + number),
-                    new Semaphore(READS_BLOCKING_IN_REDIS));
+                    new Semaphore(blockingReads));
         });
     }
 

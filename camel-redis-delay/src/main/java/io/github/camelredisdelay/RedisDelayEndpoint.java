@@ -155,7 +155,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
                 configuration.getShards(), sync, completer);
         String connection = connectionId();
         this.connection = connection;
-        ConnectionShares connectionShares = component.acquireConnection(connection);
+        ConnectionShares connectionShares = component.acquireConnection(connection, client);
         shares = connectionShares;
         String wakeKey = connection + "|" + configuration.getKeyPrefix();
         String statsKey = wakeKey + "|" + queueName;

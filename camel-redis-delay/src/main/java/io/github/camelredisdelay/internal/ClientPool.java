@@ -1,0 +1,46 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.internal;
+
+import org.redisson.config.Config;
+
+/**
+ * The size of a Redisson client's pool of connections to each master (Redis' only node, in single-server mode), as its
+ * configuration gives it.
+ */
+public final class ClientPool {
+
+    private ClientPool() {
+    }
+
+    public static int masterConnections(Config config) {
+        if (config.isSingleConfig()) {
+            return config.useSingleServer().getConnectionPoolSize();
+        }
+        if (config.isClusterConfig()) {
+            return config.useClusterServers().getMasterConnectionPoolSize();
+        }
+        if (config.isSentinelConfig()) {
+            return config.useSentinelServers().getMasterConnectionPoolSize();
+        }
+        // Config tells the other two modes apart only by refusing the one it is not in
+        try {
+            return config.useReplicatedServers().getMasterConnectionPoolSize();
+        } catch (IllegalStateException notReplicated) {
+            return config.useMasterSlaveServers().getMasterConnectionPoolSize();
+        }
+    }
+}
