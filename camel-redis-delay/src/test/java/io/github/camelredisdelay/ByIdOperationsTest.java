@@ -66,6 +66,33 @@ class ByIdOperationsTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void aRecordTooShortToBeAMessageFailsNoOperationOnItsId() throws Exception {
+        ProducerTemplate producer = nodeConsuming("orders");
+        // two bytes written behind the component's back, where a record's head alone takes 15
+        redis().getMap(key("orders", "msg")).put("order-1", "xx");
+
+        Object cancelled = producer.requestBodyAndHeaders("redis-delay:orders?operation=cancel", null, id("order-1"));
+        Exchange rescheduled = producer.send("redis-delay:orders?operation=reschedule&delay=1h",
+                e -> e.getMessage().setHeaders(id("order-1")));
+        Exchange kept = producer.send("redis-delay:orders?delay=100&onDuplicate=keep", e -> {
+            e.getMessage().setBody("kept?");
+            e.getMessage().setHeaders(id("order-1"));
+        });
+        Exchange replaced = producer.send("redis-delay:orders?delay=100&onDuplicate=replace", e -> {
+            e.getMessage().setBody("replacement");
+            e.getMessage().setHeaders(id("order-1"));
+        });
+
+        assertThat(cancelled).as("nothing scheduled to cancel").isEqualTo(false);
+        assertThat(rescheduled.getException()).isNull();
+        assertThat(kept.getException()).isNull();
+        assertThat(kept.getMessage().getHeader(RedisDelayConstants.DUPLICATE)).isEqualTo(true);
+        assertThat(replaced.getException()).isNull();
+        await().atMost(Duration.ofSeconds(5)).until(() -> deliveries.size() == 1);
+        assertThat(deliveries.get(0).getBody(String.class)).isEqualTo("replacement");
+    }
+
+    @Test
     void operationHeaderOverridesTheOption() throws Exception {
         ProducerTemplate producer = nodeConsuming("orders");
         producer.sendBodyAndHeaders("redis-delay:orders?delay=1h", "x", id("order-1"));
