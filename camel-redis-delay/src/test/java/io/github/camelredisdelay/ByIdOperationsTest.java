@@ -66,7 +66,7 @@ class ByIdOperationsTest extends RedisDelayTestSupport {
     }
 
     @Test
-    void aRecordTooShortToBeAMessageFailsNoOperationOnItsId() throws Exception {
+    void aValueTooShortToBeARecordIsNoMessageToAnyOperationOnItsId() throws Exception {
         ProducerTemplate producer = nodeConsuming("orders");
         // two bytes written behind the component's back, where a record's head alone takes 15
         redis().getMap(key("orders", "msg")).put("order-1", "xx");
@@ -74,22 +74,21 @@ class ByIdOperationsTest extends RedisDelayTestSupport {
         Object cancelled = producer.requestBodyAndHeaders("redis-delay:orders?operation=cancel", null, id("order-1"));
         Exchange rescheduled = producer.send("redis-delay:orders?operation=reschedule&delay=1h",
                 e -> e.getMessage().setHeaders(id("order-1")));
-        Exchange kept = producer.send("redis-delay:orders?delay=100&onDuplicate=keep", e -> {
-            e.getMessage().setBody("kept?");
-            e.getMessage().setHeaders(id("order-1"));
-        });
-        Exchange replaced = producer.send("redis-delay:orders?delay=100&onDuplicate=replace", e -> {
-            e.getMessage().setBody("replacement");
+        Exchange peeked = producer.send("redis-delay:orders?operation=peek", e -> e.getMessage().setHeaders(id("order-1")));
+        Exchange scheduled = producer.send("redis-delay:orders?delay=100&onDuplicate=fail", e -> {
+            e.getMessage().setBody("stored over it");
             e.getMessage().setHeaders(id("order-1"));
         });
 
         assertThat(cancelled).as("nothing scheduled to cancel").isEqualTo(false);
         assertThat(rescheduled.getException()).isNull();
-        assertThat(kept.getException()).isNull();
-        assertThat(kept.getMessage().getHeader(RedisDelayConstants.DUPLICATE)).isEqualTo(true);
-        assertThat(replaced.getException()).isNull();
+        assertThat(rescheduled.getMessage().getBody()).isEqualTo(false);
+        assertThat(peeked.getException()).isNull();
+        assertThat(peeked.getMessage().getHeader(RedisDelayConstants.STATE)).isNull();
+        assertThat(scheduled.getException()).isNull();
+        assertThat(scheduled.getMessage().getHeader(RedisDelayConstants.DUPLICATE)).isEqualTo(false);
         await().atMost(Duration.ofSeconds(5)).until(() -> deliveries.size() == 1);
-        assertThat(deliveries.get(0).getBody(String.class)).isEqualTo("replacement");
+        assertThat(deliveries.get(0).getBody(String.class)).isEqualTo("stored over it");
     }
 
     @Test

@@ -26,7 +26,7 @@
 ]]
 local id = ARGV[3]
 local record = rcall('HGET', msgKey, id)
-if not record or not removeDue(dueKey, id, dueOfRecord(record)) then
+if not isRecord(record) or not removeDue(dueKey, id, dueOfRecord(record)) then
   return 0
 end
 rcall('HDEL', msgKey, id)

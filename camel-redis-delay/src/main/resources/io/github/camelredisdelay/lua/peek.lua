@@ -29,7 +29,7 @@
 ]]
 local id = ARGV[3]
 local record = rcall('HGET', msgKey, id)
-if not record or #record < RECORD_HEAD_BYTES then
+if not isRecord(record) then
   return {}
 end
 local note = rcall('HGET', failKey, id)

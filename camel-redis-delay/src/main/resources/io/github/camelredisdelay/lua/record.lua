@@ -37,6 +37,12 @@ local function recordOf(envelope, scheduledAt, dueAt, generation)
   return struct.pack(HEAD_FORMAT, scheduledAt, dueAt, generation) .. envelope
 end
 
+-- Whether a stored value (false when there is none) is a record: one shorter than a record's head was written behind
+-- the component's back and holds no message.
+local function isRecord(value)
+  return value ~= false and #value >= RECORD_HEAD_BYTES
+end
+
 -- The due time a record holds: the one it is (or was last) scheduled for.
 local function dueOfRecord(record)
   return (struct.unpack(DUE_AT_FORMAT, record, SCHEDULED_AT_BYTES + 1))

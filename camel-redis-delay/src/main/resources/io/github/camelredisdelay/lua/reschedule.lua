@@ -39,7 +39,7 @@ if not dueAt then
   return {STATUS_DUE_OVERFLOW, -1, now}
 end
 local record = rcall('HGET', msgKey, id)
-if not record or not removeDue(dueKey, id, dueOfRecord(record)) then
+if not isRecord(record) or not removeDue(dueKey, id, dueOfRecord(record)) then
   return {STATUS_KEPT, -1, now}
 end
 

@@ -31,7 +31,8 @@
   ARGV[i + 3] the delay or due time, a non-negative integer
   ARGV[i + 4] on duplicate id: "keep", "replace" or "fail"
 
-  A replaced message that is still scheduled is taken out of the due set. One that is ready or in flight stays where
+  A value under the id that is too short to be a record (record.lua's isRecord) is no message and is overwritten
+  whatever the duplicate rule. A replaced message that is still scheduled is taken out of the due set. One that is ready or in flight stays where
   it is and is delivered (or settled) as it was; the new version is stored beside it with the next generation
   (record.lua), so settling the old delivery leaves the new version alone.
 
@@ -52,13 +53,16 @@ local function schedule(id, envelope, dueAt, onDuplicate)
   local record = recordOf(envelope, now, dueAt, 0)
   if rcall('HSETNX', msgKey, id, record) == 0 then
     local existing = rcall('HGET', msgKey, id)
-    local existingDue = dueOfRecord(existing)
-    if onDuplicate ~= 'replace' then
-      local status = onDuplicate == 'fail' and STATUS_DUPLICATE or STATUS_KEPT
-      return status, isDue(dueKey, id, existingDue) and existingDue or -1
+    if isRecord(existing) then
+      local existingDue = dueOfRecord(existing)
+      if onDuplicate ~= 'replace' then
+        local status = onDuplicate == 'fail' and STATUS_DUPLICATE or STATUS_KEPT
+        return status, isDue(dueKey, id, existingDue) and existingDue or -1
+      end
+      removeDue(dueKey, id, existingDue)
+      record = recordOf(envelope, now, dueAt, nextGeneration(existing))
     end
-    removeDue(dueKey, id, existingDue)
-    record = recordOf(envelope, now, dueAt, nextGeneration(existing))
+    -- a replace, or a value that is no record (isRecord) and so no message: overwritten
     rcall('HSET', msgKey, id, record)
     rcall('HDEL', failKey, id)
   end
