@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.Message;
 import org.apache.camel.builder.RouteBuilder;
@@ -137,6 +138,28 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
         assertThat(dead.getHeader(RedisDelayConstants.MESSAGE_ID)).isEqualTo("corrupt");
         assertThat(dead.getHeader(RedisDelayConstants.LAST_ERROR, String.class)).contains("unknown body kind 9");
         assertThat(dead.getBody(byte[].class)).startsWith(1, 9);
+    }
+
+    @Test
+    void aDeliveryWhoseRecordWasOverwrittenWithAValueTooShortToBeOneIsSettledWithoutAnError() throws Exception {
+        try (LogLines consumerLog = LogLines.of(RedisDelayConsumer.class)) {
+            startContext(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("redis-delay:jobs").process(e -> {
+                        attempts.add(e.getMessage().copy());
+                        // behind the component's back, while the message is in flight
+                        redis().getMap(key("jobs", "msg")).put("job-1", "xx");
+                    });
+                }
+            }).createProducerTemplate().sendBodyAndHeader("redis-delay:jobs", "job", RedisDelayConstants.MESSAGE_ID, "job-1");
+
+            var ready = redis().getStream(key("jobs", "ready"));
+            await().atMost(Duration.ofSeconds(5)).until(() -> attempts.size() == 1 && ready.size() == 0);
+            assertThat(consumerLog.lines()).as("the acknowledgement's script ran to its end").isEmpty();
+        }
+        assertThat(redis().getMap(key("jobs", "msg")).get("job-1")).as("not the delivered version: left alone")
+                .isEqualTo("xx");
     }
 
     @Test
