@@ -65,7 +65,7 @@ local function withDue(record, dueAt)
 end
 
 -- Whether record (false when there is none) is the version of its message that has generation: "*" stands for
--- any version, for a delivery whose own record could not be read.
+-- any version, for a delivery whose own record could not be read. A value that is no record (isRecord) is no version.
 local function isGeneration(record, generation)
-  return record ~= false and (generation == '*' or generationOf(record) == tonumber(generation))
+  return record ~= false and (generation == '*' or isRecord(record) and generationOf(record) == tonumber(generation))
 end
