@@ -29,6 +29,7 @@ import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.RedisServerExtension;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -202,6 +203,35 @@ class MetricsTest extends RedisDelayTestSupport {
                 .as("the stopped context's meters are removed").isNull();
         assertThat(registry.get("camel.redis.delay.messages").tag("camelContext", staying.getName())
                 .tag("state", "scheduled").gauge().value()).isEqualTo(3);
+    }
+
+    @Test
+    void aMeterFilterThatDropsTheContextTagLeavesTheMetersWithTheContextThatBoundThemFirst() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        registry.config().meterFilter(MeterFilter.ignoreTags("camelContext"));
+        RouteBuilder schedules = new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:schedule").to("redis-delay:jobs?delay=1h");
+            }
+        };
+        CamelContext first = createContext(schedules);
+        CamelContext second = createContext(schedules);
+        first.getRegistry().bind("metricsRegistry", registry);
+        second.getRegistry().bind("metricsRegistry", registry);
+        first.start();
+        try (LogLines log = LogLines.of(MicrometerQueueMeters.class)) {
+            second.start();
+
+            assertThat(log.lines()).singleElement().asString().startsWith("WARN ").contains(second.getName());
+        }
+        second.createProducerTemplate().sendBody("direct:schedule", "not measured");
+        second.stop();
+        first.createProducerTemplate().sendBody("direct:schedule", "measured");
+
+        assertThat(registry.get("camel.redis.delay.scheduled").tag("queue", "jobs").counter().count()).isEqualTo(1);
+        assertThat(registry.get("camel.redis.delay.messages").tag("queue", "jobs").tag("state", "scheduled").gauge()
+                .value()).isEqualTo(2);
     }
 
     @Test
