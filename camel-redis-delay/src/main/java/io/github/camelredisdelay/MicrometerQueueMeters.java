@@ -17,7 +17,10 @@ package io.github.camelredisdelay;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.function.ToDoubleFunction;
 
 import io.github.camelredisdelay.internal.QueueEvents;
@@ -38,8 +41,9 @@ import org.slf4j.LoggerFactory;
  * registry as camel-micrometer finds it (bean {@code metricsRegistry}, else the only one), tagged {@code camelContext},
  * {@code keyPrefix} and {@code queue}. Gauges read the queue's shared snapshot ({@link QueueStatistics#snapshot()}), so
  * reading them costs at most one refresh per queue every {@link QueueStatistics#MAX_AGE_MS} ms; a gauge whose refresh
- * fails reads NaN. A queue of the same context, key prefix and name reached over a second Redis connection (or through
- * a second component) finds its meters taken, and has none (with a warning). The only class that references Micrometer.
+ * fails reads NaN. A second binding handed meters another binding holds (the same context name, key prefix and queue
+ * over another Redis connection or through another component, or tags a MeterFilter merged) has none, with a warning,
+ * and never removes the holder's. The only class that references Micrometer.
  */
 final class MicrometerQueueMeters implements QueueEvents {
 
@@ -48,8 +52,13 @@ final class MicrometerQueueMeters implements QueueEvents {
     private static final String PREFIX = "camel.redis.delay.";
 
     private static final Logger LOG = LoggerFactory.getLogger(MicrometerQueueMeters.class);
-    /** Held while a binding checks its meters are free and takes them, whichever component or context binds. */
+    /** Held while a binding checks its meters are free and takes them, or gives them up. */
     private static final Object BINDING = new Object();
+    /**
+     * The {@code scheduled} counter of every binding, by identity: a registry hands the same meter back for the same id
+     * after its filters, whichever tags it was asked for. Guarded by {@link #BINDING}.
+     */
+    private static final Set<Meter> BOUND = Collections.newSetFromMap(new IdentityHashMap<>());
 
     private final MeterRegistry registry;
     private final Tags tags;
@@ -62,9 +71,11 @@ final class MicrometerQueueMeters implements QueueEvents {
     private final Counter cancelled;
     private final Timer lateness;
 
-    private MicrometerQueueMeters(MeterRegistry registry, Tags tags, QueueStatistics statistics) {
+    private MicrometerQueueMeters(MeterRegistry registry, Tags tags, QueueStatistics statistics, Counter scheduled) {
         this.registry = registry;
         this.tags = tags;
+        this.scheduled = scheduled;
+        meters.add(scheduled);
         gauge(statistics, "scheduled", snapshot -> snapshot.counts().scheduled());
         gauge(statistics, "ready", snapshot -> snapshot.counts().ready());
         gauge(statistics, "inflight", snapshot -> snapshot.counts().inFlight());
@@ -73,7 +84,6 @@ final class MicrometerQueueMeters implements QueueEvents {
                 read(snapshot -> snapshot.counts().oldestOverdueMs() / 1000.0))
                 .description("Seconds since the oldest due but unfetched message was due; 0 when none is overdue")
                 .baseUnit("seconds").tags(tags).register(registry));
-        scheduled = counter("scheduled", "Messages stored by schedules");
         delivered = counter("delivered", "Messages handed to the route");
         retried = counter("retried", "Failed deliveries put back on schedule");
         deadLettered = counter("dead.lettered", "Messages moved to the dead-letter queue");
@@ -85,8 +95,8 @@ final class MicrometerQueueMeters implements QueueEvents {
     }
 
     /**
-     * The meters of a queue, or {@link QueueEvents#NONE} when the Camel registry holds no MeterRegistry or the queue's
-     * meters are bound already (the same queue of the context over another connection).
+     * The meters of a queue, or {@link QueueEvents#NONE} when the Camel registry holds no MeterRegistry or another
+     * binding holds the meters the registry hands out for this queue.
      */
     static QueueEvents bind(CamelContext context, String keyPrefix, QueueStatistics statistics) {
         MeterRegistry registry = context.getRegistry().lookupByNameAndType(REGISTRY_BEAN, MeterRegistry.class);
@@ -98,15 +108,20 @@ final class MicrometerQueueMeters implements QueueEvents {
         }
         Tags tags = Tags.of("camelContext", context.getName(), "keyPrefix", keyPrefix, "queue", statistics.queueName());
         synchronized (BINDING) {
-            if (registry.find(PREFIX + "scheduled").tags(tags).counter() != null) {
-                LOG.warn("Queue '{}' (key prefix '{}') of CamelContext {} is reached over a second Redis connection or"
-                         + " through a second redis-delay component: its meters count what the first one's endpoints"
-                         + " do, and this one's endpoints are not measured. Give the queues distinct key prefixes, or"
-                         + " the endpoints one component and connection, to measure both.",
+            Counter scheduled = Counter.builder(PREFIX + "scheduled").description("Messages stored by schedules")
+                    .tags(tags).register(registry);
+            if (BOUND.contains(scheduled)) {
+                LOG.warn("Queue '{}' (key prefix '{}') of CamelContext {} already has its meters, bound for the same"
+                         + " queue over another Redis connection, through another redis-delay component, or in another"
+                         + " CamelContext of the same name (or a MeterFilter of the registry merged their tags). They"
+                         + " measure that one's endpoints; this one's are not measured, and once that one stops the"
+                         + " queue has no meters until this one restarts. Give the queues distinct key prefixes, the"
+                         + " contexts distinct names, or the endpoints one component and connection.",
                         statistics.queueName(), keyPrefix, context.getName());
                 return QueueEvents.NONE;
             }
-            return new MicrometerQueueMeters(registry, tags, statistics);
+            BOUND.add(scheduled);
+            return new MicrometerQueueMeters(registry, tags, statistics, scheduled);
         }
     }
 
@@ -165,6 +180,9 @@ final class MicrometerQueueMeters implements QueueEvents {
 
     @Override
     public void close() {
-        meters.forEach(registry::remove);
+        synchronized (BINDING) {
+            BOUND.remove(scheduled);
+            meters.forEach(registry::remove);
+        }
     }
 }
