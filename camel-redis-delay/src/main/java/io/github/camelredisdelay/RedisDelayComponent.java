@@ -74,7 +74,8 @@ public class RedisDelayComponent extends HealthCheckComponent {
     private static final ThreadLocal<Boolean> COMPLETING = new ThreadLocal<>();
     /**
      * Most consumer reads of one client blocking in Redis at once: pooled connections they may hold (an eighth of
-     * Redisson's default pool of 64). A smaller pool lets a quarter of its connections block, at least one.
+     * Redisson's default pool of 64). A pool under 32 connections lets a quarter of them block, none under 4
+     * ({@link ClientPool#blockingReads}).
      */
     static final int READS_BLOCKING_IN_REDIS = 8;
     /** Running migrations from RDelayedQueues by key prefix and queue, shown in the statistics of every endpoint. */
@@ -285,11 +286,9 @@ public class RedisDelayComponent extends HealthCheckComponent {
     ConnectionShares acquireConnection(String connection, RedissonClient client) {
         return connections.acquire(connection, () -> {
             int number = timerNumbers.incrementAndGet();
-            int blockingReads = Math.max(1,
-                    Math.min(READS_BLOCKING_IN_REDIS, ClientPool.masterConnections(client.getConfig()) / 4));
             return new ConnectionShares(
                     timerThread("RedisDelayTransfer-" + number), timerThread("RedisDelayLeases-" + number),
-                    new Semaphore(blockingReads));
+                    new Semaphore(ClientPool.blockingReads(client, READS_BLOCKING_IN_REDIS)));
         });
     }
 

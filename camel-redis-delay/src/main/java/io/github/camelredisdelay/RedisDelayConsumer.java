@@ -62,7 +62,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
     private static final long IDLE_WAIT_MS = 1000;
     /**
      * After a read that found messages, how long the next read may block in Redis for more, when one of the client's
-     * {@value RedisDelayComponent#READS_BLOCKING_IN_REDIS} permits is free
+     * permits (at most {@value RedisDelayComponent#READS_BLOCKING_IN_REDIS}, a quarter of a smaller pool) is free
      * ({@link RedisDelayEndpoint#blockingReadPermits()}): while a queue is busy its new messages then reach the
      * consumer without the notice's hop; each such read holds a pooled connection, hence the bound.
      */

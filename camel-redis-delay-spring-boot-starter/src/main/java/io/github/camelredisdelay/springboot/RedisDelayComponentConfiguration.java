@@ -201,8 +201,8 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
     private Integer syncReplicas = 0;
 
     /**
-     * Also wait until the write is in the append-only files (WAITAOF, Redis 7.2 or Valkey 8); needs syncReplicas of at
-     * least 1.
+     * Also wait until the write is in the append-only files of syncReplicas replicas (WAITAOF, Redis 7.2 or Valkey 8);
+     * needs syncReplicas of at least 1. The master's own file is not checked: use appendfsync always for it.
      */
     private Boolean syncAof = false;
 

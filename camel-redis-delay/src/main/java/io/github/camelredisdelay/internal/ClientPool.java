@@ -15,18 +15,40 @@
  */
 package io.github.camelredisdelay.internal;
 
+import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The size of a Redisson client's pool of connections to each master (Redis' only node, in single-server mode), as its
- * configuration gives it.
+ * configuration gives it, and how many of them reads that block in Redis may hold.
  */
 public final class ClientPool {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ClientPool.class);
 
     private ClientPool() {
     }
 
-    public static int masterConnections(Config config) {
+    /**
+     * How many reads blocking in Redis may hold connections of {@code client}'s pool at once: a quarter of the pool, at
+     * most {@code most}, none under 4; {@code most} for a client whose configuration cannot be read.
+     */
+    public static int blockingReads(RedissonClient client, int most) {
+        try {
+            return blockingReads(client.getConfig(), most);
+        } catch (RuntimeException e) {
+            LOG.debug("The pool size of Redis client {} cannot be read; {} reads may block in Redis", client, most, e);
+            return most;
+        }
+    }
+
+    static int blockingReads(Config config, int most) {
+        return Math.min(most, masterConnections(config) / 4);
+    }
+
+    static int masterConnections(Config config) {
         if (config.isSingleConfig()) {
             return config.useSingleServer().getConnectionPoolSize();
         }

@@ -21,7 +21,8 @@ import org.redisson.api.BatchOptions;
 
 /**
  * How long a write waits for durability before it counts as done: for {@code replicas} replicas to have it (WAIT), and
- * with {@code aof} also for it to be in the append-only files of the master and those replicas (WAITAOF).
+ * with {@code aof} also for it to be in those replicas' append-only files (WAITAOF; the master is asked for its own
+ * too, but Redisson reports only the replicas' count).
  *
  * @param replicas  replicas that must have the write; 0 = do not wait
  * @param aof       also wait for the append-only files

@@ -20,7 +20,7 @@ import org.redisson.config.Config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Every mode of Redisson's configuration gives its pool of master connections. */
+/** Every mode of Redisson's configuration gives its pool of master connections, a quarter of which may block. */
 class ClientPoolTest {
 
     @Test
@@ -63,5 +63,15 @@ class ClientPoolTest {
         Config config = new Config();
         config.useSingleServer();
         assertThat(ClientPool.masterConnections(config)).isEqualTo(64);
+    }
+
+    @Test
+    void aQuarterOfThePoolMayBlockAtMostTheGivenNumberAndNoneOfAPoolUnderFour() {
+        int[][] poolAndBlocking = { { 1, 0 }, { 3, 0 }, { 4, 1 }, { 8, 2 }, { 31, 7 }, { 32, 8 }, { 40, 8 }, { 64, 8 } };
+        for (int[] expected : poolAndBlocking) {
+            Config config = new Config();
+            config.useSingleServer().setConnectionPoolSize(expected[0]);
+            assertThat(ClientPool.blockingReads(config, 8)).as("pool of %d", expected[0]).isEqualTo(expected[1]);
+        }
     }
 }
