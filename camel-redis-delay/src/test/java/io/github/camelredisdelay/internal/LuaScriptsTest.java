@@ -56,6 +56,22 @@ class LuaScriptsTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void anErrorRedisRepliesToAScriptNamesTheScriptNotTheLicence() {
+        redis().getBucket(key("q", "msg")).set("a string where the queue keeps a hash");
+
+        assertThatThrownBy(() -> queue.cancel("a")).hasMessageContaining("WRONGTYPE")
+                .hasMessageContaining("camel-redis-delay cancel.lua").hasMessageNotContaining("Licensed under");
+    }
+
+    @Test
+    void everyScriptStartsWithItsNameAndCarriesNoLicenceHeader() {
+        for (LuaScript script : LuaScript.values()) {
+            assertThat(script.text()).as(script.name()).startsWith("-- camel-redis-delay ")
+                    .doesNotContain("Licensed under", "Copyright");
+        }
+    }
+
+    @Test
     void scheduleComputesTheDueTimeFromRedisClockAndStoresTheRecord() {
         ScheduleResult result = queue.schedule("a", envelope("x"), DueTime.after(60_000), OnDuplicate.keep);
 
