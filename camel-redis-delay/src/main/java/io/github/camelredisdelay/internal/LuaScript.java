@@ -29,7 +29,9 @@ import org.redisson.api.RScript;
  * at the top and names the helper files it uses in an {@code Includes:} line; {@code prelude.lua} (the keys and common
  * arguments every script gets, and shared helpers) and {@code wire.lua} (values shared with {@link Wire}) are prepended
  * to every script, followed by its includes in the order named. Every helper a script carries costs a closure on each
- * call, so a script includes only those it uses. Redisson sends them by SHA and loads them on a NOSCRIPT reply.
+ * call, so a script includes only those it uses. The text sent starts with a line naming the script, which Redisson's
+ * errors quote, and leaves out the files' licence headers. Redisson sends them by SHA and loads them on a NOSCRIPT
+ * reply.
  */
 public enum LuaScript {
     SCHEDULE("schedule.lua", RScript.Mode.READ_WRITE),
@@ -71,7 +73,7 @@ public enum LuaScript {
     LuaScript(String file, RScript.Mode mode, boolean queueScript) {
         this.mode = mode;
         this.queueScript = queueScript;
-        this.text = queueScript ? Files.compose(file) : Files.load(file);
+        this.text = Files.NAME_LINE + file + '\n' + (queueScript ? Files.compose(file) : Files.body(file));
     }
 
     public String text() {
@@ -93,6 +95,10 @@ public enum LuaScript {
      */
     static final class Files {
 
+        /** Starts every script's text, followed by its file name. */
+        static final String NAME_LINE = "-- camel-redis-delay ";
+        /** The licence header every file starts with: comment lines, then a blank one. */
+        private static final Pattern LICENCE = Pattern.compile("\\A(--[^\\[\\n][^\\n]*\\n|--\\n)+\\n*");
         /** Prepended to every script, in this order. */
         private static final String[] ALWAYS = { "prelude.lua", "wire.lua" };
         private static final Pattern INCLUDES = Pattern.compile("^\\s*Includes:\\s*(.+)$", Pattern.MULTILINE);
@@ -101,15 +107,20 @@ public enum LuaScript {
         }
 
         static String compose(String file) {
-            String script = load(file);
+            String script = body(file);
             StringBuilder text = new StringBuilder();
             for (String always : ALWAYS) {
-                text.append(load(always)).append('\n');
+                text.append(body(always)).append('\n');
             }
             for (String include : includes(script)) {
-                text.append(load(include)).append('\n');
+                text.append(body(include)).append('\n');
             }
             return text.append(script).toString();
+        }
+
+        /** A file without its licence header. */
+        static String body(String file) {
+            return LICENCE.matcher(load(file)).replaceFirst("");
         }
 
         /** The helper files a script names in its header's {@code Includes:} line. */
