@@ -68,6 +68,20 @@ class MetricsTest extends RedisDelayTestSupport {
         return context;
     }
 
+    /**
+     * A node, not started, with {@code registry}, whose route {@code direct:schedule} schedules to jobs an hour ahead.
+     */
+    private CamelContext schedulingContext(MeterRegistry registry) throws Exception {
+        CamelContext context = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:schedule").to("redis-delay:jobs?delay=1h");
+            }
+        });
+        context.getRegistry().bind("metricsRegistry", registry);
+        return context;
+    }
+
     private static double count(MeterRegistry registry, String name) {
         return registry.get("camel.redis.delay." + name).tag("queue", "jobs").counter().count();
     }
@@ -180,16 +194,9 @@ class MetricsTest extends RedisDelayTestSupport {
     @Test
     void aContextThatStopsLeavesTheMetersOfAnotherContextOnTheSameQueue() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        RouteBuilder schedules = new RouteBuilder() {
-            @Override
-            public void configure() {
-                from("direct:schedule").to("redis-delay:jobs?delay=1h");
-            }
-        };
-        CamelContext staying = createContext(schedules);
-        CamelContext leaving = createContext(schedules);
+        CamelContext staying = schedulingContext(registry);
+        CamelContext leaving = schedulingContext(registry);
         for (CamelContext context : List.of(staying, leaving)) {
-            context.getRegistry().bind("metricsRegistry", registry);
             context.start();
             context.createProducerTemplate().sendBody("direct:schedule", "from " + context.getName());
         }
@@ -209,16 +216,8 @@ class MetricsTest extends RedisDelayTestSupport {
     void aMeterFilterThatDropsTheContextTagLeavesTheMetersWithTheContextThatBoundThemFirst() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         registry.config().meterFilter(MeterFilter.ignoreTags("camelContext"));
-        RouteBuilder schedules = new RouteBuilder() {
-            @Override
-            public void configure() {
-                from("direct:schedule").to("redis-delay:jobs?delay=1h");
-            }
-        };
-        CamelContext first = createContext(schedules);
-        CamelContext second = createContext(schedules);
-        first.getRegistry().bind("metricsRegistry", registry);
-        second.getRegistry().bind("metricsRegistry", registry);
+        CamelContext first = schedulingContext(registry);
+        CamelContext second = schedulingContext(registry);
         first.start();
         try (LogLines log = LogLines.of(MicrometerQueueMeters.class)) {
             second.start();
