@@ -265,6 +265,33 @@ class MetricsTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void theSecondBindingOfAQueuesMetersTakesThemOverWhenTheFirstStops() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        CamelContext context = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:first").routeId("first").to("redis-delay:jobs?delay=1h");
+                from("direct:second").to("redis-delay:jobs?delay=1h&address=" + RedisServerExtension.redisUrl());
+            }
+        });
+        context.getRegistry().bind("metricsRegistry", registry);
+        context.start();
+        ProducerTemplate producer = context.createProducerTemplate();
+        producer.sendBody("direct:first", "one");
+        producer.sendBody("direct:second", "two");
+
+        context.getRouteController().stopRoute("first");
+        context.removeRoute("first");
+        producer.sendBody("direct:second", "three");
+        producer.sendBody("direct:second", "four");
+
+        assertThat(registry.get("camel.redis.delay.scheduled").tag("queue", "jobs").counter().count())
+                .as("the second connection's schedules since it took the meters over").isEqualTo(2);
+        assertThat(registry.get("camel.redis.delay.messages").tag("queue", "jobs").tag("state", "scheduled").gauge()
+                .value()).isEqualTo(4);
+    }
+
+    @Test
     void readingEveryGaugeOfTwentyQueuesCostsOneRefreshPerQueue() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         List<String> queues = IntStream.range(0, 20).mapToObj(i -> "q" + i).toList();
