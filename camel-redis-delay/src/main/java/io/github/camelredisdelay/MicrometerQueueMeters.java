@@ -16,11 +16,12 @@
 package io.github.camelredisdelay;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 import io.github.camelredisdelay.internal.QueueEvents;
@@ -42,8 +43,8 @@ import org.slf4j.LoggerFactory;
  * {@code keyPrefix} and {@code queue}. Gauges read the queue's shared snapshot ({@link QueueStatistics#snapshot()}), so
  * reading them costs at most one refresh per queue every {@link QueueStatistics#MAX_AGE_MS} ms; a gauge whose refresh
  * fails reads NaN. A second binding handed meters another binding holds (the same context name, key prefix and queue
- * over another Redis connection or through another component, or tags a MeterFilter merged) has none, with a warning,
- * and never removes the holder's. The only class that references Micrometer.
+ * over another Redis connection or through another component, or tags a MeterFilter merged) waits, with a warning, and
+ * takes the meters over when the holder stops. The only class that references Micrometer.
  */
 final class MicrometerQueueMeters implements QueueEvents {
 
@@ -55,10 +56,11 @@ final class MicrometerQueueMeters implements QueueEvents {
     /** Held while a binding checks its meters are free and takes them, or gives them up. */
     private static final Object BINDING = new Object();
     /**
-     * The {@code scheduled} counter of every binding, by identity: a registry hands the same meter back for the same id
-     * after its filters, whichever tags it was asked for. Guarded by {@link #BINDING}.
+     * The bindings waiting for meters, by the {@code scheduled} counter of the binding that holds them, by identity: a
+     * registry hands the same meter back for the same id after its filters, whichever tags it was asked for. Guarded by
+     * {@link #BINDING}.
      */
-    private static final Set<Meter> BOUND = Collections.newSetFromMap(new IdentityHashMap<>());
+    private static final Map<Meter, Deque<Waiting>> HOLDERS = new IdentityHashMap<>();
 
     private final MeterRegistry registry;
     private final Tags tags;
@@ -70,11 +72,15 @@ final class MicrometerQueueMeters implements QueueEvents {
     private final Counter reclaimed;
     private final Counter cancelled;
     private final Timer lateness;
+    private final Deque<Waiting> waiting;
 
-    private MicrometerQueueMeters(MeterRegistry registry, Tags tags, QueueStatistics statistics, Counter scheduled) {
+    private MicrometerQueueMeters(
+                                  MeterRegistry registry, Tags tags, QueueStatistics statistics, Counter scheduled,
+                                  Deque<Waiting> waiting) {
         this.registry = registry;
         this.tags = tags;
         this.scheduled = scheduled;
+        this.waiting = waiting;
         meters.add(scheduled);
         gauge(statistics, "scheduled", snapshot -> snapshot.counts().scheduled());
         gauge(statistics, "ready", snapshot -> snapshot.counts().ready());
@@ -95,8 +101,8 @@ final class MicrometerQueueMeters implements QueueEvents {
     }
 
     /**
-     * The meters of a queue, or {@link QueueEvents#NONE} when the Camel registry holds no MeterRegistry or another
-     * binding holds the meters the registry hands out for this queue.
+     * The meters of a queue; {@link QueueEvents#NONE} when the Camel registry holds no MeterRegistry; a listener that
+     * waits for the meters when another binding holds those the registry hands out for this queue.
      */
     static QueueEvents bind(CamelContext context, String keyPrefix, QueueStatistics statistics) {
         MeterRegistry registry = context.getRegistry().lookupByNameAndType(REGISTRY_BEAN, MeterRegistry.class);
@@ -108,21 +114,34 @@ final class MicrometerQueueMeters implements QueueEvents {
         }
         Tags tags = Tags.of("camelContext", context.getName(), "keyPrefix", keyPrefix, "queue", statistics.queueName());
         synchronized (BINDING) {
-            Counter scheduled = Counter.builder(PREFIX + "scheduled").description("Messages stored by schedules")
-                    .tags(tags).register(registry);
-            if (BOUND.contains(scheduled)) {
-                LOG.warn("Queue '{}' (key prefix '{}') of CamelContext {} already has its meters, bound for the same"
-                         + " queue over another Redis connection, through another redis-delay component, or in another"
-                         + " CamelContext of the same name (or a MeterFilter of the registry merged their tags). They"
-                         + " measure that one's endpoints; this one's are not measured, and once that one stops the"
-                         + " queue has no meters until this one restarts. Give the queues distinct key prefixes, the"
-                         + " contexts distinct names, or the endpoints one component and connection.",
-                        statistics.queueName(), keyPrefix, context.getName());
-                return QueueEvents.NONE;
+            Counter scheduled = scheduledCounter(registry, tags);
+            Deque<Waiting> line = HOLDERS.get(scheduled);
+            if (line == null) {
+                return hold(registry, tags, statistics, scheduled, new ArrayDeque<>());
             }
-            BOUND.add(scheduled);
-            return new MicrometerQueueMeters(registry, tags, statistics, scheduled);
+            LOG.warn("Queue '{}' (key prefix '{}') of CamelContext {} already has its meters, bound for the same queue"
+                     + " over another Redis connection, through another redis-delay component, or in another"
+                     + " CamelContext of the same name (or a MeterFilter of the registry merged their tags). They"
+                     + " measure that one's endpoints; this one's are measured only once that one stops. Give the"
+                     + " queues distinct key prefixes, the contexts distinct names, or the endpoints one component and"
+                     + " connection.",
+                    statistics.queueName(), keyPrefix, context.getName());
+            Waiting waiting = new Waiting(registry, tags, statistics, line);
+            line.add(waiting);
+            return waiting;
         }
+    }
+
+    private static Counter scheduledCounter(MeterRegistry registry, Tags tags) {
+        return Counter.builder(PREFIX + "scheduled").description("Messages stored by schedules").tags(tags)
+                .register(registry);
+    }
+
+    /** Registers the meters of {@code statistics}, with {@code waiting} in line for them. Under {@link #BINDING}. */
+    private static MicrometerQueueMeters hold(
+            MeterRegistry registry, Tags tags, QueueStatistics statistics, Counter scheduled, Deque<Waiting> waiting) {
+        HOLDERS.put(scheduled, waiting);
+        return new MicrometerQueueMeters(registry, tags, statistics, scheduled, waiting);
     }
 
     private void gauge(QueueStatistics statistics, String state, ToDoubleFunction<QueueSnapshot> value) {
@@ -181,8 +200,47 @@ final class MicrometerQueueMeters implements QueueEvents {
     @Override
     public void close() {
         synchronized (BINDING) {
-            BOUND.remove(scheduled);
+            HOLDERS.remove(scheduled);
             meters.forEach(registry::remove);
+            Waiting next = waiting.poll();
+            if (next != null) {
+                next.takeOver();
+            }
+        }
+    }
+
+    /** A binding in line for meters another one holds: listens to nothing until it takes them over. */
+    private static final class Waiting implements QueueEvents {
+        private final MeterRegistry registry;
+        private final Tags tags;
+        private final QueueStatistics statistics;
+        private final Deque<Waiting> line;
+        /** The meters taken over; guarded by {@link #BINDING}. */
+        private MicrometerQueueMeters taken;
+
+        private Waiting(MeterRegistry registry, Tags tags, QueueStatistics statistics, Deque<Waiting> line) {
+            this.registry = registry;
+            this.tags = tags;
+            this.statistics = statistics;
+            this.line = line;
+        }
+
+        /** Binds the meters the holder gave up, with the rest of the line waiting for them. Under {@link #BINDING}. */
+        private void takeOver() {
+            taken = hold(registry, tags, statistics, scheduledCounter(registry, tags), line);
+            statistics.events(taken);
+        }
+
+        /** Leaves the line; closes the meters taken over when its statistics were released as they were handed over. */
+        @Override
+        public void close() {
+            synchronized (BINDING) {
+                if (taken != null) {
+                    taken.close();
+                } else {
+                    line.remove(this);
+                }
+            }
         }
     }
 }
