@@ -26,6 +26,8 @@ import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.Message;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.redisson.client.codec.ByteArrayCodec;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -160,6 +162,34 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
         }
         assertThat(redis().getMap(key("jobs", "msg")).get("job-1")).as("not the delivered version: left alone")
                 .isEqualTo("xx");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "false", "true" })
+    void aRouteThatThrowsAnErrorNeitherEndsTheConsumerNorHoldsTheRestOfItsBatch(String asyncConsumer) throws Exception {
+        var producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:jobs?maxMessagesPerPoll=5&visibilityTimeout=500&asyncConsumer=" + asyncConsumer)
+                        .process(e -> {
+                            attempts.add(e.getMessage().copy());
+                            if ("poison".equals(e.getMessage().getBody(String.class))) {
+                                throw new StackOverflowError("poison");
+                            }
+                        });
+            }
+        }).createProducerTemplate();
+        List<String> bodies = List.of("poison", "m1", "m2", "m3", "m4");
+        for (String body : bodies) {
+            producer.sendBodyAndHeader("redis-delay:jobs?delay=200", body, RedisDelayConstants.MESSAGE_ID, body);
+        }
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> attempts.stream().map(m -> m.getBody(String.class))
+                .filter(body -> !"poison".equals(body)).count() == 4
+                && attempts.stream().filter(m -> "poison".equals(m.getBody(String.class))).count() >= 2);
+        producer.sendBodyAndHeader("redis-delay:jobs", "later", RedisDelayConstants.MESSAGE_ID, "later");
+        await("a message scheduled afterwards").atMost(Duration.ofSeconds(5))
+                .until(() -> attempts.stream().anyMatch(m -> "later".equals(m.getBody(String.class))));
     }
 
     @Test
