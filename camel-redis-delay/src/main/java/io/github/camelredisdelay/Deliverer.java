@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.camelredisdelay.internal.ConsumerNames;
@@ -203,9 +204,9 @@ final class Deliverer {
         try (DeliveryMdc mdc = DeliveryMdc.open(exchange.getContext(), delivery.messageId(), queue.name())) {
             try {
                 consumer.getProcessor().process(exchange);
-            } catch (Exception e) {
-                consumer.getExceptionHandler().handleException(
-                        "Error processing message " + delivery.messageId() + " of queue " + queue.name(), exchange, e);
+            } catch (Exception | Error e) {
+                // an Error too (a poison message's StackOverflowError, say): it must not end the reader thread
+                routingFailed(delivery, exchange, consumer, e);
             } finally {
                 ended(delivery, completion, exchange, consumer);
             }
@@ -229,12 +230,27 @@ final class Deliverer {
             done.run();
             return;
         }
-        try (DeliveryMdc mdc = DeliveryMdc.open(exchange.getContext(), delivery.messageId(), queue.name())) {
-            consumer.getAsyncProcessor().process(exchange, doneSync -> {
+        AtomicBoolean over = new AtomicBoolean();
+        Runnable end = () -> {
+            if (over.compareAndSet(false, true)) {
                 ended(delivery, completion, exchange, consumer);
                 done.run();
-            });
+            }
+        };
+        try (DeliveryMdc mdc = DeliveryMdc.open(exchange.getContext(), delivery.messageId(), queue.name())) {
+            consumer.getAsyncProcessor().process(exchange, doneSync -> end.run());
+        } catch (Exception | Error e) {
+            // thrown out of the routing engine, so its callback never runs: the exchange ends here
+            routingFailed(delivery, exchange, consumer, e);
+            end.run();
         }
+    }
+
+    /** Reports what routing threw past Camel's error handling, and marks the exchange failed. */
+    private void routingFailed(Delivery delivery, Exchange exchange, DefaultConsumer consumer, Throwable e) {
+        exchange.setException(e);
+        consumer.getExceptionHandler().handleException(
+                "Error processing message " + delivery.messageId() + " of queue " + queue.name(), exchange, e);
     }
 
     /**

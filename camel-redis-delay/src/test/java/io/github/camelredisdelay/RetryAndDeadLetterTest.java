@@ -165,12 +165,12 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = { "false", "true" })
-    void aRouteThatThrowsAnErrorNeitherEndsTheConsumerNorHoldsTheRestOfItsBatch(String asyncConsumer) throws Exception {
+    @ValueSource(strings = { "asyncConsumer=false", "asyncConsumer=true", "consumerType=polling&pollInterval=100" })
+    void aRouteThatThrowsAnErrorNeitherEndsTheConsumerNorHoldsTheRestOfItsBatch(String consumer) throws Exception {
         var producer = startContext(new RouteBuilder() {
             @Override
             public void configure() {
-                from("redis-delay:jobs?maxMessagesPerPoll=5&visibilityTimeout=500&asyncConsumer=" + asyncConsumer)
+                from("redis-delay:jobs?maxMessagesPerPoll=5&visibilityTimeout=500&" + consumer)
                         .process(e -> {
                             attempts.add(e.getMessage().copy());
                             if ("poison".equals(e.getMessage().getBody(String.class))) {
