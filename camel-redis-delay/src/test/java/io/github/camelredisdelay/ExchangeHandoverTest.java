@@ -18,6 +18,8 @@ package io.github.camelredisdelay;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
@@ -55,6 +57,29 @@ class ExchangeHandoverTest extends RedisDelayTestSupport {
         await().during(Duration.ofMillis(3500)).atMost(Duration.ofSeconds(5)).until(() -> deliveries.size() == 1);
         assertThat(deliveries).singleElement()
                 .satisfies(m -> assertThat(m.getHeader(RedisDelayConstants.DELIVERY_COUNT)).isEqualTo(1));
+    }
+
+    @Test
+    void messageHandedToASedaRouteThatEndsWhileTheContextStopsIsAcknowledged() throws Exception {
+        CountDownLatch inSeda = new CountDownLatch(1);
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders").to("seda:work");
+                from("seda:work").process(e -> inSeda.countDown()).delay(1000)
+                        .process(e -> deliveries.add(e.getMessage().copy()));
+            }
+        });
+        node.createProducerTemplate().sendBodyAndHeader("redis-delay:orders", "order-1", RedisDelayConstants.MESSAGE_ID,
+                "order-1");
+        assertThat(inSeda.await(10, TimeUnit.SECONDS)).isTrue();
+
+        // Camel's graceful stop waits for the seda route's exchange, which ends after the consumer stopped
+        node.stop();
+
+        assertThat(deliveries).hasSize(1);
+        assertThat(redis().getMap(key("orders", "msg"))).as("acknowledged: no record left").isEmpty();
+        assertThat(redis().getStream(key("orders", "ready")).size()).as("no stream entry left").isZero();
     }
 
     @Test
