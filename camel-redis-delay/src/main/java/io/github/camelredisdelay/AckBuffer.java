@@ -35,10 +35,25 @@ final class AckBuffer {
 
     private final Queue<Delivery> finished = new ConcurrentLinkedQueue<>();
     private final AtomicLong oldestNanos = new AtomicLong();
+    private volatile boolean closed;
 
-    void add(Delivery delivery) {
+    /**
+     * Puts a delivery in line for the next read's acknowledgements; false once the buffer is closed (the consumer
+     * stopped reading), when the caller acknowledges it itself.
+     */
+    boolean add(Delivery delivery) {
+        if (closed) {
+            return false;
+        }
         oldestNanos.compareAndSet(0, System.nanoTime());
         finished.add(delivery);
+        // closed meanwhile: the last drain may have run before the add, so it is the caller's unless that drain took it
+        return !closed || !finished.remove(delivery);
+    }
+
+    /** No more reads will drain it: {@link #add} refuses from now on; the caller drains what is left. */
+    void close() {
+        closed = true;
     }
 
     /** Takes everything waiting. */

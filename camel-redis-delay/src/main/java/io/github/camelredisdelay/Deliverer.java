@@ -283,6 +283,9 @@ final class Deliverer {
             leaseExtension.cancel(false);
             leaseExtension = null;
         }
+        if (acks != null) {
+            acks.close();
+        }
         flushAcknowledgements();
         try {
             queue.group().retire(consumerName);

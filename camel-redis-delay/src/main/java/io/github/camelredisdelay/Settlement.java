@@ -102,10 +102,12 @@ final class Settlement {
         }
     }
 
-    /** The delivery's exchange succeeded: acknowledged now, or with the consumer's next read. */
+    /**
+     * The delivery's exchange succeeded: acknowledged with the consumer's next read, or now (no buffer, or the consumer
+     * stopped reading: an exchange handed to another route may end after that).
+     */
     void succeeded(Delivery delivery) {
-        if (acks != null) {
-            acks.add(delivery);
+        if (acks != null && acks.add(delivery)) {
             return;
         }
         try {
