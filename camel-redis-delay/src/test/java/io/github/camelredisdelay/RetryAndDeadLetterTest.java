@@ -20,9 +20,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.CamelContext;
 import org.apache.camel.Message;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
@@ -190,6 +193,31 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
         producer.sendBodyAndHeader("redis-delay:jobs", "later", RedisDelayConstants.MESSAGE_ID, "later");
         await("a message scheduled afterwards").atMost(Duration.ofSeconds(5))
                 .until(() -> attempts.stream().anyMatch(m -> "later".equals(m.getBody(String.class))));
+    }
+
+    @Test
+    void anExchangeCutOffByAStopThatRanOutOfTimeStaysLeasedInsteadOfFailing() throws Exception {
+        CountDownLatch routing = new CountDownLatch(1);
+        CamelContext node = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:jobs?maxDeliveries=1").process(e -> {
+                    routing.countDown();
+                    Thread.sleep(5000);
+                });
+            }
+        });
+        node.getShutdownStrategy().setTimeout(1);
+        node.start();
+        node.createProducerTemplate().sendBodyAndHeader("redis-delay:jobs", "job", RedisDelayConstants.MESSAGE_ID, "job-1");
+        assertThat(routing.await(10, TimeUnit.SECONDS)).isTrue();
+
+        // the shutdown strategy gives up after 1 s and interrupts the consumer's threads
+        node.stop();
+
+        assertThat(redis().getMap(key("jobs.dead", "msg"))).as("not dead-lettered").isEmpty();
+        assertThat(redis().getMap(key("jobs", "msg"))).as("still the queue's").containsKey("job-1");
+        assertThat(redis().getMap(key("jobs", "fail"))).as("no failure noted").isEmpty();
     }
 
     @Test
