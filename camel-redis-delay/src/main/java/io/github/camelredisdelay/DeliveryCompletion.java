@@ -15,6 +15,7 @@
  */
 package io.github.camelredisdelay;
 
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.camelredisdelay.internal.Delivery;
@@ -26,6 +27,9 @@ import org.apache.camel.spi.SynchronizationVetoable;
  * Hands the outcome of a delivered message's exchange to its {@link Settlement}.
  */
 final class DeliveryCompletion implements SynchronizationVetoable {
+
+    /** How deep a failure's causes are searched for a stop's interrupt. */
+    private static final int MAX_CAUSES = 16;
 
     private final Delivery delivery;
     private final Settlement settlement;
@@ -71,9 +75,32 @@ final class DeliveryCompletion implements SynchronizationVetoable {
         }
     }
 
+    /**
+     * Settles the delivery as failed, unless a stop cut the exchange off: that is not the message's failure, so it
+     * stays leased and is delivered again after the visibility timeout, without a retry or dead-lettering.
+     */
     @Override
     public void onFailure(Exchange exchange) {
         fired.set(true);
-        settlement.failed(delivery, exchange.getException());
+        if (cutOffByStop(exchange)) {
+            settlement.abandoned(delivery);
+        } else {
+            settlement.failed(delivery, exchange.getException());
+        }
+    }
+
+    /**
+     * Whether the exchange failed on an interrupt (what a stop that ran out of time sends its threads) or, while the
+     * context stops, on a refused step (Camel's forced shutdown rejects what the route would run next).
+     */
+    private static boolean cutOffByStop(Exchange exchange) {
+        Throwable cause = exchange.getException();
+        for (int depth = 0; cause != null && depth < MAX_CAUSES; depth++, cause = cause.getCause()) {
+            if (cause instanceof InterruptedException
+                    || cause instanceof RejectedExecutionException && exchange.getContext().isStopping()) {
+                return true;
+            }
+        }
+        return false;
     }
 }
