@@ -221,6 +221,43 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void aBatchThatARouteStopCutsOffStaysLeasedInsteadOfFailing() throws Exception {
+        CamelContext node = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:jobs?maxMessagesPerPoll=3").routeId("jobs").process(e -> {
+                    attempts.add(e.getMessage().copy());
+                    sleepThroughInterrupts(1500);
+                });
+            }
+        });
+        node.start();
+        // one due time for the three: they become ready together and are fetched in one batch
+        node.createProducerTemplate().sendBody("redis-delay:jobs?operation=scheduleBatch&delay=300",
+                List.of("job-1", "job-2", "job-3"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> attempts.size() == 1);
+
+        // the first exchange outlasts the stop's timeout; the two fetched with it must not start after that
+        node.getRouteController().stopRoute("jobs", 1, TimeUnit.SECONDS);
+        await().during(Duration.ofMillis(2500)).atMost(Duration.ofSeconds(4)).until(() -> attempts.size() == 1);
+
+        // the stopped route refuses the rest of the batch (and the first exchange's completion): none of them failed
+        assertThat(redis().getMap(key("jobs", "msg"))).as("left leased, delivered again later").hasSize(3);
+        assertThat(redis().getMap(key("jobs", "fail"))).as("no failure noted").isEmpty();
+    }
+
+    private static void sleepThroughInterrupts(long millis) {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        for (long left = millis; left > 0; left = TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime())) {
+            try {
+                Thread.sleep(left);
+            } catch (InterruptedException e) {
+                // a stop's interrupt: this exchange finishes anyway
+            }
+        }
+    }
+
+    @Test
     void theSameIdDeadLetteredTwiceKeepsBothDeadLetters() throws Exception {
         var producer = startContext(new RouteBuilder() {
             @Override
