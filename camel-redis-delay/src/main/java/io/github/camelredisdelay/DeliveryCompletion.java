@@ -19,8 +19,10 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.camelredisdelay.internal.Delivery;
+import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.RollbackExchangeException;
+import org.apache.camel.ServiceStatus;
 import org.apache.camel.spi.SynchronizationVetoable;
 
 /**
@@ -90,17 +92,28 @@ final class DeliveryCompletion implements SynchronizationVetoable {
     }
 
     /**
-     * Whether the exchange failed on an interrupt (what a stop that ran out of time sends its threads) or, while the
-     * context stops, on a refused step (Camel's forced shutdown rejects what the route would run next).
+     * Whether the exchange failed on an interrupt (what a stop that ran out of time sends its threads) or, while its
+     * route or the context stops, on a refused step (a stopped route and Camel's forced shutdown reject what would run
+     * next).
      */
     private static boolean cutOffByStop(Exchange exchange) {
         Throwable cause = exchange.getException();
         for (int depth = 0; cause != null && depth < MAX_CAUSES; depth++, cause = cause.getCause()) {
             if (cause instanceof InterruptedException
-                    || cause instanceof RejectedExecutionException && exchange.getContext().isStopping()) {
+                    || cause instanceof RejectedExecutionException && stopping(exchange)) {
                 return true;
             }
         }
         return false;
+    }
+
+    private static boolean stopping(Exchange exchange) {
+        CamelContext context = exchange.getContext();
+        if (context.isStopping() || context.isStopped()) {
+            return true;
+        }
+        String route = exchange.getFromRouteId();
+        ServiceStatus status = route == null ? null : context.getRouteController().getRouteStatus(route);
+        return status != null && (status.isStopping() || status.isStopped());
     }
 }
