@@ -258,6 +258,33 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void aFailedDeliveryOfAVersionReplacedMeanwhileSaysWhyItIsNotRetried() throws Exception {
+        try (LogLines settlementLog = LogLines.of(Settlement.class)) {
+            startContext(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    errorHandler(noErrorHandler());
+                    from("redis-delay:jobs?retrySchedule=50").process(e -> {
+                        attempts.add(e.getMessage().copy());
+                        if (attempts.size() == 1) {
+                            // a newer version, stored beside the one in flight, which keeps its own schedule
+                            e.getContext().createProducerTemplate().sendBodyAndHeader(
+                                    "redis-delay:jobs?delay=1h&onDuplicate=replace", "newer", RedisDelayConstants.MESSAGE_ID,
+                                    "job-1");
+                            throw new IllegalStateException("the old version fails");
+                        }
+                    });
+                }
+            }).createProducerTemplate().sendBodyAndHeader("redis-delay:jobs", "older", RedisDelayConstants.MESSAGE_ID,
+                    "job-1");
+
+            await().atMost(Duration.ofSeconds(5)).until(() -> settlementLog.lines().stream()
+                    .anyMatch(line -> line.contains("job-1") && line.contains("not put back on schedule")));
+        }
+        assertThat(attempts).hasSize(1);
+    }
+
+    @Test
     void theSameIdDeadLetteredTwiceKeepsBothDeadLetters() throws Exception {
         var producer = startContext(new RouteBuilder() {
             @Override
