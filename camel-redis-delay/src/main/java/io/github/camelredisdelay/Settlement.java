@@ -137,6 +137,11 @@ final class Settlement {
                 statistics.events().retried();
                 LOG.warn("Delivery {} of message {} on queue {} failed, next delivery in {} ms: {}",
                         delivery.deliveryCount(), delivery.messageId(), queue.name(), delay.getAsLong(), description);
+            } else {
+                LOG.info("Delivery {} of message {} on queue {} failed and is not put back on schedule: a newer version "
+                         + "of it was stored, which keeps its own, or another consumer took its lease over and has it "
+                         + "now: {}",
+                        delivery.deliveryCount(), delivery.messageId(), queue.name(), description);
             }
         } catch (RuntimeException e) {
             LOG.warn(
