@@ -82,6 +82,23 @@ class MetricsTest extends RedisDelayTestSupport {
         return context;
     }
 
+    /**
+     * A node, not started, with {@code registry}, whose routes {@code first} and {@code second} schedule to jobs an
+     * hour ahead, the second over a Redis connection of its own.
+     */
+    private CamelContext schedulingOverTwoConnections(MeterRegistry registry) throws Exception {
+        CamelContext context = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:first").routeId("first").to("redis-delay:jobs?delay=1h");
+                from("direct:second").routeId("second")
+                        .to("redis-delay:jobs?delay=1h&address=" + RedisServerExtension.redisUrl());
+            }
+        });
+        context.getRegistry().bind("metricsRegistry", registry);
+        return context;
+    }
+
     private static double count(MeterRegistry registry, String name) {
         return registry.get("camel.redis.delay." + name).tag("queue", "jobs").counter().count();
     }
@@ -236,15 +253,7 @@ class MetricsTest extends RedisDelayTestSupport {
     @Test
     void aQueueReachedOverASecondConnectionWarnsThatItsMetersAreTheFirsts() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        CamelContext context = createContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                from("direct:first").to("redis-delay:jobs?delay=1h");
-                from("direct:second").routeId("second")
-                        .to("redis-delay:jobs?delay=1h&address=" + RedisServerExtension.redisUrl());
-            }
-        });
-        context.getRegistry().bind("metricsRegistry", registry);
+        CamelContext context = schedulingOverTwoConnections(registry);
         try (LogLines log = LogLines.of(MicrometerQueueMeters.class)) {
             context.start();
 
@@ -258,23 +267,14 @@ class MetricsTest extends RedisDelayTestSupport {
         context.removeRoute("second");
         producer.sendBody("direct:first", "three");
 
-        assertThat(registry.get("camel.redis.delay.scheduled").tag("queue", "jobs").counter().count())
-                .as("the first connection's schedules").isEqualTo(2);
-        assertThat(registry.get("camel.redis.delay.messages").tag("queue", "jobs").tag("state", "scheduled").gauge()
-                .value()).isEqualTo(3);
+        assertThat(count(registry, "scheduled")).as("the first connection's schedules").isEqualTo(2);
+        assertThat(messages(registry, "scheduled")).isEqualTo(3);
     }
 
     @Test
     void theSecondBindingOfAQueuesMetersTakesThemOverWhenTheFirstStops() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        CamelContext context = createContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                from("direct:first").routeId("first").to("redis-delay:jobs?delay=1h");
-                from("direct:second").to("redis-delay:jobs?delay=1h&address=" + RedisServerExtension.redisUrl());
-            }
-        });
-        context.getRegistry().bind("metricsRegistry", registry);
+        CamelContext context = schedulingOverTwoConnections(registry);
         context.start();
         ProducerTemplate producer = context.createProducerTemplate();
         producer.sendBody("direct:first", "one");
@@ -285,10 +285,9 @@ class MetricsTest extends RedisDelayTestSupport {
         producer.sendBody("direct:second", "three");
         producer.sendBody("direct:second", "four");
 
-        assertThat(registry.get("camel.redis.delay.scheduled").tag("queue", "jobs").counter().count())
-                .as("the second connection's schedules since it took the meters over").isEqualTo(2);
-        assertThat(registry.get("camel.redis.delay.messages").tag("queue", "jobs").tag("state", "scheduled").gauge()
-                .value()).isEqualTo(4);
+        assertThat(count(registry, "scheduled")).as("the second connection's schedules since it took the meters over")
+                .isEqualTo(2);
+        assertThat(messages(registry, "scheduled")).isEqualTo(4);
     }
 
     @Test

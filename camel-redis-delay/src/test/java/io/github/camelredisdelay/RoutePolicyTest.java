@@ -1,0 +1,61 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.CamelContext;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.throttling.ThrottlingInflightRoutePolicy;
+import org.junit.jupiter.api.Test;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Route policies that pause the consumer from an exchange's own thread (Camel's throttling policies) suspend it: it
+ * stops fetching at once and goes on when resumed, rather than being stopped, which would wait for the very exchange
+ * that paused it.
+ */
+class RoutePolicyTest extends RedisDelayTestSupport {
+
+    private final Set<String> delivered = ConcurrentHashMap.newKeySet();
+
+    @Test
+    void anInflightThrottlingPolicyPausesTheConsumerWithoutStallingIt() throws Exception {
+        ThrottlingInflightRoutePolicy throttle = new ThrottlingInflightRoutePolicy();
+        throttle.setMaxInflightExchanges(1);
+        CamelContext node = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:jobs?concurrentConsumers=4&maxMessagesPerPoll=1").routePolicy(throttle).delay(200)
+                        .process(e -> delivered.add(e.getMessage().getBody(String.class)));
+            }
+        });
+        // a consumer stopped by the policy would wait for its exchanges this long, on the exchange's own thread
+        node.getShutdownStrategy().setTimeout(30);
+        node.start();
+        List<String> jobs = List.of("j0", "j1", "j2", "j3", "j4", "j5", "j6", "j7", "j8", "j9");
+
+        node.createProducerTemplate().sendBody("redis-delay:jobs?operation=scheduleBatch", jobs);
+
+        // ten exchanges of 200 ms, one at a time at worst: about 2 s
+        await().atMost(Duration.ofSeconds(15)).until(() -> delivered.size() == jobs.size());
+    }
+}
