@@ -30,6 +30,7 @@ import io.github.camelredisdelay.internal.ReadySignal;
 import io.github.camelredisdelay.internal.WakeChannels;
 import org.apache.camel.Processor;
 import org.apache.camel.ShutdownRunningTask;
+import org.apache.camel.Suspendable;
 import org.apache.camel.spi.ShutdownAware;
 import org.apache.camel.spi.ShutdownStrategy;
 import org.apache.camel.support.DefaultConsumer;
@@ -54,8 +55,11 @@ import org.slf4j.LoggerFactory;
  * <p>
  * On graceful shutdown it stops fetching, finishes and settles what it has fetched within the shutdown strategy's
  * timeout; anything unfinished stays leased in Redis and is delivered again after {@code visibilityTimeout}.
+ * <p>
+ * Suspended (a route policy such as Camel's throttling ones, or the route controller), its threads fetch nothing until
+ * it is resumed, while the exchanges they have fetched go on and keep their leases.
  */
-public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware {
+public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware, Suspendable {
 
     private static final Logger LOG = LoggerFactory.getLogger(RedisDelayConsumer.class);
     /** Longest wait for a "ready" notice after an empty read: the safety net against a lost notice. */
@@ -69,7 +73,13 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
     private static final Duration BUSY_QUEUE_BLOCK = Duration.ofMillis(250);
 
     private final RedisDelayEndpoint endpoint;
+    /** Fetched deliveries whose exchanges have not ended: Camel's shutdown strategy waits for them. */
     private final AtomicInteger pending = new AtomicInteger();
+    /**
+     * Reads under way, whose batches a stop waits for too: counted apart, so that a consumer suspended while a read is
+     * under way (the strategy suspends first) is not reported busy, which would cost a stop the strategy's 1 s wait.
+     */
+    private final AtomicInteger readsUnderWay = new AtomicInteger();
     private final OutageLog outage;
     private final Backoff backoff = new Backoff(50, 1000);
 
@@ -159,8 +169,8 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
             }
             Duration block = busy && blockingReads.tryAcquire() ? BUSY_QUEUE_BLOCK : null;
             List<Delivery> batch;
-            // a fetch under way counts as pending until its batch does: a stop must wait for what it brings
-            pending.incrementAndGet();
+            // a stop must wait for what a read under way brings: its batch is pending before the read ends
+            readsUnderWay.incrementAndGet();
             try {
                 batch = deliverer.fetch(room, block);
                 pending.addAndGet(batch.size());
@@ -175,7 +185,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
                 idle(ready, seen, backoff.next());
                 continue;
             } finally {
-                pending.decrementAndGet();
+                readsUnderWay.decrementAndGet();
                 if (block != null) {
                     blockingReads.release();
                 }
@@ -216,7 +226,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
         long deadline = System.nanoTime() + shutdown.getTimeUnit().toNanos(shutdown.getTimeout());
         try {
             // while Redis cannot be reached, leases cannot be kept nor messages settled: waiting gains nothing
-            while (pending.get() > 0 && deadline - System.nanoTime() > 0 && !outage.isDown()) {
+            while (pending.get() + readsUnderWay.get() > 0 && deadline - System.nanoTime() > 0 && !outage.isDown()) {
                 TimeUnit.MILLISECONDS.sleep(10);
             }
         } catch (InterruptedException e) {
