@@ -198,6 +198,11 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
                 continue;
             }
             for (Delivery delivery : batch) {
+                if (stopTimedOut()) {
+                    // left leased: delivered again after the visibility timeout
+                    pending.decrementAndGet();
+                    continue;
+                }
                 if (inFlightLimit == 0) {
                     try {
                         deliverer.deliver(delivery, this);
@@ -226,7 +231,8 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
         long deadline = System.nanoTime() + shutdown.getTimeUnit().toNanos(shutdown.getTimeout());
         try {
             // while Redis cannot be reached, leases cannot be kept nor messages settled: waiting gains nothing
-            while (pending.get() + readsUnderWay.get() > 0 && deadline - System.nanoTime() > 0 && !outage.isDown()) {
+            while (pending.get() + readsUnderWay.get() > 0 && !stopTimedOut() && deadline - System.nanoTime() > 0
+                    && !outage.isDown()) {
                 TimeUnit.MILLISECONDS.sleep(10);
             }
         } catch (InterruptedException e) {
@@ -275,5 +281,14 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
         if (!suspendOnly) {
             fetching = false;
         }
+    }
+
+    /**
+     * Whether this consumer is stopping and the shutdown strategy's timeout ran out: nothing more is routed or waited
+     * for (the strategy suspends the consumer and waits for its exchanges first, and stops it when they are done or its
+     * time is up).
+     */
+    private boolean stopTimedOut() {
+        return !fetching && endpoint.getCamelContext().getShutdownStrategy().isTimeoutOccurred();
     }
 }
