@@ -241,8 +241,9 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
         node.getRouteController().stopRoute("jobs", 1, TimeUnit.SECONDS);
         await().during(Duration.ofMillis(2500)).atMost(Duration.ofSeconds(4)).until(() -> attempts.size() == 1);
 
-        // the first exchange ends and is acknowledged; the rest of its batch is left leased, and none of them failed
-        assertThat(redis().getMap(key("jobs", "msg"))).as("left leased, delivered again later").hasSize(2);
+        // the first exchange ends while its route stops: acknowledged, or refused and left leased; the rest of its batch
+        // is left leased; none of them failed
+        assertThat(redis().getMap(key("jobs", "msg"))).as("left leased, delivered again later").hasSizeBetween(2, 3);
         assertThat(redis().getMap(key("jobs", "fail"))).as("no failure noted").isEmpty();
     }
 
