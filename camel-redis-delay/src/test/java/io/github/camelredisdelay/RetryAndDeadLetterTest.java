@@ -26,7 +26,9 @@ import java.util.concurrent.TimeUnit;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
+import org.apache.camel.Consumer;
 import org.apache.camel.Message;
+import org.apache.camel.StatefulService;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -198,12 +200,14 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
     @Test
     void anExchangeCutOffByAStopThatRanOutOfTimeStaysLeasedInsteadOfFailing() throws Exception {
         CountDownLatch routing = new CountDownLatch(1);
+        CountDownLatch neverReleased = new CountDownLatch(1);
         CamelContext node = createContext(new RouteBuilder() {
             @Override
             public void configure() {
                 from("redis-delay:jobs?maxDeliveries=1").process(e -> {
                     routing.countDown();
-                    Thread.sleep(5000);
+                    // work that ends only when the stop interrupts it
+                    neverReleased.await(10, TimeUnit.SECONDS);
                 });
             }
         });
@@ -227,7 +231,10 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
             public void configure() {
                 from("redis-delay:jobs?maxMessagesPerPoll=3").routeId("jobs").process(e -> {
                     attempts.add(e.getMessage().copy());
-                    sleepThroughInterrupts(1500);
+                    // outlasts the stop's timeout: ends once the consumer is stopped, after the strategy gave up
+                    Consumer consumer = e.getContext().getRoute("jobs").getConsumer();
+                    await().pollInterval(Duration.ofMillis(10)).atMost(Duration.ofSeconds(10))
+                            .until(() -> ((StatefulService) consumer).isStopping() || ((StatefulService) consumer).isStopped());
                 });
             }
         });
@@ -245,17 +252,6 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
         // is left leased; none of them failed
         assertThat(redis().getMap(key("jobs", "msg"))).as("left leased, delivered again later").hasSizeBetween(2, 3);
         assertThat(redis().getMap(key("jobs", "fail"))).as("no failure noted").isEmpty();
-    }
-
-    private static void sleepThroughInterrupts(long millis) {
-        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        for (long left = millis; left > 0; left = TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime())) {
-            try {
-                Thread.sleep(left);
-            } catch (InterruptedException e) {
-                // a stop's interrupt: this exchange finishes anyway
-            }
-        }
     }
 
     @Test
