@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.TreeSet;
 
 import org.apache.camel.CamelContext;
+import org.apache.camel.util.URISupport;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -39,11 +40,13 @@ final class ClientChoice {
      *                               has a client and an address or Redisson configuration both
      */
     static void checkUnambiguous(CamelContext context, RedisDelayConfiguration options, String queue) {
-        boolean ownConnection = options.isAddressSet() || options.getRedissonConfig() != null;
+        String redissonConfig = options.getRedissonConfig();
+        boolean ownConnection = options.isAddressSet() || redissonConfig != null;
         if (options.getRedissonClient() != null && ownConnection) {
-            String option = options.getRedissonConfig() != null ? "redissonConfig" : "address";
-            String own
-                    = option + " " + (options.getRedissonConfig() != null ? options.getRedissonConfig() : options.getAddress());
+            String option = redissonConfig != null ? "redissonConfig" : "address";
+            // the address without a password it may carry
+            String own = option + " "
+                         + (redissonConfig != null ? redissonConfig : URISupport.sanitizeUri(options.getAddress()));
             throw new IllegalStateException(
                     "Queue " + queue + " has both a RedissonClient and " + own + " (on the component, or both on its "
                                             + "endpoint): the client would be used and the " + own + " ignored. With a "

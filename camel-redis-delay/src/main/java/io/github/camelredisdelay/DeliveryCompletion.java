@@ -30,9 +30,6 @@ import org.apache.camel.spi.SynchronizationVetoable;
  */
 final class DeliveryCompletion implements SynchronizationVetoable {
 
-    /** How deep a failure's causes are searched for a stop's interrupt. */
-    private static final int MAX_CAUSES = 16;
-
     private final Delivery delivery;
     private final Settlement settlement;
     private final AtomicBoolean fired = new AtomicBoolean();
@@ -97,14 +94,9 @@ final class DeliveryCompletion implements SynchronizationVetoable {
      * next).
      */
     private static boolean cutOffByStop(Exchange exchange) {
-        Throwable cause = exchange.getException();
-        for (int depth = 0; cause != null && depth < MAX_CAUSES; depth++, cause = cause.getCause()) {
-            if (cause instanceof InterruptedException
-                    || cause instanceof RejectedExecutionException && stopping(exchange)) {
-                return true;
-            }
-        }
-        return false;
+        // both look through the failure's causes
+        return exchange.getException(InterruptedException.class) != null
+                || exchange.getException(RejectedExecutionException.class) != null && stopping(exchange);
     }
 
     private static boolean stopping(Exchange exchange) {

@@ -72,15 +72,11 @@ final class MicrometerQueueMeters implements QueueEvents {
     private final Counter reclaimed;
     private final Counter cancelled;
     private final Timer lateness;
-    private final Deque<Waiting> waiting;
 
-    private MicrometerQueueMeters(
-                                  MeterRegistry registry, Tags tags, QueueStatistics statistics, Counter scheduled,
-                                  Deque<Waiting> waiting) {
+    private MicrometerQueueMeters(MeterRegistry registry, Tags tags, QueueStatistics statistics, Counter scheduled) {
         this.registry = registry;
         this.tags = tags;
         this.scheduled = scheduled;
-        this.waiting = waiting;
         meters.add(scheduled);
         gauge(statistics, "scheduled", snapshot -> snapshot.counts().scheduled());
         gauge(statistics, "ready", snapshot -> snapshot.counts().ready());
@@ -141,7 +137,7 @@ final class MicrometerQueueMeters implements QueueEvents {
     private static MicrometerQueueMeters hold(
             MeterRegistry registry, Tags tags, QueueStatistics statistics, Counter scheduled, Deque<Waiting> waiting) {
         HOLDERS.put(scheduled, waiting);
-        return new MicrometerQueueMeters(registry, tags, statistics, scheduled, waiting);
+        return new MicrometerQueueMeters(registry, tags, statistics, scheduled);
     }
 
     private void gauge(QueueStatistics statistics, String state, ToDoubleFunction<QueueSnapshot> value) {
@@ -200,9 +196,9 @@ final class MicrometerQueueMeters implements QueueEvents {
     @Override
     public void close() {
         synchronized (BINDING) {
-            HOLDERS.remove(scheduled);
+            Deque<Waiting> waiting = HOLDERS.remove(scheduled);
             meters.forEach(registry::remove);
-            Waiting next = waiting.poll();
+            Waiting next = waiting == null ? null : waiting.poll();
             if (next != null) {
                 next.takeOver();
             }

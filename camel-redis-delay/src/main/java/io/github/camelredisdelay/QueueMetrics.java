@@ -32,8 +32,8 @@ final class QueueMetrics {
 
     /**
      * The meters of a queue under {@code keyPrefix} in the MeterRegistry of the Camel registry, or
-     * {@link QueueEvents#NONE} when Micrometer or a registry is absent, or the queue's meters are bound already
-     * ({@link MicrometerQueueMeters}).
+     * {@link QueueEvents#NONE} when Micrometer or a registry is absent; a listener that waits for them when another
+     * binding holds them ({@link MicrometerQueueMeters}).
      */
     static QueueEvents bind(CamelContext context, String keyPrefix, QueueStatistics statistics) {
         return MICROMETER_PRESENT ? MicrometerQueueMeters.bind(context, keyPrefix, statistics) : QueueEvents.NONE;

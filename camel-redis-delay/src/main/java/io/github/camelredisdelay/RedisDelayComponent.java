@@ -47,7 +47,8 @@ import org.redisson.api.RedissonClient;
 /**
  * The {@code redis-delay} component: a distributed, durable delay queue on Redis. It owns what the endpoints of a
  * CamelContext share: the Redis clients it creates, one wake-channel subscription per client and key prefix, one
- * transfer task per queue, the timer thread that drives the transfer tasks and the one that extends leases.
+ * transfer task per queue, and per connection the timer threads that drive the transfer tasks and extend leases
+ * ({@link ConnectionShares}).
  */
 @Component("redis-delay")
 public class RedisDelayComponent extends HealthCheckComponent {

@@ -197,12 +197,13 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
                 busy = ready.generation() != seen;
                 continue;
             }
-            for (Delivery delivery : batch) {
+            for (int routed = 0; routed < batch.size(); routed++) {
                 if (stopTimedOut()) {
-                    // left leased: delivered again after the visibility timeout
-                    pending.decrementAndGet();
-                    continue;
+                    // the rest is left leased: delivered again after the visibility timeout
+                    pending.addAndGet(routed - batch.size());
+                    break;
                 }
+                Delivery delivery = batch.get(routed);
                 if (inFlightLimit == 0) {
                     try {
                         deliverer.deliver(delivery, this);

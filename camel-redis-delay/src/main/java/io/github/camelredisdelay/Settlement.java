@@ -152,7 +152,10 @@ final class Settlement {
         }
     }
 
-    /** The delivery's exchange never completed: its lease is left to expire, and it is delivered again. */
+    /**
+     * The delivery is not settled (its exchange never completed, or a stop cut it off): its lease is left to expire,
+     * and it is delivered again.
+     */
     void abandoned(Delivery delivery) {
         leases.finished(delivery);
     }

@@ -23,7 +23,7 @@ import org.apache.camel.support.DefaultConsumer;
 
 /**
  * The {@link Deliverer}s of one consumer, one per shard of its queue, with what they share: the consumer's health
- * check; the lease timer thread is the component's, shared by every consumer.
+ * check; the lease timer thread is the connection's ({@link ConnectionShares}), shared by every consumer on it.
  */
 final class ShardDeliverers {
 

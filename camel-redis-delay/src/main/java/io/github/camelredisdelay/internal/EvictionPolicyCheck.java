@@ -45,7 +45,9 @@ public final class EvictionPolicyCheck {
     }
 
     /**
-     * Reads the policy of the node holding {@code shard} in the background and warns once when it evicts.
+     * Reads the policy of the node holding {@code shard} without waiting for the reply, and warns once when it evicts.
+     * The client's first call may still block the caller for its connect (Redisson's lazy initialization): call it from
+     * a thread that may wait.
      *
      * @param connection identifies the client, e.g. its address
      */

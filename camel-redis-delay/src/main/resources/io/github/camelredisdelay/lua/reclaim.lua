@@ -43,7 +43,7 @@ local consumer = ARGV[3]
 -- read counts as current: it is delivered, and dead-lettered as corrupt.
 local function isCurrent(fields)
   local id, record = entryFields(fields)
-  if not id or not record or #record < RECORD_HEAD_BYTES then
+  if not id or not isRecord(record) then
     return true
   end
   return isGeneration(rcall('HGET', msgKey, id), generationOf(record))

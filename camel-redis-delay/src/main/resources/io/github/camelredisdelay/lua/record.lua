@@ -37,10 +37,10 @@ local function recordOf(envelope, scheduledAt, dueAt, generation)
   return struct.pack(HEAD_FORMAT, scheduledAt, dueAt, generation) .. envelope
 end
 
--- Whether a stored value (false when there is none) is a record: one shorter than a record's head was written behind
--- the component's back and holds no message.
+-- Whether a stored value (false or nil when there is none) is a record: one shorter than a record's head was written
+-- behind the component's back and holds no message.
 local function isRecord(value)
-  return value ~= false and #value >= RECORD_HEAD_BYTES
+  return value and #value >= RECORD_HEAD_BYTES
 end
 
 -- The due time a record holds: the one it is (or was last) scheduled for.

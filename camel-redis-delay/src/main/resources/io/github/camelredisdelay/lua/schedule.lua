@@ -32,9 +32,9 @@
   ARGV[i + 4] on duplicate id: "keep", "replace" or "fail"
 
   A value under the id that is too short to be a record (record.lua's isRecord) is no message and is overwritten
-  whatever the duplicate rule. A replaced message that is still scheduled is taken out of the due set. One that is ready or in flight stays where
-  it is and is delivered (or settled) as it was; the new version is stored beside it with the next generation
-  (record.lua), so settling the old delivery leaves the new version alone.
+  whatever the duplicate rule. A replaced message that is still scheduled is taken out of the due set. One that is
+  ready or in flight stays where it is and is delivered (or settled) as it was; the new version is stored beside it
+  with the next generation (record.lua), so settling the old delivery leaves the new version alone.
 
   Returns {now, status, dueAt, status, dueAt, ...}: a status and due time per message, in order (wire.lua)
     STATUS_SCHEDULED:    stored; dueAt is the stored due time

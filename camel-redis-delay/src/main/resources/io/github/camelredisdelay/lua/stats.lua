@@ -53,7 +53,7 @@ local waiting = rcall('XRANGE', readyKey, '(' .. lastDelivered, '+', 'COUNT', 1)
 if #waiting > 0 then
   local _, record = entryFields(waiting[1][2])
   -- a record too short for its head (written behind the component's back) is delivered as corrupt; skip it here
-  if record and #record >= RECORD_HEAD_BYTES then
+  if isRecord(record) then
     oldestOverdue = math.max(oldestOverdue, now - dueOfRecord(record))
   end
 end
