@@ -161,6 +161,25 @@ class ConfigurationTrapsTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void aClientSetBesideAnAddressFailsTheStartupWhenAutowiringIsOffToo() throws Exception {
+        RedissonClient cache = client();
+        RedisDelayComponent component = new RedisDelayComponent();
+        component.setAutowiredEnabled(false);
+        component.getConfiguration().setRedissonClient(cache);
+        component.getConfiguration().setAddress("redis://queues.example:6379");
+        try {
+            CamelContext context = contextSendingTo("redis-delay:orders", Map.of(), component);
+
+            assertThatThrownBy(context::start).rootCause().isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("orders").hasMessageContaining("redis://queues.example:6379")
+                    .hasMessageContaining("remove").message().doesNotContain("autowiredEnabled=false");
+            context.stop();
+        } finally {
+            cache.shutdown();
+        }
+    }
+
+    @Test
     void anEndpointsOwnAddressReplacesTheClientOfTheComponent() throws Exception {
         RedisBinary binary
                 = RedisBinary.select(System.getProperty(RedisServerExtension.BINARY_PROPERTY, RedisBinary.PATH_CHOICE));
