@@ -35,11 +35,13 @@ final class ClientChoice {
     }
 
     /**
-     * @throws IllegalStateException when several RedissonClient beans are in the registry and {@code options} neither
-     *                               names one nor sets an address or a Redisson configuration of its own; or when it
-     *                               has a client and an address or Redisson configuration both
+     * @param  autowiring            whether the component takes a single RedissonClient bean by itself
+     * @throws IllegalStateException when {@code options} has a client and an address or Redisson configuration both;
+     *                               or, with autowiring on, when several RedissonClient beans are in the registry and
+     *                               {@code options} neither names one nor sets an address or a Redisson configuration
+     *                               of its own
      */
-    static void checkUnambiguous(CamelContext context, RedisDelayConfiguration options, String queue) {
+    static void checkUnambiguous(CamelContext context, RedisDelayConfiguration options, String queue, boolean autowiring) {
         String redissonConfig = options.getRedissonConfig();
         boolean ownConnection = options.isAddressSet() || redissonConfig != null;
         if (options.getRedissonClient() != null && ownConnection) {
@@ -47,16 +49,18 @@ final class ClientChoice {
             // the address without a password it may carry
             String own = option + " "
                          + (redissonConfig != null ? redissonConfig : URISupport.sanitizeUri(options.getAddress()));
+            String choice = autowiring
+                    ? "With a single RedissonClient bean in the registry, Camel sets it on the component by itself "
+                      + "(autowiring): to connect to the " + own + " instead, set autowiredEnabled=false on the "
+                      + "component (camel.component.redis-delay.autowired-enabled=false); to use the client, remove "
+                      + "the " + option + "."
+                    : "To use the client, remove the " + option + "; to connect to the " + own + ", remove the client.";
             throw new IllegalStateException(
                     "Queue " + queue + " has both a RedissonClient and " + own + " (on the component, or both on its "
-                                            + "endpoint): the client would be used and the " + own + " ignored. With a "
-                                            + "single RedissonClient bean in the registry, Camel sets it on the "
-                                            + "component by itself (autowiring): to connect to the " + own + " instead, "
-                                            + "set autowiredEnabled=false on the component "
-                                            + "(camel.component.redis-delay.autowired-enabled=false); to use the client, "
-                                            + "remove the " + option + ".");
+                                            + "endpoint): the client would be used and the " + own + " ignored. "
+                                            + choice);
         }
-        if (options.getRedissonClient() != null || ownConnection) {
+        if (!autowiring || options.getRedissonClient() != null || ownConnection) {
             return;
         }
         Map<String, RedissonClient> beans = context.getRegistry().findByTypeWithName(RedissonClient.class);

@@ -141,9 +141,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     protected void doStart() throws Exception {
         super.doStart();
         RedisDelayComponent component = getComponent();
-        if (component.isAutowiredEnabled()) {
-            ClientChoice.checkUnambiguous(getCamelContext(), configuration, queueName);
-        }
+        ClientChoice.checkUnambiguous(getCamelContext(), configuration, queueName, component.isAutowiredEnabled());
         RedissonClient client = component.acquireClient(configuration);
         this.client = client;
         WriteSync sync
