@@ -103,6 +103,30 @@ class ExchangeHandoverTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void messageWhoseCopyAFullSedaQueueDropsIsDeliveredAgainAfterItsLease() throws Exception {
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders?visibilityTimeout=500ms&maxDeliveries=0")
+                        .process(e -> deliveries.add(e.getMessage().copy()))
+                        .to("seda:full?size=1&discardWhenFull=true");
+            }
+        });
+        ProducerTemplate producer = node.createProducerTemplate();
+        // nothing consumes seda:full: this fills it, and the queue drops the copies handed to it (no failure)
+        producer.sendBody("seda:full?size=1", "filler");
+
+        producer.sendBodyAndHeader("redis-delay:orders", "order-1", RedisDelayConstants.MESSAGE_ID, "order-1");
+
+        // the dropped copy is noticed once the garbage collector finds it unreachable
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            System.gc();
+            return deliveries.size() >= 2;
+        });
+        assertThat(deliveries.get(1).getHeader(RedisDelayConstants.DELIVERY_COUNT)).isEqualTo(2);
+    }
+
+    @Test
     void exchangeMarkedRollbackOnlyIsRetried() throws Exception {
         ProducerTemplate producer = startContext(new RouteBuilder() {
             @Override
