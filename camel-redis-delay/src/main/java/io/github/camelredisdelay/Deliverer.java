@@ -50,6 +50,7 @@ final class Deliverer {
     private final LeaseKeeper leases;
     private final AckBuffer acks;
     private final Settlement settlement;
+    private final DroppedCopies droppedCopies = new DroppedCopies();
     private final AtomicLong nextReclaimNanos = new AtomicLong(System.nanoTime());
     /** Where the next look for expired leases starts in the pending list. */
     private volatile String reclaimCursor = Reclaimed.FROM_START;
@@ -185,7 +186,8 @@ final class Deliverer {
         }
         DeliveredMessage.mark(exchange, queue, delivery.messageId());
         endpoint.statistics().delivered(delivery.dueAt());
-        DeliveryCompletion completion = new DeliveryCompletion(delivery, settlement);
+        DeliveryCompletion completion
+                = new DeliveryCompletion(delivery, settlement, leaseExtension != null ? droppedCopies : null);
         exchange.getExchangeExtension().addOnCompletion(completion);
         return completion;
     }
@@ -208,7 +210,7 @@ final class Deliverer {
                 // an Error too (a poison message's StackOverflowError, say): it must not end the reader thread
                 routingFailed(delivery, exchange, consumer, e);
             } finally {
-                ended(delivery, completion, exchange, consumer);
+                ended(completion, exchange, consumer);
             }
         }
         if (acks != null && acks.isOverdue()) {
@@ -233,7 +235,7 @@ final class Deliverer {
         AtomicBoolean over = new AtomicBoolean();
         Runnable end = () -> {
             if (over.compareAndSet(false, true)) {
-                ended(delivery, completion, exchange, consumer);
+                ended(completion, exchange, consumer);
                 done.run();
             }
         };
@@ -253,16 +255,9 @@ final class Deliverer {
                 "Error processing message " + delivery.messageId() + " of queue " + queue.name(), exchange, e);
     }
 
-    /**
-     * The exchange of a delivery is done: an exchange that never completed leaves its message to be delivered again,
-     * unless its completion went to a copy of the exchange (a {@code seda:} route, say), which keeps the lease alive
-     * until it completes; but a failed exchange may have lost that copy (a full {@code seda:} queue fails after the
-     * copy took the completion), so its message is left to be delivered again too.
-     */
-    private void ended(Delivery delivery, DeliveryCompletion completion, Exchange exchange, DefaultConsumer consumer) {
-        if (!completion.fired() && (!completion.handedOver() || exchange.isFailed())) {
-            settlement.abandoned(delivery);
-        }
+    /** Settles what the exchange left unsettled, and gives the exchange back. */
+    private void ended(DeliveryCompletion completion, Exchange exchange, DefaultConsumer consumer) {
+        completion.exchangeDone(exchange);
         consumer.releaseExchange(exchange, false);
     }
 
@@ -271,7 +266,10 @@ final class Deliverer {
      */
     void start(ScheduledExecutorService leaseTimer) {
         long period = Math.max(50, endpoint.getConfiguration().getVisibilityTimeout() / 3);
-        leaseExtension = leaseTimer.scheduleAtFixedRate(leases::extend, period, period, TimeUnit.MILLISECONDS);
+        leaseExtension = leaseTimer.scheduleAtFixedRate(() -> {
+            droppedCopies.abandonDropped();
+            leases.extend();
+        }, period, period, TimeUnit.MILLISECONDS);
     }
 
     /**

@@ -15,6 +15,7 @@
  */
 package io.github.camelredisdelay;
 
+import java.lang.ref.Reference;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -32,25 +33,40 @@ final class DeliveryCompletion implements SynchronizationVetoable {
 
     private final Delivery delivery;
     private final Settlement settlement;
+    private final DroppedCopies droppedCopies;
     private final AtomicBoolean fired = new AtomicBoolean();
     private volatile boolean handedOver;
+    /** The watched copy that has this completion now, if any. */
+    private volatile Reference<Exchange> copy;
 
-    DeliveryCompletion(Delivery delivery, Settlement settlement) {
+    /**
+     * @param droppedCopies where copies that take this completion over are watched, or {@code null} when the lease is
+     *                      not kept alive (it expires by itself)
+     */
+    DeliveryCompletion(Delivery delivery, Settlement settlement, DroppedCopies droppedCopies) {
         this.delivery = delivery;
         this.settlement = settlement;
-    }
-
-    /** Whether the exchange completed, successfully or not. */
-    boolean fired() {
-        return fired.get();
+        this.droppedCopies = droppedCopies;
     }
 
     /**
-     * Whether Camel handed this completion over to a copy of the exchange (e.g. to a {@code seda:} route), which then
-     * ends the delivery when it completes.
+     * The delivered exchange is done. Unless this completion fired, or went to a copy of the exchange (a {@code seda:}
+     * route's, say) that keeps the lease alive until it completes, the message is left to be delivered again; so it is
+     * when the exchange failed after a copy took the completion (a full {@code seda:} queue fails then), as that copy
+     * may be lost.
      */
-    boolean handedOver() {
-        return handedOver;
+    void exchangeDone(Exchange exchange) {
+        if ((!handedOver || exchange.isFailed()) && fired.compareAndSet(false, true)) {
+            forgetCopy();
+            settlement.abandoned(delivery);
+        }
+    }
+
+    /** The copy that had this completion was dropped before it completed: the message is delivered again. */
+    void copyDropped() {
+        if (fired.compareAndSet(false, true)) {
+            settlement.dropped(delivery);
+        }
     }
 
     @Override
@@ -61,12 +77,27 @@ final class DeliveryCompletion implements SynchronizationVetoable {
     @Override
     public void beforeHandover(Exchange target) {
         handedOver = true;
+        if (droppedCopies != null) {
+            Reference<Exchange> previous = copy;
+            copy = droppedCopies.watch(target, this);
+            if (previous != null) {
+                droppedCopies.forget(previous);
+            }
+        }
+    }
+
+    private void forgetCopy() {
+        Reference<Exchange> watched = copy;
+        if (watched != null) {
+            droppedCopies.forget(watched);
+        }
     }
 
     /** Settles the delivery; an exchange marked rollback-only (Camel's Rollback EIP) failed, with no exception. */
     @Override
     public void onComplete(Exchange exchange) {
         fired.set(true);
+        forgetCopy();
         if (exchange.isRollbackOnly() || exchange.isRollbackOnlyLast()) {
             settlement.failed(delivery, new RollbackExchangeException("The exchange was marked rollback-only", exchange));
         } else {
@@ -81,6 +112,7 @@ final class DeliveryCompletion implements SynchronizationVetoable {
     @Override
     public void onFailure(Exchange exchange) {
         fired.set(true);
+        forgetCopy();
         if (cutOffByStop(exchange)) {
             settlement.abandoned(delivery);
         } else {

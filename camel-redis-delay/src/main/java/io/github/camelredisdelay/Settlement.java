@@ -160,6 +160,17 @@ final class Settlement {
         leases.finished(delivery);
     }
 
+    /**
+     * The delivery's exchange was handed to a copy (a {@code seda:} route's, say) that was dropped before it completed
+     * (a full queue that discards, say): its lease is left to expire, and it is delivered again.
+     */
+    void dropped(Delivery delivery) {
+        LOG.warn("Message {} on queue {} was handed to a copy of its exchange that was dropped before it completed (a full "
+                 + "seda: queue that discards, say); it will be delivered again after the visibility timeout",
+                delivery.messageId(), queue.name());
+        abandoned(delivery);
+    }
+
     private void deadLetter(Delivery delivery, String reason) {
         String deadLetterId = deadLetters.move(consumer, delivery, reason);
         if (deadLetterId == null) {
