@@ -167,10 +167,15 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
                 idle(ready, seen, IDLE_WAIT_MS);
                 continue;
             }
-            Duration block = busy && blockingReads.tryAcquire() ? BUSY_QUEUE_BLOCK : null;
-            List<Delivery> batch;
             // a stop must wait for what a read under way brings: its batch is pending before the read ends
             readsUnderWay.incrementAndGet();
+            if (!fetching) {
+                // a stop that counted the reads before this one began: it does not wait for it, so it must not start
+                readsUnderWay.decrementAndGet();
+                break;
+            }
+            Duration block = busy && blockingReads.tryAcquire() ? BUSY_QUEUE_BLOCK : null;
+            List<Delivery> batch;
             try {
                 batch = deliverer.fetch(room, block);
                 pending.addAndGet(batch.size());
