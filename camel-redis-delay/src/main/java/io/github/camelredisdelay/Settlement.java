@@ -16,6 +16,7 @@
 package io.github.camelredisdelay;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -26,6 +27,7 @@ import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.LeaseKeeper;
 import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.QueueStatistics;
+import io.github.camelredisdelay.internal.Refusal;
 import io.github.camelredisdelay.internal.RetryPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -133,15 +135,8 @@ final class Settlement {
             OptionalLong delay = retryPolicy.delayAfter(delivery.deliveryCount());
             if (delay.isEmpty()) {
                 deadLetter(delivery, description);
-            } else if (queue.group().retry(consumer, delivery, delay.getAsLong(), description)) {
-                statistics.events().retried();
-                LOG.warn("Delivery {} of message {} on queue {} failed, next delivery in {} ms: {}",
-                        delivery.deliveryCount(), delivery.messageId(), queue.name(), delay.getAsLong(), description);
             } else {
-                LOG.info("Delivery {} of message {} on queue {} failed and is not put back on schedule: a newer version "
-                         + "of it was stored, which keeps its own, or another consumer took its lease over and has it "
-                         + "now: {}",
-                        delivery.deliveryCount(), delivery.messageId(), queue.name(), description);
+                retry(delivery, delay.getAsLong(), description);
             }
         } catch (RuntimeException e) {
             LOG.warn(
@@ -171,17 +166,28 @@ final class Settlement {
         abandoned(delivery);
     }
 
+    private void retry(Delivery delivery, long delay, String reason) {
+        Optional<Refusal> refusal = queue.group().retry(consumer, delivery, delay, reason);
+        if (refusal.isPresent()) {
+            LOG.info("Delivery {} of message {} on queue {} failed and is not put back on schedule: {}; it failed on: {}",
+                    delivery.deliveryCount(), delivery.messageId(), queue.name(), refusal.get().reason(), reason);
+            return;
+        }
+        statistics.events().retried();
+        LOG.warn("Delivery {} of message {} on queue {} failed, next delivery in {} ms: {}", delivery.deliveryCount(),
+                delivery.messageId(), queue.name(), delay, reason);
+    }
+
     private void deadLetter(Delivery delivery, String reason) {
-        String deadLetterId = deadLetters.move(consumer, delivery, reason);
-        if (deadLetterId == null) {
-            LOG.info("Message {} on queue {} failed ({}) and is not dead-lettered: a newer version of it was stored, "
-                     + "which stands, or another consumer took its lease over and has it now",
-                    delivery.messageId(), queue.name(), reason);
+        DeadLetters.Moved moved = deadLetters.move(consumer, delivery, reason);
+        if (moved.refusal() != null) {
+            LOG.info("Message {} on queue {} failed ({}) and is not dead-lettered: {}", delivery.messageId(), queue.name(),
+                    reason, moved.refusal().reason());
             return;
         }
         statistics.events().deadLettered();
         LOG.error("Message {} on queue {} moved to dead-letter queue {} as {} after {} deliveries: {}", delivery.messageId(),
-                queue.name(), deadLetters.targetName(), deadLetterId, delivery.deliveryCount(), reason);
+                queue.name(), deadLetters.targetName(), moved.deadLetterId(), delivery.deliveryCount(), reason);
     }
 
     /**

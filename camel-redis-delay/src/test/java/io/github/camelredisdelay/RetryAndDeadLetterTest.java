@@ -23,6 +23,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import io.github.camelredisdelay.internal.Refusal;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
@@ -276,7 +277,8 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
                     "job-1");
 
             await().atMost(Duration.ofSeconds(5)).until(() -> settlementLog.lines().stream()
-                    .anyMatch(line -> line.contains("job-1") && line.contains("not put back on schedule")));
+                    .anyMatch(line -> line.contains("job-1") && line.contains("not put back on schedule")
+                            && line.contains(Refusal.SUPERSEDED.reason())));
         }
         assertThat(attempts).hasSize(1);
     }

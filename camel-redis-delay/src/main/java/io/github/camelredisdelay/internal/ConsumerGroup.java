@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
@@ -129,16 +130,21 @@ public final class ConsumerGroup {
     /**
      * Puts a failed delivery of {@code consumer} back on schedule after {@code delayMs}; see {@code retry.lua}.
      *
-     * @return {@code false} when the lease was lost and another consumer owns the message now, or a newer version of
-     *         the message (a replace or a re-delay) was stored meanwhile and keeps its own schedule
+     * @return empty when put back on schedule, else why nothing was done
      */
-    public boolean retry(String consumer, Delivery delivery, long delayMs, String lastError) {
+    public Optional<Refusal> retry(String consumer, Delivery delivery, long delayMs, String lastError) {
         String note = new FailureNote(delivery.deliveryCount(), lastError).text();
         // a retry lost in a failover leaves the entry pending: it is delivered again after the visibility timeout
         List<Object> result = scripts.callAndWait("Retry of message " + delivery.messageId(), LuaScript.RETRY, Durability.NONE,
                 RScript.ReturnType.LIST, bytes(delivery.entryId()), bytes(delivery.messageId()), bytes(delayMs), bytes(note),
                 generation(delivery), bytes(consumer));
-        return toLong(result.get(0)) == Wire.RETRY_SCHEDULED;
+        int status = (int) toLong(result.get(0));
+        return switch (status) {
+            case Wire.RETRY_SCHEDULED -> Optional.empty();
+            case Wire.RETRY_NOT_PENDING -> Optional.of(Refusal.LEASE_LOST);
+            case Wire.RETRY_SUPERSEDED -> Optional.of(Refusal.SUPERSEDED);
+            default -> throw new IllegalStateException("retry.lua answered an unknown status " + status);
+        };
     }
 
     /**

@@ -53,17 +53,16 @@ public final class DeadLetters {
     /**
      * @param  consumer the consumer that was delivered the message
      * @param  reason   the last error, stored as header {@link RedisDelayConstants#LAST_ERROR}
-     * @return          the id the message has in the dead-letter queue, or {@code null} when a newer version of it is
-     *                  stored and the delivery was only acknowledged, or another consumer took its lease over
+     * @return          the id the message has in the dead-letter queue, or why it was not moved
      */
-    public String move(String consumer, Delivery delivery, String reason) {
+    public Moved move(String consumer, Delivery delivery, String reason) {
         ConsumerGroup.LeaseCheck lease = source.group().checkLease(consumer, delivery);
         if (!lease.holds()) {
-            return null;
+            return Moved.refused(Refusal.LEASE_LOST);
         }
         if (!lease.current()) {
             source.group().ack(List.of(delivery));
-            return null;
+            return Moved.refused(Refusal.SUPERSEDED);
         }
         Envelope original;
         try {
@@ -82,6 +81,19 @@ public final class DeadLetters {
             target.forMessage(id).schedule(id, envelope, DueTime.after(0), OnDuplicate.keep);
         }
         source.group().ack(List.of(delivery));
-        return id;
+        return new Moved(id, null);
+    }
+
+    /**
+     * What {@link #move} did: one of the two is set.
+     *
+     * @param deadLetterId the id the message has in the dead-letter queue
+     * @param refusal      why the message was not moved
+     */
+    public record Moved(String deadLetterId, Refusal refusal) {
+
+        static Moved refused(Refusal refusal) {
+            return new Moved(null, refusal);
+        }
     }
 }

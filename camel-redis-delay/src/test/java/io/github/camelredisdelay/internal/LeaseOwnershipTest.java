@@ -57,7 +57,7 @@ class LeaseOwnershipTest extends RedisDelayTestSupport {
 
     @Test
     void retryOfADeliveryAnotherConsumerHoldsChangesNothing() {
-        assertThat(queue.group().retry("slow", slow, 0, "java.lang.IllegalStateException: boom")).isFalse();
+        assertThat(queue.group().retry("slow", slow, 0, "java.lang.IllegalStateException: boom")).contains(Refusal.LEASE_LOST);
 
         assertThat(holder(slow.entryId())).isEqualTo("other");
         assertThat(redis().getMap(key("q", "fail")).isExists()).isFalse();
@@ -68,7 +68,7 @@ class LeaseOwnershipTest extends RedisDelayTestSupport {
     void deadLetteringADeliveryAnotherConsumerHoldsChangesNothing() {
         ShardedQueue deadLetterQueue = ShardedQueue.of(redis(), keyPrefix, "q.dead", 1, WriteSync.NONE, Runnable::run);
 
-        assertThat(new DeadLetters(queue, deadLetterQueue).move("slow", slow, "boom")).isNull();
+        assertThat(new DeadLetters(queue, deadLetterQueue).move("slow", slow, "boom").refusal()).isEqualTo(Refusal.LEASE_LOST);
 
         assertThat(holder(slow.entryId())).isEqualTo("other");
         assertThat(redis().getStream(key("q.dead", "ready")).isExists()).isFalse();

@@ -302,7 +302,7 @@ class LuaScriptsTest extends RedisDelayTestSupport {
         Delivery delivery = queue.group().readNew("c1", 10, null).get(0);
         long largestDueTime = (1L << 53) - 1;
 
-        assertThat(queue.group().retry("c1", delivery, largestDueTime, "boom")).isTrue();
+        assertThat(queue.group().retry("c1", delivery, largestDueTime, "boom")).isEmpty();
 
         assertThat(dueSet("q").dueOf("a")).isEqualTo(largestDueTime);
         assertThat(redis().getMap(key("q", "fail")).get("a")).isEqualTo("1:boom");
@@ -314,8 +314,8 @@ class LuaScriptsTest extends RedisDelayTestSupport {
         queue.group().create();
         Delivery delivery = queue.group().readNew("c1", 10, null).get(0);
 
-        assertThat(queue.group().retry("c1", delivery, 100, "java.lang.IllegalStateException: boom")).isTrue();
-        assertThat(queue.group().retry("c1", delivery, 100, "again")).as("no longer pending").isFalse();
+        assertThat(queue.group().retry("c1", delivery, 100, "java.lang.IllegalStateException: boom")).isEmpty();
+        assertThat(queue.group().retry("c1", delivery, 100, "again")).as("no longer pending").contains(Refusal.LEASE_LOST);
 
         assertThat(redis().getMap(key("q", "fail")).get("a")).isEqualTo("1:java.lang.IllegalStateException: boom");
         await().atMost(Duration.ofSeconds(5)).until(() -> queue.transfer(10).toCompletableFuture().join().moved() == 1);

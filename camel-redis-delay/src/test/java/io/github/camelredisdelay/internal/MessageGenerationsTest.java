@@ -98,7 +98,7 @@ class MessageGenerationsTest extends RedisDelayTestSupport {
         Delivery old = inFlight();
         ScheduleResult replaced = queue.schedule("a", envelope("v2"), DueTime.after(60_000), OnDuplicate.replace);
 
-        assertThat(queue.group().retry("c1", old, 0, "java.lang.IllegalStateException: boom")).isFalse();
+        assertThat(queue.group().retry("c1", old, 0, "java.lang.IllegalStateException: boom")).contains(Refusal.SUPERSEDED);
 
         assertThat(dueSet("q").dueOf("a")).isEqualTo(replaced.dueAt());
         assertThat(redis().getMap(key("q", "fail")).isExists()).as("no failure note for the new version").isFalse();

@@ -1,0 +1,46 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.internal;
+
+/**
+ * Why a consumer's settlement of a failed delivery did nothing to the message: it was neither put back on schedule nor
+ * moved to the dead-letter queue.
+ */
+public enum Refusal {
+
+    /**
+     * The delivery is no longer leased to the consumer: another consumer took it over after missed lease extensions and
+     * acts on it now, or it was settled meanwhile.
+     */
+    LEASE_LOST("its lease is no longer this consumer's (another consumer took it over, or it was settled meanwhile)"),
+
+    /**
+     * A newer version of the message was stored meanwhile (a replace, or a re-delay from this very delivery), which
+     * keeps its own schedule; the failed delivery was only acknowledged.
+     */
+    SUPERSEDED("a newer version of it was stored, which keeps its own schedule");
+
+    private final String reason;
+
+    Refusal(String reason) {
+        this.reason = reason;
+    }
+
+    /** The reason, for a log line about the message ("not put back on schedule: " + reason). */
+    public String reason() {
+        return reason;
+    }
+}
