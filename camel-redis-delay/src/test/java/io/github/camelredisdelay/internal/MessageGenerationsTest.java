@@ -129,4 +129,31 @@ class MessageGenerationsTest extends RedisDelayTestSupport {
         assertThat(queue.group().ack(List.of(current))).isEqualTo(1);
         assertThat(storedBody()).isNull();
     }
+
+    @Test
+    void aMessageScheduledAnewAfterACancelOutlivesTheAcknowledgementOfAnOlderDelivery() {
+        Delivery old = inFlight();
+        queue.schedule("a", envelope("v2"), DueTime.after(60_000), OnDuplicate.replace);
+        assertThat(queue.cancel("a")).isTrue();
+        // no record is left under the id: this one starts afresh, and must not pass for the delivered version
+        ScheduleResult anew = queue.schedule("a", envelope("v3"), DueTime.after(60_000), OnDuplicate.keep);
+
+        assertThat(queue.group().ack(List.of(old))).isEqualTo(1);
+
+        assertThat(storedBody()).isEqualTo("v3");
+        assertThat(dueSet("q").dueOf("a")).isEqualTo(anew.dueAt());
+    }
+
+    @Test
+    void aFailedOlderDeliveryLeavesAMessageScheduledAnewAfterACancelOnItsOwnSchedule() {
+        Delivery old = inFlight();
+        queue.schedule("a", envelope("v2"), DueTime.after(60_000), OnDuplicate.replace);
+        assertThat(queue.cancel("a")).isTrue();
+        ScheduleResult anew = queue.schedule("a", envelope("v3"), DueTime.after(60_000), OnDuplicate.keep);
+
+        assertThat(queue.group().retry("c1", old, 0, "java.lang.IllegalStateException: boom")).contains(Refusal.SUPERSEDED);
+
+        assertThat(dueSet("q").dueOf("a")).isEqualTo(anew.dueAt());
+        assertThat(redis().getMap(key("q", "fail")).isExists()).as("no failure note for the new message").isFalse();
+    }
 }
