@@ -117,14 +117,16 @@ public final class ConsumerGroup {
         for (Delivery delivery : deliveries) {
             args.add(bytes(delivery.entryId()));
             args.add(bytes(delivery.messageId()));
-            args.add(generation(delivery));
+            args.add(version(delivery));
         }
         return args.toArray();
     }
 
-    /** A delivery's generation as the scripts take it: see {@code record.lua}. */
-    private static byte[] generation(Delivery delivery) {
-        return bytes(delivery.generation() == Delivery.ANY_GENERATION ? "*" : delivery.generation());
+    /** The version of its message id a delivery carries, as the scripts take it: see {@code record.lua}. */
+    private static byte[] version(Delivery delivery) {
+        return delivery.generation() == Delivery.ANY_GENERATION
+                ? bytes("*")
+                : StoredRecord.version(delivery.scheduledAt(), delivery.generation());
     }
 
     /**
@@ -137,7 +139,7 @@ public final class ConsumerGroup {
         // a retry lost in a failover leaves the entry pending: it is delivered again after the visibility timeout
         List<Object> result = scripts.callAndWait("Retry of message " + delivery.messageId(), LuaScript.RETRY, Durability.NONE,
                 RScript.ReturnType.LIST, bytes(delivery.entryId()), bytes(delivery.messageId()), bytes(delayMs), bytes(note),
-                generation(delivery), bytes(consumer));
+                version(delivery), bytes(consumer));
         int status = (int) toLong(result.get(0));
         return switch (status) {
             case Wire.RETRY_SCHEDULED -> Optional.empty();
@@ -194,7 +196,7 @@ public final class ConsumerGroup {
     public LeaseCheck checkLease(String consumer, Delivery delivery) {
         List<Object> reply = scripts.callAndWait("Lease check of message " + delivery.messageId(), LuaScript.LEASE_CHECK,
                 Durability.NONE, RScript.ReturnType.LIST, bytes(delivery.entryId()), bytes(delivery.messageId()),
-                bytes(consumer), generation(delivery));
+                bytes(consumer), version(delivery));
         return new LeaseCheck(toLong(reply.get(0)) == 1, toLong(reply.get(1)) == 1);
     }
 

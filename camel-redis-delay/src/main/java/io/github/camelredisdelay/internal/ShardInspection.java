@@ -107,7 +107,7 @@ public final class ShardInspection {
     public boolean discard(ReadyEntry entry) {
         Long removed = scripts.callAndWait("Removal of redriven message " + entry.messageId(), LuaScript.DISCARD,
                 Durability.REQUIRED, RScript.ReturnType.LONG, bytes(entry.entryId()), bytes(entry.messageId()),
-                bytes(StoredRecord.generation(entry.record())));
+                StoredRecord.version(entry.record()));
         return removed == 1;
     }
 

@@ -41,6 +41,24 @@ final class StoredRecord {
         return (int) unsigned(record, Wire.SCHEDULED_AT_BYTES + Wire.DUE_AT_BYTES, Wire.GENERATION_BYTES);
     }
 
+    /**
+     * The version of its message id a record holds, as the scripts name it: the scheduled-at and generation bytes of
+     * its head; see {@code record.lua}.
+     */
+    static byte[] version(byte[] record) {
+        return version(scheduledAt(record), generation(record));
+    }
+
+    /** The version that these scheduled-at and generation values make; see {@link #version(byte[])}. */
+    static byte[] version(long scheduledAt, int generation) {
+        byte[] version = new byte[Wire.SCHEDULED_AT_BYTES + Wire.GENERATION_BYTES];
+        long value = scheduledAt << 8 * Wire.GENERATION_BYTES | generation;
+        for (int i = version.length - 1; i >= 0; i--, value >>>= 8) {
+            version[i] = (byte) value;
+        }
+        return version;
+    }
+
     /** The envelope the record holds after its head. */
     static byte[] envelope(byte[] record) {
         checkHead(record);

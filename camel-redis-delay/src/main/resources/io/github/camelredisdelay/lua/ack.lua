@@ -21,11 +21,11 @@
   Includes: record.lua, batches.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
-  ARGV[3], ARGV[4], ARGV[5]   stream entry id, message id, generation delivered ("*": any); more triples may follow
+  ARGV[3], ARGV[4], ARGV[5]   stream entry id, message id, version delivered (record.lua, "*": any); more triples may follow
 
   Returns the number of messages acknowledged
 ]]
--- Acknowledges deliveries: entryIds[i] is the stream entry that delivered version generations[i] (see record.lua)
+-- Acknowledges deliveries: entryIds[i] is the stream entry that delivered version versions[i] (see record.lua)
 -- of message messageIds[i]. Removes each entry from the stream and, while the stored message is still the version
 -- that was delivered, the message and its failure note; a newer version (a replace or re-delay of an id in flight)
 -- stays. An entry that is no longer pending (another consumer already acknowledged it) is left alone, so a late
@@ -33,23 +33,23 @@
 -- takes them all; when it acknowledges fewer than given, those it did are the ones still in the stream: every script
 -- that acknowledges an entry deletes it in the same call, so an entry that was delivered and is no longer pending is
 -- gone.
-local function acknowledge(readyKey, msgKey, failKey, group, entryIds, messageIds, generations)
+local function acknowledge(readyKey, msgKey, failKey, group, entryIds, messageIds, versions)
   local acked = rcallEach('XACK', readyKey, entryIds, group)
   if acked < #entryIds then
-    local stillThere, theirMessages, theirGenerations = {}, {}, {}
+    local stillThere, theirMessages, theirVersions = {}, {}, {}
     for i = 1, #entryIds do
       if #rcall('XRANGE', readyKey, entryIds[i], entryIds[i]) > 0 then
         stillThere[#stillThere + 1] = entryIds[i]
         theirMessages[#theirMessages + 1] = messageIds[i]
-        theirGenerations[#theirGenerations + 1] = generations[i]
+        theirVersions[#theirVersions + 1] = versions[i]
       end
     end
-    entryIds, messageIds, generations = stillThere, theirMessages, theirGenerations
+    entryIds, messageIds, versions = stillThere, theirMessages, theirVersions
   end
   rcallEach('XDEL', readyKey, entryIds)
   local records, settled = hashValues(msgKey, messageIds), {}
   for i = 1, #messageIds do
-    if isGeneration(records[i], generations[i]) then
+    if isVersion(records[i], versions[i]) then
       settled[#settled + 1] = messageIds[i]
     end
   end
@@ -58,10 +58,10 @@ local function acknowledge(readyKey, msgKey, failKey, group, entryIds, messageId
   return #entryIds
 end
 
-local entryIds, messageIds, generations = {}, {}, {}
+local entryIds, messageIds, versions = {}, {}, {}
 for i = 3, #ARGV, 3 do
   entryIds[#entryIds + 1] = ARGV[i]
   messageIds[#messageIds + 1] = ARGV[i + 1]
-  generations[#generations + 1] = ARGV[i + 2]
+  versions[#versions + 1] = ARGV[i + 2]
 end
-return acknowledge(readyKey, msgKey, failKey, group, entryIds, messageIds, generations)
+return acknowledge(readyKey, msgKey, failKey, group, entryIds, messageIds, versions)

@@ -24,11 +24,11 @@
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] stream entry id
   ARGV[4] message id
-  ARGV[5] generation the entry holds
+  ARGV[5] version the entry holds (record.lua)
 
   Returns 1 when the entry was removed, 0 when it is gone or in flight
 ]]
-local entryId, id, generation = ARGV[3], ARGV[4], ARGV[5]
+local entryId, id, version = ARGV[3], ARGV[4], ARGV[5]
 if #rcall('XRANGE', readyKey, entryId, entryId) == 0 then
   return 0
 end
@@ -37,7 +37,7 @@ if type(pending) == 'table' and not pending.err and #pending > 0 then
   return 0
 end
 rcall('XDEL', readyKey, entryId)
-if isGeneration(rcall('HGET', msgKey, id), generation) then
+if isVersion(rcall('HGET', msgKey, id), version) then
   rcall('HDEL', msgKey, id)
   rcall('HDEL', failKey, id)
 end

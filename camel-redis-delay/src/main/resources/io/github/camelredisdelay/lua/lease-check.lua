@@ -26,10 +26,10 @@
   ARGV[3] stream entry id
   ARGV[4] message id
   ARGV[5] the consumer that was delivered the message
-  ARGV[6] generation delivered ("*": any, for a delivery whose record could not be read)
+  ARGV[6] version delivered (record.lua; "*": any, for a delivery whose record could not be read)
 
   Returns {holds, current}: 1 or 0 each
 ]]
 local held = holds(ARGV[3], ARGV[5]) and 1 or 0
-local current = (ARGV[6] == '*' or isGeneration(rcall('HGET', msgKey, ARGV[4]), ARGV[6])) and 1 or 0
+local current = (ARGV[6] == '*' or isVersion(rcall('HGET', msgKey, ARGV[4]), ARGV[6])) and 1 or 0
 return {held, current}

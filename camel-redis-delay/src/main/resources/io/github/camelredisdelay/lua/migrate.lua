@@ -40,7 +40,7 @@ local admitted, latest = fenceAdmits(ARGV[3], ARGV[4])
 if not admitted then
   return {-1, latest}
 end
-local now = redisNow()
+local now, nowMicros = redisNow()
 local reply = {now}
 local earliest, earliestBucket
 local readied = false
@@ -49,7 +49,7 @@ for i = 5, #ARGV, 3 do
   local status = STATUS_KEPT
   if rcall('SADD', migratedKey, id) == 1 then
     local dueAt = math.min(tonumber(ARGV[i + 2]), MAX_DUE)
-    local record = recordOf(ARGV[i + 1], now, dueAt, 0)
+    local record = recordOf(ARGV[i + 1], now, dueAt, generationAt(nowMicros))
     if rcall('HSETNX', msgKey, id, record) == 1 then
       status = STATUS_SCHEDULED
       local firstBucket = makeDue(dueKey, readyKey, id, record, dueAt, now)

@@ -46,7 +46,7 @@ local function isCurrent(fields)
   if not id or not isRecord(record) then
     return true
   end
-  return isGeneration(rcall('HGET', msgKey, id), generationOf(record))
+  return isVersion(rcall('HGET', msgKey, id), versionOf(record))
 end
 
 local start = ARGV[5]

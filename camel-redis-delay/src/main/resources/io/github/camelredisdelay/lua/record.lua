@@ -19,16 +19,21 @@
   big-endian unsigned integers of the sizes wire.lua gives, then its envelope. Binary, so that the two times take no
   more room than one did in decimal.
 
-  The generation tells versions of one message id apart: a message stored while an earlier version with its id is
-  ready or in flight (a replace, or a re-delay from its own delivery) gets the next one. Settling a delivery
-  (acknowledge, retry, dead-letter, lease expiry) touches the stored message only while it is still the version
-  that was delivered, so the settlement of an old version never removes or reschedules a newer one.
+  The scheduled-at time and the generation together are the record's version, which tells versions of one message
+  id apart. Settling a delivery (acknowledge, retry, dead-letter, lease expiry) touches the stored message only while
+  it is still the version that was delivered, so the settlement of an old version never removes or reschedules a
+  newer one: one stored while the old is ready or in flight (a replace, or a re-delay from its own delivery), or one
+  stored afresh after the id was deleted meanwhile (a cancel). A version's generation is the microsecond within the
+  millisecond of its write (generationAt), which no later write in that millisecond repeats, so no two versions of an
+  id are alike; a replacement's generation also differs from the one it replaces (earlier releases start at 0, count
+  up and compare the generation alone).
 ]]
 
 -- struct formats of the head's fields, written out: every script call runs these lines, and building them from
 -- wire.lua's sizes (number to string conversions) cost about a tenth of a schedule's time in Redis. WireTest checks
 -- them against the sizes.
 local HEAD_FORMAT = '>I6I7I2'
+local SCHEDULED_AT_FORMAT = '>I6'
 local DUE_AT_FORMAT = '>I7'
 local GENERATION_FORMAT = '>I2'
 local GENERATIONS = 65536
@@ -53,9 +58,19 @@ local function generationOf(record)
   return (struct.unpack(GENERATION_FORMAT, record, SCHEDULED_AT_BYTES + DUE_AT_BYTES + 1))
 end
 
--- The generation that follows record's.
-local function nextGeneration(record)
-  return (generationOf(record) + 1) % GENERATIONS
+-- The generation of a version written at nowMicros (epoch microseconds) that replaces existing (nil: none): the
+-- microsecond within its millisecond, unless existing has that generation or was written in the same millisecond (the
+-- same call) with a later one; then the one after existing's.
+local function generationAt(nowMicros, existing)
+  local generation = nowMicros % 1000
+  if existing then
+    local previous = generationOf(existing)
+    local sameMillisecond = struct.unpack(SCHEDULED_AT_FORMAT, existing) == math.floor(nowMicros / 1000)
+    if previous == generation or sameMillisecond and previous > generation then
+      generation = (previous + 1) % GENERATIONS
+    end
+  end
+  return generation
 end
 
 -- The record with another due time.
@@ -64,8 +79,15 @@ local function withDue(record, dueAt)
       .. string.sub(record, SCHEDULED_AT_BYTES + DUE_AT_BYTES + 1)
 end
 
--- Whether record (false when there is none) is the version of its message that has generation: "*" stands for
--- any version, for a delivery whose own record could not be read. A value that is no record (isRecord) is no version.
-local function isGeneration(record, generation)
-  return record ~= false and (generation == '*' or isRecord(record) and generationOf(record) == tonumber(generation))
+-- The version a record holds: its scheduled-at and generation bytes, as settlements name the version they deliver.
+local function versionOf(record)
+  return string.sub(record, 1, SCHEDULED_AT_BYTES)
+      .. string.sub(record, SCHEDULED_AT_BYTES + DUE_AT_BYTES + 1, RECORD_HEAD_BYTES)
+end
+
+-- Whether record (false when there is none) is the version of its message that version (versionOf) names: "*" stands
+-- for any version, for a delivery whose own record could not be read. A value that is no record (isRecord) is no
+-- version.
+local function isVersion(record, version)
+  return record ~= false and (version == '*' or isRecord(record) and versionOf(record) == version)
 end

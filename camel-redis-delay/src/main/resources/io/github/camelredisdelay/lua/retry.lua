@@ -30,7 +30,7 @@
   ARGV[5] delay before the next delivery, ms; one that would pass the largest due time (2^53 - 1 ms) ends there, so the
           message stays scheduled
   ARGV[6] failure note: "<failed deliveries>:<last error>"
-  ARGV[7] generation that was delivered (see record.lua)
+  ARGV[7] version that was delivered (see record.lua)
   ARGV[8] the consumer that was delivered the message
 
   Returns {status, dueAt} (statuses in wire.lua): RETRY_SCHEDULED when rescheduled for dueAt, RETRY_NOT_PENDING
@@ -45,7 +45,7 @@ end
 rcall('XACK', readyKey, group, entryId)
 rcall('XDEL', readyKey, entryId)
 local record = rcall('HGET', msgKey, id)
-if not isGeneration(record, ARGV[7]) then
+if not isVersion(record, ARGV[7]) then
   return {RETRY_SUPERSEDED, -1}
 end
 local now = redisNow()

@@ -34,7 +34,7 @@
   A value under the id that is too short to be a record (record.lua's isRecord) is no message and is overwritten
   whatever the duplicate rule. A replaced message that is still scheduled is taken out of the due set. One that is
   ready or in flight stays where it is and is delivered (or settled) as it was; the new version is stored beside it
-  with the next generation (record.lua), so settling the old delivery leaves the new version alone.
+  as another version (record.lua), so settling the old delivery leaves the new version alone.
 
   Returns {now, status, dueAt, status, dueAt, ...}: a status and due time per message, in order (wire.lua)
     STATUS_SCHEDULED:    stored; dueAt is the stored due time
@@ -44,13 +44,13 @@
     STATUS_DUE_OVERFLOW: the due time is beyond 2^53 - 1 ms; dueAt is -1
 ]]
 
-local now = redisNow()
+local now, nowMicros = redisNow()
 
 local function schedule(id, envelope, dueAt, onDuplicate)
   if not dueAt then
     return STATUS_DUE_OVERFLOW, -1
   end
-  local record = recordOf(envelope, now, dueAt, 0)
+  local record = recordOf(envelope, now, dueAt, generationAt(nowMicros))
   if rcall('HSETNX', msgKey, id, record) == 0 then
     local existing = rcall('HGET', msgKey, id)
     if isRecord(existing) then
@@ -60,7 +60,7 @@ local function schedule(id, envelope, dueAt, onDuplicate)
         return status, isDue(dueKey, id, existingDue) and existingDue or -1
       end
       removeDue(dueKey, id, existingDue)
-      record = recordOf(envelope, now, dueAt, nextGeneration(existing))
+      record = recordOf(envelope, now, dueAt, generationAt(nowMicros, existing))
     end
     -- a replace, or a value that is no record (isRecord) and so no message: overwritten
     rcall('HSET', msgKey, id, record)

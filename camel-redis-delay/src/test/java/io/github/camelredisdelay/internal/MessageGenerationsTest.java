@@ -64,7 +64,6 @@ class MessageGenerationsTest extends RedisDelayTestSupport {
         ScheduleResult replaced = queue.schedule("a", envelope("v2"), DueTime.after(60_000), OnDuplicate.replace);
 
         assertThat(replaced.scheduled()).isTrue();
-        assertThat(old.generation()).isZero();
         assertThat(queue.group().checkLease("c1", old).current()).isFalse();
         assertThat(storedBody()).isEqualTo("v2");
         assertThat(dueSet("q").dueOf("a")).isEqualTo(replaced.dueAt());
@@ -123,7 +122,7 @@ class MessageGenerationsTest extends RedisDelayTestSupport {
 
         Delivery current = queue.group().readNew("c2", 10, null).get(0);
 
-        assertThat(current.generation()).isEqualTo(1);
+        assertThat(current.generation()).isNotEqualTo(old.generation());
         assertThat(queue.group().ack(List.of(old))).isEqualTo(1);
         assertThat(storedBody()).as("the old delivery's ack leaves the new version").isEqualTo("v2");
         assertThat(queue.group().ack(List.of(current))).isEqualTo(1);
