@@ -464,7 +464,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     /**
      * JMX: removes every message of the queue, scheduled, ready or in flight.
      *
-     * @param  confirm must be the queue's name, else nothing is removed
+     * @param  confirm must be the queue's name; otherwise the call fails and nothing is removed
      * @return         the number of messages removed
      */
     @ManagedOperation(description = "Removes every message of the queue; pass the queue's name to confirm")

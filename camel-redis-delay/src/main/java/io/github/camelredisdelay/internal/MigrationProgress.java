@@ -84,7 +84,7 @@ public final class MigrationProgress {
         }
     }
 
-    /** The statistics of the migration by name, for {@code stats} and the dev console. */
+    /** The statistics of the migration by name, for the {@code stats} operation. */
     public synchronized Map<String, Object> snapshot() {
         Map<String, Object> stats = new LinkedHashMap<>();
         stats.put("migrateFrom", legacy);
