@@ -15,6 +15,8 @@
  */
 package io.github.camelredisdelay;
 
+import java.util.List;
+
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
@@ -46,5 +48,25 @@ class FailedScheduleTest extends RedisDelayTestSupport {
         String id = result.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID, String.class);
         assertThat(id).isNotNull();
         assertThat(redis().getMap(key("orders", "msg")).keySet()).containsExactly(id);
+    }
+
+    @Test
+    void aBatchThatFailedAfterItWasStoredIsRedeliveredUnderTheSameGeneratedIds() throws Exception {
+        var producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                onException(NotReplicatedException.class).maximumRedeliveries(2).redeliveryDelay(0);
+                // no replica answers: each try is stored, then fails waiting for one
+                from("direct:schedule")
+                        .to("redis-delay:orders?operation=scheduleBatch&delay=1h&syncReplicas=1&syncTimeout=50");
+            }
+        }).createProducerTemplate();
+
+        Exchange result = producer.send("direct:schedule", e -> e.getMessage().setBody(List.of("order-1", "order-2")));
+
+        assertThat(result.getException()).isInstanceOf(NotReplicatedException.class);
+        assertThat(redis().getMap(key("orders", "msg")).size()).as("one copy of each element").isEqualTo(2);
+        assertThat(result.getMessage().getBody(List.class)).as("the ids the elements were stored under")
+                .containsExactlyInAnyOrderElementsOf(redis().getMap(key("orders", "msg")).keySet());
     }
 }
