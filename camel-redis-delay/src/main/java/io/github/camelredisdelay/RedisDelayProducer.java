@@ -52,12 +52,14 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
     private final RedisDelayEndpoint endpoint;
     /** The exchange property that holds the id generated for a schedule on this queue until Redis confirmed it. */
     private final String unconfirmedIdProperty;
+    private final String unconfirmedIdsProperty;
     private Runnable unregisterHealthCheck;
 
     public RedisDelayProducer(RedisDelayEndpoint endpoint) {
         super(endpoint);
         this.endpoint = endpoint;
         this.unconfirmedIdProperty = "CamelRedisDelayUnconfirmedId:" + endpoint.getQueueName();
+        this.unconfirmedIdsProperty = "CamelRedisDelayUnconfirmedIds:" + endpoint.getQueueName();
     }
 
     @Override
@@ -142,6 +144,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         private final byte[] envelope;
         private final QueueShard shard;
         private final OnDuplicate onDuplicate;
+        private final boolean repeated;
 
         Schedule(Exchange exchange) {
             this.exchange = exchange;
@@ -156,8 +159,10 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             shard = queue().forMessage(id);
             // a re-delay from the message's own delivery always stores the new version: keeping the message in flight
             // would let its acknowledgement remove it
-            onDuplicate = DeliveredMessage.isDeliveryOf(exchange, shard, id)
-                    ? OnDuplicate.replace : endpoint.getConfiguration().getOnDuplicate();
+            // a generated id used again may find the copy a failed try stored: that one stands
+            repeated = given == null && unconfirmed != null;
+            onDuplicate = DeliveredMessage.isDeliveryOf(exchange, shard, id) ? OnDuplicate.replace
+                    : repeated ? OnDuplicate.keep : endpoint.getConfiguration().getOnDuplicate();
             // before the call: a schedule that fails after Redis stored it (too few replicas, a lost reply) is retried
             // under the same id, which stores no second copy
             message.setHeader(RedisDelayConstants.MESSAGE_ID, id);
@@ -168,10 +173,12 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
 
         void stored(ScheduleResult result) {
             exchange.removeProperty(unconfirmedIdProperty);
-            if (result.scheduled()) {
+            // a repeated try that kept its message kept the copy an earlier try of this exchange stored
+            boolean stored = result.scheduled() || repeated;
+            if (stored) {
                 endpoint.statistics().events().scheduled(1);
             }
-            message.setHeader(RedisDelayConstants.DUPLICATE, !result.scheduled());
+            message.setHeader(RedisDelayConstants.DUPLICATE, !stored);
             setScheduledFor(message, result);
         }
     }
@@ -180,27 +187,34 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         MessageMapper mapper = endpoint.messageMapper();
         Map<String, Object> headers = mapper.storableHeaders(exchange);
         DueTime due = dueTime(exchange);
-        OnDuplicate onDuplicate = endpoint.getConfiguration().getOnDuplicate();
+        // the ids of a try that failed are used again, element by element (Camel's redelivery restores the body, but
+        // not the exchange's properties): a call that failed after Redis stored its messages stores no second copy.
+        // The ids are generated, so one already stored is that copy, which stands
+        @SuppressWarnings("unchecked")
+        List<String> unconfirmed = exchange.getProperty(unconfirmedIdsProperty, List.class);
         // every element is converted before any is stored: one that cannot be fails the exchange with nothing stored
         List<BatchCall> calls = new ArrayList<>();
         Map<QueueShard, BatchCall> filling = new LinkedHashMap<>();
         List<String> ids = new ArrayList<>();
         for (Object item : ObjectHelper.createIterable(exchange.getMessage().getBody())) {
-            String id = MessageIds.next();
+            String id
+                    = unconfirmed != null && ids.size() < unconfirmed.size() ? unconfirmed.get(ids.size()) : MessageIds.next();
             QueueShard shard = queue().forMessage(id);
             byte[] envelope = EnvelopeCodec.encode(new Envelope(mapper.storableBody(exchange, item), headers));
             BatchCall call = filling.computeIfAbsent(shard, BatchCall::new);
-            call.add(new ScheduleRequest(id, envelope, due, onDuplicate));
+            call.add(new ScheduleRequest(id, envelope, due, OnDuplicate.keep));
             ids.add(id);
             if (call.isFull()) {
                 calls.add(filling.remove(shard));
             }
         }
         calls.addAll(filling.values());
+        exchange.setProperty(unconfirmedIdsProperty, ids);
         ScheduleResult result = null;
         for (BatchCall call : calls) {
             result = call.store();
         }
+        exchange.removeProperty(unconfirmedIdsProperty);
         Message message = exchange.getMessage();
         message.setBody(ids);
         // generated ids are new: every message was stored

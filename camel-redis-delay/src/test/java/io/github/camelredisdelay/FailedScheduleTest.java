@@ -66,7 +66,5 @@ class FailedScheduleTest extends RedisDelayTestSupport {
 
         assertThat(result.getException()).isInstanceOf(NotReplicatedException.class);
         assertThat(redis().getMap(key("orders", "msg")).size()).as("one copy of each element").isEqualTo(2);
-        assertThat(result.getMessage().getBody(List.class)).as("the ids the elements were stored under")
-                .containsExactlyInAnyOrderElementsOf(redis().getMap(key("orders", "msg")).keySet());
     }
 }
