@@ -167,4 +167,33 @@ class RedriveTest extends RedisDelayTestSupport {
         await().atMost(Duration.ofSeconds(5)).until(() -> delivered.size() == 12);
         assertThat(delivered.stream().map(Message::getBody)).containsExactlyInAnyOrderElementsOf(ids);
     }
+
+    @Test
+    void endpointsThatNameNoDeadLetterQueueCountAndRedriveTheOneTheConsumerNames() throws Exception {
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                // the producer's endpoint starts first, and leaves out the consumer option deadLetterQueue
+                from("direct:new").to("redis-delay:jobs");
+                from("redis-delay:jobs?deadLetterQueue=jobs-failed&maxDeliveries=1").process(e -> {
+                    if (failing.contains(e.getMessage().getBody(String.class))) {
+                        throw new IllegalStateException("shop down");
+                    }
+                    delivered.add(e.getMessage().copy());
+                });
+            }
+        }).createProducerTemplate();
+        failing.add("j1");
+        producer.sendBodyAndHeader("direct:new", "j1", RedisDelayConstants.MESSAGE_ID, "j1");
+        await().atMost(Duration.ofSeconds(10)).until(() -> redis().getStream(key("jobs-failed", "ready")).size() == 1);
+        failing.clear();
+
+        Map<?, ?> stats = producer.requestBody("redis-delay:jobs?operation=stats", null, Map.class);
+        Object moved = producer.requestBody("redis-delay:jobs?operation=redrive", (Object) null);
+
+        assertThat(stats.get("deadLetterQueue")).isEqualTo("jobs-failed");
+        assertThat(stats.get("deadLettered")).isEqualTo(1L);
+        assertThat(moved).isEqualTo(1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() == 1);
+    }
 }
