@@ -346,7 +346,9 @@ public class RedisDelayConfiguration implements Cloneable {
     }
 
     /**
-     * Queue that receives messages whose deliveries are exhausted; defaults to the queue name plus .dead.
+     * Queue that receives messages whose deliveries are exhausted; defaults to the queue name plus .dead. Endpoints of
+     * the queue that name none (a producer's, an operator's) count, peek at and redrive the one a consumer's endpoint
+     * of the queue in the same CamelContext names.
      */
     public void setDeadLetterQueue(String deadLetterQueue) {
         this.deadLetterQueue = deadLetterQueue;

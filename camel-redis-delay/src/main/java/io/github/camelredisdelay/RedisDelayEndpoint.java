@@ -168,7 +168,20 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         });
         statistics = shared;
         statisticsKey = statsKey;
-        admin = new QueueAdmin(queue, deadLetterQueue);
+        if (configuration.getDeadLetterQueue() != null) {
+            String other = shared.countDeadLettersOf(startedDeadLetters);
+            if (other != null) {
+                LOG.warn("Endpoints of queue {} name two dead-letter queues, {} and {}: its statistics, metrics and dev "
+                         + "console count those of {}, and endpoints that name none redrive and peek there. Name the "
+                         + "same deadLetterQueue on every endpoint of the queue (or on the component)",
+                        queueName, other, startedDeadLetters.name(), other);
+            }
+        }
+        // an endpoint that names no dead-letter queue (a producer's, an operator's) uses the one its consumer names
+        admin = new QueueAdmin(
+                queue, configuration.getDeadLetterQueue() != null
+                        ? () -> startedDeadLetters
+                        : shared::deadLetterQueue);
         WakeChannels wake = component.acquireWakeChannels(wakeKey,
                 () -> new WakeChannels(client, configuration.getKeyPrefix(), connectionShares.transfer()));
         wakeChannels = wake;

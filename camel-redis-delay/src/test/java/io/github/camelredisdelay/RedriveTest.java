@@ -193,7 +193,7 @@ class RedriveTest extends RedisDelayTestSupport {
 
         assertThat(stats.get("deadLetterQueue")).isEqualTo("jobs-failed");
         assertThat(stats.get("deadLettered")).isEqualTo(1L);
-        assertThat(moved).isEqualTo(1);
+        assertThat(moved).isEqualTo(1L);
         await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() == 1);
     }
 }

@@ -16,6 +16,7 @@
 package io.github.camelredisdelay.internal;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * What an operator does with a queue and its dead-letter queue: look at one message by id, remove every message, move
@@ -27,14 +28,15 @@ public final class QueueAdmin {
     public static final int PURGE_CHUNK = 500;
 
     private final ShardedQueue queue;
-    private final ShardedQueue deadLetterQueue;
+    private final Supplier<ShardedQueue> deadLetterQueue;
 
-    private final Redrive redrive;
-
-    public QueueAdmin(ShardedQueue queue, ShardedQueue deadLetterQueue) {
+    /**
+     * @param deadLetterQueue the dead-letter queue, looked up with each operation (an endpoint that names none uses the
+     *                        one the queue's statistics count, which a consumer's endpoint may name after it started)
+     */
+    public QueueAdmin(ShardedQueue queue, Supplier<ShardedQueue> deadLetterQueue) {
         this.queue = queue;
         this.deadLetterQueue = deadLetterQueue;
-        this.redrive = new Redrive(deadLetterQueue, queue);
     }
 
     /**
@@ -43,7 +45,7 @@ public final class QueueAdmin {
      * @return the message, or {@code null} when neither holds one with this id
      */
     public InspectedMessage peek(String id) {
-        return queue.peek(id, deadLetterQueue);
+        return queue.peek(id, deadLetterQueue.get());
     }
 
     /** At most {@code limit} messages of the queue, scheduled, ready and in flight, earliest due time first. */
@@ -53,7 +55,7 @@ public final class QueueAdmin {
 
     /** At most {@code limit} of the newest dead letters, newest first. */
     public List<InspectedMessage> newestDeadLetters(int limit) {
-        return deadLetterQueue.newest(limit);
+        return deadLetterQueue.get().newest(limit);
     }
 
     /**
@@ -71,7 +73,7 @@ public final class QueueAdmin {
      * @return the number moved
      */
     public long redrive(long limit, DueTime due) {
-        return redrive.some(limit, due);
+        return new Redrive(deadLetterQueue.get(), queue).some(limit, due);
     }
 
     /**
@@ -80,6 +82,6 @@ public final class QueueAdmin {
      * @return 1 when it was moved, 0 when the dead-letter queue holds no such message ready to move
      */
     public long redrive(String messageId, DueTime due) {
-        return redrive.one(messageId, due) ? 1 : 0;
+        return new Redrive(deadLetterQueue.get(), queue).one(messageId, due) ? 1 : 0;
     }
 }

@@ -31,7 +31,9 @@ public final class QueueStatistics {
     public static final long MAX_AGE_MS = 2_000;
 
     private final ShardedQueue queue;
-    private final ShardedQueue deadLetterQueue;
+    private volatile ShardedQueue deadLetterQueue;
+    /** Whether an endpoint named {@link #deadLetterQueue} (its deadLetterQueue option), rather than the default. */
+    private boolean deadLetterQueueNamed;
     private final LatenessWindow lateness = new LatenessWindow();
     private final Object refreshLock = new Object();
     private volatile QueueSnapshot last;
@@ -49,6 +51,28 @@ public final class QueueStatistics {
 
     public String deadLetterQueueName() {
         return deadLetterQueue.name();
+    }
+
+    /** The dead-letter queue counted: the one an endpoint of the queue named, else the default one. */
+    public ShardedQueue deadLetterQueue() {
+        return deadLetterQueue;
+    }
+
+    /**
+     * Counts the dead letters of a dead-letter queue that an endpoint of the queue names (the consumer option
+     * deadLetterQueue), rather than those of the default one these statistics were created with, by an endpoint (a
+     * producer's, say) that names none. The first named one stays.
+     *
+     * @return the dead-letter queue an endpoint named before, when it is another one; else {@code null}
+     */
+    public synchronized String countDeadLettersOf(ShardedQueue named) {
+        if (deadLetterQueueNamed) {
+            return deadLetterQueue.name().equals(named.name()) ? null : deadLetterQueue.name();
+        }
+        deadLetterQueue = named;
+        deadLetterQueueNamed = true;
+        last = null;
+        return null;
     }
 
     /** The listener to this queue's events; {@link QueueEvents#NONE} until metrics are bound. */
