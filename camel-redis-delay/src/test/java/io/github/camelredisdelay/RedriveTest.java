@@ -196,4 +196,33 @@ class RedriveTest extends RedisDelayTestSupport {
         assertThat(moved).isEqualTo(1L);
         await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() == 1);
     }
+
+    @Test
+    void redriveFromADeadLetterQueueSharedByTwoQueuesMovesOnlyTheQueuesOwnDeadLetters() throws Exception {
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                for (String queue : List.of("a", "b")) {
+                    from("redis-delay:" + queue + "?deadLetterQueue=all.dead&maxDeliveries=1").process(e -> {
+                        if (failing.contains(e.getMessage().getBody(String.class))) {
+                            throw new IllegalStateException("shop down");
+                        }
+                        delivered.add(e.getMessage().copy());
+                    });
+                }
+            }
+        }).createProducerTemplate();
+        failing.addAll(List.of("of-a", "of-b"));
+        producer.sendBodyAndHeader("redis-delay:a", "of-a", RedisDelayConstants.MESSAGE_ID, "of-a");
+        producer.sendBodyAndHeader("redis-delay:b", "of-b", RedisDelayConstants.MESSAGE_ID, "of-b");
+        await().atMost(Duration.ofSeconds(10)).until(() -> redis().getStream(key("all.dead", "ready")).size() == 2);
+        failing.clear();
+
+        Object moved = producer.requestBody("redis-delay:a?deadLetterQueue=all.dead&operation=redrive", (Object) null);
+
+        assertThat(moved).isEqualTo(1L);
+        await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() == 1);
+        assertThat(delivered.get(0).getBody()).isEqualTo("of-a");
+        assertThat(redis().getStream(key("all.dead", "ready")).size()).as("b's dead letter stays").isEqualTo(1);
+    }
 }
