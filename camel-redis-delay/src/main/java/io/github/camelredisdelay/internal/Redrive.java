@@ -29,9 +29,10 @@ import org.slf4j.LoggerFactory;
  * first and removes second, each a script call of its own (the two queues live in different cluster slots): a crash in
  * between leaves a duplicate, never a loss. A moved message keeps its id, body and headers, loses the two dead-letter
  * headers and starts with a fresh delivery count. Dead letters a consumer of the dead-letter queue has fetched are left
- * alone, and so is one whose id the queue holds again (a newer message with that id), or one that cannot be read (with
- * a warning). One such a consumer fetches between the listing and the removal is in both queues afterwards, with a
- * warning, and is not counted as moved.
+ * alone, and so is one whose id the queue holds again (a newer message with that id), one another queue dead-lettered
+ * (a dead-letter queue that several queues share), or one that cannot be read (with a warning). One such a consumer
+ * fetches between the listing and the removal is in both queues afterwards, with a warning, and is not counted as
+ * moved.
  */
 public final class Redrive {
 
@@ -104,6 +105,13 @@ public final class Redrive {
             // unreadable (CorruptEnvelopeException included): left in the dead-letter queue for whoever inspects it
             LOG.warn("Dead letter {} of queue {} is not redriven: it cannot be read ({}); it stays in the dead-letter queue",
                     entry.messageId(), source.name(), e.getMessage());
+            return false;
+        }
+        Object original = stored.headers().get(RedisDelayConstants.ORIGINAL_QUEUE);
+        if (original != null && !target.name().equals(original)) {
+            // a dead-letter queue that several queues share: each redrive takes back its own queue's dead letters
+            LOG.debug("Dead letter {} of queue {} came from queue {}, not {}: left for that queue's redrive",
+                    entry.messageId(), source.name(), original, target.name());
             return false;
         }
         Map<String, Object> headers = new LinkedHashMap<>(stored.headers());
