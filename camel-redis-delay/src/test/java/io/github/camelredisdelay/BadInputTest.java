@@ -17,6 +17,7 @@ package io.github.camelredisdelay;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -79,6 +80,14 @@ class BadInputTest extends RedisDelayTestSupport {
     void badRetryScheduleIsRejectedWhenTheEndpointStarts() {
         assertThatThrownBy(() -> node.getEndpoint("redis-delay:orders?retrySchedule=1s,2X"))
                 .rootCause().hasMessageContaining("retrySchedule entry of queue orders '2X'");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "deadLetterQueue", "migrateFrom" })
+    void queueNameOptionWithAForbiddenCharacterIsRejectedNamingTheOptionAndTheQueue(String option) {
+        assertThatThrownBy(() -> node.getEndpoint("redis-delay:orders?" + option + "=legacy/eu"))
+                .rootCause().hasMessageContaining(option).hasMessageContaining("'legacy/eu'")
+                .hasMessageContaining("of queue orders").hasMessageContaining("'/' at position 6");
     }
 
     @Test
@@ -166,6 +175,17 @@ class BadInputTest extends RedisDelayTestSupport {
                 e -> e.getMessage().setHeader(RedisDelayConstants.DELAY, (1L << 53) - 10));
 
         assertThat(result.getException()).hasMessageContaining("beyond the largest supported time");
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+    }
+
+    @Test
+    void dueAtBeyondWhatEpochMillisecondsHoldIsRejectedNamingTheHeaderAndTheRange() {
+        Exchange result = producer.send("redis-delay:orders",
+                e -> e.getMessage().setHeader(RedisDelayConstants.DUE_AT, Instant.MAX));
+
+        assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(RedisDelayConstants.DUE_AT).hasMessageContaining("orders")
+                .hasMessageContaining("largest supported time");
         assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
     }
 
