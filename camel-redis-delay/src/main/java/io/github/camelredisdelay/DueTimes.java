@@ -86,16 +86,16 @@ final class DueTimes {
             return wholeMillis(number, what);
         }
         if (dueAt instanceof Instant instant) {
-            return instant.toEpochMilli();
+            return millisOf(instant);
         }
         if (dueAt instanceof Date date) {
             return date.getTime();
         }
         if (dueAt instanceof ZonedDateTime time) {
-            return time.toInstant().toEpochMilli();
+            return millisOf(time.toInstant());
         }
         if (dueAt instanceof OffsetDateTime time) {
-            return time.toInstant().toEpochMilli();
+            return millisOf(time.toInstant());
         }
         if (dueAt instanceof Calendar calendar) {
             return calendar.getTimeInMillis();
@@ -105,13 +105,32 @@ final class DueTimes {
         }
         throw new IllegalArgumentException(
                 "Unsupported " + what + " of type " + dueAt.getClass().getName()
-                                           + ": use epoch milliseconds (long), Instant, Date, ZonedDateTime or OffsetDateTime");
+                                           + ": use epoch milliseconds (long), Instant, Date, ZonedDateTime, OffsetDateTime, Calendar "
+                                           + "or a string of epoch milliseconds or an ISO-8601 instant");
+    }
+
+    /**
+     * Epoch milliseconds of an instant; one beyond what a long holds gives the long's bound on its side, which the
+     * range check rejects (the future) or makes due now (the past).
+     */
+    private static long millisOf(Instant instant) {
+        try {
+            return instant.toEpochMilli();
+        } catch (ArithmeticException e) {
+            return instant.isBefore(Instant.EPOCH) ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
     }
 
     private static long parseEpoch(String text, String what) {
         try {
-            return EPOCH_MILLIS.matcher(text).matches() ? Long.parseLong(text) : Instant.parse(text).toEpochMilli();
-        } catch (NumberFormatException | DateTimeParseException e) {
+            if (EPOCH_MILLIS.matcher(text).matches()) {
+                // more digits than a long holds: its bound on that side, as for an instant
+                BigInteger millis = new BigInteger(text);
+                return millis.bitLength() < Long.SIZE ? millis.longValue()
+                        : millis.signum() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+            }
+            return millisOf(Instant.parse(text));
+        } catch (DateTimeParseException e) {
             throw new IllegalArgumentException(
                     "Invalid " + what + " '" + text
                                                + "': use epoch milliseconds or an ISO-8601 instant such as 2030-01-01T09:00:00Z",

@@ -520,10 +520,10 @@ public class RedisDelayConfiguration implements Cloneable {
                                                + "for a server without replicas configure appendfsync always instead");
         }
         if (deadLetterQueue != null) {
-            QueueNames.validate(deadLetterQueue);
+            QueueNames.validateOption(deadLetterQueue, "deadLetterQueue", queue);
         }
         if (migrateFrom != null) {
-            QueueNames.validate(migrateFrom);
+            QueueNames.validateOption(migrateFrom, "migrateFrom", queue);
         }
         if (retrySchedule == null || retrySchedule.isBlank()) {
             throw new IllegalArgumentException(

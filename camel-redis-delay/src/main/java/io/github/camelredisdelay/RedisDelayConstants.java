@@ -29,7 +29,8 @@ public final class RedisDelayConstants {
     public static final String DELAY = "CamelRedisDelayDelay";
 
     @Metadata(label = "producer",
-              description = "Absolute due time; wins over the delay. Epoch milliseconds, Instant, Date or ZonedDateTime. "
+              description = "Absolute due time; wins over the delay. Epoch milliseconds, Instant, Date, ZonedDateTime, "
+                            + "OffsetDateTime, Calendar, or a string of epoch milliseconds or an ISO-8601 instant. "
                             + "A time in the past makes the message due at once.",
               javaType = "Object")
     public static final String DUE_AT = "CamelRedisDelayDueAt";

@@ -185,7 +185,7 @@ class BadInputTest extends RedisDelayTestSupport {
 
         assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(RedisDelayConstants.DUE_AT).hasMessageContaining("orders")
-                .hasMessageContaining("largest supported time");
+                .hasMessageContaining("too large");
         assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
     }
 

@@ -33,20 +33,39 @@ public final class QueueNames {
         if (queue == null || queue.isEmpty()) {
             throw new IllegalArgumentException("A redis-delay queue name is required: redis-delay:<queue>");
         }
-        if (queue.length() > MAX_LENGTH) {
-            throw new IllegalArgumentException(
-                    "Queue name " + queue.substring(0, 20) + "... is " + queue.length()
-                                               + " characters long; at most " + MAX_LENGTH + " are allowed");
-        }
-        for (int i = 0; i < queue.length(); i++) {
-            char c = queue.charAt(i);
-            if (!isAllowed(c)) {
-                throw new IllegalArgumentException(
-                        "Queue name '" + queue + "' has the character '" + c + "' at position "
-                                                   + i + "; allowed are letters, digits and . _ : -");
-            }
+        String problem = problem(queue);
+        if (problem != null) {
+            throw new IllegalArgumentException("Queue name " + problem);
         }
         return queue;
+    }
+
+    /**
+     * Checks an option of {@code queue}'s endpoint whose value is a queue name (deadLetterQueue, migrateFrom).
+     *
+     * @throws IllegalArgumentException naming the option, the queue, the bad character or length and what is allowed
+     */
+    public static void validateOption(String value, String option, String queue) {
+        String problem = value.isEmpty() ? "'' is empty" : problem(value);
+        if (problem != null) {
+            throw new IllegalArgumentException("Invalid " + option + " of queue " + queue + ": the queue name " + problem);
+        }
+    }
+
+    /** What is wrong with a non-empty queue name, or {@code null}. */
+    private static String problem(String name) {
+        if (name.length() > MAX_LENGTH) {
+            return name.substring(0, 20) + "... is " + name.length() + " characters long; at most " + MAX_LENGTH
+                   + " are allowed";
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (!isAllowed(c)) {
+                return "'" + name + "' has the character '" + c + "' at position " + i
+                       + "; allowed are letters, digits and . _ : -";
+            }
+        }
+        return null;
     }
 
     private static boolean isAllowed(char c) {
