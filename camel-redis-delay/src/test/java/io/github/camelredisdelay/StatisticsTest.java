@@ -17,6 +17,7 @@ package io.github.camelredisdelay;
 
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
@@ -25,6 +26,7 @@ import javax.management.ObjectName;
 
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.console.DevConsole;
@@ -69,6 +71,22 @@ class StatisticsTest extends RedisDelayTestSupport {
                 .containsEntry("deadLettered", 1L);
         assertThat((Long) stats.get("oldestOverdueMs")).isBetween(0L, 5000L);
         assertThat((Long) stats.get("clockOffsetMs")).isBetween(-1000L, 1000L);
+    }
+
+    @Test
+    void aMessageDueAtATimeLongPastIsOverdueSinceItWasScheduledNotSinceThatTime() throws Exception {
+        // no consumer: the message waits in the ready stream
+        ProducerTemplate producer = startContext().createProducerTemplate();
+
+        Exchange scheduled = producer.request("redis-delay:orders",
+                e -> e.getMessage().setHeader(RedisDelayConstants.DUE_AT, Instant.EPOCH));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> stats = producer.requestBody("redis-delay:orders?operation=stats", null, Map.class);
+
+        assertThat(stats).containsEntry("ready", 1L);
+        assertThat((Long) stats.get("oldestOverdueMs")).isBetween(0L, 5000L);
+        assertThat(scheduled.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class))
+                .as("due now, not in 1970").isGreaterThan(Instant.parse("2020-01-01T00:00:00Z").toEpochMilli());
     }
 
     @Test
