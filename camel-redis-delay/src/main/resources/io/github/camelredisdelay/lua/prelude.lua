@@ -41,11 +41,14 @@ local function redisNow()
   return seconds * 1000 + math.floor(micros / 1000), seconds * 1000000 + micros
 end
 
--- The absolute due time for mode "delay" (amount is ms from now) or "at" (amount is epoch ms); nil beyond MAX_DUE.
+-- The absolute due time for mode "delay" (amount is ms from now) or "at" (amount is epoch ms; a time before now is
+-- now, so that overdue ages and lateness count from when the message could first be delivered); nil beyond MAX_DUE.
 local function dueTimeOrNil(mode, amount, now)
   local dueAt = tonumber(amount)
   if mode == 'delay' then
     dueAt = now + dueAt
+  elseif dueAt < now then
+    dueAt = now
   end
   if dueAt > MAX_DUE then
     return nil
