@@ -18,14 +18,19 @@ package io.github.camelredisdelay.embedded;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * A {@code redis-server} executable: the one on {@code PATH}, the Linux x86-64 6.2 build that the
+ * A {@code redis-server} executable: the one on {@code PATH} (6.2 or later, the oldest Redis the component runs on),
+ * the Redis 6.2 build for this platform (Linux or macOS, x86-64 or ARM) that the
  * {@code com.github.codemonstur:embedded-redis} jar ships as a classpath resource, or Valkey's {@code valkey-server} on
  * {@code PATH}, which takes the same arguments and speaks the same protocol.
  */
@@ -40,7 +45,8 @@ public final class RedisBinary {
 
     private static final String EXECUTABLE_NAME = "redis-server";
     private static final String VALKEY_EXECUTABLE_NAME = "valkey-server";
-    private static final String EMBEDDED_RESOURCE = "/redis-server-6.2.6-v5-linux-amd64";
+    /** {@code redis-server --version} prints {@code Redis server v=7.0.15 sha=...}. */
+    private static final Pattern VERSION = Pattern.compile("\\bv=(\\d+)\\.(\\d+)");
 
     /** Extracted at most once per JVM; every embedded instance shares the file. */
     private static Path extracted;
@@ -52,10 +58,49 @@ public final class RedisBinary {
     }
 
     /**
-     * The first executable {@code redis-server} in the directories of the {@code PATH} environment variable, if any.
+     * The first executable {@code redis-server} in the directories of the {@code PATH} environment variable, if any and
+     * if it is Redis 6.2 or later (an older one is passed over with a line on standard output saying so).
      */
     public static Optional<RedisBinary> onPath() {
-        return SearchPath.find(EXECUTABLE_NAME).map(RedisBinary::new);
+        return SearchPath.find(EXECUTABLE_NAME).map(RedisBinary::new).filter(RedisBinary::isSupported);
+    }
+
+    private boolean isSupported() {
+        String version = versionLine();
+        if (isSupportedVersion(version)) {
+            return true;
+        }
+        System.out.println("[redis] " + path + " is passed over: it is not Redis 6.2 or later (" + version.strip() + ")");
+        return false;
+    }
+
+    /** Whether a {@code redis-server --version} line is of Redis 6.2 or later. */
+    static boolean isSupportedVersion(String versionLine) {
+        Matcher matcher = VERSION.matcher(versionLine);
+        if (!matcher.find()) {
+            return false;
+        }
+        int major = Integer.parseInt(matcher.group(1));
+        int minor = Integer.parseInt(matcher.group(2));
+        return major > 6 || major == 6 && minor >= 2;
+    }
+
+    private String versionLine() {
+        try {
+            Process process = new ProcessBuilder(path.toString(), "--version").redirectErrorStream(true).start();
+            try (InputStream out = process.getInputStream()) {
+                String line = new String(out.readAllBytes(), StandardCharsets.UTF_8);
+                if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+                return line;
+            }
+        } catch (IOException e) {
+            return "cannot run it: " + e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        }
     }
 
     /**
@@ -74,7 +119,7 @@ public final class RedisBinary {
      * The binary shipped in the embedded-redis jar, copied to a temporary executable file on first use and deleted when
      * the JVM exits.
      *
-     * @throws IllegalStateException when this is not Linux on x86-64, the only platform it runs on here
+     * @throws IllegalStateException on a platform the jar has no Redis 6.2 build for
      */
     public static RedisBinary embedded() {
         return new RedisBinary(extractEmbedded());
@@ -113,29 +158,46 @@ public final class RedisBinary {
 
     private static synchronized Path extractEmbedded() {
         if (extracted == null) {
-            requireLinuxX64();
-            extracted = copyResourceToExecutable();
+            extracted = copyResourceToExecutable(
+                    embeddedResource(System.getProperty("os.name", ""), System.getProperty("os.arch", "")));
         }
         return extracted;
     }
 
-    private static void requireLinuxX64() {
-        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
-        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
-        if (!os.contains("linux") || !(arch.equals("amd64") || arch.equals("x86_64"))) {
-            throw new IllegalStateException(
-                    "The embedded redis-server " + EMBEDDED_RESOURCE
-                                            + " runs on Linux x86-64 only, not on " + os + "/" + arch
-                                            + "; put a redis-server on PATH instead");
+    /**
+     * The jar's Redis 6.2 build for a platform ({@code os.name}, {@code os.arch}).
+     *
+     * @throws IllegalStateException for a platform it has none for (its Windows build is Redis 5.0)
+     */
+    static String embeddedResource(String osName, String osArch) {
+        String os = osName.toLowerCase(Locale.ROOT);
+        String arch = osArch.toLowerCase(Locale.ROOT);
+        boolean x64 = arch.equals("amd64") || arch.equals("x86_64");
+        boolean arm64 = arch.equals("aarch64") || arch.equals("arm64");
+        if (os.contains("linux") && x64) {
+            return "/redis-server-6.2.6-v5-linux-amd64";
         }
+        if (os.contains("linux") && arm64) {
+            return "/redis-server-6.2.7-linux-arm64";
+        }
+        boolean mac = os.contains("mac") || os.contains("darwin");
+        if (mac && x64) {
+            return "/redis-server-6.2.6-v5-darwin-amd64";
+        }
+        if (mac && arm64) {
+            return "/redis-server-6.2.6-v5-darwin-arm64";
+        }
+        throw new IllegalStateException(
+                "The embedded-redis jar has no Redis 6.2 build for " + os + "/" + arch
+                                        + " (Linux and macOS on x86-64 or ARM only); put a redis-server 6.2 or later on PATH"
+                                        + " instead, or point the tests at a Redis with REDIS_URL");
     }
 
-    private static Path copyResourceToExecutable() {
-        try (InputStream in = RedisBinary.class.getResourceAsStream(EMBEDDED_RESOURCE)) {
+    private static Path copyResourceToExecutable(String resource) {
+        try (InputStream in = RedisBinary.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException(
-                        "Resource " + EMBEDDED_RESOURCE
-                                                + " not found; is com.github.codemonstur:embedded-redis on the classpath?");
+                        "Resource " + resource + " not found; is com.github.codemonstur:embedded-redis on the classpath?");
             }
             Path file = Files.createTempFile("redis-server-embedded-", "");
             file.toFile().deleteOnExit();
@@ -145,7 +207,7 @@ public final class RedisBinary {
             }
             return file;
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot extract " + EMBEDDED_RESOURCE, e);
+            throw new UncheckedIOException("Cannot extract " + resource, e);
         }
     }
 }
