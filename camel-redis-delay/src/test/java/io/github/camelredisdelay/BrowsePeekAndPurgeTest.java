@@ -22,6 +22,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.function.Predicate;
 import java.util.stream.IntStream;
 
+import io.github.camelredisdelay.internal.QueueKeys;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.CamelExecutionException;
@@ -297,5 +298,29 @@ class BrowsePeekAndPurgeTest extends RedisDelayTestSupport {
                 .contains("mostOverdue:").containsPattern("waiting overdue by \\d+ ms")
                 .contains("newestDeadLetters:")
                 .containsPattern("gone dead-lettered \\d+ ms ago: java.lang.IllegalStateException: shop said no to fail-1");
+    }
+
+    @Test
+    void devConsoleListsNextDueAndMostOverdueBehindABacklogInFlight() throws Exception {
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                // three readers fetch ten each and hold them: 30 in flight
+                from("redis-delay:orders?concurrentConsumers=3&maxMessagesPerPoll=10").process(e -> release.await());
+            }
+        });
+        ProducerTemplate producer = node.createProducerTemplate();
+        producer.sendBody("redis-delay:orders?operation=scheduleBatch",
+                IntStream.range(0, 30).mapToObj(i -> "held-" + i).toList());
+        await().atMost(Duration.ofSeconds(10)).until(
+                () -> redis().getStream(key("orders", "ready")).getPendingInfo(QueueKeys.GROUP).getTotal() == 30);
+        producer.sendBodyAndHeader("redis-delay:orders", "waiting", RedisDelayConstants.MESSAGE_ID, "waiting");
+        producer.sendBodyAndHeader("redis-delay:orders?delay=1h", "later", RedisDelayConstants.MESSAGE_ID, "later");
+
+        DevConsole console
+                = node.getCamelContextExtension().getContextPlugin(DevConsoleResolver.class).resolveDevConsole("redis-delay");
+        String text = (String) console.call(DevConsole.MediaType.TEXT);
+
+        assertThat(text).containsPattern("later due in \\d+ ms").containsPattern("waiting overdue by \\d+ ms");
     }
 }
