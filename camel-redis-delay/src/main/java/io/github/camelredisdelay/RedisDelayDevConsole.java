@@ -83,7 +83,7 @@ public class RedisDelayDevConsole extends AbstractDevConsole {
         try {
             Map<String, Object> queue = statistics.asMap();
             long now = System.currentTimeMillis() + statistics.clockOffsetMs();
-            List<InspectedMessage> browsed = admin.browse(Math.max(LISTED * 2, 20));
+            List<InspectedMessage> browsed = admin.browseEachState(LISTED);
             queue.put("nextDue", browsed.stream().filter(m -> "scheduled".equals(m.state())).limit(LISTED)
                     .map(m -> m.id() + " due in " + (m.dueAt() - now) + " ms").toList());
             queue.put("mostOverdue", browsed.stream().filter(m -> "ready".equals(m.state())).limit(LISTED)

@@ -53,6 +53,13 @@ public final class QueueAdmin {
         return queue.browse(limit);
     }
 
+    /**
+     * Of each state (in flight, ready, scheduled), at most {@code limit} messages per shard, earliest due time first.
+     */
+    public List<InspectedMessage> browseEachState(int limit) {
+        return queue.browseEachState(limit);
+    }
+
     /** At most {@code limit} of the newest dead letters, newest first. */
     public List<InspectedMessage> newestDeadLetters(int limit) {
         return deadLetterQueue.get().newest(limit);

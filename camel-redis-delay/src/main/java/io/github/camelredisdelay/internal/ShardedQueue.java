@@ -126,8 +126,16 @@ public final class ShardedQueue {
      * most twice {@code limit} messages per shard.
      */
     public List<InspectedMessage> browse(int limit) {
+        return browseEachState(limit).stream().limit(limit).toList();
+    }
+
+    /**
+     * Of each state (in flight, ready, scheduled), at most {@code limit} messages of each shard, earliest due time
+     * first: a backlog in one state does not crowd the others out.
+     */
+    public List<InspectedMessage> browseEachState(int limit) {
         return shards.stream().flatMap(shard -> shard.inspection().browse(limit, false).stream())
-                .sorted(Comparator.comparingLong(InspectedMessage::dueAt)).limit(limit).toList();
+                .sorted(Comparator.comparingLong(InspectedMessage::dueAt)).toList();
     }
 
     /**

@@ -16,13 +16,15 @@
 
 --[[
   Lists messages of a queue for browsing, without changing anything and without reading the whole queue: at most
-  limit entries of the ready stream and, in due order, at most limit scheduled messages from the first buckets.
+  limit entries of the ready stream in flight, at most limit ready ones and, in due order, at most limit scheduled
+  messages from the first buckets.
 
   Includes: due-set.lua, ready-stream.lua, batches.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] limit: the most messages of each kind listed
-  ARGV[4] "due": stream entries oldest first, then scheduled messages; "newest": stream entries newest first only
+  ARGV[4] "due": stream entries oldest first (in flight, then ready), then scheduled messages; "newest": at most
+          limit stream entries newest first only
           (for a dead-letter queue, whose messages are all ready)
 
   Returns {state, id, record, failure note or false, ...}; state is "inflight" (fetched by a consumer, up to the
@@ -46,6 +48,12 @@ end
 local entries
 if order == 'newest' then
   entries = rcall('XREVRANGE', readyKey, '+', '-', 'COUNT', limit)
+elseif lastDelivered then
+  -- at most limit of each: a backlog in flight does not hide the ready entries behind it
+  entries = rcall('XRANGE', readyKey, '-', lastDelivered, 'COUNT', limit)
+  for _, entry in ipairs(rcall('XRANGE', readyKey, '(' .. lastDelivered, '+', 'COUNT', limit)) do
+    entries[#entries + 1] = entry
+  end
 else
   entries = rcall('XRANGE', readyKey, '-', '+', 'COUNT', limit)
 end
