@@ -29,6 +29,7 @@ import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.Redrive;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
@@ -47,14 +48,17 @@ class RedriveTest extends RedisDelayTestSupport {
         return startContext(new RouteBuilder() {
             @Override
             public void configure() {
-                from(uri + "&maxDeliveries=1").process(e -> {
-                    if (failing.contains(e.getMessage().getBody(String.class))) {
-                        throw new IllegalStateException("shop down");
-                    }
-                    delivered.add(e.getMessage().copy());
-                });
+                from(uri + "&maxDeliveries=1").process(RedriveTest.this::failOrRecord);
             }
         }).createProducerTemplate();
+    }
+
+    /** A route's step: fails the bodies in {@link #failing}, records the others as delivered. */
+    private void failOrRecord(Exchange exchange) {
+        if (failing.contains(exchange.getMessage().getBody(String.class))) {
+            throw new IllegalStateException("shop down");
+        }
+        delivered.add(exchange.getMessage().copy());
     }
 
     /** Sends messages that fail into the dead-letter queue and waits until all are there. */
@@ -175,12 +179,7 @@ class RedriveTest extends RedisDelayTestSupport {
             public void configure() {
                 // the producer's endpoint starts first, and leaves out the consumer option deadLetterQueue
                 from("direct:new").to("redis-delay:jobs");
-                from("redis-delay:jobs?deadLetterQueue=jobs-failed&maxDeliveries=1").process(e -> {
-                    if (failing.contains(e.getMessage().getBody(String.class))) {
-                        throw new IllegalStateException("shop down");
-                    }
-                    delivered.add(e.getMessage().copy());
-                });
+                from("redis-delay:jobs?deadLetterQueue=jobs-failed&maxDeliveries=1").process(RedriveTest.this::failOrRecord);
             }
         }).createProducerTemplate();
         failing.add("j1");
@@ -203,12 +202,8 @@ class RedriveTest extends RedisDelayTestSupport {
             @Override
             public void configure() {
                 for (String queue : List.of("a", "b")) {
-                    from("redis-delay:" + queue + "?deadLetterQueue=all.dead&maxDeliveries=1").process(e -> {
-                        if (failing.contains(e.getMessage().getBody(String.class))) {
-                            throw new IllegalStateException("shop down");
-                        }
-                        delivered.add(e.getMessage().copy());
-                    });
+                    from("redis-delay:" + queue + "?deadLetterQueue=all.dead&maxDeliveries=1")
+                            .process(RedriveTest.this::failOrRecord);
                 }
             }
         }).createProducerTemplate();

@@ -51,6 +51,16 @@ class MessageGenerationsTest extends RedisDelayTestSupport {
         return queue.group().readNew("c1", 10, null).get(0);
     }
 
+    /**
+     * Replaces "a" (in flight) with a scheduled version, cancels that, and schedules "a" afresh as "v3": no record was
+     * left under the id, so this one starts anew, and must not pass for the version in flight.
+     */
+    private ScheduleResult scheduleAnewAfterACancel() {
+        queue.schedule("a", envelope("v2"), DueTime.after(60_000), OnDuplicate.replace);
+        assertThat(queue.cancel("a")).isTrue();
+        return queue.schedule("a", envelope("v3"), DueTime.after(60_000), OnDuplicate.keep);
+    }
+
     private Object storedBody() {
         byte[] record = redis().<byte[], byte[]>getMap(key("q", "msg"), ByteArrayCodec.INSTANCE)
                 .get("a".getBytes(StandardCharsets.UTF_8));
@@ -132,10 +142,7 @@ class MessageGenerationsTest extends RedisDelayTestSupport {
     @Test
     void aMessageScheduledAnewAfterACancelOutlivesTheAcknowledgementOfAnOlderDelivery() {
         Delivery old = inFlight();
-        queue.schedule("a", envelope("v2"), DueTime.after(60_000), OnDuplicate.replace);
-        assertThat(queue.cancel("a")).isTrue();
-        // no record is left under the id: this one starts afresh, and must not pass for the delivered version
-        ScheduleResult anew = queue.schedule("a", envelope("v3"), DueTime.after(60_000), OnDuplicate.keep);
+        ScheduleResult anew = scheduleAnewAfterACancel();
 
         assertThat(queue.group().ack(List.of(old))).isEqualTo(1);
 
@@ -146,9 +153,7 @@ class MessageGenerationsTest extends RedisDelayTestSupport {
     @Test
     void aFailedOlderDeliveryLeavesAMessageScheduledAnewAfterACancelOnItsOwnSchedule() {
         Delivery old = inFlight();
-        queue.schedule("a", envelope("v2"), DueTime.after(60_000), OnDuplicate.replace);
-        assertThat(queue.cancel("a")).isTrue();
-        ScheduleResult anew = queue.schedule("a", envelope("v3"), DueTime.after(60_000), OnDuplicate.keep);
+        ScheduleResult anew = scheduleAnewAfterACancel();
 
         assertThat(queue.group().retry("c1", old, 0, "java.lang.IllegalStateException: boom")).contains(Refusal.SUPERSEDED);
 
