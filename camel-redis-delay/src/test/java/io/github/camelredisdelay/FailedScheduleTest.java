@@ -67,4 +67,23 @@ class FailedScheduleTest extends RedisDelayTestSupport {
         assertThat(result.getException()).isInstanceOf(NotReplicatedException.class);
         assertThat(redis().getMap(key("orders", "msg")).size()).as("one copy of each element").isEqualTo(2);
     }
+
+    @Test
+    void aBatchOfAnotherBodyAfterAHandledFailureDrawsIdsOfItsOwn() throws Exception {
+        var producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:schedule").doTry()
+                        .to("redis-delay:orders?operation=scheduleBatch&delay=1h&syncReplicas=1&syncTimeout=50")
+                        .doCatch(NotReplicatedException.class)
+                        // stored, but not replicated: the route goes on with other messages
+                        .setBody(constant(List.of("other-1", "other-2")))
+                        .to("redis-delay:orders?operation=scheduleBatch&delay=1h").end();
+            }
+        }).createProducerTemplate();
+
+        producer.send("direct:schedule", e -> e.getMessage().setBody(List.of("order-1", "order-2")));
+
+        assertThat(redis().getMap(key("orders", "msg")).size()).as("both batches stored").isEqualTo(4);
+    }
 }

@@ -220,4 +220,25 @@ class RedriveTest extends RedisDelayTestSupport {
         assertThat(delivered.get(0).getBody()).isEqualTo("of-a");
         assertThat(redis().getStream(key("all.dead", "ready")).size()).as("b's dead letter stays").isEqualTo(1);
     }
+
+    @Test
+    void theDeadLetterQueueAConsumerNamesWinsOverOneAProducerEndpointNamesFirst() throws Exception {
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                // an operator's endpoint that starts first and names another dead-letter queue (a producer's option is
+                // its own)
+                from("direct:legacyStats").to("redis-delay:jobs?operation=stats&deadLetterQueue=jobs.legacy");
+                from("redis-delay:jobs?deadLetterQueue=jobs-failed&maxDeliveries=1").process(RedriveTest.this::failOrRecord);
+            }
+        }).createProducerTemplate();
+        failing.add("j1");
+        producer.sendBodyAndHeader("redis-delay:jobs", "j1", RedisDelayConstants.MESSAGE_ID, "j1");
+        await().atMost(Duration.ofSeconds(10)).until(() -> redis().getStream(key("jobs-failed", "ready")).size() == 1);
+
+        Map<?, ?> stats = producer.requestBody("redis-delay:jobs?operation=stats", null, Map.class);
+
+        assertThat(stats.get("deadLetterQueue")).isEqualTo("jobs-failed");
+        assertThat(stats.get("deadLettered")).isEqualTo(1L);
+    }
 }

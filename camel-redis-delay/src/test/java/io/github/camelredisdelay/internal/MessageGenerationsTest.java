@@ -132,7 +132,8 @@ class MessageGenerationsTest extends RedisDelayTestSupport {
 
         Delivery current = queue.group().readNew("c2", 10, null).get(0);
 
-        assertThat(current.generation()).isNotEqualTo(old.generation());
+        // the next generation, as nodes of earlier releases, which compare the generation alone, count
+        assertThat(current.generation()).isEqualTo((old.generation() + 1) % 65_536);
         assertThat(queue.group().ack(List.of(old))).isEqualTo(1);
         assertThat(storedBody()).as("the old delivery's ack leaves the new version").isEqualTo("v2");
         assertThat(queue.group().ack(List.of(current))).isEqualTo(1);
