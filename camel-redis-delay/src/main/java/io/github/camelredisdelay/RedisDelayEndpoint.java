@@ -168,15 +168,6 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         });
         statistics = shared;
         statisticsKey = statsKey;
-        if (configuration.getDeadLetterQueue() != null) {
-            String other = shared.countDeadLettersOf(startedDeadLetters);
-            if (other != null) {
-                LOG.warn("Endpoints of queue {} name two dead-letter queues, {} and {}: its statistics, metrics and dev "
-                         + "console count those of {}, and endpoints that name none redrive and peek there. Name the "
-                         + "same deadLetterQueue on every endpoint of the queue (or on the component)",
-                        queueName, other, startedDeadLetters.name(), other);
-            }
-        }
         // an endpoint that names no dead-letter queue (a producer's, an operator's) uses the one its consumer names
         admin = new QueueAdmin(
                 queue, configuration.getDeadLetterQueue() != null
@@ -287,6 +278,23 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     }
 
     /** Redis access for this queue's dead-letter queue; available while the endpoint is started. */
+    /**
+     * A consumer of this endpoint starts: the dead-letter queue it names, if any, is the one the queue's statistics
+     * count and that endpoints naming none use (the first consumer's, when two name different ones, with a WARN).
+     */
+    void consumerStarting() {
+        if (configuration.getDeadLetterQueue() == null) {
+            return;
+        }
+        String other = statistics.countDeadLettersOf(deadLetterQueue);
+        if (other != null) {
+            LOG.warn("Consumers of queue {} name two dead-letter queues, {} and {}: its statistics, metrics and dev "
+                     + "console count those of {}, and endpoints that name none redrive and peek there. Name the same "
+                     + "deadLetterQueue on every consumer of the queue (or on the component)",
+                    queueName, other, deadLetterQueue.name(), other);
+        }
+    }
+
     ShardedQueue deadLetterQueue() {
         return deadLetterQueue;
     }

@@ -51,14 +51,13 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
 
     private final RedisDelayEndpoint endpoint;
     /** The exchange property that holds the id generated for a schedule on this queue until Redis confirmed it. */
-    private final String unconfirmedIdProperty;
+    /** Holds the {@link Unconfirmed} ids of a schedule or batch of this queue whose call failed. */
     private final String unconfirmedIdsProperty;
     private Runnable unregisterHealthCheck;
 
     public RedisDelayProducer(RedisDelayEndpoint endpoint) {
         super(endpoint);
         this.endpoint = endpoint;
-        this.unconfirmedIdProperty = "CamelRedisDelayUnconfirmedId:" + endpoint.getQueueName();
         this.unconfirmedIdsProperty = "CamelRedisDelayUnconfirmedIds:" + endpoint.getQueueName();
     }
 
@@ -152,8 +151,8 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             String given = messageId(message);
             // a generated id whose schedule failed is used again: Camel's redelivery restores the message, headers and
             // all, but not the exchange's properties
-            String unconfirmed = exchange.getProperty(unconfirmedIdProperty, String.class);
-            id = given != null ? given : unconfirmed != null ? unconfirmed : MessageIds.next();
+            List<String> unconfirmed = unconfirmedIds(exchange);
+            id = given != null ? given : unconfirmed != null ? unconfirmed.get(0) : MessageIds.next();
             due = dueTime(exchange);
             envelope = EnvelopeCodec.encode(endpoint.messageMapper().toEnvelope(exchange));
             shard = queue().forMessage(id);
@@ -167,12 +166,12 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             // under the same id, which stores no second copy
             message.setHeader(RedisDelayConstants.MESSAGE_ID, id);
             if (given == null) {
-                exchange.setProperty(unconfirmedIdProperty, id);
+                exchange.setProperty(unconfirmedIdsProperty, new Unconfirmed(message.getBody(), List.of(id)));
             }
         }
 
         void stored(ScheduleResult result) {
-            exchange.removeProperty(unconfirmedIdProperty);
+            exchange.removeProperty(unconfirmedIdsProperty);
             // a repeated try that kept its message kept the copy an earlier try of this exchange stored
             boolean stored = result.scheduled() || repeated;
             if (stored) {
@@ -183,6 +182,20 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         }
     }
 
+    /**
+     * The ids of this exchange's schedule or batch whose call failed, if its body is still the one they were drawn for
+     * (Camel's redelivery restores that very body): after a failure the route handled, a later schedule of another body
+     * draws its own.
+     */
+    private List<String> unconfirmedIds(Exchange exchange) {
+        Unconfirmed unconfirmed = exchange.getProperty(unconfirmedIdsProperty, Unconfirmed.class);
+        return unconfirmed != null && unconfirmed.body() == exchange.getMessage().getBody() ? unconfirmed.ids() : null;
+    }
+
+    /** Generated ids of a schedule or batch whose call failed, and the body they were drawn for. */
+    private record Unconfirmed(Object body, List<String> ids) {
+    }
+
     private void scheduleBatch(Exchange exchange) {
         MessageMapper mapper = endpoint.messageMapper();
         Map<String, Object> headers = mapper.storableHeaders(exchange);
@@ -190,8 +203,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         // the ids of a try that failed are used again, element by element (Camel's redelivery restores the body, but
         // not the exchange's properties): a call that failed after Redis stored its messages stores no second copy.
         // The ids are generated, so one already stored is that copy, which stands
-        @SuppressWarnings("unchecked")
-        List<String> unconfirmed = exchange.getProperty(unconfirmedIdsProperty, List.class);
+        List<String> unconfirmed = unconfirmedIds(exchange);
         // every element is converted before any is stored: one that cannot be fails the exchange with nothing stored
         List<BatchCall> calls = new ArrayList<>();
         Map<QueueShard, BatchCall> filling = new LinkedHashMap<>();
@@ -209,12 +221,14 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             }
         }
         calls.addAll(filling.values());
-        exchange.setProperty(unconfirmedIdsProperty, ids);
+        exchange.setProperty(unconfirmedIdsProperty, new Unconfirmed(exchange.getMessage().getBody(), ids));
         ScheduleResult result = null;
         for (BatchCall call : calls) {
             result = call.store();
         }
         exchange.removeProperty(unconfirmedIdsProperty);
+        // once, when every call succeeded: a redelivered batch stores what a failed try did not
+        endpoint.statistics().events().scheduled(ids.size());
         Message message = exchange.getMessage();
         message.setBody(ids);
         // generated ids are new: every message was stored
@@ -253,7 +267,6 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             for (int i = 0; i < requests.size(); i++) {
                 last = results.get(i).orThrow(shard.name(), requests.get(i).id());
             }
-            endpoint.statistics().events().scheduled(requests.size());
             return last;
         }
     }

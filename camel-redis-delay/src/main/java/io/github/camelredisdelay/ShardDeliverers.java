@@ -35,6 +35,7 @@ final class ShardDeliverers {
      */
     ShardDeliverers(RedisDelayEndpoint endpoint, boolean deferAcks) {
         this.endpoint = endpoint;
+        endpoint.consumerStarting();
         this.deliverers = endpoint.queue().all().stream()
                 .map((QueueShard shard) -> new Deliverer(endpoint, shard, deferAcks))
                 .toList();

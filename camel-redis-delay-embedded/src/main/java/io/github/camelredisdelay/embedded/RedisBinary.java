@@ -88,12 +88,13 @@ public final class RedisBinary {
     private String versionLine() {
         try {
             Process process = new ProcessBuilder(path.toString(), "--version").redirectErrorStream(true).start();
+            // one line, which the pipe holds: wait first, so that a binary that hangs cannot hang the read
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                return "no answer to --version within 10 s";
+            }
             try (InputStream out = process.getInputStream()) {
-                String line = new String(out.readAllBytes(), StandardCharsets.UTF_8);
-                if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                }
-                return line;
+                return new String(out.readAllBytes(), StandardCharsets.UTF_8);
             }
         } catch (IOException e) {
             return "cannot run it: " + e;

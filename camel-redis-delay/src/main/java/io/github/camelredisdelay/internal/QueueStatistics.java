@@ -32,7 +32,7 @@ public final class QueueStatistics {
 
     private final ShardedQueue queue;
     private volatile ShardedQueue deadLetterQueue;
-    /** Whether an endpoint named {@link #deadLetterQueue} (its deadLetterQueue option), rather than the default. */
+    /** Whether a consumer named {@link #deadLetterQueue} (its deadLetterQueue option), rather than the default. */
     private boolean deadLetterQueueNamed;
     private final LatenessWindow lateness = new LatenessWindow();
     private final Object refreshLock = new Object();
@@ -59,11 +59,11 @@ public final class QueueStatistics {
     }
 
     /**
-     * Counts the dead letters of a dead-letter queue that an endpoint of the queue names (the consumer option
-     * deadLetterQueue), rather than those of the default one these statistics were created with, by an endpoint (a
-     * producer's, say) that names none. The first named one stays.
+     * Counts the dead letters of a dead-letter queue that a consumer of the queue names (its deadLetterQueue option),
+     * rather than those of the default one these statistics were created with, by an endpoint (a producer's, say) that
+     * names none. The first named one stays.
      *
-     * @return the dead-letter queue an endpoint named before, when it is another one; else {@code null}
+     * @return the dead-letter queue a consumer named before, when it is another one; else {@code null}
      */
     public synchronized String countDeadLettersOf(ShardedQueue named) {
         if (deadLetterQueueNamed) {

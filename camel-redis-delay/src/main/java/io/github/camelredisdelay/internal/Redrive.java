@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * alone, and so is one whose id the queue holds again (a newer message with that id), one another queue dead-lettered
  * (a dead-letter queue that several queues share), or one that cannot be read (with a warning). One such a consumer
  * fetches between the listing and the removal is in both queues afterwards, with a warning, and is not counted as
- * moved.
+ * moved. One instance serves one operation.
  */
 public final class Redrive {
 
@@ -43,6 +43,8 @@ public final class Redrive {
 
     private final ShardedQueue deadLetterQueue;
     private final ShardedQueue target;
+    /** Dead letters of other queues met so far: left where they are. */
+    private long ofOtherQueues;
 
     public Redrive(ShardedQueue deadLetterQueue, ShardedQueue target) {
         this.deadLetterQueue = deadLetterQueue;
@@ -72,7 +74,16 @@ public final class Redrive {
                 break;
             }
         }
+        reportOtherQueues();
         return moved;
+    }
+
+    private void reportOtherQueues() {
+        if (ofOtherQueues > 0) {
+            LOG.info("Redrive into queue {} left {} dead letters of other queues in {}: each queue's redrive takes back its"
+                     + " own",
+                    target.name(), ofOtherQueues, deadLetterQueue.name());
+        }
     }
 
     /**
@@ -91,7 +102,9 @@ public final class Redrive {
             }
             ReadyEntry entry = found.get(0);
             if (!entry.messageId().isEmpty()) {
-                return move(shard, entry, due);
+                boolean moved = move(shard, entry, due);
+                reportOtherQueues();
+                return moved;
             }
             after = entry.entryId();
         }
@@ -109,9 +122,8 @@ public final class Redrive {
         }
         Object original = stored.headers().get(RedisDelayConstants.ORIGINAL_QUEUE);
         if (original != null && !target.name().equals(original)) {
-            // a dead-letter queue that several queues share: each redrive takes back its own queue's dead letters
-            LOG.debug("Dead letter {} of queue {} came from queue {}, not {}: left for that queue's redrive",
-                    entry.messageId(), source.name(), original, target.name());
+            // a dead-letter queue that several queues share: each queue's redrive takes back its own dead letters
+            ofOtherQueues++;
             return false;
         }
         Map<String, Object> headers = new LinkedHashMap<>(stored.headers());

@@ -64,7 +64,8 @@ public final class ShardInspection {
     }
 
     /**
-     * Lists at most {@code limit} stream entries and at most {@code limit} scheduled messages; see {@code browse.lua}.
+     * Lists at most {@code limit} messages of each state (in flight, ready, scheduled); with {@code newest}, at most
+     * {@code limit} stream entries; see {@code browse.lua}.
      *
      * @param newest stream entries newest first and no scheduled ones (for dead-letter queues), else stream entries
      *               oldest first and scheduled messages in due order

@@ -123,7 +123,7 @@ public final class ShardedQueue {
 
     /**
      * At most {@code limit} messages of the queue, scheduled, ready and in flight, earliest due time first; reads at
-     * most twice {@code limit} messages per shard.
+     * most three times {@code limit} messages per shard (that many of each state).
      */
     public List<InspectedMessage> browse(int limit) {
         return browseEachState(limit).stream().limit(limit).toList();

@@ -23,17 +23,16 @@
   id apart. Settling a delivery (acknowledge, retry, dead-letter, lease expiry) touches the stored message only while
   it is still the version that was delivered, so the settlement of an old version never removes or reschedules a
   newer one: one stored while the old is ready or in flight (a replace, or a re-delay from its own delivery), or one
-  stored afresh after the id was deleted meanwhile (a cancel). A version's generation is the microsecond within the
-  millisecond of its write (generationAt), which no later write in that millisecond repeats, so no two versions of an
-  id are alike; a replacement's generation also differs from the one it replaces (earlier releases start at 0, count
-  up and compare the generation alone).
+  stored afresh after the id was deleted meanwhile (a cancel). A replacement takes the generation after the one it
+  replaces (as earlier releases, which start at 0 and compare the generation alone); a message stored afresh takes
+  the microsecond within the millisecond of its write (generationAt), so it could only pass for an earlier version
+  of its id written, delivered and deleted within that same millisecond, and with that microsecond as generation.
 ]]
 
 -- struct formats of the head's fields, written out: every script call runs these lines, and building them from
 -- wire.lua's sizes (number to string conversions) cost about a tenth of a schedule's time in Redis. WireTest checks
 -- them against the sizes.
 local HEAD_FORMAT = '>I6I7I2'
-local SCHEDULED_AT_FORMAT = '>I6'
 local DUE_AT_FORMAT = '>I7'
 local GENERATION_FORMAT = '>I2'
 local GENERATIONS = 65536
@@ -58,19 +57,14 @@ local function generationOf(record)
   return (struct.unpack(GENERATION_FORMAT, record, SCHEDULED_AT_BYTES + DUE_AT_BYTES + 1))
 end
 
--- The generation of a version written at nowMicros (epoch microseconds) that replaces existing (nil: none): the
--- microsecond within its millisecond, unless existing has that generation or was written in the same millisecond (the
--- same call) with a later one; then the one after existing's.
+-- The generation of a version written at nowMicros (epoch microseconds): for a message stored afresh, the microsecond
+-- within its millisecond; for a replacement of existing, the one after existing's, as earlier releases count (they
+-- compare the generation alone, so a chain of replacements must not repeat one of its versions still in flight).
 local function generationAt(nowMicros, existing)
-  local generation = nowMicros % 1000
   if existing then
-    local previous = generationOf(existing)
-    local sameMillisecond = struct.unpack(SCHEDULED_AT_FORMAT, existing) == math.floor(nowMicros / 1000)
-    if previous == generation or sameMillisecond and previous > generation then
-      generation = (previous + 1) % GENERATIONS
-    end
+    return (generationOf(existing) + 1) % GENERATIONS
   end
-  return generation
+  return nowMicros % 1000
 end
 
 -- The record with another due time.
