@@ -44,8 +44,8 @@ class ExchangeHandoverTest extends RedisDelayTestSupport {
         ProducerTemplate producer = startContext(new RouteBuilder() {
             @Override
             public void configure() {
-                from("redis-delay:orders?visibilityTimeout=1s").to("seda:work");
-                from("seda:work").delay(3000).process(e -> deliveries.add(e.getMessage().copy()));
+                from("redis-delay:orders?visibilityTimeout=500ms").to("seda:work");
+                from("seda:work").delay(1500).process(e -> deliveries.add(e.getMessage().copy()));
             }
         }).createProducerTemplate();
 
@@ -53,8 +53,8 @@ class ExchangeHandoverTest extends RedisDelayTestSupport {
 
         await().atMost(Duration.ofSeconds(10)).until(() -> deliveries.size() == 1);
         await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("orders", "msg")).isEmpty());
-        // a lease taken over after 1 s would have delivered it again, and that copy would end within 3.5 s more
-        await().during(Duration.ofMillis(3500)).atMost(Duration.ofSeconds(5)).until(() -> deliveries.size() == 1);
+        // a lease taken over after 0.5 s would have delivered it again, and that copy would end within 2 s more
+        await().during(Duration.ofMillis(2000)).atMost(Duration.ofSeconds(4)).until(() -> deliveries.size() == 1);
         assertThat(deliveries).singleElement()
                 .satisfies(m -> assertThat(m.getHeader(RedisDelayConstants.DELIVERY_COUNT)).isEqualTo(1));
     }

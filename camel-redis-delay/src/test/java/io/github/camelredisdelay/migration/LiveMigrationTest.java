@@ -49,7 +49,7 @@ class LiveMigrationTest extends RedisDelayTestSupport {
 
     @Test
     void everyLegacyMessageIsDeliveredOnceAndOnTimeWhileOldNodesRun() throws Exception {
-        migrate(2_000, 10_000);
+        migrate(2_000, 6_000);
     }
 
     @Test
