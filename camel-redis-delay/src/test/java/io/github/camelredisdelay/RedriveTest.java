@@ -61,6 +61,14 @@ class RedriveTest extends RedisDelayTestSupport {
         delivered.add(exchange.getMessage().copy());
     }
 
+    /** Sends message j1, which fails, to {@code uri} and waits until it is in {@code deadLetterQueue}. */
+    private void deadLetterOne(ProducerTemplate producer, String uri, String deadLetterQueue) {
+        failing.add("j1");
+        producer.sendBodyAndHeader(uri, "j1", RedisDelayConstants.MESSAGE_ID, "j1");
+        await().atMost(Duration.ofSeconds(10)).until(() -> redis().getStream(key(deadLetterQueue, "ready")).size() == 1);
+        failing.clear();
+    }
+
     /** Sends messages that fail into the dead-letter queue and waits until all are there. */
     private void deadLetter(ProducerTemplate producer, String uri, List<String> ids) {
         failing.addAll(ids);
@@ -182,10 +190,7 @@ class RedriveTest extends RedisDelayTestSupport {
                 from("redis-delay:jobs?deadLetterQueue=jobs-failed&maxDeliveries=1").process(RedriveTest.this::failOrRecord);
             }
         }).createProducerTemplate();
-        failing.add("j1");
-        producer.sendBodyAndHeader("direct:new", "j1", RedisDelayConstants.MESSAGE_ID, "j1");
-        await().atMost(Duration.ofSeconds(10)).until(() -> redis().getStream(key("jobs-failed", "ready")).size() == 1);
-        failing.clear();
+        deadLetterOne(producer, "direct:new", "jobs-failed");
 
         Map<?, ?> stats = producer.requestBody("redis-delay:jobs?operation=stats", null, Map.class);
         Object moved = producer.requestBody("redis-delay:jobs?operation=redrive", (Object) null);
@@ -232,9 +237,7 @@ class RedriveTest extends RedisDelayTestSupport {
                 from("redis-delay:jobs?deadLetterQueue=jobs-failed&maxDeliveries=1").process(RedriveTest.this::failOrRecord);
             }
         }).createProducerTemplate();
-        failing.add("j1");
-        producer.sendBodyAndHeader("redis-delay:jobs", "j1", RedisDelayConstants.MESSAGE_ID, "j1");
-        await().atMost(Duration.ofSeconds(10)).until(() -> redis().getStream(key("jobs-failed", "ready")).size() == 1);
+        deadLetterOne(producer, "redis-delay:jobs", "jobs-failed");
 
         Map<?, ?> stats = producer.requestBody("redis-delay:jobs?operation=stats", null, Map.class);
 
