@@ -50,8 +50,10 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
     private static final String OPERATION_NAMES = operationNames();
 
     private final RedisDelayEndpoint endpoint;
-    /** The exchange property that holds the id generated for a schedule on this queue until Redis confirmed it. */
-    /** Holds the {@link Unconfirmed} ids of a schedule or batch of this queue whose call failed. */
+    /**
+     * The exchange property that holds the {@link Unconfirmed} ids of a schedule or batch on this queue until Redis
+     * confirmed them.
+     */
     private final String unconfirmedIdsProperty;
     private Runnable unregisterHealthCheck;
 
