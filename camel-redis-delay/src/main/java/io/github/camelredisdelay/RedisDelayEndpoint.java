@@ -277,7 +277,6 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         return queue;
     }
 
-    /** Redis access for this queue's dead-letter queue; available while the endpoint is started. */
     /**
      * A consumer of this endpoint starts: the dead-letter queue it names, if any, is the one the queue's statistics
      * count and that endpoints naming none use (the first consumer's, when two name different ones, with a WARN).
@@ -295,6 +294,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         }
     }
 
+    /** Redis access for this queue's dead-letter queue; available while the endpoint is started. */
     ShardedQueue deadLetterQueue() {
         return deadLetterQueue;
     }

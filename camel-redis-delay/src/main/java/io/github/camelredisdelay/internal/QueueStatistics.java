@@ -49,10 +49,6 @@ public final class QueueStatistics {
         return queue.name();
     }
 
-    public String deadLetterQueueName() {
-        return deadLetterQueue.name();
-    }
-
     /** The dead-letter queue counted: the one an endpoint of the queue named, else the default one. */
     public ShardedQueue deadLetterQueue() {
         return deadLetterQueue;

@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * alone, and so is one whose id the queue holds again (a newer message with that id), one another queue dead-lettered
  * (a dead-letter queue that several queues share), or one that cannot be read (with a warning). One such a consumer
  * fetches between the listing and the removal is in both queues afterwards, with a warning, and is not counted as
- * moved. One instance serves one operation.
+ * moved.
  */
 public final class Redrive {
 
@@ -43,8 +43,6 @@ public final class Redrive {
 
     private final ShardedQueue deadLetterQueue;
     private final ShardedQueue target;
-    /** Dead letters of other queues met so far: left where they are. */
-    private long ofOtherQueues;
 
     public Redrive(ShardedQueue deadLetterQueue, ShardedQueue target) {
         this.deadLetterQueue = deadLetterQueue;
@@ -58,6 +56,7 @@ public final class Redrive {
      */
     public long some(long limit, DueTime due) {
         long moved = 0;
+        long ofOtherQueues = 0;
         for (QueueShard shard : deadLetterQueue.all()) {
             String after = "-";
             List<ReadyEntry> page;
@@ -66,7 +65,9 @@ public final class Redrive {
                 asked = (int) Math.min(PAGE, limit - moved);
                 page = shard.inspection().readyEntries(asked, after, "");
                 for (ReadyEntry entry : page) {
-                    moved += move(shard, entry, due) ? 1 : 0;
+                    Outcome outcome = move(shard, entry, due);
+                    moved += outcome == Outcome.MOVED ? 1 : 0;
+                    ofOtherQueues += outcome == Outcome.OTHER_QUEUE ? 1 : 0;
                     after = entry.entryId();
                 }
             } while (page.size() == asked && moved < limit);
@@ -74,11 +75,11 @@ public final class Redrive {
                 break;
             }
         }
-        reportOtherQueues();
+        reportOtherQueues(ofOtherQueues);
         return moved;
     }
 
-    private void reportOtherQueues() {
+    private void reportOtherQueues(long ofOtherQueues) {
         if (ofOtherQueues > 0) {
             LOG.info("Redrive into queue {} left {} dead letters of other queues in {}: each queue's redrive takes back its"
                      + " own",
@@ -102,15 +103,24 @@ public final class Redrive {
             }
             ReadyEntry entry = found.get(0);
             if (!entry.messageId().isEmpty()) {
-                boolean moved = move(shard, entry, due);
-                reportOtherQueues();
-                return moved;
+                Outcome outcome = move(shard, entry, due);
+                reportOtherQueues(outcome == Outcome.OTHER_QUEUE ? 1 : 0);
+                return outcome == Outcome.MOVED;
             }
             after = entry.entryId();
         }
     }
 
-    private boolean move(QueueShard source, ReadyEntry entry, DueTime due) {
+    /** What {@link #move} did with one dead letter. */
+    private enum Outcome {
+        MOVED,
+        /** Another queue dead-lettered it (a dead-letter queue that several queues share): left for that one. */
+        OTHER_QUEUE,
+        /** Left where it is: unreadable, its id is in the queue again, or fetched meanwhile. */
+        LEFT
+    }
+
+    private Outcome move(QueueShard source, ReadyEntry entry, DueTime due) {
         Envelope stored;
         try {
             stored = EnvelopeCodec.decode(StoredRecord.envelope(entry.record()));
@@ -118,13 +128,12 @@ public final class Redrive {
             // unreadable (CorruptEnvelopeException included): left in the dead-letter queue for whoever inspects it
             LOG.warn("Dead letter {} of queue {} is not redriven: it cannot be read ({}); it stays in the dead-letter queue",
                     entry.messageId(), source.name(), e.getMessage());
-            return false;
+            return Outcome.LEFT;
         }
         Object original = stored.headers().get(RedisDelayConstants.ORIGINAL_QUEUE);
         if (original != null && !target.name().equals(original)) {
             // a dead-letter queue that several queues share: each queue's redrive takes back its own dead letters
-            ofOtherQueues++;
-            return false;
+            return Outcome.OTHER_QUEUE;
         }
         Map<String, Object> headers = new LinkedHashMap<>(stored.headers());
         headers.remove(RedisDelayConstants.ORIGINAL_QUEUE);
@@ -132,15 +141,15 @@ public final class Redrive {
         byte[] envelope = EnvelopeCodec.encode(new Envelope(stored.body(), headers));
         String id = entry.messageId();
         if (!target.forMessage(id).schedule(id, envelope, due, OnDuplicate.keep).scheduled()) {
-            return false;
+            return Outcome.LEFT;
         }
         if (!source.inspection().discard(entry)) {
             // a consumer of the dead-letter queue fetched it between the listing and now
             LOG.warn("Dead letter {} of queue {} was copied back to queue {}, but a consumer of the dead-letter queue "
                      + "fetched it meanwhile: both have it now",
                     id, source.name(), target.name());
-            return false;
+            return Outcome.LEFT;
         }
-        return true;
+        return Outcome.MOVED;
     }
 }

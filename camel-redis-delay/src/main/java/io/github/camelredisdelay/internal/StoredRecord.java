@@ -46,7 +46,11 @@ final class StoredRecord {
      * its head; see {@code record.lua}.
      */
     static byte[] version(byte[] record) {
-        return version(scheduledAt(record), generation(record));
+        checkHead(record);
+        byte[] version = Arrays.copyOf(record, Wire.SCHEDULED_AT_BYTES + Wire.GENERATION_BYTES);
+        System.arraycopy(record, Wire.SCHEDULED_AT_BYTES + Wire.DUE_AT_BYTES, version, Wire.SCHEDULED_AT_BYTES,
+                Wire.GENERATION_BYTES);
+        return version;
     }
 
     /** The version that these scheduled-at and generation values make; see {@link #version(byte[])}. */

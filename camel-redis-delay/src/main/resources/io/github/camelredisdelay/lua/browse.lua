@@ -19,7 +19,7 @@
   limit entries of the ready stream in flight, at most limit ready ones and, in due order, at most limit scheduled
   messages from the first buckets.
 
-  Includes: due-set.lua, ready-stream.lua, batches.lua
+  Includes: record.lua, due-set.lua, ready-stream.lua, batches.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] limit: the most messages of each kind listed
@@ -59,7 +59,7 @@ else
 end
 for _, entry in ipairs(entries) do
   local id, record, note = entryFields(entry[2])
-  if id and record and #record >= RECORD_HEAD_BYTES then
+  if id and isRecord(record) then
     local ms, seq = entryKey(entry[1])
     local fetched = ms < lastMs or (ms == lastMs and seq <= lastSeq)
     found[#found + 1] = fetched and 'inflight' or 'ready'
@@ -83,7 +83,7 @@ if order == 'due' then
     local records = hashValues(msgKey, ids)
     local notes = hashValues(failKey, ids)
     for i, id in ipairs(ids) do
-      if records[i] and #records[i] >= RECORD_HEAD_BYTES then
+      if isRecord(records[i]) then
         found[#found + 1] = 'scheduled'
         found[#found + 1] = id
         found[#found + 1] = records[i]

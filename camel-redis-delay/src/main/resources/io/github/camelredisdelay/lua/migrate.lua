@@ -49,7 +49,7 @@ for i = 5, #ARGV, 3 do
   local status = STATUS_KEPT
   if rcall('SADD', migratedKey, id) == 1 then
     local dueAt = math.min(tonumber(ARGV[i + 2]), MAX_DUE)
-    local record = recordOf(ARGV[i + 1], now, dueAt, generationAt(nowMicros))
+    local record = recordOf(ARGV[i + 1], now, dueAt, freshGeneration(nowMicros))
     if rcall('HSETNX', msgKey, id, record) == 1 then
       status = STATUS_SCHEDULED
       local firstBucket = makeDue(dueKey, readyKey, id, record, dueAt, now)

@@ -25,7 +25,7 @@
   newer one: one stored while the old is ready or in flight (a replace, or a re-delay from its own delivery), or one
   stored afresh after the id was deleted meanwhile (a cancel). A replacement takes the generation after the one it
   replaces (as earlier releases, which start at 0 and compare the generation alone); a message stored afresh takes
-  the microsecond within the millisecond of its write (generationAt), so it could only pass for an earlier version
+  the microsecond within the millisecond of its write (freshGeneration), so it could only pass for an earlier version
   of its id written, delivered and deleted within that same millisecond, and with that microsecond as generation.
 ]]
 
@@ -57,14 +57,15 @@ local function generationOf(record)
   return (struct.unpack(GENERATION_FORMAT, record, SCHEDULED_AT_BYTES + DUE_AT_BYTES + 1))
 end
 
--- The generation of a version written at nowMicros (epoch microseconds): for a message stored afresh, the microsecond
--- within its millisecond; for a replacement of existing, the one after existing's, as earlier releases count (they
--- compare the generation alone, so a chain of replacements must not repeat one of its versions still in flight).
-local function generationAt(nowMicros, existing)
-  if existing then
-    return (generationOf(existing) + 1) % GENERATIONS
-  end
+-- The generation of a message stored afresh at nowMicros (epoch microseconds): the microsecond within its millisecond.
+local function freshGeneration(nowMicros)
   return nowMicros % 1000
+end
+
+-- The generation of a replacement of record: the one after it, as earlier releases count (they compare the generation
+-- alone, so a chain of replacements must not repeat one of its versions still in flight).
+local function nextGeneration(record)
+  return (generationOf(record) + 1) % GENERATIONS
 end
 
 -- The record with another due time.

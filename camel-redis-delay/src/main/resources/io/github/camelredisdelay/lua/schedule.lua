@@ -50,7 +50,7 @@ local function schedule(id, envelope, dueAt, onDuplicate)
   if not dueAt then
     return STATUS_DUE_OVERFLOW, -1
   end
-  local record = recordOf(envelope, now, dueAt, generationAt(nowMicros))
+  local record = recordOf(envelope, now, dueAt, freshGeneration(nowMicros))
   if rcall('HSETNX', msgKey, id, record) == 0 then
     local existing = rcall('HGET', msgKey, id)
     if isRecord(existing) then
@@ -60,7 +60,7 @@ local function schedule(id, envelope, dueAt, onDuplicate)
         return status, isDue(dueKey, id, existingDue) and existingDue or -1
       end
       removeDue(dueKey, id, existingDue)
-      record = recordOf(envelope, now, dueAt, generationAt(nowMicros, existing))
+      record = recordOf(envelope, now, dueAt, nextGeneration(existing))
     end
     -- a replace, or a value that is no record (isRecord) and so no message: overwritten
     rcall('HSET', msgKey, id, record)
