@@ -18,6 +18,7 @@ package io.github.camelredisdelay;
 import java.time.Duration;
 
 import io.github.camelredisdelay.test.HealthChecks;
+import io.github.camelredisdelay.test.NeedsRedisProcess;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.RedisServerExtension;
 import org.apache.camel.CamelContext;
@@ -30,6 +31,7 @@ import static io.github.camelredisdelay.test.HealthChecks.readiness;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+@NeedsRedisProcess
 class HealthCheckTest extends RedisDelayTestSupport {
 
     @Test

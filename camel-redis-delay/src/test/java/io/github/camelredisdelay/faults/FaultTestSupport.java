@@ -20,9 +20,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import io.github.camelredisdelay.embedded.RedisServerProcess;
 import io.github.camelredisdelay.internal.QueueKeys;
+import io.github.camelredisdelay.test.NeedsRedisProcess;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
@@ -30,7 +32,6 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInfo;
 
-import static org.assertj.core.api.Assertions.fail;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -38,6 +39,7 @@ import static org.awaitility.Awaitility.await;
  * {@link DeliveryLog} under the test's key prefix, and access to the private redis-server process for the tests that
  * stop, kill or restart it. After each test Redis is running again, for the tests that follow.
  */
+@NeedsRedisProcess
 abstract class FaultTestSupport extends RedisDelayTestSupport {
 
     /** How long a consumer JVM may take to start on a busy two-core machine. */
@@ -65,21 +67,16 @@ abstract class FaultTestSupport extends RedisDelayTestSupport {
     }
 
     /**
-     * The private redis-server process, for tests that stop, kill or restart Redis. Such a test fails without it,
-     * unless the user chose an external server with {@code REDIS_URL}: that one is not ours to stop, so the test is
-     * skipped.
+     * The private redis-server process, for tests that stop, kill or restart Redis (the class is marked
+     * {@link NeedsRedisProcess}, so it has one). When the user chose an external server with {@code REDIS_URL}, that
+     * one is not ours to stop, so the test is skipped.
      */
     static RedisServerProcess redisProcess() {
-        return RedisServerExtension.process().orElseGet(() -> {
-            String url = System.getenv(RedisServerExtension.REDIS_URL_ENV);
-            Assumptions.assumeTrue(url == null || url.isBlank(), "Redis is the external server at "
-                                                                 + RedisServerExtension.REDIS_URL_ENV
-                                                                 + "; this fault test stops, kills or restarts Redis and only "
-                                                                 + "runs against the private redis-server process");
-            return fail("This fault test needs the private redis-server process of RedisServerExtension, but Redis is "
-                        + "not one (a container?); unset what selected it or set " + RedisServerExtension.REDIS_URL_ENV
-                        + " to skip the test knowingly");
-        });
+        Optional<RedisServerProcess> process = RedisServerExtension.process();
+        Assumptions.assumeTrue(process.isPresent(), "Redis is the external server at " + RedisServerExtension.REDIS_URL_ENV
+                                                    + "; this fault test stops, kills or restarts Redis and only runs "
+                                                    + "against the private redis-server process");
+        return process.get();
     }
 
     /**

@@ -27,6 +27,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import io.github.camelredisdelay.embedded.RedisServerProcess;
+import io.github.camelredisdelay.test.NeedsRedisProcess;
 import io.github.camelredisdelay.test.PingLoop;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.RedisServerExtension;
@@ -53,6 +54,7 @@ import static org.awaitility.Awaitility.await;
  * harness (it changes the server's slowlog settings).
  */
 @Tag("cost")
+@NeedsRedisProcess
 class MigrationCostTest extends RedisDelayTestSupport {
 
     static final String SIZES_PROPERTY = "migration.cost.sizes";

@@ -17,14 +17,13 @@ package io.github.camelredisdelay.test;
 
 import java.util.Optional;
 
+import io.github.camelredisdelay.embedded.RedisBinary;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.utility.DockerImageName;
 
 /** Redis in a Testcontainers container, for machines with a Docker engine. */
 final class RedisContainer {
-
-    static final String IMAGE = "redis:7.2";
 
     private static final int REDIS_PORT = 6379;
 
@@ -42,16 +41,37 @@ final class RedisContainer {
         }
     }
 
-    /** Starts a container and returns once Redis in it answers; it is removed when the result is closed. */
-    static RunningRedis start() {
-        GenericContainer<?> container = new GenericContainer<>(DockerImageName.parse(IMAGE))
-                .withExposedPorts(REDIS_PORT);
+    /**
+     * The image of the server a {@link RedisBinary#select(String)} choice names, so each test pass runs against the
+     * server it is for: {@code path} the newest Redis the tests support, {@code embedded} Redis 6.2, {@code valkey}
+     * Valkey 8.
+     */
+    static String imageFor(String binaryChoice) {
+        return switch (binaryChoice) {
+            case RedisBinary.PATH_CHOICE -> "redis:7.2";
+            case RedisBinary.EMBEDDED_CHOICE -> "redis:6.2";
+            case RedisBinary.VALKEY_CHOICE -> "valkey/valkey:8.0";
+            default -> throw new IllegalArgumentException(
+                    "Unknown Redis binary choice '" + binaryChoice + "': use " + RedisBinary.PATH_CHOICE + ", "
+                                                          + RedisBinary.EMBEDDED_CHOICE + " or " + RedisBinary.VALKEY_CHOICE);
+        };
+    }
+
+    /**
+     * Starts a container of the image with an append-only file, as the private process has, and returns once the server
+     * in it answers; it is removed when the result is closed.
+     */
+    static RunningRedis start(String image) {
+        String server = image.startsWith("valkey/") ? "valkey-server" : "redis-server";
+        GenericContainer<?> container = new GenericContainer<>(DockerImageName.parse(image))
+                .withExposedPorts(REDIS_PORT)
+                .withCommand(server, "--appendonly", "yes");
         container.start();
         try {
             String url = "redis://" + container.getHost() + ":" + container.getMappedPort(REDIS_PORT);
             return new RunningRedis(
                     url, RedisInfo.version(url), Optional.empty(),
-                    "Testcontainers " + IMAGE + ", " + url, container::stop);
+                    "Testcontainers " + image + ", " + url, container::stop);
         } catch (RuntimeException e) {
             container.stop();
             throw e;

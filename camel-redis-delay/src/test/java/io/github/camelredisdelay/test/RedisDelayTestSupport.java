@@ -18,7 +18,9 @@ package io.github.camelredisdelay.test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import io.github.camelredisdelay.RedisDelayComponent;
@@ -43,7 +45,8 @@ public abstract class RedisDelayTestSupport {
     /** Key prefix of this test's queues. */
     protected final String keyPrefix = "test:" + UUID.randomUUID().toString().substring(0, 8);
 
-    private static RedissonClient sharedClient;
+    /** One per server URL: a class marked {@link NeedsRedisProcess} may run against another server than the rest. */
+    private static final Map<String, RedissonClient> SHARED_CLIENTS = new ConcurrentHashMap<>();
 
     private final List<CamelContext> contexts = new ArrayList<>();
     private RedissonClient redis;
@@ -86,18 +89,17 @@ public abstract class RedisDelayTestSupport {
         return true;
     }
 
-    private static synchronized RedissonClient sharedClient() {
-        if (sharedClient == null) {
+    private static RedissonClient sharedClient() {
+        return SHARED_CLIENTS.computeIfAbsent(RedisServerExtension.redisUrl(), url -> {
             Config config = new Config();
             config.setCodec(StringCodec.INSTANCE);
             // retries as the component's own client does: few, so outages surface to the back-off that survives them
-            config.useSingleServer().setAddress(RedisServerExtension.redisUrl()).setRetryAttempts(1)
+            config.useSingleServer().setAddress(url).setRetryAttempts(1)
                     .setRetryDelay(new ConstantDelay(Duration.ofMillis(200)));
             RedissonClient client = Redisson.create(config);
             Runtime.getRuntime().addShutdownHook(new Thread(client::shutdown, "shared-redisson-shutdown"));
-            sharedClient = client;
-        }
-        return sharedClient;
+            return client;
+        });
     }
 
     /**

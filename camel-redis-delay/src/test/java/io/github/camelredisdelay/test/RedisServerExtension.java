@@ -20,20 +20,25 @@ import java.util.Optional;
 import io.github.camelredisdelay.embedded.RedisBinary;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.platform.commons.support.AnnotationSupport;
 
 /**
  * Provides one Redis server per test JVM to every test class annotated with
  * {@code @ExtendWith(RedisServerExtension.class)}, stopped when the JVM's tests are done. The server is, in this order:
  * <ol>
  * <li>the one at the {@value #REDIS_URL_ENV} environment variable, used as is;</li>
- * <li>a Testcontainers {@code redis:7.2} container, when a Docker engine answers and can run it;</li>
- * <li>a private {@code redis-server} process with an append-only file, from {@code PATH} or the embedded jar as the
- * system property {@value #BINARY_PROPERTY} says ({@code path}, the default, or {@code embedded}).</li>
+ * <li>a Testcontainers container with an append-only file, when a Docker engine answers and can run it: the image of
+ * the server the system property {@value #BINARY_PROPERTY} names ({@code redis:7.2}, {@code redis:6.2} or
+ * {@code valkey/valkey:8.0});</li>
+ * <li>a private {@code redis-server} process with an append-only file, from {@code PATH}, the embedded jar or Valkey as
+ * that property says ({@code path}, the default, {@code embedded} or {@code valkey}).</li>
  * </ol>
- * When none can be started the test class fails; it is never skipped.
+ * When none can be started the test class fails; it is never skipped. A class marked {@link NeedsRedisProcess} gets the
+ * private process even where the others get a container: a second server, started for the first such class.
  */
-public final class RedisServerExtension implements BeforeAllCallback {
+public final class RedisServerExtension implements BeforeAllCallback, BeforeEachCallback {
 
     /** Environment variable with the URL of an existing server to use instead of starting one. */
     public static final String REDIS_URL_ENV = "REDIS_URL";
@@ -45,10 +50,27 @@ public final class RedisServerExtension implements BeforeAllCallback {
     /** Static so tests can reach the server from anywhere; JUnit's root store owns and closes it. */
     private static volatile RunningRedis running;
 
+    private static final String SHARED = "shared";
+    private static final String PRIVATE_PROCESS = "private process";
+
     @Override
     public void beforeAll(ExtensionContext context) {
-        running = context.getRoot().getStore(NAMESPACE)
-                .getOrComputeIfAbsent(RunningRedis.class, key -> startRedis(), RunningRedis.class);
+        select(context);
+    }
+
+    /** Again per test, as a {@code @Nested} class may need another server than the class around it. */
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        select(context);
+    }
+
+    private static void select(ExtensionContext context) {
+        ExtensionContext.Store store = context.getRoot().getStore(NAMESPACE);
+        RunningRedis shared = store.getOrComputeIfAbsent(SHARED, key -> startRedis(), RunningRedis.class);
+        boolean needsProcess = AnnotationSupport.isAnnotated(context.getRequiredTestClass(), NeedsRedisProcess.class);
+        running = needsProcess && shared.process().isEmpty() && !userChoseServer()
+                ? store.getOrComputeIfAbsent(PRIVATE_PROCESS, key -> startPrivateProcess(), RunningRedis.class)
+                : shared;
     }
 
     /** Where clients connect, e.g. {@code redis://127.0.0.1:41234}. */
@@ -82,21 +104,37 @@ public final class RedisServerExtension implements BeforeAllCallback {
         return redis;
     }
 
+    private static RunningRedis startPrivateProcess() {
+        RunningRedis redis = RunningRedis.privateProcess(RedisBinary.select(binaryChoice()));
+        System.out.println("[redis-test] using redis-server " + redis.version() + " (" + redis.description()
+                           + ") for the tests that stop Redis");
+        return redis;
+    }
+
     private static RunningRedis chooseAndStart() {
-        String url = System.getenv(REDIS_URL_ENV);
-        if (url != null && !url.isBlank()) {
-            return RunningRedis.external(url.strip(), REDIS_URL_ENV);
+        if (userChoseServer()) {
+            return RunningRedis.external(System.getenv(REDIS_URL_ENV).strip(), REDIS_URL_ENV);
         }
         if (RedisContainer.dockerAvailable()) {
+            String image = RedisContainer.imageFor(binaryChoice());
             try {
-                return RedisContainer.start();
+                return RedisContainer.start(image);
             } catch (RuntimeException e) {
                 // A Docker engine that cannot pull or run the image (offline CI, no registry access) must not
                 // stop the tests while a private process can still run them.
-                System.out.println("[redis-test] Docker answers but " + RedisContainer.IMAGE
-                                   + " did not start, using a private process: " + e);
+                System.out.println("[redis-test] Docker answers but " + image + " did not start, using a private process: "
+                                   + e);
             }
         }
-        return RunningRedis.privateProcess(RedisBinary.select(System.getProperty(BINARY_PROPERTY, "path")));
+        return RunningRedis.privateProcess(RedisBinary.select(binaryChoice()));
+    }
+
+    private static boolean userChoseServer() {
+        String url = System.getenv(REDIS_URL_ENV);
+        return url != null && !url.isBlank();
+    }
+
+    private static String binaryChoice() {
+        return System.getProperty(BINARY_PROPERTY, RedisBinary.PATH_CHOICE);
     }
 }

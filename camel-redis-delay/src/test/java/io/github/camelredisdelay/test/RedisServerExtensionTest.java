@@ -17,6 +17,7 @@ package io.github.camelredisdelay.test;
 
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.redisson.Redisson;
@@ -50,6 +51,20 @@ class RedisServerExtensionTest {
         assumeTrue(RedisServerExtension.process().isPresent(), "Redis is not a private process in this run");
 
         assertThat(RedisServerExtension.process().get().command("PING")).isEqualTo("PONG");
+    }
+
+    /** A class that stops Redis runs against a private process wherever the user did not choose the server. */
+    @Nested
+    @NeedsRedisProcess
+    class ClassThatStopsRedis {
+
+        @Test
+        void getsThePrivateProcess() {
+            assumeTrue(System.getenv(RedisServerExtension.REDIS_URL_ENV) == null, "the user chose the server");
+
+            assertThat(RedisServerExtension.process()).hasValueSatisfying(
+                    process -> assertThat(RedisServerExtension.redisUrl()).isEqualTo(process.uri()));
+        }
     }
 
     @Test
