@@ -95,7 +95,7 @@ class BrowsePeekAndPurgeTest extends RedisDelayTestSupport {
     }
 
     @Test
-    void peekFindsADeadLetterWithItsLastError() throws Exception {
+    void peekFindsADeadLetterWithItsLastErrorAndTheQueueItIsIn() throws Exception {
         ProducerTemplate producer = nodeHoldingOne("redis-delay:orders").createProducerTemplate();
         producer.sendBodyAndHeader("redis-delay:orders", "fail-1", RedisDelayConstants.MESSAGE_ID, "f1");
         await().atMost(Duration.ofSeconds(10)).until(() -> "dead".equals(peek(producer, "redis-delay:orders", "f1")
@@ -106,6 +106,9 @@ class BrowsePeekAndPurgeTest extends RedisDelayTestSupport {
         assertThat(dead.getMessage().getBody()).isEqualTo("fail-1");
         assertThat(dead.getMessage().getHeader(RedisDelayConstants.LAST_ERROR, String.class)).contains("shop said no");
         assertThat(dead.getMessage().getHeader(RedisDelayConstants.ORIGINAL_QUEUE)).isEqualTo("orders");
+        // where it is now, and its deliveries from there (none yet), as a consumer of that queue would see them
+        assertThat(dead.getMessage().getHeaders()).containsEntry(RedisDelayConstants.QUEUE, "orders.dead")
+                .containsEntry(RedisDelayConstants.DELIVERY_COUNT, 0);
     }
 
     @Test
