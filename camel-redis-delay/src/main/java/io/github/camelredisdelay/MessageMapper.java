@@ -123,10 +123,11 @@ final class MessageMapper {
      *
      * @throws CorruptEnvelopeException when the stored envelope cannot be decoded
      */
-    void populate(Exchange exchange, InspectedMessage inspected, String queueName) {
+    void populate(Exchange exchange, InspectedMessage inspected) {
         Message message = exchange.getMessage();
         restore(exchange, message, inspected.envelope());
-        setMetadata(message, inspected.id(), queueName, inspected.dueAt(), inspected.scheduledAt(), inspected.deliveryCount(),
+        setMetadata(message, inspected.id(), inspected.queue(), inspected.dueAt(), inspected.scheduledAt(),
+                inspected.deliveryCount(),
                 inspected.failure() == null ? null : inspected.failure().lastError());
         message.setHeader(RedisDelayConstants.STATE, inspected.state());
     }

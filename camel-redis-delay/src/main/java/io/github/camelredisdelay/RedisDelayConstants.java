@@ -61,11 +61,17 @@ public final class RedisDelayConstants {
               javaType = "String")
     public static final String OPERATION = "CamelRedisDelayOperation";
 
-    @Metadata(label = "consumer", description = "How often this message has been delivered, 1 on the first delivery.",
+    @Metadata(label = "consumer",
+              description = "How often this message has been delivered from its queue, 1 on the first delivery; "
+                            + "after operation=peek, the deliveries so far (0 for a dead letter not yet delivered "
+                            + "from the dead-letter queue).",
               javaType = "int")
     public static final String DELIVERY_COUNT = "CamelRedisDelayDeliveryCount";
 
-    @Metadata(label = "consumer", description = "The queue the message came from.", javaType = "String")
+    @Metadata(label = "consumer",
+              description = "The queue the message came from; after operation=peek, the queue that holds it "
+                            + "(the dead-letter queue for a dead letter).",
+              javaType = "String")
     public static final String QUEUE = "CamelRedisDelayQueue";
 
     @Metadata(label = "consumer", description = "When the message was scheduled, in epoch milliseconds of the Redis clock.",

@@ -432,7 +432,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         List<Exchange> exchanges = new ArrayList<>();
         for (InspectedMessage message : admin.browse(filter == null ? wanted : getBrowseLimit())) {
             Exchange exchange = createExchange();
-            messageMapper.populate(exchange, message, queueName);
+            messageMapper.populate(exchange, message);
             if (filter == null || filter.test(exchange)) {
                 exchanges.add(exchange);
                 if (exchanges.size() == wanted) {
@@ -459,8 +459,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     /**
      * JMX: one message by id, from the queue or else its dead-letter queue, without changing it.
      *
-     * @return its state, times, delivery count, last error, body (text, or the size of a binary body) and headers;
-     *         empty when neither queue holds the id
+     * @return its queue (for a dead letter, the dead-letter queue), state, times, delivery count, last error, body
+     *         (text, or the size of a binary body) and headers; empty when neither queue holds the id
      */
     @ManagedOperation(description = "Shows the message with this id (queue, else dead-letter queue) without changing it")
     public Map<String, Object> peekMessage(String messageId) {
@@ -469,6 +469,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         if (found != null) {
             Envelope envelope = EnvelopeCodec.decode(found.envelope());
             shown.put("id", found.id());
+            shown.put("queue", found.queue());
             shown.put("state", found.state());
             shown.put("scheduledFor", found.dueAt());
             shown.put("scheduledAt", found.scheduledAt());

@@ -301,7 +301,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         if (found == null) {
             message.setBody(null);
         } else {
-            endpoint.messageMapper().populate(exchange, found, endpoint.getQueueName());
+            endpoint.messageMapper().populate(exchange, found);
         }
     }
 

@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * One stored message as {@code peek.lua} read it, without changing it.
  *
+ * @param queue       the queue that holds it: for a dead letter, the dead-letter queue
  * @param id          the message id
  * @param state       {@code scheduled}, {@code ready}, {@code inflight}, or {@code dead} when it was found in the
  *                    dead-letter queue
@@ -28,18 +29,19 @@ import java.nio.charset.StandardCharsets;
  * @param envelope    the stored body and headers ({@link EnvelopeCodec})
  * @param failure     its failed deliveries so far, or {@code null} when none failed
  */
-public record InspectedMessage(String id, String state, long scheduledAt, long dueAt, byte[] envelope, FailureNote failure) {
+public record InspectedMessage(String queue, String id, String state, long scheduledAt, long dueAt, byte[] envelope,
+        FailureNote failure) {
 
-    static InspectedMessage of(String id, String state, byte[] record, byte[] note) {
+    static InspectedMessage of(String queue, String id, String state, byte[] record, byte[] note) {
         FailureNote failure = note == null ? null : FailureNote.parse(new String(note, StandardCharsets.UTF_8));
         return new InspectedMessage(
-                id, state, StoredRecord.scheduledAt(record), StoredRecord.dueAt(record),
+                queue, id, state, StoredRecord.scheduledAt(record), StoredRecord.dueAt(record),
                 StoredRecord.envelope(record), failure);
     }
 
     /** The same message, found in a dead-letter queue. */
     InspectedMessage dead() {
-        return new InspectedMessage(id, "dead", scheduledAt, dueAt, envelope, failure);
+        return new InspectedMessage(queue, id, "dead", scheduledAt, dueAt, envelope, failure);
     }
 
     /** Deliveries so far: the failed ones, plus the one under way when in flight. */

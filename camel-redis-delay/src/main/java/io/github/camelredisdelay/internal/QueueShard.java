@@ -71,7 +71,7 @@ public final class QueueShard {
         this.keys = keys;
         this.scripts = new ScriptCalls(client, keys, sync);
         this.group = new ConsumerGroup(client, keys, scripts);
-        this.inspection = new ShardInspection(scripts);
+        this.inspection = new ShardInspection(scripts, keys.queue());
         this.migration = new ShardMigration(scripts);
         this.schedules = new GroupCommit<>(
                 this::scheduleAllAsync, BatchLimits.GROUP_COMMIT_MESSAGES,

@@ -32,9 +32,12 @@ import static io.github.camelredisdelay.internal.Replies.toLong;
 public final class ShardInspection {
 
     private final ScriptCalls scripts;
+    private final String queue;
 
-    ShardInspection(ScriptCalls scripts) {
+    /** @param queue the name of the queue the shard belongs to */
+    ShardInspection(ScriptCalls scripts, String queue) {
         this.scripts = scripts;
+        this.queue = queue;
     }
 
     /**
@@ -48,7 +51,7 @@ public final class ShardInspection {
         if (reply.isEmpty()) {
             return null;
         }
-        return InspectedMessage.of(id, text(reply.get(0)), (byte[]) reply.get(1),
+        return InspectedMessage.of(queue, id, text(reply.get(0)), (byte[]) reply.get(1),
                 (byte[]) reply.get(2));
     }
 
@@ -75,7 +78,7 @@ public final class ShardInspection {
                 bytes(limit), bytes(newest ? "newest" : "due"));
         List<InspectedMessage> messages = new ArrayList<>(reply.size() / 4);
         for (int i = 0; i < reply.size(); i += 4) {
-            messages.add(InspectedMessage.of(text(reply.get(i + 1)), text(reply.get(i)), (byte[]) reply.get(i + 2),
+            messages.add(InspectedMessage.of(queue, text(reply.get(i + 1)), text(reply.get(i)), (byte[]) reply.get(i + 2),
                     (byte[]) reply.get(i + 3)));
         }
         return messages;
