@@ -83,6 +83,36 @@ class ExchangeHandoverTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void messageWhoseRouteFailsAfterItsSedaCopyCompletedIsRetried() throws Exception {
+        CountDownLatch copyDone = new CountDownLatch(1);
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                errorHandler(noErrorHandler());
+                from("redis-delay:orders?retrySchedule=50").process(e -> deliveries.add(e.getMessage().copy()))
+                        .to("seda:audit")
+                        .process(e -> {
+                            // the copy settles first; then the route itself fails on its first delivery
+                            assertThat(copyDone.await(10, TimeUnit.SECONDS)).isTrue();
+                            Thread.sleep(200);
+                            if (deliveries.size() == 1) {
+                                throw new IllegalStateException("partner refused order-1");
+                            }
+                        });
+                from("seda:audit").process(e -> copyDone.countDown());
+            }
+        }).createProducerTemplate();
+
+        producer.sendBodyAndHeader("redis-delay:orders", "order-1", RedisDelayConstants.MESSAGE_ID, "order-1");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> deliveries.size() == 2);
+        assertThat(deliveries.get(1).getHeaders()).containsEntry(RedisDelayConstants.DELIVERY_COUNT, 2)
+                .hasEntrySatisfying(RedisDelayConstants.LAST_ERROR,
+                        error -> assertThat(error).asString().contains("partner refused order-1"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("orders", "msg")).isEmpty());
+    }
+
+    @Test
     void messageWhoseHandoverFailsOnAFullSedaQueueIsDeliveredAgainAfterItsLease() throws Exception {
         CamelContext node = startContext(new RouteBuilder() {
             @Override
