@@ -17,7 +17,6 @@ package io.github.camelredisdelay;
 
 import java.lang.ref.Reference;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.camelredisdelay.internal.Delivery;
 import org.apache.camel.CamelContext;
@@ -27,14 +26,21 @@ import org.apache.camel.ServiceStatus;
 import org.apache.camel.spi.SynchronizationVetoable;
 
 /**
- * Hands the outcome of a delivered message's exchange to its {@link Settlement}.
+ * Hands the outcome of a delivered message's exchange to its {@link Settlement}. When Camel hands this completion over
+ * to a copy of the exchange (a {@code seda:} route's, say), the delivery is settled once both are done: as the copy
+ * ended if the delivered exchange succeeded, as failed at once if that exchange failed, whichever ends first.
  */
 final class DeliveryCompletion implements SynchronizationVetoable {
 
     private final Delivery delivery;
     private final Settlement settlement;
     private final DroppedCopies droppedCopies;
-    private final AtomicBoolean fired = new AtomicBoolean();
+    /** Whether the settlement ran or is running; guarded by {@code this}. */
+    private boolean settled;
+    /** Whether the delivered exchange itself succeeded while a copy still had this completion; guarded by this. */
+    private boolean exchangeSucceeded;
+    /** The copy's outcome, held until the delivered exchange is done; guarded by {@code this}. */
+    private Runnable copyOutcome;
     private volatile boolean handedOver;
     /** The watched copy that has this completion now, if any. */
     private volatile Reference<Exchange> copy;
@@ -50,23 +56,35 @@ final class DeliveryCompletion implements SynchronizationVetoable {
     }
 
     /**
-     * The delivered exchange is done. Unless this completion fired, or went to a copy of the exchange (a {@code seda:}
-     * route's, say) that keeps the lease alive until it completes, the message is left to be delivered again; so it is
-     * when the exchange failed after a copy took the completion (a full {@code seda:} queue fails then), as that copy
-     * may be lost.
+     * The delivered exchange is done. Without a copy, its completion settled it already (or, if none ran, the message
+     * is left to be delivered again). With one, a failure settles it at once (a full {@code seda:} queue fails so, and
+     * its copy never runs), and a success settles it as the copy ended, or once it ends.
      */
     void exchangeDone(Exchange exchange) {
-        if ((!handedOver || exchange.isFailed()) && fired.compareAndSet(false, true)) {
-            forgetCopy();
-            settlement.abandoned(delivery);
+        Runnable outcome;
+        synchronized (this) {
+            if (settled) {
+                return;
+            }
+            if (!handedOver) {
+                outcome = () -> settlement.abandoned(delivery);
+            } else if (!succeeded(exchange)) {
+                outcome = outcomeOf(exchange);
+            } else if (copyOutcome != null) {
+                outcome = copyOutcome;
+            } else {
+                exchangeSucceeded = true;
+                return;
+            }
+            settled = true;
         }
+        forgetCopy();
+        outcome.run();
     }
 
     /** The copy that had this completion was dropped before it completed: the message is delivered again. */
     void copyDropped() {
-        if (fired.compareAndSet(false, true)) {
-            settlement.dropped(delivery);
-        }
+        settleOrHold(() -> settlement.dropped(delivery));
     }
 
     @Override
@@ -93,26 +111,56 @@ final class DeliveryCompletion implements SynchronizationVetoable {
         }
     }
 
-    /** Settles the delivery; an exchange marked rollback-only (Camel's Rollback EIP) failed, with no exception. */
     @Override
     public void onComplete(Exchange exchange) {
-        fired.set(true);
-        forgetCopy();
-        if (exchange.isRollbackOnly() || exchange.isRollbackOnlyLast()) {
-            settlement.failed(delivery, new RollbackExchangeException("The exchange was marked rollback-only", exchange));
-        } else {
-            settlement.succeeded(delivery);
+        settleOrHold(outcomeOf(exchange));
+    }
+
+    @Override
+    public void onFailure(Exchange exchange) {
+        settleOrHold(outcomeOf(exchange));
+    }
+
+    /** An exchange marked rollback-only (Camel's Rollback EIP) failed, with no exception. */
+    private static boolean succeeded(Exchange exchange) {
+        return !exchange.isFailed() && !exchange.isRollbackOnly() && !exchange.isRollbackOnlyLast();
+    }
+
+    private Runnable outcomeOf(Exchange exchange) {
+        if (exchange.isFailed()) {
+            return () -> settleFailed(exchange);
         }
+        if (!succeeded(exchange)) {
+            return () -> settlement.failed(
+                    delivery, new RollbackExchangeException("The exchange was marked rollback-only", exchange));
+        }
+        return () -> settlement.succeeded(delivery);
+    }
+
+    /**
+     * Settles with this outcome, unless the delivery is settled; an outcome of a copy waits until the delivered
+     * exchange succeeded.
+     */
+    private void settleOrHold(Runnable outcome) {
+        synchronized (this) {
+            if (settled) {
+                return;
+            }
+            if (handedOver && !exchangeSucceeded) {
+                copyOutcome = outcome;
+                return;
+            }
+            settled = true;
+        }
+        forgetCopy();
+        outcome.run();
     }
 
     /**
      * Settles the delivery as failed, unless a stop cut the exchange off: that is not the message's failure, so it
      * stays leased and is delivered again after the visibility timeout, without a retry or dead-lettering.
      */
-    @Override
-    public void onFailure(Exchange exchange) {
-        fired.set(true);
-        forgetCopy();
+    private void settleFailed(Exchange exchange) {
         if (cutOffByStop(exchange)) {
             settlement.abandoned(delivery);
         } else {

@@ -113,7 +113,7 @@ class ExchangeHandoverTest extends RedisDelayTestSupport {
     }
 
     @Test
-    void messageWhoseHandoverFailsOnAFullSedaQueueIsDeliveredAgainAfterItsLease() throws Exception {
+    void messageWhoseHandoverFailsOnAFullSedaQueueIsRetried() throws Exception {
         CamelContext node = startContext(new RouteBuilder() {
             @Override
             public void configure() {
