@@ -148,6 +148,30 @@ class ScheduleAndDeliverTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void aRouteThatLeavesItsThreadInterruptedDoesNotStopTheConsumer() throws Exception {
+        List<String> bodies = new CopyOnWriteArrayList<>();
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders").process(e -> {
+                    bodies.add(e.getMessage().getBody(String.class));
+                    if (bodies.size() == 1) {
+                        // as code that catches an InterruptedException and sets the flag again does
+                        Thread.currentThread().interrupt();
+                    }
+                });
+            }
+        }).createProducerTemplate();
+
+        producer.sendBody("redis-delay:orders", "a");
+        await().atMost(Duration.ofSeconds(10)).until(() -> bodies.size() == 1);
+        producer.sendBody("redis-delay:orders", "b");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> bodies.size() == 2);
+        assertThat(bodies).containsExactly("a", "b");
+    }
+
+    @Test
     void acknowledgedMessageLeavesNothingInRedis() throws Exception {
         ProducerTemplate producer = nodeConsuming("orders").createProducerTemplate();
 
