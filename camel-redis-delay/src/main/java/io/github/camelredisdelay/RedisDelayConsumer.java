@@ -84,6 +84,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
     private final Backoff backoff = new Backoff(50, 1000);
 
     private volatile boolean fetching;
+    private volatile boolean strayInterruptReported;
     private ShardDeliverers deliverers;
     private List<Reader> readerThreads = List.of();
     private ExecutorService readers;
@@ -161,6 +162,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
         int count = endpoint.getConfiguration().getMaxMessagesPerPoll();
         boolean busy = false;
         while (fetching && isRunAllowed()) {
+            clearStrayInterrupt();
             long seen = ready.generation();
             int room = inFlightLimit == 0 ? count : inFlightLimit - inFlight.get();
             if (isSuspendingOrSuspended() || room <= 0) {
@@ -214,6 +216,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
                         deliverer.deliver(delivery, this);
                     } finally {
                         pending.decrementAndGet();
+                        clearStrayInterrupt();
                     }
                 } else {
                     inFlight.incrementAndGet();
@@ -253,6 +256,22 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
     private void fetchFailed(RuntimeException e) {
         if (outage.failed(e) && endpoint.isBridgeErrorHandler()) {
             getExceptionHandler().handleException("Consumer of queue " + endpoint.getQueueName() + " cannot fetch messages", e);
+        }
+    }
+
+    /**
+     * Clears an interrupt that a route left on this reader thread (code that catches an {@link InterruptedException}
+     * and sets the flag again, say): a stop sets {@link #fetching} before it interrupts, so while fetching one comes
+     * from elsewhere, and left set it would fail the next read and end the thread's loop.
+     */
+    private void clearStrayInterrupt() {
+        if (Thread.interrupted() && fetching) {
+            if (!strayInterruptReported) {
+                strayInterruptReported = true;
+                LOG.warn("A route of queue {} left consumer thread {} interrupted; the consumer cleared the flag and goes on "
+                         + "(reported once)",
+                        endpoint.getQueueName(), Thread.currentThread().getName());
+            }
         }
     }
 
