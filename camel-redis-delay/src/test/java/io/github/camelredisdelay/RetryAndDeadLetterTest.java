@@ -28,9 +28,11 @@ import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Consumer;
+import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.StatefulService;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.support.DefaultHeaderFilterStrategy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -118,6 +120,38 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
         await().atMost(Duration.ofSeconds(5)).until(() -> attempts.size() == 1 && redis().getMap(key("jobs", "msg")).isEmpty());
         await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1)).until(() -> true);
         assertThat(attempts).hasSize(1);
+    }
+
+    @Test
+    void aDeliveryTheHeaderFilterStrategyFailsOnIsRetriedAndTheConsumerGoesOn() throws Exception {
+        CamelContext node = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:jobs?headerFilterStrategy=#refusing&retrySchedule=50&maxDeliveries=2")
+                        .process(e -> attempts.add(e.getMessage().copy()));
+                from("redis-delay:jobs.dead").process(e -> deadLetters.add(e.getMessage().copy()));
+            }
+        });
+        node.getRegistry().bind("refusing", new DefaultHeaderFilterStrategy() {
+            @Override
+            public boolean applyFilterToExternalHeaders(String name, Object value, Exchange exchange) {
+                if ("poison".equals(name)) {
+                    throw new IllegalStateException("refused header poison");
+                }
+                return super.applyFilterToExternalHeaders(name, value, exchange);
+            }
+        });
+        node.start();
+        var producer = node.createProducerTemplate();
+
+        producer.sendBodyAndHeader("redis-delay:jobs", "bad", "poison", "yes");
+        await().atMost(Duration.ofSeconds(10)).until(() -> deadLetters.size() == 1);
+        producer.sendBody("redis-delay:jobs", "good");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> attempts.size() == 1);
+        assertThat(attempts.get(0).getBody()).isEqualTo("good");
+        assertThat(deadLetters.get(0).getHeader(RedisDelayConstants.LAST_ERROR, String.class))
+                .contains("refused header poison");
     }
 
     @Test

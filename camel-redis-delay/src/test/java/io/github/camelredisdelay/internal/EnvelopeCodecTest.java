@@ -15,6 +15,8 @@
  */
 package io.github.camelredisdelay.internal;
 
+import java.nio.ByteBuffer;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Map;
 
@@ -82,6 +84,17 @@ class EnvelopeCodecTest {
 
         assertThatThrownBy(() -> EnvelopeCodec.decode(data)).isInstanceOf(CorruptEnvelopeException.class)
                 .hasMessageContaining("exceeds");
+    }
+
+    @Test
+    void anInstantOutOfRangeIsRejectedAsCorrupt() {
+        byte[] data = EnvelopeCodec.encode(new Envelope(null, Map.of("t", Instant.EPOCH)));
+        // version, body kind, header count, name length and "t", type 'N': then the epoch seconds
+        int seconds = 1 + 1 + 2 + 2 + 1 + 1;
+        assertThat(data[seconds - 1]).isEqualTo((byte) 'N');
+        ByteBuffer.wrap(data, seconds, Long.BYTES).putLong(Long.MAX_VALUE);
+
+        assertThatThrownBy(() -> EnvelopeCodec.decode(data)).isInstanceOf(CorruptEnvelopeException.class);
     }
 
     @Test
