@@ -171,8 +171,9 @@ final class Deliverer {
     /**
      * Fills an exchange from a delivery and makes its completion settle the message.
      *
-     * @return the completion, or {@code null} when the delivery does not go to the route ({@link Settlement#admit}) or
-     *         its stored message cannot be read (it was sent to the dead-letter queue)
+     * @return the completion, or {@code null} when the delivery does not go to the route ({@link Settlement#admit}),
+     *         its stored message cannot be read (it was sent to the dead-letter queue), or filling the exchange failed
+     *         otherwise (settled as a failed delivery)
      */
     DeliveryCompletion prepare(Delivery delivery, Exchange exchange) {
         if (!settlement.admit(delivery)) {
@@ -182,6 +183,10 @@ final class Deliverer {
             endpoint.messageMapper().populate(exchange, delivery, queue.name());
         } catch (IllegalArgumentException e) {
             settlement.rejected(delivery, "unreadable message: " + e.getMessage());
+            return null;
+        } catch (RuntimeException e) {
+            // the user's header filter strategy, say: a failed delivery, retried or dead-lettered as any other
+            settlement.failed(delivery, e);
             return null;
         }
         DeliveredMessage.mark(exchange, queue, delivery.messageId());

@@ -24,6 +24,7 @@ import java.math.BigInteger;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.util.Date;
 import java.util.LinkedHashMap;
@@ -119,7 +120,7 @@ public final class EnvelopeCodec {
             return new Envelope(body, headers);
         } catch (CorruptEnvelopeException e) {
             throw e;
-        } catch (BufferUnderflowException | IllegalArgumentException | ArithmeticException e) {
+        } catch (BufferUnderflowException | IllegalArgumentException | ArithmeticException | DateTimeException e) {
             throw new CorruptEnvelopeException("truncated or malformed envelope: " + e, e);
         }
     }
