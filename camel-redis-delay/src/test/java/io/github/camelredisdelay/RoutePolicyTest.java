@@ -23,9 +23,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.support.service.ServiceHelper;
 import org.apache.camel.throttling.ThrottlingInflightRoutePolicy;
 import org.junit.jupiter.api.Test;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -57,5 +59,25 @@ class RoutePolicyTest extends RedisDelayTestSupport {
 
         // ten exchanges of 200 ms, one at a time at worst: about 2 s
         await().atMost(Duration.ofSeconds(15)).until(() -> delivered.size() == jobs.size());
+    }
+
+    @Test
+    void aMessageFinishedJustBeforeTheConsumerIsSuspendedIsAcknowledgedWhileItStaysSuspended() throws Exception {
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:jobs").routeId("jobs").process(e -> {
+                    // as a throttling policy does from an exchange's own thread: the consumer is suspended at once
+                    ServiceHelper.suspendService(e.getContext().getRoute("jobs").getConsumer());
+                    delivered.add(e.getMessage().getBody(String.class));
+                });
+            }
+        });
+
+        node.createProducerTemplate().sendBody("redis-delay:jobs", "j0");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> delivered.contains("j0"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("jobs", "msg")).isEmpty());
+        assertThat(ServiceHelper.isSuspended(node.getRoute("jobs").getConsumer())).as("still suspended").isTrue();
     }
 }
