@@ -218,8 +218,16 @@ final class Deliverer {
                 ended(completion, exchange, consumer);
             }
         }
+        // slow exchanges: do not let finished messages wait for the whole batch, a crash would repeat them
+        flushOverdueAcknowledgements();
+    }
+
+    /**
+     * Acknowledges the finished messages when the oldest has waited longer than a read's round trip should take for
+     * them: after a slow exchange, or while the consumer does not read (suspended).
+     */
+    void flushOverdueAcknowledgements() {
         if (acks != null && acks.isOverdue()) {
-            // slow exchanges: do not let finished messages wait for the whole batch, a crash would repeat them
             flushAcknowledgements();
         }
     }

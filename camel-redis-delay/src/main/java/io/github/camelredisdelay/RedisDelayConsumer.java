@@ -64,6 +64,8 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
     private static final Logger LOG = LoggerFactory.getLogger(RedisDelayConsumer.class);
     /** Longest wait for a "ready" notice after an empty read: the safety net against a lost notice. */
     private static final long IDLE_WAIT_MS = 1000;
+    /** How often a suspended reader thread looks for finished messages to acknowledge, and whether it was resumed. */
+    private static final long SUSPENDED_WAIT_MS = 100;
     /**
      * After a read that found messages, how long the next read may block in Redis for more, when one of the client's
      * permits (at most {@value RedisDelayComponent#READS_BLOCKING_IN_REDIS}, a quarter of a smaller pool) is free
@@ -165,7 +167,13 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
             clearStrayInterrupt();
             long seen = ready.generation();
             int room = inFlightLimit == 0 ? count : inFlightLimit - inFlight.get();
-            if (isSuspendingOrSuspended() || room <= 0) {
+            if (isSuspendingOrSuspended()) {
+                // no read acknowledges what finished before the suspension
+                deliverer.flushOverdueAcknowledgements();
+                idle(ready, seen, SUSPENDED_WAIT_MS);
+                continue;
+            }
+            if (room <= 0) {
                 idle(ready, seen, IDLE_WAIT_MS);
                 continue;
             }
