@@ -18,9 +18,11 @@ package io.github.camelredisdelay.faults;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.camelredisdelay.ConsumerType;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
 import org.apache.camel.builder.RouteBuilder;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -31,14 +33,15 @@ import static org.awaitility.Awaitility.await;
  */
 class BridgeErrorHandlerTest extends FaultTestSupport {
 
-    @Test
-    void redisErrorsWhileFetchingReachTheRoutesErrorHandlerABoundedNumberOfTimes() throws Exception {
+    @ParameterizedTest
+    @EnumSource(ConsumerType.class)
+    void redisErrorsWhileFetchingReachTheRoutesErrorHandlerABoundedNumberOfTimes(ConsumerType type) throws Exception {
         AtomicInteger handled = new AtomicInteger();
         startContext(new RouteBuilder() {
             @Override
             public void configure() {
                 onException(Exception.class).handled(true).process(exchange -> handled.incrementAndGet());
-                from("redis-delay:bridged?bridgeErrorHandler=true").process(exchange -> {
+                from("redis-delay:bridged?bridgeErrorHandler=true&pollInterval=200&consumerType=" + type).process(exchange -> {
                 });
             }
         });
