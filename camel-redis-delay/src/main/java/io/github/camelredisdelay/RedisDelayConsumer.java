@@ -25,7 +25,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.camelredisdelay.internal.Backoff;
 import io.github.camelredisdelay.internal.Delivery;
-import io.github.camelredisdelay.internal.OutageLog;
 import io.github.camelredisdelay.internal.ReadySignal;
 import io.github.camelredisdelay.internal.WakeChannels;
 import org.apache.camel.Processor;
@@ -50,8 +49,8 @@ import org.slf4j.LoggerFactory;
  * engine instead and keeps up to {@code maxMessagesPerPoll} in flight, so a route that waits on non-blocking I/O is not
  * limited to one message per thread.
  * <p>
- * Redis errors while fetching are logged (rate-limited by {@link OutageLog}); with {@code bridgeErrorHandler} they also
- * go to the route's error handler, as often as they are logged at WARN.
+ * Redis errors while fetching are logged (rate-limited by {@link FetchFailures}); with {@code bridgeErrorHandler} they
+ * also go to the route's error handler, as often as they are logged at WARN.
  * <p>
  * On graceful shutdown it stops fetching, finishes and settles what it has fetched within the shutdown strategy's
  * timeout; anything unfinished stays leased in Redis and is delivered again after {@code visibilityTimeout}.
@@ -82,7 +81,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
      * under way (the strategy suspends first) is not reported busy, which would cost a stop the strategy's 1 s wait.
      */
     private final AtomicInteger readsUnderWay = new AtomicInteger();
-    private final OutageLog outage;
+    private final FetchFailures fetchFailures;
     private final Backoff backoff = new Backoff(50, 1000);
 
     private volatile boolean fetching;
@@ -95,7 +94,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
     public RedisDelayConsumer(RedisDelayEndpoint endpoint, Processor processor) {
         super(endpoint, processor);
         this.endpoint = endpoint;
-        this.outage = new OutageLog(LOG, "Consumer of queue " + endpoint.getQueueName());
+        this.fetchFailures = new FetchFailures(endpoint, LOG);
     }
 
     @Override
@@ -189,14 +188,14 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
             try {
                 batch = deliverer.fetch(room, block);
                 pending.addAndGet(batch.size());
-                outage.succeeded();
+                fetchFailures.succeeded();
                 backoff.reset();
             } catch (RuntimeException e) {
                 busy = false;
                 if (!fetching) {
                     break;
                 }
-                fetchFailed(e);
+                fetchFailures.failed(e, getExceptionHandler());
                 idle(ready, seen, backoff.next());
                 continue;
             } finally {
@@ -249,21 +248,11 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
         try {
             // while Redis cannot be reached, leases cannot be kept nor messages settled: waiting gains nothing
             while (pending.get() + readsUnderWay.get() > 0 && !stopTimedOut() && deadline - System.nanoTime() > 0
-                    && !outage.isDown()) {
+                    && !fetchFailures.isDown()) {
                 TimeUnit.MILLISECONDS.sleep(10);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    /**
-     * Logs a failed fetch, rate-limited; with {@code bridgeErrorHandler} hands it to the route's error handler as often
-     * as it is logged at WARN, so an outage reaches the route without flooding it.
-     */
-    private void fetchFailed(RuntimeException e) {
-        if (outage.failed(e) && endpoint.isBridgeErrorHandler()) {
-            getExceptionHandler().handleException("Consumer of queue " + endpoint.getQueueName() + " cannot fetch messages", e);
         }
     }
 

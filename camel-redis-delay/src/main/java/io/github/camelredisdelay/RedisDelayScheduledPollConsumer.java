@@ -21,25 +21,28 @@ import java.util.concurrent.Semaphore;
 import io.github.camelredisdelay.internal.Delivery;
 import org.apache.camel.Processor;
 import org.apache.camel.support.ScheduledPollConsumer;
+import org.slf4j.LoggerFactory;
 
 /**
  * The route consumer of {@code consumerType=polling}, a Camel {@code ScheduledPollConsumer} (not to be confused with
  * {@link RedisDelayPollingConsumer}, which serves {@code ConsumerTemplate}): every {@code pollInterval} it fetches up
  * to {@code maxMessagesPerPoll} due messages from each shard of the queue and routes them; after a poll that found
- * messages it polls again at once, so a backlog drains without waiting an interval between batches. Poll errors go
- * through Camel's usual poll strategy. Messages are settled exactly as by the blocking consumer. With
- * {@code asyncConsumer} a poll hands its messages to Camel's asynchronous routing engine together and waits until all
- * are done before the next poll.
+ * messages it polls again at once, so a backlog drains without waiting an interval between batches. A fetch Redis fails
+ * is reported as by the blocking consumer ({@link FetchFailures}), other poll errors go through Camel's usual poll
+ * strategy. Messages are settled exactly as by the blocking consumer. With {@code asyncConsumer} a poll hands its
+ * messages to Camel's asynchronous routing engine together and waits until all are done before the next poll.
  */
 public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer {
 
     private final RedisDelayEndpoint endpoint;
+    private final FetchFailures fetchFailures;
     private ShardDeliverers deliverers;
     private LegacyMigration migration;
 
     public RedisDelayScheduledPollConsumer(RedisDelayEndpoint endpoint, Processor processor) {
         super(endpoint, processor);
         this.endpoint = endpoint;
+        this.fetchFailures = new FetchFailures(endpoint, LoggerFactory.getLogger(RedisDelayScheduledPollConsumer.class));
         setDelay(endpoint.getConfiguration().getPollInterval());
         setInitialDelay(0);
         setGreedy(true);
@@ -70,11 +73,24 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer {
         }
     }
 
+    /**
+     * Fetches and routes each shard's messages. A failed fetch is logged once per outage (and handed to the route's
+     * error handler as often, with {@code bridgeErrorHandler}), as by the blocking consumer, rather than by Camel's
+     * poll strategy with each poll.
+     */
     @Override
     protected int poll() throws InterruptedException {
         int delivered = 0;
         for (Deliverer deliverer : deliverers.all()) {
-            delivered += route(deliverer, deliverer.fetch(endpoint.getConfiguration().getMaxMessagesPerPoll(), null));
+            List<Delivery> batch;
+            try {
+                batch = deliverer.fetch(endpoint.getConfiguration().getMaxMessagesPerPoll(), null);
+                fetchFailures.succeeded();
+            } catch (RuntimeException e) {
+                fetchFailures.failed(e, getExceptionHandler());
+                break;
+            }
+            delivered += route(deliverer, batch);
             if (!isRunAllowed()) {
                 break;
             }

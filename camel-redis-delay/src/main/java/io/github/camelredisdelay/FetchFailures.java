@@ -1,0 +1,52 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import io.github.camelredisdelay.internal.OutageLog;
+import org.apache.camel.spi.ExceptionHandler;
+import org.slf4j.Logger;
+
+/**
+ * A consumer's failed fetches: logged once when an outage starts and once when it ends ({@link OutageLog}), and with
+ * {@code bridgeErrorHandler} handed to the route's error handler as often as they are logged at WARN, so that an outage
+ * reaches the route without flooding it.
+ */
+final class FetchFailures {
+
+    private final RedisDelayEndpoint endpoint;
+    private final OutageLog outage;
+
+    FetchFailures(RedisDelayEndpoint endpoint, Logger log) {
+        this.endpoint = endpoint;
+        this.outage = new OutageLog(log, "Consumer of queue " + endpoint.getQueueName());
+    }
+
+    void failed(RuntimeException e, ExceptionHandler handler) {
+        if (outage.failed(e) && endpoint.isBridgeErrorHandler()) {
+            handler.handleException("Consumer of queue " + endpoint.getQueueName() + " cannot fetch messages", e);
+        }
+    }
+
+    /** A fetch succeeded: ends the outage, if one was under way. */
+    void succeeded() {
+        outage.succeeded();
+    }
+
+    /** Whether the last fetch failed. */
+    boolean isDown() {
+        return outage.isDown();
+    }
+}
