@@ -18,6 +18,9 @@ package io.github.camelredisdelay;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
@@ -26,6 +29,9 @@ import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
+import org.redisson.api.redisnode.RedisMaster;
+import org.redisson.api.redisnode.RedisNode;
+import org.redisson.api.redisnode.RedisNodes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -92,5 +98,29 @@ class PollingTest extends RedisDelayTestSupport {
         consumer.doneUoW(second);
         assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
         assertThat(consumer.receive("redis-delay:orders", 200)).isNull();
+    }
+
+    @Test
+    void consumerTemplateReceiversOnAnIdleQueueWaitInRedisOnAtMostTheClientsBlockingReadPermits() throws Exception {
+        ConsumerTemplate consumer = startContext().createConsumerTemplate();
+        RedisMaster server = redis().getRedisNodes(RedisNodes.SINGLE).getInstance();
+        ExecutorService receivers = Executors.newFixedThreadPool(20);
+        try {
+            for (int i = 0; i < 20; i++) {
+                receivers.execute(() -> consumer.receive("redis-delay:idle", 3000));
+            }
+            int mostBlocked = 0;
+            for (int sample = 0; sample < 20; sample++) {
+                Thread.sleep(100);
+                int blocked = Integer.parseInt(server.info(RedisNode.InfoSection.CLIENTS).get("blocked_clients"));
+                mostBlocked = Math.max(mostBlocked, blocked);
+            }
+
+            assertThat(mostBlocked).as("connections waiting in Redis at once").isPositive()
+                    .isLessThanOrEqualTo(RedisDelayComponent.READS_BLOCKING_IN_REDIS);
+        } finally {
+            receivers.shutdown();
+            assertThat(receivers.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        }
     }
 }
