@@ -17,6 +17,8 @@ package io.github.camelredisdelay;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.camelredisdelay.internal.Delivery;
@@ -37,6 +39,8 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport {
     private static final Duration LONGEST_WAIT = Duration.ofSeconds(1);
     /** Longest wait on one shard of a sharded queue before looking at the others again. */
     private static final Duration LONGEST_SHARD_WAIT = Duration.ofMillis(100);
+    /** How long a receiver that found no free blocking-read permit waits before it asks again. */
+    private static final Duration WITHOUT_PERMIT_WAIT = Duration.ofMillis(50);
 
     private final RedisDelayEndpoint endpoint;
     private List<Deliverer> deliverers;
@@ -101,7 +105,35 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport {
         return take(turn, block.compareTo(LONGEST_SHARD_WAIT) < 0 ? block : LONGEST_SHARD_WAIT);
     }
 
+    /**
+     * One message of a shard. A read that would wait in Redis holds one of the client's blocking-read permits
+     * ({@link RedisDelayEndpoint#blockingReadPermits()}) while it waits; when none is free the shard is asked without
+     * waiting, and the caller waits here a while before it asks again.
+     */
     private Exchange take(Deliverer deliverer, Duration block) {
+        if (block == null) {
+            return takeNow(deliverer, null);
+        }
+        Semaphore permits = endpoint.blockingReadPermits();
+        if (permits.tryAcquire()) {
+            try {
+                return takeNow(deliverer, block);
+            } finally {
+                permits.release();
+            }
+        }
+        Exchange exchange = takeNow(deliverer, null);
+        if (exchange == null) {
+            try {
+                TimeUnit.NANOSECONDS.sleep(Math.min(block.toNanos(), WITHOUT_PERMIT_WAIT.toNanos()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return exchange;
+    }
+
+    private Exchange takeNow(Deliverer deliverer, Duration block) {
         for (Delivery delivery : deliverer.fetch(1, block)) {
             Exchange exchange = endpoint.createExchange();
             if (deliverer.prepare(delivery, exchange) != null) {
