@@ -194,6 +194,49 @@ class ConfigurationTrapsTest extends RedisDelayTestSupport {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(booleans = { true, false })
+    void aDatabaseBesideTheOnlyRedissonClientBeanFailsTheStartupNamingIt(boolean onTheComponent) throws Exception {
+        RedissonClient cache = client();
+        try {
+            RedisDelayComponent component = new RedisDelayComponent();
+            if (onTheComponent) {
+                component.getConfiguration().setDatabase(5);
+            }
+            // the application's only client, which Camel autowires: its own database is the one used
+            CamelContext context = contextSendingTo(onTheComponent ? "redis-delay:orders" : "redis-delay:orders?database=5",
+                    Map.of("cacheClient", cache), component);
+
+            assertThatThrownBy(context::start).rootCause().isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("orders").hasMessageContaining("database=5")
+                    .hasMessageContaining("RedissonClient");
+            context.stop();
+        } finally {
+            cache.shutdown();
+        }
+    }
+
+    @Test
+    void anEndpointsOwnAddressIsUsedBesideTheOnlyRedissonClientBean() throws Exception {
+        RedisBinary binary
+                = RedisBinary.select(System.getProperty(RedisServerExtension.BINARY_PROPERTY, RedisBinary.PATH_CHOICE));
+        RedissonClient cache = client();
+        // the application's only client, which Camel autowires; one endpoint names another Redis
+        try (RedisServerProcess other = RedisServerProcess.start(binary, RedisServerOptions.defaults());
+             CamelContext context = contextSendingTo(
+                     "redis-delay:orders?delay=1h&keyPrefix=" + keyPrefix + "&address=" + other.uri(),
+                     Map.of("cacheClient", cache), null)) {
+            context.start();
+
+            context.createProducerTemplate().sendBody("direct:in", "to the other Redis");
+
+            assertThat(other.command("HLEN", keyPrefix + ":{orders}:msg")).isEqualTo("1");
+            assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+        } finally {
+            cache.shutdown();
+        }
+    }
+
     /**
      * A context, not started, whose registry holds these RedissonClient beans, with this redis-delay component (or
      * Camel's default one, when {@code null}) and a route from direct:in to {@code uri}.

@@ -34,8 +34,11 @@ import org.apache.camel.Message;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 class RedriveTest extends RedisDelayTestSupport {
@@ -97,6 +100,19 @@ class RedriveTest extends RedisDelayTestSupport {
         assertThat(delivered.stream().map(m -> m.getHeader(RedisDelayConstants.MESSAGE_ID)))
                 .containsExactlyInAnyOrderElementsOf(ids);
         assertThat(redis().getKeys().getKeysByPattern(keyPrefix + ":{jobs.dead}:msg")).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = { 0, -1 })
+    void theJmxRedriveRefusesALimitBelowOneNamingIt(long limit) throws Exception {
+        String uri = "redis-delay:jobs?retrySchedule=10";
+        ProducerTemplate producer = node(uri);
+        deadLetterOne(producer, uri, "jobs.dead");
+        RedisDelayEndpoint endpoint = producer.getCamelContext().getEndpoint(uri, RedisDelayEndpoint.class);
+
+        assertThatThrownBy(() -> endpoint.redriveDeadLetters(limit)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("jobs").hasMessageContaining("positive limit").hasMessageContaining("" + limit);
+        assertThat(redis().getStream(key("jobs.dead", "ready")).size()).as("left in the dead-letter queue").isEqualTo(1);
     }
 
     @Test
