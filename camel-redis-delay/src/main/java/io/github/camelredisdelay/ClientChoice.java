@@ -15,6 +15,8 @@
  */
 package io.github.camelredisdelay;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
@@ -37,9 +39,10 @@ final class ClientChoice {
     /**
      * @param  autowiring            whether the component takes a single RedissonClient bean by itself
      * @throws IllegalStateException when {@code options} has a client and an address or Redisson configuration both;
-     *                               or, with autowiring on, when several RedissonClient beans are in the registry and
-     *                               {@code options} neither names one nor sets an address or a Redisson configuration
-     *                               of its own
+     *                               when it sets {@code username}, {@code password} or {@code database} beside a client
+     *                               or a Redisson configuration, which has its own; or, with autowiring on, when
+     *                               several RedissonClient beans are in the registry and {@code options} neither names
+     *                               one nor sets an address or a Redisson configuration of its own
      */
     static void checkUnambiguous(CamelContext context, RedisDelayConfiguration options, String queue, boolean autowiring) {
         String redissonConfig = options.getRedissonConfig();
@@ -60,6 +63,7 @@ final class ClientChoice {
                                             + "endpoint): the client would be used and the " + own + " ignored. "
                                             + choice);
         }
+        checkNoIgnoredConnectionOptions(options, queue);
         if (!autowiring || options.getRedissonClient() != null || ownConnection) {
             return;
         }
@@ -71,6 +75,32 @@ final class ClientChoice {
                                             + " and none was chosen. Set redissonClient=#bean:<name> on the component or"
                                             + " the endpoint (camel.component.redis-delay.redisson-client=#bean:<name>),"
                                             + " or address / redissonConfig to connect on its own.");
+        }
+    }
+
+    /** The user, password and database options go with an address: a client or a Redisson configuration has its own. */
+    private static void checkNoIgnoredConnectionOptions(RedisDelayConfiguration options, String queue) {
+        String source = options.getRedissonClient() != null ? "a RedissonClient"
+                : options.getRedissonConfig() != null ? "redissonConfig " + options.getRedissonConfig() : null;
+        if (source == null) {
+            return;
+        }
+        List<String> ignored = new ArrayList<>();
+        if (options.getUsername() != null) {
+            ignored.add("username");
+        }
+        if (options.getPassword() != null) {
+            ignored.add("password");
+        }
+        if (options.getDatabase() != null) {
+            ignored.add("database=" + options.getDatabase());
+        }
+        if (!ignored.isEmpty()) {
+            throw new IllegalStateException(
+                    "Queue " + queue + " sets " + String.join(", ", ignored) + " beside " + source
+                                            + " (on the component, or on its endpoint), whose own connection settings "
+                                            + "are used: they would be ignored. Set them in the client's configuration, "
+                                            + "or connect with address instead.");
         }
     }
 }

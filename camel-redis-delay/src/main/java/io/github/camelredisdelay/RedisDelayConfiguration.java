@@ -148,7 +148,8 @@ public class RedisDelayConfiguration implements Cloneable {
     }
 
     /**
-     * Redis ACL user name.
+     * Redis ACL user name, for the connection to address (a RedissonClient or redissonConfig has its own: beside one,
+     * it fails the startup).
      */
     public void setUsername(String username) {
         this.username = username;
@@ -159,7 +160,8 @@ public class RedisDelayConfiguration implements Cloneable {
     }
 
     /**
-     * Redis password.
+     * Redis password, for the connection to address (a RedissonClient or redissonConfig has its own: beside one, it
+     * fails the startup).
      */
     public void setPassword(String password) {
         this.password = password;
@@ -170,7 +172,8 @@ public class RedisDelayConfiguration implements Cloneable {
     }
 
     /**
-     * Redis database index.
+     * Redis database index, for the connection to address (a RedissonClient or redissonConfig has its own: beside one,
+     * it fails the startup).
      */
     public void setDatabase(Integer database) {
         this.database = database;

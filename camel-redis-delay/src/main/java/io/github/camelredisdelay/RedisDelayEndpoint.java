@@ -132,6 +132,11 @@ public class RedisDelayEndpoint extends DefaultEndpoint
 
     @Override
     protected void doInit() throws Exception {
+        if (configuration.isAddressSet() || configuration.getRedissonConfig() != null) {
+            // its own connection: Camel must not set the registry's only RedissonClient on it (autowiring); one the
+            // component has it still sees beside it, and refuses
+            setAutowiredEnabled(false);
+        }
         super.doInit();
         retryDelays = configuration.validate(queueName, getCamelContext().getTypeConverter());
         messageMapper = new MessageMapper(headerFilterStrategy, queueName);
@@ -509,6 +514,10 @@ public class RedisDelayEndpoint extends DefaultEndpoint
      */
     @ManagedOperation(description = "Moves at most limit dead letters back to the queue, due now")
     public long redriveDeadLetters(long limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException(
+                    "redriveDeadLetters on queue " + queueName + " needs a positive limit, not " + limit);
+        }
         return admin.redrive(limit, DueTime.after(0));
     }
 

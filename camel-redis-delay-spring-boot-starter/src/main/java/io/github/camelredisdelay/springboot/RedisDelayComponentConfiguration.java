@@ -57,17 +57,20 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
     private String address = "redis://127.0.0.1:6379";
 
     /**
-     * Redis ACL user name.
+     * Redis ACL user name, for the connection to address (a RedissonClient or redissonConfig has its own: beside one,
+     * it fails the startup).
      */
     private String username;
 
     /**
-     * Redis password.
+     * Redis password, for the connection to address (a RedissonClient or redissonConfig has its own: beside one, it
+     * fails the startup).
      */
     private String password;
 
     /**
-     * Redis database index.
+     * Redis database index, for the connection to address (a RedissonClient or redissonConfig has its own: beside
+     * one, it fails the startup).
      */
     private Integer database;
 
