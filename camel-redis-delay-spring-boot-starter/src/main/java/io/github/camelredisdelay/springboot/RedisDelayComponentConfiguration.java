@@ -69,8 +69,8 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
     private String password;
 
     /**
-     * Redis database index, for the connection to address (a RedissonClient or redissonConfig has its own: beside
-     * one, it fails the startup).
+     * Redis database index, for the connection to address (a RedissonClient or redissonConfig has its own: beside one,
+     * it fails the startup).
      */
     private Integer database;
 
