@@ -290,6 +290,41 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void theRestOfABatchAStopCutsOffIsHandedBackWithoutCountingADelivery() throws Exception {
+        CamelContext node = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:jobs?maxMessagesPerPoll=3&maxDeliveries=1&visibilityTimeout=1s").routeId("jobs")
+                        .process(e -> {
+                            attempts.add(e.getMessage().copy());
+                            if (attempts.size() == 1) {
+                                // outlasts the stop's timeout, so that the rest of its batch is never routed
+                                Consumer consumer = e.getContext().getRoute("jobs").getConsumer();
+                                await().pollInterval(Duration.ofMillis(10)).atMost(Duration.ofSeconds(10))
+                                        .until(() -> ((StatefulService) consumer).isStopping()
+                                                || ((StatefulService) consumer).isStopped());
+                            }
+                        });
+            }
+        });
+        node.start();
+        node.createProducerTemplate().sendBody("redis-delay:jobs?operation=scheduleBatch&delay=300",
+                List.of("job-1", "job-2", "job-3"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> attempts.size() == 1);
+        node.getRouteController().stopRoute("jobs", 1, TimeUnit.SECONDS);
+
+        node.getRouteController().startRoute("jobs");
+
+        // maxDeliveries=1: had the stop counted a delivery of theirs, they would be dead-lettered now
+        String first = attempts.get(0).getBody(String.class);
+        List<String> rest = List.of("job-1", "job-2", "job-3").stream().filter(body -> !body.equals(first)).toList();
+        await().atMost(Duration.ofSeconds(10)).until(() -> attempts.stream().map(m -> m.getBody(String.class))
+                .toList().containsAll(rest));
+        assertThat(attempts).filteredOn(m -> rest.contains(m.getBody(String.class)))
+                .allSatisfy(m -> assertThat(m.getHeader(RedisDelayConstants.DELIVERY_COUNT)).isEqualTo(1));
+    }
+
+    @Test
     void aFailedDeliveryOfAVersionReplacedMeanwhileSaysWhyItIsNotRetried() throws Exception {
         try (LogLines settlementLog = LogLines.of(Settlement.class)) {
             startContext(new RouteBuilder() {
