@@ -286,6 +286,26 @@ final class Deliverer {
     }
 
     /**
+     * Hands back fetched deliveries that a stop keeps from being routed: taken over at once by the next consumer to
+     * look for expired leases, without counting this delivery. Failing that (Redis unreachable), they are left to their
+     * lease, as delivered.
+     */
+    void handBack(List<Delivery> unrouted) {
+        if (unrouted.isEmpty()) {
+            return;
+        }
+        // no longer extended first, so that no extension renews the lease handed back
+        unrouted.forEach(settlement::abandoned);
+        try {
+            queue.group().handBack(consumerName, endpoint.getConfiguration().getVisibilityTimeout(), unrouted);
+        } catch (RuntimeException e) {
+            LOG.debug("Consumer {} could not hand back {} unrouted messages of queue {}; they are delivered again after "
+                      + "the visibility timeout: {}",
+                    consumerName, unrouted.size(), queue.name(), e.toString());
+        }
+    }
+
+    /**
      * Stops extending leases, acknowledges what finished, and leaves the consumer group unless this consumer still
      * holds messages.
      */

@@ -213,7 +213,8 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
             }
             for (int routed = 0; routed < batch.size(); routed++) {
                 if (stopTimedOut()) {
-                    // the rest is left leased: delivered again after the visibility timeout
+                    // the rest goes back to the queue, its delivery uncounted
+                    deliverer.handBack(batch.subList(routed, batch.size()));
                     pending.addAndGet(routed - batch.size());
                     break;
                 }

@@ -105,7 +105,8 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer {
         int routed = 0;
         for (Delivery delivery : batch) {
             if (!isRunAllowed()) {
-                // left leased: delivered again after the visibility timeout
+                // the rest goes back to the queue, its delivery uncounted
+                deliverer.handBack(batch.subList(routed, batch.size()));
                 break;
             }
             if (async) {

@@ -167,6 +167,21 @@ public final class ConsumerGroup {
     }
 
     /**
+     * Hands back deliveries a stopping consumer read but never routed: their lease expires now and their delivery is
+     * not counted; see {@code hand-back.lua}.
+     *
+     * @param visibilityTimeoutMs the idle time that makes a lease count as expired
+     */
+    public void handBack(String consumer, long visibilityTimeoutMs, Collection<Delivery> deliveries) {
+        List<Object> args = new ArrayList<>(deliveries.size() + 2);
+        args.add(bytes(consumer));
+        args.add(bytes(visibilityTimeoutMs));
+        deliveries.forEach(delivery -> args.add(bytes(delivery.entryId())));
+        scripts.callAndWait("Hand-back of unrouted messages", LuaScript.HAND_BACK, Durability.NONE, RScript.ReturnType.LONG,
+                args.toArray());
+    }
+
+    /**
      * Removes a stopping consumer from the group unless it still holds messages; see {@code retire.lua}.
      */
     public void retire(String consumer) {

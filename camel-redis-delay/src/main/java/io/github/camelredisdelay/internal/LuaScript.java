@@ -45,6 +45,7 @@ public enum LuaScript {
     /** Only reads, but must see the master's state: READ_WRITE sends it there. */
     LEASE_CHECK("lease-check.lua", RScript.Mode.READ_WRITE),
     RETIRE("retire.lua", RScript.Mode.READ_WRITE),
+    HAND_BACK("hand-back.lua", RScript.Mode.READ_WRITE),
     STATS("stats.lua", RScript.Mode.READ_ONLY),
     PEEK("peek.lua", RScript.Mode.READ_ONLY),
     PURGE("purge.lua", RScript.Mode.READ_WRITE),

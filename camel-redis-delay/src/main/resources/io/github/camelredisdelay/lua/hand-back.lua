@@ -1,0 +1,40 @@
+--
+-- Copyright The camel-redis-delay authors
+--
+-- Licensed under the Apache License, Version 2.0 (the "License");
+-- you may not use this file except in compliance with the License.
+-- You may obtain a copy of the License at
+--
+--     https://www.apache.org/licenses/LICENSE-2.0
+--
+-- Unless required by applicable law or agreed to in writing, software
+-- distributed under the License is distributed on an "AS IS" BASIS,
+-- WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+-- See the License for the specific language governing permissions and
+-- limitations under the License.
+--
+
+--[[
+  Hands back entries a stopping consumer read but never routed (its stop ran out of time first): their lease ends
+  now, and the delivery is not counted, so the next consumer to look for expired leases takes them over at once, as
+  if this one had never read them. Entries another consumer took over meanwhile are left alone.
+
+  KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
+  ARGV[3] the consumer that read them
+  ARGV[4] the idle time to give them, ms: the visibility timeout, so that their lease counts as expired
+  ARGV[5..] the entry ids
+
+  Returns the number of entries handed back
+]]
+local consumer = ARGV[3]
+local handedBack = 0
+for i = 5, #ARGV do
+  local entryId = ARGV[i]
+  local pending = rcall('XPENDING', readyKey, group, entryId, entryId, 1, consumer)
+  if #pending == 1 then
+    -- JUSTID: the claim itself does not count a delivery; RETRYCOUNT takes back the one this consumer's read counted
+    rcall('XCLAIM', readyKey, group, consumer, 0, entryId, 'IDLE', ARGV[4], 'RETRYCOUNT', pending[1][4] - 1, 'JUSTID')
+    handedBack = handedBack + 1
+  end
+end
+return handedBack
