@@ -102,6 +102,20 @@ class LeaseTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void aConsumerWithAShorterVisibilityTimeoutDoesNotTakeOverALeaseAnotherStillExtends() throws Exception {
+        // the first consumer extends its lease every 20 s, the second looks for leases idle longer than 500 ms
+        var producer = startContext(consuming("redis-delay:jobs?visibilityTimeout=60s", 3000)).createProducerTemplate();
+        producer.sendBody("redis-delay:jobs", "slow job");
+        await().atMost(Duration.ofSeconds(5)).until(() -> deliveries.size() == 1);
+
+        startContext(consuming("redis-delay:jobs?visibilityTimeout=500", 0));
+
+        // the first exchange ends 3 s after it began, and its acknowledgement follows at once
+        await().atMost(Duration.ofSeconds(10)).until(() -> redis().getMap(key("jobs", "msg")).isEmpty());
+        assertThat(deliveries).as("deliveries of the one message").hasSize(1);
+    }
+
+    @Test
     void slowButHealthyExchangeKeepsItsLeaseAndIsNotDeliveredTwice() throws Exception {
         String uri = "redis-delay:jobs?visibilityTimeout=600";
         var producer = startContext(consuming(uri, 2500)).createProducerTemplate();
