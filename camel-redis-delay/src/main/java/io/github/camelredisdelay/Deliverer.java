@@ -46,7 +46,7 @@ final class Deliverer {
 
     private final RedisDelayEndpoint endpoint;
     private final QueueShard queue;
-    private final String consumerName = ConsumerNames.unique();
+    private final String consumerName;
     private final LeaseKeeper leases;
     private final AckBuffer acks;
     private final Settlement settlement;
@@ -63,6 +63,7 @@ final class Deliverer {
     Deliverer(RedisDelayEndpoint endpoint, QueueShard shard, boolean deferAcks) {
         this.endpoint = endpoint;
         this.queue = shard;
+        this.consumerName = ConsumerNames.unique(endpoint.getConfiguration().getVisibilityTimeout());
         this.leases = new LeaseKeeper(queue, consumerName);
         this.acks = deferAcks ? new AckBuffer() : null;
         RetryPolicy retryPolicy = new RetryPolicy(endpoint.retryDelays(), endpoint.getConfiguration().getMaxDeliveries());
@@ -297,7 +298,7 @@ final class Deliverer {
         // no longer extended first, so that no extension renews the lease handed back
         unrouted.forEach(settlement::abandoned);
         try {
-            queue.group().handBack(consumerName, endpoint.getConfiguration().getVisibilityTimeout(), unrouted);
+            queue.group().handBack(consumerName, unrouted);
         } catch (RuntimeException e) {
             LOG.debug("Consumer {} could not hand back {} unrouted messages of queue {}; they are delivered again after "
                       + "the visibility timeout: {}",

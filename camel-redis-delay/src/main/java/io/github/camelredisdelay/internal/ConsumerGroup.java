@@ -169,13 +169,10 @@ public final class ConsumerGroup {
     /**
      * Hands back deliveries a stopping consumer read but never routed: their lease expires now and their delivery is
      * not counted; see {@code hand-back.lua}.
-     *
-     * @param visibilityTimeoutMs the idle time that makes a lease count as expired
      */
-    public void handBack(String consumer, long visibilityTimeoutMs, Collection<Delivery> deliveries) {
-        List<Object> args = new ArrayList<>(deliveries.size() + 2);
+    public void handBack(String consumer, Collection<Delivery> deliveries) {
+        List<Object> args = new ArrayList<>(deliveries.size() + 1);
         args.add(bytes(consumer));
-        args.add(bytes(visibilityTimeoutMs));
         deliveries.forEach(delivery -> args.add(bytes(delivery.entryId())));
         scripts.callAndWait("Hand-back of unrouted messages", LuaScript.HAND_BACK, Durability.NONE, RScript.ReturnType.LONG,
                 args.toArray());

@@ -20,17 +20,21 @@ import java.net.UnknownHostException;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Names consumers in a queue's consumer group: host, process id and a random suffix, so every consumer instance has a
- * name of its own and an operator can tell where a lease is held.
+ * Names consumers in a queue's consumer group: host, process id and a random part, so every consumer instance has a
+ * name of its own and an operator can tell where a lease is held, then {@code ~} and the consumer's visibility timeout
+ * in ms, so that a consumer with a shorter one takes over no lease this one still extends ({@code reclaim.lua}).
  */
 public final class ConsumerNames {
 
     private ConsumerNames() {
     }
 
-    public static String unique() {
+    /**
+     * @param visibilityTimeoutMs how long a lease of this consumer lasts unless extended
+     */
+    public static String unique(long visibilityTimeoutMs) {
         return host() + "-" + ProcessHandle.current().pid() + "-"
-               + Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36);
+               + Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36) + "~" + visibilityTimeoutMs;
     }
 
     private static String host() {

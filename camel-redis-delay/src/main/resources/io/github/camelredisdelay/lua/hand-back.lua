@@ -21,19 +21,19 @@
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] the consumer that read them
-  ARGV[4] the idle time to give them, ms: the visibility timeout, so that their lease counts as expired
-  ARGV[5..] the entry ids
+  ARGV[4..] the entry ids
 
   Returns the number of entries handed back
 ]]
 local consumer = ARGV[3]
 local handedBack = 0
-for i = 5, #ARGV do
+for i = 4, #ARGV do
   local entryId = ARGV[i]
   local pending = rcall('XPENDING', readyKey, group, entryId, entryId, 1, consumer)
   if #pending == 1 then
-    -- JUSTID: the claim itself does not count a delivery; RETRYCOUNT takes back the one this consumer's read counted
-    rcall('XCLAIM', readyKey, group, consumer, 0, entryId, 'IDLE', ARGV[4], 'RETRYCOUNT', pending[1][4] - 1, 'JUSTID')
+    -- TIME 0: idle since ever, so that its lease counts as expired whatever the visibility timeout of the one who
+    -- looks; JUSTID: the claim itself does not count a delivery; RETRYCOUNT takes back the one this read counted
+    rcall('XCLAIM', readyKey, group, consumer, 0, entryId, 'TIME', 0, 'RETRYCOUNT', pending[1][4] - 1, 'JUSTID')
     handedBack = handedBack + 1
   end
 end

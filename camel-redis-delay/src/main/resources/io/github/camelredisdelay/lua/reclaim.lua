@@ -29,7 +29,9 @@
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] the consumer taking them over
-  ARGV[4] minimum idle time, ms (the visibility timeout)
+  ARGV[4] minimum idle time, ms: the visibility timeout of the consumer taking them over. Consumers' names end in
+          "~<their visibility timeout in ms>" (ConsumerNames.java): while any consumer holding messages has a longer
+          one, that longer one applies, so that no lease still being extended is taken over
   ARGV[5] the entry id to look from: 0-0 at first, then the cursor the previous call returned
   ARGV[6] at most this many entries
   ARGV[7] idle time (ms) after which a consumer holding no message is forgotten
@@ -49,8 +51,29 @@ local function isCurrent(fields)
   return isVersion(rcall('HGET', msgKey, id), versionOf(record))
 end
 
+-- The longest lease of the consumers holding messages; consumers holding none that were not seen for long are forgotten
+local minIdle = tonumber(ARGV[4])
+-- (no stream yet: XAUTOCLAIM below answers NOGROUP, on which the caller creates the group)
+local consumers = rcall('EXISTS', readyKey) == 1 and rcall('XINFO', 'CONSUMERS', readyKey, group) or {}
+for _, consumerInfo in ipairs(consumers) do
+  local name, pending, idle
+  for i = 1, #consumerInfo, 2 do
+    if consumerInfo[i] == 'name' then name = consumerInfo[i + 1]
+    elseif consumerInfo[i] == 'pending' then pending = consumerInfo[i + 1]
+    elseif consumerInfo[i] == 'idle' then idle = consumerInfo[i + 1] end
+  end
+  if pending > 0 then
+    local lease = tonumber(string.match(name, '~(%d+)$'))
+    if lease and lease > minIdle then
+      minIdle = lease
+    end
+  elseif idle > tonumber(ARGV[7]) and name ~= consumer then
+    rcall('XGROUP', 'DELCONSUMER', readyKey, group, name)
+  end
+end
+
 local start = ARGV[5]
-local claimed = rcall('XAUTOCLAIM', readyKey, group, consumer, ARGV[4], start, 'COUNT', ARGV[6])
+local claimed = rcall('XAUTOCLAIM', readyKey, group, consumer, minIdle, start, 'COUNT', ARGV[6])
 local cursor = claimed[1]
 local result = {}
 local deleted = false
@@ -75,17 +98,6 @@ if deleted then
     if #rcall('XRANGE', readyKey, pending[1], pending[1]) == 0 then
       rcall('XACK', readyKey, group, pending[1])
     end
-  end
-end
-for _, consumerInfo in ipairs(rcall('XINFO', 'CONSUMERS', readyKey, group)) do
-  local name, pending, idle
-  for i = 1, #consumerInfo, 2 do
-    if consumerInfo[i] == 'name' then name = consumerInfo[i + 1]
-    elseif consumerInfo[i] == 'pending' then pending = consumerInfo[i + 1]
-    elseif consumerInfo[i] == 'idle' then idle = consumerInfo[i + 1] end
-  end
-  if pending == 0 and idle > tonumber(ARGV[7]) and name ~= consumer then
-    rcall('XGROUP', 'DELCONSUMER', readyKey, group, name)
   end
 end
 return {cursor, result}
