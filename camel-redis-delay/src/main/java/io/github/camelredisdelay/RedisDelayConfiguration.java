@@ -423,8 +423,9 @@ public class RedisDelayConfiguration implements Cloneable {
 
     /**
      * Number of hash tags (cluster slots) one queue is spread over, so a busy queue can use several cluster masters.
-     * Every producer and consumer of a queue, and of its dead-letter queue, must use the same value; changing it
-     * strands the messages of the shards that go away.
+     * Every producer and consumer of a queue, and of its dead-letter queue, must use the same value: the count a
+     * queue's messages are stored in is recorded in Redis, and an endpoint with another one fails its operations
+     * (logged at start); it may change once the queue is empty.
      */
     public void setShards(int shards) {
         this.shards = shards;

@@ -19,9 +19,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import io.github.camelredisdelay.internal.DueTime;
@@ -34,6 +39,7 @@ import io.github.camelredisdelay.internal.QueueAdmin;
 import io.github.camelredisdelay.internal.QueueNames;
 import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.QueueStatistics;
+import io.github.camelredisdelay.internal.ShardCountCheck;
 import io.github.camelredisdelay.internal.ShardedQueue;
 import io.github.camelredisdelay.internal.TransferTask;
 import io.github.camelredisdelay.internal.WakeChannels;
@@ -94,6 +100,9 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     private String connection;
     private ConnectionShares shares;
     private QueueStatistics statistics;
+    /** Why this endpoint's shards option cannot be used with its queue as stored; null while none is known. */
+    private volatile String shardCountProblem;
+    private volatile ScheduledFuture<?> shardCountRetry;
     private QueueAdmin admin;
     private String statisticsKey;
     private RedissonClient client;
@@ -200,6 +209,47 @@ public class RedisDelayEndpoint extends DefaultEndpoint
             transferKeys.add(key);
         }
         warnOfUnusedTransferOptions(running);
+        checkShardCountsSoon(connectionShares.transfer());
+    }
+
+    /**
+     * Compares this endpoint's {@code shards} with the count its queue and dead-letter queue are stored in, off the
+     * start path (Redis may be down: then again every 5 s); a mismatch fails this endpoint's operations and is logged.
+     */
+    private void checkShardCountsSoon(ScheduledExecutorService timer) {
+        timer.execute(() -> {
+            CompletionStage<Optional<String>> checked;
+            try {
+                checked = ShardCountCheck.run(client, configuration.getKeyPrefix(), queue)
+                        .thenCombine(ShardCountCheck.run(client, configuration.getKeyPrefix(), deadLetterQueue),
+                                (own, deadLetters) -> own.or(() -> deadLetters));
+            } catch (RuntimeException e) {
+                // Redisson throws instead of failing the future when it cannot connect
+                checked = CompletableFuture.failedFuture(e);
+            }
+            checked.whenComplete((problem, error) -> {
+                if (!isRunAllowed()) {
+                    return;
+                }
+                if (error != null) {
+                    LOG.debug("Cannot check the shard count of queue {} yet: {}", queueName, error.toString());
+                    shardCountRetry = timer.schedule(() -> checkShardCountsSoon(timer), 5, TimeUnit.SECONDS);
+                } else if (problem.isPresent()) {
+                    shardCountProblem = problem.get();
+                    LOG.error("Endpoint {}: {}", URISupport.sanitizeUri(getEndpointUri()), problem.get());
+                }
+            });
+        });
+    }
+
+    /**
+     * @throws IllegalStateException when this endpoint's {@code shards} differs from the count its queue is stored in
+     */
+    void requireAgreedShardCount() {
+        String problem = shardCountProblem;
+        if (problem != null) {
+            throw new IllegalStateException(problem);
+        }
     }
 
     /**
@@ -224,6 +274,11 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     @Override
     protected void doStop() throws Exception {
         RedisDelayComponent component = getComponent();
+        ScheduledFuture<?> retry = shardCountRetry;
+        if (retry != null) {
+            retry.cancel(false);
+        }
+        shardCountProblem = null;
         transferKeys.forEach(component::releaseTransferTask);
         transferKeys = List.of();
         if (wakeChannelsKey != null) {

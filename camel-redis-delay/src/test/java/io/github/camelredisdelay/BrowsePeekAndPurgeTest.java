@@ -172,7 +172,8 @@ class BrowsePeekAndPurgeTest extends RedisDelayTestSupport {
                 "orders");
 
         assertThat(removed).isEqualTo(1_237L);
-        assertThat(redis().getKeys().getKeysByPattern(keyPrefix + ":{orders}:*")).containsExactly(key("orders", "ready"));
+        assertThat(redis().getKeys().getKeysByPattern(keyPrefix + ":{orders}:*"))
+                .filteredOn(key -> !key.endsWith(":shards")).containsExactly(key("orders", "ready"));
         assertThat(redis().getStream(key("orders", "ready")).size()).isZero();
         release.countDown();
         producer.sendBody("redis-delay:orders", "after");
@@ -189,7 +190,8 @@ class BrowsePeekAndPurgeTest extends RedisDelayTestSupport {
                 RedisDelayConstants.CONFIRM, "orders");
 
         assertThat(removed).isEqualTo(60L);
-        assertThat(redis().getKeys().getKeysByPattern(keyPrefix + ":*")).isEmpty();
+        // what stays: the shard count each queue is stored in (its dead-letter queue's too), a small hash
+        assertThat(redis().getKeys().getKeysByPattern(keyPrefix + ":*")).allMatch(key -> key.endsWith("}:shards"));
     }
 
     @Test

@@ -55,6 +55,7 @@ public enum LuaScript {
     TIME("time.lua", RScript.Mode.READ_ONLY),
     PROBE("probe.lua", RScript.Mode.READ_WRITE),
     MEMORY_POLICY("memory-policy.lua", RScript.Mode.READ_ONLY),
+    SHARD_COUNT("shard-count.lua", RScript.Mode.READ_WRITE),
     MIGRATE("migrate.lua", RScript.Mode.READ_WRITE),
     MIGRATED_FORGET("migrated-forget.lua", RScript.Mode.READ_WRITE),
     /** Not a queue script: runs on a legacy RDelayedQueue's slot, without prelude.lua. */

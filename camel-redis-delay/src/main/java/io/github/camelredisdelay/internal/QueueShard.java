@@ -261,6 +261,17 @@ public final class QueueShard {
     }
 
     /**
+     * Records {@code shards} as the queue's shard count, unless another one is recorded and {@code replace} is
+     * {@code false} (call on shard 0); see {@code shard-count.lua}.
+     *
+     * @return the count recorded now
+     */
+    public CompletionStage<Long> recordShardCountAsync(int shards, boolean replace) {
+        return scripts.call("Shard count", LuaScript.SHARD_COUNT, Durability.NONE, RScript.ReturnType.LONG, bytes(shards),
+                bytes(replace ? 1 : 0));
+    }
+
+    /**
      * The {@code maxmemory-policy} of the node that holds this queue, read from {@code INFO}; see
      * {@code memory-policy.lua}.
      */
