@@ -58,40 +58,6 @@ class ShardedQueueTest extends RedisDelayTestSupport {
     }
 
     @Test
-    void anEndpointWithAnotherShardCountThanItsQueueHoldsMessagesInIsRefusedNamingBoth() throws Exception {
-        ProducerTemplate producer = startContext().createProducerTemplate();
-        producer.sendBody("redis-delay:orders?delay=1h", "waiting in the one shard");
-
-        // the other endpoint checks its queue's shard count just after it starts, off the start path
-        String refusal = await().atMost(Duration.ofSeconds(10)).until(() -> {
-            Exception failure = producer.send(SHARDED + "&operation=cancel",
-                    e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "none")).getException();
-            return failure == null ? null : failure.getMessage();
-        }, message -> message != null);
-
-        assertThat(refusal).contains("Queue orders is stored in 1 shards, which hold 1 messages", "shards=3",
-                "Use shards=1");
-        assertThat(redis().getMap(key("orders", "msg")).size()).as("the message stays where it is").isEqualTo(1);
-    }
-
-    @Test
-    void theShardCountOfAnEmptyQueueCanChange() throws Exception {
-        ProducerTemplate producer = startContext().createProducerTemplate();
-        producer.sendBody("redis-delay:orders?delay=0", "one shard");
-        await().atMost(Duration.ofSeconds(10)).until(() -> producer.getCamelContext().createConsumerTemplate()
-                .receiveBody("redis-delay:orders", 100) != null);
-        await().atMost(Duration.ofSeconds(10)).until(() -> redis().getMap(key("orders", "msg")).isEmpty());
-
-        ProducerTemplate resized = nodeConsuming(SHARDED);
-        List<String> ids = IntStream.range(0, 6).mapToObj(i -> "order-" + i).toList();
-        ids.forEach(id -> resized.sendBodyAndHeader(SHARDED, id, RedisDelayConstants.MESSAGE_ID, id));
-
-        await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() >= ids.size());
-        assertThat(delivered).containsExactlyInAnyOrderElementsOf(ids);
-        assertThat(redis().getMap(keyPrefix + ":{orders}:shards").get("count")).isEqualTo("3");
-    }
-
-    @Test
     void messagesAreSpreadOverEveryShardAndEachIsDeliveredOnce() throws Exception {
         ProducerTemplate producer = nodeConsuming(SHARDED + "&concurrentConsumers=2");
         List<String> ids = IntStream.range(0, 60).mapToObj(i -> "order-" + i).toList();

@@ -1,0 +1,181 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.IntStream;
+
+import io.github.camelredisdelay.test.HealthChecks;
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.CamelContext;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.health.HealthCheck;
+import org.apache.camel.health.HealthCheckHelper;
+import org.junit.jupiter.api.Test;
+import org.redisson.client.codec.StringCodec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Every endpoint of a queue must use the shard count the queue is stored in: one with another {@code shards} is
+ * refused, loudly, in each of its roles (producer, consumer, operator); a queue changes its count only while it holds
+ * no message and no endpoint with the old count runs.
+ */
+class ShardCountAgreementTest extends RedisDelayTestSupport {
+
+    private static final String SHARDED = "redis-delay:orders?shards=3";
+
+    private final List<String> delivered = new CopyOnWriteArrayList<>();
+
+    private CamelContext nodeConsuming(String uri) throws Exception {
+        return startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri).process(e -> delivered.add(e.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID, String.class)));
+            }
+        });
+    }
+
+    /** A node whose producer endpoint of {@code uri} runs, without sending anything. */
+    private CamelContext nodeProducingTo(String uri) throws Exception {
+        return startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:order").to(uri);
+            }
+        });
+    }
+
+    private Map<Object, Object> shardRecord(String queue) {
+        return redis().getMap(keyPrefix + ":{" + queue + "}:shards", StringCodec.INSTANCE)
+                .readAllMap();
+    }
+
+    /** The refusal a cancel through {@code uri} meets, once the endpoint's check answered. */
+    private String refusalOf(ProducerTemplate producer, String uri) {
+        return await().atMost(Duration.ofSeconds(10)).until(() -> {
+            Exception failure = producer.send(uri + "&operation=cancel",
+                    e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "none")).getException();
+            return failure == null ? null : failure.getMessage();
+        }, message -> message != null);
+    }
+
+    @Test
+    void anEndpointWithAnotherCountThanItsQueueHoldsMessagesInIsRefusedNamingBoth() throws Exception {
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        producer.sendBody("redis-delay:orders?delay=1h", "waiting in the one shard");
+
+        String refusal = refusalOf(producer, SHARDED);
+
+        assertThat(refusal).contains("Queue orders is stored in 1 shards, which hold 1 messages", "shards=3",
+                "Use shards=1");
+        assertThat(redis().getMap(key("orders", "msg")).size()).as("the message stays where it is").isEqualTo(1);
+    }
+
+    @Test
+    void anEmptyQueueKeepsItsCountWhileAnEndpointWithItRuns() throws Exception {
+        nodeProducingTo("redis-delay:orders?delay=1h");
+        await().atMost(Duration.ofSeconds(10)).until(() -> "1".equals(shardRecord("orders").get("count")));
+
+        String refusal = refusalOf(startContext().createProducerTemplate(), SHARDED);
+
+        assertThat(refusal).contains("Queue orders", "shards=1", "this endpoint has shards=3", "Use shards=1");
+        assertThat(shardRecord("orders")).containsEntry("count", "1");
+    }
+
+    @Test
+    void anEmptyQueueTakesANewCountOnceNoEndpointConfirmedTheOldOneForHalfAMinute() throws Exception {
+        CamelContext old = nodeProducingTo("redis-delay:orders?delay=1h");
+        await().atMost(Duration.ofSeconds(10)).until(() -> "1".equals(shardRecord("orders").get("count")));
+        old.stop();
+        // as if its last confirmation were a minute old
+        redis().getMap(keyPrefix + ":{orders}:shards", StringCodec.INSTANCE).put("seen", "0");
+
+        ProducerTemplate resized = nodeConsuming(SHARDED).createProducerTemplate();
+        List<String> ids = IntStream.range(0, 6).mapToObj(i -> "order-" + i).toList();
+        await().atMost(Duration.ofSeconds(10)).until(() -> "3".equals(shardRecord("orders").get("count")));
+        ids.forEach(id -> resized.sendBodyAndHeader(SHARDED, id, RedisDelayConstants.MESSAGE_ID, id));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() >= ids.size());
+        assertThat(delivered).containsExactlyInAnyOrderElementsOf(ids);
+    }
+
+    @Test
+    void aConsumerWithAnotherCountConsumesNothingAndIsDownNamingBoth() throws Exception {
+        ProducerTemplate producer = nodeProducingTo("redis-delay:orders").createProducerTemplate();
+        producer.sendBodyAndHeader("redis-delay:orders?delay=1500", "due soon", RedisDelayConstants.MESSAGE_ID, "a");
+
+        CamelContext consumer = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders?shards=2").routeId("expire")
+                        .process(e -> delivered.add(e.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID, String.class)));
+            }
+        });
+        HealthChecks.enableConsumersAndProducers(consumer);
+        consumer.start();
+
+        HealthCheck.Result down = await().atMost(Duration.ofSeconds(10)).until(
+                () -> HealthCheckHelper.invokeReadiness(consumer).stream()
+                        .filter(result -> result.getCheck().getId().equals("consumer:expire"))
+                        .findFirst().orElseThrow(),
+                result -> result.getState() == HealthCheck.State.DOWN);
+        assertThat(down.getMessage()).hasValueSatisfying(
+                message -> assertThat(message).contains("Queue orders", "this endpoint has shards=2", "Use shards=1"));
+        // the message came due a while ago: a consumer that read would have delivered it
+        await().pollDelay(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> true);
+        assertThat(delivered).isEmpty();
+        assertThat(redis().getMap(key("orders", "msg")).size()).isEqualTo(1);
+    }
+
+    @Test
+    void operatorOperationsOfAnEndpointWithAnotherCountAreRefused() throws Exception {
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        producer.sendBody("redis-delay:orders?delay=1h", "waiting in the one shard");
+        refusalOf(producer, SHARDED);
+        RedisDelayEndpoint sharded = producer.getCamelContext().getEndpoint(SHARDED, RedisDelayEndpoint.class);
+
+        assertThatThrownBy(() -> sharded.purgeQueue("orders")).hasMessageContaining("this endpoint has shards=3");
+        assertThatThrownBy(sharded::getExchanges).hasMessageContaining("this endpoint has shards=3");
+        assertThat(redis().getMap(key("orders", "msg")).size()).as("nothing purged").isEqualTo(1);
+    }
+
+    @Test
+    void anEndpointThatNamesNoDeadLetterQueueRecordsNoCountForOne() throws Exception {
+        nodeProducingTo("redis-delay:orders?delay=1h");
+        await().atMost(Duration.ofSeconds(10)).until(() -> "1".equals(shardRecord("orders").get("count")));
+
+        assertThat(redis().getKeys().countExists(keyPrefix + ":{orders.dead}:shards")).isZero();
+    }
+
+    @Test
+    void aProducerIsNotRefusedForTheCountOfTheDeadLetterQueueItNames() throws Exception {
+        nodeConsuming("redis-delay:a?shards=2&deadLetterQueue=failed");
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        await().atMost(Duration.ofSeconds(10)).until(() -> "2".equals(shardRecord("failed").get("count")));
+
+        producer.sendBodyAndHeader("redis-delay:b?delay=1h&deadLetterQueue=failed", "b's own queue has one shard",
+                RedisDelayConstants.MESSAGE_ID, "b-1");
+
+        assertThat(redis().getMap(key("b", "msg")).size()).isEqualTo(1);
+    }
+}
