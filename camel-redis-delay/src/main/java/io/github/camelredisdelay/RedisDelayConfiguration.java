@@ -423,9 +423,10 @@ public class RedisDelayConfiguration implements Cloneable {
 
     /**
      * Number of hash tags (cluster slots) one queue is spread over, so a busy queue can use several cluster masters.
-     * Every producer and consumer of a queue, and of its dead-letter queue, must use the same value: the count a
-     * queue's messages are stored in is recorded in Redis, and an endpoint with another one fails its operations
-     * (logged at start); it may change once the queue is empty.
+     * Every producer and consumer of a queue, and of its dead-letter queue, must use the same value: the count is
+     * recorded in Redis and confirmed by every running endpoint; one with another value logs an ERROR, fails its
+     * operations, reads nothing and reports DOWN. It may change once the queue is empty and no endpoint with the old
+     * value has run for 30 s.
      */
     public void setShards(int shards) {
         this.shards = shards;

@@ -75,12 +75,17 @@ public class RedisDelayDevConsole extends AbstractDevConsole {
             }
         }
         List<Map<String, Object>> queues = new ArrayList<>();
-        byQueue.forEach((statistics, endpoint) -> queues.add(describe(statistics, endpoint.admin())));
+        byQueue.forEach((statistics, endpoint) -> queues.add(describe(statistics, endpoint)));
         return queues;
     }
 
-    private static Map<String, Object> describe(QueueStatistics statistics, QueueAdmin admin) {
+    private static Map<String, Object> describe(QueueStatistics statistics, RedisDelayEndpoint endpoint) {
+        String shardCountProblem = endpoint.shardCountProblem();
+        if (shardCountProblem != null) {
+            return failure(statistics, shardCountProblem);
+        }
         try {
+            QueueAdmin admin = endpoint.admin();
             Map<String, Object> queue = statistics.asMap();
             long now = System.currentTimeMillis() + statistics.clockOffsetMs();
             List<InspectedMessage> browsed = admin.browseEachState(LISTED);
@@ -92,11 +97,15 @@ public class RedisDelayDevConsole extends AbstractDevConsole {
                     .map(m -> m.id() + " dead-lettered " + (now - m.scheduledAt()) + " ms ago: " + lastError(m)).toList());
             return queue;
         } catch (RuntimeException e) {
-            Map<String, Object> failed = new LinkedHashMap<>();
-            failed.put("queue", statistics.queueName());
-            failed.put("error", "Redis does not answer: " + e.getMessage());
-            return failed;
+            return failure(statistics, "Redis does not answer: " + e.getMessage());
         }
+    }
+
+    private static Map<String, Object> failure(QueueStatistics statistics, String error) {
+        Map<String, Object> failed = new LinkedHashMap<>();
+        failed.put("queue", statistics.queueName());
+        failed.put("error", error);
+        return failed;
     }
 
     private static Object lastError(InspectedMessage message) {

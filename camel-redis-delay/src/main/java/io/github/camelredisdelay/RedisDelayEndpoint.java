@@ -19,14 +19,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import io.github.camelredisdelay.internal.DueTime;
@@ -39,7 +34,7 @@ import io.github.camelredisdelay.internal.QueueAdmin;
 import io.github.camelredisdelay.internal.QueueNames;
 import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.QueueStatistics;
-import io.github.camelredisdelay.internal.ShardCountCheck;
+import io.github.camelredisdelay.internal.ShardCountGuard;
 import io.github.camelredisdelay.internal.ShardedQueue;
 import io.github.camelredisdelay.internal.TransferTask;
 import io.github.camelredisdelay.internal.WakeChannels;
@@ -101,8 +96,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     private ConnectionShares shares;
     private QueueStatistics statistics;
     /** Why this endpoint's shards option cannot be used with its queue as stored; null while none is known. */
-    private volatile String shardCountProblem;
-    private volatile ScheduledFuture<?> shardCountRetry;
+    private volatile ShardCountGuard queueShardCount;
+    private volatile ShardCountGuard deadLetterShardCount;
     private QueueAdmin admin;
     private String statisticsKey;
     private RedissonClient client;
@@ -209,44 +204,28 @@ public class RedisDelayEndpoint extends DefaultEndpoint
             transferKeys.add(key);
         }
         warnOfUnusedTransferOptions(running);
-        checkShardCountsSoon(connectionShares.transfer());
+        queueShardCount = new ShardCountGuard(
+                client, configuration.getKeyPrefix(), queue,
+                URISupport.sanitizeUri(getEndpointUri()));
+        queueShardCount.start(connectionShares.transfer());
     }
 
     /**
-     * Compares this endpoint's {@code shards} with the count its queue and dead-letter queue are stored in, off the
-     * start path (Redis may be down: then again every 5 s); a mismatch fails this endpoint's operations and is logged.
+     * @return why this endpoint's {@code shards} cannot be used (it differs from the count its queue, or for a consumer
+     *         its dead-letter queue, is stored in), or {@code null}
      */
-    private void checkShardCountsSoon(ScheduledExecutorService timer) {
-        timer.execute(() -> {
-            CompletionStage<Optional<String>> checked;
-            try {
-                checked = ShardCountCheck.run(client, configuration.getKeyPrefix(), queue)
-                        .thenCombine(ShardCountCheck.run(client, configuration.getKeyPrefix(), deadLetterQueue),
-                                (own, deadLetters) -> own.or(() -> deadLetters));
-            } catch (RuntimeException e) {
-                // Redisson throws instead of failing the future when it cannot connect
-                checked = CompletableFuture.failedFuture(e);
-            }
-            checked.whenComplete((problem, error) -> {
-                if (!isRunAllowed()) {
-                    return;
-                }
-                if (error != null) {
-                    LOG.debug("Cannot check the shard count of queue {} yet: {}", queueName, error.toString());
-                    shardCountRetry = timer.schedule(() -> checkShardCountsSoon(timer), 5, TimeUnit.SECONDS);
-                } else if (problem.isPresent()) {
-                    shardCountProblem = problem.get();
-                    LOG.error("Endpoint {}: {}", URISupport.sanitizeUri(getEndpointUri()), problem.get());
-                }
-            });
-        });
+    String shardCountProblem() {
+        ShardCountGuard ownQueue = queueShardCount;
+        ShardCountGuard deadLetters = deadLetterShardCount;
+        String problem = ownQueue != null ? ownQueue.problem() : null;
+        return problem != null || deadLetters == null ? problem : deadLetters.problem();
     }
 
     /**
      * @throws IllegalStateException when this endpoint's {@code shards} differs from the count its queue is stored in
      */
     void requireAgreedShardCount() {
-        String problem = shardCountProblem;
+        String problem = shardCountProblem();
         if (problem != null) {
             throw new IllegalStateException(problem);
         }
@@ -274,11 +253,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     @Override
     protected void doStop() throws Exception {
         RedisDelayComponent component = getComponent();
-        ScheduledFuture<?> retry = shardCountRetry;
-        if (retry != null) {
-            retry.cancel(false);
-        }
-        shardCountProblem = null;
+        stopShardCountGuards();
         transferKeys.forEach(component::releaseTransferTask);
         transferKeys = List.of();
         if (wakeChannelsKey != null) {
@@ -342,6 +317,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
      * count and that endpoints naming none use (the first consumer's, when two name different ones, with a WARN).
      */
     void consumerStarting() {
+        startDeadLetterShardCountGuard();
         if (configuration.getDeadLetterQueue() == null) {
             return;
         }
@@ -351,6 +327,28 @@ public class RedisDelayEndpoint extends DefaultEndpoint
                      + "console count those of {}, and endpoints that name none redrive and peek there. Name the same "
                      + "deadLetterQueue on every consumer of the queue (or on the component)",
                     queueName, other, deadLetterQueue.name(), other);
+        }
+    }
+
+    /** A consumer dead-letters with this endpoint's {@code shards}: its dead-letter queue must be stored in as many. */
+    private synchronized void startDeadLetterShardCountGuard() {
+        if (deadLetterShardCount == null) {
+            ShardCountGuard guard = new ShardCountGuard(
+                    client, configuration.getKeyPrefix(), deadLetterQueue,
+                    URISupport.sanitizeUri(getEndpointUri()));
+            guard.start(shares.transfer());
+            deadLetterShardCount = guard;
+        }
+    }
+
+    private synchronized void stopShardCountGuards() {
+        if (queueShardCount != null) {
+            queueShardCount.stop();
+            queueShardCount = null;
+        }
+        if (deadLetterShardCount != null) {
+            deadLetterShardCount.stop();
+            deadLetterShardCount = null;
         }
     }
 
@@ -382,8 +380,14 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         return statistics;
     }
 
-    /** Peek and purge on this queue; available while the endpoint is started. */
+    /**
+     * Browse, peek, purge and redrive on this queue; available while the endpoint is started.
+     *
+     * @throws IllegalStateException when this endpoint's {@code shards} differs from the count its queue is stored in:
+     *                               they would see, and change, only part of it
+     */
     QueueAdmin admin() {
+        requireAgreedShardCount();
         return admin;
     }
 
@@ -490,7 +494,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     public List<Exchange> getExchanges(int limit, Predicate filter) {
         int wanted = browsed(limit);
         List<Exchange> exchanges = new ArrayList<>();
-        for (InspectedMessage message : admin.browse(filter == null ? wanted : getBrowseLimit())) {
+        for (InspectedMessage message : admin().browse(filter == null ? wanted : getBrowseLimit())) {
             Exchange exchange = createExchange();
             messageMapper.populate(exchange, message);
             if (filter == null || filter.test(exchange)) {
@@ -510,7 +514,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
 
     @Override
     public BrowseStatus getBrowseStatus(int limit) {
-        List<InspectedMessage> messages = admin.browse(browsed(limit));
+        List<InspectedMessage> messages = admin().browse(browsed(limit));
         return messages.isEmpty()
                 ? new BrowseStatus(0, 0, 0)
                 : new BrowseStatus(messages.size(), messages.get(0).dueAt(), messages.get(messages.size() - 1).dueAt());
@@ -524,7 +528,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
      */
     @ManagedOperation(description = "Shows the message with this id (queue, else dead-letter queue) without changing it")
     public Map<String, Object> peekMessage(String messageId) {
-        InspectedMessage found = admin.peek(messageId);
+        InspectedMessage found = admin().peek(messageId);
         Map<String, Object> shown = new LinkedHashMap<>();
         if (found != null) {
             Envelope envelope = EnvelopeCodec.decode(found.envelope());
@@ -559,7 +563,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
                                                + "queue; it was " + (confirm == null ? "not set" : "'" + confirm + "'")
                                                + ". Nothing was removed");
         }
-        return admin.purge();
+        return admin().purge();
     }
 
     /**
@@ -573,7 +577,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
             throw new IllegalArgumentException(
                     "redriveDeadLetters on queue " + queueName + " needs a positive limit, not " + limit);
         }
-        return admin.redrive(limit, DueTime.after(0));
+        return admin().redrive(limit, DueTime.after(0));
     }
 
     /**
@@ -583,7 +587,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
      */
     @ManagedOperation(description = "Moves the dead letter with this id back to the queue, due now")
     public long redriveDeadLetter(String messageId) {
-        return admin.redrive(messageId, DueTime.after(0));
+        return admin().redrive(messageId, DueTime.after(0));
     }
 
     /** The validated delays of the retry schedule, in ms. */

@@ -28,17 +28,20 @@ import org.apache.camel.support.DefaultConsumer;
 
 /**
  * Readiness of a redis-delay consumer or producer: DOWN, with the reason, while the queue's Redis does not answer
- * within two seconds; UP again as soon as it does.
+ * within two seconds, or while the endpoint's {@code shards} differs from the count its queue (for a consumer, or its
+ * dead-letter queue) is stored in; UP again as soon as it does, or agrees.
  */
 public class RedisDelayHealthCheck extends AbstractHealthCheck {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
 
+    private final RedisDelayEndpoint endpoint;
     private final ShardedQueue queue;
 
-    private RedisDelayHealthCheck(CamelContext context, String id, ShardedQueue queue, boolean enabled) {
+    private RedisDelayHealthCheck(CamelContext context, String id, RedisDelayEndpoint endpoint, boolean enabled) {
         super("camel", id);
-        this.queue = queue;
+        this.endpoint = endpoint;
+        this.queue = endpoint.queue();
         setCamelContext(context);
         setEnabled(enabled);
     }
@@ -46,9 +49,9 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
     /**
      * Gives a consumer its check; Camel's {@code consumers} repository asks each route's consumer for it.
      */
-    static void attach(DefaultConsumer consumer, ShardedQueue queue, boolean enabled) {
-        String id = "consumer:redis-delay-" + (consumer.getRouteId() != null ? consumer.getRouteId() : queue.name());
-        consumer.setHealthCheck(new RedisDelayHealthCheck(consumer.getEndpoint().getCamelContext(), id, queue, enabled));
+    static void attach(DefaultConsumer consumer, RedisDelayEndpoint endpoint, boolean enabled) {
+        String id = "consumer:redis-delay-" + (consumer.getRouteId() != null ? consumer.getRouteId() : endpoint.getQueueName());
+        consumer.setHealthCheck(new RedisDelayHealthCheck(endpoint.getCamelContext(), id, endpoint, enabled));
     }
 
     /**
@@ -56,7 +59,8 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
      *
      * @return a handle that removes the check again; a no-op when there is no such repository
      */
-    static Runnable registerForProducer(CamelContext context, ShardedQueue queue, boolean enabled) {
+    static Runnable registerForProducer(RedisDelayEndpoint endpoint, boolean enabled) {
+        CamelContext context = endpoint.getCamelContext();
         WritableHealthCheckRepository repository
                 = HealthCheckHelper.getHealthCheckRepository(context, "producers", WritableHealthCheckRepository.class);
         if (repository == null) {
@@ -64,7 +68,7 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
             };
         }
         RedisDelayHealthCheck check
-                = new RedisDelayHealthCheck(context, "producer:redis-delay-" + queue.name(), queue, enabled);
+                = new RedisDelayHealthCheck(context, "producer:redis-delay-" + endpoint.getQueueName(), endpoint, enabled);
         repository.addHealthCheck(check);
         return () -> repository.removeHealthCheck(check);
     }
@@ -77,6 +81,11 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
     @Override
     protected void doCall(HealthCheckResultBuilder builder, Map<String, Object> options) {
         builder.detail("queue", queue.name());
+        String shardCountProblem = endpoint.shardCountProblem();
+        if (shardCountProblem != null) {
+            builder.down().message(shardCountProblem);
+            return;
+        }
         try {
             queue.ping(TIMEOUT);
             builder.up();

@@ -134,6 +134,7 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport {
     }
 
     private Exchange takeNow(Deliverer deliverer, Duration block) {
+        endpoint.requireAgreedShardCount();
         for (Delivery delivery : deliverer.fetch(1, block)) {
             Exchange exchange = endpoint.createExchange();
             if (deliverer.prepare(delivery, exchange) != null) {

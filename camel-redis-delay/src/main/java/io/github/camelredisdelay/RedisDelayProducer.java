@@ -66,7 +66,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
     @Override
     protected void doStart() throws Exception {
         super.doStart();
-        unregisterHealthCheck = RedisDelayHealthCheck.registerForProducer(getEndpoint().getCamelContext(), queue(),
+        unregisterHealthCheck = RedisDelayHealthCheck.registerForProducer(endpoint,
                 endpoint.getComponent().isHealthCheckProducerEnabled());
     }
 

@@ -76,10 +76,14 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer {
     /**
      * Fetches and routes each shard's messages. A failed fetch is logged once per outage (and handed to the route's
      * error handler as often, with {@code bridgeErrorHandler}), as by the blocking consumer, rather than by Camel's
-     * poll strategy with each poll.
+     * poll strategy with each poll. Nothing is fetched while the endpoint's {@code shards} differs from its queue's.
      */
     @Override
     protected int poll() throws InterruptedException {
+        if (endpoint.shardCountProblem() != null) {
+            // reads only part of the queue: reads nothing until it agrees (logged, and its health check is DOWN)
+            return 0;
+        }
         int delivered = 0;
         for (Deliverer deliverer : deliverers.all()) {
             List<Delivery> batch;

@@ -50,7 +50,7 @@ final class ShardDeliverers {
      * Gives the consumer its health check and starts keeping the leases of fetched messages alive.
      */
     void start(DefaultConsumer owner) {
-        RedisDelayHealthCheck.attach(owner, endpoint.queue(), endpoint.getComponent().isHealthCheckConsumerEnabled());
+        RedisDelayHealthCheck.attach(owner, endpoint, endpoint.getComponent().isHealthCheckConsumerEnabled());
         ScheduledExecutorService leaseTimer = endpoint.leaseTimer();
         deliverers.forEach(deliverer -> deliverer.start(leaseTimer));
     }

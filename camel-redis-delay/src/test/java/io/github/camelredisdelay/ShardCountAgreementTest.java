@@ -81,10 +81,14 @@ class ShardCountAgreementTest extends RedisDelayTestSupport {
 
     @Test
     void anEndpointWithAnotherCountThanItsQueueHoldsMessagesInIsRefusedNamingBoth() throws Exception {
-        ProducerTemplate producer = startContext().createProducerTemplate();
-        producer.sendBody("redis-delay:orders?delay=1h", "waiting in the one shard");
+        CamelContext old = startContext();
+        old.createProducerTemplate().sendBody("redis-delay:orders?delay=1h", "waiting in the one shard");
+        await().atMost(Duration.ofSeconds(10)).until(() -> "1".equals(shardRecord("orders").get("count")));
+        old.stop();
+        // as if its last confirmation were a minute old
+        redis().getMap(keyPrefix + ":{orders}:shards", StringCodec.INSTANCE).put("seen", "0");
 
-        String refusal = refusalOf(producer, SHARDED);
+        String refusal = refusalOf(startContext().createProducerTemplate(), SHARDED);
 
         assertThat(refusal).contains("Queue orders is stored in 1 shards, which hold 1 messages", "shards=3",
                 "Use shards=1");
@@ -151,8 +155,9 @@ class ShardCountAgreementTest extends RedisDelayTestSupport {
     void operatorOperationsOfAnEndpointWithAnotherCountAreRefused() throws Exception {
         ProducerTemplate producer = startContext().createProducerTemplate();
         producer.sendBody("redis-delay:orders?delay=1h", "waiting in the one shard");
-        refusalOf(producer, SHARDED);
         RedisDelayEndpoint sharded = producer.getCamelContext().getEndpoint(SHARDED, RedisDelayEndpoint.class);
+        // the endpoint checks its queue's shard count just after it starts, off the start path
+        await().atMost(Duration.ofSeconds(10)).until(() -> sharded.shardCountProblem() != null);
 
         assertThatThrownBy(() -> sharded.purgeQueue("orders")).hasMessageContaining("this endpoint has shards=3");
         assertThatThrownBy(sharded::getExchanges).hasMessageContaining("this endpoint has shards=3");

@@ -261,14 +261,25 @@ public final class QueueShard {
     }
 
     /**
-     * Records {@code shards} as the queue's shard count, unless another one is recorded and {@code replace} is
-     * {@code false} (call on shard 0); see {@code shard-count.lua}.
+     * Records or confirms {@code shards} as the queue's shard count (call on shard 0); see {@code shard-count.lua}.
      *
-     * @return the count recorded now
+     * @param  replace to record it in place of another count that no endpoint confirmed within {@code inUseWithinMs}
+     *                 (the caller found that count's shards empty)
+     * @return         the count recorded now, and how long ago an endpoint with it confirmed it
      */
-    public CompletionStage<Long> recordShardCountAsync(int shards, boolean replace) {
-        return scripts.call("Shard count", LuaScript.SHARD_COUNT, Durability.NONE, RScript.ReturnType.LONG, bytes(shards),
-                bytes(replace ? 1 : 0));
+    public CompletionStage<RecordedShardCount> recordShardCountAsync(int shards, boolean replace, long inUseWithinMs) {
+        CompletionStage<List<Object>> reply = scripts.call("Shard count", LuaScript.SHARD_COUNT, Durability.NONE,
+                RScript.ReturnType.LIST, bytes(shards), bytes(replace ? 1 : 0), bytes(inUseWithinMs));
+        return reply.thenApply(result -> new RecordedShardCount((int) toLong(result.get(0)), toLong(result.get(1))));
+    }
+
+    /**
+     * A queue's recorded shard count.
+     *
+     * @param count            the count
+     * @param unconfirmedForMs how long ago an endpoint with that count last confirmed it
+     */
+    public record RecordedShardCount(int count, long unconfirmedForMs) {
     }
 
     /**

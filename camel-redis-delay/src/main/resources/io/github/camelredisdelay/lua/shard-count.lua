@@ -15,20 +15,25 @@
 --
 
 --[[
-  Records how many shards the queue is spread over, in the hash "<keyPrefix>:{<queue>}:shards" beside shard 0's keys
-  (field "count"), so that an endpoint with another shards option is found out: its messages would go to, or be read
-  from, shards the others do not use (ShardCountCheck.java).
+  Records and confirms how many shards the queue is spread over, in the hash "<keyPrefix>:{<queue>}:shards" beside
+  shard 0's keys: field "count", and field "seen", Redis' time (epoch ms) an endpoint with that count last recorded or
+  confirmed it (each running endpoint does every few seconds: ShardCountGuard.java). An endpoint with another count is
+  found out: its messages would go to, or be read from, shards the others do not use.
 
   KEYS, ARGV[1] and ARGV[2]: shard 0's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] this endpoint's shard count
-  ARGV[4] "1" to record it even when another count is recorded (the caller found the queue empty), else "0"
+  ARGV[4] "1" to record it in place of another count (the caller found that count's shards empty), else "0"
+  ARGV[5] ms: another count is kept while an endpoint with it confirmed it within this time
 
-  Returns the recorded count: ARGV[3] when none was recorded, or when ARGV[4] is "1"
+  Returns {the recorded count, ms since an endpoint with it last confirmed it}: {ARGV[3], 0} when this endpoint's count
+  is the recorded one now (confirmed, recorded where none was, or in place of one nobody confirmed within ARGV[5])
 ]]
 local countKey = string.sub(msgKey, 1, -4) .. 'shards'
-local recorded = rcall('HGET', countKey, 'count')
-if not recorded or ARGV[4] == '1' then
-  rcall('HSET', countKey, 'count', ARGV[3])
-  return tonumber(ARGV[3])
+local now = redisNow()
+local recorded = rcall('HMGET', countKey, 'count', 'seen')
+local unconfirmedFor = now - (tonumber(recorded[2]) or 0)
+if not recorded[1] or recorded[1] == ARGV[3] or (ARGV[4] == '1' and unconfirmedFor > tonumber(ARGV[5])) then
+  rcall('HSET', countKey, 'count', ARGV[3], 'seen', now)
+  return {tonumber(ARGV[3]), 0}
 end
-return tonumber(recorded)
+return {tonumber(recorded[1]), unconfirmedFor}

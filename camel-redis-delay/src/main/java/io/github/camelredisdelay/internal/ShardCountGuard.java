@@ -1,0 +1,174 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.internal;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.redisson.api.RedissonClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps an endpoint's {@code shards} in agreement with the shard count its queue is stored in. The first endpoint of a
+ * queue records its count in Redis, and every running endpoint with that count confirms it every
+ * {@value #CONFIRM_EVERY_MS} ms. An endpoint with another count has a {@link #problem()} (its operations fail, its
+ * consumers read nothing, the problem is logged as an ERROR) while the recorded count's shards hold messages or an
+ * endpoint with that count confirmed it within {@value #IN_USE_WITHIN_MS} ms; otherwise its count replaces the recorded
+ * one (how a queue that is empty, and whose endpoints are all stopped, changes its count). Checks run off the caller's
+ * thread, at start and then every {@value #CONFIRM_EVERY_MS} ms (also while Redis does not answer), so a problem that
+ * appears later (another endpoint took over the record while this one could not confirm it) or goes away is found too.
+ */
+public final class ShardCountGuard {
+
+    /** How often a running endpoint confirms, or checks again, its queue's shard count. */
+    static final long CONFIRM_EVERY_MS = 10_000;
+    /** A count confirmed within this time is in use: no endpoint may record another. */
+    static final long IN_USE_WITHIN_MS = 30_000;
+
+    private static final Logger LOG = LoggerFactory.getLogger(ShardCountGuard.class);
+
+    private final RedissonClient client;
+    private final String keyPrefix;
+    private final ShardedQueue queue;
+    private final String endpoint;
+    private final AtomicBoolean checking = new AtomicBoolean();
+    private volatile boolean running;
+    private volatile String problem;
+    private ScheduledFuture<?> checks;
+
+    /**
+     * @param endpoint the endpoint's URI (sanitized), as the log names it
+     */
+    public ShardCountGuard(RedissonClient client, String keyPrefix, ShardedQueue queue, String endpoint) {
+        this.client = client;
+        this.keyPrefix = keyPrefix;
+        this.queue = queue;
+        this.endpoint = endpoint;
+    }
+
+    /** Checks now and then every {@value #CONFIRM_EVERY_MS} ms, on {@code timer}. */
+    public synchronized void start(ScheduledExecutorService timer) {
+        running = true;
+        checks = timer.scheduleWithFixedDelay(this::check, 0, CONFIRM_EVERY_MS, TimeUnit.MILLISECONDS);
+    }
+
+    public synchronized void stop() {
+        running = false;
+        if (checks != null) {
+            checks.cancel(false);
+            checks = null;
+        }
+        problem = null;
+    }
+
+    /**
+     * @return why this endpoint's {@code shards} cannot be used, or {@code null} when it agrees with its queue's (or no
+     *         check has answered yet)
+     */
+    public String problem() {
+        return problem;
+    }
+
+    private void check() {
+        if (!checking.compareAndSet(false, true)) {
+            // the last check has not been answered yet
+            return;
+        }
+        CompletionStage<String> checked;
+        try {
+            checked = compare();
+        } catch (RuntimeException e) {
+            // Redisson throws instead of failing the future when it cannot connect
+            checked = CompletableFuture.failedFuture(e);
+        }
+        checked.whenComplete((found, error) -> {
+            checking.set(false);
+            if (!running) {
+                return;
+            }
+            if (error != null) {
+                LOG.debug("Cannot check the shard count of queue {} yet: {}", queue.name(), error.toString());
+            } else if (found == null && problem != null) {
+                problem = null;
+                LOG.info("Endpoint {}: queue {} is stored in {} shards again, as this endpoint's", endpoint, queue.name(),
+                        queue.all().size());
+            } else if (found != null) {
+                if (problem == null) {
+                    LOG.error("Endpoint {}: {}", endpoint, found);
+                }
+                problem = found;
+            }
+        });
+    }
+
+    /**
+     * @return when Redis answered: {@code null} when this endpoint's count is the one recorded now, else the problem
+     */
+    private CompletionStage<String> compare() {
+        int shards = queue.all().size();
+        QueueShard first = queue.first();
+        return first.recordShardCountAsync(shards, false, IN_USE_WITHIN_MS).thenCompose(recorded -> {
+            if (recorded.count() == shards) {
+                return CompletableFuture.completedFuture(null);
+            }
+            if (recorded.unconfirmedForMs() <= IN_USE_WITHIN_MS) {
+                return CompletableFuture.completedFuture("Queue " + queue.name() + " is in use with shards="
+                                                         + recorded.count() + " (an endpoint with that count confirmed it "
+                                                         + recorded.unconfirmedForMs() + " ms ago), but this endpoint has "
+                                                         + "shards=" + shards + ". Use shards=" + recorded.count()
+                                                         + " on every endpoint of the queue; to change the count, stop "
+                                                         + "them all and start them with the new one once the queue is "
+                                                         + "empty (after " + IN_USE_WITHIN_MS / 1000 + " s)");
+            }
+            ShardedQueue stored = ShardedQueue.of(client, keyPrefix, queue.name(), recorded.count(), WriteSync.NONE,
+                    Runnable::run);
+            return messages(stored).thenCompose(held -> {
+                if (held > 0) {
+                    return CompletableFuture.completedFuture("Queue " + queue.name() + " is stored in "
+                                                             + recorded.count() + " shards, which hold " + held
+                                                             + " messages, but this endpoint has shards=" + shards
+                                                             + ": those messages would never be delivered. Use shards="
+                                                             + recorded.count() + " (on every endpoint of the queue), or "
+                                                             + "change it once the queue is empty");
+                }
+                return first.recordShardCountAsync(shards, true, IN_USE_WITHIN_MS).thenApply(now -> {
+                    if (now.count() != shards) {
+                        return "Queue " + queue.name() + " is in use with shards=" + now.count()
+                               + ", but this endpoint has shards=" + shards + ". Use shards=" + now.count()
+                               + " on every endpoint of the queue";
+                    }
+                    LOG.info("Queue {} held no messages and no endpoint used it for {} s: its shard count changes from "
+                             + "{} to {}",
+                            queue.name(), IN_USE_WITHIN_MS / 1000, recorded.count(), shards);
+                    return null;
+                });
+            });
+        });
+    }
+
+    private static CompletionStage<Long> messages(ShardedQueue queue) {
+        CompletionStage<Long> total = CompletableFuture.completedFuture(0L);
+        for (QueueShard shard : queue.all()) {
+            total = total.thenCombine(shard.sizeAsync(), (sum, size) -> sum + size);
+        }
+        return total;
+    }
+}
