@@ -99,6 +99,16 @@ class BadInputTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void visibilityTimeoutBeyondADayIsRejectedNamingTheLimit() {
+        // a consumer's name carries its lease, which takeovers of the queue pass to XAUTOCLAIM: a number Redis would
+        // refuse there (from 1e14 ms on, as Lua formats it) would fail every takeover of the queue
+        assertThatThrownBy(() -> node.getEndpoint("redis-delay:orders?visibilityTimeout=100000000000000"))
+                .rootCause().hasMessageContaining("Invalid visibilityTimeout 100000000000000 of queue orders")
+                .hasMessageContaining("at most 86400000 (1 day)");
+        assertThat(node.getEndpoint("redis-delay:orders?visibilityTimeout=1d")).isNotNull();
+    }
+
+    @Test
     void syncAofWithoutReplicasIsRejectedSayingWhatToDoInstead() {
         assertThatThrownBy(() -> node.getEndpoint("redis-delay:orders?syncAof=true"))
                 .rootCause().hasMessageContaining("syncAof=true on queue orders needs syncReplicas of at least 1")
