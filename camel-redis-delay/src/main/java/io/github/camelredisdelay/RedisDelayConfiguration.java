@@ -33,6 +33,8 @@ public class RedisDelayConfiguration implements Cloneable {
 
     /** Most shards of one queue: one per master of a large cluster. */
     static final int MAX_SHARDS = 128;
+    /** A consumer's lease reaches Redis in its name (reclaim.lua): kept far below where Lua would print it as 1e+14. */
+    static final long MAX_VISIBILITY_TIMEOUT_MS = 86_400_000;
 
     private static final String DEFAULT_ADDRESS = "redis://127.0.0.1:6379";
 
@@ -316,7 +318,7 @@ public class RedisDelayConfiguration implements Cloneable {
 
     /**
      * How long a delivered message stays leased to its consumer without being acknowledged before another consumer gets
-     * it; leases of exchanges still running are extended.
+     * it; leases of exchanges still running are extended. At most 1 day.
      */
     public void setVisibilityTimeout(long visibilityTimeout) {
         this.visibilityTimeout = visibilityTimeout;
@@ -499,6 +501,13 @@ public class RedisDelayConfiguration implements Cloneable {
         atLeast("maxMessagesPerPoll", maxMessagesPerPoll, 1, queue);
         atLeast("pollInterval", pollInterval, 1, queue);
         atLeast("visibilityTimeout", visibilityTimeout, 100, queue);
+        if (visibilityTimeout > MAX_VISIBILITY_TIMEOUT_MS) {
+            throw new IllegalArgumentException(
+                    "Invalid visibilityTimeout " + visibilityTimeout + " of queue " + queue + ": at most "
+                                               + MAX_VISIBILITY_TIMEOUT_MS + " (1 day); a lease is extended while its "
+                                               + "exchange runs, so a longer one would only delay the redelivery after "
+                                               + "a crash");
+        }
         atLeast("maxDeliveries", maxDeliveries, 0, queue);
         atLeast("transferBatchSize", transferBatchSize, 1, queue);
         atLeast("transferInterval", transferInterval, 10, queue);
