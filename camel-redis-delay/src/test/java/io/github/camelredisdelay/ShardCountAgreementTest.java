@@ -165,6 +165,44 @@ class ShardCountAgreementTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void aProducerWithAnotherCountIsRefusedFromItsFirstSchedule() throws Exception {
+        nodeProducingTo("redis-delay:orders?delay=1h");
+        await().atMost(Duration.ofSeconds(10)).until(() -> "1".equals(shardRecord("orders").get("count")));
+        ProducerTemplate producer = startContext().createProducerTemplate();
+
+        Exception refusal = producer.send(SHARDED + "&delay=1h", e -> e.getMessage().setBody("first")).getException();
+
+        assertThat(refusal).isNotNull().hasMessageContaining("this endpoint has shards=3");
+        assertThat(redis().getKeys().getKeysStreamByPattern(keyPrefix + ":{orders*}:msg").count())
+                .as("nothing stored").isZero();
+    }
+
+    @Test
+    void aDeadLetterQueueWithAnotherCountStopsTheConsumerButNotTheProducerOfTheSameEndpoint() throws Exception {
+        nodeConsuming("redis-delay:a?shards=2&deadLetterQueue=failed");
+        await().atMost(Duration.ofSeconds(10)).until(() -> "2".equals(shardRecord("failed").get("count")));
+        String uri = "redis-delay:b?deadLetterQueue=failed";
+        CamelContext node = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri).routeId("b").process(e -> delivered.add(e.getMessage().getBody(String.class)));
+            }
+        });
+        HealthChecks.enableConsumersAndProducers(node);
+        node.start();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> HealthChecks.readiness(node).get("consumer:b"),
+                state -> state == HealthCheck.State.DOWN);
+        Exception failure = node.createProducerTemplate().send(uri, e -> {
+            e.getMessage().setBody("scheduled by b's producer");
+            e.getMessage().setHeader(RedisDelayConstants.DELAY, "1h");
+        }).getException();
+
+        assertThat(failure).as("b's own queue agrees; only its consumer dead-letters").isNull();
+        assertThat(redis().getMap(key("b", "msg")).size()).isEqualTo(1);
+    }
+
+    @Test
     void anEndpointThatNamesNoDeadLetterQueueRecordsNoCountForOne() throws Exception {
         nodeProducingTo("redis-delay:orders?delay=1h");
         await().atMost(Duration.ofSeconds(10)).until(() -> "1".equals(shardRecord("orders").get("count")));
