@@ -121,7 +121,7 @@ final class Deliverer {
      * Acknowledges what finished since the last fetch. What fails stays queued and leased, so the next fetch or flush
      * acknowledges it; once this consumer stops, no one extends its lease and it is delivered again.
      */
-    private void flushAcknowledgements() {
+    void flushAcknowledgements() {
         List<Delivery> finished = drainAcks();
         try {
             acknowledge(finished);

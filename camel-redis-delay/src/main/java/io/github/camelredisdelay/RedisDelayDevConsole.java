@@ -80,7 +80,7 @@ public class RedisDelayDevConsole extends AbstractDevConsole {
     }
 
     private static Map<String, Object> describe(QueueStatistics statistics, RedisDelayEndpoint endpoint) {
-        String shardCountProblem = endpoint.shardCountProblem();
+        String shardCountProblem = endpoint.queueShardCountProblem();
         if (shardCountProblem != null) {
             return failure(statistics, shardCountProblem);
         }

@@ -15,6 +15,7 @@
  */
 package io.github.camelredisdelay;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -96,6 +97,9 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     private ConnectionShares shares;
     private QueueStatistics statistics;
     /** Why this endpoint's shards option cannot be used with its queue as stored; null while none is known. */
+    /** How long an operation waits for the first check of its queue's shard count. */
+    private static final long SHARD_COUNT_CHECK_WAIT_MS = 5000;
+
     private volatile ShardCountGuard queueShardCount;
     private volatile ShardCountGuard deadLetterShardCount;
     private QueueAdmin admin;
@@ -211,21 +215,49 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     }
 
     /**
-     * @return why this endpoint's {@code shards} cannot be used (it differs from the count its queue, or for a consumer
-     *         its dead-letter queue, is stored in), or {@code null}
+     * @return why this endpoint's {@code shards} cannot be used by a producer or operator: it differs from the count
+     *         its queue is stored in; or {@code null}
+     */
+    String queueShardCountProblem() {
+        ShardCountGuard ownQueue = queueShardCount;
+        return ownQueue != null ? ownQueue.problem() : null;
+    }
+
+    /**
+     * @return why this endpoint's {@code shards} cannot be used by a consumer: it differs from the count its queue, or
+     *         its dead-letter queue (a consumer dead-letters with its own count), is stored in; or {@code null}
      */
     String shardCountProblem() {
-        ShardCountGuard ownQueue = queueShardCount;
         ShardCountGuard deadLetters = deadLetterShardCount;
-        String problem = ownQueue != null ? ownQueue.problem() : null;
+        String problem = queueShardCountProblem();
         return problem != null || deadLetters == null ? problem : deadLetters.problem();
     }
 
     /**
-     * @throws IllegalStateException when this endpoint's {@code shards} differs from the count its queue is stored in
+     * Whether a consumer may read: once the shard counts of the queue and its dead-letter queue were checked, while
+     * they agree with this endpoint's.
+     */
+    boolean readsAllowed() {
+        ShardCountGuard ownQueue = queueShardCount;
+        ShardCountGuard deadLetters = deadLetterShardCount;
+        return ownQueue != null && ownQueue.answered() && (deadLetters == null || deadLetters.answered())
+                && shardCountProblem() == null;
+    }
+
+    /**
+     * Waits for the first check of the queue's shard count, if none has answered yet (at most
+     * {@value #SHARD_COUNT_CHECK_WAIT_MS} ms).
+     *
+     * @throws IllegalStateException when this endpoint's {@code shards} differs from the count its queue is stored in,
+     *                               or Redis did not answer the check
      */
     void requireAgreedShardCount() {
-        String problem = shardCountProblem();
+        ShardCountGuard ownQueue = queueShardCount;
+        if (ownQueue == null) {
+            throw new IllegalStateException("Endpoint of queue " + queueName + " is not started");
+        }
+        ownQueue.requireAnswer(Duration.ofMillis(SHARD_COUNT_CHECK_WAIT_MS));
+        String problem = ownQueue.problem();
         if (problem != null) {
             throw new IllegalStateException(problem);
         }

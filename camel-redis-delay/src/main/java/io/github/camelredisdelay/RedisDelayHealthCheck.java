@@ -17,6 +17,7 @@ package io.github.camelredisdelay;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import io.github.camelredisdelay.internal.ShardedQueue;
 import org.apache.camel.CamelContext;
@@ -35,13 +36,16 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
 
-    private final RedisDelayEndpoint endpoint;
     private final ShardedQueue queue;
+    private final Supplier<String> shardCountProblem;
 
-    private RedisDelayHealthCheck(CamelContext context, String id, RedisDelayEndpoint endpoint, boolean enabled) {
+    private RedisDelayHealthCheck(
+                                  CamelContext context, String id, RedisDelayEndpoint endpoint,
+                                  Supplier<String> shardCountProblem,
+                                  boolean enabled) {
         super("camel", id);
-        this.endpoint = endpoint;
         this.queue = endpoint.queue();
+        this.shardCountProblem = shardCountProblem;
         setCamelContext(context);
         setEnabled(enabled);
     }
@@ -51,7 +55,8 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
      */
     static void attach(DefaultConsumer consumer, RedisDelayEndpoint endpoint, boolean enabled) {
         String id = "consumer:redis-delay-" + (consumer.getRouteId() != null ? consumer.getRouteId() : endpoint.getQueueName());
-        consumer.setHealthCheck(new RedisDelayHealthCheck(endpoint.getCamelContext(), id, endpoint, enabled));
+        consumer.setHealthCheck(
+                new RedisDelayHealthCheck(endpoint.getCamelContext(), id, endpoint, endpoint::shardCountProblem, enabled));
     }
 
     /**
@@ -68,7 +73,9 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
             };
         }
         RedisDelayHealthCheck check
-                = new RedisDelayHealthCheck(context, "producer:redis-delay-" + endpoint.getQueueName(), endpoint, enabled);
+                = new RedisDelayHealthCheck(
+                        context, "producer:redis-delay-" + endpoint.getQueueName(), endpoint,
+                        endpoint::queueShardCountProblem, enabled);
         repository.addHealthCheck(check);
         return () -> repository.removeHealthCheck(check);
     }
@@ -81,9 +88,9 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
     @Override
     protected void doCall(HealthCheckResultBuilder builder, Map<String, Object> options) {
         builder.detail("queue", queue.name());
-        String shardCountProblem = endpoint.shardCountProblem();
-        if (shardCountProblem != null) {
-            builder.down().message(shardCountProblem);
+        String problem = shardCountProblem.get();
+        if (problem != null) {
+            builder.down().message(problem);
             return;
         }
         try {

@@ -135,6 +135,10 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport {
 
     private Exchange takeNow(Deliverer deliverer, Duration block) {
         endpoint.requireAgreedShardCount();
+        String deadLetterProblem = endpoint.shardCountProblem();
+        if (deadLetterProblem != null) {
+            throw new IllegalStateException(deadLetterProblem);
+        }
         for (Delivery delivery : deliverer.fetch(1, block)) {
             Exchange exchange = endpoint.createExchange();
             if (deliverer.prepare(delivery, exchange) != null) {

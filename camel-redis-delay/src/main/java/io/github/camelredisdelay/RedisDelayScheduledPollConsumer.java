@@ -80,8 +80,10 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer {
      */
     @Override
     protected int poll() throws InterruptedException {
-        if (endpoint.shardCountProblem() != null) {
-            // reads only part of the queue: reads nothing until it agrees (logged, and its health check is DOWN)
+        if (!endpoint.readsAllowed()) {
+            // before the shard counts are checked, or while they differ (logged, health DOWN): no read, but what
+            // finished is acknowledged
+            deliverers.all().forEach(Deliverer::flushAcknowledgements);
             return 0;
         }
         int delivered = 0;

@@ -15,12 +15,15 @@
  */
 package io.github.camelredisdelay.internal;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.redisson.api.RedissonClient;
 import org.slf4j.Logger;
@@ -35,6 +38,8 @@ import org.slf4j.LoggerFactory;
  * one (how a queue that is empty, and whose endpoints are all stopped, changes its count). Checks run off the caller's
  * thread, at start and then every {@value #CONFIRM_EVERY_MS} ms (also while Redis does not answer), so a problem that
  * appears later (another endpoint took over the record while this one could not confirm it) or goes away is found too.
+ * Until the first check answers, {@link #requireAnswer} asks at once and waits for it: an endpoint never acts on its
+ * queue unchecked.
  */
 public final class ShardCountGuard {
 
@@ -49,7 +54,8 @@ public final class ShardCountGuard {
     private final String keyPrefix;
     private final ShardedQueue queue;
     private final String endpoint;
-    private final AtomicBoolean checking = new AtomicBoolean();
+    private final AtomicReference<CompletableFuture<Void>> underWay = new AtomicReference<>();
+    private final CompletableFuture<Void> answered = new CompletableFuture<>();
     private volatile boolean running;
     private volatile String problem;
     private ScheduledFuture<?> checks;
@@ -67,7 +73,7 @@ public final class ShardCountGuard {
     /** Checks now and then every {@value #CONFIRM_EVERY_MS} ms, on {@code timer}. */
     public synchronized void start(ScheduledExecutorService timer) {
         running = true;
-        checks = timer.scheduleWithFixedDelay(this::check, 0, CONFIRM_EVERY_MS, TimeUnit.MILLISECONDS);
+        checks = timer.scheduleWithFixedDelay(() -> check(), 0, CONFIRM_EVERY_MS, TimeUnit.MILLISECONDS);
     }
 
     public synchronized void stop() {
@@ -87,10 +93,44 @@ public final class ShardCountGuard {
         return problem;
     }
 
-    private void check() {
-        if (!checking.compareAndSet(false, true)) {
-            // the last check has not been answered yet
+    /** Whether a check has answered since the start. */
+    public boolean answered() {
+        return answered.isDone();
+    }
+
+    /**
+     * Waits, at most {@code wait}, until a check has answered (asking at once when none has), so that the caller acts
+     * only on a checked queue.
+     *
+     * @throws IllegalStateException when Redis did not answer in time
+     */
+    public void requireAnswer(Duration wait) {
+        if (answered.isDone()) {
             return;
+        }
+        try {
+            check().get(wait.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(
+                    "Cannot check the shard count of queue " + queue.name() + ": "
+                                            + e.getCause().getMessage(),
+                    e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException(
+                    "Cannot check the shard count of queue " + queue.name() + ": Redis did not "
+                                            + "answer within " + wait.toMillis() + " ms");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while checking the shard count of queue " + queue.name(), e);
+        }
+    }
+
+    /** Starts a check, unless one is under way; either way returns when it ends. */
+    private CompletableFuture<Void> check() {
+        CompletableFuture<Void> attempt = new CompletableFuture<>();
+        CompletableFuture<Void> earlier = underWay.compareAndExchange(null, attempt);
+        if (earlier != null) {
+            return earlier;
         }
         CompletionStage<String> checked;
         try {
@@ -100,23 +140,32 @@ public final class ShardCountGuard {
             checked = CompletableFuture.failedFuture(e);
         }
         checked.whenComplete((found, error) -> {
-            checking.set(false);
-            if (!running) {
-                return;
+            underWay.set(null);
+            if (running) {
+                settle(found, error);
             }
             if (error != null) {
-                LOG.debug("Cannot check the shard count of queue {} yet: {}", queue.name(), error.toString());
-            } else if (found == null && problem != null) {
-                problem = null;
-                LOG.info("Endpoint {}: queue {} is stored in {} shards again, as this endpoint's", endpoint, queue.name(),
-                        queue.all().size());
-            } else if (found != null) {
-                if (problem == null) {
-                    LOG.error("Endpoint {}: {}", endpoint, found);
-                }
-                problem = found;
+                attempt.completeExceptionally(error);
+            } else {
+                attempt.complete(null);
             }
         });
+        return attempt;
+    }
+
+    private void settle(String found, Throwable error) {
+        if (error != null) {
+            LOG.debug("Cannot check the shard count of queue {} yet: {}", queue.name(), error.toString());
+            return;
+        }
+        if (found == null && problem != null) {
+            LOG.info("Endpoint {}: queue {} is stored in {} shards again, as this endpoint's", endpoint, queue.name(),
+                    queue.all().size());
+        } else if (found != null && problem == null) {
+            LOG.error("Endpoint {}: {}", endpoint, found);
+        }
+        problem = found;
+        answered.complete(null);
     }
 
     /**
@@ -135,7 +184,7 @@ public final class ShardCountGuard {
                                                          + recorded.unconfirmedForMs() + " ms ago), but this endpoint has "
                                                          + "shards=" + shards + ". Use shards=" + recorded.count()
                                                          + " on every endpoint of the queue; to change the count, stop "
-                                                         + "them all and start them with the new one once the queue is "
+                                                         + "every node using it and start them with the new one once it is "
                                                          + "empty (after " + IN_USE_WITHIN_MS / 1000 + " s)");
             }
             ShardedQueue stored = ShardedQueue.of(client, keyPrefix, queue.name(), recorded.count(), WriteSync.NONE,
