@@ -167,8 +167,8 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
             long seen = ready.generation();
             int room = inFlightLimit == 0 ? count : inFlightLimit - inFlight.get();
             if (isSuspendingOrSuspended() || !endpoint.readsAllowed()) {
-                // no read acknowledges what finished before the suspension (or before the shard counts are checked, or
-                // while this endpoint's shards differs: it would read only part of the queue; logged, health DOWN)
+                // no read acknowledges what finished before the suspension (or while this endpoint's shards differs
+                // from its queue's: it would read only part of the queue; logged, and its health check is DOWN)
                 deliverer.flushOverdueAcknowledgements();
                 idle(ready, seen, SUSPENDED_WAIT_MS);
                 continue;

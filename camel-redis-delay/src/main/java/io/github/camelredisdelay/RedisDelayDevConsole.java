@@ -71,7 +71,9 @@ public class RedisDelayDevConsole extends AbstractDevConsole {
         Map<QueueStatistics, RedisDelayEndpoint> byQueue = new IdentityHashMap<>();
         for (var endpoint : getCamelContext().getEndpoints()) {
             if (endpoint instanceof RedisDelayEndpoint delay && delay.isStarted()) {
-                byQueue.putIfAbsent(delay.statistics(), delay);
+                // endpoints of a queue share its statistics: show them through one whose shards agrees, if any
+                byQueue.merge(delay.statistics(), delay,
+                        (first, other) -> first.queueShardCountProblem() != null ? other : first);
             }
         }
         List<Map<String, Object>> queues = new ArrayList<>();

@@ -234,14 +234,13 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     }
 
     /**
-     * Whether a consumer may read: once the shard counts of the queue and its dead-letter queue were checked, while
-     * they agree with this endpoint's.
+     * Whether a consumer may read: unless the shard count of the queue or its dead-letter queue differs from this
+     * endpoint's. Not held back until the first check answers: a read of part of the queue in those milliseconds only
+     * delivers messages that are there, and while Redis is down the reads must go on failing, so that the outage is
+     * reported and the consumer reads again as soon as Redis is back.
      */
     boolean readsAllowed() {
-        ShardCountGuard ownQueue = queueShardCount;
-        ShardCountGuard deadLetters = deadLetterShardCount;
-        return ownQueue != null && ownQueue.answered() && (deadLetters == null || deadLetters.answered())
-                && shardCountProblem() == null;
+        return shardCountProblem() == null;
     }
 
     /**

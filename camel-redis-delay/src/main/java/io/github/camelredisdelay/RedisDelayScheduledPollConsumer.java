@@ -81,8 +81,7 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer {
     @Override
     protected int poll() throws InterruptedException {
         if (!endpoint.readsAllowed()) {
-            // before the shard counts are checked, or while they differ (logged, health DOWN): no read, but what
-            // finished is acknowledged
+            // while the shard counts differ (logged, health DOWN): no read, but what finished is acknowledged
             deliverers.all().forEach(Deliverer::flushAcknowledgements);
             return 0;
         }

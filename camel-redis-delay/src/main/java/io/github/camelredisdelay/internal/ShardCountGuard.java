@@ -38,8 +38,8 @@ import org.slf4j.LoggerFactory;
  * one (how a queue that is empty, and whose endpoints are all stopped, changes its count). Checks run off the caller's
  * thread, at start and then every {@value #CONFIRM_EVERY_MS} ms (also while Redis does not answer), so a problem that
  * appears later (another endpoint took over the record while this one could not confirm it) or goes away is found too.
- * Until the first check answers, {@link #requireAnswer} asks at once and waits for it: an endpoint never acts on its
- * queue unchecked.
+ * Until the first check answers, {@link #requireAnswer} asks at once and waits for it: no operation acts on the queue
+ * unchecked.
  */
 public final class ShardCountGuard {
 
@@ -58,6 +58,7 @@ public final class ShardCountGuard {
     private final CompletableFuture<Void> answered = new CompletableFuture<>();
     private volatile boolean running;
     private volatile String problem;
+    private volatile ShardedQueue recordedShards;
     private ScheduledFuture<?> checks;
 
     /**
@@ -91,11 +92,6 @@ public final class ShardCountGuard {
      */
     public String problem() {
         return problem;
-    }
-
-    /** Whether a check has answered since the start. */
-    public boolean answered() {
-        return answered.isDone();
     }
 
     /**
@@ -187,8 +183,7 @@ public final class ShardCountGuard {
                                                          + "every node using it and start them with the new one once it is "
                                                          + "empty (after " + IN_USE_WITHIN_MS / 1000 + " s)");
             }
-            ShardedQueue stored = ShardedQueue.of(client, keyPrefix, queue.name(), recorded.count(), WriteSync.NONE,
-                    Runnable::run);
+            ShardedQueue stored = recordedShards(recorded.count());
             return messages(stored).thenCompose(held -> {
                 if (held > 0) {
                     return CompletableFuture.completedFuture("Queue " + queue.name() + " is stored in "
@@ -211,6 +206,19 @@ public final class ShardCountGuard {
                 });
             });
         });
+    }
+
+    /**
+     * The shards of the recorded count, made once per count: finding their hash tags takes many CRC16 sums, and this
+     * runs on Redisson's I/O thread every {@value #CONFIRM_EVERY_MS} ms while the counts differ.
+     */
+    private ShardedQueue recordedShards(int count) {
+        ShardedQueue made = recordedShards;
+        if (made == null || made.all().size() != count) {
+            made = ShardedQueue.of(client, keyPrefix, queue.name(), count, WriteSync.NONE, Runnable::run);
+            recordedShards = made;
+        }
+        return made;
     }
 
     private static CompletionStage<Long> messages(ShardedQueue queue) {
