@@ -18,14 +18,19 @@ package io.github.camelredisdelay.faults;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import io.github.camelredisdelay.embedded.RedisBinary;
 import io.github.camelredisdelay.embedded.RedisServerOptions;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
 import io.github.camelredisdelay.test.RedisServerExtension;
+import org.apache.camel.AsyncProducer;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.support.DefaultExchange;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -63,6 +68,33 @@ class UnansweringRedisTest extends FaultTestSupport {
 
                 await().atMost(Duration.ofSeconds(4)).until(() -> delivered.size() == 3);
                 assertThat(start).as("context start beside the silent Redis").isLessThan(Duration.ofSeconds(4));
+            } finally {
+                signal(silent, "CONT");
+            }
+        }
+    }
+
+    @Test
+    void aScheduleToARedisThatNeverAnsweredDoesNotHoldItsCallersThread() throws Exception {
+        RedisBinary binary
+                = RedisBinary.select(System.getProperty(RedisServerExtension.BINARY_PROPERTY, RedisBinary.PATH_CHOICE));
+        try (RedisServerProcess silent = RedisServerProcess.start(binary, RedisServerOptions.defaults())) {
+            signal(silent, "STOP");
+            try {
+                CamelContext node = startContext();
+                AsyncProducer producer = node.getEndpoint("redis-delay:payments?delay=1h&address=" + silent.uri())
+                        .createAsyncProducer();
+                producer.start();
+                Exchange exchange = new DefaultExchange(node);
+                exchange.getMessage().setBody("payment-1");
+                CountDownLatch done = new CountDownLatch(1);
+
+                boolean doneOnCallersThread = producer.process(exchange, doneSync -> done.countDown());
+
+                assertThat(doneOnCallersThread).as("the schedule goes on without the caller's thread").isFalse();
+                signal(silent, "CONT");
+                assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
+                producer.stop();
             } finally {
                 signal(silent, "CONT");
             }
