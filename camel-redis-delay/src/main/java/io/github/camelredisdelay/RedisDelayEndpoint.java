@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
@@ -251,15 +252,28 @@ public class RedisDelayEndpoint extends DefaultEndpoint
      *                               or Redis did not answer the check
      */
     void requireAgreedShardCount() {
-        ShardCountGuard ownQueue = queueShardCount;
-        if (ownQueue == null) {
-            throw new IllegalStateException("Endpoint of queue " + queueName + " is not started");
-        }
+        ShardCountGuard ownQueue = startedShardCountGuard();
         ownQueue.requireAnswer(Duration.ofMillis(SHARD_COUNT_CHECK_WAIT_MS));
         String problem = ownQueue.problem();
         if (problem != null) {
             throw new IllegalStateException(problem);
         }
+    }
+
+    /**
+     * Completes once the queue's shard count was checked (at once when it was), without a thread waiting for it; then
+     * {@link #requireAgreedShardCount()} no longer waits.
+     */
+    CompletableFuture<Void> shardCountChecked() {
+        return startedShardCountGuard().answer(Duration.ofMillis(SHARD_COUNT_CHECK_WAIT_MS));
+    }
+
+    private ShardCountGuard startedShardCountGuard() {
+        ShardCountGuard ownQueue = queueShardCount;
+        if (ownQueue == null) {
+            throw new IllegalStateException("Endpoint of queue " + queueName + " is not started");
+        }
+        return ownQueue;
     }
 
     /**

@@ -20,6 +20,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import io.github.camelredisdelay.internal.BatchLimits;
@@ -87,14 +88,19 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
     @Override
     public boolean process(Exchange exchange, AsyncCallback callback) {
         try {
-            endpoint.requireAgreedShardCount();
             RedisDelayOperation operation = operation(exchange.getMessage());
             if (operation == RedisDelayOperation.schedule && !endpoint.getConfiguration().isSynchronous()
                     && !RedisDelayComponent.onCompletionThread()) {
-                endpoint.getComponent().whenCompleteOnCompletionThread(scheduleAsync(exchange),
-                        (stored, failure) -> continueAfter(exchange, failure, callback));
+                CompletableFuture<Void> checked = endpoint.shardCountChecked();
+                // the endpoint's first schedules may come before its shard count was checked: they wait for it here
+                CompletionStage<Void> stored = checked.isDone() && !checked.isCompletedExceptionally()
+                        ? scheduleChecked(exchange)
+                        : checked.thenCompose(answered -> scheduleChecked(exchange));
+                endpoint.getComponent().whenCompleteOnCompletionThread(stored,
+                        (done, failure) -> continueAfter(exchange, failure, callback));
                 return false;
             }
+            endpoint.requireAgreedShardCount();
             process(exchange, operation);
         } catch (Exception e) {
             exchange.setException(e);
@@ -122,6 +128,12 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             case purge -> purge(exchange);
             case redrive -> redrive(exchange);
         }
+    }
+
+    /** {@link #scheduleAsync}, once the shard count was checked: fails at once when it differs. */
+    private CompletionStage<Void> scheduleChecked(Exchange exchange) {
+        endpoint.requireAgreedShardCount();
+        return scheduleAsync(exchange);
     }
 
     /** Stores the exchange's message; the stage completes when Redis replied and the headers are set. */

@@ -17,8 +17,8 @@ package io.github.camelredisdelay.internal;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -95,29 +95,42 @@ public final class ShardCountGuard {
     }
 
     /**
-     * Waits, at most {@code wait}, until a check has answered (asking at once when none has), so that the caller acts
-     * only on a checked queue.
+     * Completes once a check has answered (asking at once when none has), so that the caller acts only on a checked
+     * queue; at once when one has.
      *
-     * @throws IllegalStateException when Redis did not answer in time
+     * @return a stage that fails with an {@link IllegalStateException} when the check fails or Redis does not answer
+     *         within {@code wait}
+     */
+    public CompletableFuture<Void> answer(Duration wait) {
+        if (answered.isDone()) {
+            return answered;
+        }
+        return check().copy().orTimeout(wait.toMillis(), TimeUnit.MILLISECONDS).handle((done, error) -> {
+            if (error == null) {
+                return null;
+            }
+            Throwable cause = error instanceof CompletionException ? error.getCause() : error;
+            throw new CompletionException(
+                    new IllegalStateException(
+                            "Cannot check the shard count of queue " + queue.name() + ": "
+                                              + (cause instanceof TimeoutException
+                                                      ? "Redis did not answer within "
+                                                        + wait.toMillis() + " ms"
+                                                      : cause.getMessage()),
+                            cause));
+        });
+    }
+
+    /**
+     * Waits, at most {@code wait}, for {@link #answer}.
+     *
+     * @throws IllegalStateException when the check fails or Redis did not answer in time
      */
     public void requireAnswer(Duration wait) {
-        if (answered.isDone()) {
-            return;
-        }
         try {
-            check().get(wait.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException(
-                    "Cannot check the shard count of queue " + queue.name() + ": "
-                                            + e.getCause().getMessage(),
-                    e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException(
-                    "Cannot check the shard count of queue " + queue.name() + ": Redis did not "
-                                            + "answer within " + wait.toMillis() + " ms");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while checking the shard count of queue " + queue.name(), e);
+            answer(wait).join();
+        } catch (CompletionException e) {
+            throw (IllegalStateException) e.getCause();
         }
     }
 
