@@ -45,29 +45,18 @@ class UnansweringRedisTest extends FaultTestSupport {
 
     private final List<String> delivered = new CopyOnWriteArrayList<>();
 
-    @Test
-    void aRedisThatNeverAnsweredDelaysNoQueueOnAnotherRedis() throws Exception {
+    /** What a test does with a redis-server that was stopped with SIGSTOP before anything reached it. */
+    private interface WithSilentRedis {
+        void run(RedisServerProcess silent) throws Exception;
+    }
+
+    private static void withSilentRedis(WithSilentRedis test) throws Exception {
         RedisBinary binary
                 = RedisBinary.select(System.getProperty(RedisServerExtension.BINARY_PROPERTY, RedisBinary.PATH_CHOICE));
         try (RedisServerProcess silent = RedisServerProcess.start(binary, RedisServerOptions.defaults())) {
             signal(silent, "STOP");
             try {
-                long starting = System.nanoTime();
-                ProducerTemplate producer = startContext(new RouteBuilder() {
-                    @Override
-                    public void configure() {
-                        from("redis-delay:orders").process(e -> delivered.add(e.getMessage().getBody(String.class)));
-                        from("direct:payment").to("redis-delay:payments?address=" + silent.uri());
-                    }
-                }).createProducerTemplate();
-                Duration start = Duration.ofNanos(System.nanoTime() - starting);
-
-                for (int i = 0; i < 3; i++) {
-                    producer.sendBody("redis-delay:orders?delay=500", "order-" + i);
-                }
-
-                await().atMost(Duration.ofSeconds(4)).until(() -> delivered.size() == 3);
-                assertThat(start).as("context start beside the silent Redis").isLessThan(Duration.ofSeconds(4));
+                test.run(silent);
             } finally {
                 signal(silent, "CONT");
             }
@@ -75,30 +64,45 @@ class UnansweringRedisTest extends FaultTestSupport {
     }
 
     @Test
-    void aScheduleToARedisThatNeverAnsweredDoesNotHoldItsCallersThread() throws Exception {
-        RedisBinary binary
-                = RedisBinary.select(System.getProperty(RedisServerExtension.BINARY_PROPERTY, RedisBinary.PATH_CHOICE));
-        try (RedisServerProcess silent = RedisServerProcess.start(binary, RedisServerOptions.defaults())) {
-            signal(silent, "STOP");
-            try {
-                CamelContext node = startContext();
-                AsyncProducer producer = node.getEndpoint("redis-delay:payments?delay=1h&address=" + silent.uri())
-                        .createAsyncProducer();
-                producer.start();
-                Exchange exchange = new DefaultExchange(node);
-                exchange.getMessage().setBody("payment-1");
-                CountDownLatch done = new CountDownLatch(1);
+    void aRedisThatNeverAnsweredDelaysNoQueueOnAnotherRedis() throws Exception {
+        withSilentRedis(silent -> {
+            long starting = System.nanoTime();
+            ProducerTemplate producer = startContext(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("redis-delay:orders").process(e -> delivered.add(e.getMessage().getBody(String.class)));
+                    from("direct:payment").to("redis-delay:payments?address=" + silent.uri());
+                }
+            }).createProducerTemplate();
+            Duration start = Duration.ofNanos(System.nanoTime() - starting);
 
-                boolean doneOnCallersThread = producer.process(exchange, doneSync -> done.countDown());
-
-                assertThat(doneOnCallersThread).as("the schedule goes on without the caller's thread").isFalse();
-                signal(silent, "CONT");
-                assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
-                producer.stop();
-            } finally {
-                signal(silent, "CONT");
+            for (int i = 0; i < 3; i++) {
+                producer.sendBody("redis-delay:orders?delay=500", "order-" + i);
             }
-        }
+
+            await().atMost(Duration.ofSeconds(4)).until(() -> delivered.size() == 3);
+            assertThat(start).as("context start beside the silent Redis").isLessThan(Duration.ofSeconds(4));
+        });
+    }
+
+    @Test
+    void aScheduleToARedisThatNeverAnsweredDoesNotHoldItsCallersThread() throws Exception {
+        withSilentRedis(silent -> {
+            CamelContext node = startContext();
+            AsyncProducer producer = node.getEndpoint("redis-delay:payments?delay=1h&address=" + silent.uri())
+                    .createAsyncProducer();
+            producer.start();
+            Exchange exchange = new DefaultExchange(node);
+            exchange.getMessage().setBody("payment-1");
+            CountDownLatch done = new CountDownLatch(1);
+
+            boolean doneOnCallersThread = producer.process(exchange, doneSync -> done.countDown());
+
+            assertThat(doneOnCallersThread).as("the schedule goes on without the caller's thread").isFalse();
+            signal(silent, "CONT");
+            assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
+            producer.stop();
+        });
     }
 
     private static void signal(RedisServerProcess server, String signal) throws Exception {
