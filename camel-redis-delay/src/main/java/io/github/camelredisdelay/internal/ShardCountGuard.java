@@ -197,7 +197,7 @@ public final class ShardCountGuard {
                                                          + "empty (after " + IN_USE_WITHIN_MS / 1000 + " s)");
             }
             ShardedQueue stored = recordedShards(recorded.count());
-            return messages(stored).thenCompose(held -> {
+            return stored.sizeAsync().thenCompose(held -> {
                 if (held > 0) {
                     return CompletableFuture.completedFuture("Queue " + queue.name() + " is stored in "
                                                              + recorded.count() + " shards, which hold " + held
@@ -232,13 +232,5 @@ public final class ShardCountGuard {
             recordedShards = made;
         }
         return made;
-    }
-
-    private static CompletionStage<Long> messages(ShardedQueue queue) {
-        CompletionStage<Long> total = CompletableFuture.completedFuture(0L);
-        for (QueueShard shard : queue.all()) {
-            total = total.thenCombine(shard.sizeAsync(), (sum, size) -> sum + size);
-        }
-        return total;
     }
 }
