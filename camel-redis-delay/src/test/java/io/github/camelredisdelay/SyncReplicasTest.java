@@ -22,6 +22,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.github.camelredisdelay.embedded.RedisServerOptions;
 import io.github.camelredisdelay.test.CamelNodes;
 import io.github.camelredisdelay.test.MasterAndReplica;
+import io.github.camelredisdelay.test.ProcessSignals;
+import org.apache.camel.CamelContext;
 import org.apache.camel.CamelExecutionException;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.RoutesBuilder;
@@ -105,6 +107,37 @@ class SyncReplicasTest {
             assertThatThrownBy(() -> producer.sendBody(uri, "x")).cause()
                     .hasMessageContaining("syncAof=true on queue aof needs Redis 7.2 or later (WAITAOF)");
         }
+    }
+
+    @Test
+    void aDeadLetterWhoseFirstCopyReachedTooFewReplicasIsStoredOnce() throws Exception {
+        String uri = "redis-delay:once?syncReplicas=1&syncTimeout=50&maxDeliveries=1&visibilityTimeout=1s";
+        CamelContext context = nodes.start(options -> {
+            options.setAddress(SERVERS.master().uri());
+            options.setKeyPrefix(PREFIX);
+        }, new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri).routeId("failing").autoStartup(false).throwException(new IllegalStateException("boom"));
+            }
+        });
+        context.createProducerTemplate().sendBodyAndHeader(uri, "x", RedisDelayConstants.MESSAGE_ID, "m-1");
+
+        ProcessSignals.pause(SERVERS.replica());
+        try {
+            context.getRouteController().startRoute("failing");
+            // the first dead-lettering stores its copy, then waits 50 ms for the stopped replica and fails: the
+            // delivery is not acknowledged, and is dead-lettered again once its lease has expired
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> "1".equals(SERVERS.master().command("HEXISTS", PREFIX + ":{once.dead}:msg", "m-1")));
+            Thread.sleep(500);
+        } finally {
+            ProcessSignals.resume(SERVERS.replica());
+        }
+
+        await().atMost(Duration.ofSeconds(15))
+                .until(() -> "0".equals(SERVERS.master().command("HLEN", PREFIX + ":{once}:msg")));
+        assertThat(SERVERS.master().command("HKEYS", PREFIX + ":{once.dead}:msg")).isEqualTo("m-1");
     }
 
     @Test

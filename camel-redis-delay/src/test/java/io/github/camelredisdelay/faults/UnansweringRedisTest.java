@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import io.github.camelredisdelay.embedded.RedisBinary;
 import io.github.camelredisdelay.embedded.RedisServerOptions;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
+import io.github.camelredisdelay.test.ProcessSignals;
 import io.github.camelredisdelay.test.RedisServerExtension;
 import org.apache.camel.AsyncProducer;
 import org.apache.camel.CamelContext;
@@ -54,11 +55,11 @@ class UnansweringRedisTest extends FaultTestSupport {
         RedisBinary binary
                 = RedisBinary.select(System.getProperty(RedisServerExtension.BINARY_PROPERTY, RedisBinary.PATH_CHOICE));
         try (RedisServerProcess silent = RedisServerProcess.start(binary, RedisServerOptions.defaults())) {
-            signal(silent, "STOP");
+            ProcessSignals.pause(silent);
             try {
                 test.run(silent);
             } finally {
-                signal(silent, "CONT");
+                ProcessSignals.resume(silent);
             }
         }
     }
@@ -99,15 +100,9 @@ class UnansweringRedisTest extends FaultTestSupport {
             boolean doneOnCallersThread = producer.process(exchange, doneSync -> done.countDown());
 
             assertThat(doneOnCallersThread).as("the schedule goes on without the caller's thread").isFalse();
-            signal(silent, "CONT");
+            ProcessSignals.resume(silent);
             assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
             producer.stop();
         });
-    }
-
-    private static void signal(RedisServerProcess server, String signal) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(server.pid())).inheritIO().start();
-        assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(kill.exitValue()).isZero();
     }
 }
