@@ -22,6 +22,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.camelredisdelay.internal.CorruptEnvelopeException;
+import io.github.camelredisdelay.internal.DeadLetters;
 import io.github.camelredisdelay.internal.Delivery;
 import io.github.camelredisdelay.internal.Envelope;
 import io.github.camelredisdelay.internal.EnvelopeCodec;
@@ -145,11 +146,17 @@ final class MessageMapper {
         }
     }
 
-    /** The stored body and the stored headers that pass the filter (and the two dead-letter headers). */
+    /**
+     * The stored body and the stored headers that pass the filter (and the two dead-letter headers); never the header
+     * naming the delivery a dead letter was copied from.
+     */
     private void restore(Exchange exchange, Message message, byte[] stored) {
         Envelope envelope = EnvelopeCodec.decode(stored);
         message.setBody(envelope.body());
         envelope.headers().forEach((name, value) -> {
+            if (DeadLetters.COPY_OF.equals(name)) {
+                return;
+            }
             if (RESTORED_HEADERS.contains(name) || isTraceContext(name, value)
                     || !headerFilter.applyFilterToExternalHeaders(name, value, exchange)) {
                 message.setHeader(name, value);

@@ -97,6 +97,8 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
         assertThat(dead.getHeader("tenant")).isEqualTo("acme");
         assertThat(dead.getHeader(RedisDelayConstants.ORIGINAL_QUEUE)).isEqualTo("jobs");
         assertThat(dead.getHeader(RedisDelayConstants.LAST_ERROR)).isEqualTo("java.lang.IllegalArgumentException: bad job");
+        assertThat(dead.getHeaders()).as("the component's note of the delivery a dead letter was copied from")
+                .doesNotContainKey("CamelRedisDelayDeadLetterOf");
         assertThat(dead.getHeader(RedisDelayConstants.MESSAGE_ID))
                 .isEqualTo(attempts.get(0).getHeader(RedisDelayConstants.MESSAGE_ID));
         await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("jobs", "msg")).isEmpty());

@@ -24,15 +24,22 @@ import io.github.camelredisdelay.RedisDelayConstants;
 
 /**
  * Moves exhausted or unreadable messages to the dead-letter queue, an ordinary queue with its own hash tag (so possibly
- * on another cluster node). It writes to the dead-letter queue first and removes the original second: a crash in
- * between leaves a duplicate, never a loss. The message keeps its id; when the dead-letter queue already holds a
- * message with that id (the same id dead-lettered before, or a move repeated after a crash), it is stored as
- * {@code <id>#<stream entry>} instead, so no dead letter ever replaces another. A delivery whose message was replaced
- * or re-delayed meanwhile (a newer version is stored) is not dead-lettered: it is only acknowledged, and the newer
- * version keeps its own schedule. Nor is one whose lease another consumer took over (this one was too slow to extend
- * it): the message is left to that consumer.
+ * on another cluster node). It writes to the dead-letter queue first and removes the original second, so a failure in
+ * between (a crash, a copy that reached too few replicas) loses nothing: the delivery is dead-lettered again. The copy
+ * names the delivery it was made from ({@link #COPY_OF}), so a move repeated for the same delivery finds its own
+ * earlier copy and stores no second one. The message keeps its id; when the dead-letter queue already holds another
+ * message with that id (the same id dead-lettered before), it is stored as {@code <id>#<stream entry>} instead, so no
+ * dead letter ever replaces another. A delivery whose message was replaced or re-delayed meanwhile (a newer version is
+ * stored) is not dead-lettered: it is only acknowledged, and the newer version keeps its own schedule. Nor is one whose
+ * lease another consumer took over (this one was too slow to extend it): the message is left to that consumer.
  */
 public final class DeadLetters {
+
+    /**
+     * The envelope header naming the delivery a dead letter was copied from: the source shard and its stream entry. The
+     * component's own; never given to a route, and removed by a redrive.
+     */
+    public static final String COPY_OF = "CamelRedisDelayDeadLetterOf";
 
     private final QueueShard source;
     private final ShardedQueue target;
@@ -74,14 +81,31 @@ public final class DeadLetters {
         Map<String, Object> headers = new LinkedHashMap<>(original.headers());
         headers.put(RedisDelayConstants.ORIGINAL_QUEUE, source.name());
         headers.put(RedisDelayConstants.LAST_ERROR, reason);
+        String copyOf = source.name() + " " + delivery.entryId();
+        headers.put(COPY_OF, copyOf);
         byte[] envelope = EnvelopeCodec.encode(new Envelope(original.body(), headers));
         String id = delivery.messageId();
-        if (!target.forMessage(id).schedule(id, envelope, DueTime.after(0), OnDuplicate.keep).scheduled()) {
+        QueueShard shard = target.forMessage(id);
+        if (!shard.schedule(id, envelope, DueTime.after(0), OnDuplicate.keep).scheduled() && !isCopy(shard, id, copyOf)) {
             id = id + "#" + delivery.entryId();
             target.forMessage(id).schedule(id, envelope, DueTime.after(0), OnDuplicate.keep);
         }
         source.group().ack(List.of(delivery));
         return new Moved(id, null);
+    }
+
+    /** Whether the dead letter {@code id} of {@code shard} was copied from the delivery {@code copyOf} names. */
+    private static boolean isCopy(QueueShard shard, String id, String copyOf) {
+        InspectedMessage stored = shard.inspection().peek(id);
+        if (stored == null) {
+            return false;
+        }
+        try {
+            return copyOf.equals(EnvelopeCodec.decode(stored.envelope()).headers().get(COPY_OF));
+        } catch (IllegalArgumentException e) {
+            // a dead letter that cannot be read (CorruptEnvelopeException included) is another message's
+            return false;
+        }
     }
 
     /**

@@ -138,6 +138,7 @@ public final class Redrive {
         Map<String, Object> headers = new LinkedHashMap<>(stored.headers());
         headers.remove(RedisDelayConstants.ORIGINAL_QUEUE);
         headers.remove(RedisDelayConstants.LAST_ERROR);
+        headers.remove(DeadLetters.COPY_OF);
         byte[] envelope = EnvelopeCodec.encode(new Envelope(stored.body(), headers));
         String id = entry.messageId();
         if (!target.forMessage(id).schedule(id, envelope, due, OnDuplicate.keep).scheduled()) {
