@@ -19,14 +19,19 @@ package io.github.camelredisdelay.internal;
  * The Redis keys and channel of one queue, or of one shard of a sharded queue. They share one hash tag
  * ({@code {queue}}, or the shard's tag, see {@link ShardTags}), so every script touches a single cluster slot.
  *
- * @param queue the queue name (the same for every shard)
- * @param due   ZSET message id to due time
- * @param msg   HASH message id to stored record
- * @param ready STREAM of due messages, read through the consumer group {@link #GROUP}
- * @param fail  HASH message id to failure note, only for messages that failed
- * @param wake  pub/sub channel told about a new earliest due time
+ * @param queue    the queue name (the same for every shard)
+ * @param due      ZSET index of the due set's buckets (see {@code due-set.lua})
+ * @param msg      HASH message id to stored record
+ * @param ready    STREAM of due messages, read through the consumer group {@link #GROUP}
+ * @param fail     HASH message id to failure note, only for messages that failed
+ * @param wake     pub/sub channel told about a new earliest due time
+ * @param migrated SET ids written by a migration from an RDelayedQueue
+ * @param absent   a key never written, declared to every script: while the slot moves to another master, Redis refuses
+ *                 a script one of whose keys it lacks ({@code TRYAGAIN}), so no script runs on half of the queue's keys
+ *                 and fails after its first writes on a bucket of the due set (keys the scripts do not declare)
  */
-public record QueueKeys(String queue, String due, String msg, String ready, String fail, String wake, String migrated) {
+public record QueueKeys(String queue, String due, String msg, String ready, String fail, String wake, String migrated,
+        String absent) {
 
     /** The consumer group every consumer of a queue reads through, so each message goes to one of them. */
     public static final String GROUP = "consumers";
@@ -41,6 +46,7 @@ public record QueueKeys(String queue, String due, String msg, String ready, Stri
     public static QueueKeys of(String keyPrefix, String queue, String tag) {
         String base = keyPrefix + ":{" + tag + "}:";
         return new QueueKeys(
-                queue, base + "due", base + "msg", base + "ready", base + "fail", base + "wake", base + "migrated");
+                queue, base + "due", base + "msg", base + "ready", base + "fail", base + "wake", base + "migrated",
+                base + "absent");
     }
 }

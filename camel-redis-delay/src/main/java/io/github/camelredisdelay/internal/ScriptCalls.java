@@ -63,7 +63,7 @@ public final class ScriptCalls {
     private final OutageLog shortfalls;
 
     ScriptCalls(RedissonClient client, QueueKeys keys, WriteSync sync) {
-        this(client, keys.queue(), List.of(keys.due(), keys.msg(), keys.ready(), keys.fail(), keys.migrated()),
+        this(client, keys.queue(), List.of(keys.due(), keys.msg(), keys.ready(), keys.fail(), keys.migrated(), keys.absent()),
              new Object[] { bytes(keys.wake()), bytes(QueueKeys.GROUP) }, sync);
     }
 

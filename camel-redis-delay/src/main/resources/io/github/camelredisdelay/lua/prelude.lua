@@ -24,6 +24,9 @@
   KEYS[3] ready  STREAM due messages, ready or in flight, read through the consumer group
   KEYS[4] fail   HASH   message id -> failure note "<failed deliveries>:<last error>", only for messages that failed
   KEYS[5] migrated SET  ids written by a migration from an RDelayedQueue whose legacy copy may still exist (migrate.lua)
+  KEYS[6] absent never written: while the queue's slot moves to another cluster master, Redis refuses a script one
+                 of whose keys it lacks (TRYAGAIN), so no script runs while the due set's buckets, which scripts reach
+                 without declaring them, may be on the other master
   ARGV[1] wake channel: announces a new earliest due time (the delay in ms) and ready messages (WAKE_READY)
   ARGV[2] consumer group
 ]]
