@@ -37,6 +37,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.redisson.client.codec.ByteArrayCodec;
+import org.redisson.client.codec.StringCodec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -381,5 +382,28 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
         assertThat(deadLetters.get(0).getBody()).isEqualTo("first");
         assertThat(deadLetters.get(0).getHeader(RedisDelayConstants.MESSAGE_ID, String.class)).startsWith("job-1#");
         assertThat(redis().getMap(key("jobs.dead", "msg")).containsKey("job-1")).as("the earlier dead letter is kept").isTrue();
+    }
+
+    @Test
+    void aDeadLetterIsStoredBesideAnEarlierOneWhoseFailureNoteCannotBeRead() throws Exception {
+        var producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                errorHandler(noErrorHandler());
+                from("redis-delay:jobs?maxDeliveries=1").process(e -> {
+                    throw new IllegalStateException("always fails");
+                });
+                from("redis-delay:jobs.dead").process(e -> deadLetters.add(e.getMessage().copy()));
+            }
+        }).createProducerTemplate();
+        producer.sendBodyAndHeader("redis-delay:jobs?delay=1h", "first", RedisDelayConstants.MESSAGE_ID, "job-1");
+        producer.sendBodyAndHeader("redis-delay:jobs.dead?delay=1h", "parked", RedisDelayConstants.MESSAGE_ID, "job-1");
+        // written behind the component's back: a failure note that is not one
+        redis().getMap(key("jobs.dead", "fail"), StringCodec.INSTANCE).put("job-1", "unreadable");
+
+        producer.sendBodyAndHeader("redis-delay:jobs?operation=reschedule", null, RedisDelayConstants.MESSAGE_ID, "job-1");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> deadLetters.size() == 1);
+        assertThat(deadLetters.get(0).getHeader(RedisDelayConstants.MESSAGE_ID, String.class)).startsWith("job-1#");
     }
 }

@@ -131,6 +131,8 @@ class SyncReplicasTest {
             await().atMost(Duration.ofSeconds(10))
                     .until(() -> "1".equals(SERVERS.master().command("HEXISTS", PREFIX + ":{once.dead}:msg", "m-1")));
             Thread.sleep(500);
+            assertThat(SERVERS.master().command("HEXISTS", PREFIX + ":{once}:msg", "m-1"))
+                    .as("the failed dead-lettering left the original in place").isEqualTo("1");
         } finally {
             ProcessSignals.resume(SERVERS.replica());
         }
