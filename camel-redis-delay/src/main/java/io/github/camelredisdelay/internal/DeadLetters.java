@@ -36,8 +36,8 @@ import io.github.camelredisdelay.RedisDelayConstants;
 public final class DeadLetters {
 
     /**
-     * The envelope header naming the delivery a dead letter was copied from: the source shard and its stream entry. The
-     * component's own; never given to a route, and removed by a redrive.
+     * The envelope header naming the delivery a dead letter was copied from: the source shard's stream, the stream
+     * entry and the message's version. The component's own; never given to a route, and removed by a redrive.
      */
     public static final String COPY_OF = "CamelRedisDelayDeadLetterOf";
 
@@ -81,7 +81,8 @@ public final class DeadLetters {
         Map<String, Object> headers = new LinkedHashMap<>(original.headers());
         headers.put(RedisDelayConstants.ORIGINAL_QUEUE, source.name());
         headers.put(RedisDelayConstants.LAST_ERROR, reason);
-        String copyOf = source.name() + " " + delivery.entryId();
+        String copyOf = source.keys().ready() + " " + delivery.entryId() + " " + delivery.scheduledAt() + " "
+                        + delivery.generation();
         headers.put(COPY_OF, copyOf);
         byte[] envelope = EnvelopeCodec.encode(new Envelope(original.body(), headers));
         String id = delivery.messageId();
@@ -96,14 +97,11 @@ public final class DeadLetters {
 
     /** Whether the dead letter {@code id} of {@code shard} was copied from the delivery {@code copyOf} names. */
     private static boolean isCopy(QueueShard shard, String id, String copyOf) {
-        InspectedMessage stored = shard.inspection().peek(id);
-        if (stored == null) {
-            return false;
-        }
         try {
-            return copyOf.equals(EnvelopeCodec.decode(stored.envelope()).headers().get(COPY_OF));
+            InspectedMessage stored = shard.inspection().peekOnMaster(id);
+            return stored != null && copyOf.equals(EnvelopeCodec.decode(stored.envelope()).headers().get(COPY_OF));
         } catch (IllegalArgumentException e) {
-            // a dead letter that cannot be read (CorruptEnvelopeException included) is another message's
+            // a dead letter that cannot be read (a corrupt envelope, a failure note that is not one) is another message's
             return false;
         }
     }

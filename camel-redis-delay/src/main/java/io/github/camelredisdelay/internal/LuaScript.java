@@ -48,6 +48,10 @@ public enum LuaScript {
     HAND_BACK("hand-back.lua", RScript.Mode.READ_WRITE),
     STATS("stats.lua", RScript.Mode.READ_ONLY),
     PEEK("peek.lua", RScript.Mode.READ_ONLY),
+    /**
+     * {@code peek.lua} on the master: a dead-lettering looking for its own earlier copy must not miss it on a replica.
+     */
+    PEEK_ON_MASTER("peek.lua", RScript.Mode.READ_WRITE),
     PURGE("purge.lua", RScript.Mode.READ_WRITE),
     BROWSE("browse.lua", RScript.Mode.READ_ONLY),
     DEAD_LETTERS("dead-letters.lua", RScript.Mode.READ_ONLY),

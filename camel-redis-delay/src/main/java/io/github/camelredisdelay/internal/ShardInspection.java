@@ -46,7 +46,16 @@ public final class ShardInspection {
      * @return the message, or {@code null} when this queue holds none with this id
      */
     public InspectedMessage peek(String id) {
-        List<Object> reply = scripts.callAndWait("Peek of message " + id, LuaScript.PEEK, Durability.NONE,
+        return peek(id, LuaScript.PEEK);
+    }
+
+    /** {@link #peek}, read on the master even where Redisson reads from replicas. */
+    public InspectedMessage peekOnMaster(String id) {
+        return peek(id, LuaScript.PEEK_ON_MASTER);
+    }
+
+    private InspectedMessage peek(String id, LuaScript peek) {
+        List<Object> reply = scripts.callAndWait("Peek of message " + id, peek, Durability.NONE,
                 RScript.ReturnType.LIST, bytes(id));
         if (reply.isEmpty()) {
             return null;
