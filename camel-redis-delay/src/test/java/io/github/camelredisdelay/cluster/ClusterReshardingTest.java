@@ -63,7 +63,8 @@ class ClusterReshardingTest extends ClusterTestSupport {
         migrate(source, target, bucket);
 
         assertThatThrownBy(() -> producer.sendBodyAndHeader(URI, "second", RedisDelayConstants.MESSAGE_ID, "m-2"))
-                .isInstanceOf(CamelExecutionException.class);
+                .isInstanceOf(CamelExecutionException.class)
+                .rootCause().as("Redis refused the script while its slot moves").hasMessageContaining("TRYAGAIN");
         assertThat(source.command("HEXISTS", key(QUEUE, "msg"), "m-2"))
                 .as("a schedule that failed stored no record outside the due set").isEqualTo("0");
 
