@@ -30,6 +30,7 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.Consumer;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
+import org.apache.camel.ProducerTemplate;
 import org.apache.camel.StatefulService;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.support.DefaultHeaderFilterStrategy;
@@ -363,22 +364,10 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
 
     @Test
     void theSameIdDeadLetteredTwiceKeepsBothDeadLetters() throws Exception {
-        var producer = startContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                errorHandler(noErrorHandler());
-                from("redis-delay:jobs?maxDeliveries=1").process(e -> {
-                    throw new IllegalStateException("always fails");
-                });
-                from("redis-delay:jobs.dead").process(e -> deadLetters.add(e.getMessage().copy()));
-            }
-        }).createProducerTemplate();
-        producer.sendBodyAndHeader("redis-delay:jobs?delay=1h", "first", RedisDelayConstants.MESSAGE_ID, "job-1");
-        producer.sendBodyAndHeader("redis-delay:jobs.dead?delay=1h", "parked", RedisDelayConstants.MESSAGE_ID, "job-1");
+        ProducerTemplate producer = failingJobsWithJob1ParkedInTheDeadLetterQueue();
 
-        producer.sendBodyAndHeader("redis-delay:jobs?operation=reschedule", null, RedisDelayConstants.MESSAGE_ID, "job-1");
+        deadLetterJob1(producer);
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> deadLetters.size() == 1);
         assertThat(deadLetters.get(0).getBody()).isEqualTo("first");
         assertThat(deadLetters.get(0).getHeader(RedisDelayConstants.MESSAGE_ID, String.class)).startsWith("job-1#");
         assertThat(redis().getMap(key("jobs.dead", "msg")).containsKey("job-1")).as("the earlier dead letter is kept").isTrue();
@@ -386,7 +375,21 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
 
     @Test
     void aDeadLetterIsStoredBesideAnEarlierOneWhoseFailureNoteCannotBeRead() throws Exception {
-        var producer = startContext(new RouteBuilder() {
+        ProducerTemplate producer = failingJobsWithJob1ParkedInTheDeadLetterQueue();
+        // written behind the component's back: a failure note that is not one
+        redis().getMap(key("jobs.dead", "fail"), StringCodec.INSTANCE).put("job-1", "unreadable");
+
+        deadLetterJob1(producer);
+
+        assertThat(deadLetters.get(0).getHeader(RedisDelayConstants.MESSAGE_ID, String.class)).startsWith("job-1#");
+    }
+
+    /**
+     * A queue whose every delivery fails and is dead-lettered, with "job-1" scheduled on it and another "job-1" already
+     * in its dead-letter queue (due in an hour, so it stays there).
+     */
+    private ProducerTemplate failingJobsWithJob1ParkedInTheDeadLetterQueue() throws Exception {
+        ProducerTemplate producer = startContext(new RouteBuilder() {
             @Override
             public void configure() {
                 errorHandler(noErrorHandler());
@@ -398,12 +401,12 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
         }).createProducerTemplate();
         producer.sendBodyAndHeader("redis-delay:jobs?delay=1h", "first", RedisDelayConstants.MESSAGE_ID, "job-1");
         producer.sendBodyAndHeader("redis-delay:jobs.dead?delay=1h", "parked", RedisDelayConstants.MESSAGE_ID, "job-1");
-        // written behind the component's back: a failure note that is not one
-        redis().getMap(key("jobs.dead", "fail"), StringCodec.INSTANCE).put("job-1", "unreadable");
+        return producer;
+    }
 
+    /** Makes "job-1" of the queue due now, and waits for its dead letter to be delivered. */
+    private void deadLetterJob1(ProducerTemplate producer) {
         producer.sendBodyAndHeader("redis-delay:jobs?operation=reschedule", null, RedisDelayConstants.MESSAGE_ID, "job-1");
-
         await().atMost(Duration.ofSeconds(10)).until(() -> deadLetters.size() == 1);
-        assertThat(deadLetters.get(0).getHeader(RedisDelayConstants.MESSAGE_ID, String.class)).startsWith("job-1#");
     }
 }
