@@ -21,6 +21,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.camelredisdelay.embedded.RedisServerOptions;
 import io.github.camelredisdelay.test.CamelNodes;
+import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.MasterAndReplica;
 import io.github.camelredisdelay.test.ProcessSignals;
 import org.apache.camel.CamelContext;
@@ -62,10 +63,15 @@ class SyncReplicasTest {
                         .process(e -> delivered.add(e.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID, String.class)));
             }
         } };
+        return start(routes).createProducerTemplate();
+    }
+
+    /** Starts a node on the master, with the class' key prefix. */
+    private CamelContext start(RoutesBuilder... routes) throws Exception {
         return nodes.start(options -> {
             options.setAddress(SERVERS.master().uri());
             options.setKeyPrefix(PREFIX);
-        }, routes).createProducerTemplate();
+        }, routes);
     }
 
     @Test
@@ -112,10 +118,7 @@ class SyncReplicasTest {
     @Test
     void aDeadLetterWhoseFirstCopyReachedTooFewReplicasIsStoredOnce() throws Exception {
         String uri = "redis-delay:once?syncReplicas=1&syncTimeout=50&maxDeliveries=1&visibilityTimeout=1s";
-        CamelContext context = nodes.start(options -> {
-            options.setAddress(SERVERS.master().uri());
-            options.setKeyPrefix(PREFIX);
-        }, new RouteBuilder() {
+        CamelContext context = start(new RouteBuilder() {
             @Override
             public void configure() {
                 from(uri).routeId("failing").autoStartup(false).throwException(new IllegalStateException("boom"));
@@ -124,13 +127,15 @@ class SyncReplicasTest {
         context.createProducerTemplate().sendBodyAndHeader(uri, "x", RedisDelayConstants.MESSAGE_ID, "m-1");
 
         ProcessSignals.pause(SERVERS.replica());
-        try {
+        try (LogLines settlement = LogLines.of(Settlement.class)) {
             context.getRouteController().startRoute("failing");
             // the first dead-lettering stores its copy, then waits 50 ms for the stopped replica and fails: the
             // delivery is not acknowledged, and is dead-lettered again once its lease has expired
             await().atMost(Duration.ofSeconds(10))
                     .until(() -> "1".equals(SERVERS.master().command("HEXISTS", PREFIX + ":{once.dead}:msg", "m-1")));
-            Thread.sleep(500);
+            await().atMost(Duration.ofSeconds(10)).until(() -> settlement.lines().stream()
+                    .anyMatch(line -> line.startsWith("WARN Could not settle failed message m-1")
+                            && line.contains(NotReplicatedException.class.getSimpleName())));
             assertThat(SERVERS.master().command("HEXISTS", PREFIX + ":{once}:msg", "m-1"))
                     .as("the failed dead-lettering left the original in place").isEqualTo("1");
         } finally {
