@@ -95,6 +95,15 @@ public final class DeadLetters {
         return new Moved(id, null);
     }
 
+    /** A dead letter's headers without those {@link #move} added: the message's own, as a redrive stores it again. */
+    static Map<String, Object> originalHeaders(Map<String, Object> deadLetterHeaders) {
+        Map<String, Object> headers = new LinkedHashMap<>(deadLetterHeaders);
+        headers.remove(RedisDelayConstants.ORIGINAL_QUEUE);
+        headers.remove(RedisDelayConstants.LAST_ERROR);
+        headers.remove(COPY_OF);
+        return headers;
+    }
+
     /** Whether the dead letter {@code id} of {@code shard} was copied from the delivery {@code copyOf} names. */
     private static boolean isCopy(QueueShard shard, String id, String copyOf) {
         try {

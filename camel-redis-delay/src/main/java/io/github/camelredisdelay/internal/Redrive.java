@@ -15,9 +15,7 @@
  */
 package io.github.camelredisdelay.internal;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 import io.github.camelredisdelay.OnDuplicate;
 import io.github.camelredisdelay.RedisDelayConstants;
@@ -135,11 +133,7 @@ public final class Redrive {
             // a dead-letter queue that several queues share: each queue's redrive takes back its own dead letters
             return Outcome.OTHER_QUEUE;
         }
-        Map<String, Object> headers = new LinkedHashMap<>(stored.headers());
-        headers.remove(RedisDelayConstants.ORIGINAL_QUEUE);
-        headers.remove(RedisDelayConstants.LAST_ERROR);
-        headers.remove(DeadLetters.COPY_OF);
-        byte[] envelope = EnvelopeCodec.encode(new Envelope(stored.body(), headers));
+        byte[] envelope = EnvelopeCodec.encode(new Envelope(stored.body(), DeadLetters.originalHeaders(stored.headers())));
         String id = entry.messageId();
         if (!target.forMessage(id).schedule(id, envelope, due, OnDuplicate.keep).scheduled()) {
             return Outcome.LEFT;
