@@ -18,6 +18,7 @@ package io.github.camelredisdelay;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 import io.github.camelredisdelay.internal.ShardedQueue;
 import org.apache.camel.CamelContext;
@@ -26,6 +27,7 @@ import org.apache.camel.health.HealthCheckResultBuilder;
 import org.apache.camel.health.WritableHealthCheckRepository;
 import org.apache.camel.impl.health.AbstractHealthCheck;
 import org.apache.camel.support.DefaultConsumer;
+import org.apache.camel.util.URISupport;
 
 /**
  * Readiness of a redis-delay consumer or producer: DOWN, with the reason, while the queue's Redis does not answer
@@ -35,6 +37,7 @@ import org.apache.camel.support.DefaultConsumer;
 public class RedisDelayHealthCheck extends AbstractHealthCheck {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
+    private static final Pattern SCHEME = Pattern.compile("^[^:]*:(//)?");
 
     private final ShardedQueue queue;
     private final Supplier<String> shardCountProblem;
@@ -60,7 +63,10 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
     }
 
     /**
-     * Registers a producer's check in Camel's {@code producers} repository, when health checks are on.
+     * Registers a producer's check in Camel's {@code producers} repository, when health checks are on. Its id names the
+     * endpoint, {@code producer:redis-delay-<queue>} followed by the endpoint's options, with passwords masked: Camel
+     * keeps one check per id, so producers of one queue name on two Redis servers, or under two key prefixes, need ids
+     * of their own.
      *
      * @return a handle that removes the check again; a no-op when there is no such repository
      */
@@ -74,10 +80,17 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
         }
         RedisDelayHealthCheck check
                 = new RedisDelayHealthCheck(
-                        context, "producer:redis-delay-" + endpoint.getQueueName(), endpoint,
+                        context, producerCheckId(endpoint), endpoint,
                         endpoint::queueShardCountProblem, enabled);
         repository.addHealthCheck(check);
         return () -> repository.removeHealthCheck(check);
+    }
+
+    /** {@code producer:redis-delay-orders?delay=1h} for {@code redis-delay:orders?delay=1h}. */
+    private static String producerCheckId(RedisDelayEndpoint endpoint) {
+        // the URI Camel normalized (options sorted, values encoded), after its scheme
+        String uri = URISupport.sanitizeUri(endpoint.getEndpointUri());
+        return "producer:redis-delay-" + SCHEME.matcher(uri).replaceFirst("");
     }
 
     @Override

@@ -76,7 +76,7 @@ class HealthCheckTest extends RedisDelayTestSupport {
         node.start();
         node.createProducerTemplate().sendBody("direct:order", "x");
         HealthCheck producerCheck = HealthChecks.producerCheck(node);
-        assertThat(producerCheck.getId()).isEqualTo("producer:redis-delay-orders");
+        assertThat(producerCheck.getId()).isEqualTo("producer:redis-delay-orders?delay=1h");
         await().atMost(Duration.ofSeconds(10)).until(() -> readiness(node).get("consumer:expire") == HealthCheck.State.UP
                 && producerCheck.call().getState() == HealthCheck.State.UP);
 
@@ -89,7 +89,7 @@ class HealthCheckTest extends RedisDelayTestSupport {
             assertThat(down.getMessage())
                     .hasValueSatisfying(m -> assertThat(m).contains("Redis of queue orders does not answer"));
             assertThat(readiness(node)).as("Camel reports DOWN checks of every kind")
-                    .containsEntry("producer:redis-delay-orders", HealthCheck.State.DOWN);
+                    .containsEntry("producer:redis-delay-orders?delay=1h", HealthCheck.State.DOWN);
         } finally {
             redisServer.restart();
         }
