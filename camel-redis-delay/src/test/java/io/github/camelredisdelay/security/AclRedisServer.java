@@ -56,7 +56,7 @@ final class AclRedisServer implements AutoCloseable {
     static AclRedisServer start(RedisBinary binary, List<User> users) {
         List<String> args = new ArrayList<>(
                 List.of("--user", "default", "on", "nopass", "resetkeys", "resetchannels",
-                        "-@all", "+ping", "+info", "+shutdown", "+acl|log"));
+                        "-@all", "+ping", "+info", "+shutdown", "+acl|log", "+acl|setuser"));
         for (User user : users) {
             args.addAll(List.of("--user", user.name(), "reset", "on", ">" + user.password()));
             args.addAll(List.of(user.rules().split(" ")));
@@ -74,6 +74,13 @@ final class AclRedisServer implements AutoCloseable {
     /** What the server refused since the last {@link #forgetDenials()}, newest first (see {@link AclLog}). */
     List<String> denials() {
         return AclLog.entries(process.command("ACL", "LOG"));
+    }
+
+    /** Adds {@code rules} to those of {@code user}; they apply at once, to its connections too. */
+    void changeRules(String user, String... rules) {
+        List<String> command = new ArrayList<>(List.of("ACL", "SETUSER", user));
+        command.addAll(List.of(rules));
+        process.command(command.toArray(new String[0]));
     }
 
     /** Clears the server's ACL log. */
