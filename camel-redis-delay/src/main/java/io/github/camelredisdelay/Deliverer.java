@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.github.camelredisdelay.internal.ConsumerGroup;
 import io.github.camelredisdelay.internal.ConsumerNames;
 import io.github.camelredisdelay.internal.DeadLetters;
 import io.github.camelredisdelay.internal.Delivery;
@@ -106,9 +107,18 @@ final class Deliverer {
                 // nothing to acknowledge: one read that blocks, which returns at once when messages are there
                 return leased(queue.group().readNew(consumerName, count, block));
             }
-            List<Delivery> fresh = queue.group().ackAndReadNew(consumerName, count, finished);
+            ConsumerGroup.AckAndRead done = queue.group().ackAndReadNew(consumerName, count, finished);
+            if (done.ackFailure() != null) {
+                if (done.read().isEmpty()) {
+                    throw done.ackFailure();
+                }
+                // what was read is this consumer's now: to the route with it, and the acknowledgement tried again
+                notAcknowledged(finished, done.ackFailure());
+                return leased(done.read());
+            }
             settlement.acknowledged(finished);
             finished = List.of();
+            List<Delivery> fresh = done.read();
             return leased(fresh.isEmpty() && block != null ? queue.group().readNew(consumerName, count, block) : fresh);
         } catch (RuntimeException e) {
             // not acknowledged: try again with the next fetch
@@ -126,11 +136,15 @@ final class Deliverer {
         try {
             acknowledge(finished);
         } catch (RuntimeException e) {
-            putBackAcks(finished);
-            LOG.warn("Could not acknowledge {} finished messages of queue {}; trying again with the next read (if the "
-                     + "consumer stops first, they are delivered again after the visibility timeout): {}",
-                    finished.size(), queue.name(), e.toString());
+            notAcknowledged(finished, e);
         }
+    }
+
+    private void notAcknowledged(List<Delivery> finished, RuntimeException failure) {
+        putBackAcks(finished);
+        LOG.warn("Could not acknowledge {} finished messages of queue {}; trying again with the next read (if the "
+                 + "consumer stops first, they are delivered again after the visibility timeout): {}",
+                finished.size(), queue.name(), failure.toString());
     }
 
     private List<Delivery> drainAcks() {

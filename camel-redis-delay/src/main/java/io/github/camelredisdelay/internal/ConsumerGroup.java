@@ -87,18 +87,31 @@ public final class ConsumerGroup {
     /**
      * Acknowledges finished messages ({@code ack.lua}) and reads up to {@code count} new ones without waiting, in one
      * round trip: the two commands go in one pipeline. The read stays outside the script because a script's reply costs
-     * Redis about as much again as the read itself (converting every entry to Lua and back).
+     * Redis about as much again as the read itself (converting every entry to Lua and back). Redis runs the read even
+     * when it refuses the script (while a cluster slot moves, say): what it read is returned beside the refusal, since
+     * it is this consumer's now and would otherwise wait out its lease.
+     *
+     * @throws RedisException when the read failed, or nothing was answered
      */
-    public List<Delivery> ackAndReadNew(String consumer, int count, Collection<Delivery> finished) {
+    public AckAndRead ackAndReadNew(String consumer, int count, Collection<Delivery> finished) {
         if (finished.isEmpty()) {
-            return readNew(consumer, count, null);
+            return new AckAndRead(readNew(consumer, count, null), null);
         }
         StreamReadGroupArgs read = StreamReadGroupArgs.neverDelivered().count(count);
         // an acknowledgement lost in a failover only means the message is delivered again
-        return firstDeliveries(withGroup(() -> Futures.await(scripts.callThen("Acknowledgement", LuaScript.ACK,
-                Durability.BEST_EFFORT, RScript.ReturnType.LONG, ackArguments(finished),
-                batch -> batch.<String, byte[]>getStream(keys.ready(), TEXT_KEYS_BINARY_VALUES)
-                        .readGroupAsync(QueueKeys.GROUP, consumer, read)))));
+        ScriptCalls.Beside<Map<StreamMessageId, Map<String, byte[]>>> done = withGroup(
+                () -> Futures.await(scripts.callBeside("Acknowledgement", LuaScript.ACK, Durability.BEST_EFFORT,
+                        RScript.ReturnType.LONG, ackArguments(finished),
+                        batch -> batch.<String, byte[]>getStream(keys.ready(), TEXT_KEYS_BINARY_VALUES)
+                                .readGroupAsync(QueueKeys.GROUP, consumer, read))));
+        return new AckAndRead(firstDeliveries(done.reply()), done.scriptFailure());
+    }
+
+    /**
+     * What {@link #ackAndReadNew} read, and why the acknowledgement failed if it did (the finished messages are then
+     * still pending).
+     */
+    public record AckAndRead(List<Delivery> read, RuntimeException ackFailure) {
     }
 
     /**

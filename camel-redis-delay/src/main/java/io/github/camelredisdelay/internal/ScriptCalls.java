@@ -23,6 +23,7 @@ import java.util.function.Function;
 
 import io.github.camelredisdelay.NotReplicatedException;
 import org.redisson.api.BatchOptions;
+import org.redisson.api.BatchResult;
 import org.redisson.api.RBatch;
 import org.redisson.api.RFuture;
 import org.redisson.api.RScript;
@@ -117,17 +118,34 @@ public final class ScriptCalls {
     }
 
     /**
-     * Runs {@code lua} and then the command {@code then} adds, in one pipeline (one round trip), and completes with
-     * that command's reply.
+     * Runs {@code lua} and then the command {@code then} adds, in one pipeline (one round trip). Redis runs each
+     * command of a pipeline on its own, so the command's reply stands when the script was refused or failed: the stage
+     * completes with both, and fails only when the command did (or the pipeline was not answered).
      */
-    public <R> CompletionStage<R> callThen(
+    public <R> CompletionStage<Beside<R>> callBeside(
             String operation, LuaScript lua, Durability durability, RScript.ReturnType type,
             Object[] args, Function<RBatch, RFuture<R>> then) {
         Object[] argv = argv(args);
-        return pipelined(operation, durability, batch -> {
-            batch.getScript(ByteArrayCodec.INSTANCE).evalAsync(routingKey, lua.mode(), lua.text(), type, scriptKeys, argv);
-            return then.apply(batch);
+        RBatch batch = newBatch(durability);
+        batch.getScript(ByteArrayCodec.INSTANCE).evalAsync(routingKey, lua.mode(), lua.text(), type, scriptKeys, argv);
+        CompletableFuture<R> command = then.apply(batch).toCompletableFuture();
+        return batch.executeAsync().handle((done, failure) -> {
+            if (failure == null) {
+                checkReplicas(operation, durability, done);
+                return new Beside<>(command.join(), null);
+            }
+            if (!command.isDone() || command.isCompletedExceptionally()) {
+                throw batchFailure(failure);
+            }
+            // the command was answered: what failed is the script
+            return new Beside<>(command.join(), batchFailure(failure));
         });
+    }
+
+    /**
+     * The reply of the command run beside a script ({@link #callBeside}), and what the script failed with, if it did.
+     */
+    public record Beside<R>(R reply, RuntimeException scriptFailure) {
     }
 
     private Object[] argv(Object[] args) {
@@ -142,30 +160,43 @@ public final class ScriptCalls {
     }
 
     /**
-     * Sends the commands {@code commands} adds to a batch in one pipeline, followed by a wait for replicas as
-     * {@link WriteSync} and {@code durability} say, and completes with the reply of the command it returns.
+     * Sends the commands {@code commands} adds to a batch in one pipeline ({@link #newBatch}), and completes with the
+     * reply of the command it returns.
      */
     private <R> CompletionStage<R> pipelined(String operation, Durability durability, Function<RBatch, RFuture<R>> commands) {
-        boolean waits = waits(durability);
-        RBatch batch = client.createBatch(waits ? sync.batchOptions() : BatchOptions.defaults());
+        RBatch batch = newBatch(durability);
         RFuture<R> result = commands.apply(batch);
         return batch.executeAsync().handle((done, failure) -> {
             if (failure != null) {
                 throw batchFailure(failure);
             }
-            if (waits && done.getSyncedSlaves() < sync.replicas()) {
-                NotReplicatedException shortfall = new NotReplicatedException(
-                        queue, operation, sync.replicas(),
-                        done.getSyncedSlaves(), sync.timeoutMs());
-                if (durability == Durability.REQUIRED) {
-                    throw shortfall;
-                }
-                shortfalls.failed(shortfall);
-            } else if (waits && durability == Durability.BEST_EFFORT) {
-                shortfalls.succeeded();
-            }
+            checkReplicas(operation, durability, done);
             return result.toCompletableFuture().join();
         });
+    }
+
+    /** A pipeline, followed by a wait for replicas as {@link WriteSync} and {@code durability} say. */
+    private RBatch newBatch(Durability durability) {
+        return client.createBatch(waits(durability) ? sync.batchOptions() : BatchOptions.defaults());
+    }
+
+    /**
+     * Fails for a {@link Durability#REQUIRED} write that reached too few replicas, or logs the shortfall of a
+     * {@link Durability#BEST_EFFORT} one.
+     */
+    private void checkReplicas(String operation, Durability durability, BatchResult<?> done) {
+        boolean waits = waits(durability);
+        if (waits && done.getSyncedSlaves() < sync.replicas()) {
+            NotReplicatedException shortfall = new NotReplicatedException(
+                    queue, operation, sync.replicas(),
+                    done.getSyncedSlaves(), sync.timeoutMs());
+            if (durability == Durability.REQUIRED) {
+                throw shortfall;
+            }
+            shortfalls.failed(shortfall);
+        } else if (waits && durability == Durability.BEST_EFFORT) {
+            shortfalls.succeeded();
+        }
     }
 
     /** The failure of a batch, unwrapped; names the Redis version syncAof needs when WAITAOF is what failed. */
