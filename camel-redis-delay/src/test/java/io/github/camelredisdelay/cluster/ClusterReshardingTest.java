@@ -17,6 +17,12 @@ package io.github.camelredisdelay.cluster;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import io.github.camelredisdelay.RedisDelayConstants;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
@@ -88,6 +94,65 @@ class ClusterReshardingTest extends ClusterTestSupport {
                         e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, id))
                         .getMessage().getHeader(RedisDelayConstants.STATE))
                 .as("state of " + id).isEqualTo("scheduled"));
+    }
+
+    @Test
+    void messagesReadWhileTheSlotMovesReachTheRouteAndNoneIsDeadLettered() throws Exception {
+        String queue = "held";
+        CountDownLatch firstHeld = new CountDownLatch(1);
+        CountDownLatch releaseFirst = new CountDownLatch(1);
+        List<String> delivered = new CopyOnWriteArrayList<>();
+        List<String> deadLettered = new CopyOnWriteArrayList<>();
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:" + queue + "?maxDeliveries=1&visibilityTimeout=5000").process(exchange -> {
+                    String body = exchange.getMessage().getBody(String.class);
+                    delivered.add(body);
+                    if (body.equals("first")) {
+                        firstHeld.countDown();
+                        releaseFirst.await(30, TimeUnit.SECONDS);
+                    }
+                });
+                from("redis-delay:" + queue + ".dead")
+                        .process(exchange -> deadLettered.add(exchange.getMessage().getBody(String.class)));
+            }
+        }).createProducerTemplate();
+        List<String> next = IntStream.rangeClosed(1, 5).mapToObj(i -> "next-" + i).toList();
+        producer.sendBody("redis-delay:" + queue, "first");
+        assertThat(firstHeld.await(10, TimeUnit.SECONDS)).as("the route holds the first message").isTrue();
+        next.forEach(body -> producer.sendBody("redis-delay:" + queue, body));
+        RedisServerProcess source = masterOf(queue);
+        await().atMost(Duration.ofSeconds(10)).until(() -> source.command("XLEN", key(queue, "ready")).equals("6"));
+
+        // the slot starts moving: every script of the queue is refused (TRYAGAIN), plain reads are served
+        RedisServerProcess target = otherMasterThan(source);
+        int slot = cluster.slotOf("{" + queue + "}");
+        String targetId = target.command("CLUSTER", "MYID");
+        target.command("CLUSTER", "SETSLOT", String.valueOf(slot), "IMPORTING", source.command("CLUSTER", "MYID"));
+        source.command("CLUSTER", "SETSLOT", String.valueOf(slot), "MIGRATING", targetId);
+        releaseFirst.countDown();
+        try {
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(delivered)
+                    .as("messages read beside the refused acknowledgement").containsAll(next));
+        } finally {
+            for (String key : source.command("CLUSTER", "GETKEYSINSLOT", String.valueOf(slot), "1000").split("\n")) {
+                if (!key.isEmpty()) {
+                    migrate(source, target, key);
+                }
+            }
+            for (RedisServerProcess node : cluster.nodes()) {
+                if (node.command("ROLE").startsWith("master")) {
+                    node.command("CLUSTER", "SETSLOT", String.valueOf(slot), "NODE", targetId);
+                }
+            }
+        }
+
+        await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> assertThat(
+                producer.requestBody("redis-delay:" + queue + "?operation=stats", null, Map.class))
+                .containsEntry("scheduled", 0L).containsEntry("ready", 0L).containsEntry("inFlight", 0L));
+        assertThat(deadLettered).as("dead-lettered without being processed").isEmpty();
+        assertThat(delivered).containsExactlyInAnyOrderElementsOf(Stream.concat(Stream.of("first"), next.stream()).toList());
     }
 
     private static RedisServerProcess otherMasterThan(RedisServerProcess master) {
