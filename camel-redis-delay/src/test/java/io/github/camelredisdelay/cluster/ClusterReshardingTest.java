@@ -59,11 +59,7 @@ class ClusterReshardingTest extends ClusterTestSupport {
         source.command("HSET", key(QUEUE, "fail"), "other", "1:boom");
         source.command("SADD", key(QUEUE, "migrated"), "other");
         RedisServerProcess target = otherMasterThan(source);
-        int slot = cluster.slotOf("{" + QUEUE + "}");
-        String sourceId = source.command("CLUSTER", "MYID");
-        String targetId = target.command("CLUSTER", "MYID");
-        target.command("CLUSTER", "SETSLOT", String.valueOf(slot), "IMPORTING", sourceId);
-        source.command("CLUSTER", "SETSLOT", String.valueOf(slot), "MIGRATING", targetId);
+        int slot = startMove(QUEUE, source, target);
         // the due set's bucket moves first; the index and the message hash are still on the source
         String bucket = key(QUEUE, "due") + ":" + source.command("ZRANGE", key(QUEUE, "due"), "0", "0");
         migrate(source, target, bucket);
@@ -74,16 +70,7 @@ class ClusterReshardingTest extends ClusterTestSupport {
         assertThat(source.command("HEXISTS", key(QUEUE, "msg"), "m-2"))
                 .as("a schedule that failed stored no record outside the due set").isEqualTo("0");
 
-        for (String key : source.command("CLUSTER", "GETKEYSINSLOT", String.valueOf(slot), "1000").split("\n")) {
-            if (!key.isEmpty()) {
-                migrate(source, target, key);
-            }
-        }
-        for (RedisServerProcess node : cluster.nodes()) {
-            if (node.command("ROLE").startsWith("master")) {
-                node.command("CLUSTER", "SETSLOT", String.valueOf(slot), "NODE", targetId);
-            }
-        }
+        finishMove(slot, source, target);
         await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
             producer.sendBodyAndHeader(URI, "second", RedisDelayConstants.MESSAGE_ID, "m-2");
             return true;
@@ -127,25 +114,13 @@ class ClusterReshardingTest extends ClusterTestSupport {
 
         // the slot starts moving: every script of the queue is refused (TRYAGAIN), plain reads are served
         RedisServerProcess target = otherMasterThan(source);
-        int slot = cluster.slotOf("{" + queue + "}");
-        String targetId = target.command("CLUSTER", "MYID");
-        target.command("CLUSTER", "SETSLOT", String.valueOf(slot), "IMPORTING", source.command("CLUSTER", "MYID"));
-        source.command("CLUSTER", "SETSLOT", String.valueOf(slot), "MIGRATING", targetId);
+        int slot = startMove(queue, source, target);
         releaseFirst.countDown();
         try {
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(delivered)
                     .as("messages read beside the refused acknowledgement").containsAll(next));
         } finally {
-            for (String key : source.command("CLUSTER", "GETKEYSINSLOT", String.valueOf(slot), "1000").split("\n")) {
-                if (!key.isEmpty()) {
-                    migrate(source, target, key);
-                }
-            }
-            for (RedisServerProcess node : cluster.nodes()) {
-                if (node.command("ROLE").startsWith("master")) {
-                    node.command("CLUSTER", "SETSLOT", String.valueOf(slot), "NODE", targetId);
-                }
-            }
+            finishMove(slot, source, target);
         }
 
         await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> assertThat(
@@ -153,6 +128,29 @@ class ClusterReshardingTest extends ClusterTestSupport {
                 .containsEntry("scheduled", 0L).containsEntry("ready", 0L).containsEntry("inFlight", 0L));
         assertThat(deadLettered).as("dead-lettered without being processed").isEmpty();
         assertThat(delivered).containsExactlyInAnyOrderElementsOf(Stream.concat(Stream.of("first"), next.stream()).toList());
+    }
+
+    /** Starts moving the slot of {@code queue} from {@code source} to {@code target}; returns the slot. */
+    private static int startMove(String queue, RedisServerProcess source, RedisServerProcess target) {
+        int slot = cluster.slotOf("{" + queue + "}");
+        target.command("CLUSTER", "SETSLOT", String.valueOf(slot), "IMPORTING", source.command("CLUSTER", "MYID"));
+        source.command("CLUSTER", "SETSLOT", String.valueOf(slot), "MIGRATING", target.command("CLUSTER", "MYID"));
+        return slot;
+    }
+
+    /** Moves the keys of {@code slot} still on {@code source}, then tells every master that {@code target} owns it. */
+    private static void finishMove(int slot, RedisServerProcess source, RedisServerProcess target) {
+        for (String key : source.command("CLUSTER", "GETKEYSINSLOT", String.valueOf(slot), "1000").split("\n")) {
+            if (!key.isEmpty()) {
+                migrate(source, target, key);
+            }
+        }
+        String targetId = target.command("CLUSTER", "MYID");
+        for (RedisServerProcess node : cluster.nodes()) {
+            if (node.command("ROLE").startsWith("master")) {
+                node.command("CLUSTER", "SETSLOT", String.valueOf(slot), "NODE", targetId);
+            }
+        }
     }
 
     private static RedisServerProcess otherMasterThan(RedisServerProcess master) {

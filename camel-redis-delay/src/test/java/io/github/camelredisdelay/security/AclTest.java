@@ -22,6 +22,8 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import io.github.camelredisdelay.RedisDelayConfiguration;
 import io.github.camelredisdelay.RedisDelayConstants;
@@ -44,6 +46,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.redisson.config.Config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -262,6 +268,69 @@ class AclTest {
         assertThat(delivered.get(0).getHeader(RedisDelayConstants.DELIVERY_COUNT)).isEqualTo(2);
     }
 
+    /**
+     * A consumer acknowledges finished messages and reads the next ones in one pipeline. When Redis refuses the
+     * acknowledgement (a script) and answers the read, as while a cluster slot moves ({@code TRYAGAIN}), the messages
+     * read must still reach the route: left in the consumer's pending list they would come back only after their lease,
+     * counted as an expired lease, and with {@code maxDeliveries=1} go to the dead-letter queue unprocessed. Here the
+     * user loses {@code EVALSHA} for a while, and keeps {@code XREADGROUP}.
+     */
+    @Test
+    void messagesReadBesideARefusedAcknowledgementReachTheRoute() throws Exception {
+        CountDownLatch firstHeld = new CountDownLatch(1);
+        CountDownLatch releaseFirst = new CountDownLatch(1);
+        List<String> delivered = new CopyOnWriteArrayList<>();
+        List<String> deadLettered = new CopyOnWriteArrayList<>();
+        CamelContext node = nodes.start(this::loggedIn, new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:held?maxDeliveries=1&visibilityTimeout=3000").process(exchange -> {
+                    String body = exchange.getMessage().getBody(String.class);
+                    delivered.add(body);
+                    if (body.equals("first")) {
+                        firstHeld.countDown();
+                        releaseFirst.await(20, TimeUnit.SECONDS);
+                    }
+                });
+                from("redis-delay:held.dead")
+                        .process(exchange -> deadLettered.add(exchange.getMessage().getBody(String.class)));
+            }
+        });
+        ProducerTemplate producer = node.createProducerTemplate();
+        List<String> next = IntStream.rangeClosed(1, 5).mapToObj(i -> "next-" + i).toList();
+
+        producer.sendBody("redis-delay:held", "first");
+        assertThat(firstHeld.await(10, TimeUnit.SECONDS)).as("the route holds the first message").isTrue();
+        next.forEach(body -> producer.sendBody("redis-delay:held", body));
+        RedissonClient observer = observer();
+        try {
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> observer.getStream("camel:delay:{held}:ready").size() == 1 + next.size());
+        } finally {
+            observer.shutdown();
+        }
+
+        // from here on the first message's acknowledgement is refused, the read beside it answered
+        server.changeRules(USER, "-evalsha");
+        releaseFirst.countDown();
+        try {
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(
+                    () -> assertThat(delivered).as("messages read beside the refused acknowledgement").containsAll(next));
+        } finally {
+            server.changeRules(USER, "+evalsha");
+        }
+
+        // every message is acknowledged once scripts are answered again, none after an expired lease
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(
+                producer.requestBody("redis-delay:held?operation=stats", null, Map.class))
+                .containsEntry("scheduled", 0L).containsEntry("ready", 0L).containsEntry("inFlight", 0L));
+        assertThat(deadLettered).as("dead-lettered without being processed").isEmpty();
+        assertThat(delivered).containsExactlyInAnyOrderElementsOf(
+                Stream.concat(Stream.of("first"), next.stream()).toList());
+        assertThat(server.denials()).as("what was refused").anyMatch(denial -> denial.contains("'evalsha'"));
+        server.forgetDenials();
+    }
+
     @Test
     void redissonYamlLogsInWithThePasswordOfAVariable() throws Exception {
         Path yaml = RedissonYaml.forAddress(server.address()).loggingInAs(USER, "${" + PASSWORD_PROPERTY + "}")
@@ -291,6 +360,15 @@ class AclTest {
                 .anyMatch(denial -> denial.contains("key 'other:delay:{orders}:"))
                 .anyMatch(denial -> denial.contains("channel 'other:delay:*'")));
         server.forgetDenials();
+    }
+
+    /** A client of the component's user, to look at the ready stream. */
+    private static RedissonClient observer() {
+        Config config = new Config();
+        config.setCodec(StringCodec.INSTANCE);
+        config.setUsername(USER).setPassword(PASSWORD);
+        config.useSingleServer().setAddress(server.address());
+        return Redisson.create(config);
     }
 
     private void loggedIn(RedisDelayConfiguration options) {
