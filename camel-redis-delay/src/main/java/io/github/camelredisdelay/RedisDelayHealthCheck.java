@@ -15,10 +15,11 @@
  */
 package io.github.camelredisdelay;
 
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 
 import io.github.camelredisdelay.internal.ShardedQueue;
 import org.apache.camel.CamelContext;
@@ -37,7 +38,6 @@ import org.apache.camel.util.URISupport;
 public class RedisDelayHealthCheck extends AbstractHealthCheck {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
-    private static final Pattern SCHEME = Pattern.compile("^[^:]*:(//)?");
 
     private final ShardedQueue queue;
     private final Supplier<String> shardCountProblem;
@@ -64,9 +64,9 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
 
     /**
      * Registers a producer's check in Camel's {@code producers} repository, when health checks are on. Its id names the
-     * endpoint, {@code producer:redis-delay-<queue>} followed by the endpoint's options, with passwords masked: Camel
-     * keeps one check per id, so producers of one queue name on two Redis servers, or under two key prefixes, need ids
-     * of their own.
+     * endpoint: {@code producer:<scheme>-<queue>} followed by the endpoint's options, if any, with credentials masked.
+     * Camel keeps one check per id, so producers of one queue name on two Redis servers, under two key prefixes or on
+     * two instances of the component need ids of their own.
      *
      * @return a handle that removes the check again; a no-op when there is no such repository
      */
@@ -88,9 +88,13 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
 
     /** {@code producer:redis-delay-orders?delay=1h} for {@code redis-delay:orders?delay=1h}. */
     private static String producerCheckId(RedisDelayEndpoint endpoint) {
-        // the URI Camel normalized (options sorted, values encoded), after its scheme
-        String uri = URISupport.sanitizeUri(endpoint.getEndpointUri());
-        return "producer:redis-delay-" + SCHEME.matcher(uri).replaceFirst("");
+        // the URI Camel normalized: options sorted, values encoded; decoded, the user-info of an address (or a
+        // password option) is where sanitizeUri masks it
+        String uri = endpoint.getEndpointUri();
+        int colon = uri.indexOf(':');
+        String rest = uri.startsWith("//", colon + 1) ? uri.substring(colon + 3) : uri.substring(colon + 1);
+        return "producer:" + uri.substring(0, colon) + "-"
+               + URISupport.sanitizeUri(URLDecoder.decode(rest, StandardCharsets.UTF_8));
     }
 
     @Override
