@@ -272,21 +272,22 @@ class AclTest {
      * A consumer acknowledges finished messages and reads the next ones in one pipeline. When Redis refuses the
      * acknowledgement (a script) and answers the read, as while a cluster slot moves ({@code TRYAGAIN}), the messages
      * read must still reach the route: left in the consumer's pending list they would come back only after their lease,
-     * counted as an expired lease, and with {@code maxDeliveries=1} go to the dead-letter queue unprocessed. Here the
-     * user loses {@code EVALSHA} for a while, and keeps {@code XREADGROUP}.
+     * counted as an expired lease, and with {@code maxDeliveries=1} go to the dead-letter queue unprocessed. The
+     * consumer then reads nothing more until the acknowledgement goes through. Here the user loses {@code EVALSHA} for
+     * a while, and keeps {@code XREADGROUP}; the blocking consumer, whose reads carry the acknowledgements.
      */
     @Test
     void messagesReadBesideARefusedAcknowledgementReachTheRoute() throws Exception {
         CountDownLatch firstHeld = new CountDownLatch(1);
         CountDownLatch releaseFirst = new CountDownLatch(1);
-        List<String> delivered = new CopyOnWriteArrayList<>();
+        List<String> routed = new CopyOnWriteArrayList<>();
         List<String> deadLettered = new CopyOnWriteArrayList<>();
         CamelContext node = nodes.start(this::loggedIn, new RouteBuilder() {
             @Override
             public void configure() {
-                from("redis-delay:held?maxDeliveries=1&visibilityTimeout=3000").process(exchange -> {
+                from("redis-delay:held?maxDeliveries=1&visibilityTimeout=3000&maxMessagesPerPoll=5").process(exchange -> {
                     String body = exchange.getMessage().getBody(String.class);
-                    delivered.add(body);
+                    routed.add(body);
                     if (body.equals("first")) {
                         firstHeld.countDown();
                         releaseFirst.await(20, TimeUnit.SECONDS);
@@ -297,7 +298,7 @@ class AclTest {
             }
         });
         ProducerTemplate producer = node.createProducerTemplate();
-        List<String> next = IntStream.rangeClosed(1, 5).mapToObj(i -> "next-" + i).toList();
+        List<String> next = IntStream.rangeClosed(1, 10).mapToObj(i -> "next-" + i).toList();
 
         producer.sendBody("redis-delay:held", "first");
         assertThat(firstHeld.await(10, TimeUnit.SECONDS)).as("the route holds the first message").isTrue();
@@ -310,12 +311,14 @@ class AclTest {
             observer.shutdown();
         }
 
-        // from here on the first message's acknowledgement is refused, the read beside it answered
+        // from here on the first message's acknowledgement is refused, the read beside it (five) answered
         server.changeRules(USER, "-evalsha");
         releaseFirst.countDown();
         try {
-            await().atMost(Duration.ofSeconds(10)).untilAsserted(
-                    () -> assertThat(delivered).as("messages read beside the refused acknowledgement").containsAll(next));
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(routed)
+                    .as("messages read beside the refused acknowledgement").containsAll(next.subList(0, 5)));
+            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(routed)
+                    .as("no read while the acknowledgement is refused").hasSize(6));
         } finally {
             server.changeRules(USER, "+evalsha");
         }
@@ -325,8 +328,7 @@ class AclTest {
                 producer.requestBody("redis-delay:held?operation=stats", null, Map.class))
                 .containsEntry("scheduled", 0L).containsEntry("ready", 0L).containsEntry("inFlight", 0L));
         assertThat(deadLettered).as("dead-lettered without being processed").isEmpty();
-        assertThat(delivered).containsExactlyInAnyOrderElementsOf(
-                Stream.concat(Stream.of("first"), next.stream()).toList());
+        assertThat(routed).containsExactlyInAnyOrderElementsOf(Stream.concat(Stream.of("first"), next.stream()).toList());
         assertThat(server.denials()).as("what was refused").anyMatch(denial -> denial.contains("'evalsha'"));
         server.forgetDenials();
     }
