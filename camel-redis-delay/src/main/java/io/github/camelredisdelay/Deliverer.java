@@ -56,6 +56,8 @@ final class Deliverer {
     /** Where the next look for expired leases starts in the pending list. */
     private volatile String reclaimCursor = Reclaimed.FROM_START;
     private ScheduledFuture<?> leaseExtension;
+    /** Redis refused the last acknowledgement and answered the read beside it: the next fetch only acknowledges. */
+    private volatile boolean acksRefused;
 
     /**
      * @param deferAcks {@code true} to acknowledge finished messages with the next {@link #fetch}, in the same round
@@ -86,6 +88,12 @@ final class Deliverer {
     List<Delivery> fetch(int count, Duration block) {
         List<Delivery> finished = drainAcks();
         try {
+            if (acksRefused) {
+                // no read until the acknowledgement goes through: what it brought could not be acknowledged either
+                acknowledge(finished);
+                finished = List.of();
+                acksRefused = false;
+            }
             if (reclaimIsDue()) {
                 acknowledge(finished);
                 finished = List.of();
@@ -112,7 +120,9 @@ final class Deliverer {
                 if (done.read().isEmpty()) {
                     throw done.ackFailure();
                 }
-                // what was read is this consumer's now: to the route with it, and the acknowledgement tried again
+                // what was read is this consumer's now: to the route with it, and the acknowledgement tried again,
+                // alone, with the next fetch
+                acksRefused = true;
                 notAcknowledged(finished, done.ackFailure());
                 return leased(done.read());
             }
@@ -233,8 +243,11 @@ final class Deliverer {
                 ended(completion, exchange, consumer);
             }
         }
-        // slow exchanges: do not let finished messages wait for the whole batch, a crash would repeat them
-        flushOverdueAcknowledgements();
+        // slow exchanges: do not let finished messages wait for the whole batch, a crash would repeat them; unless
+        // Redis refuses acknowledgements, when trying here would hold up the rest of the batch (the next fetch tries)
+        if (!acksRefused) {
+            flushOverdueAcknowledgements();
+        }
     }
 
     /**

@@ -91,7 +91,8 @@ public final class ConsumerGroup {
      * when it refuses the script (while a cluster slot moves, say): what it read is returned beside the refusal, since
      * it is this consumer's now and would otherwise wait out its lease.
      *
-     * @throws RedisException when the read failed, or nothing was answered
+     * @throws RuntimeException when the read failed, or the pipeline failed otherwise (see
+     *                          {@link ScriptCalls#callBeside})
      */
     public AckAndRead ackAndReadNew(String consumer, int count, Collection<Delivery> finished) {
         if (finished.isEmpty()) {

@@ -119,27 +119,33 @@ public final class ScriptCalls {
 
     /**
      * Runs {@code lua} and then the command {@code then} adds, in one pipeline (one round trip). Redis runs each
-     * command of a pipeline on its own, so the command's reply stands when the script was refused or failed: the stage
-     * completes with both, and fails only when the command did (or the pipeline was not answered).
+     * command of a pipeline on its own, so the command's reply stands when the script alone was refused or failed: the
+     * stage then completes with both. It fails when the command did, or when the pipeline failed otherwise (a wait for
+     * replicas that Redis refused, or a shortfall of a {@link Durability#REQUIRED} write).
      */
     public <R> CompletionStage<Beside<R>> callBeside(
             String operation, LuaScript lua, Durability durability, RScript.ReturnType type,
             Object[] args, Function<RBatch, RFuture<R>> then) {
         Object[] argv = argv(args);
         RBatch batch = newBatch(durability);
-        batch.getScript(ByteArrayCodec.INSTANCE).evalAsync(routingKey, lua.mode(), lua.text(), type, scriptKeys, argv);
+        CompletableFuture<Object> script = batch.getScript(ByteArrayCodec.INSTANCE)
+                .evalAsync(routingKey, lua.mode(), lua.text(), type, scriptKeys, argv).toCompletableFuture();
         CompletableFuture<R> command = then.apply(batch).toCompletableFuture();
         return batch.executeAsync().handle((done, failure) -> {
             if (failure == null) {
                 checkReplicas(operation, durability, done);
                 return new Beside<>(command.join(), null);
             }
-            if (!command.isDone() || command.isCompletedExceptionally()) {
+            if (!answered(command) || !script.isCompletedExceptionally()) {
                 throw batchFailure(failure);
             }
-            // the command was answered: what failed is the script
-            return new Beside<>(command.join(), batchFailure(failure));
+            Throwable scriptFailure = script.handle((reply, e) -> e).join();
+            return new Beside<>(command.join(), batchFailure(scriptFailure));
         });
+    }
+
+    private static boolean answered(CompletableFuture<?> reply) {
+        return reply.isDone() && !reply.isCompletedExceptionally();
     }
 
     /**
