@@ -136,11 +136,11 @@ public final class ScriptCalls {
                 checkReplicas(operation, durability, done);
                 return new Beside<>(command.join(), null);
             }
-            if (!answered(command) || !script.isCompletedExceptionally()) {
+            if (!answered(command) || answered(script)) {
                 throw batchFailure(failure);
             }
-            Throwable scriptFailure = script.handle((reply, e) -> e).join();
-            return new Beside<>(command.join(), batchFailure(scriptFailure));
+            // the pipeline's failure is the script's (Redisson may not have failed the script's own future yet)
+            return new Beside<>(command.join(), batchFailure(failure));
         });
     }
 
