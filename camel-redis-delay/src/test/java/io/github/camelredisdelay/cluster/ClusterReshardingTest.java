@@ -17,15 +17,11 @@ package io.github.camelredisdelay.cluster;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 
 import io.github.camelredisdelay.RedisDelayConstants;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
+import io.github.camelredisdelay.test.HeldFirstMessage;
 import org.apache.camel.CamelExecutionException;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
@@ -86,28 +82,10 @@ class ClusterReshardingTest extends ClusterTestSupport {
     @Test
     void messagesReadWhileTheSlotMovesReachTheRouteAndNoneIsDeadLettered() throws Exception {
         String queue = "held";
-        CountDownLatch firstHeld = new CountDownLatch(1);
-        CountDownLatch releaseFirst = new CountDownLatch(1);
-        List<String> delivered = new CopyOnWriteArrayList<>();
-        List<String> deadLettered = new CopyOnWriteArrayList<>();
-        ProducerTemplate producer = startContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                from("redis-delay:" + queue + "?maxDeliveries=1&visibilityTimeout=5000").process(exchange -> {
-                    String body = exchange.getMessage().getBody(String.class);
-                    delivered.add(body);
-                    if (body.equals("first")) {
-                        firstHeld.countDown();
-                        releaseFirst.await(30, TimeUnit.SECONDS);
-                    }
-                });
-                from("redis-delay:" + queue + ".dead")
-                        .process(exchange -> deadLettered.add(exchange.getMessage().getBody(String.class)));
-            }
-        }).createProducerTemplate();
+        HeldFirstMessage route = new HeldFirstMessage(queue, "maxDeliveries=1&visibilityTimeout=5000");
+        ProducerTemplate producer = startContext(route).createProducerTemplate();
         List<String> next = IntStream.rangeClosed(1, 5).mapToObj(i -> "next-" + i).toList();
-        producer.sendBody("redis-delay:" + queue, "first");
-        assertThat(firstHeld.await(10, TimeUnit.SECONDS)).as("the route holds the first message").isTrue();
+        route.sendFirstAndWaitUntilHeld(producer);
         next.forEach(body -> producer.sendBody("redis-delay:" + queue, body));
         RedisServerProcess source = masterOf(queue);
         await().atMost(Duration.ofSeconds(10)).until(() -> source.command("XLEN", key(queue, "ready")).equals("6"));
@@ -115,19 +93,15 @@ class ClusterReshardingTest extends ClusterTestSupport {
         // the slot starts moving: every script of the queue is refused (TRYAGAIN), plain reads are served
         RedisServerProcess target = otherMasterThan(source);
         int slot = startMove(queue, source, target);
-        releaseFirst.countDown();
+        route.release();
         try {
-            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(delivered)
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(route.routed())
                     .as("messages read beside the refused acknowledgement").containsAll(next));
         } finally {
             finishMove(slot, source, target);
         }
 
-        await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> assertThat(
-                producer.requestBody("redis-delay:" + queue + "?operation=stats", null, Map.class))
-                .containsEntry("scheduled", 0L).containsEntry("ready", 0L).containsEntry("inFlight", 0L));
-        assertThat(deadLettered).as("dead-lettered without being processed").isEmpty();
-        assertThat(delivered).containsExactlyInAnyOrderElementsOf(Stream.concat(Stream.of("first"), next.stream()).toList());
+        route.assertEachRoutedOnceAndNoneDeadLettered(producer, next, Duration.ofSeconds(30));
     }
 
     /** Starts moving the slot of {@code queue} from {@code source} to {@code target}; returns the slot. */

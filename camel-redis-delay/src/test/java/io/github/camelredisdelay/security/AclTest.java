@@ -23,13 +23,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 
 import io.github.camelredisdelay.RedisDelayConfiguration;
 import io.github.camelredisdelay.RedisDelayConstants;
 import io.github.camelredisdelay.embedded.RedisBinary;
 import io.github.camelredisdelay.test.CamelNodes;
 import io.github.camelredisdelay.test.HealthChecks;
+import io.github.camelredisdelay.test.HeldFirstMessage;
 import org.apache.camel.CamelContext;
 import org.apache.camel.ConsumerTemplate;
 import org.apache.camel.Exchange;
@@ -278,30 +278,11 @@ class AclTest {
      */
     @Test
     void messagesReadBesideARefusedAcknowledgementReachTheRoute() throws Exception {
-        CountDownLatch firstHeld = new CountDownLatch(1);
-        CountDownLatch releaseFirst = new CountDownLatch(1);
-        List<String> routed = new CopyOnWriteArrayList<>();
-        List<String> deadLettered = new CopyOnWriteArrayList<>();
-        CamelContext node = nodes.start(this::loggedIn, new RouteBuilder() {
-            @Override
-            public void configure() {
-                from("redis-delay:held?maxDeliveries=1&visibilityTimeout=3000&maxMessagesPerPoll=5").process(exchange -> {
-                    String body = exchange.getMessage().getBody(String.class);
-                    routed.add(body);
-                    if (body.equals("first")) {
-                        firstHeld.countDown();
-                        releaseFirst.await(20, TimeUnit.SECONDS);
-                    }
-                });
-                from("redis-delay:held.dead")
-                        .process(exchange -> deadLettered.add(exchange.getMessage().getBody(String.class)));
-            }
-        });
-        ProducerTemplate producer = node.createProducerTemplate();
+        HeldFirstMessage route = new HeldFirstMessage("held", "maxDeliveries=1&visibilityTimeout=3000&maxMessagesPerPoll=5");
+        ProducerTemplate producer = nodes.start(this::loggedIn, route).createProducerTemplate();
         List<String> next = IntStream.rangeClosed(1, 10).mapToObj(i -> "next-" + i).toList();
 
-        producer.sendBody("redis-delay:held", "first");
-        assertThat(firstHeld.await(10, TimeUnit.SECONDS)).as("the route holds the first message").isTrue();
+        route.sendFirstAndWaitUntilHeld(producer);
         next.forEach(body -> producer.sendBody("redis-delay:held", body));
         RedissonClient observer = observer();
         try {
@@ -313,22 +294,18 @@ class AclTest {
 
         // from here on the first message's acknowledgement is refused, the read beside it (five) answered
         server.changeRules(USER, "-evalsha");
-        releaseFirst.countDown();
+        route.release();
         try {
-            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(routed)
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(route.routed())
                     .as("messages read beside the refused acknowledgement").containsAll(next.subList(0, 5)));
-            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(routed)
-                    .as("no read while the acknowledgement is refused").hasSize(6));
+            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
+                    route.routed()).as("no read while the acknowledgement is refused").hasSize(6));
         } finally {
             server.changeRules(USER, "+evalsha");
         }
 
         // every message is acknowledged once scripts are answered again, none after an expired lease
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(
-                producer.requestBody("redis-delay:held?operation=stats", null, Map.class))
-                .containsEntry("scheduled", 0L).containsEntry("ready", 0L).containsEntry("inFlight", 0L));
-        assertThat(deadLettered).as("dead-lettered without being processed").isEmpty();
-        assertThat(routed).containsExactlyInAnyOrderElementsOf(Stream.concat(Stream.of("first"), next.stream()).toList());
+        route.assertEachRoutedOnceAndNoneDeadLettered(producer, next, Duration.ofSeconds(20));
         assertThat(server.denials()).as("what was refused").anyMatch(denial -> denial.contains("'evalsha'"));
         server.forgetDenials();
     }
