@@ -88,15 +88,15 @@ final class Deliverer {
     List<Delivery> fetch(int count, Duration block) {
         List<Delivery> finished = drainAcks();
         try {
-            if (acksRefused) {
-                // no read until the acknowledgement goes through: what it brought could not be acknowledged either
+            boolean reclaim = reclaimIsDue();
+            if (reclaim || acksRefused) {
+                // after a refused acknowledgement, no read until it goes through: what a read brought could not be
+                // acknowledged either
                 acknowledge(finished);
                 finished = List.of();
                 acksRefused = false;
             }
-            if (reclaimIsDue()) {
-                acknowledge(finished);
-                finished = List.of();
+            if (reclaim) {
                 Reclaimed look = queue.group().reclaim(consumerName, endpoint.getConfiguration().getVisibilityTimeout(),
                         count, reclaimCursor);
                 reclaimCursor = look.cursor();

@@ -28,6 +28,7 @@ import org.apache.camel.health.HealthCheckResultBuilder;
 import org.apache.camel.health.WritableHealthCheckRepository;
 import org.apache.camel.impl.health.AbstractHealthCheck;
 import org.apache.camel.support.DefaultConsumer;
+import org.apache.camel.util.StringHelper;
 import org.apache.camel.util.URISupport;
 
 /**
@@ -91,9 +92,8 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
         // the URI Camel normalized: options sorted, values encoded; decoded, the user-info of an address (or a
         // password option) is where sanitizeUri masks it
         String uri = endpoint.getEndpointUri();
-        int colon = uri.indexOf(':');
-        String rest = uri.startsWith("//", colon + 1) ? uri.substring(colon + 3) : uri.substring(colon + 1);
-        return "producer:" + uri.substring(0, colon) + "-"
+        String rest = URISupport.stripPrefix(StringHelper.after(uri, ":"), "//");
+        return "producer:" + StringHelper.before(uri, ":") + "-"
                + URISupport.sanitizeUri(URLDecoder.decode(rest, StandardCharsets.UTF_8));
     }
 
