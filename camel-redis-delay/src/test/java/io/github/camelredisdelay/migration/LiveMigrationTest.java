@@ -92,7 +92,7 @@ class LiveMigrationTest extends RedisDelayTestSupport {
 
             List<String> offered = old.offered();
             await().atMost(Duration.ofMillis(spreadMs + 15_000)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> arrivals.size() + old.taken().size() >= offered.size());
+                    .untilAsserted(() -> assertThat(notTaken(offered, old)).as("offered, taken by neither side").isEmpty());
             // nothing more comes: no duplicates in flight
             await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3))
                     .until(() -> arrivals.size() + old.taken().size() == offered.size());
@@ -128,5 +128,11 @@ class LiveMigrationTest extends RedisDelayTestSupport {
                     arrivals.size(), offered.size(), byOld.size(), lateness.getMin(), lateness.getMax(),
                     lateness.getAverage());
         }
+    }
+
+    private List<String> notTaken(List<String> offered, OldRedissonNode old) {
+        Set<String> taken = new HashSet<>(old.taken());
+        taken.addAll(arrivals.keySet());
+        return offered.stream().filter(value -> !taken.contains(value)).toList();
     }
 }

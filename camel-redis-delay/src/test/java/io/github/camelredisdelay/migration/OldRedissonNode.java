@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
@@ -52,6 +53,7 @@ public final class OldRedissonNode implements AutoCloseable {
     private final List<String> taken = new CopyOnWriteArrayList<>();
     private final List<String> offered = new CopyOnWriteArrayList<>();
     private volatile boolean consuming;
+    private Future<?> consumer;
     private ScheduledFuture<?> producing;
 
     public OldRedissonNode(String legacyName) {
@@ -129,7 +131,7 @@ public final class OldRedissonNode implements AutoCloseable {
     /** Takes from the destination list, as the old worker thread did, until {@link #stopConsuming()}. */
     void consume() {
         consuming = true;
-        threads.execute(() -> {
+        consumer = threads.submit(() -> {
             while (consuming) {
                 try {
                     String value = destination.poll(100, TimeUnit.MILLISECONDS);
@@ -144,8 +146,15 @@ public final class OldRedissonNode implements AutoCloseable {
         });
     }
 
-    void stopConsuming() {
+    /**
+     * Stops the consumer once the poll under way has returned: interrupting it could lose the message it popped, the
+     * loss of a stopped RDelayedQueue consumer.
+     */
+    void stopConsuming() throws Exception {
         consuming = false;
+        if (consumer != null) {
+            consumer.get(5, TimeUnit.SECONDS);
+        }
     }
 
     List<String> taken() {
