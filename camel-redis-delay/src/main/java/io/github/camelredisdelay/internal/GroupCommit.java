@@ -45,7 +45,8 @@ import java.util.function.ToLongFunction;
  * <p>
  * The requests of a call get their results in one task on the {@code completer} given: callers that continue there (a
  * route after its schedule) cost the thread that received the reply one hand-off per call, not one each. A caller that
- * waits ({@link #submit}) is woken by the thread that received the reply.
+ * waits ({@link #submit}) is woken by the thread that received the reply, unless it saw the reply first: a caller alone
+ * with a short link spins for it for a moment ({@link ReplySpin}).
  *
  * @param <T> a request
  * @param <R> its result
@@ -68,6 +69,8 @@ public final class GroupCommit<T, R> {
     private final Set<Object> keysUnderWay = new HashSet<>();
     private final RoundTrips roundTrips = new RoundTrips();
     private int callsUnderWay;
+    /** {@code queued.size()}, for a caller that spins without the lock ({@link ReplySpin}). */
+    private volatile int queuedSize;
 
     /**
      * @param send      sends requests in one call; its stage completes with their results in the same order
@@ -103,11 +106,13 @@ public final class GroupCommit<T, R> {
      */
     public R submit(T request) throws InterruptedException {
         Turn<T, R> turn = enqueue(request, true);
+        ReplySpin.briefly(turn.result(), roundTrips.floorNanos(), () -> queuedSize == 0);
         try {
             return turn.result().get();
         } catch (InterruptedException e) {
             synchronized (this) {
                 queued.remove(turn);
+                queuedSize = queued.size();
             }
             throw e;
         } catch (ExecutionException e) {
@@ -134,6 +139,7 @@ public final class GroupCommit<T, R> {
         boolean start;
         synchronized (this) {
             queued.add(turn);
+            queuedSize = queued.size();
             start = mayStartCall();
         }
         if (start) {
@@ -176,6 +182,7 @@ public final class GroupCommit<T, R> {
                 requests.add(turn.request());
                 anyNotWaited |= !turn.waited();
             }
+            queuedSize = queued.size();
             if (batch.isEmpty()) {
                 // nothing left (another call took it), or the head's key is under way: a call under way looks again
                 // when it returns
@@ -245,8 +252,8 @@ public final class GroupCommit<T, R> {
     }
 
     /** Requests waiting for a call. */
-    synchronized int queuedCount() {
-        return queued.size();
+    int queuedCount() {
+        return queuedSize;
     }
 
     /** A request, where its result goes, and whether a thread waits for it ({@link #submit}). */

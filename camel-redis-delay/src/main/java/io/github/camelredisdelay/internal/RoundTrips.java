@@ -19,7 +19,7 @@ package io.github.camelredisdelay.internal;
  * The shortest round trip among the last {@value #WINDOW} successful calls to Redis: the link and Redis' own work for
  * the quickest of them, so a floor to what the link takes. Waiting for a busy CPU makes calls slower, never faster, so
  * a short call in a window shows that the link is short, however loaded the machine; only a link that is long for every
- * call keeps the floor high. Not thread-safe: its owner guards it.
+ * call keeps the floor high. Not thread-safe: its owner guards it; {@link #floorNanos} may be read without that guard.
  */
 final class RoundTrips {
 
@@ -28,7 +28,8 @@ final class RoundTrips {
 
     private long shortestInWindow = Long.MAX_VALUE;
     private int callsInWindow;
-    private long floorNanos;
+    /** Written by the owner, under its guard; read without it by a caller that may spin ({@link ReplySpin}). */
+    private volatile long floorNanos;
 
     void record(long nanos) {
         shortestInWindow = Math.min(shortestInWindow, nanos);

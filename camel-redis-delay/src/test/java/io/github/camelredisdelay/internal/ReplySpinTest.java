@@ -1,0 +1,98 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.internal;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+class ReplySpinTest {
+
+    private static final long SHORT = ReplySpin.SHORT_ROUND_TRIP_NANOS / 2;
+
+    private final CompletableFuture<String> neverReplied = new CompletableFuture<>();
+    private final AtomicInteger looks = new AtomicInteger();
+
+    @Test
+    void aCallerDoesNotSpinWhileTheRoundTripIsUnknown() {
+        ReplySpin.briefly(neverReplied, 0, this::alone);
+        assertThat(looks).hasValue(0);
+    }
+
+    @Test
+    void aCallerDoesNotSpinWhenTheShortestRecentRoundTripIsNotShort() {
+        ReplySpin.briefly(neverReplied, ReplySpin.SHORT_ROUND_TRIP_NANOS, this::alone);
+        assertThat(looks).hasValue(0);
+    }
+
+    @Test
+    void aSpinEndsWhenTheCallerIsNoLongerAlone() {
+        ReplySpin.briefly(neverReplied, SHORT, () -> looks.incrementAndGet() < 3);
+        assertThat(looks).hasValue(3);
+    }
+
+    @Test
+    void aSpinEndsOnceTheReplyIsIn() {
+        neverReplied.complete("stored");
+        ReplySpin.briefly(neverReplied, SHORT, this::alone);
+        assertThat(looks).hasValue(0);
+    }
+
+    @Test
+    void aSpinForAReplyThatNeverComesEnds() {
+        CompletableFuture<Void> spin = CompletableFuture.runAsync(() -> ReplySpin.briefly(neverReplied, SHORT, this::alone));
+        await().atMost(Duration.ofSeconds(5)).until(spin::isDone);
+        assertThat(looks).hasPositiveValue();
+    }
+
+    @Test
+    void onlyOneThreadSpinsAtATime() throws Exception {
+        CountDownLatch spinning = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        // the first caller's spin lasts until the second one was turned away
+        Thread first = new Thread(() -> ReplySpin.briefly(neverReplied, SHORT, () -> {
+            spinning.countDown();
+            try {
+                release.await(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return false;
+        }));
+        first.start();
+        try {
+            assertThat(spinning.await(5, TimeUnit.SECONDS)).isTrue();
+            ReplySpin.briefly(new CompletableFuture<>(), SHORT, this::alone);
+            assertThat(looks).hasValue(0);
+        } finally {
+            release.countDown();
+            first.join(5_000);
+        }
+        assertThat(first.isAlive()).isFalse();
+    }
+
+    private boolean alone() {
+        looks.incrementAndGet();
+        return true;
+    }
+}
