@@ -23,18 +23,20 @@ import java.util.function.BooleanSupplier;
  * Lets a caller that waits alone for a reply from a nearby Redis spin for it for a moment before it parks. Waking a
  * parked thread costs a system call on the thread that received the reply and a pass through the scheduler for the
  * parked one; on the reference machine that is about 23 µs, a quarter of a synchronous schedule's round trip on
- * loopback, and it costs about as much CPU as the spin it saves (design notes 13).
+ * loopback, and it costs nearly as much CPU as the spin that replaces it (design notes 13).
  * <p>
- * Spinning pays only while nothing else wants the CPU. So at most one thread of the JVM spins at a time; a spin ends as
- * soon as its caller is no longer alone (others queued behind it, whose call the thread receiving the reply must send);
- * it lasts at most twice the shortest recent round trip; and there is none when that round trip is unknown or not
- * shorter than {@value #SHORT_ROUND_TRIP_NANOS} ns, since a longer wait would be spun away as CPU.
+ * Spinning pays only while nothing else wants the CPU. So at most one thread of the JVM spins at a time, and none with
+ * a single processor (the reply could not come in while it spins); a spin ends as soon as its caller is no longer alone
+ * (others queued behind it, whose call the thread receiving the reply must send); it lasts at most twice the shortest
+ * recent round trip; and there is none when that round trip is unknown or not shorter than
+ * {@value #SHORT_ROUND_TRIP_NANOS} ns, since a longer wait would be spun away as CPU.
  */
 final class ReplySpin {
 
-    /** The longest of the recent shortest round trips a caller spins for. */
+    /** A caller spins only while the shortest recent round trip is under this. */
     static final long SHORT_ROUND_TRIP_NANOS = 100_000;
 
+    private static final boolean SEVERAL_PROCESSORS = Runtime.getRuntime().availableProcessors() > 1;
     private static final AtomicBoolean SPINNING = new AtomicBoolean();
 
     private ReplySpin() {
@@ -47,7 +49,8 @@ final class ReplySpin {
      * @param floorNanos the shortest recent round trip ({@link RoundTrips#floorNanos}), 0 when unknown
      */
     static void briefly(Future<?> reply, long floorNanos, BooleanSupplier alone) {
-        if (floorNanos <= 0 || floorNanos >= SHORT_ROUND_TRIP_NANOS || !SPINNING.compareAndSet(false, true)) {
+        if (!SEVERAL_PROCESSORS || floorNanos <= 0 || floorNanos >= SHORT_ROUND_TRIP_NANOS
+                || !SPINNING.compareAndSet(false, true)) {
             return;
         }
         try {
