@@ -174,11 +174,11 @@ class AclTest {
             producer.sendBodyAndHeader("redis-delay:jobs", "failing", RedisDelayConstants.MESSAGE_ID, "failing");
             producer.sendBodyAndHeader("redis-delay:jobs", "held", RedisDelayConstants.MESSAGE_ID, "held");
             producer.sendBodyAndHeader("redis-delay:jobs?delay=1h", "later", RedisDelayConstants.MESSAGE_ID, "later");
-            await().atMost(Duration.ofSeconds(10)).until(() -> "dead".equals(stateOf(producer, "failing")));
+            await().atMost(Duration.ofSeconds(10)).until(() -> "dead".equals(stateOf(producer, "jobs", "failing")));
             await().atMost(Duration.ofSeconds(10)).until(() -> Long.valueOf(1).equals(
                     producer.requestBody("redis-delay:jobs?operation=stats", null, Map.class).get("inFlight")));
 
-            String laterState = stateOf(producer, "later");
+            String laterState = stateOf(producer, "jobs", "later");
             List<Exchange> browsed = node.getEndpoint("redis-delay:jobs", BrowsableEndpoint.class).getExchanges();
             String console = (String) node.getCamelContextExtension().getContextPlugin(DevConsoleResolver.class)
                     .resolveDevConsole("redis-delay").call(DevConsole.MediaType.TEXT);
@@ -197,8 +197,45 @@ class AclTest {
         }
     }
 
-    private static String stateOf(ProducerTemplate producer, String id) {
-        return producer.request("redis-delay:jobs?operation=peek",
+    @Test
+    void aPurgeWhoseAcknowledgementIsRefusedFailsAndRemovesNothing() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> routed = new CopyOnWriteArrayList<>();
+        CamelContext node = nodes.start(this::loggedIn, new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:purged").process(exchange -> {
+                    routed.add(exchange.getMessage().getBody(String.class));
+                    release.await(10, TimeUnit.SECONDS);
+                });
+            }
+        });
+        ProducerTemplate producer = node.createProducerTemplate();
+        producer.sendBodyAndHeader("redis-delay:purged", "held", RedisDelayConstants.MESSAGE_ID, "held");
+        producer.sendBodyAndHeader("redis-delay:purged?delay=1h", "later", RedisDelayConstants.MESSAGE_ID, "later");
+        await().atMost(Duration.ofSeconds(10)).until(() -> routed.contains("held"));
+
+        Exchange purge;
+        server.changeRules(USER, "-xack");
+        try {
+            purge = producer.request("redis-delay:purged?operation=purge",
+                    exchange -> exchange.getMessage().setHeader(RedisDelayConstants.CONFIRM, "purged"));
+        } finally {
+            server.changeRules(USER, "+xack");
+        }
+        release.countDown();
+
+        assertThat(purge.getException()).as("the purge's failure").isNotNull();
+        assertThat(server.denials()).as("what was refused").anyMatch(denial -> denial.contains("'xack'"));
+        server.forgetDenials();
+        await().atMost(Duration.ofSeconds(10)).until(() -> Long.valueOf(0).equals(
+                producer.requestBody("redis-delay:purged?operation=stats", null, Map.class).get("inFlight")));
+        assertThat(stateOf(producer, "purged", "later")).as("the message scheduled for later").isEqualTo("scheduled");
+        assertThat(routed).containsExactly("held");
+    }
+
+    private static String stateOf(ProducerTemplate producer, String queue, String id) {
+        return producer.request("redis-delay:" + queue + "?operation=peek",
                 exchange -> exchange.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, id))
                 .getMessage().getHeader(RedisDelayConstants.STATE, String.class);
     }
