@@ -38,6 +38,25 @@ local function forget(ids)
   end
 end
 
+-- the ready stream first: ready and in-flight entries alike; XACK drops a lease, XDEL the entry
+local entries = rcall('XRANGE', readyKey, '-', '+', 'COUNT', chunk)
+if #entries > 0 then
+  local entryIds, ids = {}, {}
+  for _, entry in ipairs(entries) do
+    entryIds[#entryIds + 1] = entry[1]
+    local fields = entry[2]
+    for i = 1, #fields, 2 do
+      if fields[i] == FIELD_ID then
+        ids[#ids + 1] = fields[i + 1]
+      end
+    end
+  end
+  -- before anything is deleted: a refused XACK (an ACL without it) fails the call with the queue whole
+  rcall('XACK', readyKey, group, unpack(entryIds))
+  forget(ids)
+  rcall('XDEL', readyKey, unpack(entryIds))
+end
+
 -- the due set, whole buckets from the first while the chunk lasts
 local taken = 0
 while taken < chunk do
@@ -53,24 +72,6 @@ while taken < chunk do
     rcall('ZREM', dueKey, name)
   end
   taken = taken + #ids
-end
-
--- the ready stream: ready and in-flight entries alike; XACK drops a lease, XDEL the entry
-local entries = rcall('XRANGE', readyKey, '-', '+', 'COUNT', chunk)
-if #entries > 0 then
-  local entryIds, ids = {}, {}
-  for _, entry in ipairs(entries) do
-    entryIds[#entryIds + 1] = entry[1]
-    local fields = entry[2]
-    for i = 1, #fields, 2 do
-      if fields[i] == FIELD_ID then
-        ids[#ids + 1] = fields[i + 1]
-      end
-    end
-  end
-  forget(ids)
-  redis.pcall('XACK', readyKey, group, unpack(entryIds))
-  rcall('XDEL', readyKey, unpack(entryIds))
 end
 
 if rcall('EXISTS', dueKey) == 0 and rcall('XLEN', readyKey) == 0 then
