@@ -45,8 +45,8 @@ import java.util.function.ToLongFunction;
  * <p>
  * The requests of a call get their results in one task on the {@code completer} given: callers that continue there (a
  * route after its schedule) cost the thread that received the reply one hand-off per call, not one each. A caller that
- * waits ({@link #submit}) is woken by the thread that received the reply, unless it saw the reply first: a caller alone
- * with a short link spins for it for a moment ({@link ReplySpin}).
+ * waits ({@link #submit}) is woken by the thread that received the reply, unless it saw the reply first: a caller with
+ * nothing queued behind it and a short link spins for it for a moment ({@link ReplySpin}).
  *
  * @param <T> a request
  * @param <R> its result

@@ -25,11 +25,12 @@ import java.util.function.BooleanSupplier;
  * parked one; on the reference machine that is about 23 µs, a quarter of a synchronous schedule's round trip on
  * loopback, and it costs nearly as much CPU as the spin that replaces it (design notes 13).
  * <p>
- * Spinning pays only while nothing else wants the CPU. So at most one thread of the JVM spins at a time, and none with
- * a single processor (the reply could not come in while it spins); a spin ends as soon as its caller is no longer alone
- * (others queued behind it, whose call the thread receiving the reply must send); it lasts at most twice the shortest
- * recent round trip; and there is none when that round trip is unknown or not shorter than
- * {@value #SHORT_ROUND_TRIP_NANOS} ns, since a longer wait would be spun away as CPU.
+ * Spinning pays only while nothing else wants the CPU. So at most one thread spins at a time (per copy of this class,
+ * so per JVM unless the component is loaded twice), and none with a single processor (the reply could not come in while
+ * it spins); a spin ends as soon as its caller is no longer alone (others queued behind it, whose call the thread
+ * receiving the reply must send); it lasts at most twice the shortest recent round trip; and there is none when that
+ * round trip is unknown or not shorter than {@value #SHORT_ROUND_TRIP_NANOS} ns, since a longer wait would be spun away
+ * as CPU. A virtual thread that spins holds its carrier thread meanwhile, for at most twice that bound.
  */
 final class ReplySpin {
 
@@ -43,18 +44,26 @@ final class ReplySpin {
     }
 
     /**
-     * Returns once {@code reply} is done, its caller is no longer {@code alone}, the spin's time is up, or another
-     * thread spins; the caller then waits for the reply as usual.
+     * Spins for {@code reply} while the round trips are short and there are several processors; see {@link #spin}.
      *
      * @param floorNanos the shortest recent round trip ({@link RoundTrips#floorNanos}), 0 when unknown
      */
     static void briefly(Future<?> reply, long floorNanos, BooleanSupplier alone) {
-        if (!SEVERAL_PROCESSORS || floorNanos <= 0 || floorNanos >= SHORT_ROUND_TRIP_NANOS
-                || !SPINNING.compareAndSet(false, true)) {
+        if (SEVERAL_PROCESSORS && floorNanos > 0 && floorNanos < SHORT_ROUND_TRIP_NANOS) {
+            spin(reply, 2 * floorNanos, alone);
+        }
+    }
+
+    /**
+     * Returns once {@code reply} is done, its caller is no longer {@code alone}, or {@code budgetNanos} have passed; at
+     * once if another thread spins. The caller then waits for the reply as usual.
+     */
+    static void spin(Future<?> reply, long budgetNanos, BooleanSupplier alone) {
+        if (!SPINNING.compareAndSet(false, true)) {
             return;
         }
         try {
-            long deadline = System.nanoTime() + 2 * floorNanos;
+            long deadline = System.nanoTime() + budgetNanos;
             while (!reply.isDone() && alone.getAsBoolean() && System.nanoTime() - deadline < 0) {
                 Thread.onSpinWait();
             }
