@@ -223,9 +223,11 @@ class AclTest {
         } finally {
             server.changeRules(USER, "+xack");
         }
+        String heldState = stateOf(producer, "purged", "held");
         release.countDown();
 
-        assertThat(purge.getException()).as("the purge's failure").isNotNull();
+        assertThat(purge.getException()).as("the purge's failure").hasStackTraceContaining("purge.lua");
+        assertThat(heldState).as("the message in flight during the purge").isEqualTo("inflight");
         assertThat(server.denials()).as("what was refused").anyMatch(denial -> denial.contains("'xack'"));
         server.forgetDenials();
         await().atMost(Duration.ofSeconds(10)).until(() -> Long.valueOf(0).equals(
