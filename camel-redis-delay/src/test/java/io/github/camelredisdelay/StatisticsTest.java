@@ -18,6 +18,7 @@ package io.github.camelredisdelay;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
@@ -34,6 +35,7 @@ import org.apache.camel.console.DevConsoleResolver;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 class StatisticsTest extends RedisDelayTestSupport {
@@ -147,6 +149,36 @@ class StatisticsTest extends RedisDelayTestSupport {
         String text = (String) console.call(DevConsole.MediaType.TEXT);
 
         assertThat(text).contains("Queue: orders").contains("Queue: reminders").contains("scheduled: 1");
+    }
+
+    @Test
+    void devConsoleTellsQueuesOfOneNameUnderTwoKeyPrefixesApart() throws Exception {
+        String otherPrefix = keyPrefix + "-other";
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:orders").to("redis-delay:orders?delay=1h");
+                from("direct:other").to("redis-delay:orders?delay=1h&keyPrefix=" + otherPrefix);
+            }
+        });
+        ProducerTemplate producer = node.createProducerTemplate();
+        producer.sendBody("direct:orders", "x");
+        producer.sendBody("direct:other", "y");
+        producer.sendBody("direct:other", "z");
+
+        DevConsole console
+                = node.getCamelContextExtension().getContextPlugin(DevConsoleResolver.class).resolveDevConsole("redis-delay");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> queues = (List<Map<String, Object>>) ((Map<String, Object>) console
+                .call(DevConsole.MediaType.JSON)).get("queues");
+        String text = (String) console.call(DevConsole.MediaType.TEXT);
+
+        assertThat(queues).extracting(queue -> queue.get("keyPrefix"), queue -> queue.get("scheduled"))
+                .containsExactlyInAnyOrder(tuple(keyPrefix, 1L), tuple(otherPrefix, 2L));
+        Object redis = queues.get(0).get("redis");
+        assertThat(redis).as("where the queue lives").isNotNull().isEqualTo(queues.get(1).get("redis"));
+        assertThat(text).contains("Queue: orders, key prefix " + keyPrefix + ", Redis " + redis + "\n")
+                .contains("Queue: orders, key prefix " + otherPrefix + ", Redis " + redis + "\n");
     }
 
     @Test
