@@ -21,7 +21,6 @@ import java.util.Map;
 import java.util.TreeSet;
 
 import org.apache.camel.CamelContext;
-import org.apache.camel.util.URISupport;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -49,9 +48,7 @@ final class ClientChoice {
         boolean ownConnection = options.isAddressSet() || redissonConfig != null;
         if (options.getRedissonClient() != null && ownConnection) {
             String option = redissonConfig != null ? "redissonConfig" : "address";
-            // the address without a password it may carry
-            String own = option + " "
-                         + (redissonConfig != null ? redissonConfig : URISupport.sanitizeUri(options.getAddress()));
+            String own = options.ownConnection();
             String choice = autowiring
                     ? "With a single RedissonClient bean in the registry, Camel sets it on the component by itself "
                       + "(autowiring): to connect to the " + own + " instead, set autowiredEnabled=false on the "

@@ -23,6 +23,7 @@ import org.apache.camel.TypeConverter;
 import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.UriParam;
 import org.apache.camel.spi.UriParams;
+import org.apache.camel.util.URISupport;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -132,6 +133,24 @@ public class RedisDelayConfiguration implements Cloneable {
     /** Whether an address was given, rather than the default one. */
     boolean isAddressSet() {
         return addressSet;
+    }
+
+    /**
+     * The connection of the component's own, as an operator reads it: {@code redissonConfig <path>} or {@code address
+     * <address>}, the address without a password it may carry.
+     */
+    String ownConnection() {
+        return redissonConfig != null ? "redissonConfig " + redissonConfig : "address " + URISupport.sanitizeUri(address);
+    }
+
+    /**
+     * Where the queues are, as an operator reads it: the RedissonClient given ({@code RedissonClient@<identity hash>}),
+     * else {@link #ownConnection()}.
+     */
+    String redisLocation() {
+        return redissonClient != null
+                ? "RedissonClient@" + Integer.toHexString(System.identityHashCode(redissonClient))
+                : ownConnection();
     }
 
     /**

@@ -20,6 +20,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.InspectedMessage;
@@ -38,6 +39,14 @@ public class RedisDelayDevConsole extends AbstractDevConsole {
     /** Messages listed per kind and queue. */
     static final int LISTED = 5;
 
+    private static final String QUEUE = "queue";
+    private static final String KEY_PREFIX = "keyPrefix";
+    private static final String REDIS = "redis";
+    /**
+     * What tells a queue from another of the same name (another key prefix or Redis): the text shows it as a heading.
+     */
+    private static final Set<String> HEADING = Set.of(QUEUE, KEY_PREFIX, REDIS);
+
     public RedisDelayDevConsole() {
         super("camel", "redis-delay", "Redis Delay", "Statistics of every redis-delay queue");
     }
@@ -46,12 +55,13 @@ public class RedisDelayDevConsole extends AbstractDevConsole {
     protected String doCallText(Map<String, Object> options) {
         StringBuilder text = new StringBuilder();
         for (Map<String, Object> queue : queues()) {
-            text.append(String.format("Queue: %s%n", queue.get("queue")));
+            text.append(String.format("Queue: %s, key prefix %s, Redis %s%n", queue.get(QUEUE), queue.get(KEY_PREFIX),
+                    queue.get(REDIS)));
             queue.forEach((name, value) -> {
                 if (value instanceof List<?> messages) {
                     text.append(String.format("    %s:%n", name));
                     messages.forEach(message -> text.append(String.format("        %s%n", message)));
-                } else if (!"queue".equals(name)) {
+                } else if (!HEADING.contains(name)) {
                     text.append(String.format("    %s: %s%n", name, value));
                 }
             });
@@ -84,11 +94,12 @@ public class RedisDelayDevConsole extends AbstractDevConsole {
     private static Map<String, Object> describe(QueueStatistics statistics, RedisDelayEndpoint endpoint) {
         String shardCountProblem = endpoint.queueShardCountProblem();
         if (shardCountProblem != null) {
-            return failure(statistics, shardCountProblem);
+            return failure(statistics, endpoint, shardCountProblem);
         }
         try {
             QueueAdmin admin = endpoint.admin();
-            Map<String, Object> queue = statistics.asMap();
+            Map<String, Object> queue = heading(statistics, endpoint);
+            queue.putAll(statistics.asMap());
             long now = System.currentTimeMillis() + statistics.clockOffsetMs();
             List<InspectedMessage> browsed = admin.browseEachState(LISTED);
             queue.put("nextDue", browsed.stream().filter(m -> "scheduled".equals(m.state())).limit(LISTED)
@@ -99,15 +110,22 @@ public class RedisDelayDevConsole extends AbstractDevConsole {
                     .map(m -> m.id() + " dead-lettered " + (now - m.scheduledAt()) + " ms ago: " + lastError(m)).toList());
             return queue;
         } catch (RuntimeException e) {
-            return failure(statistics, "Redis does not answer: " + e.getMessage());
+            return failure(statistics, endpoint, "Redis does not answer: " + e.getMessage());
         }
     }
 
-    private static Map<String, Object> failure(QueueStatistics statistics, String error) {
-        Map<String, Object> failed = new LinkedHashMap<>();
-        failed.put("queue", statistics.queueName());
+    private static Map<String, Object> failure(QueueStatistics statistics, RedisDelayEndpoint endpoint, String error) {
+        Map<String, Object> failed = heading(statistics, endpoint);
         failed.put("error", error);
         return failed;
+    }
+
+    private static Map<String, Object> heading(QueueStatistics statistics, RedisDelayEndpoint endpoint) {
+        Map<String, Object> heading = new LinkedHashMap<>();
+        heading.put(QUEUE, statistics.queueName());
+        heading.put(KEY_PREFIX, endpoint.getConfiguration().getKeyPrefix());
+        heading.put(REDIS, endpoint.getConfiguration().redisLocation());
+        return heading;
     }
 
     private static Object lastError(InspectedMessage message) {
