@@ -116,6 +116,21 @@ class SyncReplicasTest {
     }
 
     @Test
+    void aConsumerWhoseServerCannotWaitForAppendOnlyFilesFailsToStartInsteadOfStallingAfterItsFirstBatch() {
+        boolean hasWaitAof = !SERVERS.master().command("COMMAND", "INFO", "WAITAOF").isBlank();
+        RouteBuilder consumer = new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:aofc?syncReplicas=1&syncAof=true").process(e -> delivered.add("delivered"));
+            }
+        };
+
+        // these servers keep no append-only file, or have no WAITAOF: an acknowledgement could never be sent
+        assertThatThrownBy(() -> start(consumer)).hasStackTraceContaining("syncAof=true on queue aofc")
+                .hasStackTraceContaining(hasWaitAof ? "appendonly is disabled" : "needs Redis 7.2 or later (WAITAOF)");
+    }
+
+    @Test
     void aDeadLetterWhoseFirstCopyReachedTooFewReplicasIsStoredOnce() throws Exception {
         String uri = "redis-delay:once?syncReplicas=1&syncTimeout=50&maxDeliveries=1&visibilityTimeout=1s";
         CamelContext context = start(new RouteBuilder() {
