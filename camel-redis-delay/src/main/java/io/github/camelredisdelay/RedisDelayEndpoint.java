@@ -195,6 +195,9 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         transferKeys = new ArrayList<>();
         TransferTask running = null;
         for (QueueShard shard : queue.all()) {
+            if (configuration.isSyncAof()) {
+                shard.requireWritesCanWait();
+            }
             if (configuration.isRequireNoEviction()) {
                 EvictionPolicyCheck.require(shard);
             } else {

@@ -290,4 +290,18 @@ public final class QueueShard {
         return scripts.<byte[]>call("Eviction policy", LuaScript.MEMORY_POLICY, Durability.NONE, RScript.ReturnType.VALUE)
                 .thenApply(policy -> new String(policy, StandardCharsets.UTF_8));
     }
+
+    /**
+     * Fails when Redis refuses the wait this shard's writes ask for (syncAof on a server without WAITAOF or without an
+     * append-only file): every write would fail, and a consumer would stall after its first batch, unable to
+     * acknowledge it. Returns when the wait works, and when Redis does not answer: writes fail with the same reason
+     * once it does.
+     */
+    public void requireWritesCanWait() {
+        try {
+            Futures.await(scripts.checkWait());
+        } catch (RedisException e) {
+            // Redis out of reach or slow: nothing to tell yet
+        }
+    }
 }

@@ -144,6 +144,26 @@ public final class ScriptCalls {
         });
     }
 
+    /**
+     * A harmless read followed by the wait for replicas {@link WriteSync} asks of writes: fails as every such write
+     * would when Redis cannot do that wait (syncAof on a server without WAITAOF or without an append-only file).
+     */
+    public CompletionStage<Void> checkWait() {
+        try {
+            RBatch batch = newBatch(Durability.REQUIRED);
+            batch.getKeys().countExistsAsync(routingKey);
+            return batch.executeAsync().handle((done, failure) -> {
+                if (failure != null) {
+                    throw batchFailure(failure);
+                }
+                return null;
+            });
+        } catch (RuntimeException e) {
+            // Redisson throws instead of failing the future when it cannot connect
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
     private static boolean answered(CompletableFuture<?> reply) {
         return reply.isDone() && !reply.isCompletedExceptionally();
     }
