@@ -87,6 +87,20 @@ class OutageLogTest {
     }
 
     @Test
+    void anErrorRedisRepliedThatTheComponentExplainsIsStillAnErrorRedisReplied() {
+        Lines lines = new Lines();
+        OutageLog outage = new OutageLog(lines.logger, "Consumer of queue q");
+        RedisException reply = new RedisException("ERR unknown command 'WAITAOF', with args beginning with: '1' '1' '1000'");
+
+        outage.failed(new CompletionException(
+                new IllegalStateException(
+                        "syncAof=true on queue q needs Redis 7.2 or later (WAITAOF); the server replied: " + reply.getMessage(),
+                        reply)));
+
+        assertThat(lines.lines).containsExactly("WARN {} failed on an error Redis replied; retrying with back-off: {}");
+    }
+
+    @Test
     void aConnectionLostWhileACommandRanIsRedisOutOfReach() {
         Lines lines = new Lines();
         OutageLog outage = new OutageLog(lines.logger, "Consumer of queue q");
