@@ -97,12 +97,17 @@ public final class OutageLog {
     }
 
     /**
-     * Whether Redis answered with an error of its own (a failing script, a refused command: OOM, READONLY, NOPERM...):
-     * Redisson reports those as a {@link RedisException} without a cause, and what it cannot reach, hear back from in
-     * time, or reach yet (LOADING, BUSY) as the subclasses for that, or with the cause attached.
+     * Whether Redis answered with an error of its own (a failing script, a refused command: OOM, READONLY, NOPERM...),
+     * also one the component explains in an exception of its own with the reply as the cause. Redisson reports such
+     * replies as a {@link RedisException} without a cause, and what it cannot reach, hear back from in time, or reach
+     * yet (LOADING, BUSY) as the subclasses for that, or with the cause attached.
      */
     private static boolean isErrorReply(Throwable cause) {
         Throwable failure = Futures.unwrap(cause);
+        if (!(failure instanceof RedisException) && failure.getCause() instanceof RedisException reply) {
+            // the component's own explanation of a reply (syncAof without WAITAOF, say), with the reply as its cause
+            failure = reply;
+        }
         return failure instanceof RedisException && failure.getCause() == null
                 && !(failure instanceof RedisConnectionException || failure instanceof RedisTimeoutException
                         || failure instanceof RedisRetryException || failure instanceof RedisNodeNotFoundException);
