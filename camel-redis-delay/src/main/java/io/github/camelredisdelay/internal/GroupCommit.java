@@ -26,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
 
@@ -71,6 +72,8 @@ public final class GroupCommit<T, R> {
     private int callsUnderWay;
     /** {@code queued.size()}, for a caller that spins without the lock ({@link ReplySpin}). */
     private volatile int queuedSize;
+    /** Whether a spinning caller is still alone: one supplier for every call, none allocated per schedule. */
+    private final BooleanSupplier nothingQueued = () -> queuedSize == 0;
 
     /**
      * @param send      sends requests in one call; its stage completes with their results in the same order
@@ -106,7 +109,7 @@ public final class GroupCommit<T, R> {
      */
     public R submit(T request) throws InterruptedException {
         Turn<T, R> turn = enqueue(request, true);
-        ReplySpin.briefly(turn.result(), roundTrips.floorNanos(), () -> queuedSize == 0);
+        ReplySpin.briefly(turn.result(), roundTrips.floorNanos(), nothingQueued);
         try {
             return turn.result().get();
         } catch (InterruptedException e) {

@@ -301,7 +301,7 @@ public final class QueueShard {
         try {
             Futures.await(scripts.checkWait());
         } catch (RedisException e) {
-            // Redis out of reach or slow: nothing to tell yet
+            // Redis out of reach or slow (Redisson may throw it before it returns the future): nothing to tell yet
         }
     }
 }

@@ -149,19 +149,15 @@ public final class ScriptCalls {
      * would when Redis cannot do that wait (syncAof on a server without WAITAOF or without an append-only file).
      */
     public CompletionStage<Void> checkWait() {
-        try {
-            RBatch batch = newBatch(Durability.REQUIRED);
-            batch.getKeys().countExistsAsync(routingKey);
-            return batch.executeAsync().handle((done, failure) -> {
-                if (failure != null) {
-                    throw batchFailure(failure);
-                }
-                return null;
-            });
-        } catch (RuntimeException e) {
-            // Redisson throws instead of failing the future when it cannot connect
-            return CompletableFuture.failedFuture(e);
-        }
+        RBatch batch = newBatch(Durability.REQUIRED);
+        batch.getKeys().countExistsAsync(routingKey);
+        // unlike pipelined: too few replicas says nothing about whether Redis can wait, only a refused wait fails
+        return batch.executeAsync().handle((done, failure) -> {
+            if (failure != null) {
+                throw batchFailure(failure);
+            }
+            return null;
+        });
     }
 
     private static boolean answered(CompletableFuture<?> reply) {
