@@ -83,6 +83,40 @@ class BadInputTest extends RedisDelayTestSupport {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = { ",", ",,," })
+    void retryScheduleOfOnlySeparatorsIsRejectedAsEmpty(String schedule) {
+        // a schedule with no delay would fail every settlement of a failed delivery, which then waits for its lease
+        assertThatThrownBy(() -> node.getEndpoint("redis-delay:orders?retrySchedule=" + schedule))
+                .rootCause().hasMessageContaining("The retrySchedule of queue orders is empty");
+    }
+
+    @Test
+    void aQueueThatIsItsOwnDeadLetterQueueIsRejected() {
+        // its exhausted messages would come back into it at once, with a fresh delivery count, without end
+        assertThatThrownBy(() -> node.getEndpoint("redis-delay:orders?deadLetterQueue=orders"))
+                .rootCause().hasMessageContaining("Invalid deadLetterQueue 'orders' of queue orders")
+                .hasMessageContaining("a queue cannot be its own dead-letter queue")
+                .hasMessageContaining("deadLetterQueue=orders.dead");
+    }
+
+    @Test
+    void aDeadLetterQueueSetOnTheComponentIsRejectedOnItsOwnEndpointsUnlessTheyNameAnother() {
+        node.getComponent("redis-delay", RedisDelayComponent.class).getConfiguration().setDeadLetterQueue("failed");
+
+        assertThatThrownBy(() -> node.getEndpoint("redis-delay:failed"))
+                .rootCause().hasMessageContaining("Invalid deadLetterQueue 'failed' of queue failed")
+                .hasMessageContaining("one set on the component applies to");
+        assertThat(node.getEndpoint("redis-delay:failed?deadLetterQueue=failed.dead")).isNotNull();
+        assertThat(node.getEndpoint("redis-delay:orders")).isNotNull();
+    }
+
+    @Test
+    void negativeDatabaseIsRejectedNamingIt() {
+        assertThatThrownBy(() -> node.getEndpoint("redis-delay:orders?address=redis://127.0.0.1:6379&database=-1"))
+                .rootCause().hasMessageContaining("Invalid database -1 of queue orders: at least 0 is required");
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = { "deadLetterQueue", "migrateFrom" })
     void queueNameOptionWithAForbiddenCharacterIsRejectedNamingTheOptionAndTheQueue(String option) {
         assertThatThrownBy(() -> node.getEndpoint("redis-delay:orders?" + option + "=legacy/eu"))
