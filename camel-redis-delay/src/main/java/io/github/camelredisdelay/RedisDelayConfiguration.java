@@ -370,9 +370,9 @@ public class RedisDelayConfiguration implements Cloneable {
     }
 
     /**
-     * Queue that receives messages whose deliveries are exhausted; defaults to the queue name plus .dead. Endpoints of
-     * the queue that name none (a producer's, an operator's) count, peek at and redrive the one a consumer's endpoint
-     * of the queue in the same CamelContext names.
+     * Queue that receives messages whose deliveries are exhausted; defaults to the queue name plus .dead, and is never
+     * the queue itself. Endpoints of the queue that name none (a producer's, an operator's) count, peek at and redrive
+     * the one a consumer's endpoint of the queue in the same CamelContext names.
      */
     public void setDeadLetterQueue(String deadLetterQueue) {
         this.deadLetterQueue = deadLetterQueue;
@@ -555,15 +555,31 @@ public class RedisDelayConfiguration implements Cloneable {
         }
         if (deadLetterQueue != null) {
             QueueNames.validateOption(deadLetterQueue, "deadLetterQueue", queue);
+            if (deadLetterQueue.equals(queue)) {
+                throw new IllegalArgumentException(
+                        "Invalid deadLetterQueue '" + deadLetterQueue + "' of queue " + queue
+                                                   + ": a queue cannot be its own dead-letter queue, as its exhausted "
+                                                   + "messages would come back into it at once, without end. Name "
+                                                   + "another one on this endpoint, e.g. deadLetterQueue=" + queue
+                                                   + ".dead; one set on the component applies to the dead-letter "
+                                                   + "queue's own endpoints too");
+            }
         }
         if (migrateFrom != null) {
             QueueNames.validateOption(migrateFrom, "migrateFrom", queue);
         }
-        if (retrySchedule == null || retrySchedule.isBlank()) {
+        if (database != null) {
+            atLeast("database", database, 0, queue);
+        }
+        // "," has no entries: every settlement of a failed delivery would fail, leaving the message to its lease
+        List<Long> retryDelays = retrySchedule == null || retrySchedule.isBlank()
+                ? List.of()
+                : Durations.parseList(retrySchedule, converter, "retrySchedule entry of queue " + queue);
+        if (retryDelays.isEmpty()) {
             throw new IllegalArgumentException(
                     "The retrySchedule of queue " + queue + " is empty: give at least one delay, e.g. 1s,5s,30s");
         }
-        return Durations.parseList(retrySchedule, converter, "retrySchedule entry of queue " + queue);
+        return retryDelays;
     }
 
     /**
