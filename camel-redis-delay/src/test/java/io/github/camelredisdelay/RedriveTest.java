@@ -242,22 +242,29 @@ class RedriveTest extends RedisDelayTestSupport {
         assertThat(redis().getStream(key("all.dead", "ready")).size()).as("b's dead letter stays").isEqualTo(1);
     }
 
-    @Test
-    void theDeadLetterQueueAConsumerNamesWinsOverOneAProducerEndpointNamesFirst() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = { "jobs-failed", "jobs.dead" })
+    void theDeadLetterQueueAConsumerUsesWinsOverOneAProducerEndpointNamesFirst(String consumers) throws Exception {
         ProducerTemplate producer = startContext(new RouteBuilder() {
             @Override
             public void configure() {
                 // an operator's endpoint that starts first and names another dead-letter queue (a producer's option is
                 // its own)
                 from("direct:legacyStats").to("redis-delay:jobs?operation=stats&deadLetterQueue=jobs.legacy");
-                from("redis-delay:jobs?deadLetterQueue=jobs-failed&maxDeliveries=1").process(RedriveTest.this::failOrRecord);
+                // the consumer names its dead-letter queue, or uses the default
+                from("redis-delay:jobs?maxDeliveries=1"
+                     + (consumers.equals("jobs.dead") ? "" : "&deadLetterQueue=" + consumers))
+                        .process(RedriveTest.this::failOrRecord);
             }
         }).createProducerTemplate();
-        deadLetterOne(producer, "redis-delay:jobs", "jobs-failed");
+        deadLetterOne(producer, "redis-delay:jobs", consumers);
 
         Map<?, ?> stats = producer.requestBody("redis-delay:jobs?operation=stats", null, Map.class);
+        Object moved = producer.requestBody("redis-delay:jobs?operation=redrive", (Object) null);
 
-        assertThat(stats.get("deadLetterQueue")).isEqualTo("jobs-failed");
+        assertThat(stats.get("deadLetterQueue")).isEqualTo(consumers);
         assertThat(stats.get("deadLettered")).isEqualTo(1L);
+        assertThat(moved).isEqualTo(1L);
+        await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() == 1);
     }
 }
