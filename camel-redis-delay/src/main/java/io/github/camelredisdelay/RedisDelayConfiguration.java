@@ -372,7 +372,7 @@ public class RedisDelayConfiguration implements Cloneable {
     /**
      * Queue that receives messages whose deliveries are exhausted; defaults to the queue name plus .dead, and is never
      * the queue itself. Endpoints of the queue that name none (a producer's, an operator's) count, peek at and redrive
-     * the one a consumer's endpoint of the queue in the same CamelContext names.
+     * the one a consumer's endpoint of the queue in the same CamelContext uses.
      */
     public void setDeadLetterQueue(String deadLetterQueue) {
         this.deadLetterQueue = deadLetterQueue;

@@ -32,8 +32,11 @@ public final class QueueStatistics {
 
     private final ShardedQueue queue;
     private volatile ShardedQueue deadLetterQueue;
-    /** Whether a consumer named {@link #deadLetterQueue} (its deadLetterQueue option), rather than the default. */
-    private boolean deadLetterQueueNamed;
+    /**
+     * Whether {@link #deadLetterQueue} is a consumer's (named or the default), not that of the endpoint that started
+     * first.
+     */
+    private boolean deadLetterQueueOfConsumer;
     private final LatenessWindow lateness = new LatenessWindow();
     private final Object refreshLock = new Object();
     private volatile QueueSnapshot last;
@@ -55,18 +58,18 @@ public final class QueueStatistics {
     }
 
     /**
-     * Counts the dead letters of a dead-letter queue that a consumer of the queue names (its deadLetterQueue option),
-     * rather than those of the default one these statistics were created with, by an endpoint (a producer's, say) that
-     * names none. The first named one stays.
+     * Counts the dead letters of the dead-letter queue a consumer of the queue moves exhausted messages to (the one its
+     * deadLetterQueue option names, or the default), rather than those of the one these statistics were created with by
+     * the endpoint that started first (a producer's, an operator's naming another). The first consumer's stays.
      *
-     * @return the dead-letter queue a consumer named before, when it is another one; else {@code null}
+     * @return the dead-letter queue a consumer used before, when it is another one; else {@code null}
      */
     public synchronized String countDeadLettersOf(ShardedQueue named) {
-        if (deadLetterQueueNamed) {
+        if (deadLetterQueueOfConsumer) {
             return deadLetterQueue.name().equals(named.name()) ? null : deadLetterQueue.name();
         }
         deadLetterQueue = named;
-        deadLetterQueueNamed = true;
+        deadLetterQueueOfConsumer = true;
         last = null;
         return null;
     }
