@@ -1,0 +1,112 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import io.github.camelredisdelay.embedded.RedisServerProcess;
+import io.github.camelredisdelay.test.LogLines;
+import io.github.camelredisdelay.test.NeedsRedisProcess;
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import io.github.camelredisdelay.test.RedisServerExtension;
+import org.apache.camel.CamelContext;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Stopping a {@code consumerType=polling} consumer while its poll is under way. Redis holds the poll's read with
+ * {@code CLIENT PAUSE ... WRITE}, as a slow link or a busy server would, so the stop comes in the middle of it.
+ */
+@NeedsRedisProcess
+class PollingConsumerStopTest extends RedisDelayTestSupport {
+
+    private static final String POLLED = "redis-delay:polled?consumerType=polling&pollInterval=10&maxMessagesPerPoll=1"
+                                         + "&maxDeliveries=1&visibilityTimeout=1s";
+
+    private final List<String> routed = new CopyOnWriteArrayList<>();
+    private final List<String> deadLettered = new CopyOnWriteArrayList<>();
+
+    /**
+     * The component page: a stopping consumer "stops fetching, lets the exchanges it has fetched finish", and the rest
+     * of a fetched batch that the stop keeps from being routed is handed back, its delivery uncounted. A read under way
+     * when the route stops is part of that: what it fetches must not stay pending to the stopped consumer until its
+     * lease runs out, which with {@code maxDeliveries=1} dead-letters it unrouted.
+     */
+    @Test
+    void aGracefulStopDuringAReadHandsWhatTheReadFetchedBackUncounted() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(POLLED).routeId("polled").autoStartup(false).process(e -> {
+                    routed.add(e.getMessage().getBody(String.class));
+                    if (routed.size() == 1) {
+                        release.await(10, TimeUnit.SECONDS);
+                    }
+                });
+            }
+        });
+        ProducerTemplate producer = node.createProducerTemplate();
+        List<String> bodies = IntStream.rangeClosed(1, 5).mapToObj(i -> "m" + i).toList();
+        bodies.forEach(body -> producer.sendBody("redis-delay:polled", body));
+        await().atMost(Duration.ofSeconds(10)).until(() -> redis().getStream(key("polled", "ready")).size() == 5);
+        node.getRouteController().startRoute("polled");
+        await().atMost(Duration.ofSeconds(10)).until(() -> routed.size() == 1);
+
+        RedisServerProcess server = RedisServerExtension.process()
+                .orElseThrow(() -> new IllegalStateException("this test pauses the clients of its private redis-server"));
+        // shorter than the client's response timeout (3 s), so the read waits for Redis rather than failing
+        server.command("CLIENT", "PAUSE", "1500", "WRITE");
+        release.countDown();
+        // the poll acknowledges the first message and reads the next in one call, which Redis holds
+        await().atMost(Duration.ofSeconds(5)).until(PollingConsumerStopTest::aThreadIsReading);
+        List<String> stopLog;
+        try (LogLines log = LogLines.of(RedisDelayScheduledPollConsumer.class)) {
+            node.getRouteController().stopRoute("polled");
+            stopLog = log.lines();
+        }
+
+        startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:polled?maxDeliveries=1&visibilityTimeout=1s")
+                        .process(e -> routed.add(e.getMessage().getBody(String.class)));
+                from("redis-delay:polled.dead").process(e -> deadLettered.add(e.getMessage().getBody(String.class)));
+            }
+        });
+        await().atMost(Duration.ofSeconds(15))
+                .until(() -> routed.size() + deadLettered.size() >= bodies.size());
+        assertThat(deadLettered).as("dead-lettered without reaching a route").isEmpty();
+        assertThat(routed).containsExactlyInAnyOrderElementsOf(bodies);
+        assertThat(stopLog).as("the stop's log: Redis answered all along").noneMatch(line -> line.contains("reach Redis"));
+    }
+
+    private static boolean aThreadIsReading() {
+        return Thread.getAllStackTraces().values().stream()
+                .anyMatch(stack -> Arrays.stream(stack).anyMatch(frame -> frame.getClassName().equals(Deliverer.class.getName())
+                        && frame.getMethodName().equals("fetch")));
+    }
+}
