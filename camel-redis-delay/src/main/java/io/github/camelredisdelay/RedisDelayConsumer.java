@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.camelredisdelay.internal.Backoff;
@@ -31,7 +30,6 @@ import org.apache.camel.Processor;
 import org.apache.camel.ShutdownRunningTask;
 import org.apache.camel.Suspendable;
 import org.apache.camel.spi.ShutdownAware;
-import org.apache.camel.spi.ShutdownStrategy;
 import org.apache.camel.support.DefaultConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -241,21 +239,10 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
 
     /**
      * Lets fetched exchanges end (a reader thread routes the rest of its batch; asynchronously routed ones complete
-     * elsewhere), within the shutdown strategy's timeout, while their leases are still kept alive, so that they are
-     * acknowledged rather than delivered again.
+     * elsewhere), and reads under way bring their batch, so that they are acknowledged rather than delivered again.
      */
     private void awaitExchangesInFlight() {
-        ShutdownStrategy shutdown = endpoint.getCamelContext().getShutdownStrategy();
-        long deadline = System.nanoTime() + shutdown.getTimeUnit().toNanos(shutdown.getTimeout());
-        try {
-            // while Redis cannot be reached, leases cannot be kept nor messages settled: waiting gains nothing
-            while (pending.get() + readsUnderWay.get() > 0 && !stopTimedOut() && deadline - System.nanoTime() > 0
-                    && !fetchFailures.isDown()) {
-                TimeUnit.MILLISECONDS.sleep(10);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        StopWait.forWorkUnderWay(endpoint.getCamelContext(), () -> pending.get() + readsUnderWay.get(), fetchFailures);
     }
 
     /**

@@ -17,9 +17,12 @@ package io.github.camelredisdelay;
 
 import java.util.List;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.camelredisdelay.internal.Delivery;
 import org.apache.camel.Processor;
+import org.apache.camel.ShutdownRunningTask;
+import org.apache.camel.spi.ShutdownAware;
 import org.apache.camel.support.ScheduledPollConsumer;
 import org.slf4j.LoggerFactory;
 
@@ -31,13 +34,19 @@ import org.slf4j.LoggerFactory;
  * is reported as by the blocking consumer ({@link FetchFailures}), other poll errors go through Camel's usual poll
  * strategy. Messages are settled exactly as by the blocking consumer. With {@code asyncConsumer} a poll hands its
  * messages to Camel's asynchronous routing engine together and waits until all are done before the next poll.
+ * <p>
+ * A poll under way is work in flight for Camel's shutdown strategy, its read included: a graceful stop waits for it
+ * rather than interrupting its read, whose batch Redis would then hold pending for this consumer until the lease runs
+ * out; what a stopping consumer no longer routes is handed back.
  */
-public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer {
+public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer implements ShutdownAware {
 
     private final RedisDelayEndpoint endpoint;
     private final FetchFailures fetchFailures;
     private ShardDeliverers deliverers;
     private LegacyMigration migration;
+    /** Polls under way: reading, or routing what they read. */
+    private final AtomicInteger pollsUnderWay = new AtomicInteger();
 
     public RedisDelayScheduledPollConsumer(RedisDelayEndpoint endpoint, Processor processor) {
         super(endpoint, processor);
@@ -67,6 +76,9 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer {
             migration.stop();
             migration = null;
         }
+        // a poll under way reads its batch and, this consumer stopping, hands it back: stopping the scheduler would
+        // interrupt the read and leave the batch pending until its lease runs out
+        StopWait.forWorkUnderWay(endpoint.getCamelContext(), pollsUnderWay::get, fetchFailures);
         super.doStop();
         if (deliverers != null) {
             deliverers.stop();
@@ -80,6 +92,17 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer {
      */
     @Override
     protected int poll() throws InterruptedException {
+        pollsUnderWay.incrementAndGet();
+        try {
+            // a suspension (a stop's first step) that counted the polls under way before this one began does not
+            // wait for it, so it must not read
+            return isSuspendingOrSuspended() || !isRunAllowed() ? 0 : fetchAndRoute();
+        } finally {
+            pollsUnderWay.decrementAndGet();
+        }
+    }
+
+    private int fetchAndRoute() throws InterruptedException {
         if (!endpoint.readsAllowed()) {
             // while the shard counts differ (logged, health DOWN): no read, but what finished is acknowledged
             deliverers.all().forEach(Deliverer::flushAcknowledgements);
@@ -92,7 +115,10 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer {
                 batch = deliverer.fetch(endpoint.getConfiguration().getMaxMessagesPerPoll(), null);
                 fetchFailures.succeeded();
             } catch (RuntimeException e) {
-                fetchFailures.failed(e, getExceptionHandler());
+                if (isRunAllowed()) {
+                    // not a stop that ran out of time and interrupted the read
+                    fetchFailures.failed(e, getExceptionHandler());
+                }
                 break;
             }
             delivered += route(deliverer, batch);
@@ -125,5 +151,20 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer {
             asyncExchangesDone.acquire(routed);
         }
         return routed;
+    }
+
+    @Override
+    public boolean deferShutdown(ShutdownRunningTask shutdownRunningTask) {
+        return false;
+    }
+
+    @Override
+    public int getPendingExchangesSize() {
+        return pollsUnderWay.get();
+    }
+
+    @Override
+    public void prepareShutdown(boolean suspendOnly, boolean forced) {
+        // a poll under way sees the stop by itself (isRunAllowed)
     }
 }
