@@ -26,6 +26,8 @@ import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.support.service.ServiceHelper;
 import org.apache.camel.throttling.ThrottlingInflightRoutePolicy;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -61,12 +63,14 @@ class RoutePolicyTest extends RedisDelayTestSupport {
         await().atMost(Duration.ofSeconds(15)).until(() -> delivered.size() == jobs.size());
     }
 
-    @Test
-    void aMessageFinishedJustBeforeTheConsumerIsSuspendedIsAcknowledgedWhileItStaysSuspended() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = { "blocking", "polling" })
+    void aMessageFinishedJustBeforeTheConsumerIsSuspendedIsAcknowledgedWhileItStaysSuspended(String consumerType)
+            throws Exception {
         CamelContext node = startContext(new RouteBuilder() {
             @Override
             public void configure() {
-                from("redis-delay:jobs").routeId("jobs").process(e -> {
+                from("redis-delay:jobs?pollInterval=100&consumerType=" + consumerType).routeId("jobs").process(e -> {
                     // as a throttling policy does from an exchange's own thread: the consumer is suspended at once
                     ServiceHelper.suspendService(e.getContext().getRoute("jobs").getConsumer());
                     delivered.add(e.getMessage().getBody(String.class));
