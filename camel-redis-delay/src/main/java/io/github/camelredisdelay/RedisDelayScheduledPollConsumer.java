@@ -86,6 +86,20 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
     }
 
     /**
+     * While this consumer is suspended (a route policy, say) Camel's scheduler still runs but does not poll: what
+     * finished before is acknowledged here instead, as by the blocking consumer, rather than left in flight until the
+     * resume.
+     */
+    @Override
+    public void run() {
+        ShardDeliverers suspendedDeliverers = isSuspended() ? deliverers : null;
+        if (suspendedDeliverers != null) {
+            suspendedDeliverers.all().forEach(Deliverer::flushOverdueAcknowledgements);
+        }
+        super.run();
+    }
+
+    /**
      * Fetches and routes each shard's messages. A failed fetch is logged once per outage (and handed to the route's
      * error handler as often, with {@code bridgeErrorHandler}), as by the blocking consumer, rather than by Camel's
      * poll strategy with each poll. Nothing is fetched while the endpoint's {@code shards} differs from its queue's.
