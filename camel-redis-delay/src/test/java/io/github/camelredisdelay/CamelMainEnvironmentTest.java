@@ -17,7 +17,9 @@ package io.github.camelredisdelay;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +28,7 @@ import io.github.camelredisdelay.main.EnvironmentConfiguredMain;
 import io.github.camelredisdelay.test.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,21 +42,43 @@ class CamelMainEnvironmentTest {
     @Test
     void environmentVariablesConfigureTheComponentUnderCamelMain() throws Exception {
         String keyPrefix = "env:" + UUID.randomUUID().toString().substring(0, 8);
+
+        String output = runMain(keyPrefix, List.of());
+
+        assertThat(output).contains("ADDRESS " + RedisServerExtension.redisUrl(), "KEY_PREFIX " + keyPrefix,
+                "DELIVERED hello");
+    }
+
+    @Test
+    void environmentVariablesWinOverAPropertyFileUnderCamelMain(@TempDir Path directory) throws Exception {
+        String keyPrefix = "env:" + UUID.randomUUID().toString().substring(0, 8);
+        Path properties = directory.resolve("application.properties");
+        Files.writeString(properties, "camel.component.redis-delay.key-prefix=from-file\n");
+
+        String output = runMain(keyPrefix, List.of(properties.toString()));
+
+        assertThat(output).contains("KEY_PREFIX " + keyPrefix, "DELIVERED hello");
+    }
+
+    /**
+     * Runs {@link EnvironmentConfiguredMain} with the address and key prefix in the environment; returns its output.
+     */
+    private static String runMain(String keyPrefix, List<String> args) throws Exception {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        ProcessBuilder builder = new ProcessBuilder(
+        List<String> command = new ArrayList<>(
                 List.of(java.toString(), "-Xmx256m", "-XX:+UseSerialGC",
                         "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                        EnvironmentConfiguredMain.class.getName()))
-                .redirectErrorStream(true);
+                        EnvironmentConfiguredMain.class.getName()));
+        command.addAll(args);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().put("CAMEL_COMPONENT_REDIS_DELAY_ADDRESS", RedisServerExtension.redisUrl());
         builder.environment().put("CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX", keyPrefix);
         Process process = builder.start();
         try {
             String output = readAll(process);
             assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-            assertThat(output).contains("ADDRESS " + RedisServerExtension.redisUrl(), "KEY_PREFIX " + keyPrefix,
-                    "DELIVERED hello");
             assertThat(process.exitValue()).as(output).isZero();
+            return output;
         } finally {
             process.destroyForcibly();
         }

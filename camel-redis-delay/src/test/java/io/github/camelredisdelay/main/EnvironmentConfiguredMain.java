@@ -23,8 +23,9 @@ import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.main.Main;
 
 /**
- * A camel-main application configured by nothing but environment variables: it schedules one message and prints the
- * component's address and the delivered body. Exits 0 once delivered, 1 when nothing arrives within 20 s.
+ * A camel-main application configured by environment variables, and by the property file its argument names, if any: it
+ * schedules one message and prints the component's address, key prefix and the delivered body. Exits 0 once delivered,
+ * 1 when nothing arrives within 20 s.
  */
 public final class EnvironmentConfiguredMain {
 
@@ -34,6 +35,9 @@ public final class EnvironmentConfiguredMain {
     public static void main(String[] args) throws Exception {
         CountDownLatch delivered = new CountDownLatch(1);
         Main main = new Main();
+        if (args.length > 0) {
+            main.setPropertyPlaceholderLocations("file:" + args[0]);
+        }
         main.configure().addRoutesBuilder(new RouteBuilder() {
             @Override
             public void configure() {
