@@ -28,8 +28,9 @@ import org.apache.camel.spi.LoadablePropertiesSource;
  * {@code camel.component.redis-delay.<option>}, as camel-main does for the components it knows by name: it cannot tell
  * where the dash of {@code redis-delay} goes and would read {@code CAMEL_COMPONENT_REDIS_DELAY_ADDRESS} as option
  * {@code delay-address} of a component {@code redis}. Camel's properties component finds this source through
- * {@code META-INF/services/org/apache/camel/properties-source-factory}; it is loaded last, so the environment wins over
- * property files, as it does in camel-main.
+ * {@code META-INF/services/org/apache/camel/properties-source-factory}. It comes first in Camel's order of sources
+ * ({@link #getOrder()}), ahead of property files (ordered from 100 on), so the environment wins over them, as it does
+ * in camel-main.
  */
 public final class RedisDelayEnvironmentVariables implements LoadablePropertiesSource, Ordered {
 
@@ -87,8 +88,9 @@ public final class RedisDelayEnvironmentVariables implements LoadablePropertiesS
         // the environment does not change while the JVM runs
     }
 
+    /** First: Camel looks a property up in its sources in this order, and lets the first win when it loads them all. */
     @Override
     public int getOrder() {
-        return Ordered.LOWEST;
+        return Ordered.HIGHEST;
     }
 }
