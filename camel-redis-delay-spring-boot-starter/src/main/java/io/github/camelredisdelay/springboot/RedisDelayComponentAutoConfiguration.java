@@ -22,12 +22,13 @@ import io.github.camelredisdelay.RedisDelayComponent;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Component;
 import org.apache.camel.spi.ComponentCustomizer;
+import org.apache.camel.spi.PropertyConfigurer;
 import org.apache.camel.spring.boot.CamelAutoConfiguration;
 import org.apache.camel.spring.boot.ComponentConfigurationProperties;
-import org.apache.camel.spring.boot.util.CamelPropertiesHelper;
 import org.apache.camel.spring.boot.util.ConditionalOnCamelContextAndAutoConfigurationBeans;
 import org.apache.camel.spring.boot.util.ConditionalOnHierarchicalProperties;
 import org.apache.camel.spring.boot.util.HierarchicalPropertiesEvaluator;
+import org.apache.camel.support.PropertyBindingSupport;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -66,7 +67,16 @@ public class RedisDelayComponentAutoConfiguration {
                     options.put("configuration", bound.get("configuration"));
                 }
                 options.putAll(bound);
-                CamelPropertiesHelper.setCamelProperties(camelContext, target, options, true);
+                PropertyConfigurer configurer = target.getComponentPropertyConfigurer();
+                options.forEach((option, value) -> {
+                    // not camel-spring-boot's CamelPropertiesHelper: it tries a value the configurer refused again as
+                    // a bean reference (#bean:30M), whose lookup error then hides the configurer's own
+                    if (!PropertyBindingSupport.build().withConfigurer(configurer).withIgnoreCase(true)
+                            .bind(camelContext, target, option, value)) {
+                        throw new IllegalArgumentException(
+                                "The redis-delay component has no option " + option + " (set to " + value + ")");
+                    }
+                });
             }
 
             @Override
