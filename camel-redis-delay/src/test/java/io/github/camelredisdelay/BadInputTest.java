@@ -17,6 +17,7 @@ package io.github.camelredisdelay;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -201,6 +202,21 @@ class BadInputTest extends RedisDelayTestSupport {
                 e -> e.getMessage().setBody(items));
 
         assertThat(result.getException()).hasMessageContaining("java.lang.Object cannot be stored on queue orders");
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "byte[]", "String" })
+    void batchWhoseBodyIsOneMessageOfTextOrBytesIsRejectedNamingItsTypeAndStoresNothing(String type) {
+        // Camel's iteration would make a message of each byte, or of each comma-separated piece of a JSON text
+        String json = "{\"a\":1,\"b\":2}";
+        Object body = type.equals("String") ? json : json.getBytes(StandardCharsets.UTF_8);
+
+        Exchange result = producer.send("redis-delay:orders?operation=scheduleBatch&delay=1h",
+                e -> e.getMessage().setBody(body));
+
+        assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("scheduleBatch on queue orders").hasMessageContaining("not a " + type + " body");
         assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
     }
 
