@@ -211,6 +211,21 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
     private record Unconfirmed(Object body, List<String> ids) {
     }
 
+    /**
+     * The messages of a batch's body. Text and bytes are one message each: Camel's iteration would make a message of
+     * every comma-separated piece of a text (a JSON document, say) or of every byte.
+     */
+    private Iterable<?> batchElements(Object body) {
+        if (body instanceof String || body instanceof byte[]) {
+            throw new IllegalArgumentException(
+                    "scheduleBatch on queue " + endpoint.getQueueName() + " takes a body of messages (a Collection, an "
+                                               + "array other than byte[], an Iterable or an Iterator), not a "
+                                               + body.getClass().getSimpleName() + " body, which is one message: send "
+                                               + "it with operation=schedule, or split it first. Nothing was stored");
+        }
+        return ObjectHelper.createIterable(body);
+    }
+
     private void scheduleBatch(Exchange exchange) {
         MessageMapper mapper = endpoint.messageMapper();
         Map<String, Object> headers = mapper.storableHeaders(exchange);
@@ -223,7 +238,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         List<BatchCall> calls = new ArrayList<>();
         Map<QueueShard, BatchCall> filling = new LinkedHashMap<>();
         List<String> ids = new ArrayList<>();
-        for (Object item : ObjectHelper.createIterable(exchange.getMessage().getBody())) {
+        for (Object item : batchElements(exchange.getMessage().getBody())) {
             String id
                     = unconfirmed != null && ids.size() < unconfirmed.size() ? unconfirmed.get(ids.size()) : MessageIds.next();
             QueueShard shard = queue().forMessage(id);
