@@ -31,6 +31,7 @@ import org.apache.camel.ResolveEndpointFailedException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -218,6 +219,35 @@ class BadInputTest extends RedisDelayTestSupport {
         assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("scheduleBatch on queue orders").hasMessageContaining("not a " + type + " body");
         assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+    }
+
+    @ParameterizedTest
+    @MethodSource("badRedriveLimits")
+    void redriveLimitHeaderThatIsNoPositiveWholeNumberIsRejectedNamingTheHeaderAndTheValue(Object limit) {
+        Exchange result = producer.send("redis-delay:orders?operation=redrive",
+                e -> e.getMessage().setHeader(RedisDelayConstants.REDRIVE_LIMIT, limit));
+
+        assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("redrive on queue orders").hasMessageContaining(RedisDelayConstants.REDRIVE_LIMIT)
+                .hasMessageContaining(String.valueOf(limit));
+    }
+
+    static List<Object> badRedriveLimits() {
+        return List.of(0, -1L, 2.5, true, "abc", "", "2.0");
+    }
+
+    @ParameterizedTest
+    @MethodSource("goodRedriveLimits")
+    void redriveLimitHeaderOfAWholeNumberIsAccepted(Object limit) {
+        Exchange result = producer.send("redis-delay:orders?operation=redrive",
+                e -> e.getMessage().setHeader(RedisDelayConstants.REDRIVE_LIMIT, limit));
+
+        assertThat(result.getException()).isNull();
+        assertThat(result.getMessage().getBody()).isEqualTo(0L);
+    }
+
+    static List<Object> goodRedriveLimits() {
+        return List.of(2, 2L, (short) 2, "2", " 2 ", BigInteger.TWO);
     }
 
     @Test
