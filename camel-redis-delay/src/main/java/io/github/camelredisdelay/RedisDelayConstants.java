@@ -100,7 +100,7 @@ public final class RedisDelayConstants {
     public static final String CONFIRM = "CamelRedisDelayConfirm";
 
     @Metadata(label = "producer",
-              description = "For operation=redrive without a message id: the most dead letters to move back; all when absent.",
+              description = "For operation=redrive without a message id: the most dead letters to move back, a whole number of at least 1 (an integer, or its digits as text); all when absent.",
               javaType = "Long")
     public static final String REDRIVE_LIMIT = "CamelRedisDelayRedriveLimit";
 

@@ -15,6 +15,7 @@
  */
 package io.github.camelredisdelay;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -346,13 +347,32 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             message.setBody(endpoint.admin().redrive(id, due));
             return;
         }
-        Long limit = message.getHeader(RedisDelayConstants.REDRIVE_LIMIT, Long.class);
-        if (limit != null && limit < 1) {
-            throw new IllegalArgumentException(
-                    "redrive on queue " + endpoint.getQueueName() + " needs a positive limit in header "
-                                               + RedisDelayConstants.REDRIVE_LIMIT + ", not " + limit);
+        message.setBody(endpoint.admin().redrive(redriveLimit(message.getHeader(RedisDelayConstants.REDRIVE_LIMIT)), due));
+    }
+
+    /**
+     * The most dead letters a redrive moves: all without the header, else its whole number of at least 1 (an integer
+     * type, or its digits as text); anything else is refused rather than rounded or read as a boolean.
+     */
+    private long redriveLimit(Object header) {
+        if (header == null) {
+            return Long.MAX_VALUE;
         }
-        message.setBody(endpoint.admin().redrive(limit == null ? Long.MAX_VALUE : limit, due));
+        Long limit = null;
+        if (header instanceof Long || header instanceof Integer || header instanceof Short || header instanceof Byte) {
+            limit = ((Number) header).longValue();
+        } else if (header instanceof BigInteger big && big.bitLength() < Long.SIZE) {
+            limit = big.longValue();
+        } else if (header instanceof String text && text.strip().matches("-?[0-9]{1,18}")) {
+            limit = Long.parseLong(text.strip());
+        }
+        if (limit == null || limit < 1) {
+            throw new IllegalArgumentException(
+                    "redrive on queue " + endpoint.getQueueName() + " needs a positive whole number as the limit in header "
+                                               + RedisDelayConstants.REDRIVE_LIMIT + ", not " + header + " ("
+                                               + header.getClass().getSimpleName() + ")");
+        }
+        return limit;
     }
 
     private DueTime dueTime(Exchange exchange) {
