@@ -101,6 +101,46 @@ class PollingTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void aReceivedMessageHandedToASedaRouteIsAcknowledgedWhenThatRouteIsDone() throws Exception {
+        List<String> worked = new CopyOnWriteArrayList<>();
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:process").to("seda:work");
+                from("seda:work").process(e -> worked.add(e.getMessage().getBody(String.class)));
+            }
+        });
+        ProducerTemplate producer = node.createProducerTemplate();
+        ConsumerTemplate consumer = node.createConsumerTemplate();
+        producer.sendBody("redis-delay:orders", "order-1");
+
+        Exchange received = consumer.receive("redis-delay:orders?visibilityTimeout=1s", 5000);
+        producer.send("direct:process", received);
+        consumer.doneUoW(received);
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> worked.size() == 1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("orders", "msg")).isEmpty());
+    }
+
+    @Test
+    void aMessageTakenByPollEnrichAndHandedToASedaRouteIsAcknowledgedWhenThatRouteIsDone() throws Exception {
+        List<String> worked = new CopyOnWriteArrayList<>();
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:take").pollEnrich("redis-delay:orders?visibilityTimeout=1s", 5000).to("seda:work");
+                from("seda:work").process(e -> worked.add(e.getMessage().getBody(String.class)));
+            }
+        }).createProducerTemplate();
+        producer.sendBody("redis-delay:orders", "order-1");
+
+        producer.sendBody("direct:take", "take one");
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> worked.size() == 1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("orders", "msg")).isEmpty());
+    }
+
+    @Test
     void consumerTemplateReceiversOnAnIdleQueueWaitInRedisOnAtMostTheClientsBlockingReadPermits() throws Exception {
         ConsumerTemplate consumer = startContext().createConsumerTemplate();
         RedisMaster server = redis().getRedisNodes(RedisNodes.SINGLE).getInstance();
