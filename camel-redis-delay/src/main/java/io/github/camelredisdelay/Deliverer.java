@@ -196,11 +196,13 @@ final class Deliverer {
     /**
      * Fills an exchange from a delivery and makes its completion settle the message.
      *
-     * @return the completion, or {@code null} when the delivery does not go to the route ({@link Settlement#admit}),
-     *         its stored message cannot be read (it was sent to the dead-letter queue), or filling the exchange failed
-     *         otherwise (settled as a failed delivery)
+     * @param  routedHere whether {@link #deliver} or {@link #deliverAsync} routes it, and so tells the completion when
+     *                    the exchange is done; {@code false} for a message a {@code ConsumerTemplate} takes
+     * @return            the completion, or {@code null} when the delivery does not go to the route
+     *                    ({@link Settlement#admit}), its stored message cannot be read (it was sent to the dead-letter
+     *                    queue), or filling the exchange failed otherwise (settled as a failed delivery)
      */
-    DeliveryCompletion prepare(Delivery delivery, Exchange exchange) {
+    DeliveryCompletion prepare(Delivery delivery, Exchange exchange, boolean routedHere) {
         if (!settlement.admit(delivery)) {
             return null;
         }
@@ -216,8 +218,9 @@ final class Deliverer {
         }
         DeliveredMessage.mark(exchange, queue, delivery.messageId());
         endpoint.statistics().delivered(delivery.dueAt());
-        DeliveryCompletion completion
-                = new DeliveryCompletion(delivery, settlement, leaseExtension != null ? droppedCopies : null);
+        DeliveryCompletion completion = new DeliveryCompletion(
+                delivery, settlement,
+                leaseExtension != null ? droppedCopies : null, routedHere);
         exchange.getExchangeExtension().addOnCompletion(completion);
         return completion;
     }
@@ -228,7 +231,7 @@ final class Deliverer {
      */
     void deliver(Delivery delivery, DefaultConsumer consumer) {
         Exchange exchange = consumer.createExchange(false);
-        DeliveryCompletion completion = prepare(delivery, exchange);
+        DeliveryCompletion completion = prepare(delivery, exchange, true);
         if (completion == null) {
             consumer.releaseExchange(exchange, false);
             return;
@@ -267,7 +270,7 @@ final class Deliverer {
      */
     void deliverAsync(Delivery delivery, DefaultConsumer consumer, Runnable done) {
         Exchange exchange = consumer.createExchange(false);
-        DeliveryCompletion completion = prepare(delivery, exchange);
+        DeliveryCompletion completion = prepare(delivery, exchange, true);
         if (completion == null) {
             consumer.releaseExchange(exchange, false);
             done.run();

@@ -28,7 +28,9 @@ import org.apache.camel.spi.SynchronizationVetoable;
 /**
  * Hands the outcome of a delivered message's exchange to its {@link Settlement}. When Camel hands this completion over
  * to a copy of the exchange (a {@code seda:} route's, say), the delivery is settled once both are done: as the copy
- * ended if the delivered exchange succeeded, as failed at once if that exchange failed, whichever ends first.
+ * ended if the delivered exchange succeeded, as failed at once if that exchange failed, whichever ends first. A message
+ * a {@code ConsumerTemplate} or {@code pollEnrich} took has no delivered exchange of the component's to wait for: a
+ * copy's outcome settles it.
  */
 final class DeliveryCompletion implements SynchronizationVetoable {
 
@@ -37,7 +39,10 @@ final class DeliveryCompletion implements SynchronizationVetoable {
     private final DroppedCopies droppedCopies;
     /** Whether the settlement ran or is running; guarded by {@code this}. */
     private boolean settled;
-    /** Whether the delivered exchange itself succeeded while a copy still had this completion; guarded by this. */
+    /**
+     * Whether the delivered exchange itself succeeded while a copy still had this completion, or is none to wait for (a
+     * taken message); guarded by this.
+     */
     private boolean exchangeSucceeded;
     /** The copy's outcome, held until the delivered exchange is done; guarded by {@code this}. */
     private Runnable copyOutcome;
@@ -46,13 +51,17 @@ final class DeliveryCompletion implements SynchronizationVetoable {
     private volatile Reference<Exchange> copy;
 
     /**
-     * @param droppedCopies where copies that take this completion over are watched, or {@code null} when the lease is
-     *                      not kept alive (it expires by itself)
+     * @param droppedCopies  where copies that take this completion over are watched, or {@code null} when the lease is
+     *                       not kept alive (it expires by itself)
+     * @param routedByReader whether a consumer of the component routes the exchange and then calls
+     *                       {@link #exchangeDone}; {@code false} for a message taken by a {@code ConsumerTemplate} or
+     *                       {@code pollEnrich}, which no such call follows
      */
-    DeliveryCompletion(Delivery delivery, Settlement settlement, DroppedCopies droppedCopies) {
+    DeliveryCompletion(Delivery delivery, Settlement settlement, DroppedCopies droppedCopies, boolean routedByReader) {
         this.delivery = delivery;
         this.settlement = settlement;
         this.droppedCopies = droppedCopies;
+        this.exchangeSucceeded = !routedByReader;
     }
 
     /**

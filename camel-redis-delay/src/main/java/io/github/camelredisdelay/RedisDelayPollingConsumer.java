@@ -32,7 +32,8 @@ import org.apache.camel.support.PollingConsumerSupport;
  * exchange's unit of work is done: {@code receiveBody*} do that at once; after {@code receive} call
  * {@code consumerTemplate.doneUoW(exchange)}. Until then it stays leased, without extension: if it is not done within
  * {@code visibilityTimeout}, the message is delivered again. Done with a failed exchange, it is retried or
- * dead-lettered like any failed delivery.
+ * dead-lettered like any failed delivery. An exchange handed on to another route ({@code seda:}) is settled by that
+ * route's copy when it is done.
  */
 public class RedisDelayPollingConsumer extends PollingConsumerSupport {
 
@@ -141,7 +142,7 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport {
         }
         for (Delivery delivery : deliverer.fetch(1, block)) {
             Exchange exchange = endpoint.createExchange();
-            if (deliverer.prepare(delivery, exchange) != null) {
+            if (deliverer.prepare(delivery, exchange, false) != null) {
                 return exchange;
             }
         }
