@@ -21,6 +21,8 @@ import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -50,8 +52,9 @@ class FailedScheduleTest extends RedisDelayTestSupport {
         assertThat(redis().getMap(key("orders", "msg")).keySet()).containsExactly(id);
     }
 
-    @Test
-    void aBatchThatFailedAfterItWasStoredIsRedeliveredUnderTheSameGeneratedIds() throws Exception {
+    @ParameterizedTest
+    @ValueSource(booleans = { false, true })
+    void aBatchThatFailedAfterItWasStoredIsRedeliveredUnderTheSameGeneratedIds(boolean iteratorBody) throws Exception {
         var producer = startContext(new RouteBuilder() {
             @Override
             public void configure() {
@@ -62,10 +65,32 @@ class FailedScheduleTest extends RedisDelayTestSupport {
             }
         }).createProducerTemplate();
 
-        Exchange result = producer.send("direct:schedule", e -> e.getMessage().setBody(List.of("order-1", "order-2")));
+        List<String> orders = List.of("order-1", "order-2");
+        // an Iterator is read once: each redelivery must still store (and report on) the same elements
+        Exchange result = producer.send("direct:schedule",
+                e -> e.getMessage().setBody(iteratorBody ? orders.iterator() : orders));
 
         assertThat(result.getException()).isInstanceOf(NotReplicatedException.class);
         assertThat(redis().getMap(key("orders", "msg")).size()).as("one copy of each element").isEqualTo(2);
+    }
+
+    @Test
+    void aBatchOfAnIteratorThatFailedOnAnElementFailsAgainWhenRedeliveredRatherThanStoringTheRest() throws Exception {
+        var producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                onException(IllegalArgumentException.class).maximumRedeliveries(1).redeliveryDelay(0);
+                from("direct:schedule").to("redis-delay:orders?operation=scheduleBatch&delay=1h");
+            }
+        }).createProducerTemplate();
+
+        // the second element cannot be stored: the first try read two elements before it failed
+        Exchange result = producer.send("direct:schedule",
+                e -> e.getMessage().setBody(List.of("order-1", new Object(), "order-3").iterator()));
+
+        assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cannot be stored on queue orders");
+        assertThat(redis().getMap(key("orders", "msg")).size()).as("nothing of a batch that failed").isZero();
     }
 
     @Test
