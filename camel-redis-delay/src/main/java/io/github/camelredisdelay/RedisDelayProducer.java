@@ -18,6 +18,7 @@ package io.github.camelredisdelay;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,12 +58,15 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
      * confirmed them.
      */
     private final String unconfirmedIdsProperty;
+    /** The exchange property that holds the {@link ReadBody} of a batch on this queue until it is stored. */
+    private final String readBodyProperty;
     private Runnable unregisterHealthCheck;
 
     public RedisDelayProducer(RedisDelayEndpoint endpoint) {
         super(endpoint);
         this.endpoint = endpoint;
         this.unconfirmedIdsProperty = "CamelRedisDelayUnconfirmedIds:" + endpoint.getQueueName();
+        this.readBodyProperty = "CamelRedisDelayBatchElements:" + endpoint.getQueueName();
     }
 
     @Override
@@ -214,9 +218,12 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
 
     /**
      * The messages of a batch's body. Text and bytes are one message each: Camel's iteration would make a message of
-     * every comma-separated piece of a text (a JSON document, say) or of every byte.
+     * every comma-separated piece of a text (a JSON document, say) or of every byte. A body that may be read only once
+     * (an {@code Iterator}, an {@code Iterable} other than a collection) is read into a list kept with the exchange
+     * until the batch is stored: Camel's redelivery gives a try that failed the same body back, already read.
      */
-    private Iterable<?> batchElements(Object body) {
+    private Iterable<?> batchElements(Exchange exchange) {
+        Object body = exchange.getMessage().getBody();
         if (body instanceof String || body instanceof byte[]) {
             throw new IllegalArgumentException(
                     "scheduleBatch on queue " + endpoint.getQueueName() + " takes a body of messages (a Collection, an "
@@ -224,7 +231,21 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
                                                + body.getClass().getSimpleName() + " body, which is one message: send "
                                                + "it with operation=schedule, or split it first. Nothing was stored");
         }
-        return ObjectHelper.createIterable(body);
+        if (body instanceof Collection || body != null && body.getClass().isArray()) {
+            return ObjectHelper.createIterable(body);
+        }
+        ReadBody read = exchange.getProperty(readBodyProperty, ReadBody.class);
+        if (read == null || read.body() != body) {
+            List<Object> elements = new ArrayList<>();
+            ObjectHelper.createIterable(body).forEach(elements::add);
+            read = new ReadBody(body, elements);
+            exchange.setProperty(readBodyProperty, read);
+        }
+        return read.elements();
+    }
+
+    /** The elements of a batch's body that can be read only once, and that body. */
+    private record ReadBody(Object body, List<Object> elements) {
     }
 
     private void scheduleBatch(Exchange exchange) {
@@ -239,7 +260,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         List<BatchCall> calls = new ArrayList<>();
         Map<QueueShard, BatchCall> filling = new LinkedHashMap<>();
         List<String> ids = new ArrayList<>();
-        for (Object item : batchElements(exchange.getMessage().getBody())) {
+        for (Object item : batchElements(exchange)) {
             String id
                     = unconfirmed != null && ids.size() < unconfirmed.size() ? unconfirmed.get(ids.size()) : MessageIds.next();
             QueueShard shard = queue().forMessage(id);
@@ -258,6 +279,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             result = call.store();
         }
         exchange.removeProperty(unconfirmedIdsProperty);
+        exchange.removeProperty(readBodyProperty);
         // once, when every call succeeded: a redelivered batch stores what a failed try did not
         endpoint.statistics().events().scheduled(ids.size());
         Message message = exchange.getMessage();
