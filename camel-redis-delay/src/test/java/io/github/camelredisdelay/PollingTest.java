@@ -101,6 +101,14 @@ class PollingTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void aReceiveWithTheLongestTimeoutWaitsForAMessage() throws Exception {
+        CamelContext node = startContext();
+        node.createProducerTemplate().sendBody("redis-delay:orders", "now");
+
+        assertThat(node.createConsumerTemplate().receiveBody("redis-delay:orders", Long.MAX_VALUE)).isEqualTo("now");
+    }
+
+    @Test
     void aReceivedMessageHandedToASedaRouteIsAcknowledgedWhenThatRouteIsDone() throws Exception {
         List<String> worked = new CopyOnWriteArrayList<>();
         CamelContext node = startContext(new RouteBuilder() {
