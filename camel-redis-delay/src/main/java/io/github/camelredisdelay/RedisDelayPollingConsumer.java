@@ -73,13 +73,15 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport {
 
     @Override
     public Exchange receive(long timeout) {
-        long deadline = System.nanoTime() + Duration.ofMillis(timeout).toNanos();
+        // in ms, and up to Long.MAX_VALUE: counted down in ms, as nanoseconds would overflow
+        long start = System.nanoTime();
         Exchange exchange = take(null);
         while (exchange == null && isRunAllowed()) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
+            long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            if (waitedMs >= timeout) {
                 return null;
             }
+            long left = TimeUnit.MILLISECONDS.toNanos(timeout - waitedMs);
             exchange = take(Duration.ofNanos(Math.min(left, LONGEST_WAIT.toNanos())).plusMillis(1));
         }
         return exchange;
