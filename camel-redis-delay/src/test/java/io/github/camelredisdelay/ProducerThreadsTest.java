@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
+import org.apache.camel.ExchangePattern;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
@@ -134,6 +135,25 @@ class ProducerThreadsTest extends RedisDelayTestSupport {
                     }
                     continuedOn.put(exchange.getExchangeId(), Thread.currentThread().getName());
                 });
+            }
+        });
+
+        List<Exchange> sent = sendAll(node.createProducerTemplate());
+
+        assertThat(sent).allSatisfy(exchange -> assertThat(exchange.getException()).isNull());
+        assertThat(dueSet("audit").size()).isEqualTo(EXCHANGES);
+    }
+
+    @Test
+    void aRouteThatContinuedOnACompletionThreadMayWaitForAnotherRouteThatSchedules() throws Exception {
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("seda:audit?concurrentConsumers=4").to("redis-delay:audit?delay=60000");
+                // InOut (a request that expects a reply, say): seda waits for the audit route, whose schedule
+                // completes on a completion thread too
+                from("direct:schedule").setExchangePattern(ExchangePattern.InOut).to("redis-delay:q?delay=60000")
+                        .to("seda:audit?timeout=5000");
             }
         });
 
