@@ -42,6 +42,7 @@ import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.PropertyConfigurer;
 import org.apache.camel.spi.annotations.Component;
 import org.apache.camel.support.HealthCheckComponent;
+import org.apache.camel.util.concurrent.ThreadPoolRejectedPolicy;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -57,7 +58,10 @@ public class RedisDelayComponent extends HealthCheckComponent {
     private static final long CLIENT_SHUTDOWN_MS = 200;
     /** Longest wait of the timer threads' running tasks on stop. */
     private static final long TIMER_SHUTDOWN_MS = 200;
-    /** Threads that continue routes after an asynchronous schedule: short tasks, so a few serve many exchanges. */
+    /**
+     * Threads kept to continue routes after an asynchronous schedule: most continuations are short, so a few serve many
+     * exchanges; while every one is busy, another is started.
+     */
     static final int COMPLETION_THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
 
     @Metadata(description = "Default options for every endpoint of this component")
@@ -136,12 +140,14 @@ public class RedisDelayComponent extends HealthCheckComponent {
     @Override
     protected void doStart() throws Exception {
         super.doStart();
-        // an unbounded queue: Camel reads a queue size of -1 as none, and its caller-runs policy would then continue
-        // a route on the Redis client's I/O thread whenever every completion thread is busy
+        // no queue, and no limit: a continuation that waits (for another route, whose schedule completes here too)
+        // must never keep another from starting, else routes that wait for each other hang. A task is handed to an
+        // idle thread, else to a new one, which ends after a minute idle; never run on the caller, the Redis client's
+        // I/O thread (Camel's default policy), but refused once the pool shuts down (runOnCompletionThread)
         completions = getCamelContext().getExecutorServiceManager().newThreadPool(this, "RedisDelayCompletions",
                 new ThreadPoolProfileBuilder("RedisDelayCompletions").poolSize(COMPLETION_THREADS)
-                        .maxPoolSize(COMPLETION_THREADS)
-                        .maxQueueSize(Integer.MAX_VALUE).build());
+                        .maxPoolSize(Integer.MAX_VALUE).maxQueueSize(0)
+                        .rejectedPolicy(ThreadPoolRejectedPolicy.Abort).build());
     }
 
     /**
@@ -186,8 +192,8 @@ public class RedisDelayComponent extends HealthCheckComponent {
 
     /**
      * Whether the calling thread is one of the component's completion threads: a route that continued there after a
-     * schedule. Such a thread must not wait for a completion thread (every one of them could be waiting), so what it
-     * schedules next completes on the Redis client's thread instead.
+     * schedule. What such a thread schedules next it waits for, woken by the Redis client's thread: handing the route
+     * on to yet another completion thread would only add a hand-off.
      */
     static boolean onCompletionThread() {
         return COMPLETING.get() != null;
