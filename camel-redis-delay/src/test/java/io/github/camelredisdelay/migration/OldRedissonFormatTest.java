@@ -15,6 +15,9 @@
  */
 package io.github.camelredisdelay.migration;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -24,6 +27,7 @@ import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RScript;
+import org.redisson.client.codec.ByteArrayCodec;
 import org.redisson.client.codec.StringCodec;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -59,6 +63,32 @@ class OldRedissonFormatTest extends RedisDelayTestSupport {
         assertThat(delivered).containsExactlyInAnyOrder(
                 "order-before-3.21.1", "order-since-3.21.1", "a member in neither layout");
         await().atMost(Duration.ofSeconds(5)).until(() -> keys.left(redis()) == 0);
+    }
+
+    @Test
+    void anOldLayoutMemberWhoseRandomNumberReadsAsANewIdLengthIsMigratedWithItsWholeValue() throws Exception {
+        String legacy = "legacy-" + UUID.randomUUID().toString().substring(0, 8);
+        LegacyKeys keys = new LegacyKeys(legacy, keyPrefix);
+        // a value ending in eight zero bytes (a serialized 0L field, say), and an old member whose random number's
+        // first byte is the value's length plus 7: read as the new layout, its id would end where the member does
+        String value = "order-ending-in-a-zero-long" + "\0".repeat(8);
+        ByteBuffer member = ByteBuffer.allocate(16 + value.length()).order(ByteOrder.LITTLE_ENDIAN);
+        member.putDouble(Double.longBitsToDouble(Double.doubleToLongBits(0.5) & ~0xFFL | value.length() + 7));
+        member.putLong(value.length()).put(value.getBytes(StandardCharsets.ISO_8859_1));
+        redis().getScript(ByteArrayCodec.INSTANCE).eval(RScript.Mode.READ_WRITE,
+                "redis.call('zadd', KEYS[1], 1000, ARGV[1]); redis.call('rpush', KEYS[2], ARGV[1])",
+                RScript.ReturnType.VALUE, List.of(keys.timeout(), keys.order()), (Object) member.array());
+
+        startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders?migrateFrom=" + legacy + "&migrateCodec=string")
+                        .process(exchange -> delivered.add(exchange.getIn().getBody(String.class)));
+            }
+        });
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> !delivered.isEmpty());
+        assertThat(delivered).containsExactly(value);
     }
 
     /** Writes a member as Redisson's offer does, packed by {@code pack} (Lua, value in ARGV[2]), due long ago. */
