@@ -62,20 +62,37 @@ local owner, batch = ARGV[1], tonumber(ARGV[3])
 -- The value packed in a member of Redisson's timeout set. Redisson since 3.21.1 packs 'Bc0Lc0' (a random id of its
 -- own length, then the value), before it 'dLc0' (a random number, then the value); old producers may still write the
 -- old layout while a migration runs. A member in neither layout (each length field must match the member's) is
--- returned whole, so that it is migrated rather than stopping the migration.
-local function valueOf(member)
-  local size = #member
-  local idLength = string.byte(member, 1)
-  if idLength and size >= 1 + idLength + 8 then
+-- returned whole, so that it is migrated rather than stopping the migration. The first byte of an old member's random
+-- number is any byte, and a value ending in zero bytes could then match the newer layout with an id up to its end: so
+-- that layout is tried first only with the id length Redisson writes (8) or for a member of this script's own
+-- ("migrated:<n>"), and with any other id length (another client's) only after the old one.
+local MIGRATED = 'migrated:'
+local function newLayoutValue(member, size, idLength)
+  if size >= 1 + idLength + 8 then
     local head = 1 + idLength + 8
     if head + struct.unpack('L', member, 2 + idLength) == size then
       return string.sub(member, head + 1)
     end
   end
+  return nil
+end
+
+local function valueOf(member)
+  local size = #member
+  local idLength = string.byte(member, 1)
+  if not idLength then
+    return member
+  end
+  if idLength == 8 or string.sub(member, 2, 1 + #MIGRATED) == MIGRATED then
+    local value = newLayoutValue(member, size, idLength)
+    if value then
+      return value
+    end
+  end
   if size >= 16 and 16 + struct.unpack('L', member, 9) == size then
     return string.sub(member, 17)
   end
-  return member
+  return newLayoutValue(member, size, idLength) or member
 end
 
 local function counts(owned)
@@ -125,7 +142,7 @@ if values then
   local time = rcall('TIME')
   local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
   for _, value in ipairs(values) do
-    local id = 'migrated:' .. rcall('INCR', sequenceKey)
+    local id = MIGRATED .. rcall('INCR', sequenceKey)
     rcall('ZADD', pendingKey, now, struct.pack('Bc0Lc0', string.len(id), id, string.len(value), value))
   end
 end

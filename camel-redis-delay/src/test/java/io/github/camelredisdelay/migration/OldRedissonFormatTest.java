@@ -49,6 +49,8 @@ class OldRedissonFormatTest extends RedisDelayTestSupport {
         LegacyKeys keys = new LegacyKeys(legacy, keyPrefix);
         offer(keys, "struct.pack('dLc0', 0.5, string.len(ARGV[2]), ARGV[2])", "order-before-3.21.1");
         offer(keys, "struct.pack('Bc0Lc0', 8, 'random-8', string.len(ARGV[2]), ARGV[2])", "order-since-3.21.1");
+        offer(keys, "struct.pack('Bc0Lc0', 16, 'an-id-of-16-byte', string.len(ARGV[2]), ARGV[2])",
+                "order-of-a-client-with-longer-ids");
         offer(keys, "ARGV[2]", "a member in neither layout");
 
         startContext(new RouteBuilder() {
@@ -59,9 +61,10 @@ class OldRedissonFormatTest extends RedisDelayTestSupport {
             }
         });
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() >= 3);
+        await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() >= 4);
         assertThat(delivered).containsExactlyInAnyOrder(
-                "order-before-3.21.1", "order-since-3.21.1", "a member in neither layout");
+                "order-before-3.21.1", "order-since-3.21.1", "order-of-a-client-with-longer-ids",
+                "a member in neither layout");
         await().atMost(Duration.ofSeconds(5)).until(() -> keys.left(redis()) == 0);
     }
 
