@@ -28,6 +28,11 @@ public final class BatchLimits {
     public static final int SCHEDULE_BATCH_MESSAGES = 1000;
     /** Most envelope bytes of a {@code scheduleBatch} stored by one call. */
     public static final long SCHEDULE_BATCH_BYTES = 1 << 20;
+    /**
+     * Most member bytes of a migration step ({@code legacy-claim.lua}): a batch of large RDelayedQueue values is cut
+     * there rather than at {@link MigrationTask#BATCH_SIZE} messages.
+     */
+    public static final long MIGRATION_BATCH_BYTES = 1 << 20;
 
     private BatchLimits() {
     }

@@ -78,7 +78,7 @@ public final class LegacyDelayedQueue {
         // a claim lost in a failover only leaves the legacy keys as they were
         List<Object> reply = scripts.callAndWait("Migration claim", LuaScript.LEGACY_CLAIM, Durability.NONE,
                 RScript.ReturnType.LIST, bytes(owner), bytes(leaseMs), bytes(batchSize), bytes(settled ? 1 : 0),
-                bytes(fenceSeen));
+                bytes(fenceSeen), bytes(BatchLimits.MIGRATION_BATCH_BYTES));
         int first = 6 + (int) toLong(reply.get(5));
         List<String> unmark = new ArrayList<>(first - 6);
         for (int i = 6; i < first; i++) {

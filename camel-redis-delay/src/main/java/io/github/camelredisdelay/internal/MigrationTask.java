@@ -33,7 +33,10 @@ import java.util.function.Function;
  */
 public final class MigrationTask {
 
-    /** Messages per step: each script call stays far below a millisecond per hundred messages. */
+    /**
+     * Most messages per step: each script call stays far below a millisecond per hundred messages (large values cut a
+     * step short, at {@link BatchLimits#MIGRATION_BATCH_BYTES}).
+     */
     public static final int BATCH_SIZE = 500;
     /** Renewed by every step; a task that stopped (or died) hands over to another after this long. */
     private static final long LEASE_MS = 5_000;
@@ -93,7 +96,9 @@ public final class MigrationTask {
         unmark(batch.lease(), messages.stream().map(LegacyMessage::id).toList());
         settled = true;
         progress.record(true, messages.size(), batch.left() - messages.size());
-        return messages.size() == BATCH_SIZE;
+        // a batch cut at its bytes (large values) is as full as one of BATCH_SIZE messages
+        return messages.size() == BATCH_SIZE
+                || messages.stream().mapToLong(message -> message.member().length).sum() >= BatchLimits.MIGRATION_BATCH_BYTES;
     }
 
     /** Clears the marks of migrated messages whose legacy copies are removed, on each message's shard. */

@@ -37,10 +37,12 @@
   ARGV[4] 1 when the calling task cleared the marks of every batch it removed, else 0 (its first claim, or one after a
           failed step)
   ARGV[5] the highest lease number a queue shard named when it refused the calling task's writes, else 0
+  ARGV[6] batch bytes: the messages returned or taken from the destination list end with the first that brings their
+          bytes to this many (at least one is taken), so a batch of large values stays small
 
   The timeout set is taken over whole: renamed to KEYS[4] in O(1) when that is empty, else moved member by member
-  once it holds at most a batch; the order list, which holds the same members, is unlinked (freed off the main
-  thread). Values of the destination list get a member "migrated:<n>" packed like Redisson's and the current time as
+  once it holds at most a batch, within the batch bytes (larger, it waits for KEYS[4] to empty); the order list, which
+  holds the same members, is unlinked (freed off the main thread). Values of the destination list get a member "migrated:<n>" packed like Redisson's and the current time as
   due time. Nothing is removed from KEYS[4]: legacy-remove.lua does that once the batch is written to the new queue.
 
   KEYS[7] is emptied when the caller held the lease already and says it cleared its marks; otherwise (a task taking
@@ -57,7 +59,7 @@
 local rcall = redis.call
 local timeoutKey, orderKey, targetKey, pendingKey, sequenceKey, ownerKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local unmarkKey, fenceKey = KEYS[7], KEYS[8]
-local owner, batch = ARGV[1], tonumber(ARGV[3])
+local owner, batch, batchBytes = ARGV[1], tonumber(ARGV[3]), tonumber(ARGV[6])
 
 -- The value packed in a member of Redisson's timeout set. Redisson since 3.21.1 packs 'Bc0Lc0' (a random id of its
 -- own length, then the value), before it 'dLc0' (a random number, then the value); old producers may still write the
@@ -95,6 +97,26 @@ local function valueOf(member)
   return newLayoutValue(member, size, idLength) or member
 end
 
+-- The first members of a sorted set, with their scores: at most maxCount, ending with the first that brings their
+-- bytes to maxBytes. Read in chunks sized by the members read so far, so that large ones are not read beyond that.
+local function readWithin(key, maxCount, maxBytes)
+  local read, count, bytes, chunk = {}, 0, 0, 1
+  while count < maxCount and bytes < maxBytes do
+    local members = rcall('ZRANGE', key, count, math.min(count + chunk, maxCount) - 1, 'WITHSCORES')
+    if #members == 0 then
+      break
+    end
+    for i = 1, #members, 2 do
+      read[#read + 1] = members[i]
+      read[#read + 1] = members[i + 1]
+      count = count + 1
+      bytes = bytes + #members[i]
+    end
+    chunk = math.max(1, math.min(100, math.floor((maxBytes - bytes) * count / bytes)))
+  end
+  return read
+end
+
 local function counts(owned)
   return {owned, rcall('ZCARD', pendingKey), rcall('ZCARD', timeoutKey), rcall('LLEN', targetKey)}
 end
@@ -129,22 +151,33 @@ if waiting > 0 then
     rcall('RENAME', timeoutKey, pendingKey)
     rcall('UNLINK', orderKey)
   elseif waiting <= batch then
-    local members = rcall('ZRANGE', timeoutKey, 0, -1, 'WITHSCORES')
-    for i = 1, #members, 2 do
-      rcall('ZADD', pendingKey, members[i + 1], members[i])
+    local members = readWithin(timeoutKey, waiting, batchBytes)
+    -- beyond the batch bytes, the members wait to be taken over whole (RENAME) once the pending set is migrated
+    if #members / 2 == waiting then
+      for i = 1, #members, 2 do
+        rcall('ZADD', pendingKey, members[i + 1], members[i])
+      end
+      rcall('DEL', timeoutKey, orderKey)
     end
-    rcall('DEL', timeoutKey, orderKey)
   end
 end
 
-local values = rcall('LPOP', targetKey, batch)
-if values then
-  local time = rcall('TIME')
-  local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-  for _, value in ipairs(values) do
-    local id = MIGRATED .. rcall('INCR', sequenceKey)
-    rcall('ZADD', pendingKey, now, struct.pack('Bc0Lc0', string.len(id), id, string.len(value), value))
+local bytes, now = 0, nil
+for _ = 1, batch do
+  if bytes >= batchBytes then
+    break
   end
+  local value = rcall('LPOP', targetKey)
+  if not value then
+    break
+  end
+  if not now then
+    local time = rcall('TIME')
+    now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+  end
+  local id = MIGRATED .. rcall('INCR', sequenceKey)
+  rcall('ZADD', pendingKey, now, struct.pack('Bc0Lc0', string.len(id), id, string.len(value), value))
+  bytes = bytes + #value
 end
 
 local reply = counts(1)
@@ -153,7 +186,7 @@ reply[6] = #unmark
 for _, id in ipairs(unmark) do
   reply[#reply + 1] = id
 end
-local members = rcall('ZRANGE', pendingKey, 0, batch - 1, 'WITHSCORES')
+local members = readWithin(pendingKey, batch, batchBytes)
 for i = 1, #members, 2 do
   reply[#reply + 1] = members[i]
   reply[#reply + 1] = tonumber(members[i + 1])
