@@ -42,8 +42,9 @@
 
   The timeout set is taken over whole: renamed to KEYS[4] in O(1) when that is empty, else moved member by member
   once it holds at most a batch, within the batch bytes (larger, it waits for KEYS[4] to empty); the order list, which
-  holds the same members, is unlinked (freed off the main thread). Values of the destination list get a member "migrated:<n>" packed like Redisson's and the current time as
-  due time. Nothing is removed from KEYS[4]: legacy-remove.lua does that once the batch is written to the new queue.
+  holds the same members, is unlinked (freed off the main thread). Values of the destination list get a member
+  "migrated:<name>:<n>" packed like Redisson's and the current time as due time. Nothing is removed from KEYS[4]:
+  legacy-remove.lua does that once the batch is written to the new queue.
 
   KEYS[7] is emptied when the caller held the lease already and says it cleared its marks; otherwise (a task taking
   over from one that may have died between legacy-remove.lua and clearing the marks, or one whose step failed) its ids
@@ -67,7 +68,7 @@ local owner, batch, batchBytes = ARGV[1], tonumber(ARGV[3]), tonumber(ARGV[6])
 -- returned whole, so that it is migrated rather than stopping the migration. The first byte of an old member's random
 -- number is any byte, and a value ending in zero bytes could then match the newer layout with an id up to its end: so
 -- that layout is tried first only with the id length Redisson writes (8) or for a member of this script's own
--- ("migrated:<n>"), and with any other id length (another client's) only after the old one.
+-- ("migrated:<name>:<n>"), and with any other id length (another client's) only after the old one.
 local MIGRATED = 'migrated:'
 local function newLayoutValue(member, size, idLength)
   if size >= 1 + idLength + 8 then
@@ -175,7 +176,8 @@ for _ = 1, batch do
     local time = rcall('TIME')
     now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
   end
-  local id = MIGRATED .. rcall('INCR', sequenceKey)
+  -- the legacy queue's name too: values of two queues migrated into one must not share an id
+  local id = MIGRATED .. targetKey .. ':' .. rcall('INCR', sequenceKey)
   rcall('ZADD', pendingKey, now, struct.pack('Bc0Lc0', string.len(id), id, string.len(value), value))
   bytes = bytes + #value
 end
