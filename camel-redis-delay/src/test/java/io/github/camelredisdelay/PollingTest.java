@@ -22,6 +22,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
+import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.ConsumerTemplate;
@@ -98,6 +99,18 @@ class PollingTest extends RedisDelayTestSupport {
         consumer.doneUoW(second);
         assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
         assertThat(consumer.receive("redis-delay:orders", 200)).isNull();
+    }
+
+    @Test
+    void aConsumerTemplateReceivingFromAnEndpointThatNamesMigrateFromSaysItDoesNotMigrate() throws Exception {
+        ConsumerTemplate consumer = startContext().createConsumerTemplate();
+
+        try (LogLines log = LogLines.of(RedisDelayPollingConsumer.class)) {
+            assertThat(consumer.receiveNoWait("redis-delay:orders?migrateFrom=legacy-orders")).isNull();
+
+            assertThat(log.lines()).singleElement().asString().startsWith("WARN")
+                    .contains("queue orders", "migrateFrom=legacy-orders", "does not migrate", "from(");
+        }
     }
 
     @Test
