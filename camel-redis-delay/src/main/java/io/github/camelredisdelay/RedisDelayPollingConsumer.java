@@ -24,6 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.github.camelredisdelay.internal.Delivery;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.PollingConsumerSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Camel {@code PollingConsumer} of the endpoint, which lets a {@code ConsumerTemplate} receive due messages (route
@@ -37,6 +39,7 @@ import org.apache.camel.support.PollingConsumerSupport;
  */
 public class RedisDelayPollingConsumer extends PollingConsumerSupport {
 
+    private static final Logger LOG = LoggerFactory.getLogger(RedisDelayPollingConsumer.class);
     private static final Duration LONGEST_WAIT = Duration.ofSeconds(1);
     /** Longest wait on one shard of a sharded queue before looking at the others again. */
     private static final Duration LONGEST_SHARD_WAIT = Duration.ofMillis(100);
@@ -55,6 +58,13 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport {
     @Override
     protected void doStart() throws Exception {
         deliverers = new ShardDeliverers(endpoint, false).all();
+        String migrateFrom = endpoint.getConfiguration().getMigrateFrom();
+        if (migrateFrom != null) {
+            LOG.warn("A ConsumerTemplate or pollEnrich receiving from queue {} does not migrate: migrateFrom={} is an "
+                     + "option of a route's consumer. Consume the queue with a route, from(\"redis-delay:{}?migrateFrom={}\"), "
+                     + "to migrate that RDelayedQueue",
+                    endpoint.getQueueName(), migrateFrom, endpoint.getQueueName(), migrateFrom);
+        }
     }
 
     @Override
