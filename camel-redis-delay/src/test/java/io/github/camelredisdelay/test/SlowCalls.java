@@ -43,8 +43,10 @@ public final class SlowCalls {
                                           + "if command == 'evalsha' then command = entry[4][2] end "
                                           + "out[#out + 1] = command out[#out + 1] = entry[3] end "
                                           + "return out";
+    /** Two entries may run one script (peek and peek_on_master): its name is then both. */
     private static final Map<String, String> SCRIPTS_BY_SHA = Arrays.stream(LuaScript.values())
-            .collect(Collectors.toMap(script -> sha1(script.text()), script -> script.name().toLowerCase() + " script"));
+            .collect(Collectors.toMap(script -> sha1(script.text()), script -> script.name().toLowerCase() + " script",
+                    (one, other) -> one + " / " + other));
 
     private final RedisServerProcess server;
 
