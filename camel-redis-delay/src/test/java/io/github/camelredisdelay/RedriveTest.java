@@ -29,6 +29,7 @@ import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.Redrive;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.ProducerTemplate;
@@ -240,6 +241,27 @@ class RedriveTest extends RedisDelayTestSupport {
         await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() == 1);
         assertThat(delivered.get(0).getBody()).isEqualTo("of-a");
         assertThat(redis().getStream(key("all.dead", "ready")).size()).as("b's dead letter stays").isEqualTo(1);
+    }
+
+    @Test
+    void theDeadLetterQueueARouteNamesWinsOverTheDefaultOfAConsumerTemplateThatReceivedFirst() throws Exception {
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:jobs?deadLetterQueue=jobs-failed&maxDeliveries=1").routeId("jobs").autoStartup(false)
+                        .process(RedriveTest.this::failOrRecord);
+            }
+        });
+        ProducerTemplate producer = node.createProducerTemplate();
+        // a ConsumerTemplate's consumer of the queue starts first, on the default dead-letter queue
+        assertThat(node.createConsumerTemplate().receiveNoWait("redis-delay:jobs")).isNull();
+        node.getRouteController().startRoute("jobs");
+        deadLetterOne(producer, "redis-delay:jobs", "jobs-failed");
+
+        Map<?, ?> stats = producer.requestBody("redis-delay:jobs?operation=stats", null, Map.class);
+
+        assertThat(stats.get("deadLetterQueue")).isEqualTo("jobs-failed");
+        assertThat(stats.get("deadLettered")).isEqualTo(1L);
     }
 
     @ParameterizedTest
