@@ -361,15 +361,15 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     }
 
     /**
-     * A consumer of this endpoint starts: the dead-letter queue it moves exhausted messages to, named or the default,
-     * is the one the queue's statistics count and that endpoints naming none use (the first consumer's, when two use
-     * different ones, with a WARN).
+     * A consumer of this endpoint starts: the dead-letter queue it moves exhausted messages to is the one the queue's
+     * statistics count and that endpoints naming none use, one a consumer names before a consumer's default (the first
+     * of them, when two name different ones, with a WARN).
      */
     void consumerStarting() {
         startDeadLetterShardCountGuard();
-        String other = statistics.countDeadLettersOf(deadLetterQueue);
+        String other = statistics.countDeadLettersOf(deadLetterQueue, configuration.getDeadLetterQueue() != null);
         if (other != null) {
-            LOG.warn("Consumers of queue {} use two dead-letter queues, {} and {}: its statistics, metrics and dev "
+            LOG.warn("Consumers of queue {} name two dead-letter queues, {} and {}: its statistics, metrics and dev "
                      + "console count those of {}, and endpoints that name none redrive and peek there. Name the same "
                      + "deadLetterQueue on every consumer of the queue (or on the component)",
                     queueName, other, deadLetterQueue.name(), other);

@@ -33,10 +33,10 @@ public final class QueueStatistics {
     private final ShardedQueue queue;
     private volatile ShardedQueue deadLetterQueue;
     /**
-     * Whether {@link #deadLetterQueue} is a consumer's (named or the default), not that of the endpoint that started
-     * first.
+     * Whose {@link #deadLetterQueue} is counted: 0 the endpoint's that started first, 1 a consumer's default, 2 one a
+     * consumer names; a higher one replaces a lower one.
      */
-    private boolean deadLetterQueueOfConsumer;
+    private int deadLetterQueueRank;
     private final LatenessWindow lateness = new LatenessWindow();
     private final Object refreshLock = new Object();
     private volatile QueueSnapshot last;
@@ -58,20 +58,24 @@ public final class QueueStatistics {
     }
 
     /**
-     * Counts the dead letters of the dead-letter queue a consumer of the queue moves exhausted messages to (the one its
-     * deadLetterQueue option names, or the default), rather than those of the one these statistics were created with by
-     * the endpoint that started first (a producer's, an operator's naming another). The first consumer's stays.
+     * Counts the dead letters of the dead-letter queue a consumer of the queue moves exhausted messages to, rather than
+     * those of the one these statistics were created with by the endpoint that started first (a producer's, an
+     * operator's naming another). One a consumer names wins over a consumer's default (a {@code ConsumerTemplate}'s, a
+     * route's naming none), whichever started first; between two named ones, or two defaults, the first stays.
      *
-     * @return the dead-letter queue a consumer used before, when it is another one; else {@code null}
+     * @param  named whether the consumer's endpoint names it (its deadLetterQueue option), rather than using the
+     *               default
+     * @return       the dead-letter queue a consumer named before, when this one names another; else {@code null}
      */
-    public synchronized String countDeadLettersOf(ShardedQueue named) {
-        if (deadLetterQueueOfConsumer) {
-            return deadLetterQueue.name().equals(named.name()) ? null : deadLetterQueue.name();
+    public synchronized String countDeadLettersOf(ShardedQueue used, boolean named) {
+        int rank = named ? 2 : 1;
+        if (rank > deadLetterQueueRank) {
+            deadLetterQueue = used;
+            deadLetterQueueRank = rank;
+            last = null;
+            return null;
         }
-        deadLetterQueue = named;
-        deadLetterQueueOfConsumer = true;
-        last = null;
-        return null;
+        return named && !deadLetterQueue.name().equals(used.name()) ? deadLetterQueue.name() : null;
     }
 
     /** The listener to this queue's events; {@link QueueEvents#NONE} until metrics are bound. */
