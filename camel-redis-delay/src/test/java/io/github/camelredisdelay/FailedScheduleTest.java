@@ -15,6 +15,7 @@
  */
 package io.github.camelredisdelay;
 
+import java.util.Iterator;
 import java.util.List;
 
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
@@ -72,6 +73,41 @@ class FailedScheduleTest extends RedisDelayTestSupport {
 
         assertThat(result.getException()).isInstanceOf(NotReplicatedException.class);
         assertThat(redis().getMap(key("orders", "msg")).size()).as("one copy of each element").isEqualTo(2);
+    }
+
+    @Test
+    void aBatchOfAnIteratorThatFailedWhileItWasReadFailsAgainWhenRedeliveredRatherThanStoringTheRest() throws Exception {
+        var producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                onException(IllegalStateException.class).maximumRedeliveries(1).redeliveryDelay(0);
+                from("direct:schedule").to("redis-delay:orders?operation=scheduleBatch&delay=1h");
+            }
+        }).createProducerTemplate();
+        // fails once, as it is asked for its second element: a redelivery would go on with the third
+        Iterator<String> orders = new Iterator<>() {
+            private final List<String> elements = List.of("order-1", "order-2", "order-3");
+            private int read;
+
+            @Override
+            public boolean hasNext() {
+                return read < elements.size();
+            }
+
+            @Override
+            public String next() {
+                read++;
+                if (read == 2) {
+                    throw new IllegalStateException("the source of the batch failed");
+                }
+                return elements.get(read - 1);
+            }
+        };
+
+        Exchange result = producer.send("direct:schedule", e -> e.getMessage().setBody(orders));
+
+        assertThat(result.getException()).isInstanceOf(IllegalStateException.class);
+        assertThat(redis().getMap(key("orders", "msg")).size()).as("nothing of a batch that was not read whole").isZero();
     }
 
     @Test
