@@ -237,15 +237,28 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         ReadBody read = exchange.getProperty(readBodyProperty, ReadBody.class);
         if (read == null || read.body() != body) {
             List<Object> elements = new ArrayList<>();
-            ObjectHelper.createIterable(body).forEach(elements::add);
-            read = new ReadBody(body, elements);
+            try {
+                ObjectHelper.createIterable(body).forEach(elements::add);
+            } catch (RuntimeException e) {
+                // a try again would read on from where this one failed
+                exchange.setProperty(readBodyProperty, new ReadBody(body, null, e));
+                throw e;
+            }
+            read = new ReadBody(body, elements, null);
             exchange.setProperty(readBodyProperty, read);
+        }
+        if (read.failure() != null) {
+            throw new IllegalStateException(
+                    "The body of a scheduleBatch on queue " + endpoint.getQueueName() + " could be read only once and "
+                                            + "failed while it was read, so it cannot be tried again whole: "
+                                            + read.failure() + ". Nothing was stored",
+                    read.failure());
         }
         return read.elements();
     }
 
-    /** The elements of a batch's body that can be read only once, and that body. */
-    private record ReadBody(Object body, List<Object> elements) {
+    /** The elements of a batch's body that can be read only once, or why reading it failed, and that body. */
+    private record ReadBody(Object body, List<Object> elements, RuntimeException failure) {
     }
 
     private void scheduleBatch(Exchange exchange) {
