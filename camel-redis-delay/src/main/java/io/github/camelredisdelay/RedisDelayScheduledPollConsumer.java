@@ -45,7 +45,7 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
     private final FetchFailures fetchFailures;
     private ShardDeliverers deliverers;
     private LegacyMigration migration;
-    /** Polls under way: reading, or routing what they read. */
+    /** Polls under way (reading, or routing what they read), and acknowledgements sent while suspended. */
     private final AtomicInteger pollsUnderWay = new AtomicInteger();
 
     public RedisDelayScheduledPollConsumer(RedisDelayEndpoint endpoint, Processor processor) {
@@ -94,7 +94,13 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
     public void run() {
         ShardDeliverers suspendedDeliverers = isSuspended() ? deliverers : null;
         if (suspendedDeliverers != null) {
-            suspendedDeliverers.all().forEach(Deliverer::flushOverdueAcknowledgements);
+            // work under way, like a poll: a stop waits for it rather than interrupting its call
+            pollsUnderWay.incrementAndGet();
+            try {
+                suspendedDeliverers.all().forEach(Deliverer::flushOverdueAcknowledgements);
+            } finally {
+                pollsUnderWay.decrementAndGet();
+            }
         }
         super.run();
     }

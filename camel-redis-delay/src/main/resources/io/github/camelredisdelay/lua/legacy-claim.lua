@@ -151,7 +151,8 @@ if waiting > 0 then
   if rcall('EXISTS', pendingKey) == 0 then
     rcall('RENAME', timeoutKey, pendingKey)
     rcall('UNLINK', orderKey)
-  elseif waiting <= batch then
+  elseif waiting <= batch and #rcall('ZRANGE', timeoutKey, 0, 0)[1] * waiting <= batchBytes then
+    -- its first member says whether the set may fit the batch bytes: one that will not is not read again each step
     local members = readWithin(timeoutKey, waiting, batchBytes)
     -- beyond the batch bytes, the members wait to be taken over whole (RENAME) once the pending set is migrated
     if #members / 2 == waiting then
