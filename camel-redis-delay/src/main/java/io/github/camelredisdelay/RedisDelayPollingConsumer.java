@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * {@code consumerTemplate.doneUoW(exchange)}. Until then it stays leased, without extension: if it is not done within
  * {@code visibilityTimeout}, the message is delivered again. Done with a failed exchange, it is retried or
  * dead-lettered like any failed delivery. An exchange handed on to another route ({@code seda:}) is settled by that
- * route's copy when it is done.
+ * route's copy when it is done, whatever the taking route does afterwards.
  */
 public class RedisDelayPollingConsumer extends PollingConsumerSupport {
 

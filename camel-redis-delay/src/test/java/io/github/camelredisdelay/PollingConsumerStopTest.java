@@ -47,22 +47,24 @@ class PollingConsumerStopTest extends RedisDelayTestSupport {
                                          + "&maxDeliveries=1&visibilityTimeout=1s";
 
     private final List<String> routed = new CopyOnWriteArrayList<>();
+    /** What the node that stopped routed: the first message, then what its read under way fetched. */
+    private final List<String> routedByStoppedNode = new CopyOnWriteArrayList<>();
     private final List<String> deadLettered = new CopyOnWriteArrayList<>();
 
     /**
-     * The component page: a stopping consumer "stops fetching, lets the exchanges it has fetched finish", and the rest
-     * of a fetched batch that the stop keeps from being routed is handed back, its delivery uncounted. A read under way
-     * when the route stops is part of that: what it fetches must not stay pending to the stopped consumer until its
-     * lease runs out, which with {@code maxDeliveries=1} dead-letters it unrouted.
+     * The component page: a stopping consumer "stops fetching, lets a read under way bring its batch and the exchanges
+     * it has fetched finish". What the read fetches is routed by the stopping consumer, not left pending to it until
+     * its lease runs out, which with {@code maxDeliveries=1} dead-letters it unrouted.
      */
     @Test
-    void aGracefulStopDuringAReadHandsWhatTheReadFetchedBackUncounted() throws Exception {
+    void aGracefulStopDuringAReadLetsTheReadEndAndRoutesWhatItFetched() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         CamelContext node = startContext(new RouteBuilder() {
             @Override
             public void configure() {
                 from(POLLED).routeId("polled").autoStartup(false).process(e -> {
                     routed.add(e.getMessage().getBody(String.class));
+                    routedByStoppedNode.add(e.getMessage().getBody(String.class));
                     if (routed.size() == 1) {
                         release.await(10, TimeUnit.SECONDS);
                     }
@@ -101,6 +103,7 @@ class PollingConsumerStopTest extends RedisDelayTestSupport {
                 .until(() -> routed.size() + deadLettered.size() >= bodies.size());
         assertThat(deadLettered).as("dead-lettered without reaching a route").isEmpty();
         assertThat(routed).containsExactlyInAnyOrderElementsOf(bodies);
+        assertThat(routedByStoppedNode).as("routed by the node that stopped").hasSize(2);
         assertThat(stopLog).as("the stop's log: Redis answered all along").noneMatch(line -> line.contains("reach Redis"));
     }
 

@@ -116,9 +116,9 @@ class PollingTest extends RedisDelayTestSupport {
     @Test
     void aReceiveWithTheLongestTimeoutWaitsForAMessage() throws Exception {
         CamelContext node = startContext();
-        node.createProducerTemplate().sendBody("redis-delay:orders", "now");
+        node.createProducerTemplate().sendBody("redis-delay:orders?delay=300", "later");
 
-        assertThat(node.createConsumerTemplate().receiveBody("redis-delay:orders", Long.MAX_VALUE)).isEqualTo("now");
+        assertThat(node.createConsumerTemplate().receiveBody("redis-delay:orders", Long.MAX_VALUE)).isEqualTo("later");
     }
 
     @Test
@@ -140,6 +140,24 @@ class PollingTest extends RedisDelayTestSupport {
         consumer.doneUoW(received);
 
         await().atMost(Duration.ofSeconds(5)).until(() -> worked.size() == 1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("orders", "msg")).isEmpty());
+    }
+
+    @Test
+    void aMessageTakenByPollEnrichIsAcknowledgedWhenItsRouteIsDone() throws Exception {
+        List<String> worked = new CopyOnWriteArrayList<>();
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:take").pollEnrich("redis-delay:orders?visibilityTimeout=1s", 5000)
+                        .process(e -> worked.add(e.getMessage().getBody(String.class)));
+            }
+        }).createProducerTemplate();
+        producer.sendBody("redis-delay:orders", "order-1");
+
+        producer.sendBody("direct:take", "take one");
+
+        assertThat(worked).containsExactly("order-1");
         await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("orders", "msg")).isEmpty());
     }
 
