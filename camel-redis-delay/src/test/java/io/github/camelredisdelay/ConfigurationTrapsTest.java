@@ -26,6 +26,7 @@ import io.github.camelredisdelay.embedded.RedisBinary;
 import io.github.camelredisdelay.embedded.RedisServerOptions;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
 import io.github.camelredisdelay.internal.EvictionPolicyCheck;
+import io.github.camelredisdelay.internal.TransferTask;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.RedisServerExtension;
@@ -308,6 +309,22 @@ class ConfigurationTrapsTest extends RedisDelayTestSupport {
 
         await().atMost(Duration.ofSeconds(10)).until(() -> deliveries.size() == 2);
         assertThat(deliveries).extracting(Message::getBody).containsExactlyInAnyOrder("moon landing", "as text");
+    }
+
+    @Test
+    void aDatabaseRedisDoesNotHaveIsLoggedAsRedisRefusingItNotAsRedisOutOfReach() throws Exception {
+        try (LogLines log = LogLines.of(TransferTask.class)) {
+            startContext(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("redis-delay:orders?database=99&address=" + RedisServerExtension.redisUrl()).log("${body}");
+                }
+            });
+
+            await().atMost(Duration.ofSeconds(20)).until(() -> !log.lines().isEmpty());
+            assertThat(log.lines().get(0)).startsWith("WARN").contains("queue orders", "DB index is out of range")
+                    .doesNotContain("cannot reach Redis");
+        }
     }
 
     @Test
