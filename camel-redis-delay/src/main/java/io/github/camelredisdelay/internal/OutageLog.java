@@ -33,6 +33,8 @@ import org.slf4j.Logger;
 public final class OutageLog {
 
     private static final long QUIET_NANOS = TimeUnit.MINUTES.toNanos(1);
+    /** How far down a chain of causes an error reply is looked for. */
+    private static final int MAX_CAUSES = 8;
 
     private final Logger log;
     private final String what;
@@ -63,7 +65,8 @@ public final class OutageLog {
             return false;
         }
         down = true;
-        refused = isErrorReply(cause);
+        RedisException reply = errorReply(cause);
+        refused = reply != null;
         long now = System.nanoTime();
         reported = lastReportNanos == 0 || now - lastReportNanos > QUIET_NANOS;
         if (reported) {
@@ -71,7 +74,9 @@ public final class OutageLog {
             if (shortage != null) {
                 log.warn("{} failed: {}; retrying with back-off: {}", what, shortage, cause.toString());
             } else if (refused) {
-                log.warn("{} failed on an error Redis replied; retrying with back-off: {}", what, cause.toString());
+                String text = cause.toString();
+                log.warn("{} failed on an error Redis replied; retrying with back-off: {}", what,
+                        text.contains(reply.getMessage()) ? text : text + "; Redis replied: " + reply.getMessage());
             } else {
                 log.warn("{} cannot reach Redis, retrying with back-off: {}", what, cause.toString());
             }
@@ -97,20 +102,23 @@ public final class OutageLog {
     }
 
     /**
-     * Whether Redis answered with an error of its own (a failing script, a refused command: OOM, READONLY, NOPERM...),
-     * also one the component explains in an exception of its own with the reply as the cause. Redisson reports such
-     * replies as a {@link RedisException} without a cause, and what it cannot reach, hear back from in time, or reach
-     * yet (LOADING, BUSY) as the subclasses for that, or with the cause attached.
+     * The error Redis answered of its own (a failing script, a refused command: OOM, READONLY, NOPERM...), found in
+     * {@code cause} or among its causes: one the component explains in an exception of its own, or one that kept
+     * Redisson from setting up a connection (a database the server lacks, a wrong password); {@code null} when Redis
+     * was out of reach. Redisson reports such replies as a {@link RedisException} without a cause, and what it cannot
+     * reach, hear back from in time, or reach yet (LOADING, BUSY) as the subclasses for that, or with the cause
+     * attached.
      */
-    private static boolean isErrorReply(Throwable cause) {
+    private static RedisException errorReply(Throwable cause) {
         Throwable failure = Futures.unwrap(cause);
-        if (!(failure instanceof RedisException) && failure.getCause() instanceof RedisException reply) {
-            // the component's own explanation of a reply (syncAof without WAITAOF, say), with the reply as its cause
-            failure = reply;
+        for (int depth = 0; failure != null && depth < MAX_CAUSES; depth++, failure = failure.getCause()) {
+            if (failure instanceof RedisException reply && failure.getCause() == null
+                    && !(failure instanceof RedisConnectionException || failure instanceof RedisTimeoutException
+                            || failure instanceof RedisRetryException || failure instanceof RedisNodeNotFoundException)) {
+                return reply;
+            }
         }
-        return failure instanceof RedisException && failure.getCause() == null
-                && !(failure instanceof RedisConnectionException || failure instanceof RedisTimeoutException
-                        || failure instanceof RedisRetryException || failure instanceof RedisNodeNotFoundException);
+        return null;
     }
 
     public boolean isDown() {
