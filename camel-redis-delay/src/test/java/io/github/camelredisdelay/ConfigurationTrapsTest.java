@@ -311,19 +311,20 @@ class ConfigurationTrapsTest extends RedisDelayTestSupport {
         assertThat(deliveries).extracting(Message::getBody).containsExactlyInAnyOrder("moon landing", "as text");
     }
 
-    @Test
-    void aDatabaseRedisDoesNotHaveIsLoggedAsRedisRefusingItNotAsRedisOutOfReach() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = { "database=99", "password=wrong" })
+    void aConnectionRedisRefusesIsLoggedAsRedisRefusingItNotAsRedisOutOfReach(String setting) throws Exception {
         try (LogLines log = LogLines.of(TransferTask.class)) {
             startContext(new RouteBuilder() {
                 @Override
                 public void configure() {
-                    from("redis-delay:orders?database=99&address=" + RedisServerExtension.redisUrl()).log("${body}");
+                    from("redis-delay:orders?" + setting + "&address=" + RedisServerExtension.redisUrl()).log("${body}");
                 }
             });
 
             await().atMost(Duration.ofSeconds(20)).until(() -> !log.lines().isEmpty());
-            assertThat(log.lines().get(0)).startsWith("WARN").contains("queue orders", "DB index is out of range")
-                    .doesNotContain("cannot reach Redis");
+            assertThat(log.lines().get(0)).startsWith("WARN").contains("queue orders", "error Redis replied")
+                    .containsAnyOf("DB index is out of range", "AUTH", "WRONGPASS").doesNotContain("cannot reach Redis");
         }
     }
 
