@@ -66,6 +66,21 @@ class DurationsTest {
                 .hasMessageContaining("too large");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "18446744073709552s", "213503982336d", "106751991168d", "9223372036854775807ms",
+            "99999999999999999999h", "104249992d", "104249991d23h59m59s999ms" })
+    void unitAmountsBeyondTheLargestDelayAreTooLargeWhateverTheirProductInALong(String text) {
+        assertThatThrownBy(() -> Durations.parse(text, converter, "delay of queue q"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("delay of queue q").hasMessageContaining(text).hasMessageContaining("too large");
+    }
+
+    @Test
+    void theLargestDelayMayBeWrittenInUnits() {
+        assertThat(Durations.parse("104249991d8h59m0s991ms", converter, "delay")).isEqualTo(Durations.MAX_MILLIS);
+    }
+
     @Test
     void listsAreSplitOnCommas() {
         assertThat(Durations.parseList("1s, 5s,2m", converter, "retrySchedule")).containsExactly(1000L, 5000L, 120000L);
