@@ -28,7 +28,6 @@ import java.util.regex.Pattern;
 
 import io.github.camelredisdelay.internal.DueTime;
 import org.apache.camel.Message;
-import org.apache.camel.TypeConverter;
 
 /**
  * Decides when a scheduled message is due: the {@code CamelRedisDelayDueAt} header wins, then the
@@ -41,7 +40,7 @@ final class DueTimes {
     private DueTimes() {
     }
 
-    static DueTime resolve(Message message, long defaultDelay, TypeConverter converter, String queue) {
+    static DueTime resolve(Message message, long defaultDelay, String queue) {
         Object dueAt = message.getHeader(RedisDelayConstants.DUE_AT);
         if (dueAt != null) {
             // any time in the past, before 1970 too, means due now
@@ -52,12 +51,12 @@ final class DueTimes {
         }
         Object delay = message.getHeader(RedisDelayConstants.DELAY);
         if (delay != null) {
-            return DueTime.after(delayMillis(delay, converter, queue));
+            return DueTime.after(delayMillis(delay, queue));
         }
         return DueTime.after(defaultDelay);
     }
 
-    private static long delayMillis(Object delay, TypeConverter converter, String queue) {
+    private static long delayMillis(Object delay, String queue) {
         String what = "delay (header " + RedisDelayConstants.DELAY + ") of queue " + queue;
         if (delay instanceof Duration duration) {
             if (duration.isNegative()) {
@@ -73,7 +72,7 @@ final class DueTimes {
             return Durations.checkRange(wholeMillis(number, what), what, number);
         }
         if (delay instanceof CharSequence text) {
-            return Durations.parse(text.toString(), converter, what);
+            return Durations.parse(text.toString(), what);
         }
         throw new IllegalArgumentException(
                 "Unsupported " + what + " of type " + delay.getClass().getName()

@@ -18,14 +18,15 @@ package io.github.camelredisdelay;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.apache.camel.TypeConverter;
-
 /**
- * Reads delays written as text, strictly. Camel's own converter reads units in lower case only and turns a string such
- * as {@code 30M} into 0 without complaint; here such a string is rejected with a message that shows the accepted forms,
- * and only strings of an accepted form are handed to Camel's converter.
+ * Reads delays written as text, strictly. Camel's own converter reads units in lower case only, turns a string such as
+ * {@code 30M} into 0 without complaint and multiplies amounts without an overflow check ({@code 18446744073709552s}
+ * reads as 384 ms); here a string of another form is rejected with a message that shows the accepted forms, and one
+ * beyond the largest delay as too large.
  */
 final class Durations {
 
@@ -36,11 +37,15 @@ final class Durations {
             = "milliseconds (1500), lower-case units, each once and largest first (30m, 1h30m, 2d, 10s, 500ms), or ISO-8601 (PT5S)";
     private static final Pattern MILLIS = Pattern.compile("\\d+");
     /**
-     * Units largest first, each at most once: Camel's converter reads only the first amount of each unit, so it would
-     * read 250ms30s as 250 ms and 1m1m as one minute.
+     * Units largest first, each at most once, without spaces: {@code 250ms30s} and {@code 1m1m} are rejected rather
+     * than read as 250 ms or one minute, as Camel's converter would.
      */
     private static final Pattern UNITS = Pattern.compile(
-            "(?=\\d)(\\d+\\s*d\\s*)?(\\d+\\s*h\\s*)?(\\d+\\s*m(?!s)\\s*)?(\\d+\\s*s\\s*)?(\\d+\\s*ms\\s*)?");
+            "(?=\\d)(?:(\\d+)d)?(?:(\\d+)h)?(?:(\\d+)m(?!s))?(?:(\\d+)s)?(?:(\\d+)ms)?");
+    /** Milliseconds of each unit, in the order of {@link #UNITS}' groups. */
+    private static final long[] UNIT_MILLIS = {
+            TimeUnit.DAYS.toMillis(1), TimeUnit.HOURS.toMillis(1),
+            TimeUnit.MINUTES.toMillis(1), TimeUnit.SECONDS.toMillis(1), 1 };
     private static final Pattern ISO = Pattern.compile("[-+]?P.*", Pattern.CASE_INSENSITIVE);
 
     private Durations() {
@@ -50,36 +55,38 @@ final class Durations {
      * @param  what                     names the value in the error message, e.g. "delay of queue orders"
      * @throws IllegalArgumentException when the text is not a non-negative delay of an accepted form
      */
-    static long parse(String text, TypeConverter converter, String what) {
+    static long parse(String text, String what) {
         String value = text.trim();
         if (MILLIS.matcher(value).matches()) {
             return checkRange(parseMillis(value, what), what, text);
         }
-        if (!UNITS.matcher(value).matches() && !ISO.matcher(value).matches()) {
+        Matcher units = UNITS.matcher(value);
+        if (units.matches()) {
+            return checkRange(unitMillis(units, what, text), what, text);
+        }
+        if (!ISO.matcher(value).matches()) {
             throw new IllegalArgumentException("Invalid " + what + " '" + text + "': use " + FORMS);
         }
         Duration duration;
         try {
-            duration = ISO.matcher(value).matches()
-                    ? Duration.parse(value.toUpperCase()) : converter.mandatoryConvertTo(Duration.class, value);
-        } catch (Exception e) {
+            duration = Duration.parse(value.toUpperCase());
+        } catch (RuntimeException e) {
             throw new IllegalArgumentException("Invalid " + what + " '" + text + "': use " + FORMS, e);
         }
         try {
             return checkRange(duration.toMillis(), what, text);
         } catch (ArithmeticException e) {
-            throw new IllegalArgumentException(
-                    "The " + what + " '" + text + "' is too large; at most " + MAX_MILLIS + " ms", e);
+            throw tooLarge(what, text, e);
         }
     }
 
     /**
      * Parses a comma-separated list of delays, such as a retry schedule.
      */
-    static List<Long> parseList(String text, TypeConverter converter, String what) {
+    static List<Long> parseList(String text, String what) {
         List<Long> delays = new ArrayList<>();
         for (String part : text.split(",")) {
-            delays.add(parse(part, converter, what));
+            delays.add(parse(part, what));
         }
         return delays;
     }
@@ -92,7 +99,7 @@ final class Durations {
             throw new IllegalArgumentException("The " + what + " must not be negative: " + original);
         }
         if (millis > MAX_MILLIS) {
-            throw new IllegalArgumentException("The " + what + " " + original + " is too large; at most " + MAX_MILLIS + " ms");
+            throw tooLarge(what, original, null);
         }
         return millis;
     }
@@ -101,8 +108,28 @@ final class Durations {
         try {
             return Long.parseLong(digits);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(
-                    "The " + what + " " + digits + " is too large; at most " + MAX_MILLIS + " ms", e);
+            throw tooLarge(what, digits, e);
         }
+    }
+
+    /** The sum of a matched unit form's amounts, each times its unit; too large when it does not fit a long. */
+    private static long unitMillis(Matcher units, String what, String text) {
+        long millis = 0;
+        try {
+            for (int unit = 0; unit < UNIT_MILLIS.length; unit++) {
+                String amount = units.group(unit + 1);
+                if (amount != null) {
+                    millis = Math.addExact(millis, Math.multiplyExact(Long.parseLong(amount), UNIT_MILLIS[unit]));
+                }
+            }
+        } catch (ArithmeticException | NumberFormatException e) {
+            throw tooLarge(what, text, e);
+        }
+        return millis;
+    }
+
+    private static IllegalArgumentException tooLarge(String what, Object original, Exception cause) {
+        return new IllegalArgumentException(
+                "The " + what + " " + original + " is too large; at most " + MAX_MILLIS + " ms", cause);
     }
 }

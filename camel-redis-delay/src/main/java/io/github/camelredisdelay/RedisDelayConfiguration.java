@@ -19,7 +19,6 @@ import java.util.List;
 
 import io.github.camelredisdelay.internal.QueueNames;
 import org.apache.camel.RuntimeCamelException;
-import org.apache.camel.TypeConverter;
 import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.UriParam;
 import org.apache.camel.spi.UriParams;
@@ -510,7 +509,7 @@ public class RedisDelayConfiguration implements Cloneable {
      * @return                          the retry schedule's delays in ms
      * @throws IllegalArgumentException naming the first bad option, its value and what is allowed
      */
-    List<Long> validate(String queue, TypeConverter converter) {
+    List<Long> validate(String queue) {
         if (keyPrefix == null || keyPrefix.isEmpty() || keyPrefix.contains("{") || keyPrefix.contains("}")) {
             throw new IllegalArgumentException(
                     "Invalid keyPrefix '" + keyPrefix + "' of queue " + queue
@@ -574,7 +573,7 @@ public class RedisDelayConfiguration implements Cloneable {
         // "," has no entries: every settlement of a failed delivery would fail, leaving the message to its lease
         List<Long> retryDelays = retrySchedule == null || retrySchedule.isBlank()
                 ? List.of()
-                : Durations.parseList(retrySchedule, converter, "retrySchedule entry of queue " + queue);
+                : Durations.parseList(retrySchedule, "retrySchedule entry of queue " + queue);
         if (retryDelays.isEmpty()) {
             throw new IllegalArgumentException(
                     "The retrySchedule of queue " + queue + " is empty: give at least one delay, e.g. 1s,5s,30s");

@@ -147,7 +147,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
             setAutowiredEnabled(false);
         }
         super.doInit();
-        retryDelays = configuration.validate(queueName, getCamelContext().getTypeConverter());
+        retryDelays = configuration.validate(queueName);
         messageMapper = new MessageMapper(headerFilterStrategy, queueName);
     }
 

@@ -411,8 +411,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
     }
 
     private DueTime dueTime(Exchange exchange) {
-        return DueTimes.resolve(exchange.getMessage(), endpoint.getConfiguration().getDelay(),
-                exchange.getContext().getTypeConverter(), endpoint.getQueueName());
+        return DueTimes.resolve(exchange.getMessage(), endpoint.getConfiguration().getDelay(), endpoint.getQueueName());
     }
 
     private static void setScheduledFor(Message message, ScheduleResult result) {

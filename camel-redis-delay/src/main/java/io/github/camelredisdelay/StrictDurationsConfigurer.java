@@ -49,7 +49,7 @@ final class StrictDurationsConfigurer implements GeneratedPropertyConfigurer, Pr
     public boolean configure(CamelContext camelContext, Object target, String name, Object value, boolean ignoreCase) {
         Object checked = value;
         if (value instanceof String text && isDuration(name)) {
-            checked = Durations.parse(text, camelContext.getTypeConverter(), name + " option of " + owner.apply(target));
+            checked = Durations.parse(text, name + " option of " + owner.apply(target));
         }
         return delegate.configure(camelContext, target, name, checked, ignoreCase);
     }
