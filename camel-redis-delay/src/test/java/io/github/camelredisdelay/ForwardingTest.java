@@ -20,7 +20,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.support.DefaultHeaderFilterStrategy;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -50,5 +52,38 @@ class ForwardingTest extends RedisDelayTestSupport {
         await().atMost(Duration.ofSeconds(10)).until(() -> arrivedAt.containsKey("b"));
         assertThat(arrivedAt.get("b") - arrivedAt.get("a")).isBetween(2000L, 3000L);
         assertThat(idOnB.get("id")).as("the message id carries over").isEqualTo(id);
+    }
+
+    @Test
+    void controlHeadersNeitherTravelNorChangeTheForwardWithAHeaderFilterThatKeepsCamelsHeaders() throws Exception {
+        Map<String, Long> arrivedAt = new ConcurrentHashMap<>();
+        Map<String, Object> headersOnA = new ConcurrentHashMap<>();
+        CamelContext node = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:a?headerFilterStrategy=#keepAll").process(e -> {
+                    arrivedAt.put("a", System.currentTimeMillis());
+                    headersOnA.putAll(e.getMessage().getHeaders());
+                }).to("redis-delay:b?delay=2s&headerFilterStrategy=#keepAll");
+                from("redis-delay:b?headerFilterStrategy=#keepAll")
+                        .process(e -> arrivedAt.put("b", System.currentTimeMillis()));
+            }
+        });
+        // filters nothing, so Camel's own headers (CamelFileName) travel with the message
+        DefaultHeaderFilterStrategy keepAll = new DefaultHeaderFilterStrategy();
+        keepAll.setOutFilterStartsWith((String[]) null);
+        keepAll.setInFilterStartsWith((String[]) null);
+        node.getRegistry().bind("keepAll", keepAll);
+        node.start();
+
+        node.createProducerTemplate().sendBodyAndHeaders("redis-delay:a?headerFilterStrategy=#keepAll", "order-1",
+                Map.of(RedisDelayConstants.DELAY, "100", RedisDelayConstants.OPERATION, "schedule", "CamelFileName",
+                        "order-1.json"));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> arrivedAt.containsKey("b"));
+        assertThat(headersOnA).containsEntry("CamelFileName", "order-1.json")
+                .doesNotContainKeys(RedisDelayConstants.DELAY, RedisDelayConstants.OPERATION);
+        assertThat(arrivedAt.get("b") - arrivedAt.get("a")).as("ms between the deliveries from a and from b?delay=2s")
+                .isBetween(2000L, 3000L);
     }
 }
