@@ -39,15 +39,18 @@ import org.slf4j.LoggerFactory;
  * Maps a Camel message to the {@link Envelope} that is stored, and back. Bodies keep their type when they are a
  * {@code String} or {@code byte[]}; numbers, enums and other values whose text is the value itself become
  * {@code String}; other bodies become {@code byte[]} through Camel's type converters. Headers pass through the
- * endpoint's {@link HeaderFilterStrategy}, so Camel's own headers (including every {@code CamelRedisDelay*}
- * instruction) are never stored; values of other types than those {@link EnvelopeCodec#isSupportedHeaderValue} accepts
- * are dropped with one WARN per header name. The W3C Trace Context headers {@code traceparent} and {@code tracestate}
- * are stored and restored whatever the filter says, so that a delivery joins the trace of the exchange that scheduled
- * it.
+ * endpoint's {@link HeaderFilterStrategy}, so Camel's own headers are not stored by default; the component's
+ * {@code CamelRedisDelay*} headers never are, whatever the filter, and only those the component stores itself are
+ * restored, so no instruction of one schedule reaches the next; values of other types than those
+ * {@link EnvelopeCodec#isSupportedHeaderValue} accepts are dropped with one WARN per header name. The W3C Trace Context
+ * headers {@code traceparent} and {@code tracestate} are stored and restored whatever the filter says, so that a
+ * delivery joins the trace of the exchange that scheduled it.
  */
 final class MessageMapper {
 
     private static final Logger LOG = LoggerFactory.getLogger(MessageMapper.class);
+    /** Starts the name of every header of the component, in any case, as Camel compares header names. */
+    private static final String OWN_HEADERS = "CamelRedisDelay";
     /** Camel headers the component stores itself and restores: dead-letter and migration headers. */
     private static final Set<String> RESTORED_HEADERS
             = Set.of(RedisDelayConstants.ORIGINAL_QUEUE, RedisDelayConstants.LAST_ERROR,
@@ -147,18 +150,16 @@ final class MessageMapper {
     }
 
     /**
-     * The stored body and the stored headers that pass the filter (and the two dead-letter headers); never the header
-     * naming the delivery a dead letter was copied from.
+     * The stored body and the stored headers that pass the filter; of the component's own, only the dead-letter and
+     * migration headers, never the header naming the delivery a dead letter was copied from.
      */
     private void restore(Exchange exchange, Message message, byte[] stored) {
         Envelope envelope = EnvelopeCodec.decode(stored);
         message.setBody(envelope.body());
         envelope.headers().forEach((name, value) -> {
-            if (DeadLetters.COPY_OF.equals(name)) {
-                return;
-            }
-            if (RESTORED_HEADERS.contains(name) || isTraceContext(name, value)
-                    || !headerFilter.applyFilterToExternalHeaders(name, value, exchange)) {
+            if (isOwn(name)
+                    ? RESTORED_HEADERS.contains(name)
+                    : isTraceContext(name, value) || !headerFilter.applyFilterToExternalHeaders(name, value, exchange)) {
                 message.setHeader(name, value);
             }
         });
@@ -170,7 +171,7 @@ final class MessageMapper {
     Map<String, Object> storableHeaders(Exchange exchange) {
         Map<String, Object> stored = new LinkedHashMap<>();
         exchange.getMessage().getHeaders().forEach((name, value) -> {
-            if (value == null
+            if (value == null || isOwn(name)
                     || headerFilter.applyFilterToCamelHeaders(name, value, exchange) && !isTraceContext(name, value)) {
                 return;
             }
@@ -183,6 +184,10 @@ final class MessageMapper {
             }
         });
         return stored;
+    }
+
+    private static boolean isOwn(String name) {
+        return name.regionMatches(true, 0, OWN_HEADERS, 0, OWN_HEADERS.length());
     }
 
     /**
