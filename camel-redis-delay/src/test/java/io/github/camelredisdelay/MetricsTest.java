@@ -23,11 +23,17 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
 
+import io.github.camelredisdelay.embedded.RedisBinary;
+import io.github.camelredisdelay.embedded.RedisServerOptions;
+import io.github.camelredisdelay.embedded.RedisServerProcess;
 import io.github.camelredisdelay.internal.QueueKeys;
+import io.github.camelredisdelay.internal.QueueStatistics;
 import io.github.camelredisdelay.test.CommandStats;
 import io.github.camelredisdelay.test.LogLines;
+import io.github.camelredisdelay.test.ProcessSignals;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.RedisServerExtension;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -288,6 +294,42 @@ class MetricsTest extends RedisDelayTestSupport {
         assertThat(count(registry, "scheduled")).as("the second connection's schedules since it took the meters over")
                 .isEqualTo(2);
         assertThat(messages(registry, "scheduled")).isEqualTo(4);
+    }
+
+    @Test
+    void whileRedisDoesNotAnswerAScrapeWaitsForOneFailedRefreshPerQueueNotOnePerGauge() throws Exception {
+        RedisBinary binary
+                = RedisBinary.select(System.getProperty(RedisServerExtension.BINARY_PROPERTY, RedisBinary.PATH_CHOICE));
+        try (RedisServerProcess server = RedisServerProcess.start(binary, RedisServerOptions.defaults())) {
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            CamelContext node = createContext(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("direct:schedule").to("redis-delay:jobs?delay=1h&address=" + server.uri());
+                }
+            });
+            node.getRegistry().bind("metricsRegistry", registry);
+            node.start();
+            node.createProducerTemplate().sendBody("direct:schedule", "job");
+            List<Gauge> gauges = registry.find("camel.redis.delay.messages").gauges().stream().toList();
+            assertThat(gauges).hasSize(4);
+            assertThat(registry.get("camel.redis.delay.messages").tag("state", "scheduled").gauge().value()).isOne();
+            Gauge overdue = registry.get("camel.redis.delay.oldest.overdue").gauge();
+
+            ProcessSignals.pause(server);
+            try {
+                // the last snapshot grows stale; the first gauge read then waits out the client's time-outs
+                await().pollDelay(Duration.ofMillis(QueueStatistics.MAX_AGE_MS + 100)).until(() -> true);
+                assertThat(overdue.value()).isNaN();
+
+                long start = System.nanoTime();
+                assertThat(gauges).allSatisfy(gauge -> assertThat(gauge.value()).isNaN());
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).as("the other gauges of the same scrape")
+                        .isLessThan(Duration.ofSeconds(1));
+            } finally {
+                ProcessSignals.resume(server);
+            }
+        }
     }
 
     @Test
