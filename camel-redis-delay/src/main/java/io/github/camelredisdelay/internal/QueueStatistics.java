@@ -40,6 +40,8 @@ public final class QueueStatistics {
     private final LatenessWindow lateness = new LatenessWindow();
     private final Object refreshLock = new Object();
     private volatile QueueSnapshot last;
+    /** The last refresh when it failed, until a refresh succeeds. */
+    private volatile FailedRefresh lastFailure;
     private volatile long clockOffsetMs;
     private volatile QueueEvents events = QueueEvents.NONE;
 
@@ -116,7 +118,11 @@ public final class QueueStatistics {
     /**
      * The counts, read from Redis only when the last snapshot is older than {@link #MAX_AGE_MS}: then one
      * {@code stats.lua} call per shard of the queue and one {@code HLEN} per shard of its dead-letter queue, sent at
-     * once. Concurrent readers of a stale snapshot wait for one refresh.
+     * once. Concurrent readers of a stale snapshot wait for one refresh. A refresh that failed fails every read for
+     * {@link #MAX_AGE_MS} at once, so while Redis does not answer a scrape of many gauges waits out one refresh, not
+     * one per gauge.
+     *
+     * @throws IllegalStateException when the counts cannot be read, naming the failure
      */
     public QueueSnapshot snapshot() {
         QueueSnapshot current = last;
@@ -124,12 +130,23 @@ public final class QueueStatistics {
             return current;
         }
         synchronized (refreshLock) {
+            long now = System.nanoTime();
             current = last;
-            if (current != null && current.youngerThan(MAX_AGE_MS, System.nanoTime())) {
+            if (current != null && current.youngerThan(MAX_AGE_MS, now)) {
                 return current;
             }
-            last = refresh();
-            return last;
+            FailedRefresh failure = lastFailure;
+            if (failure != null && now - failure.atNanos() < MAX_AGE_MS * 1_000_000L) {
+                throw failure.explained(queue.name(), now);
+            }
+            try {
+                last = refresh();
+                lastFailure = null;
+                return last;
+            } catch (RuntimeException e) {
+                lastFailure = new FailedRefresh(e, System.nanoTime());
+                throw lastFailure.explained(queue.name(), System.nanoTime());
+            }
         }
     }
 
@@ -170,5 +187,16 @@ public final class QueueStatistics {
         stats.put("clockOffsetMs", clockOffsetMs);
         stats.put("snapshotAgeMs", (System.nanoTime() - snapshot.takenAtNanos()) / 1_000_000L);
         return stats;
+    }
+
+    /** A refresh that failed, and when. */
+    private record FailedRefresh(RuntimeException cause, long atNanos) {
+
+        IllegalStateException explained(String queue, long nowNanos) {
+            return new IllegalStateException(
+                    "The counts of queue " + queue + " could not be read from Redis "
+                                             + (nowNanos - atNanos) / 1_000_000L + " ms ago: " + cause,
+                    cause);
+        }
     }
 }
