@@ -185,6 +185,29 @@ class ScheduleAndDeliverTest extends RedisDelayTestSupport {
         });
     }
 
+    @Test
+    void anExchangeScheduledTwiceOntoOneQueueIsADuplicateUnlessItsGeneratedIdIsRemovedInBetween() throws Exception {
+        CamelContext node = nodeConsuming("reminders");
+        node.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:twice").to("redis-delay:reminders?delay=100").to("redis-delay:reminders?delay=200");
+                from("direct:apart").to("redis-delay:reminders?delay=100").removeHeader(RedisDelayConstants.MESSAGE_ID)
+                        .to("redis-delay:reminders?delay=200");
+            }
+        });
+        ProducerTemplate producer = node.createProducerTemplate();
+
+        Exchange twice = producer.request("direct:twice", e -> e.getMessage().setBody("twice"));
+        Exchange apart = producer.request("direct:apart", e -> e.getMessage().setBody("apart"));
+
+        assertThat(twice.getMessage().getHeader(RedisDelayConstants.DUPLICATE)).isEqualTo(true);
+        assertThat(apart.getMessage().getHeader(RedisDelayConstants.DUPLICATE)).isEqualTo(false);
+        await().atMost(Duration.ofSeconds(10)).until(() -> arrivals.size() == 3);
+        assertThat(arrivals).extracting(arrival -> arrival.exchange().getMessage().getBody())
+                .containsExactlyInAnyOrder("twice", "apart", "apart");
+    }
+
     private Exchange find(Object body) {
         return arrivals.stream().map(Arrival::exchange).filter(e -> body.equals(e.getMessage().getBody())).findFirst()
                 .orElseThrow();
