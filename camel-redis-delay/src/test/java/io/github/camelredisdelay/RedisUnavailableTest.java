@@ -16,7 +16,10 @@
 package io.github.camelredisdelay;
 
 import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
@@ -24,9 +27,14 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.ServiceStatus;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.spi.ExceptionHandler;
+import org.apache.camel.support.LoggingExceptionHandler;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class RedisUnavailableTest extends RedisDelayTestSupport {
 
@@ -59,5 +67,34 @@ class RedisUnavailableTest extends RedisDelayTestSupport {
 
         CompletableFuture.runAsync(node::stop).get(30, TimeUnit.SECONDS);
         assertThat(node.isStopped()).isTrue();
+    }
+
+    @ParameterizedTest
+    @EnumSource(ConsumerType.class)
+    void aConsumersOwnExceptionHandlerIsToldThatItCannotFetch(ConsumerType type) throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        List<String> handled = new CopyOnWriteArrayList<>();
+        CamelContext node = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders?exceptionHandler=#alerts&consumerType=" + type + "&address=redis://127.0.0.1:"
+                     + closedPort).log("${body}");
+            }
+        });
+        node.getRegistry().bind("alerts", (ExceptionHandler) new LoggingExceptionHandler(node, getClass()) {
+            @Override
+            public void handleException(String message, Exchange exchange, Throwable exception) {
+                handled.add(message);
+            }
+        });
+
+        CompletableFuture.runAsync(node::start).get(30, TimeUnit.SECONDS);
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> !handled.isEmpty());
+        assertThat(handled.get(0)).contains("queue orders");
+        CompletableFuture.runAsync(node::stop).get(30, TimeUnit.SECONDS);
     }
 }
