@@ -20,9 +20,10 @@ import org.apache.camel.spi.ExceptionHandler;
 import org.slf4j.Logger;
 
 /**
- * A consumer's failed fetches: logged once when an outage starts and once when it ends ({@link OutageLog}), and with
- * {@code bridgeErrorHandler} handed to the route's error handler as often as they are logged at WARN, so that an outage
- * reaches the route without flooding it.
+ * A consumer's failed fetches: logged once when an outage starts and once when it ends ({@link OutageLog}), and handed
+ * to the consumer's exception handler as often as they are logged at WARN when that is not Camel's default, which only
+ * logs: the route's error handler with {@code bridgeErrorHandler}, or the endpoint's {@code exceptionHandler}. An
+ * outage reaches them without flooding them.
  */
 final class FetchFailures {
 
@@ -35,7 +36,7 @@ final class FetchFailures {
     }
 
     void failed(RuntimeException e, ExceptionHandler handler) {
-        if (outage.failed(e) && endpoint.isBridgeErrorHandler()) {
+        if (outage.failed(e) && (endpoint.isBridgeErrorHandler() || endpoint.getExceptionHandler() != null)) {
             handler.handleException("Consumer of queue " + endpoint.getQueueName() + " cannot fetch messages", e);
         }
     }
