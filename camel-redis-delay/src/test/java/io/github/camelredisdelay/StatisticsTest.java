@@ -26,6 +26,7 @@ import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import io.github.camelredisdelay.test.RedisServerExtension;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
@@ -179,6 +180,32 @@ class StatisticsTest extends RedisDelayTestSupport {
         assertThat(redis).as("where the queue lives").isNotNull().isEqualTo(queues.get(1).get("redis"));
         assertThat(text).contains("Queue: orders, key prefix " + keyPrefix + ", Redis " + redis + "\n")
                 .contains("Queue: orders, key prefix " + otherPrefix + ", Redis " + redis + "\n");
+    }
+
+    @Test
+    void devConsoleTellsQueuesOfOneNameInTwoDatabasesApart() throws Exception {
+        String address = RedisServerExtension.redisUrl();
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:one").to("redis-delay:orders?delay=1h&database=1&address=" + address);
+                from("direct:two").to("redis-delay:orders?delay=1h&database=2&address=" + address);
+            }
+        });
+        ProducerTemplate producer = node.createProducerTemplate();
+        producer.sendBody("direct:one", "x");
+        producer.sendBody("direct:two", "y");
+        producer.sendBody("direct:two", "z");
+
+        DevConsole console
+                = node.getCamelContextExtension().getContextPlugin(DevConsoleResolver.class).resolveDevConsole("redis-delay");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> queues = (List<Map<String, Object>>) ((Map<String, Object>) console
+                .call(DevConsole.MediaType.JSON)).get("queues");
+
+        assertThat(queues).extracting(queue -> queue.get("redis"), queue -> queue.get("scheduled"))
+                .containsExactlyInAnyOrder(tuple("address " + address + " database 1", 1L),
+                        tuple("address " + address + " database 2", 2L));
     }
 
     @Test
