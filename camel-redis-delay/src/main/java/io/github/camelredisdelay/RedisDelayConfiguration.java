@@ -136,10 +136,14 @@ public class RedisDelayConfiguration implements Cloneable {
 
     /**
      * The connection of the component's own, as an operator reads it: {@code redissonConfig <path>} or {@code address
-     * <address>}, the address without a password it may carry.
+     * <address>}, the address without a password it may carry, followed by the user and the database when set.
      */
     String ownConnection() {
-        return redissonConfig != null ? "redissonConfig " + redissonConfig : "address " + URISupport.sanitizeUri(address);
+        if (redissonConfig != null) {
+            return "redissonConfig " + redissonConfig;
+        }
+        return "address " + URISupport.sanitizeUri(address) + (username == null ? "" : " user " + username)
+               + (database == null ? "" : " database " + database);
     }
 
     /**
