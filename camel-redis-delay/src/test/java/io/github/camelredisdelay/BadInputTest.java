@@ -260,11 +260,12 @@ class BadInputTest extends RedisDelayTestSupport {
     }
 
     @Test
-    void dueTimeThatOverflowsInRedisIsRejected() {
+    void aDelayThatEndsBeyondTheLargestTimeInRedisIsRejectedNamingIt() {
         Exchange result = producer.send("redis-delay:orders",
                 e -> e.getMessage().setHeader(RedisDelayConstants.DELAY, (1L << 53) - 10));
 
-        assertThat(result.getException()).hasMessageContaining("beyond the largest supported time");
+        assertThat(result.getException()).hasMessageContaining("beyond the largest supported time")
+                .hasMessageContaining("queue orders").hasMessageContaining("delay of " + ((1L << 53) - 10) + " ms");
         assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
     }
 
