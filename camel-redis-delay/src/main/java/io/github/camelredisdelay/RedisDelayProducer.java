@@ -331,7 +331,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             List<ScheduleResult> results = shard.scheduleAll(requests);
             ScheduleResult last = null;
             for (int i = 0; i < requests.size(); i++) {
-                last = results.get(i).orThrow(shard.name(), requests.get(i).id());
+                last = results.get(i).orThrow(shard.name(), requests.get(i).id(), requests.get(i).due());
             }
             return last;
         }

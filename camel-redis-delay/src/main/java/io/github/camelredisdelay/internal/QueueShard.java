@@ -109,7 +109,7 @@ public final class QueueShard {
      */
     public ScheduleResult schedule(String id, byte[] envelope, DueTime due, OnDuplicate onDuplicate) {
         try {
-            return schedules.submit(new ScheduleRequest(id, envelope, due, onDuplicate)).orThrow(name(), id);
+            return schedules.submit(new ScheduleRequest(id, envelope, due, onDuplicate)).orThrow(name(), id, due);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RedisException(
@@ -125,7 +125,7 @@ public final class QueueShard {
      */
     public CompletionStage<ScheduleResult> scheduleAsync(String id, byte[] envelope, DueTime due, OnDuplicate onDuplicate) {
         return schedules.submitAsync(new ScheduleRequest(id, envelope, due, onDuplicate))
-                .thenApply(result -> result.orThrow(name(), id));
+                .thenApply(result -> result.orThrow(name(), id, due));
     }
 
     /**
@@ -186,7 +186,7 @@ public final class QueueShard {
                 RScript.ReturnType.LIST, bytes(id), mode(due), bytes(due.millis()));
         return new ScheduleResult(
                 ScheduleResult.Status.ofCode(toLong(result.get(0))), toLong(result.get(1)),
-                toLong(result.get(2))).orThrow(name(), id);
+                toLong(result.get(2))).orThrow(name(), id, due);
     }
 
     private static byte[] mode(DueTime due) {

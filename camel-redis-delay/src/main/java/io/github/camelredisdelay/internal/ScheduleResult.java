@@ -63,18 +63,23 @@ public record ScheduleResult(Status status, long dueAt, long now) {
     }
 
     /**
-     * This result, unless it is a failure for the message {@code id} of {@code queue}.
+     * This result, unless it is a failure for the message {@code id} of {@code queue}, asked to be due {@code due}.
      *
      * @throws DuplicateMessageException for {@link Status#DUPLICATE}
      * @throws IllegalArgumentException  for {@link Status#DUE_OVERFLOW}
      */
-    public ScheduleResult orThrow(String queue, String id) {
+    public ScheduleResult orThrow(String queue, String id, DueTime due) {
         return switch (status) {
             case DUPLICATE -> throw new DuplicateMessageException(queue, id, dueAt);
             case DUE_OVERFLOW -> throw new IllegalArgumentException(
                     "The due time of message " + id + " on queue " + queue
-                                                                    + " is beyond the largest supported time (2^53-1 ms)");
+                                                                    + " is beyond the largest supported time (2^53-1 ms after 1970): "
+                                                                    + asked(due));
             default -> this;
         };
+    }
+
+    private static String asked(DueTime due) {
+        return due.absolute() ? "due at " + due.millis() : "a delay of " + due.millis() + " ms from Redis' now";
     }
 }

@@ -197,9 +197,11 @@ class LuaScriptsTest extends RedisDelayTestSupport {
         assertThat(results).extracting(ScheduleResult::status).containsExactly(ScheduleResult.Status.DUPLICATE,
                 ScheduleResult.Status.DUE_OVERFLOW, ScheduleResult.Status.SCHEDULED, ScheduleResult.Status.UNCHANGED);
         assertThat(results.get(3).dueAt()).isEqualTo(results.get(2).dueAt());
-        assertThatThrownBy(() -> results.get(0).orThrow("q", "taken")).isInstanceOf(DuplicateMessageException.class);
-        assertThatThrownBy(() -> results.get(1).orThrow("q", "far")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("far").hasMessageContaining("2^53-1");
+        assertThatThrownBy(() -> results.get(0).orThrow("q", "taken", DueTime.after(1_000)))
+                .isInstanceOf(DuplicateMessageException.class);
+        assertThatThrownBy(() -> results.get(1).orThrow("q", "far", DueTime.at(Long.MAX_VALUE / 2)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("far").hasMessageContaining("2^53-1")
+                .hasMessageContaining("due at " + Long.MAX_VALUE / 2);
         assertThat(dueSet("q").size()).isEqualTo(2);
         assertThat(redis().getMap(key("q", "msg")).keySet()).containsExactlyInAnyOrder("taken", "fresh");
     }
