@@ -155,23 +155,10 @@ class StatisticsTest extends RedisDelayTestSupport {
     @Test
     void devConsoleTellsQueuesOfOneNameUnderTwoKeyPrefixesApart() throws Exception {
         String otherPrefix = keyPrefix + "-other";
-        CamelContext node = startContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                from("direct:orders").to("redis-delay:orders?delay=1h");
-                from("direct:other").to("redis-delay:orders?delay=1h&keyPrefix=" + otherPrefix);
-            }
-        });
-        ProducerTemplate producer = node.createProducerTemplate();
-        producer.sendBody("direct:orders", "x");
-        producer.sendBody("direct:other", "y");
-        producer.sendBody("direct:other", "z");
+        DevConsole console = devConsoleOfOneAndTwoMessagesScheduledOn("redis-delay:orders?delay=1h",
+                "redis-delay:orders?delay=1h&keyPrefix=" + otherPrefix);
 
-        DevConsole console
-                = node.getCamelContextExtension().getContextPlugin(DevConsoleResolver.class).resolveDevConsole("redis-delay");
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> queues = (List<Map<String, Object>>) ((Map<String, Object>) console
-                .call(DevConsole.MediaType.JSON)).get("queues");
+        List<Map<String, Object>> queues = queuesIn(console);
         String text = (String) console.call(DevConsole.MediaType.TEXT);
 
         assertThat(queues).extracting(queue -> queue.get("keyPrefix"), queue -> queue.get("scheduled"))
@@ -185,27 +172,34 @@ class StatisticsTest extends RedisDelayTestSupport {
     @Test
     void devConsoleTellsQueuesOfOneNameInTwoDatabasesApart() throws Exception {
         String address = RedisServerExtension.redisUrl();
+        DevConsole console = devConsoleOfOneAndTwoMessagesScheduledOn(
+                "redis-delay:orders?delay=1h&database=1&address=" + address,
+                "redis-delay:orders?delay=1h&database=2&address=" + address);
+
+        assertThat(queuesIn(console)).extracting(queue -> queue.get("redis"), queue -> queue.get("scheduled"))
+                .containsExactlyInAnyOrder(tuple("address " + address + " database 1", 1L),
+                        tuple("address " + address + " database 2", 2L));
+    }
+
+    /** The dev console of a context that scheduled one message through {@code first} and two through {@code second}. */
+    private DevConsole devConsoleOfOneAndTwoMessagesScheduledOn(String first, String second) throws Exception {
         CamelContext node = startContext(new RouteBuilder() {
             @Override
             public void configure() {
-                from("direct:one").to("redis-delay:orders?delay=1h&database=1&address=" + address);
-                from("direct:two").to("redis-delay:orders?delay=1h&database=2&address=" + address);
+                from("direct:first").to(first);
+                from("direct:second").to(second);
             }
         });
         ProducerTemplate producer = node.createProducerTemplate();
-        producer.sendBody("direct:one", "x");
-        producer.sendBody("direct:two", "y");
-        producer.sendBody("direct:two", "z");
+        producer.sendBody("direct:first", "x");
+        producer.sendBody("direct:second", "y");
+        producer.sendBody("direct:second", "z");
+        return node.getCamelContextExtension().getContextPlugin(DevConsoleResolver.class).resolveDevConsole("redis-delay");
+    }
 
-        DevConsole console
-                = node.getCamelContextExtension().getContextPlugin(DevConsoleResolver.class).resolveDevConsole("redis-delay");
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> queues = (List<Map<String, Object>>) ((Map<String, Object>) console
-                .call(DevConsole.MediaType.JSON)).get("queues");
-
-        assertThat(queues).extracting(queue -> queue.get("redis"), queue -> queue.get("scheduled"))
-                .containsExactlyInAnyOrder(tuple("address " + address + " database 1", 1L),
-                        tuple("address " + address + " database 2", 2L));
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> queuesIn(DevConsole console) {
+        return (List<Map<String, Object>>) ((Map<String, Object>) console.call(DevConsole.MediaType.JSON)).get("queues");
     }
 
     @Test
