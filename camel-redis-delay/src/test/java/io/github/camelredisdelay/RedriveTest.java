@@ -103,6 +103,33 @@ class RedriveTest extends RedisDelayTestSupport {
         assertThat(redis().getKeys().getKeysByPattern(keyPrefix + ":{jobs.dead}:msg")).isEmpty();
     }
 
+    @Test
+    void redriveMovesOnlyTheDeadLettersPresentWhenItStartedEvenWhenTheyFailAgainMeanwhile() throws Exception {
+        String uri = "redis-delay:jobs?maxDeliveries=1&concurrentConsumers=4&maxMessagesPerPoll=50";
+        List<String> deliveries = new CopyOnWriteArrayList<>();
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri).process(e -> deliveries.add(e.getMessage().getBody(String.class)))
+                        .throwException(new IllegalStateException("still down"));
+            }
+        }).createProducerTemplate();
+        // more than one listing page, each dead letter failing again as soon as it is back
+        List<String> ids = IntStream.range(0, 120).mapToObj(i -> "j" + i).toList();
+        producer.sendBody("redis-delay:jobs?operation=scheduleBatch", ids);
+        await().atMost(Duration.ofSeconds(20)).until(() -> redis().getStream(key("jobs.dead", "ready")).size() == 120);
+        deliveries.clear();
+
+        // a limit above the count, so that the redrive ends even when it finds dead letters it moved again
+        Object moved = producer.requestBodyAndHeader(uri + "&operation=redrive", null, RedisDelayConstants.REDRIVE_LIMIT,
+                240);
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> redis().getStream(key("jobs.dead", "ready")).size() == 120
+                && redis().getMap(key("jobs", "msg")).isEmpty());
+        assertThat(moved).as("dead letters moved").isEqualTo(120L);
+        assertThat(deliveries).as("deliveries of the redriven messages").containsExactlyInAnyOrderElementsOf(ids);
+    }
+
     @ParameterizedTest
     @ValueSource(longs = { 0, -1 })
     void theJmxRedriveRefusesALimitBelowOneNamingIt(long limit) throws Exception {
