@@ -23,14 +23,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Moves dead letters back to the queue they came from (redrive), shard by shard. Like {@link DeadLetters} it writes
- * first and removes second, each a script call of its own (the two queues live in different cluster slots): a crash in
- * between leaves a duplicate, never a loss. A moved message keeps its id, body and headers, loses the two dead-letter
- * headers and starts with a fresh delivery count. Dead letters a consumer of the dead-letter queue has fetched are left
- * alone, and so is one whose id the queue holds again (a newer message with that id), one another queue dead-lettered
- * (a dead-letter queue that several queues share), or one that cannot be read (with a warning). One such a consumer
- * fetches between the listing and the removal is in both queues afterwards, with a warning, and is not counted as
- * moved.
+ * Moves dead letters back to the queue they came from (redrive), shard by shard, those present when it starts only: one
+ * that fails again while the redrive runs is dead-lettered anew and left for the next one. Like {@link DeadLetters} it
+ * writes first and removes second, each a script call of its own (the two queues live in different cluster slots): a
+ * crash in between leaves a duplicate, never a loss. A moved message keeps its id, body and headers, loses the two
+ * dead-letter headers and starts with a fresh delivery count. Dead letters a consumer of the dead-letter queue has
+ * fetched are left alone, and so is one whose id the queue holds again (a newer message with that id), one another
+ * queue dead-lettered (a dead-letter queue that several queues share), or one that cannot be read (with a warning). One
+ * such a consumer fetches between the listing and the removal is in both queues afterwards, with a warning, and is not
+ * counted as moved.
  */
 public final class Redrive {
 
@@ -48,7 +49,8 @@ public final class Redrive {
     }
 
     /**
-     * Moves at most {@code limit} dead letters, oldest first on each shard.
+     * Moves at most {@code limit} of the dead letters present when it starts, oldest first on each shard; dead letters
+     * added meanwhile (those it moved that failed again included) are left for the next redrive.
      *
      * @return the number moved
      */
@@ -56,17 +58,16 @@ public final class Redrive {
         long moved = 0;
         long ofOtherQueues = 0;
         for (QueueShard shard : deadLetterQueue.all()) {
-            String after = "-";
+            ReadyListing listing = shard.inspection().readyListing("");
             List<ReadyEntry> page;
             int asked;
             do {
                 asked = (int) Math.min(PAGE, limit - moved);
-                page = shard.inspection().readyEntries(asked, after, "");
+                page = listing.next(asked);
                 for (ReadyEntry entry : page) {
                     Outcome outcome = move(shard, entry, due);
                     moved += outcome == Outcome.MOVED ? 1 : 0;
                     ofOtherQueues += outcome == Outcome.OTHER_QUEUE ? 1 : 0;
-                    after = entry.entryId();
                 }
             } while (page.size() == asked && moved < limit);
             if (moved >= limit) {
@@ -92,10 +93,10 @@ public final class Redrive {
      */
     public boolean one(String messageId, DueTime due) {
         QueueShard shard = deadLetterQueue.forMessage(messageId);
-        String after = "-";
-        // a page of the stream per call; each call starts after the last, so the search ends with the stream
+        ReadyListing listing = shard.inspection().readyListing(messageId);
+        // a page of the stream per call; each call starts after the last, so the search ends with the listing
         while (true) {
-            List<ReadyEntry> found = shard.inspection().readyEntries(1, after, messageId);
+            List<ReadyEntry> found = listing.next(1);
             if (found.isEmpty()) {
                 return false;
             }
@@ -105,7 +106,6 @@ public final class Redrive {
                 reportOtherQueues(outcome == Outcome.OTHER_QUEUE ? 1 : 0);
                 return outcome == Outcome.MOVED;
             }
-            after = entry.entryId();
         }
     }
 

@@ -21,7 +21,7 @@ import org.redisson.client.RedisException;
 
 /**
  * Arguments for and replies from Redis as the component's calls use them: arguments as UTF-8 bytes, integer replies as
- * {@code long}, error replies by their code.
+ * {@code long}, bulk replies as UTF-8 text, error replies by their code.
  */
 final class Replies {
 
@@ -40,6 +40,10 @@ final class Replies {
             return Long.parseLong(new String(data, StandardCharsets.US_ASCII));
         }
         throw new IllegalStateException("Unexpected reply from Redis: " + value);
+    }
+
+    static String text(Object reply) {
+        return new String((byte[]) reply, StandardCharsets.UTF_8);
     }
 
     /**

@@ -15,7 +15,6 @@
  */
 package io.github.camelredisdelay.internal;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,6 +22,7 @@ import io.github.camelredisdelay.internal.ScriptCalls.Durability;
 import org.redisson.api.RScript;
 
 import static io.github.camelredisdelay.internal.Replies.bytes;
+import static io.github.camelredisdelay.internal.Replies.text;
 import static io.github.camelredisdelay.internal.Replies.toLong;
 
 /**
@@ -94,21 +94,12 @@ public final class ShardInspection {
     }
 
     /**
-     * Lists ready entries no consumer has fetched, oldest first; see {@code dead-letters.lua}.
+     * Lists ready entries no consumer has fetched, page by page; see {@link ReadyListing}.
      *
-     * @param after only entries after this stream entry id; {@code "-"}: from the first not fetched
-     * @param id    only this message's entry, looked for in one page of the stream: a page without it gives one entry
-     *              with an empty message id, whose entry id to go on after; no entry when the stream ends; {@code ""}:
-     *              any message
+     * @param id only this message's entries; {@code ""}: any message
      */
-    public List<ReadyEntry> readyEntries(int limit, String after, String id) {
-        List<Object> reply = scripts.callAndWait("Listing of dead letters", LuaScript.DEAD_LETTERS, Durability.NONE,
-                RScript.ReturnType.LIST, bytes(limit), bytes(after), bytes(id));
-        List<ReadyEntry> entries = new ArrayList<>(reply.size() / 3);
-        for (int i = 0; i < reply.size(); i += 3) {
-            entries.add(new ReadyEntry(text(reply.get(i)), text(reply.get(i + 1)), (byte[]) reply.get(i + 2)));
-        }
-        return entries;
+    public ReadyListing readyListing(String id) {
+        return new ReadyListing(scripts, id);
     }
 
     /**
@@ -122,9 +113,5 @@ public final class ShardInspection {
                 Durability.REQUIRED, RScript.ReturnType.LONG, bytes(entry.entryId()), bytes(entry.messageId()),
                 StoredRecord.version(entry.record()));
         return removed == 1;
-    }
-
-    private static String text(Object reply) {
-        return new String((byte[]) reply, StandardCharsets.UTF_8);
     }
 }

@@ -16,22 +16,31 @@
 
 --[[
   Lists messages of a dead-letter queue to move back (redrive): entries of its ready stream that no consumer of the
-  dead-letter queue has fetched, oldest first. Changes nothing.
+  dead-letter queue has fetched, oldest first, up to a last entry that the listing's first call fixes, so that entries
+  added while a redrive pages through the stream (dead letters it moved that failed again) are not listed. Changes
+  nothing.
 
   Includes: ready-stream.lua
 
   KEYS, ARGV[1] and ARGV[2]: the dead-letter queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] the most entries to list
   ARGV[4] list only entries after this stream entry id; "-": from the first one not fetched
-  ARGV[5] a message id: look for its entry only, in one page of the stream per call, so that a long dead-letter queue
+  ARGV[5] list no entry after this stream entry id; "+": the stream's newest entry (the listing's first call)
+  ARGV[6] a message id: look for its entry only, in one page of the stream per call, so that a long dead-letter queue
           never keeps Redis busy; "": any message
 
-  Returns {entryId, messageId, record, entryId, messageId, record, ...}; when looking for a message id, its entry, or
-  {lastEntryId, "", ""} when this page of the stream does not hold it and more may follow (call again after
-  lastEntryId), or {} when the stream ends without it
+  Returns {last, entryId, messageId, record, entryId, messageId, record, ...}, last being the entry id to pass as
+  ARGV[5] on the listing's next call ("0-0" when the stream is empty); when looking for a message id, {last} followed
+  by its entry, or by {lastEntryId, "", ""} when this page of the stream does not hold it and more may follow (call
+  again after lastEntryId), or by nothing when the listing ends without it
 ]]
-local limit, after, wanted = tonumber(ARGV[3]), ARGV[4], ARGV[5]
+local limit, after, last, wanted = tonumber(ARGV[3]), ARGV[4], ARGV[5], ARGV[6]
 local PAGE = 500
+
+if last == '+' then
+  local newest = rcall('XREVRANGE', readyKey, '+', '-', 'COUNT', 1)[1]
+  last = newest and newest[1] or '0-0'
+end
 
 local start = '-'
 if after ~= '-' then
@@ -45,21 +54,21 @@ else
 end
 
 if wanted ~= '' then
-  local entries = rcall('XRANGE', readyKey, start, '+', 'COUNT', PAGE)
+  local entries = rcall('XRANGE', readyKey, start, last, 'COUNT', PAGE)
   for _, entry in ipairs(entries) do
     local id, record = entryFields(entry[2])
     if id == wanted and record then
-      return {entry[1], id, record}
+      return {last, entry[1], id, record}
     end
   end
   if #entries == PAGE then
-    return {entries[PAGE][1], '', ''}
+    return {last, entries[PAGE][1], '', ''}
   end
-  return {}
+  return {last}
 end
 
-local found = {}
-for _, entry in ipairs(rcall('XRANGE', readyKey, start, '+', 'COUNT', limit)) do
+local found = {last}
+for _, entry in ipairs(rcall('XRANGE', readyKey, start, last, 'COUNT', limit)) do
   local id, record = entryFields(entry[2])
   if id and record then
     found[#found + 1] = entry[1]

@@ -177,11 +177,27 @@ class LuaScriptsTest extends RedisDelayTestSupport {
         }
         queue.scheduleAll(requests);
 
-        List<ReadyEntry> firstPage = queue.inspection().readyEntries(1, "-", "m599");
-        List<ReadyEntry> secondPage = queue.inspection().readyEntries(1, firstPage.get(0).entryId(), "m599");
+        ReadyListing listing = queue.inspection().readyListing("m599");
+        List<ReadyEntry> firstPage = listing.next(1);
+        List<ReadyEntry> secondPage = listing.next(1);
 
         assertThat(firstPage).singleElement().satisfies(page -> assertThat(page.messageId()).isEmpty());
         assertThat(secondPage).singleElement().satisfies(entry -> assertThat(entry.messageId()).isEqualTo("m599"));
+    }
+
+    @Test
+    void aListingOfReadyEntriesEndsWithTheEntryThatWasNewestWhenItBegan() {
+        queue.scheduleAll(List.of(new ScheduleRequest("m1", envelope("x"), DueTime.after(0), OnDuplicate.fail),
+                new ScheduleRequest("m2", envelope("x"), DueTime.after(0), OnDuplicate.fail)));
+        ReadyListing listing = queue.inspection().readyListing("");
+
+        List<ReadyEntry> firstPage = listing.next(1);
+        queue.schedule("added", envelope("x"), DueTime.after(0), OnDuplicate.fail);
+        List<ReadyEntry> secondPage = listing.next(2);
+
+        assertThat(firstPage).extracting(ReadyEntry::messageId).containsExactly("m1");
+        assertThat(secondPage).extracting(ReadyEntry::messageId).containsExactly("m2");
+        assertThat(listing.next(2)).isEmpty();
     }
 
     @Test
