@@ -83,6 +83,23 @@ class RedriveTest extends RedisDelayTestSupport {
         failing.clear();
     }
 
+    /**
+     * Dead-letters two messages of id order-1 one after the other: the dead-letter queue stores the second as
+     * {@code order-1#<stream entry>}.
+     */
+    private void deadLetterOrder1Twice(ProducerTemplate producer, String uri) {
+        failing.addAll(List.of("first try", "second try"));
+        producer.sendBodyAndHeader(uri, "first try", RedisDelayConstants.MESSAGE_ID, "order-1");
+        await().atMost(Duration.ofSeconds(10)).until(() -> deadLettered(producer, uri) == 1L);
+        producer.sendBodyAndHeader(uri, "second try", RedisDelayConstants.MESSAGE_ID, "order-1");
+        await().atMost(Duration.ofSeconds(10)).until(() -> deadLettered(producer, uri) == 2L);
+        failing.clear();
+    }
+
+    private static long deadLettered(ProducerTemplate producer, String uri) {
+        return (Long) producer.requestBody(uri + "&operation=stats", null, Map.class).get("deadLettered");
+    }
+
     @Test
     void redriveMovesEveryDeadLetterBackWithAFreshDeliveryCount() throws Exception {
         String uri = "redis-delay:jobs?retrySchedule=10";
@@ -128,6 +145,45 @@ class RedriveTest extends RedisDelayTestSupport {
                 && redis().getMap(key("jobs", "msg")).isEmpty());
         assertThat(moved).as("dead letters moved").isEqualTo(120L);
         assertThat(deliveries).as("deliveries of the redriven messages").containsExactlyInAnyOrderElementsOf(ids);
+    }
+
+    @Test
+    void aSecondDeadLetterOfAnIdGoesBackUnderThatIdOnceTheQueueNoLongerHoldsIt() throws Exception {
+        String uri = "redis-delay:orders?retrySchedule=10";
+        ProducerTemplate producer = node(uri);
+        deadLetterOrder1Twice(producer, uri);
+
+        // the first dead letter goes back for later: the queue holds order-1 again, and the second must wait
+        Object movedForLater = producer.requestBodyAndHeader(uri + "&operation=redrive", null, RedisDelayConstants.DELAY,
+                "1h");
+        producer.requestBodyAndHeader(uri + "&operation=cancel", null, RedisDelayConstants.MESSAGE_ID, "order-1");
+        Object moved = producer.requestBody(uri + "&operation=redrive", (Object) null);
+
+        assertThat(movedForLater).as("moved while the queue holds order-1 again").isEqualTo(1L);
+        assertThat(moved).isEqualTo(1L);
+        await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() == 1);
+        assertThat(delivered.get(0).getBody()).isEqualTo("second try");
+        assertThat(delivered.get(0).getHeader(RedisDelayConstants.MESSAGE_ID)).isEqualTo("order-1");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = { 1, 3 })
+    void redriveByIdMovesTheSecondDeadLetterOfThatIdToo(int shards) throws Exception {
+        String uri = "redis-delay:orders?retrySchedule=10&shards=" + shards;
+        ProducerTemplate producer = node(uri);
+        deadLetterOrder1Twice(producer, uri);
+
+        Object first = producer.requestBodyAndHeader(uri + "&operation=redrive", null, RedisDelayConstants.MESSAGE_ID,
+                "order-1");
+        await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() == 1);
+        Object second = producer.requestBodyAndHeader(uri + "&operation=redrive", null, RedisDelayConstants.MESSAGE_ID,
+                "order-1");
+
+        assertThat(first).isEqualTo(1L);
+        assertThat(second).as("the second dead letter of order-1, once the first is delivered").isEqualTo(1L);
+        await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() == 2);
+        assertThat(delivered).extracting(Message::getBody).containsExactly("first try", "second try");
+        assertThat(delivered).extracting(m -> m.getHeader(RedisDelayConstants.MESSAGE_ID)).containsOnly("order-1");
     }
 
     @ParameterizedTest
