@@ -186,6 +186,23 @@ class RedriveTest extends RedisDelayTestSupport {
         assertThat(delivered).extracting(m -> m.getHeader(RedisDelayConstants.MESSAGE_ID)).containsOnly("order-1");
     }
 
+    @Test
+    void redriveByIdLeavesADeadLetterWhoseOwnIdOnlyStartsWithThatIdAndAHash() throws Exception {
+        String uri = "redis-delay:orders?retrySchedule=10";
+        ProducerTemplate producer = node(uri);
+        deadLetter(producer, uri, List.of("order-1#2-0"));
+
+        Object byPrefix = producer.requestBodyAndHeader(uri + "&operation=redrive", null, RedisDelayConstants.MESSAGE_ID,
+                "order-1");
+        Object byOwnId = producer.requestBodyAndHeader(uri + "&operation=redrive", null, RedisDelayConstants.MESSAGE_ID,
+                "order-1#2-0");
+
+        assertThat(byPrefix).isEqualTo(0L);
+        assertThat(byOwnId).isEqualTo(1L);
+        await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() == 1);
+        assertThat(delivered.get(0).getHeader(RedisDelayConstants.MESSAGE_ID)).isEqualTo("order-1#2-0");
+    }
+
     @ParameterizedTest
     @ValueSource(longs = { 0, -1 })
     void theJmxRedriveRefusesALimitBelowOneNamingIt(long limit) throws Exception {

@@ -29,9 +29,10 @@ import io.github.camelredisdelay.RedisDelayConstants;
  * names the delivery it was made from ({@link #COPY_OF}), so a move repeated for the same delivery finds its own
  * earlier copy and stores no second one. The message keeps its id; when the dead-letter queue already holds another
  * message with that id (the same id dead-lettered before), it is stored as {@code <id>#<stream entry>} instead, so no
- * dead letter ever replaces another. A delivery whose message was replaced or re-delayed meanwhile (a newer version is
- * stored) is not dead-lettered: it is only acknowledged, and the newer version keeps its own schedule. Nor is one whose
- * lease another consumer took over (this one was too slow to extend it): the message is left to that consumer.
+ * dead letter ever replaces another, and a redrive takes it back under its id ({@link #originalId}). A delivery whose
+ * message was replaced or re-delayed meanwhile (a newer version is stored) is not dead-lettered: it is only
+ * acknowledged, and the newer version keeps its own schedule. Nor is one whose lease another consumer took over (this
+ * one was too slow to extend it): the message is left to that consumer.
  */
 public final class DeadLetters {
 
@@ -102,6 +103,23 @@ public final class DeadLetters {
         headers.remove(RedisDelayConstants.LAST_ERROR);
         headers.remove(COPY_OF);
         return headers;
+    }
+
+    /**
+     * The id a dead letter's message has in its queue: {@code deadLetterId} without the {@code #<stream entry>} that
+     * {@link #move} adds to a second dead letter of an id; the stream entry {@link #COPY_OF} names tells that suffix
+     * apart from a {@code #} of the message's own id.
+     */
+    static String originalId(String deadLetterId, Map<String, Object> deadLetterHeaders) {
+        if (deadLetterHeaders.get(COPY_OF) instanceof String copyOf) {
+            // <source stream> <stream entry> <scheduled at> <generation>, from the end: a stream's name may hold spaces
+            String[] delivery = copyOf.split(" ");
+            String suffix = delivery.length >= 4 ? "#" + delivery[delivery.length - 3] : null;
+            if (suffix != null && deadLetterId.endsWith(suffix)) {
+                return deadLetterId.substring(0, deadLetterId.length() - suffix.length());
+            }
+        }
+        return deadLetterId;
     }
 
     /** Whether the dead letter {@code id} of {@code shard} was copied from the delivery {@code copyOf} names. */

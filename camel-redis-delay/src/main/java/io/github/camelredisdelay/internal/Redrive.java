@@ -16,6 +16,7 @@
 package io.github.camelredisdelay.internal;
 
 import java.util.List;
+import java.util.function.Predicate;
 
 import io.github.camelredisdelay.OnDuplicate;
 import io.github.camelredisdelay.RedisDelayConstants;
@@ -26,12 +27,13 @@ import org.slf4j.LoggerFactory;
  * Moves dead letters back to the queue they came from (redrive), shard by shard, those present when it starts only: one
  * that fails again while the redrive runs is dead-lettered anew and left for the next one. Like {@link DeadLetters} it
  * writes first and removes second, each a script call of its own (the two queues live in different cluster slots): a
- * crash in between leaves a duplicate, never a loss. A moved message keeps its id, body and headers, loses the two
- * dead-letter headers and starts with a fresh delivery count. Dead letters a consumer of the dead-letter queue has
- * fetched are left alone, and so is one whose id the queue holds again (a newer message with that id), one another
- * queue dead-lettered (a dead-letter queue that several queues share), or one that cannot be read (with a warning). One
- * such a consumer fetches between the listing and the removal is in both queues afterwards, with a warning, and is not
- * counted as moved.
+ * crash in between leaves a duplicate, never a loss. A moved message keeps its id (a later dead letter of an id, stored
+ * as {@code <id>#<stream entry>}, goes back under the id), body and headers, loses the dead-letter headers and starts
+ * with a fresh delivery count. Dead letters a consumer of the dead-letter queue has fetched are left alone, and so is
+ * one whose id the queue holds again (a newer message with that id, or another dead letter of the id just moved), one
+ * another queue dead-lettered (a dead-letter queue that several queues share), or one that cannot be read (with a
+ * warning). One such a consumer fetches between the listing and the removal is in both queues afterwards, with a
+ * warning, and is not counted as moved.
  */
 public final class Redrive {
 
@@ -65,7 +67,7 @@ public final class Redrive {
                 asked = (int) Math.min(PAGE, limit - moved);
                 page = listing.next(asked);
                 for (ReadyEntry entry : page) {
-                    Outcome outcome = move(shard, entry, due);
+                    Outcome outcome = move(shard, entry, id -> true, due);
                     moved += outcome == Outcome.MOVED ? 1 : 0;
                     ofOtherQueues += outcome == Outcome.OTHER_QUEUE ? 1 : 0;
                 }
@@ -87,25 +89,30 @@ public final class Redrive {
     }
 
     /**
-     * Moves the dead letter with this id.
+     * Moves one dead letter of this id, the first that can move, oldest first on each shard and the id's own shard
+     * first: the one stored under the id, or a later one stored as {@code <id>#<stream entry>} (see
+     * {@link DeadLetters}), which may be on any shard.
      *
-     * @return {@code true} when it was moved
+     * @return {@code true} when one was moved
      */
     public boolean one(String messageId, DueTime due) {
-        QueueShard shard = deadLetterQueue.forMessage(messageId);
-        ReadyListing listing = shard.inspection().readyListing(messageId);
-        // a page of the stream per call; each call starts after the last, so the search ends with the listing
-        while (true) {
-            List<ReadyEntry> found = listing.next(1);
-            if (found.isEmpty()) {
-                return false;
+        long ofOtherQueues = 0;
+        try {
+            for (QueueShard shard : deadLetterQueue.allFrom(messageId)) {
+                ReadyListing listing = shard.inspection().readyListing(messageId);
+                // a page of the stream per call, each after the last: the search ends with the listing
+                for (List<ReadyEntry> found = listing.next(1); !found.isEmpty(); found = listing.next(1)) {
+                    ReadyEntry entry = found.get(0);
+                    Outcome outcome = entry.messageId().isEmpty() ? Outcome.LEFT : move(shard, entry, messageId::equals, due);
+                    if (outcome == Outcome.MOVED) {
+                        return true;
+                    }
+                    ofOtherQueues += outcome == Outcome.OTHER_QUEUE ? 1 : 0;
+                }
             }
-            ReadyEntry entry = found.get(0);
-            if (!entry.messageId().isEmpty()) {
-                Outcome outcome = move(shard, entry, due);
-                reportOtherQueues(outcome == Outcome.OTHER_QUEUE ? 1 : 0);
-                return outcome == Outcome.MOVED;
-            }
+            return false;
+        } finally {
+            reportOtherQueues(ofOtherQueues);
         }
     }
 
@@ -114,11 +121,14 @@ public final class Redrive {
         MOVED,
         /** Another queue dead-lettered it (a dead-letter queue that several queues share): left for that one. */
         OTHER_QUEUE,
-        /** Left where it is: unreadable, its id is in the queue again, or fetched meanwhile. */
+        /**
+         * Left where it is: unreadable, not of the id looked for, its id is in the queue again, or fetched meanwhile.
+         */
         LEFT
     }
 
-    private Outcome move(QueueShard source, ReadyEntry entry, DueTime due) {
+    /** @param wanted whether the message's own id is one to move */
+    private Outcome move(QueueShard source, ReadyEntry entry, Predicate<String> wanted, DueTime due) {
         Envelope stored;
         try {
             stored = EnvelopeCodec.decode(StoredRecord.envelope(entry.record()));
@@ -128,13 +138,17 @@ public final class Redrive {
                     entry.messageId(), source.name(), e.getMessage());
             return Outcome.LEFT;
         }
+        String id = DeadLetters.originalId(entry.messageId(), stored.headers());
+        if (!wanted.test(id)) {
+            // an id of the message's own that only starts like the one looked for
+            return Outcome.LEFT;
+        }
         Object original = stored.headers().get(RedisDelayConstants.ORIGINAL_QUEUE);
         if (original != null && !target.name().equals(original)) {
             // a dead-letter queue that several queues share: each queue's redrive takes back its own dead letters
             return Outcome.OTHER_QUEUE;
         }
         byte[] envelope = EnvelopeCodec.encode(new Envelope(stored.body(), DeadLetters.originalHeaders(stored.headers())));
-        String id = entry.messageId();
         if (!target.forMessage(id).schedule(id, envelope, due, OnDuplicate.keep).scheduled()) {
             return Outcome.LEFT;
         }
@@ -142,7 +156,7 @@ public final class Redrive {
             // a consumer of the dead-letter queue fetched it between the listing and now
             LOG.warn("Dead letter {} of queue {} was copied back to queue {}, but a consumer of the dead-letter queue "
                      + "fetched it meanwhile: both have it now",
-                    id, source.name(), target.name());
+                    entry.messageId(), source.name(), target.name());
             return Outcome.LEFT;
         }
         return Outcome.MOVED;

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.stream.Stream;
 
 import org.redisson.api.RedissonClient;
 
@@ -60,6 +61,12 @@ public final class ShardedQueue {
     /** The shard that holds (or will hold) the message with this id. */
     public QueueShard forMessage(String messageId) {
         return shards.get(ShardTags.shardOf(messageId, shards.size()));
+    }
+
+    /** Every shard, the one that holds (or will hold) the message with this id first. */
+    public List<QueueShard> allFrom(String messageId) {
+        QueueShard own = forMessage(messageId);
+        return Stream.concat(Stream.of(own), shards.stream().filter(shard -> shard != own)).toList();
     }
 
     /** Shard 0: the one to ask for things every shard answers alike, such as Redis' clock. */

@@ -26,13 +26,14 @@
   ARGV[3] the most entries to list
   ARGV[4] list only entries after this stream entry id; "-": from the first one not fetched
   ARGV[5] list no entry after this stream entry id; "+": the stream's newest entry (the listing's first call)
-  ARGV[6] a message id: look for its entry only, in one page of the stream per call, so that a long dead-letter queue
-          never keeps Redis busy; "": any message
+  ARGV[6] a message id: look for its entries only, under that id or as <id>#<stream entry> (a second dead letter of
+          the id, see DeadLetters.java), in one page of the stream per call, so that a long dead-letter queue never
+          keeps Redis busy; "": any message
 
   Returns {last, entryId, messageId, record, entryId, messageId, record, ...}, last being the entry id to pass as
   ARGV[5] on the listing's next call ("0-0" when the stream is empty); when looking for a message id, {last} followed
-  by its entry, or by {lastEntryId, "", ""} when this page of the stream does not hold it and more may follow (call
-  again after lastEntryId), or by nothing when the listing ends without it
+  by its next entry, or by {lastEntryId, "", ""} when this page of the stream holds none and more may follow (call
+  again after lastEntryId), or by nothing when the listing ends without one
 ]]
 local limit, after, last, wanted = tonumber(ARGV[3]), ARGV[4], ARGV[5], ARGV[6]
 local PAGE = 500
@@ -54,10 +55,11 @@ else
 end
 
 if wanted ~= '' then
+  local suffixed = wanted .. '#'
   local entries = rcall('XRANGE', readyKey, start, last, 'COUNT', PAGE)
   for _, entry in ipairs(entries) do
     local id, record = entryFields(entry[2])
-    if id == wanted and record then
+    if id and record and (id == wanted or string.sub(id, 1, #suffixed) == suffixed) then
       return {last, entry[1], id, record}
     end
   end
