@@ -112,6 +112,30 @@ class BrowsePeekAndPurgeTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void peekOfADeadLetterBeingDeliveredFromTheDeadLetterQueueCountsThatDelivery() throws Exception {
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders?maxDeliveries=1").throwException(new IllegalStateException("shop said no"));
+                from("redis-delay:orders.dead").process(e -> {
+                    fetched.countDown();
+                    release.await();
+                });
+            }
+        }).createProducerTemplate();
+        producer.sendBodyAndHeader("redis-delay:orders", "x", RedisDelayConstants.MESSAGE_ID, "f1");
+        await().atMost(Duration.ofSeconds(10)).until(() -> fetched.getCount() == 0);
+
+        Exchange fromTheQueue = peek(producer, "redis-delay:orders", "f1");
+        Exchange fromTheDeadLetterQueue = peek(producer, "redis-delay:orders.dead", "f1");
+
+        assertThat(fromTheDeadLetterQueue.getMessage().getHeaders()).containsEntry(RedisDelayConstants.STATE, "inflight")
+                .containsEntry(RedisDelayConstants.DELIVERY_COUNT, 1);
+        assertThat(fromTheQueue.getMessage().getHeaders()).containsEntry(RedisDelayConstants.STATE, "dead")
+                .as("its deliveries from the dead-letter queue so far").containsEntry(RedisDelayConstants.DELIVERY_COUNT, 1);
+    }
+
+    @Test
     void peekOfAnUnknownIdGivesANullBodyAndNoState() throws Exception {
         ProducerTemplate producer = startContext().createProducerTemplate();
 
