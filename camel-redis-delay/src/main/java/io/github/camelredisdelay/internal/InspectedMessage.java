@@ -28,24 +28,25 @@ import java.nio.charset.StandardCharsets;
  * @param dueAt       its due time, epoch ms of the Redis clock
  * @param envelope    the stored body and headers ({@link EnvelopeCodec})
  * @param failure     its failed deliveries so far, or {@code null} when none failed
+ * @param underWay    the delivery under way: 1 while in flight, else 0
  */
 public record InspectedMessage(String queue, String id, String state, long scheduledAt, long dueAt, byte[] envelope,
-        FailureNote failure) {
+        FailureNote failure, int underWay) {
 
     static InspectedMessage of(String queue, String id, String state, byte[] record, byte[] note) {
         FailureNote failure = note == null ? null : FailureNote.parse(new String(note, StandardCharsets.UTF_8));
         return new InspectedMessage(
                 queue, id, state, StoredRecord.scheduledAt(record), StoredRecord.dueAt(record),
-                StoredRecord.envelope(record), failure);
+                StoredRecord.envelope(record), failure, "inflight".equals(state) ? 1 : 0);
     }
 
-    /** The same message, found in a dead-letter queue. */
+    /** The same message, found in a dead-letter queue: its delivery from there under way, if any, still counts. */
     InspectedMessage dead() {
-        return new InspectedMessage(queue, id, "dead", scheduledAt, dueAt, envelope, failure);
+        return new InspectedMessage(queue, id, "dead", scheduledAt, dueAt, envelope, failure, underWay);
     }
 
     /** Deliveries so far: the failed ones, plus the one under way when in flight. */
     public int deliveryCount() {
-        return (failure == null ? 0 : failure.failedDeliveries()) + ("inflight".equals(state) ? 1 : 0);
+        return (failure == null ? 0 : failure.failedDeliveries()) + underWay;
     }
 }
