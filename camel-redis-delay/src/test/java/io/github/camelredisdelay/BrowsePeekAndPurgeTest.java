@@ -18,6 +18,7 @@ package io.github.camelredisdelay;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Predicate;
 import java.util.stream.IntStream;
@@ -34,6 +35,9 @@ import org.apache.camel.console.DevConsoleResolver;
 import org.apache.camel.spi.BrowsableEndpoint;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.redisson.api.stream.StreamCreateGroupArgs;
+import org.redisson.api.stream.StreamMessageId;
+import org.redisson.api.stream.StreamReadGroupArgs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -133,6 +137,38 @@ class BrowsePeekAndPurgeTest extends RedisDelayTestSupport {
                 .containsEntry(RedisDelayConstants.DELIVERY_COUNT, 1);
         assertThat(fromTheQueue.getMessage().getHeaders()).containsEntry(RedisDelayConstants.STATE, "dead")
                 .as("its deliveries from the dead-letter queue so far").containsEntry(RedisDelayConstants.DELIVERY_COUNT, 1);
+    }
+
+    @Test
+    void peekAndBrowsingOfAMessageTakenOverAfterAnExpiredLeaseCountTheDeliveryTheRouteSees() throws Exception {
+        CamelContext node = startContext();
+        ProducerTemplate producer = node.createProducerTemplate();
+        producer.sendBodyAndHeader("redis-delay:jobs", "job", RedisDelayConstants.MESSAGE_ID, "j1");
+        var ready = redis().getStream(key("jobs", "ready"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> ready.size() == 1);
+        ready.createGroup(StreamCreateGroupArgs.name(QueueKeys.GROUP).id(StreamMessageId.ALL));
+        // a consumer that takes the message and dies
+        assertThat(ready.readGroup(QueueKeys.GROUP, "crashed", StreamReadGroupArgs.neverDelivered().count(1))).hasSize(1);
+        List<Object> deliveryCounts = new CopyOnWriteArrayList<>();
+        startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:jobs?visibilityTimeout=300").process(e -> {
+                    deliveryCounts.add(e.getMessage().getHeader(RedisDelayConstants.DELIVERY_COUNT));
+                    fetched.countDown();
+                    release.await();
+                });
+            }
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> fetched.getCount() == 0);
+
+        Exchange peeked = peek(producer, "redis-delay:jobs", "j1");
+        List<Exchange> browsed = node.getEndpoint("redis-delay:jobs", BrowsableEndpoint.class).getExchanges();
+
+        assertThat(deliveryCounts).as("the route's delivery, after the crashed consumer's").containsExactly(2);
+        assertThat(peeked.getMessage().getHeaders()).containsEntry(RedisDelayConstants.STATE, "inflight")
+                .containsEntry(RedisDelayConstants.DELIVERY_COUNT, 2);
+        assertThat(browsed).extracting(e -> e.getMessage().getHeader(RedisDelayConstants.DELIVERY_COUNT)).containsExactly(2);
     }
 
     @Test
