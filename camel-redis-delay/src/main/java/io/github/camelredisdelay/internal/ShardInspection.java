@@ -60,8 +60,8 @@ public final class ShardInspection {
         if (reply.isEmpty()) {
             return null;
         }
-        return InspectedMessage.of(queue, id, text(reply.get(0)), (byte[]) reply.get(1),
-                (byte[]) reply.get(2));
+        return InspectedMessage.of(queue, id, text(reply.get(0)), (byte[]) reply.get(1), (byte[]) reply.get(2),
+                toLong(reply.get(3)));
     }
 
     /**
@@ -85,10 +85,10 @@ public final class ShardInspection {
     public List<InspectedMessage> browse(int limit, boolean newest) {
         List<Object> reply = scripts.callAndWait("Browse", LuaScript.BROWSE, Durability.NONE, RScript.ReturnType.LIST,
                 bytes(limit), bytes(newest ? "newest" : "due"));
-        List<InspectedMessage> messages = new ArrayList<>(reply.size() / 4);
-        for (int i = 0; i < reply.size(); i += 4) {
+        List<InspectedMessage> messages = new ArrayList<>(reply.size() / 5);
+        for (int i = 0; i < reply.size(); i += 5) {
             messages.add(InspectedMessage.of(queue, text(reply.get(i + 1)), text(reply.get(i)), (byte[]) reply.get(i + 2),
-                    (byte[]) reply.get(i + 3)));
+                    (byte[]) reply.get(i + 3), toLong(reply.get(i + 4))));
         }
         return messages;
     }

@@ -27,8 +27,9 @@
           limit stream entries newest first only
           (for a dead-letter queue, whose messages are all ready)
 
-  Returns {state, id, record, failure note or false, ...}; state is "inflight" (fetched by a consumer, up to the
-  group's last delivered entry), "ready" or "scheduled"
+  Returns {state, id, record, failure note or false, times delivered, ...}; state is "inflight" (fetched by a
+  consumer, up to the group's last delivered entry), "ready" or "scheduled"; times delivered is, in flight, the
+  deliveries of the stream entry (Redis' delivery counter: the one under way and those whose lease expired), else 0
 ]]
 local limit, order = tonumber(ARGV[3]), ARGV[4]
 local found = {}
@@ -62,10 +63,12 @@ for _, entry in ipairs(entries) do
   if id and isRecord(record) then
     local ms, seq = entryKey(entry[1])
     local fetched = ms < lastMs or (ms == lastMs and seq <= lastSeq)
+    local held = fetched and lease(entry[1])
     found[#found + 1] = fetched and 'inflight' or 'ready'
     found[#found + 1] = id
     found[#found + 1] = record
     found[#found + 1] = note
+    found[#found + 1] = held and held[4] or 0
   end
 end
 
@@ -88,6 +91,7 @@ if order == 'due' then
         found[#found + 1] = id
         found[#found + 1] = records[i]
         found[#found + 1] = notes[i]
+        found[#found + 1] = 0
       end
     end
   end

@@ -22,10 +22,13 @@
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] message id
 
-  Returns {} when the queue holds no message with this id, else {state, record, failure note or false}
+  Returns {} when the queue holds no message with this id, else
+    {state, record, failure note or false, times delivered}
     state: "scheduled" (in the due set), "ready" (in the ready stream, not fetched yet) or "inflight" (fetched by a
            consumer and not yet settled). A message in the stream is in flight when its entry is among the group's
            pending ones; only those entries (at most the consumers' fetched messages) are read to find it.
+    times delivered: in flight, the deliveries of its stream entry (the one under way and those whose lease
+           expired: Redis' delivery counter, as a consumer that takes the entry over counts them), else 0
 ]]
 local id = ARGV[3]
 local record = rcall('HGET', msgKey, id)
@@ -34,19 +37,20 @@ if not isRecord(record) then
 end
 local note = rcall('HGET', failKey, id)
 if isDue(dueKey, id, dueOfRecord(record)) then
-  return {'scheduled', record, note}
+  return {'scheduled', record, note, 0}
 end
 
-local state = 'ready'
+local state, timesDelivered = 'ready', 0
 -- no group yet (no consumer ever started): nothing is in flight
 local pending = redis.pcall('XPENDING', readyKey, group)
 if type(pending) == 'table' and not pending.err and pending[1] > 0 then
   -- every pending entry lies at or before the group's last delivered entry, which the summary's last id bounds
   local entries = rcall('XRANGE', readyKey, pending[2], pending[3])
   for _, entry in ipairs(entries) do
-    if entryFields(entry[2]) == id then
-      state = 'inflight'
+    local held = entryFields(entry[2]) == id and lease(entry[1])
+    if held then
+      state, timesDelivered = 'inflight', held[4]
     end
   end
 end
-return {state, record, note}
+return {state, record, note, timesDelivered}

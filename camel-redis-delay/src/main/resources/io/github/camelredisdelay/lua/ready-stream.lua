@@ -60,8 +60,14 @@ local function entryFields(fields)
   return id, record, note
 end
 
+-- The lease of the entry with this id, {entry id, consumer, idle ms, times delivered}, or nil when it is not
+-- pending. Times delivered counts every delivery of the entry: the one under way and those whose lease expired.
+local function lease(entryId)
+  return rcall('XPENDING', readyKey, group, entryId, entryId, 1)[1]
+end
+
 -- Whether the entry with this id is pending to consumer: delivered to it and neither settled nor taken over by another.
 local function holds(entryId, consumer)
-  local pending = rcall('XPENDING', readyKey, group, entryId, entryId, 1)[1]
+  local pending = lease(entryId)
   return pending ~= nil and pending[2] == consumer
 end
