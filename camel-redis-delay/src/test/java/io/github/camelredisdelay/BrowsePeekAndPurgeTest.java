@@ -116,6 +116,20 @@ class BrowsePeekAndPurgeTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void peekOfAReplacementDueNowOfAMessageInFlightSaysItIsReady() throws Exception {
+        ProducerTemplate producer = nodeHoldingOne("redis-delay:orders").createProducerTemplate();
+        producer.sendBodyAndHeader("redis-delay:orders", "v1", RedisDelayConstants.MESSAGE_ID, "o1");
+        await().atMost(Duration.ofSeconds(5)).until(() -> fetched.getCount() == 0);
+        producer.sendBodyAndHeader("redis-delay:orders?onDuplicate=replace", "v2", RedisDelayConstants.MESSAGE_ID, "o1");
+
+        Exchange peeked = peek(producer, "redis-delay:orders", "o1");
+
+        assertThat(peeked.getMessage().getBody()).isEqualTo("v2");
+        assertThat(peeked.getMessage().getHeaders()).as("v2, never delivered; v1 is the one in flight")
+                .containsEntry(RedisDelayConstants.STATE, "ready").containsEntry(RedisDelayConstants.DELIVERY_COUNT, 0);
+    }
+
+    @Test
     void peekOfADeadLetterBeingDeliveredFromTheDeadLetterQueueCountsThatDelivery() throws Exception {
         ProducerTemplate producer = startContext(new RouteBuilder() {
             @Override
