@@ -25,8 +25,9 @@
   Returns {} when the queue holds no message with this id, else
     {state, record, failure note or false, times delivered}
     state: "scheduled" (in the due set), "ready" (in the ready stream, not fetched yet) or "inflight" (fetched by a
-           consumer and not yet settled). A message in the stream is in flight when its entry is among the group's
-           pending ones; only those entries (at most the consumers' fetched messages) are read to find it.
+           consumer and not yet settled). A message in the stream is in flight when the entry of its stored version
+           (record.lua) is among the group's pending ones: the entry of a version it replaced may be in flight while
+           it is ready. Only the pending entries (at most the consumers' fetched messages) are read to find it.
     times delivered: in flight, the deliveries of its stream entry (the one under way and those whose lease
            expired: Redis' delivery counter, as a consumer that takes the entry over counts them), else 0
 ]]
@@ -40,6 +41,12 @@ if isDue(dueKey, id, dueOfRecord(record)) then
   return {'scheduled', record, note, 0}
 end
 
+-- Whether a stream entry's fields deliver the stored version of this message.
+local function deliversStored(fields)
+  local messageId, entryRecord = entryFields(fields)
+  return messageId == id and isRecord(entryRecord) and isVersion(record, versionOf(entryRecord))
+end
+
 local state, timesDelivered = 'ready', 0
 -- no group yet (no consumer ever started): nothing is in flight
 local pending = redis.pcall('XPENDING', readyKey, group)
@@ -47,7 +54,7 @@ if type(pending) == 'table' and not pending.err and pending[1] > 0 then
   -- every pending entry lies at or before the group's last delivered entry, which the summary's last id bounds
   local entries = rcall('XRANGE', readyKey, pending[2], pending[3])
   for _, entry in ipairs(entries) do
-    local held = entryFields(entry[2]) == id and lease(entry[1])
+    local held = deliversStored(entry[2]) and lease(entry[1])
     if held then
       state, timesDelivered = 'inflight', held[4]
     end
