@@ -186,33 +186,50 @@ class BrowsePeekAndPurgeTest extends RedisDelayTestSupport {
     }
 
     @Test
-    void peekOfAnUnknownIdGivesANullBodyAndNoState() throws Exception {
+    void peekOfAnUnknownIdGivesANullBodyAndNoneOfTheExchangesOwnHeaders() throws Exception {
         ProducerTemplate producer = startContext().createProducerTemplate();
 
+        // as on an exchange a consumer delivered
         Exchange unknown = producer.request("redis-delay:orders?operation=peek", e -> {
             e.getMessage().setBody("left over");
             e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "nobody");
+            e.getMessage().setHeader(RedisDelayConstants.QUEUE, "payments");
+            e.getMessage().setHeader(RedisDelayConstants.SCHEDULED_FOR, 1L);
+            e.getMessage().setHeader(RedisDelayConstants.SCHEDULED_AT, 1L);
+            e.getMessage().setHeader(RedisDelayConstants.DELIVERY_COUNT, 3);
             e.getMessage().setHeader(RedisDelayConstants.LAST_ERROR, "of the exchange's own message");
+            e.getMessage().setHeader("customer", "alice");
         });
 
         assertThat(unknown.getException()).isNull();
         assertThat(unknown.getMessage().getBody()).isNull();
         assertThat(unknown.getMessage().getHeaders()).doesNotContainKeys(RedisDelayConstants.STATE,
-                RedisDelayConstants.LAST_ERROR);
+                RedisDelayConstants.QUEUE, RedisDelayConstants.SCHEDULED_FOR, RedisDelayConstants.SCHEDULED_AT,
+                RedisDelayConstants.DELIVERY_COUNT, RedisDelayConstants.LAST_ERROR)
+                .as("the id asked for, and the exchange's other headers")
+                .containsEntry(RedisDelayConstants.MESSAGE_ID, "nobody").containsEntry("customer", "alice");
     }
 
     @Test
-    void peekOfAMessageThatNeverFailedCarriesNoLastErrorOfTheExchange() throws Exception {
+    void peekOfAMessageCarriesNoneOfTheExchangesOwnHeadersButItsOtherHeadersAndRequest() throws Exception {
         ProducerTemplate producer = startContext().createProducerTemplate();
         producer.sendBodyAndHeader("redis-delay:orders?delay=1h", "later", RedisDelayConstants.MESSAGE_ID, "later");
 
-        Exchange peeked = producer.request("redis-delay:orders?operation=peek", e -> {
+        // as on an exchange a consumer of a dead-letter queue delivered, of a message migrated from an RDelayedQueue
+        Exchange peeked = producer.request("redis-delay:orders", e -> {
+            e.getMessage().setHeader(RedisDelayConstants.OPERATION, "peek");
             e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "later");
+            e.getMessage().setHeader(RedisDelayConstants.ORIGINAL_QUEUE, "payments");
+            e.getMessage().setHeader(RedisDelayConstants.MIGRATED_FROM, "redisson_delay_queue:payments");
             e.getMessage().setHeader(RedisDelayConstants.LAST_ERROR, "of the exchange's own message");
+            e.getMessage().setHeader("customer", "alice");
         });
 
         assertThat(peeked.getMessage().getBody()).isEqualTo("later");
-        assertThat(peeked.getMessage().getHeaders()).doesNotContainKey(RedisDelayConstants.LAST_ERROR);
+        assertThat(peeked.getMessage().getHeaders()).containsEntry(RedisDelayConstants.STATE, "scheduled")
+                .doesNotContainKeys(RedisDelayConstants.ORIGINAL_QUEUE, RedisDelayConstants.MIGRATED_FROM,
+                        RedisDelayConstants.LAST_ERROR)
+                .containsEntry(RedisDelayConstants.OPERATION, "peek").containsEntry("customer", "alice");
     }
 
     @Test
