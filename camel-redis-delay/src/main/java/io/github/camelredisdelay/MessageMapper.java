@@ -186,6 +186,11 @@ final class MessageMapper {
         return stored;
     }
 
+    /** Removes the component's own headers from a message, all but those named {@code kept} (in any case). */
+    static void removeOwnHeaders(Message message, String... kept) {
+        message.removeHeaders(OWN_HEADERS + "*", kept);
+    }
+
     private static boolean isOwn(String name) {
         return name.regionMatches(true, 0, OWN_HEADERS, 0, OWN_HEADERS.length());
     }

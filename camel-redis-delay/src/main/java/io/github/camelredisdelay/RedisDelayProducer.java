@@ -358,9 +358,9 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
     private void peek(Exchange exchange) {
         Message message = exchange.getMessage();
         String id = requiredMessageId(message, RedisDelayOperation.peek);
-        // the exchange's own, which a peeked message that never failed (or none) would otherwise seem to carry
-        message.removeHeader(RedisDelayConstants.STATE);
-        message.removeHeader(RedisDelayConstants.LAST_ERROR);
+        // the exchange's own (of a message delivered to it or peeked at before), which the peeked message (or none)
+        // would otherwise seem to carry; the request stays
+        MessageMapper.removeOwnHeaders(message, RedisDelayConstants.MESSAGE_ID, RedisDelayConstants.OPERATION);
         InspectedMessage found = endpoint.admin().peek(id);
         if (found == null) {
             message.setBody(null);
