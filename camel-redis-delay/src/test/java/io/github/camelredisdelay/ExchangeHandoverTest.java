@@ -60,6 +60,34 @@ class ExchangeHandoverTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void aCopyThatCompletedAndWasCollectedBeforeTheExchangeSucceededLetsTheMessageBeAcknowledged() throws Exception {
+        CountDownLatch copyDone = new CountDownLatch(1);
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders?visibilityTimeout=1s").process(e -> deliveries.add(e.getMessage().copy()))
+                        .to("seda:audit").process(e -> {
+                            // the copy completes first; then a slow step, during which the JVM collects garbage (the
+                            // copy too) and the lease keeper ticks (every third of the visibility timeout)
+                            assertThat(copyDone.await(10, TimeUnit.SECONDS)).isTrue();
+                            for (int i = 0; i < 15; i++) {
+                                System.gc();
+                                Thread.sleep(100);
+                            }
+                        });
+                from("seda:audit").process(e -> copyDone.countDown());
+            }
+        }).createProducerTemplate();
+
+        producer.sendBodyAndHeader("redis-delay:orders", "order-1", RedisDelayConstants.MESSAGE_ID, "order-1");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> !deliveries.isEmpty());
+        // left unacknowledged, it would be delivered again 1 s (the visibility timeout) after the route ended
+        await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(6)).until(() -> deliveries.size() == 1);
+        assertThat(redis().getMap(key("orders", "msg")).isEmpty()).as("order-1 acknowledged").isTrue();
+    }
+
+    @Test
     void messageHandedToASedaRouteThatEndsWhileTheContextStopsIsAcknowledged() throws Exception {
         CountDownLatch inSeda = new CountDownLatch(1);
         CamelContext node = startContext(new RouteBuilder() {
