@@ -148,21 +148,26 @@ final class DeliveryCompletion implements SynchronizationVetoable {
 
     /**
      * Settles with this outcome, unless the delivery is settled; an outcome of a copy waits until the delivered
-     * exchange succeeded.
+     * exchange succeeded. Either way the copy is no longer watched: it ended, so the collector finding it unreachable
+     * later does not make it a dropped one.
      */
     private void settleOrHold(Runnable outcome) {
+        boolean held;
         synchronized (this) {
             if (settled) {
                 return;
             }
-            if (handedOver && !exchangeSucceeded) {
+            held = handedOver && !exchangeSucceeded;
+            if (held) {
                 copyOutcome = outcome;
-                return;
+            } else {
+                settled = true;
             }
-            settled = true;
         }
         forgetCopy();
-        outcome.run();
+        if (!held) {
+            outcome.run();
+        }
     }
 
     /**
