@@ -23,7 +23,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.IntStream;
 
+import io.github.camelredisdelay.test.NeedsRedisProcess;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import io.github.camelredisdelay.test.RedisServerExtension;
+import io.github.camelredisdelay.test.SlowCalls;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.ProducerTemplate;
@@ -33,6 +36,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+@NeedsRedisProcess
 class ByIdOperationsTest extends RedisDelayTestSupport {
 
     private final List<Message> deliveries = new CopyOnWriteArrayList<>();
@@ -242,5 +246,25 @@ class ByIdOperationsTest extends RedisDelayTestSupport {
         assertThat(ids).hasSize(2_504).doesNotHaveDuplicates();
         assertThat(dueSet("orders").size()).isEqualTo(2_504);
         assertThat(redis().getMap(key("orders", "msg")).size()).isEqualTo(2_504);
+    }
+
+    @Test
+    void scheduleBatchCallsCarryAtMostOneMegabyteOfEnvelopesUnlessOneMessageIsLarger() throws Exception {
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        // loads the script: a first call that Redis refuses as unknown would be logged too
+        producer.sendBody("redis-delay:orders?delay=1h", "first");
+        List<Object> bodies = new ArrayList<>();
+        // no two of them fit in one megabyte
+        IntStream.range(0, 6).forEach(i -> bodies.add(new byte[700 * 1024]));
+
+        SlowCalls calls = SlowCalls.record(RedisServerExtension.process()
+                .orElseThrow(() -> new IllegalStateException("this test reads the slowlog of its private redis-server")), 0, 0);
+        try {
+            assertThat(producer.requestBody("redis-delay:orders?operation=scheduleBatch&delay=1h", bodies, List.class))
+                    .hasSize(6);
+            assertThat(calls.byCommand().get("schedule script").getCount()).as("schedule script calls").isEqualTo(6);
+        } finally {
+            calls.stop();
+        }
     }
 }
