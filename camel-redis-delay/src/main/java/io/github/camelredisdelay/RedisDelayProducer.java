@@ -278,12 +278,17 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
                     = unconfirmed != null && ids.size() < unconfirmed.size() ? unconfirmed.get(ids.size()) : MessageIds.next();
             QueueShard shard = queue().forMessage(id);
             byte[] envelope = EnvelopeCodec.encode(new Envelope(mapper.storableBody(exchange, item), headers));
-            BatchCall call = filling.computeIfAbsent(shard, BatchCall::new);
+            BatchCall call = filling.get(shard);
+            if (call != null && !call.fits(envelope.length)) {
+                calls.add(filling.remove(shard));
+                call = null;
+            }
+            if (call == null) {
+                call = new BatchCall(shard);
+                filling.put(shard, call);
+            }
             call.add(new ScheduleRequest(id, envelope, due, OnDuplicate.keep));
             ids.add(id);
-            if (call.isFull()) {
-                calls.add(filling.remove(shard));
-            }
         }
         calls.addAll(filling.values());
         exchange.setProperty(unconfirmedIdsProperty, new Unconfirmed(exchange.getMessage().getBody(), ids));
@@ -322,8 +327,10 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             bytes += request.envelope().length;
         }
 
-        boolean isFull() {
-            return requests.size() == BatchLimits.SCHEDULE_BATCH_MESSAGES || bytes >= BatchLimits.SCHEDULE_BATCH_BYTES;
+        /** Whether one more envelope of this size fits in the call: an empty call takes any one. */
+        boolean fits(int envelopeBytes) {
+            return requests.isEmpty() || requests.size() < BatchLimits.SCHEDULE_BATCH_MESSAGES
+                    && bytes + envelopeBytes <= BatchLimits.SCHEDULE_BATCH_BYTES;
         }
 
         /** Stores the messages; returns the outcome of the last one. */
