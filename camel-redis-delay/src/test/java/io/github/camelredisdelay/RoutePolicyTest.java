@@ -19,9 +19,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.ServiceStatus;
+import org.apache.camel.StatefulService;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.support.service.ServiceHelper;
 import org.apache.camel.throttling.ThrottlingInflightRoutePolicy;
@@ -83,5 +87,38 @@ class RoutePolicyTest extends RedisDelayTestSupport {
         await().atMost(Duration.ofSeconds(10)).until(() -> delivered.contains("j0"));
         await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("jobs", "msg")).isEmpty());
         assertThat(ServiceHelper.isSuspended(node.getRoute("jobs").getConsumer())).as("still suspended").isTrue();
+    }
+
+    @Test
+    void aBlockingConsumerSuspendedDuringAReadThatWaitsInRedisRoutesNothingItBringsUntilResumed() throws Exception {
+        List<String> received = new CopyOnWriteArrayList<>();
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders").routeId("orders").process(e -> received.add(e.getMessage().getBody(String.class)
+                                                                                       + " while " + consumerStatus(e)));
+            }
+        });
+        var producer = node.createProducerTemplate();
+        for (int round = 0; round < 3; round++) {
+            // after a delivery the queue counts as busy: the consumer's next read waits in Redis (up to 250 ms)
+            producer.sendBody("redis-delay:orders", "busy-" + round);
+            String busy = "busy-" + round + " while Started";
+            await().pollInterval(Duration.ofMillis(2)).atMost(Duration.ofSeconds(5)).until(() -> received.contains(busy));
+
+            node.getRouteController().suspendRoute("orders");
+            producer.sendBody("redis-delay:orders", "after-suspend-" + round);
+
+            await().during(Duration.ofMillis(700)).atMost(Duration.ofSeconds(2))
+                    .until(() -> received.stream().noneMatch(body -> body.startsWith("after-suspend-")));
+            node.getRouteController().resumeRoute("orders");
+            String resumed = "after-suspend-" + round + " while Started";
+            await().atMost(Duration.ofSeconds(5)).until(() -> received.contains(resumed));
+            received.clear();
+        }
+    }
+
+    private static ServiceStatus consumerStatus(Exchange exchange) {
+        return ((StatefulService) exchange.getContext().getRoute("orders").getConsumer()).getStatus();
     }
 }
