@@ -317,9 +317,9 @@ final class Deliverer {
     }
 
     /**
-     * Hands back fetched deliveries that a stop keeps from being routed: taken over at once by the next consumer to
-     * look for expired leases, without counting this delivery. Failing that (Redis unreachable), they are left to their
-     * lease, as delivered.
+     * Hands back fetched deliveries that a stop or a suspension keeps from being routed: taken over at once by the next
+     * consumer to look for expired leases, without counting this delivery. Failing that (Redis unreachable), they are
+     * left to their lease, as delivered.
      */
     void handBack(List<Delivery> unrouted) {
         if (unrouted.isEmpty()) {
@@ -327,6 +327,8 @@ final class Deliverer {
         }
         // no longer extended first, so that no extension renews the lease handed back
         unrouted.forEach(settlement::abandoned);
+        // this consumer's next fetch, if any (after a resume), looks for expired leases: it takes them back at once
+        nextReclaimNanos.set(System.nanoTime());
         try {
             queue.group().handBack(consumerName, unrouted);
         } catch (RuntimeException e) {

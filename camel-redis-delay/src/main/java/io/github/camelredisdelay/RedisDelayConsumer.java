@@ -210,6 +210,13 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
                 busy = ready.generation() != seen;
                 continue;
             }
+            if (fetching && isSuspendingOrSuspended()) {
+                // suspended (not stopping) while the read waited in Redis: what it brought goes back, its delivery
+                // uncounted, for whichever consumer reads first
+                deliverer.handBack(batch);
+                pending.addAndGet(-batch.size());
+                continue;
+            }
             for (int routed = 0; routed < batch.size(); routed++) {
                 if (stopTimedOut()) {
                     // the rest goes back to the queue, its delivery uncounted
