@@ -30,6 +30,7 @@ import io.github.camelredisdelay.internal.Redrive;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
+import org.apache.camel.ConsumerTemplate;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.ProducerTemplate;
@@ -361,6 +362,65 @@ class RedriveTest extends RedisDelayTestSupport {
         Map<?, ?> stats = producer.requestBody("redis-delay:jobs?operation=stats", null, Map.class);
 
         assertThat(stats.get("deadLetterQueue")).isEqualTo("jobs-failed");
+        assertThat(stats.get("deadLettered")).isEqualTo(1L);
+    }
+
+    @Test
+    void aConsumerRouteReplacedByOneNamingAnotherDeadLetterQueueLeavesItsOwnUncounted() throws Exception {
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                // the producer's endpoint keeps the queue's statistics while the consumer route is replaced
+                from("direct:new").to("redis-delay:jobs");
+                from("redis-delay:jobs?deadLetterQueue=jobs-old&maxDeliveries=1").routeId("jobs")
+                        .process(RedriveTest.this::failOrRecord);
+            }
+        });
+        ProducerTemplate producer = node.createProducerTemplate();
+        node.getRouteController().stopRoute("jobs");
+        node.removeRoute("jobs");
+
+        try (LogLines log = LogLines.of(RedisDelayEndpoint.class)) {
+            node.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("redis-delay:jobs?deadLetterQueue=jobs-new&maxDeliveries=1").routeId("jobs")
+                            .process(RedriveTest.this::failOrRecord);
+                }
+            });
+            deadLetterOne(producer, "direct:new", "jobs-new");
+
+            Map<?, ?> stats = producer.requestBody("redis-delay:jobs?operation=stats", null, Map.class);
+            Object moved = producer.requestBody("redis-delay:jobs?operation=redrive", (Object) null);
+
+            assertThat(stats.get("deadLetterQueue")).isEqualTo("jobs-new");
+            assertThat(stats.get("deadLettered")).isEqualTo(1L);
+            assertThat(moved).isEqualTo(1L);
+            await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() == 1);
+            assertThat(log.lines()).noneMatch(line -> line.contains("name two dead-letter queues"));
+        }
+    }
+
+    @Test
+    void aStoppedConsumerTemplateThatNamedADeadLetterQueueLeavesTheRoutesDefaultCounted() throws Exception {
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:jobs?maxDeliveries=1").routeId("jobs").autoStartup(false)
+                        .process(RedriveTest.this::failOrRecord);
+            }
+        });
+        ProducerTemplate producer = node.createProducerTemplate();
+        ConsumerTemplate receiver = node.createConsumerTemplate();
+        assertThat(receiver.receiveNoWait("redis-delay:jobs?deadLetterQueue=jobs-inspect")).isNull();
+        receiver.stop();
+
+        node.getRouteController().startRoute("jobs");
+        deadLetterOne(producer, "redis-delay:jobs", "jobs.dead");
+
+        Map<?, ?> stats = producer.requestBody("redis-delay:jobs?operation=stats", null, Map.class);
+
+        assertThat(stats.get("deadLetterQueue")).isEqualTo("jobs.dead");
         assertThat(stats.get("deadLettered")).isEqualTo(1L);
     }
 
