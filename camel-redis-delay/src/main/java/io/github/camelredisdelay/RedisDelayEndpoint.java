@@ -184,7 +184,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         statisticsKey = statsKey;
         // an endpoint that names no dead-letter queue (a producer's, an operator's) uses the one its consumer names
         admin = new QueueAdmin(
-                queue, configuration.getDeadLetterQueue() != null
+                queue, namesDeadLetterQueue()
                         ? () -> startedDeadLetters
                         : shared::deadLetterQueue);
         WakeChannels wake = component.acquireWakeChannels(wakeKey,
@@ -367,13 +367,25 @@ public class RedisDelayEndpoint extends DefaultEndpoint
      */
     void consumerStarting() {
         startDeadLetterShardCountGuard();
-        String other = statistics.countDeadLettersOf(deadLetterQueue, configuration.getDeadLetterQueue() != null);
+        String other = statistics.countDeadLettersOf(deadLetterQueue, namesDeadLetterQueue());
         if (other != null) {
             LOG.warn("Consumers of queue {} name two dead-letter queues, {} and {}: its statistics, metrics and dev "
                      + "console count those of {}, and endpoints that name none redrive and peek there. Name the same "
                      + "deadLetterQueue on every consumer of the queue (or on the component)",
                     queueName, other, deadLetterQueue.name(), other);
         }
+    }
+
+    /**
+     * A consumer of this endpoint that {@linkplain #consumerStarting started} stopped: the queue's statistics count the
+     * dead-letter queue of the consumers still running.
+     */
+    void consumerStopped() {
+        statistics.stopCountingDeadLettersOf(deadLetterQueue, namesDeadLetterQueue());
+    }
+
+    private boolean namesDeadLetterQueue() {
+        return configuration.getDeadLetterQueue() != null;
     }
 
     /** A consumer dead-letters with this endpoint's {@code shards}: its dead-letter queue must be stored in as many. */

@@ -47,6 +47,7 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport {
     private static final Duration WITHOUT_PERMIT_WAIT = Duration.ofMillis(50);
 
     private final RedisDelayEndpoint endpoint;
+    private ShardDeliverers shards;
     private List<Deliverer> deliverers;
     private final AtomicInteger nextShard = new AtomicInteger();
 
@@ -57,7 +58,8 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport {
 
     @Override
     protected void doStart() throws Exception {
-        deliverers = new ShardDeliverers(endpoint, false).all();
+        shards = new ShardDeliverers(endpoint, false);
+        deliverers = shards.all();
         String migrateFrom = endpoint.getConfiguration().getMigrateFrom();
         if (migrateFrom != null) {
             LOG.warn("A ConsumerTemplate or pollEnrich receiving from queue {} does not migrate: migrateFrom={} is an "
@@ -163,6 +165,9 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport {
 
     @Override
     protected void doStop() {
-        // nothing held: a received exchange settles itself when its unit of work is done
+        // nothing else held: a received exchange settles itself when its unit of work is done
+        if (shards != null) {
+            shards.consumerStopped();
+        }
     }
 }

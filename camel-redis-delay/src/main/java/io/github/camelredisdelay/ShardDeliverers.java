@@ -29,16 +29,19 @@ final class ShardDeliverers {
 
     private final RedisDelayEndpoint endpoint;
     private final List<Deliverer> deliverers;
+    /** Whether the endpoint still counts this consumer's dead-letter queue as the one its statistics count. */
+    private boolean countingDeadLetters = true;
 
     /**
      * @param deferAcks see {@link Deliverer#Deliverer}
      */
     ShardDeliverers(RedisDelayEndpoint endpoint, boolean deferAcks) {
         this.endpoint = endpoint;
-        endpoint.consumerStarting();
         this.deliverers = endpoint.queue().all().stream()
                 .map((QueueShard shard) -> new Deliverer(endpoint, shard, deferAcks))
                 .toList();
+        // last: nothing that can fail follows, so the consumer's stop is certain to undo it
+        endpoint.consumerStarting();
     }
 
     /** One per shard, shard 0 first. */
@@ -56,9 +59,22 @@ final class ShardDeliverers {
     }
 
     /**
-     * Stops each deliverer: it stops extending leases, acknowledges what finished, and leaves the group.
+     * Stops each deliverer: it stops extending leases, acknowledges what finished, and leaves the group; then
+     * {@link #consumerStopped()}.
      */
     void stop() {
         deliverers.forEach(Deliverer::stop);
+        consumerStopped();
+    }
+
+    /**
+     * Tells the endpoint that this consumer stopped, so that the queue's statistics count the dead-letter queue of the
+     * consumers still running; once, however often the consumer stops.
+     */
+    synchronized void consumerStopped() {
+        if (countingDeadLetters) {
+            countingDeadLetters = false;
+            endpoint.consumerStopped();
+        }
     }
 }

@@ -15,7 +15,9 @@
  */
 package io.github.camelredisdelay.internal;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
@@ -31,12 +33,11 @@ public final class QueueStatistics {
     public static final long MAX_AGE_MS = 2_000;
 
     private final ShardedQueue queue;
+    /** The dead-letter queue of the endpoint that started first: counted while no consumer runs. */
+    private final ShardedQueue firstDeadLetterQueue;
     private volatile ShardedQueue deadLetterQueue;
-    /**
-     * Whose {@link #deadLetterQueue} is counted: 0 the endpoint's that started first, 1 a consumer's default, 2 one a
-     * consumer names; a higher one replaces a lower one.
-     */
-    private int deadLetterQueueRank;
+    /** The dead-letter queues of the running consumers, in the order they started. */
+    private final List<DeadLetterClaim> deadLetterClaims = new ArrayList<>();
     private final LatenessWindow lateness = new LatenessWindow();
     private final Object refreshLock = new Object();
     private volatile QueueSnapshot last;
@@ -47,6 +48,7 @@ public final class QueueStatistics {
 
     public QueueStatistics(ShardedQueue queue, ShardedQueue deadLetterQueue) {
         this.queue = queue;
+        this.firstDeadLetterQueue = deadLetterQueue;
         this.deadLetterQueue = deadLetterQueue;
     }
 
@@ -62,22 +64,46 @@ public final class QueueStatistics {
     /**
      * Counts the dead letters of the dead-letter queue a consumer of the queue moves exhausted messages to, rather than
      * those of the one these statistics were created with by the endpoint that started first (a producer's, an
-     * operator's naming another). One a consumer names wins over a consumer's default (a {@code ConsumerTemplate}'s, a
-     * route's naming none), whichever started first; between two named ones, or two defaults, the first stays.
+     * operator's naming another), until the consumer {@linkplain #stopCountingDeadLettersOf stops}. One a consumer
+     * names wins over a consumer's default (a {@code ConsumerTemplate}'s, a route's naming none), whichever started
+     * first; between two named ones, or two defaults, the first running stays.
      *
      * @param  named whether the consumer's endpoint names it (its deadLetterQueue option), rather than using the
      *               default
-     * @return       the dead-letter queue a consumer named before, when this one names another; else {@code null}
+     * @return       the dead-letter queue a running consumer named before, when this one names another; else
+     *               {@code null}
      */
     public synchronized String countDeadLettersOf(ShardedQueue used, boolean named) {
-        int rank = named ? 2 : 1;
-        if (rank > deadLetterQueueRank) {
-            deadLetterQueue = used;
-            deadLetterQueueRank = rank;
+        deadLetterClaims.add(new DeadLetterClaim(used, named));
+        String counted = countBestClaim().name();
+        return named && !counted.equals(used.name()) ? counted : null;
+    }
+
+    /**
+     * A consumer that {@linkplain #countDeadLettersOf counted} {@code used} stopped: the best claim of the consumers
+     * still running is counted, else the dead-letter queue these statistics were created with.
+     */
+    public synchronized void stopCountingDeadLettersOf(ShardedQueue used, boolean named) {
+        deadLetterClaims.remove(new DeadLetterClaim(used, named));
+        countBestClaim();
+    }
+
+    /** Counts the first claim that names its queue, else the first claim, else the first endpoint's queue. */
+    private ShardedQueue countBestClaim() {
+        ShardedQueue best = deadLetterClaims.stream().filter(DeadLetterClaim::named).findFirst()
+                .or(() -> deadLetterClaims.stream().findFirst())
+                .map(DeadLetterClaim::queue)
+                .orElse(firstDeadLetterQueue);
+        if (best != deadLetterQueue) {
+            // another endpoint's, even of the same name: one that stopped may have released its client
+            deadLetterQueue = best;
             last = null;
-            return null;
         }
-        return named && !deadLetterQueue.name().equals(used.name()) ? deadLetterQueue.name() : null;
+        return best;
+    }
+
+    /** A running consumer's dead-letter queue, and whether its endpoint names it. */
+    private record DeadLetterClaim(ShardedQueue queue, boolean named) {
     }
 
     /** The listener to this queue's events; {@link QueueEvents#NONE} until metrics are bound. */
