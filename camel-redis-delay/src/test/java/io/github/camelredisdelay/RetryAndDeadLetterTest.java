@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import io.github.camelredisdelay.internal.Refusal;
 import io.github.camelredisdelay.test.LogLines;
@@ -33,6 +34,7 @@ import org.apache.camel.Message;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.StatefulService;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.support.DefaultConsumer;
 import org.apache.camel.support.DefaultHeaderFilterStrategy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -261,6 +263,40 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
         assertThat(redis().getMap(key("jobs.dead", "msg"))).as("not dead-lettered").isEmpty();
         assertThat(redis().getMap(key("jobs", "msg"))).as("still the queue's").containsKey("job-1");
         assertThat(redis().getMap(key("jobs", "fail"))).as("no failure noted").isEmpty();
+    }
+
+    @Test
+    void anExchangeThatOutlastsTheStopOfItsConsumerAloneStaysLeasedInsteadOfFailing() throws Exception {
+        CountDownLatch routing = new CountDownLatch(1);
+        CamelContext node = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:jobs?maxDeliveries=1").routeId("jobs").process(e -> {
+                    routing.countDown();
+                    // work deaf to interrupts (a driver call, say) that ends once the stopping consumer has stopped the
+                    // route's processors, after its wait for the exchange ran out; Camel then refuses the exchange
+                    DefaultConsumer consumer = (DefaultConsumer) e.getContext().getRoute("jobs").getConsumer();
+                    StatefulService processors = (StatefulService) consumer.getProcessor();
+                    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                    while (!processors.isStopped() && System.nanoTime() - end < 0) {
+                        Thread.interrupted();
+                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+                    }
+                });
+            }
+        });
+        node.getShutdownStrategy().setTimeout(1);
+        node.start();
+        node.createProducerTemplate().sendBodyAndHeader("redis-delay:jobs", "job", RedisDelayConstants.MESSAGE_ID, "job-1");
+        assertThat(routing.await(10, TimeUnit.SECONDS)).isTrue();
+
+        // the consumer alone stops, as JMX's stop operation of a consumer does: its route stays started
+        ((StatefulService) node.getRoute("jobs").getConsumer()).stop();
+        await().atMost(Duration.ofSeconds(10)).until(() -> node.getInflightRepository().size() == 0);
+
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(
+                () -> redis().getMap(key("jobs", "fail")).isEmpty() && redis().getMap(key("jobs.dead", "msg")).isEmpty());
+        assertThat(redis().getMap(key("jobs", "msg"))).as("still the queue's").containsKey("job-1");
     }
 
     @Test
