@@ -22,7 +22,9 @@ import io.github.camelredisdelay.internal.Delivery;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.RollbackExchangeException;
+import org.apache.camel.Route;
 import org.apache.camel.ServiceStatus;
+import org.apache.camel.StatefulService;
 import org.apache.camel.spi.SynchronizationVetoable;
 
 /**
@@ -184,8 +186,9 @@ final class DeliveryCompletion implements SynchronizationVetoable {
 
     /**
      * Whether the exchange failed on an interrupt (what a stop that ran out of time sends its threads) or, while its
-     * route or the context stops, on a refused step (a stopped route and Camel's forced shutdown reject what would run
-     * next).
+     * consumer, its route or the context stops, on a refused step (a stopped route and Camel's forced shutdown reject
+     * what would run next; so do the route's processors that a stopping consumer stops, before its route's status
+     * changes or when the consumer alone stops).
      */
     private static boolean cutOffByStop(Exchange exchange) {
         // both look through the failure's causes
@@ -198,8 +201,13 @@ final class DeliveryCompletion implements SynchronizationVetoable {
         if (context.isStopping() || context.isStopped()) {
             return true;
         }
-        String route = exchange.getFromRouteId();
-        ServiceStatus status = route == null ? null : context.getRouteController().getRouteStatus(route);
-        return status != null && (status.isStopping() || status.isStopped());
+        String routeId = exchange.getFromRouteId();
+        Route route = routeId == null ? null : context.getRoute(routeId);
+        if (route == null) {
+            return false;
+        }
+        ServiceStatus status = context.getRouteController().getRouteStatus(routeId);
+        return status != null && (status.isStopping() || status.isStopped())
+                || route.getConsumer() instanceof StatefulService consumer && (consumer.isStopping() || consumer.isStopped());
     }
 }
