@@ -329,6 +329,21 @@ class ConfigurationTrapsTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void concurrentConsumersOnAPollingConsumerThatPollsOnOneThreadIsNamedInAWarning() throws Exception {
+        try (LogLines log = LogLines.of(RedisDelayScheduledPollConsumer.class)) {
+            startContext(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("redis-delay:orders?consumerType=polling&concurrentConsumers=4").log("${body}");
+                }
+            });
+
+            assertThat(log.lines()).singleElement().asString().startsWith("WARN")
+                    .contains("queue orders", "concurrentConsumers=4", "consumerType=polling", "consumerType=blocking");
+        }
+    }
+
+    @Test
     void transferOptionsThatTheQueuesRunningTransferTaskDoesNotUseAreNamedInAWarning() throws Exception {
         try (LogLines log = LogLines.of(RedisDelayEndpoint.class)) {
             CamelContext context = startContext(new RouteBuilder() {
