@@ -291,7 +291,7 @@ public class RedisDelayConfiguration implements Cloneable {
     }
 
     /**
-     * Number of threads of a blocking consumer.
+     * Number of threads of a blocking consumer; a polling consumer polls on one thread and warns when this is above 1.
      */
     public void setConcurrentConsumers(int concurrentConsumers) {
         this.concurrentConsumers = concurrentConsumers;

@@ -24,6 +24,7 @@ import org.apache.camel.Processor;
 import org.apache.camel.ShutdownRunningTask;
 import org.apache.camel.spi.ShutdownAware;
 import org.apache.camel.support.ScheduledPollConsumer;
+import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -41,6 +42,8 @@ import org.slf4j.LoggerFactory;
  */
 public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer implements ShutdownAware {
 
+    private static final Logger LOG = LoggerFactory.getLogger(RedisDelayScheduledPollConsumer.class);
+
     private final RedisDelayEndpoint endpoint;
     private final FetchFailures fetchFailures;
     private ShardDeliverers deliverers;
@@ -51,7 +54,7 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
     public RedisDelayScheduledPollConsumer(RedisDelayEndpoint endpoint, Processor processor) {
         super(endpoint, processor);
         this.endpoint = endpoint;
-        this.fetchFailures = new FetchFailures(endpoint, LoggerFactory.getLogger(RedisDelayScheduledPollConsumer.class));
+        this.fetchFailures = new FetchFailures(endpoint, LOG);
         setDelay(endpoint.getConfiguration().getPollInterval());
         setInitialDelay(0);
         setGreedy(true);
@@ -64,6 +67,13 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
 
     @Override
     protected void doStart() throws Exception {
+        int concurrentConsumers = endpoint.getConfiguration().getConcurrentConsumers();
+        if (concurrentConsumers > 1) {
+            LOG.warn("The consumer of queue {} ignores concurrentConsumers={}: with consumerType=polling it polls on one "
+                     + "thread. Use consumerType=blocking for {} consumer threads, or asyncConsumer=true to route each "
+                     + "poll's messages together",
+                    endpoint.getQueueName(), concurrentConsumers, concurrentConsumers);
+        }
         deliverers = new ShardDeliverers(endpoint, true);
         deliverers.start(this);
         super.doStart();

@@ -121,7 +121,8 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
     private ConsumerType consumerType = ConsumerType.blocking;
 
     /**
-     * Blocking consumer threads per endpoint (per shard).
+     * Blocking consumer threads per endpoint (per shard); a polling consumer polls on one thread and warns when this is
+     * above 1.
      */
     private Integer concurrentConsumers = 1;
 
