@@ -204,6 +204,24 @@ class RedriveTest extends RedisDelayTestSupport {
         assertThat(delivered.get(0).getHeader(RedisDelayConstants.MESSAGE_ID)).isEqualTo("order-1#2-0");
     }
 
+    @Test
+    void redriveByTheIdTheDeadLetterQueueShowsMovesTheSecondDeadLetterOfAnId() throws Exception {
+        String uri = "redis-delay:orders?retrySchedule=10";
+        ProducerTemplate producer = node(uri);
+        deadLetterOrder1Twice(producer, uri);
+        // the id the dead-letter queue holds it under, as its consumer, browsing, the dev console and the ERROR log
+        // of the move name it
+        String deadLetterId = redis().<String, String>getMap(key("orders.dead", "msg")).keySet().stream()
+                .filter(id -> id.startsWith("order-1#")).findFirst().orElseThrow();
+
+        Object moved = producer.requestBodyAndHeader(uri + "&operation=redrive", null, RedisDelayConstants.MESSAGE_ID,
+                deadLetterId);
+
+        assertThat(moved).as("redrive of dead letter " + deadLetterId).isEqualTo(1L);
+        await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() == 1);
+        assertThat(delivered.get(0).getBody()).isEqualTo("second try");
+    }
+
     @ParameterizedTest
     @ValueSource(longs = { 0, -1 })
     void theJmxRedriveRefusesALimitBelowOneNamingIt(long limit) throws Exception {
