@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.camelredisdelay.internal.ShardTags;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
@@ -116,6 +117,47 @@ class RoutePolicyTest extends RedisDelayTestSupport {
             await().atMost(Duration.ofSeconds(5)).until(() -> received.contains(resumed));
             received.clear();
         }
+    }
+
+    @Test
+    void aShardedPollingConsumerSuspendedByAnExchangeRoutesNothingScheduledAfterTheSuspensionUntilResumed()
+            throws Exception {
+        String onShard0 = "m0";
+        String onShard1 = "m1";
+        for (int n = 0; ShardTags.shardOf(onShard0, 2) != 0; n++) {
+            onShard0 = "a" + n;
+        }
+        for (int n = 0; ShardTags.shardOf(onShard1, 2) != 1; n++) {
+            onShard1 = "b" + n;
+        }
+        String afterSuspendId = onShard1;
+        List<String> received = new CopyOnWriteArrayList<>();
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders?consumerType=polling&shards=2&pollInterval=100").routeId("orders").process(e -> {
+                    String body = e.getMessage().getBody(String.class);
+                    received.add(body + " while " + consumerStatus(e));
+                    if ("before-suspend".equals(body)) {
+                        // as a throttling or circuit-breaker policy does from an exchange's own thread
+                        ServiceHelper.suspendService(e.getContext().getRoute("orders").getConsumer());
+                        // scheduled after the suspension, due now, on the queue's other shard
+                        e.getContext().createProducerTemplate().sendBodyAndHeader("redis-delay:orders?shards=2",
+                                "after-suspend", RedisDelayConstants.MESSAGE_ID, afterSuspendId);
+                    }
+                });
+            }
+        });
+
+        node.createProducerTemplate().sendBodyAndHeader("redis-delay:orders?shards=2", "before-suspend",
+                RedisDelayConstants.MESSAGE_ID, onShard0);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> !received.isEmpty());
+        Thread.sleep(700);
+        // the consumer stays suspended: what was scheduled after the suspension waits for the resume
+        assertThat(received).containsExactly("before-suspend while Started");
+        ServiceHelper.resumeService(node.getRoute("orders").getConsumer());
+        await().atMost(Duration.ofSeconds(5)).until(() -> received.contains("after-suspend while Started"));
     }
 
     private static ServiceStatus consumerStatus(Exchange exchange) {
