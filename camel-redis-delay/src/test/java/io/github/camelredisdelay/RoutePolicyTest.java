@@ -16,6 +16,7 @@
 package io.github.camelredisdelay;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -158,6 +159,40 @@ class RoutePolicyTest extends RedisDelayTestSupport {
         assertThat(received).containsExactly("before-suspend while Started");
         ServiceHelper.resumeService(node.getRoute("orders").getConsumer());
         await().atMost(Duration.ofSeconds(5)).until(() -> received.contains("after-suspend while Started"));
+    }
+
+    @Test
+    void aMessageHandedBackBySuspendedConsumerIsPeekedAsReadyNotInFlightWithoutADelivery() throws Exception {
+        List<String> received = new CopyOnWriteArrayList<>();
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders").routeId("orders").process(e -> received.add(e.getMessage().getBody(String.class)));
+            }
+        });
+        var producer = node.createProducerTemplate();
+        List<String> peeks = new ArrayList<>();
+        for (int round = 0; round < 5; round++) {
+            // after a delivery the queue counts as busy: the consumer's next read waits in Redis (up to 250 ms)
+            producer.sendBody("redis-delay:orders", "busy-" + round);
+            String busy = "busy-" + round;
+            await().pollInterval(Duration.ofMillis(2)).atMost(Duration.ofSeconds(5)).until(() -> received.contains(busy));
+
+            node.getRouteController().suspendRoute("orders");
+            String id = "after-suspend-" + round;
+            producer.sendBodyAndHeader("redis-delay:orders", id, RedisDelayConstants.MESSAGE_ID, id);
+            // the read under way, if it brought the message, has handed it back by now; the consumer stays suspended
+            Thread.sleep(500);
+            Exchange peeked = producer.request("redis-delay:orders?operation=peek",
+                    e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, id));
+            peeks.add(id + " " + peeked.getMessage().getHeader(RedisDelayConstants.STATE) + " "
+                      + peeked.getMessage().getHeader(RedisDelayConstants.DELIVERY_COUNT));
+
+            node.getRouteController().resumeRoute("orders");
+            await().atMost(Duration.ofSeconds(5)).until(() -> received.contains(id));
+        }
+        // no consumer works on it while the only one is suspended: ready, not delivered yet
+        assertThat(peeks).allMatch(peek -> peek.endsWith(" ready 0"));
     }
 
     private static ServiceStatus consumerStatus(Exchange exchange) {
