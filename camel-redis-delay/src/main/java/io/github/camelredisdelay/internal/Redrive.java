@@ -91,7 +91,8 @@ public final class Redrive {
     /**
      * Moves one dead letter of this id, the first that can move, oldest first on each shard and the id's own shard
      * first: the one stored under the id, or a later one stored as {@code <id>#<stream entry>} (see
-     * {@link DeadLetters}), which may be on any shard.
+     * {@link DeadLetters}), which may be on any shard; asked by that stored id, just that one. Either goes back under
+     * the message's own id.
      *
      * @return {@code true} when one was moved
      */
@@ -103,7 +104,9 @@ public final class Redrive {
                 // a page of the stream per call, each after the last: the search ends with the listing
                 for (List<ReadyEntry> found = listing.next(1); !found.isEmpty(); found = listing.next(1)) {
                     ReadyEntry entry = found.get(0);
-                    Outcome outcome = entry.messageId().isEmpty() ? Outcome.LEFT : move(shard, entry, messageId::equals, due);
+                    // asked by the message's id, or by the one a later dead letter of it is stored under
+                    Predicate<String> wanted = id -> id.equals(messageId) || entry.messageId().equals(messageId);
+                    Outcome outcome = entry.messageId().isEmpty() ? Outcome.LEFT : move(shard, entry, wanted, due);
                     if (outcome == Outcome.MOVED) {
                         return true;
                     }
