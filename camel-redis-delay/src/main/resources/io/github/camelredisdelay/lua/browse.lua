@@ -28,8 +28,9 @@
           (for a dead-letter queue, whose messages are all ready)
 
   Returns {state, id, record, failure note or false, times delivered, ...}; state is "inflight" (fetched by a
-  consumer, up to the group's last delivered entry), "ready" or "scheduled"; times delivered is, in flight, the
-  deliveries of the stream entry (Redis' delivery counter: the one under way and those whose lease expired), else 0
+  consumer, up to the group's last delivered entry, and not handed back: see handedBack), "ready" or "scheduled";
+  times delivered is, in flight, the deliveries of the stream entry (Redis' delivery counter: the one under way and
+  those whose lease expired), else 0
 ]]
 local limit, order = tonumber(ARGV[3]), ARGV[4]
 local found = {}
@@ -64,11 +65,12 @@ for _, entry in ipairs(entries) do
     local ms, seq = entryKey(entry[1])
     local fetched = ms < lastMs or (ms == lastMs and seq <= lastSeq)
     local held = fetched and lease(entry[1])
-    found[#found + 1] = fetched and 'inflight' or 'ready'
+    local inFlight = fetched and not (held and handedBack(held))
+    found[#found + 1] = inFlight and 'inflight' or 'ready'
     found[#found + 1] = id
     found[#found + 1] = record
     found[#found + 1] = note
-    found[#found + 1] = held and held[4] or 0
+    found[#found + 1] = inFlight and held and held[4] or 0
   end
 end
 

@@ -24,10 +24,11 @@
 
   Returns {} when the queue holds no message with this id, else
     {state, record, failure note or false, times delivered}
-    state: "scheduled" (in the due set), "ready" (in the ready stream, not fetched yet) or "inflight" (fetched by a
-           consumer and not yet settled). A message in the stream is in flight when the entry of its stored version
-           (record.lua) is among the group's pending ones: the entry of a version it replaced may be in flight while
-           it is ready. Only the pending entries (at most the consumers' fetched messages) are read to find it.
+    state: "scheduled" (in the due set), "ready" (in the ready stream, not fetched yet, or handed back by a consumer
+           that read it while stopping or suspended) or "inflight" (fetched by a consumer and not yet settled). A
+           message in the stream is in flight when the entry of its stored version (record.lua) is among the group's
+           pending ones and not handed back: the entry of a version it replaced may be in flight while it is ready.
+           Only the pending entries (at most the consumers' fetched messages) are read to find it.
     times delivered: in flight, the deliveries of its stream entry (the one under way and those whose lease
            expired: Redis' delivery counter, as a consumer that takes the entry over counts them), else 0
 ]]
@@ -55,7 +56,7 @@ if type(pending) == 'table' and not pending.err and pending[1] > 0 then
   local entries = rcall('XRANGE', readyKey, pending[2], pending[3])
   for _, entry in ipairs(entries) do
     local held = deliversStored(entry[2]) and lease(entry[1])
-    if held then
+    if held and not handedBack(held) then
       state, timesDelivered = 'inflight', held[4]
     end
   end
