@@ -38,6 +38,7 @@ import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.redisson.client.codec.StringCodec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -417,6 +418,35 @@ class RedriveTest extends RedisDelayTestSupport {
             await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() == 1);
             assertThat(log.lines()).noneMatch(line -> line.contains("name two dead-letter queues"));
         }
+    }
+
+    @Test
+    void aReadOfTheDeadLetterQueueAReplacedRouteNamedThatFailedDoesNotFailTheCountsOfTheNewOne() throws Exception {
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:new").to("redis-delay:jobs");
+                from("redis-delay:jobs?deadLetterQueue=jobs-old").routeId("jobs").process(RedriveTest.this::failOrRecord);
+            }
+        });
+        ProducerTemplate producer = node.createProducerTemplate();
+        // a key of the old dead-letter queue of another type: counting its dead letters fails
+        redis().getBucket(key("jobs-old", "msg"), StringCodec.INSTANCE).set("not a hash");
+        assertThatThrownBy(() -> producer.requestBody("redis-delay:jobs?operation=stats", null, Map.class))
+                .hasStackTraceContaining("WRONGTYPE");
+
+        node.getRouteController().stopRoute("jobs");
+        node.removeRoute("jobs");
+        node.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:jobs?deadLetterQueue=jobs-new").routeId("jobs").process(RedriveTest.this::failOrRecord);
+            }
+        });
+        Map<?, ?> stats = producer.requestBody("redis-delay:jobs?operation=stats", null, Map.class);
+
+        assertThat(stats.get("deadLetterQueue")).isEqualTo("jobs-new");
+        assertThat(stats.get("deadLettered")).isEqualTo(0L);
     }
 
     @Test
