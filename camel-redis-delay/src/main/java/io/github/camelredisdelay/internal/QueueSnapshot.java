@@ -18,11 +18,12 @@ package io.github.camelredisdelay.internal;
 /**
  * The counts of a queue and of its dead-letter queue, as read together by one refresh of {@link QueueStatistics}.
  *
- * @param counts       the queue's messages by state (every shard added up)
- * @param deadLettered messages in the queue's dead-letter queue
- * @param takenAtNanos when the reply arrived, {@link System#nanoTime()}
+ * @param counts          the queue's messages by state (every shard added up)
+ * @param deadLetterQueue the dead-letter queue counted
+ * @param deadLettered    messages in that dead-letter queue
+ * @param takenAtNanos    when the reply arrived, {@link System#nanoTime()}
  */
-public record QueueSnapshot(QueueCounts counts, long deadLettered, long takenAtNanos) {
+public record QueueSnapshot(QueueCounts counts, String deadLetterQueue, long deadLettered, long takenAtNanos) {
 
     /** Whether this snapshot is at most {@code maxAgeMs} old. */
     boolean youngerThan(long maxAgeMs, long nowNanos) {

@@ -98,6 +98,7 @@ public final class QueueStatistics {
             // another endpoint's, even of the same name: one that stopped may have released its client
             deadLetterQueue = best;
             last = null;
+            lastFailure = null;
         }
         return best;
     }
@@ -152,13 +153,13 @@ public final class QueueStatistics {
      */
     public QueueSnapshot snapshot() {
         QueueSnapshot current = last;
-        if (current != null && current.youngerThan(MAX_AGE_MS, System.nanoTime())) {
+        if (isCurrent(current, System.nanoTime())) {
             return current;
         }
         synchronized (refreshLock) {
             long now = System.nanoTime();
             current = last;
-            if (current != null && current.youngerThan(MAX_AGE_MS, now)) {
+            if (isCurrent(current, now)) {
                 return current;
             }
             FailedRefresh failure = lastFailure;
@@ -181,14 +182,24 @@ public final class QueueStatistics {
         return last;
     }
 
+    /**
+     * Whether a snapshot is young enough and counts the dead-letter queue counted now: one a refresh took while a
+     * consumer's start or stop changed it is not.
+     */
+    private boolean isCurrent(QueueSnapshot snapshot, long nowNanos) {
+        return snapshot != null && snapshot.youngerThan(MAX_AGE_MS, nowNanos)
+                && snapshot.deadLetterQueue().equals(deadLetterQueue.name());
+    }
+
     private QueueSnapshot refresh() {
         long before = System.currentTimeMillis();
+        ShardedQueue counted = deadLetterQueue;
         CompletableFuture<QueueCounts> counts = queue.countsAsync().toCompletableFuture();
-        CompletableFuture<Long> dead = deadLetterQueue.sizeAsync().toCompletableFuture();
+        CompletableFuture<Long> dead = counted.sizeAsync().toCompletableFuture();
         QueueCounts read = Futures.await(counts);
         long deadLettered = Futures.await(dead);
         clockOffsetMs = read.redisNow() - (before + System.currentTimeMillis()) / 2;
-        return new QueueSnapshot(read, deadLettered, System.nanoTime());
+        return new QueueSnapshot(read, counted.name(), deadLettered, System.nanoTime());
     }
 
     /**
@@ -203,7 +214,7 @@ public final class QueueStatistics {
         stats.put("scheduled", counts.scheduled());
         stats.put("ready", counts.ready());
         stats.put("inFlight", counts.inFlight());
-        stats.put("deadLetterQueue", deadLetterQueue.name());
+        stats.put("deadLetterQueue", snapshot.deadLetterQueue());
         stats.put("deadLettered", snapshot.deadLettered());
         stats.put("oldestOverdueMs", counts.oldestOverdueMs());
         stats.put("latenessSamples", summary.samples());
