@@ -386,27 +386,11 @@ class RedriveTest extends RedisDelayTestSupport {
 
     @Test
     void aConsumerRouteReplacedByOneNamingAnotherDeadLetterQueueLeavesItsOwnUncounted() throws Exception {
-        CamelContext node = startContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                // the producer's endpoint keeps the queue's statistics while the consumer route is replaced
-                from("direct:new").to("redis-delay:jobs");
-                from("redis-delay:jobs?deadLetterQueue=jobs-old&maxDeliveries=1").routeId("jobs")
-                        .process(RedriveTest.this::failOrRecord);
-            }
-        });
+        CamelContext node = startJobsNode("redis-delay:jobs?deadLetterQueue=jobs-old&maxDeliveries=1");
         ProducerTemplate producer = node.createProducerTemplate();
-        node.getRouteController().stopRoute("jobs");
-        node.removeRoute("jobs");
 
         try (LogLines log = LogLines.of(RedisDelayEndpoint.class)) {
-            node.addRoutes(new RouteBuilder() {
-                @Override
-                public void configure() {
-                    from("redis-delay:jobs?deadLetterQueue=jobs-new&maxDeliveries=1").routeId("jobs")
-                            .process(RedriveTest.this::failOrRecord);
-                }
-            });
+            replaceJobsRoute(node, "redis-delay:jobs?deadLetterQueue=jobs-new&maxDeliveries=1");
             deadLetterOne(producer, "direct:new", "jobs-new");
 
             Map<?, ?> stats = producer.requestBody("redis-delay:jobs?operation=stats", null, Map.class);
@@ -422,31 +406,44 @@ class RedriveTest extends RedisDelayTestSupport {
 
     @Test
     void aReadOfTheDeadLetterQueueAReplacedRouteNamedThatFailedDoesNotFailTheCountsOfTheNewOne() throws Exception {
-        CamelContext node = startContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                from("direct:new").to("redis-delay:jobs");
-                from("redis-delay:jobs?deadLetterQueue=jobs-old").routeId("jobs").process(RedriveTest.this::failOrRecord);
-            }
-        });
+        CamelContext node = startJobsNode("redis-delay:jobs?deadLetterQueue=jobs-old");
         ProducerTemplate producer = node.createProducerTemplate();
         // a key of the old dead-letter queue of another type: counting its dead letters fails
         redis().getBucket(key("jobs-old", "msg"), StringCodec.INSTANCE).set("not a hash");
         assertThatThrownBy(() -> producer.requestBody("redis-delay:jobs?operation=stats", null, Map.class))
                 .hasStackTraceContaining("WRONGTYPE");
 
+        replaceJobsRoute(node, "redis-delay:jobs?deadLetterQueue=jobs-new");
+        Map<?, ?> stats = producer.requestBody("redis-delay:jobs?operation=stats", null, Map.class);
+
+        assertThat(stats.get("deadLetterQueue")).isEqualTo("jobs-new");
+        assertThat(stats.get("deadLettered")).isEqualTo(0L);
+    }
+
+    /**
+     * A node with the consumer route "jobs" of {@code consumerUri} and a producer route, direct:new, whose endpoint
+     * keeps the queue's statistics while the consumer route is replaced.
+     */
+    private CamelContext startJobsNode(String consumerUri) throws Exception {
+        return startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:new").to("redis-delay:jobs");
+                from(consumerUri).routeId("jobs").process(RedriveTest.this::failOrRecord);
+            }
+        });
+    }
+
+    /** Replaces the consumer route "jobs" by one of {@code consumerUri}, as a redeployment at runtime does. */
+    private void replaceJobsRoute(CamelContext node, String consumerUri) throws Exception {
         node.getRouteController().stopRoute("jobs");
         node.removeRoute("jobs");
         node.addRoutes(new RouteBuilder() {
             @Override
             public void configure() {
-                from("redis-delay:jobs?deadLetterQueue=jobs-new").routeId("jobs").process(RedriveTest.this::failOrRecord);
+                from(consumerUri).routeId("jobs").process(RedriveTest.this::failOrRecord);
             }
         });
-        Map<?, ?> stats = producer.requestBody("redis-delay:jobs?operation=stats", null, Map.class);
-
-        assertThat(stats.get("deadLetterQueue")).isEqualTo("jobs-new");
-        assertThat(stats.get("deadLettered")).isEqualTo(0L);
     }
 
     @Test
