@@ -119,7 +119,8 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
      * Fetches and routes each shard's messages. A failed fetch is logged once per outage (and handed to the route's
      * error handler as often, with {@code bridgeErrorHandler}), as by the blocking consumer, rather than by Camel's
      * poll strategy with each poll. Nothing is fetched while the endpoint's {@code shards} differs from its queue's,
-     * and no further shard once the consumer is suspended.
+     * and no further shard once the consumer is suspended (a stop suspends it first); a read under way when that
+     * happens brings its batch, which is routed.
      */
     @Override
     protected int poll() throws InterruptedException {
@@ -141,6 +142,11 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
         }
         int delivered = 0;
         for (Deliverer deliverer : deliverers.all()) {
+            if (isSuspendingOrSuspended()) {
+                // an exchange of an earlier shard's batch suspended the consumer (a route policy, the route
+                // controller), or a stop began, which suspends first: no further shard is read
+                break;
+            }
             List<Delivery> batch;
             try {
                 batch = deliverer.fetch(endpoint.getConfiguration().getMaxMessagesPerPoll(), null);
@@ -150,12 +156,6 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
                     // not a stop that ran out of time and interrupted the read
                     fetchFailures.failed(e, getExceptionHandler());
                 }
-                break;
-            }
-            if (isSuspendingOrSuspended()) {
-                // an exchange of an earlier shard's batch suspended the consumer (a route policy), or the route
-                // controller did while this read ran: what it brought goes back, its delivery uncounted
-                deliverer.handBack(batch);
                 break;
             }
             delivered += route(deliverer, batch);
