@@ -185,15 +185,16 @@ final class DeliveryCompletion implements SynchronizationVetoable {
     }
 
     /**
-     * Whether the exchange failed on an interrupt (what a stop that ran out of time sends its threads) or, while its
-     * consumer, its route or the context stops, on a refused step (a stopped route and Camel's forced shutdown reject
+     * Whether the exchange failed, while its consumer, its route or the context stops, on an interrupt (what a stop
+     * that ran out of time sends its threads) or on a refused step (a stopped route and Camel's forced shutdown reject
      * what would run next; so do the route's processors that a stopping consumer stops, before its route's status
      * changes or when the consumer alone stops).
      */
     private static boolean cutOffByStop(Exchange exchange) {
-        // both look through the failure's causes
-        return exchange.getException(InterruptedException.class) != null
-                || exchange.getException(RejectedExecutionException.class) != null && stopping(exchange);
+        // both look through the failure's causes; an interrupt while nothing stops is the route's own failure (a
+        // client library's deadline, say)
+        return (exchange.getException(InterruptedException.class) != null
+                || exchange.getException(RejectedExecutionException.class) != null) && stopping(exchange);
     }
 
     private static boolean stopping(Exchange exchange) {
