@@ -17,6 +17,8 @@ package io.github.camelredisdelay;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -27,6 +29,7 @@ import io.github.camelredisdelay.internal.ConsumerGroup;
 import io.github.camelredisdelay.internal.ConsumerNames;
 import io.github.camelredisdelay.internal.DeadLetters;
 import io.github.camelredisdelay.internal.Delivery;
+import io.github.camelredisdelay.internal.Futures;
 import io.github.camelredisdelay.internal.LeaseKeeper;
 import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.Reclaimed;
@@ -55,7 +58,10 @@ final class Deliverer {
     private final AtomicLong nextReclaimNanos = new AtomicLong(System.nanoTime());
     /** Where the next look for expired leases starts in the pending list. */
     private volatile String reclaimCursor = Reclaimed.FROM_START;
-    private ScheduledFuture<?> leaseExtension;
+    private volatile ScheduledFuture<?> leaseExtension;
+    /** Whether this deliverer stopped: its lease timer then runs only until the deliveries left unsettled are. */
+    private volatile boolean stopped;
+    private final AtomicBoolean leftGroup = new AtomicBoolean();
     /** Redis refused the last acknowledgement and answered the read beside it: the next fetch only acknowledges. */
     private volatile boolean acksRefused;
 
@@ -310,10 +316,21 @@ final class Deliverer {
      */
     void start(ScheduledExecutorService leaseTimer) {
         long period = Math.max(50, endpoint.getConfiguration().getVisibilityTimeout() / 3);
-        leaseExtension = leaseTimer.scheduleAtFixedRate(() -> {
-            droppedCopies.abandonDropped();
-            leases.extend();
-        }, period, period, TimeUnit.MILLISECONDS);
+        leaseExtension = leaseTimer.scheduleAtFixedRate(this::keepLeases, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * One round of the lease timer: settles the deliveries whose copy was dropped and extends the leases of the others;
+     * once this deliverer stopped and the last of them settled, leaves the consumer group instead. Never waits for
+     * Redis: the timer thread serves every consumer of the connection.
+     */
+    private void keepLeases() {
+        droppedCopies.abandonDropped();
+        if (stopped && leases.size() == 0) {
+            leaveGroup();
+            return;
+        }
+        leases.extend();
     }
 
     /**
@@ -339,22 +356,46 @@ final class Deliverer {
     }
 
     /**
-     * Stops extending leases, acknowledges what finished, and leaves the consumer group unless this consumer still
-     * holds messages.
+     * Acknowledges what finished, stops extending leases and leaves the consumer group unless this consumer still holds
+     * messages. Deliveries the stop left unsettled (a copy handed to another route that runs on, an exchange deaf to
+     * the stop's interrupt) keep their leases until they settle, so that no other consumer takes them over while they
+     * run; the lease timer then leaves the group.
      */
     void stop() {
-        if (leaseExtension != null) {
-            leaseExtension.cancel(false);
-            leaseExtension = null;
-        }
         if (acks != null) {
             acks.close();
         }
         flushAcknowledgements();
-        try {
-            queue.group().retire(consumerName);
-        } catch (RuntimeException e) {
-            LOG.debug("Consumer {} could not leave the group of queue {}: {}", consumerName, queue.name(), e.toString());
+        stopped = true;
+        if (leaseExtension == null || leases.size() == 0) {
+            try {
+                Futures.await(leaveGroup());
+            } catch (RuntimeException e) {
+                // logged by leaveGroup
+            }
         }
+    }
+
+    /** Stops extending leases and leaves the consumer group unless this consumer still holds messages; once. */
+    private CompletionStage<?> leaveGroup() {
+        if (!leftGroup.compareAndSet(false, true)) {
+            return CompletableFuture.completedFuture(null);
+        }
+        ScheduledFuture<?> extension = leaseExtension;
+        if (extension != null) {
+            extension.cancel(false);
+        }
+        CompletionStage<?> retired;
+        try {
+            retired = queue.group().retire(consumerName);
+        } catch (RuntimeException e) {
+            retired = CompletableFuture.failedFuture(e);
+        }
+        return retired.whenComplete((done, failure) -> {
+            if (failure != null) {
+                LOG.debug("Consumer {} could not leave the group of queue {}: {}", consumerName, queue.name(),
+                        Futures.unwrap(failure).toString());
+            }
+        });
     }
 }

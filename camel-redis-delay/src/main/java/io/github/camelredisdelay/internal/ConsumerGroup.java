@@ -193,11 +193,12 @@ public final class ConsumerGroup {
     }
 
     /**
-     * Removes a stopping consumer from the group unless it still holds messages; see {@code retire.lua}.
+     * Removes a stopping consumer from the group unless it still holds messages; see {@code retire.lua}. The stage
+     * completes when Redis replied.
      */
-    public void retire(String consumer) {
-        scripts.callAndWait("Retirement of consumer " + consumer, LuaScript.RETIRE, Durability.NONE, RScript.ReturnType.LONG,
-                bytes(consumer));
+    public CompletionStage<?> retire(String consumer) {
+        return scripts.call("Retirement of consumer " + consumer, LuaScript.RETIRE, Durability.NONE,
+                RScript.ReturnType.LONG, bytes(consumer));
     }
 
     /**

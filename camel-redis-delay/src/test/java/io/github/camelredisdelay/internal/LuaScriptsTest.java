@@ -434,8 +434,8 @@ class LuaScriptsTest extends RedisDelayTestSupport {
         queue.group().readNew("holder", 10, null);
         queue.group().readNew("idle", 10, null);
 
-        queue.group().retire("holder");
-        queue.group().retire("idle");
+        queue.group().retire("holder").toCompletableFuture().join();
+        queue.group().retire("idle").toCompletableFuture().join();
 
         assertThat(redis().getStream(key("q", "ready")).listConsumers(QueueKeys.GROUP))
                 .extracting(c -> c.getName()).containsExactly("holder");
