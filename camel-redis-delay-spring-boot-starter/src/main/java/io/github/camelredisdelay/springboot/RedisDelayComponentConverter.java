@@ -27,8 +27,9 @@ import org.springframework.core.convert.converter.GenericConverter;
 
 /**
  * Turns the bean references of {@code camel.component.redis-delay.*} ({@code #bean:queueClient}, or
- * {@code #queueClient} as Camel also accepts) into the beans they name, as Camel's own starters do; a value without the
- * {@code #} is left to other converters.
+ * {@code #queueClient} as Camel also accepts) into the beans they name, as Camel's own starters do; a plain name
+ * ({@code queueClient}) names a bean too, as elsewhere in Spring, rather than being dropped. A name no bean of the
+ * option's type has fails the startup, naming it.
  */
 @Configuration(proxyBeanMethods = false)
 @ConfigurationPropertiesBinding
@@ -55,10 +56,8 @@ public class RedisDelayComponentConverter implements GenericConverter {
             return null;
         }
         String reference = source.toString();
-        if (!reference.startsWith("#")) {
-            return null;
-        }
-        String name = reference.startsWith(BEAN_PREFIX) ? reference.substring(BEAN_PREFIX.length()) : reference.substring(1);
+        String name = reference.startsWith(BEAN_PREFIX) ? reference.substring(BEAN_PREFIX.length())
+                : reference.startsWith("#") ? reference.substring(1) : reference;
         return applicationContext.getBean(name, targetType.getType());
     }
 }
