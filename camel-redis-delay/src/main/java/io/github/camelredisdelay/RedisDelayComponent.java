@@ -121,7 +121,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
     public PropertyConfigurer getComponentPropertyConfigurer() {
         PropertyConfigurer generated = super.getComponentPropertyConfigurer();
         if (generated != null && strictComponentConfigurer == null) {
-            strictComponentConfigurer = new StrictDurationsConfigurer(generated, target -> "component redis-delay");
+            strictComponentConfigurer = new ComponentOptionsConfigurer(generated);
         }
         return strictComponentConfigurer;
     }

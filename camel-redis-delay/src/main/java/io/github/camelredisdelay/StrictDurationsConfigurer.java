@@ -28,7 +28,7 @@ import org.apache.camel.spi.PropertyConfigurerGetter;
  * ({@link Durations#parse}): Camel's own converter reads {@code 30M} as 0. Every way an option is set by name goes
  * through here, so URIs, component properties, camel-main and Spring Boot properties are all checked alike.
  */
-final class StrictDurationsConfigurer implements GeneratedPropertyConfigurer, PropertyConfigurerGetter {
+class StrictDurationsConfigurer implements GeneratedPropertyConfigurer, PropertyConfigurerGetter {
 
     /** The options of type duration, as the catalog names them. */
     static final Set<String> DURATION_OPTIONS = Set.of("delay", "pollInterval", "visibilityTimeout", "transferInterval",
