@@ -28,7 +28,6 @@ import org.apache.camel.spring.boot.ComponentConfigurationProperties;
 import org.apache.camel.spring.boot.util.ConditionalOnCamelContextAndAutoConfigurationBeans;
 import org.apache.camel.spring.boot.util.ConditionalOnHierarchicalProperties;
 import org.apache.camel.spring.boot.util.HierarchicalPropertiesEvaluator;
-import org.apache.camel.support.PropertyBindingSupport;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -69,10 +68,11 @@ public class RedisDelayComponentAutoConfiguration {
                 options.putAll(bound);
                 PropertyConfigurer configurer = target.getComponentPropertyConfigurer();
                 options.forEach((option, value) -> {
-                    // not camel-spring-boot's CamelPropertiesHelper: it tries a value the configurer refused again as
-                    // a bean reference (#bean:30M), whose lookup error then hides the configurer's own
-                    if (!PropertyBindingSupport.build().withConfigurer(configurer).withIgnoreCase(true)
-                            .bind(camelContext, target, option, value)) {
+                    // straight to the configurer: camel-spring-boot's CamelPropertiesHelper tries a value the
+                    // configurer refused again as a bean reference (#bean:30M), whose lookup error then hides the
+                    // configurer's own, and Camel's property binding resolves {{ }} placeholders again, which Spring
+                    // resolved already (a password may hold {{); bean references arrive as beans (the converter)
+                    if (!configurer.configure(camelContext, target, option, value, true)) {
                         throw new IllegalArgumentException(
                                 "The redis-delay component has no option " + option + " (set to " + value + ")");
                     }
