@@ -21,6 +21,8 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.spi.ComponentCustomizer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.redisson.api.RedissonClient;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -74,15 +76,23 @@ class ClientChoiceTest {
         return new SpringApplicationBuilder(TwoClients.class).properties(properties);
     }
 
-    @Test
-    void redissonClientPropertyPicksTheNamedBean() {
+    @ParameterizedTest
+    @ValueSource(strings = { "#bean:queueClient", "queueClient" })
+    void redissonClientPropertyPicksTheNamedBean(String reference) {
         try (ConfigurableApplicationContext context = app(
-                "camel.component.redis-delay.redisson-client=#bean:queueClient").run()) {
+                "camel.component.redis-delay.redisson-client=" + reference).run()) {
             RedisDelayComponent component = context.getBean(CamelContext.class)
                     .getComponent("redis-delay", RedisDelayComponent.class);
 
             assertThat(component.getConfiguration().getRedissonClient()).isSameAs(context.getBean("queueClient"));
         }
+    }
+
+    @Test
+    void aRedissonClientPropertyNamingNoBeanFailsTheStartupNamingIt() {
+        assertThatThrownBy(() -> app("camel.component.redis-delay.redisson-client=queueClinet").run().close())
+                .rootCause()
+                .hasMessageContaining("queueClinet");
     }
 
     @Test
