@@ -154,8 +154,8 @@ class RoutePolicyTest extends RedisDelayTestSupport {
                 RedisDelayConstants.MESSAGE_ID, onShard0);
 
         await().atMost(Duration.ofSeconds(10)).until(() -> !received.isEmpty());
-        Thread.sleep(700);
         // the consumer stays suspended: what was scheduled after the suspension waits for the resume
+        await().during(Duration.ofMillis(700)).atMost(Duration.ofSeconds(3)).until(() -> received.size() == 1);
         assertThat(received).containsExactly("before-suspend while Started");
         ServiceHelper.resumeService(node.getRoute("orders").getConsumer());
         await().atMost(Duration.ofSeconds(5)).until(() -> received.contains("after-suspend while Started"));
@@ -181,8 +181,8 @@ class RoutePolicyTest extends RedisDelayTestSupport {
             node.getRouteController().suspendRoute("orders");
             String id = "after-suspend-" + round;
             producer.sendBodyAndHeader("redis-delay:orders", id, RedisDelayConstants.MESSAGE_ID, id);
-            // the read under way, if it brought the message, has handed it back by now; the consumer stays suspended
-            Thread.sleep(500);
+            // the read under way (up to 250 ms), if it brought the message, hands it back rather than routing it
+            await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(3)).until(() -> !received.contains(id));
             Exchange peeked = producer.request("redis-delay:orders?operation=peek",
                     e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, id));
             peeks.add(id + " " + peeked.getMessage().getHeader(RedisDelayConstants.STATE) + " "
