@@ -23,7 +23,6 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.RollbackExchangeException;
 import org.apache.camel.Route;
-import org.apache.camel.ServiceStatus;
 import org.apache.camel.StatefulService;
 import org.apache.camel.spi.SynchronizationVetoable;
 
@@ -202,13 +201,10 @@ final class DeliveryCompletion implements SynchronizationVetoable {
         if (context.isStopping() || context.isStopped()) {
             return true;
         }
+        // a route stops its consumer first, so a stopping or stopped route has a stopping or stopped consumer
         String routeId = exchange.getFromRouteId();
         Route route = routeId == null ? null : context.getRoute(routeId);
-        if (route == null) {
-            return false;
-        }
-        ServiceStatus status = context.getRouteController().getRouteStatus(routeId);
-        return status != null && (status.isStopping() || status.isStopped())
-                || route.getConsumer() instanceof StatefulService consumer && (consumer.isStopping() || consumer.isStopped());
+        return route != null && route.getConsumer() instanceof StatefulService consumer
+                && (consumer.isStopping() || consumer.isStopped());
     }
 }

@@ -48,7 +48,6 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport {
 
     private final RedisDelayEndpoint endpoint;
     private ShardDeliverers shards;
-    private List<Deliverer> deliverers;
     private final AtomicInteger nextShard = new AtomicInteger();
 
     public RedisDelayPollingConsumer(RedisDelayEndpoint endpoint) {
@@ -59,7 +58,6 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport {
     @Override
     protected void doStart() throws Exception {
         shards = new ShardDeliverers(endpoint, false);
-        deliverers = shards.all();
         String migrateFrom = endpoint.getConfiguration().getMigrateFrom();
         if (migrateFrom != null) {
             LOG.warn("A ConsumerTemplate or pollEnrich receiving from queue {} does not migrate: migrateFrom={} is an "
@@ -104,6 +102,7 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport {
      * waiting, then waited on one shard at a time, taking turns.
      */
     private Exchange take(Duration block) {
+        List<Deliverer> deliverers = shards.all();
         if (deliverers.size() == 1) {
             return take(deliverers.get(0), block);
         }

@@ -96,8 +96,8 @@ public final class QueueStatistics {
                 .orElse(firstDeadLetterQueue);
         if (best != deadLetterQueue) {
             // another endpoint's, even of the same name: one that stopped may have released its client
+            // a snapshot of the other is no longer current (isCurrent); a failed read of it says nothing of this one
             deadLetterQueue = best;
-            last = null;
             lastFailure = null;
         }
         return best;
