@@ -47,7 +47,7 @@ import java.util.function.ToLongFunction;
  * The requests of a call get their results in one task on the {@code completer} given: callers that continue there (a
  * route after its schedule) cost the thread that received the reply one hand-off per call, not one each. A caller that
  * waits ({@link #submit}) is woken by the thread that received the reply, unless it saw the reply first: a caller with
- * nothing queued behind it and a short link spins for it for a moment ({@link ReplySpin}).
+ * nothing queued behind it and a short link may spin for it for a moment ({@link ReplySpin}).
  *
  * @param <T> a request
  * @param <R> its result
@@ -109,9 +109,8 @@ public final class GroupCommit<T, R> {
      */
     public R submit(T request) throws InterruptedException {
         Turn<T, R> turn = enqueue(request, true);
-        ReplySpin.briefly(turn.result(), roundTrips.floorNanos(), nothingQueued);
         try {
-            return turn.result().get();
+            return ReplySpin.await(turn.result(), roundTrips.floorNanos(), nothingQueued);
         } catch (InterruptedException e) {
             synchronized (this) {
                 queued.remove(turn);

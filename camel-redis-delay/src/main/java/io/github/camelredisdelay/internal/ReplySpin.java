@@ -15,22 +15,24 @@
  */
 package io.github.camelredisdelay.internal;
 
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
 /**
- * Lets a caller that waits alone for a reply from a nearby Redis spin for it for a moment before it parks. Waking a
- * parked thread costs a system call on the thread that received the reply and a pass through the scheduler for the
- * parked one; on the reference machine that is about 23 µs, a quarter of a synchronous schedule's round trip on
- * loopback, and it costs nearly as much CPU as the spin that replaces it (design notes 13).
+ * Lets a caller that waits alone for a reply from a nearby Redis spin for it for a moment before it parks, where that
+ * shortens the wait. Waking a parked thread costs a system call on the thread that received the reply and a pass
+ * through the scheduler for the parked one; on the reference machine that is about 23 µs, a quarter of a synchronous
+ * schedule's round trip on loopback, and it costs nearly as much CPU as the spin that replaces it (design notes 13). On
+ * other machines the spinner delays the reply instead, so {@link SpinTrial} times both ways and takes the faster.
  * <p>
- * Spinning pays only while nothing else wants the CPU. So at most one thread spins at a time (per copy of this class,
- * so per JVM unless the component is loaded twice), and none with a single processor (the reply could not come in while
- * it spins); a spin ends as soon as its caller is no longer alone (others queued behind it, whose call the thread
- * receiving the reply must send); it lasts at most twice the shortest recent round trip; and there is none when that
- * round trip is unknown or not shorter than {@value #SHORT_ROUND_TRIP_NANOS} ns, since a longer wait would be spun away
- * as CPU. A virtual thread that spins holds its carrier thread meanwhile, for at most twice that bound.
+ * Spinning pays only while nothing else wants the CPU. So at most one thread waits this way at a time (per copy of this
+ * class, so per JVM unless the component is loaded twice), and none with a single processor (the reply could not come
+ * in while it spins); a spin ends as soon as its caller is no longer alone (others queued behind it, whose call the
+ * thread receiving the reply must send); it lasts at most twice the shortest recent round trip; and there is none when
+ * that round trip is unknown or not shorter than {@value #SHORT_ROUND_TRIP_NANOS} ns, since a longer wait would be spun
+ * away as CPU. A virtual thread that spins holds its carrier thread meanwhile, for at most twice that bound.
  */
 final class ReplySpin {
 
@@ -38,37 +40,50 @@ final class ReplySpin {
     static final long SHORT_ROUND_TRIP_NANOS = 100_000;
 
     private static final boolean SEVERAL_PROCESSORS = Runtime.getRuntime().availableProcessors() > 1;
-    private static final AtomicBoolean SPINNING = new AtomicBoolean();
+    /** Held by the one caller that waits alone and is timed; it also guards {@link #TRIAL}. */
+    private static final AtomicBoolean WAITING_ALONE = new AtomicBoolean();
+    private static final SpinTrial TRIAL = new SpinTrial();
 
     private ReplySpin() {
     }
 
     /**
-     * Spins for {@code reply} while the round trips are short and there are several processors; see {@link #spin}.
+     * Returns the reply's result once it is in. A caller {@code alone} with a short round trip and several processors
+     * first spins for it (see {@link #spin}) when the trial chose spinning, or is timed for the trial.
      *
      * @param floorNanos the shortest recent round trip ({@link RoundTrips#floorNanos}), 0 when unknown
      */
-    static void briefly(Future<?> reply, long floorNanos, BooleanSupplier alone) {
-        if (SEVERAL_PROCESSORS && floorNanos > 0 && floorNanos < SHORT_ROUND_TRIP_NANOS) {
-            spin(reply, 2 * floorNanos, alone);
+    static <R> R await(Future<R> reply, long floorNanos, BooleanSupplier alone)
+            throws InterruptedException, ExecutionException {
+        if (!SEVERAL_PROCESSORS || floorNanos <= 0 || floorNanos >= SHORT_ROUND_TRIP_NANOS
+                || !WAITING_ALONE.compareAndSet(false, true)) {
+            return reply.get();
+        }
+        try {
+            if (!alone.getAsBoolean()) {
+                return reply.get();
+            }
+            boolean spin = TRIAL.spinNext();
+            long started = System.nanoTime();
+            if (spin) {
+                spin(reply, 2 * floorNanos, alone);
+            }
+            R result = reply.get();
+            TRIAL.record(spin, System.nanoTime() - started);
+            return result;
+        } finally {
+            WAITING_ALONE.set(false);
         }
     }
 
     /**
-     * Returns once {@code reply} is done, its caller is no longer {@code alone}, or {@code budgetNanos} have passed; at
-     * once if another thread spins. The caller then waits for the reply as usual.
+     * Returns once {@code reply} is done, its caller is no longer {@code alone}, or {@code budgetNanos} have passed.
+     * The caller then waits for the reply as usual.
      */
     static void spin(Future<?> reply, long budgetNanos, BooleanSupplier alone) {
-        if (!SPINNING.compareAndSet(false, true)) {
-            return;
-        }
-        try {
-            long deadline = System.nanoTime() + budgetNanos;
-            while (!reply.isDone() && alone.getAsBoolean() && System.nanoTime() - deadline < 0) {
-                Thread.onSpinWait();
-            }
-        } finally {
-            SPINNING.set(false);
+        long deadline = System.nanoTime() + budgetNanos;
+        while (!reply.isDone() && alone.getAsBoolean() && System.nanoTime() - deadline < 0) {
+            Thread.onSpinWait();
         }
     }
 }

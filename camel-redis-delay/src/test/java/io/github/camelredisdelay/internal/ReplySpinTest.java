@@ -18,6 +18,7 @@ package io.github.camelredisdelay.internal;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -33,16 +34,31 @@ class ReplySpinTest {
     private final CompletableFuture<String> neverReplied = new CompletableFuture<>();
     private final AtomicInteger looks = new AtomicInteger();
 
+    /** Well under {@link ReplySpin#SHORT_ROUND_TRIP_NANOS}: a round trip short enough to spin for. */
+    private static final long SHORT = ReplySpin.SHORT_ROUND_TRIP_NANOS / 2;
+
     @Test
-    void aCallerDoesNotSpinWhileTheRoundTripIsUnknown() {
-        ReplySpin.briefly(neverReplied, 0, this::alone);
+    void aCallerDoesNotSpinWhileTheRoundTripIsUnknown() throws Exception {
+        assertThat(ReplySpin.await(CompletableFuture.completedFuture("stored"), 0, this::alone)).isEqualTo("stored");
         assertThat(looks).hasValue(0);
     }
 
     @Test
-    void aCallerDoesNotSpinWhenTheShortestRecentRoundTripIsNotShort() {
-        ReplySpin.briefly(neverReplied, ReplySpin.SHORT_ROUND_TRIP_NANOS, this::alone);
+    void aCallerDoesNotSpinWhenTheShortestRecentRoundTripIsNotShort() throws Exception {
+        assertThat(ReplySpin.await(CompletableFuture.completedFuture("stored"), ReplySpin.SHORT_ROUND_TRIP_NANOS,
+                this::alone)).isEqualTo("stored");
         assertThat(looks).hasValue(0);
+    }
+
+    @Test
+    void aCallerAloneGetsItsReplyFromAnotherThread() throws Exception {
+        // a whole trial's worth, so that spinning and parked waits are both among them
+        for (int i = 0; i < 2 * SpinTrial.SAMPLES; i++) {
+            CompletableFuture<Integer> reply = new CompletableFuture<>();
+            reply.completeAsync(() -> 7);
+            assertThat(ReplySpin.await(reply, SHORT, this::alone)).isEqualTo(7);
+        }
+        assertThat(looks).hasPositiveValue();
     }
 
     @Test
@@ -67,26 +83,34 @@ class ReplySpinTest {
     }
 
     @Test
-    void onlyOneThreadSpinsAtATime() throws Exception {
-        CountDownLatch spinning = new CountDownLatch(1);
+    void onlyOneCallerAtATimeMaySpin() throws Exception {
+        CountDownLatch waiting = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        // the first caller's spin lasts until the second one was turned away
-        Thread first = new Thread(() -> ReplySpin.spin(neverReplied, LONG, () -> {
-            spinning.countDown();
+        // the first caller waits alone until the second one was turned away
+        Thread first = new Thread(() -> {
             try {
-                release.await(5, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                ReplySpin.await(neverReplied, SHORT, () -> {
+                    waiting.countDown();
+                    try {
+                        release.await(5, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return false;
+                });
+            } catch (InterruptedException | ExecutionException e) {
+                throw new IllegalStateException(e);
             }
-            return false;
-        }));
+        });
         first.start();
         try {
-            assertThat(spinning.await(5, TimeUnit.SECONDS)).isTrue();
-            ReplySpin.spin(new CompletableFuture<>(), LONG, this::alone);
+            assertThat(waiting.await(5, TimeUnit.SECONDS)).isTrue();
+            assertThat(ReplySpin.await(CompletableFuture.completedFuture("stored"), SHORT, this::alone))
+                    .isEqualTo("stored");
             assertThat(looks).hasValue(0);
         } finally {
             release.countDown();
+            neverReplied.complete("stored");
             first.join(5_000);
         }
         assertThat(first.isAlive()).isFalse();
