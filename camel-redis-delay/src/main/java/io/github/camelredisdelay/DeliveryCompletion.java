@@ -20,6 +20,7 @@ import java.util.concurrent.RejectedExecutionException;
 
 import io.github.camelredisdelay.internal.Delivery;
 import org.apache.camel.CamelContext;
+import org.apache.camel.CamelExecutionException;
 import org.apache.camel.Exchange;
 import org.apache.camel.RollbackExchangeException;
 import org.apache.camel.Route;
@@ -66,9 +67,10 @@ final class DeliveryCompletion implements SynchronizationVetoable {
     }
 
     /**
-     * The delivered exchange is done. Without a copy, its completion settled it already (or, if none ran, the message
-     * is left to be delivered again). With one, a failure settles it at once (a full {@code seda:} queue fails so, and
-     * its copy never runs), and a success settles it as the copy ended, or once it ends.
+     * The delivered exchange is done. Without a copy, its completion settled it already; if none ran, a failure (an
+     * {@code Error} thrown past Camel's error handling) settles it as failed, and otherwise the message is left to be
+     * delivered again. With one, a failure settles it at once (a full {@code seda:} queue fails so, and its copy never
+     * runs), and a success settles it as the copy ended, or once it ends.
      */
     void exchangeDone(Exchange exchange) {
         Runnable outcome;
@@ -77,7 +79,9 @@ final class DeliveryCompletion implements SynchronizationVetoable {
                 return;
             }
             if (!handedOver) {
-                outcome = () -> settlement.abandoned(delivery);
+                // no completion ran: an Error thrown past Camel's error handling failed it (routingFailed), or else
+                // nothing settles it and it is delivered again after its lease
+                outcome = exchange.isFailed() ? outcomeOf(exchange) : () -> settlement.abandoned(delivery);
             } else if (!succeeded(exchange)) {
                 outcome = outcomeOf(exchange);
             } else if (copyOutcome != null) {
@@ -178,9 +182,12 @@ final class DeliveryCompletion implements SynchronizationVetoable {
     private void settleFailed(Exchange exchange) {
         if (cutOffByStop(exchange)) {
             settlement.abandoned(delivery);
-        } else {
-            settlement.failed(delivery, exchange.getException());
+            return;
         }
+        Exception failure = exchange.getException();
+        // an Error thrown past Camel's error handling, which the exchange keeps wrapped: the Error is what failed
+        settlement.failed(delivery,
+                failure instanceof CamelExecutionException && failure.getCause() instanceof Error error ? error : failure);
     }
 
     /**
