@@ -111,9 +111,15 @@ final class Deliverer {
                     nextReclaimNanos.set(System.nanoTime());
                 }
                 List<Delivery> reclaimed = look.deliveries();
+                if (look.expired() > 0) {
+                    LOG.info("Took over {} messages of queue {} whose lease expired", look.expired(), queue.name());
+                    endpoint.statistics().events().reclaimed(look.expired());
+                }
+                if (look.handedBack() > 0) {
+                    LOG.debug("Took over {} messages of queue {} that a stopping or suspended consumer handed back",
+                            look.handedBack(), queue.name());
+                }
                 if (!reclaimed.isEmpty()) {
-                    LOG.info("Took over {} messages of queue {} whose lease expired", reclaimed.size(), queue.name());
-                    endpoint.statistics().events().reclaimed(reclaimed.size());
                     return leased(reclaimed);
                 }
             }

@@ -177,7 +177,8 @@ public final class ConsumerGroup {
         @SuppressWarnings("unchecked")
         List<Object> entries = (List<Object>) reply.get(1);
         return new Reclaimed(
-                StreamEntries.fromScriptReply(entries), new String((byte[]) reply.get(0), StandardCharsets.US_ASCII));
+                StreamEntries.fromScriptReply(entries),
+                new String((byte[]) reply.get(0), StandardCharsets.US_ASCII), ((Number) reply.get(2)).intValue());
     }
 
     /**

@@ -18,12 +18,15 @@ package io.github.camelredisdelay.internal;
 import java.util.List;
 
 /**
- * The outcome of one look for expired leases ({@code reclaim.lua}), which covers a bounded stretch of the pending list.
+ * The outcome of one look for expired leases ({@code reclaim.lua}), which covers a bounded stretch of the pending list;
+ * it takes over handed-back messages too.
  *
  * @param deliveries the messages taken over
  * @param cursor     the entry id the next look starts from; {@link #FROM_START} when this one reached the end
+ * @param handedBack how many of them a stopping or suspended consumer handed back unrouted (their lease did not expire:
+ *                   nothing is delivered twice)
  */
-public record Reclaimed(List<Delivery> deliveries, String cursor) {
+public record Reclaimed(List<Delivery> deliveries, String cursor, int handedBack) {
 
     /** The cursor of a look that starts at the beginning of the pending list. */
     public static final String FROM_START = "0-0";
@@ -31,5 +34,10 @@ public record Reclaimed(List<Delivery> deliveries, String cursor) {
     /** Whether this look reached the end of the pending list, so the next one starts over. */
     public boolean reachedEnd() {
         return FROM_START.equals(cursor);
+    }
+
+    /** How many of the messages taken over were leased to a consumer that stopped answering: delivered again. */
+    public int expired() {
+        return deliveries.size() - handedBack;
     }
 }

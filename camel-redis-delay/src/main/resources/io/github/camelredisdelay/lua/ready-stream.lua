@@ -69,8 +69,9 @@ end
 -- Whether a lease (see lease) was handed back (hand-back.lua): its delivery time was set to 1970, so it has been idle
 -- for more than 10^12 ms (31 years), which no delivery can have. Such an entry waits for a consumer to take it over,
 -- as a ready one does.
+local HANDED_BACK_IDLE = 1000000000000
 local function handedBack(pending)
-  return pending[3] >= 1000000000000
+  return pending[3] >= HANDED_BACK_IDLE
 end
 
 -- Whether the entry with this id is pending to consumer: delivered to it and neither settled nor taken over by another.

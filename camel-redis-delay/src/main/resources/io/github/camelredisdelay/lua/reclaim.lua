@@ -36,8 +36,10 @@
   ARGV[6] at most this many entries
   ARGV[7] idle time (ms) after which a consumer holding no message is forgotten
 
-  Returns {cursor, {{entry id, {field, value, ...}, times delivered including this one}, ...}}
+  Returns {cursor, {{entry id, {field, value, ...}, times delivered including this one}, ...}, handed back}
     cursor: where the next call looks from; 0-0 when this call reached the end of the pending list
+    handed back: how many of the entries taken over a stopping or suspended consumer handed back (hand-back.lua),
+                 never routed, rather than let their lease expire
 ]]
 local consumer = ARGV[3]
 
@@ -73,9 +75,16 @@ for _, consumerInfo in ipairs(consumers) do
 end
 
 local start = ARGV[5]
+-- the handed-back entries of the stretch XAUTOCLAIM looks at (at most ten times the count long), before it claims them
+local wasHandedBack = {}
+for _, pending in ipairs(rcall('XPENDING', readyKey, group, 'IDLE', HANDED_BACK_IDLE, start, '+',
+    10 * tonumber(ARGV[6]))) do
+  wasHandedBack[pending[1]] = true
+end
 local claimed = rcall('XAUTOCLAIM', readyKey, group, consumer, minIdle, start, 'COUNT', ARGV[6])
 local cursor = claimed[1]
 local result = {}
+local handedBackCount = 0
 local deleted = false
 for _, entry in ipairs(claimed[2]) do
   if not entry then
@@ -85,6 +94,9 @@ for _, entry in ipairs(claimed[2]) do
     local entryId = entry[1]
     local pending = rcall('XPENDING', readyKey, group, entryId, entryId, 1)
     result[#result + 1] = {entryId, entry[2], pending[1][4]}
+    if wasHandedBack[entryId] then
+      handedBackCount = handedBackCount + 1
+    end
   else
     rcall('XACK', readyKey, group, entry[1])
     rcall('XDEL', readyKey, entry[1])
@@ -100,4 +112,4 @@ if deleted then
     end
   end
 end
-return {cursor, result}
+return {cursor, result, handedBackCount}
