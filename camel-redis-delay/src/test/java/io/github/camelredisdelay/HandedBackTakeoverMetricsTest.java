@@ -17,6 +17,7 @@ package io.github.camelredisdelay;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -80,5 +81,37 @@ class HandedBackTakeoverMetricsTest extends RedisDelayTestSupport {
                 .as("only the one message whose exchange the stop cut off was delivered a second time; the four handed"
                     + " back were never routed before, so the RedisDelayLeaseTakeovers alert should not count them")
                 .isEqualTo(1.0);
+    }
+
+    @Test
+    void messagesHandedBackByAStoppedRouteCountAsOverdueWhileNoConsumerTakesThemOver() throws Exception {
+        String uri = "redis-delay:jobs?maxMessagesPerPoll=5";
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri).routeId("jobs").process(e -> {
+                    routed.add(e.getMessage().getBody(String.class));
+                    Consumer consumer = e.getContext().getRoute("jobs").getConsumer();
+                    await().pollInterval(Duration.ofMillis(10)).atMost(Duration.ofSeconds(10))
+                            .until(() -> ((StatefulService) consumer).isStopping()
+                                    || ((StatefulService) consumer).isStopped());
+                    new CountDownLatch(1).await(2, TimeUnit.SECONDS);
+                });
+                from("direct:stats").to("redis-delay:jobs?operation=stats");
+            }
+        });
+        node.createProducerTemplate().sendBody("redis-delay:jobs?operation=scheduleBatch",
+                List.of("job-1", "job-2", "job-3", "job-4", "job-5"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> routed.size() == 1);
+        // the operator stops the only consumer: the four it never routed are handed back and wait for a consumer
+        node.getRouteController().stopRoute("jobs", 1, TimeUnit.SECONDS);
+        await().pollDelay(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(5)).until(() -> true);
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> stats = node.createProducerTemplate().requestBody("direct:stats", null, Map.class);
+        assertThat(routed).hasSize(1);
+        assertThat((Long) stats.get("oldestOverdueMs"))
+                .as("four due messages have waited over 4 s for a consumer (stats: %s)", stats)
+                .isGreaterThanOrEqualTo(3_000L);
     }
 }
