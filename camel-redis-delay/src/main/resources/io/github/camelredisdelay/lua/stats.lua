@@ -27,7 +27,8 @@
                    flight is missing until that delivery is settled
     ready:         due messages no consumer has fetched yet
     inFlight:      messages fetched by a consumer and not yet acknowledged
-    oldestOverdue: ms since the due time of the oldest message that is due but not yet fetched, 0 if none
+    oldestOverdue: ms since the due time of the oldest message that is due but not yet fetched (or fetched and handed
+                   back unrouted, see hand-back.lua), 0 if none
     now:           Redis' time, epoch ms
 ]]
 local now = redisNow()
@@ -49,9 +50,16 @@ local earliest = earliestDue(dueKey)
 if earliest and earliest <= now then
   oldestOverdue = now - earliest
 end
+-- the oldest entry not yet fetched, and the oldest handed back, which waits for a consumer as much
 local waiting = rcall('XRANGE', readyKey, '(' .. lastDelivered, '+', 'COUNT', 1)
-if #waiting > 0 then
-  local _, record = entryFields(waiting[1][2])
+if inFlight > 0 then
+  local handedBack = rcall('XPENDING', readyKey, group, 'IDLE', HANDED_BACK_IDLE, '-', '+', 1)[1]
+  if handedBack then
+    waiting[#waiting + 1] = rcall('XRANGE', readyKey, handedBack[1], handedBack[1])[1]
+  end
+end
+for _, entry in ipairs(waiting) do
+  local _, record = entryFields(entry[2])
   -- a record too short for its head (written behind the component's back) is delivered as corrupt; skip it here
   if isRecord(record) then
     oldestOverdue = math.max(oldestOverdue, now - dueOfRecord(record))
