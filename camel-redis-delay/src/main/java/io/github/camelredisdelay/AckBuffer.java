@@ -36,24 +36,41 @@ final class AckBuffer {
     private final Queue<Delivery> finished = new ConcurrentLinkedQueue<>();
     private final AtomicLong oldestNanos = new AtomicLong();
     private volatile boolean closed;
+    /** No read comes soon (a polling consumer between polls); guarded like {@link #closed}. */
+    private volatile boolean paused;
 
     /**
      * Puts a delivery in line for the next read's acknowledgements; false once the buffer is closed (the consumer
-     * stopped reading), when the caller acknowledges it itself.
+     * stopped reading) or while it is paused, when the caller acknowledges it itself.
      */
     boolean add(Delivery delivery) {
-        if (closed) {
+        if (refuses()) {
             return false;
         }
         oldestNanos.compareAndSet(0, System.nanoTime());
         finished.add(delivery);
-        // closed meanwhile: the last drain may have run before the add, so it is the caller's unless that drain took it
-        return !closed || !finished.remove(delivery);
+        // closed or paused meanwhile: the last drain may have run before the add, so it is the caller's unless that
+        // drain took it
+        return !refuses() || !finished.remove(delivery);
+    }
+
+    private boolean refuses() {
+        return closed || paused;
     }
 
     /** No more reads will drain it: {@link #add} refuses from now on; the caller drains what is left. */
     void close() {
         closed = true;
+    }
+
+    /** No read will drain it soon: {@link #add} refuses until {@link #resume}; the caller drains what is left. */
+    void pause() {
+        paused = true;
+    }
+
+    /** Reads drain it again. */
+    void resume() {
+        paused = false;
     }
 
     /** Takes everything waiting. */

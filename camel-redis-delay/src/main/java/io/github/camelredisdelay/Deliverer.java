@@ -265,6 +265,24 @@ final class Deliverer {
         }
     }
 
+    /** A polling consumer's poll begins: finished messages wait for its reads again. */
+    void pollBegins() {
+        if (acks != null) {
+            acks.resume();
+        }
+    }
+
+    /**
+     * A polling consumer's poll ended: what finished is acknowledged now, and until the next poll each message as it
+     * finishes (a copy handed to a {@code seda:} route, say), rather than a {@code pollInterval} later.
+     */
+    void pollEnded() {
+        if (acks != null) {
+            acks.pause();
+        }
+        flushAcknowledgements();
+    }
+
     /**
      * Acknowledges the finished messages when the oldest has waited longer than a read's round trip should take for
      * them: after a slow exchange, or while the consumer does not read (suspended).

@@ -128,7 +128,15 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
         try {
             // a suspension (a stop's first step) that counted the polls under way before this one began does not
             // wait for it, so it must not read
-            return isSuspendingOrSuspended() || !isRunAllowed() ? 0 : fetchAndRoute();
+            if (isSuspendingOrSuspended() || !isRunAllowed()) {
+                return 0;
+            }
+            deliverers.all().forEach(Deliverer::pollBegins);
+            try {
+                return fetchAndRoute();
+            } finally {
+                deliverers.all().forEach(Deliverer::pollEnded);
+            }
         } finally {
             pollsUnderWay.decrementAndGet();
         }
