@@ -43,6 +43,8 @@ import org.slf4j.LoggerFactory;
 public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer implements ShutdownAware {
 
     private static final Logger LOG = LoggerFactory.getLogger(RedisDelayScheduledPollConsumer.class);
+    /** How soon a finished message is acknowledged at the latest, as a blocking consumer's next read does. */
+    static final long ACKNOWLEDGED_WITHIN_MS = 1000;
 
     private final RedisDelayEndpoint endpoint;
     private final FetchFailures fetchFailures;
@@ -131,6 +133,9 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
             if (isSuspendingOrSuspended() || !isRunAllowed()) {
                 return 0;
             }
+            if (!acknowledgesBetweenPolls()) {
+                return fetchAndRoute();
+            }
             deliverers.all().forEach(Deliverer::pollBegins);
             try {
                 return fetchAndRoute();
@@ -140,6 +145,15 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
         } finally {
             pollsUnderWay.decrementAndGet();
         }
+    }
+
+    /**
+     * Whether what finishes is acknowledged when a poll ends and between polls: with a {@code pollInterval} longer than
+     * {@value #ACKNOWLEDGED_WITHIN_MS} ms; with a shorter one the next poll's read carries the acknowledgements, in the
+     * same round trip, as soon as a blocking consumer's would.
+     */
+    private boolean acknowledgesBetweenPolls() {
+        return endpoint.getConfiguration().getPollInterval() > ACKNOWLEDGED_WITHIN_MS;
     }
 
     private int fetchAndRoute() throws InterruptedException {
