@@ -45,20 +45,7 @@ class HandedBackTakeoverMetricsTest extends RedisDelayTestSupport {
     @Test
     void takingOverTheRestOfABatchAStopHandedBackIsNotCountedAsReclaimed() throws Exception {
         String uri = "redis-delay:jobs?maxMessagesPerPoll=5&visibilityTimeout=1s";
-        CamelContext stopping = startContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                from(uri).routeId("jobs").process(e -> {
-                    routed.add(e.getMessage().getBody(String.class));
-                    // outlasts the stop's timeout of 1 s, so the rest of its batch is never routed and is handed back
-                    Consumer consumer = e.getContext().getRoute("jobs").getConsumer();
-                    await().pollInterval(Duration.ofMillis(10)).atMost(Duration.ofSeconds(10))
-                            .until(() -> ((StatefulService) consumer).isStopping()
-                                    || ((StatefulService) consumer).isStopped());
-                    new CountDownLatch(1).await(2, TimeUnit.SECONDS);
-                });
-            }
-        });
+        CamelContext stopping = startContext(routeOutlastingItsStop(uri));
         stopping.createProducerTemplate().sendBody("redis-delay:jobs?operation=scheduleBatch&delay=300",
                 List.of("job-1", "job-2", "job-3", "job-4", "job-5"));
         await().atMost(Duration.ofSeconds(10)).until(() -> routed.size() == 1);
@@ -86,17 +73,9 @@ class HandedBackTakeoverMetricsTest extends RedisDelayTestSupport {
     @Test
     void messagesHandedBackByAStoppedRouteCountAsOverdueWhileNoConsumerTakesThemOver() throws Exception {
         String uri = "redis-delay:jobs?maxMessagesPerPoll=5";
-        CamelContext node = startContext(new RouteBuilder() {
+        CamelContext node = startContext(routeOutlastingItsStop(uri), new RouteBuilder() {
             @Override
             public void configure() {
-                from(uri).routeId("jobs").process(e -> {
-                    routed.add(e.getMessage().getBody(String.class));
-                    Consumer consumer = e.getContext().getRoute("jobs").getConsumer();
-                    await().pollInterval(Duration.ofMillis(10)).atMost(Duration.ofSeconds(10))
-                            .until(() -> ((StatefulService) consumer).isStopping()
-                                    || ((StatefulService) consumer).isStopped());
-                    new CountDownLatch(1).await(2, TimeUnit.SECONDS);
-                });
                 from("direct:stats").to("redis-delay:jobs?operation=stats");
             }
         });
@@ -113,5 +92,25 @@ class HandedBackTakeoverMetricsTest extends RedisDelayTestSupport {
         assertThat((Long) stats.get("oldestOverdueMs"))
                 .as("four due messages have waited over 4 s for a consumer (stats: %s)", stats)
                 .isGreaterThanOrEqualTo(3_000L);
+    }
+
+    /**
+     * Route "jobs" from {@code uri}, whose first exchange outlasts a stop's timeout of 1 s: the rest of its batch is
+     * never routed and is handed back.
+     */
+    private RouteBuilder routeOutlastingItsStop(String uri) {
+        return new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri).routeId("jobs").process(e -> {
+                    routed.add(e.getMessage().getBody(String.class));
+                    Consumer consumer = e.getContext().getRoute("jobs").getConsumer();
+                    await().pollInterval(Duration.ofMillis(10)).atMost(Duration.ofSeconds(10))
+                            .until(() -> ((StatefulService) consumer).isStopping()
+                                    || ((StatefulService) consumer).isStopped());
+                    new CountDownLatch(1).await(2, TimeUnit.SECONDS);
+                });
+            }
+        };
     }
 }
