@@ -23,9 +23,11 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.spi.Synchronization;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -73,7 +75,18 @@ class ExchangeHandoverTest extends RedisDelayTestSupport {
                             await().pollInterval(Duration.ofMillis(100)).during(Duration.ofMillis(1500))
                                     .atMost(Duration.ofSeconds(3)).until(ExchangeHandoverTest::collectGarbage);
                         });
-                from("seda:audit").process(e -> copyDone.countDown());
+                // counted down once the copy's completions ran, the handed-over one (added before it) included
+                from("seda:audit").process(e -> e.getExchangeExtension().addOnCompletion(new Synchronization() {
+                    @Override
+                    public void onComplete(Exchange exchange) {
+                        copyDone.countDown();
+                    }
+
+                    @Override
+                    public void onFailure(Exchange exchange) {
+                        copyDone.countDown();
+                    }
+                }));
             }
         }).createProducerTemplate();
 
@@ -120,12 +133,22 @@ class ExchangeHandoverTest extends RedisDelayTestSupport {
                         .process(e -> {
                             // the copy settles first; then the route itself fails on its first delivery
                             assertThat(copyDone.await(10, TimeUnit.SECONDS)).isTrue();
-                            Thread.sleep(200);
                             if (deliveries.size() == 1) {
                                 throw new IllegalStateException("partner refused order-1");
                             }
                         });
-                from("seda:audit").process(e -> copyDone.countDown());
+                // counted down once the copy's completions ran, the handed-over one (added before it) included
+                from("seda:audit").process(e -> e.getExchangeExtension().addOnCompletion(new Synchronization() {
+                    @Override
+                    public void onComplete(Exchange exchange) {
+                        copyDone.countDown();
+                    }
+
+                    @Override
+                    public void onFailure(Exchange exchange) {
+                        copyDone.countDown();
+                    }
+                }));
             }
         }).createProducerTemplate();
 
