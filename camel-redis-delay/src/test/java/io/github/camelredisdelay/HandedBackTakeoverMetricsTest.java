@@ -95,8 +95,9 @@ class HandedBackTakeoverMetricsTest extends RedisDelayTestSupport {
     }
 
     /**
-     * Route "jobs" from {@code uri}, whose first exchange outlasts a stop's timeout of 1 s: the rest of its batch is
-     * never routed and is handed back.
+     * Route "jobs" from {@code uri}, whose first exchange outlasts a stop's timeout of 1 s and runs on until the stop
+     * interrupts its thread (2 s later), so that it is always cut off: the rest of its batch is never routed and is
+     * handed back. (An exchange that ended by itself just before that interrupt would be acknowledged instead.)
      */
     private RouteBuilder routeOutlastingItsStop(String uri) {
         return new RouteBuilder() {
@@ -108,7 +109,7 @@ class HandedBackTakeoverMetricsTest extends RedisDelayTestSupport {
                     await().pollInterval(Duration.ofMillis(10)).atMost(Duration.ofSeconds(10))
                             .until(() -> ((StatefulService) consumer).isStopping()
                                     || ((StatefulService) consumer).isStopped());
-                    new CountDownLatch(1).await(2, TimeUnit.SECONDS);
+                    new CountDownLatch(1).await(30, TimeUnit.SECONDS);
                 });
             }
         };
