@@ -1,0 +1,71 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.CamelContext;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
+import org.redisson.client.codec.StringCodec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The operator's tools (stats, JMX attributes, dev console, metrics) on a sharded queue tell what Redis holds.
+ */
+class ShardedOperatorToolsTest extends RedisDelayTestSupport {
+
+    private static final String SHARDED = "redis-delay:orders?shards=3";
+
+    private long recordsInRedis(String queue) {
+        return redis().getKeys().getKeysStreamByPattern(keyPrefix + ":{" + queue + "*}:msg")
+                .mapToLong(key -> redis().getMap(key, StringCodec.INSTANCE).size()).sum();
+    }
+
+    @Test
+    void anEndpointRefusedForItsShardCountDoesNotMakeTheQueuesStatisticsCountOneShard() throws Exception {
+        // the queue is stored in 3 shards, 30 messages an hour ahead
+        ProducerTemplate first = startContext().createProducerTemplate();
+        List<String> ids = IntStream.range(0, 30).mapToObj(i -> "order-" + i).toList();
+        ids.forEach(id -> first.sendBodyAndHeader(SHARDED + "&delay=1h", id, RedisDelayConstants.MESSAGE_ID, id));
+        assertThat(recordsInRedis("orders")).isEqualTo(30);
+
+        // a node whose stats route forgot shards=3 (started first), beside its correctly configured consumer
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:stats").to("redis-delay:orders?operation=stats");
+                from(SHARDED).routeId("expire").log("${body}");
+            }
+        });
+        RedisDelayEndpoint wrong = node.getEndpoint("redis-delay:orders?operation=stats", RedisDelayEndpoint.class);
+        await().atMost(Duration.ofSeconds(10)).until(() -> wrong.queueShardCountProblem() != null);
+        RedisDelayEndpoint consumer = node.getEndpoint(SHARDED, RedisDelayEndpoint.class);
+        assertThat(consumer.shardCountProblem()).as("the consumer's shards agree").isNull();
+
+        // the consumer's endpoint, whose shards agree, reports the queue
+        Map<String, Object> stats = consumer.statisticsSnapshot();
+        assertThat(stats).as("stats of the correctly configured endpoint").containsEntry("scheduled", 30L);
+        assertThat(consumer.getScheduledCount()).as("JMX ScheduledCount").isEqualTo(30L);
+    }
+}
