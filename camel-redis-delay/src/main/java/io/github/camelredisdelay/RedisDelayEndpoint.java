@@ -182,6 +182,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         });
         statistics = shared;
         statisticsKey = statsKey;
+        // an endpoint refused for its shards (found by the check below) may have started first: not the one counted
+        shared.countQueueOf(started, this::queueShardCountProblem);
         // an endpoint that names no dead-letter queue (a producer's, an operator's) uses the one its consumer names
         admin = new QueueAdmin(
                 queue, namesDeadLetterQueue()
@@ -310,6 +312,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
             wakeChannels = null;
         }
         if (statisticsKey != null) {
+            statistics.stopCountingQueueOf(queue);
             component.releaseStatistics(statisticsKey);
             statisticsKey = null;
         }

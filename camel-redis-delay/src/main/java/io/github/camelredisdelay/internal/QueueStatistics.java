@@ -20,6 +20,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 
 /**
  * Statistics of one queue, shared by every endpoint of the queue in one CamelContext: the counts Redis holds, read into
@@ -32,7 +34,10 @@ public final class QueueStatistics {
     /** Longest time a snapshot is reused before the next read refreshes it. */
     public static final long MAX_AGE_MS = 2_000;
 
+    /** The queue of the endpoint that started first: counted while no endpoint's shards agree with the queue's. */
     private final ShardedQueue queue;
+    /** The queues of the running endpoints, in the order they started, each with its shard count problem. */
+    private final List<QueueClaim> queueClaims = new CopyOnWriteArrayList<>();
     /** The dead-letter queue of the endpoint that started first: counted while no consumer runs. */
     private final ShardedQueue firstDeadLetterQueue;
     private volatile ShardedQueue deadLetterQueue;
@@ -40,7 +45,7 @@ public final class QueueStatistics {
     private final List<DeadLetterClaim> deadLetterClaims = new ArrayList<>();
     private final LatenessWindow lateness = new LatenessWindow();
     private final Object refreshLock = new Object();
-    private volatile QueueSnapshot last;
+    private volatile Taken last;
     /** The last refresh when it failed, until a refresh succeeds. */
     private volatile FailedRefresh lastFailure;
     private volatile long clockOffsetMs;
@@ -107,6 +112,32 @@ public final class QueueStatistics {
     private record DeadLetterClaim(ShardedQueue queue, boolean named) {
     }
 
+    /**
+     * Counts the queue as a running endpoint whose {@code shards} agree with the count the queue is stored in sees it:
+     * the first such endpoint's queue, else the first running endpoint's, else the one these statistics were created
+     * with. An endpoint refused for its shard count (whose {@code shardCountProblem} is not {@code null}) may have
+     * started first: it would count only its shards.
+     */
+    public void countQueueOf(ShardedQueue used, Supplier<String> shardCountProblem) {
+        queueClaims.add(new QueueClaim(used, shardCountProblem));
+    }
+
+    /** An endpoint that {@linkplain #countQueueOf counted} {@code used} stopped. */
+    public void stopCountingQueueOf(ShardedQueue used) {
+        queueClaims.removeIf(claim -> claim.queue() == used);
+    }
+
+    private ShardedQueue countedQueue() {
+        return queueClaims.stream().filter(claim -> claim.shardCountProblem().get() == null).findFirst()
+                .or(() -> queueClaims.stream().findFirst())
+                .map(QueueClaim::queue)
+                .orElse(queue);
+    }
+
+    /** A running endpoint's queue, and why its shards cannot be used ({@code null} when they agree). */
+    private record QueueClaim(ShardedQueue queue, Supplier<String> shardCountProblem) {
+    }
+
     /** The listener to this queue's events; {@link QueueEvents#NONE} until metrics are bound. */
     public QueueEvents events() {
         return events;
@@ -152,24 +183,26 @@ public final class QueueStatistics {
      * @throws IllegalStateException when the counts cannot be read, naming the failure
      */
     public QueueSnapshot snapshot() {
-        QueueSnapshot current = last;
-        if (isCurrent(current, System.nanoTime())) {
-            return current;
+        Taken current = last;
+        ShardedQueue counted = countedQueue();
+        if (isCurrent(current, counted, System.nanoTime())) {
+            return current.snapshot();
         }
         synchronized (refreshLock) {
             long now = System.nanoTime();
             current = last;
-            if (isCurrent(current, now)) {
-                return current;
+            if (isCurrent(current, counted, now)) {
+                return current.snapshot();
             }
             FailedRefresh failure = lastFailure;
             if (failure != null && now - failure.atNanos() < MAX_AGE_MS * 1_000_000L) {
                 throw failure.explained(queue.name(), now);
             }
             try {
-                last = refresh();
+                QueueSnapshot taken = refresh(counted);
+                last = new Taken(taken, counted);
                 lastFailure = null;
-                return last;
+                return taken;
             } catch (RuntimeException e) {
                 lastFailure = new FailedRefresh(e, System.nanoTime());
                 throw lastFailure.explained(queue.name(), System.nanoTime());
@@ -179,27 +212,32 @@ public final class QueueStatistics {
 
     /** The last snapshot taken, however old, or {@code null} before the first. */
     public QueueSnapshot lastSnapshot() {
-        return last;
+        Taken taken = last;
+        return taken != null ? taken.snapshot() : null;
     }
 
     /**
-     * Whether a snapshot is young enough and counts the dead-letter queue counted now: one a refresh took while a
-     * consumer's start or stop changed it is not.
+     * Whether a snapshot is young enough and counts the queue and the dead-letter queue counted now: one a refresh took
+     * while an endpoint's start or stop changed them is not.
      */
-    private boolean isCurrent(QueueSnapshot snapshot, long nowNanos) {
-        return snapshot != null && snapshot.youngerThan(MAX_AGE_MS, nowNanos)
-                && snapshot.deadLetterQueue().equals(deadLetterQueue.name());
+    private boolean isCurrent(Taken taken, ShardedQueue counted, long nowNanos) {
+        return taken != null && taken.snapshot().youngerThan(MAX_AGE_MS, nowNanos) && taken.queue() == counted
+                && taken.snapshot().deadLetterQueue().equals(deadLetterQueue.name());
     }
 
-    private QueueSnapshot refresh() {
+    /** A snapshot and the queue it counted. */
+    private record Taken(QueueSnapshot snapshot, ShardedQueue queue) {
+    }
+
+    private QueueSnapshot refresh(ShardedQueue counted) {
         long before = System.currentTimeMillis();
-        ShardedQueue counted = deadLetterQueue;
-        CompletableFuture<QueueCounts> counts = queue.countsAsync().toCompletableFuture();
-        CompletableFuture<Long> dead = counted.sizeAsync().toCompletableFuture();
+        ShardedQueue deadLetters = deadLetterQueue;
+        CompletableFuture<QueueCounts> counts = counted.countsAsync().toCompletableFuture();
+        CompletableFuture<Long> dead = deadLetters.sizeAsync().toCompletableFuture();
         QueueCounts read = Futures.await(counts);
         long deadLettered = Futures.await(dead);
         clockOffsetMs = read.redisNow() - (before + System.currentTimeMillis()) / 2;
-        return new QueueSnapshot(read, counted.name(), deadLettered, System.nanoTime());
+        return new QueueSnapshot(read, deadLetters.name(), deadLettered, System.nanoTime());
     }
 
     /**
