@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.function.Supplier;
 
+import io.github.camelredisdelay.internal.ScriptCalls.Durability;
 import io.github.camelredisdelay.internal.ShardedQueue;
 import org.apache.camel.CamelContext;
 import org.apache.camel.health.HealthCheckHelper;
@@ -33,8 +34,10 @@ import org.apache.camel.util.URISupport;
 
 /**
  * Readiness of a redis-delay consumer or producer: DOWN, with the reason, while the queue's Redis does not answer
- * within two seconds, or while the endpoint's {@code shards} differs from the count its queue (for a consumer, or its
- * dead-letter queue) is stored in; UP again as soon as it does, or agrees.
+ * within two seconds or refuses its writes, while a producer's writes do not reach the replicas its
+ * {@code syncReplicas} asks for (each schedule would fail with {@link NotReplicatedException}), or while the endpoint's
+ * {@code shards} differs from the count its queue (for a consumer, or its dead-letter queue) is stored in; UP again as
+ * soon as it does, or agrees.
  */
 public class RedisDelayHealthCheck extends AbstractHealthCheck {
 
@@ -42,14 +45,21 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
 
     private final ShardedQueue queue;
     private final Supplier<String> shardCountProblem;
+    /** How the probe write waits for replicas: as a schedule's write for a producer, not at all for a consumer. */
+    private final Durability durability;
+    private final Duration timeout;
 
     private RedisDelayHealthCheck(
                                   CamelContext context, String id, RedisDelayEndpoint endpoint,
-                                  Supplier<String> shardCountProblem,
+                                  Supplier<String> shardCountProblem, Durability durability,
                                   boolean enabled) {
         super("camel", id);
         this.queue = endpoint.queue();
         this.shardCountProblem = shardCountProblem;
+        this.durability = durability;
+        this.timeout = durability == Durability.REQUIRED
+                ? TIMEOUT.plusMillis(endpoint.getConfiguration().getSyncTimeout())
+                : TIMEOUT;
         setCamelContext(context);
         setEnabled(enabled);
     }
@@ -60,7 +70,8 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
     static void attach(DefaultConsumer consumer, RedisDelayEndpoint endpoint, boolean enabled) {
         String id = "consumer:redis-delay-" + (consumer.getRouteId() != null ? consumer.getRouteId() : endpoint.getQueueName());
         consumer.setHealthCheck(
-                new RedisDelayHealthCheck(endpoint.getCamelContext(), id, endpoint, endpoint::shardCountProblem, enabled));
+                new RedisDelayHealthCheck(
+                        endpoint.getCamelContext(), id, endpoint, endpoint::shardCountProblem, Durability.NONE, enabled));
     }
 
     /**
@@ -82,7 +93,7 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
         RedisDelayHealthCheck check
                 = new RedisDelayHealthCheck(
                         context, producerCheckId(endpoint), endpoint,
-                        endpoint::queueShardCountProblem, enabled);
+                        endpoint::queueShardCountProblem, Durability.REQUIRED, enabled);
         repository.addHealthCheck(check);
         return () -> repository.removeHealthCheck(check);
     }
@@ -111,8 +122,13 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
             return;
         }
         try {
-            queue.ping(TIMEOUT);
+            queue.ping(timeout, durability);
             builder.up();
+        } catch (NotReplicatedException e) {
+            builder.down().message("A write of queue " + queue.name() + " reached " + e.getReached() + " of the "
+                                   + e.getRequired() + " replicas syncReplicas asks for within syncTimeout: every "
+                                   + "schedule fails with NotReplicatedException")
+                    .error(e);
         } catch (Exception e) {
             builder.down().message("Redis of queue " + queue.name() + " does not answer or refuses its writes: "
                                    + e.getMessage())

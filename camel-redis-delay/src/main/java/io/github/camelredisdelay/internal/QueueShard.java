@@ -233,13 +233,14 @@ public final class QueueShard {
 
     /**
      * Checks that the master of this queue answers within {@code timeout} and takes the queue's writes; see
-     * {@code probe.lua}.
+     * {@code probe.lua}. With {@link Durability#REQUIRED}, also that a write reaches the replicas a schedule's must.
      *
-     * @throws Exception the failure (Redis' refusal, such as OOM or READONLY) or time-out
+     * @throws Exception the failure (Redis' refusal, such as OOM or READONLY; {@code NotReplicatedException}) or
+     *                   time-out
      */
-    public void ping(Duration timeout) throws Exception {
+    public void ping(Duration timeout, Durability durability) throws Exception {
         try {
-            scripts.call("Write probe", LuaScript.PROBE, Durability.NONE, RScript.ReturnType.LONG).toCompletableFuture()
+            scripts.call("Write probe", LuaScript.PROBE, durability, RScript.ReturnType.LONG).toCompletableFuture()
                     .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             throw e.getCause() instanceof Exception cause ? cause : e;

@@ -23,6 +23,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.stream.Stream;
 
+import io.github.camelredisdelay.internal.ScriptCalls.Durability;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -188,13 +189,14 @@ public final class ShardedQueue {
     }
 
     /**
-     * Checks that the Redis of every shard answers within {@code timeout} (shards may live on different masters).
+     * Checks that the Redis of every shard answers within {@code timeout} and takes its writes (shards may live on
+     * different masters), with {@link Durability#REQUIRED} also that they reach the replicas a schedule's must.
      *
      * @throws Exception the first failure or time-out
      */
-    public void ping(Duration timeout) throws Exception {
+    public void ping(Duration timeout, Durability durability) throws Exception {
         for (QueueShard shard : shards) {
-            shard.ping(timeout);
+            shard.ping(timeout, durability);
         }
     }
 }

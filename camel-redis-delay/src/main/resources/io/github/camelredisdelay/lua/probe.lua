@@ -15,14 +15,18 @@
 --
 
 --[[
-  Checks that the node holding the queue takes the queue's writes now, for the health checks. ZADD XX of a member no
-  due set holds changes nothing, yet Redis refuses it as it would refuse a schedule: on a replica (READONLY), out of
-  memory under noeviction (OOM), with fewer replicas than min-replicas-to-write (NOREPLICAS), for a user without
-  write rights (NOPERM). Runs on the master, as every script that may write does.
+  Checks that the node holding the queue takes the queue's writes now, for the health checks. Redis refuses the write
+  below as it would refuse a schedule: on a replica (READONLY), out of memory under noeviction (OOM), with fewer
+  replicas than min-replicas-to-write (NOREPLICAS), for a user without write rights (NOPERM). It adds a member no due
+  set holds and removes it again: nothing changes, yet both reach the replication stream, so that a wait for replicas
+  after it (syncReplicas) tells whether a schedule's write would reach them. Runs on the master, as every script that
+  may write does.
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
 
   Returns Redis' time in epoch ms
 ]]
-rcall('ZADD', dueKey, 'XX', 0, '')
+if rcall('ZADD', dueKey, 'NX', 0, '') == 1 then
+  rcall('ZREM', dueKey, '')
+end
 return redisNow()
