@@ -1,0 +1,49 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.internal;
+
+import java.util.List;
+import java.util.Map;
+
+import io.github.camelredisdelay.OnDuplicate;
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Messages a stopping or suspended consumer hands back unrouted are taken over at once by the next consumer that looks
+ * for expired leases, whatever its visibility timeout.
+ */
+class HandBackTest extends RedisDelayTestSupport {
+
+    @Test
+    void anExtensionThatReachesRedisAfterTheHandBackDoesNotRenewTheLease() {
+        QueueShard queue = new QueueShard(redis(), QueueKeys.of(keyPrefix, "q"));
+        queue.schedule("a", EnvelopeCodec.encode(new Envelope("x", Map.of())), DueTime.after(0), OnDuplicate.keep);
+        queue.group().create();
+        Delivery read = queue.group().readNew("stopping", 10, null).get(0);
+
+        queue.group().handBack("stopping", List.of(read));
+        // the lease timer's round, which listed the lease before the hand-back, reaches Redis after it
+        queue.group().extendLeases("stopping", List.of(read.entryId())).toCompletableFuture().join();
+
+        Reclaimed next = queue.group().reclaim("next", 30_000, 10, Reclaimed.FROM_START);
+        assertThat(next.deliveries()).as("handed back: taken over at once, not after a 30 s visibility timeout")
+                .extracting(Delivery::entryId).containsExactly(read.entryId());
+        assertThat(next.handedBack()).isEqualTo(1);
+    }
+}
