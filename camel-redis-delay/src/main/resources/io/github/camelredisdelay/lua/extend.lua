@@ -18,7 +18,8 @@
   Extends the leases a consumer still holds: resets the idle time of those of the given entries that are pending to
   it, so no other consumer takes them over, without counting a delivery. An entry another consumer took over
   meanwhile (this one did not extend it within the visibility timeout) is left to that consumer: a lease is never
-  taken back. Entries settled meanwhile are left alone too.
+  taken back. Entries settled meanwhile are left alone too, and so are entries handed back meanwhile (hand-back.lua):
+  an extension the lease timer sent before the hand-back may reach Redis after it.
 
   Includes: batches.lua, ready-stream.lua
 
@@ -31,7 +32,8 @@
 local consumer = ARGV[3]
 local held = {}
 for i = 4, #ARGV do
-  if holds(ARGV[i], consumer) then
+  local pending = lease(ARGV[i])
+  if pending ~= nil and pending[2] == consumer and not handedBack(pending) then
     held[#held + 1] = ARGV[i]
   end
 end
