@@ -27,8 +27,10 @@ import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.Message;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
+import org.redisson.api.RScript;
 import org.redisson.api.stream.StreamMessageId;
 import org.redisson.api.stream.StreamReadGroupArgs;
+import org.redisson.client.codec.StringCodec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -180,5 +182,39 @@ class LeaseTest extends RedisDelayTestSupport {
         assertThat(deliveries).as("never routed a third time").isEmpty();
         assertThat(dead.get(0).getHeader(RedisDelayConstants.LAST_ERROR, String.class))
                 .contains("delivered 2 times without being acknowledged");
+    }
+
+    @Test
+    void aConsumerDoesNotTakeOverTheExpiredLeaseOfItsOwnRunningExchange() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                // its second thread goes on fetching (and looking for expired leases) while an exchange runs
+                from("redis-delay:jobs?concurrentConsumers=2&visibilityTimeout=1s").process(e -> {
+                    deliveries.add(e.getMessage().copy());
+                    release.await(10, TimeUnit.SECONDS);
+                });
+            }
+        }).createProducerTemplate().sendBody("redis-delay:jobs", "long job");
+        await().atMost(Duration.ofSeconds(5)).until(() -> deliveries.size() == 1);
+        var ready = redis().getStream(key("jobs", "ready"));
+        var lease = ready.listPending(QueueKeys.GROUP, StreamMessageId.MIN, StreamMessageId.MAX, 1).get(0);
+
+        try {
+            // Redis now holds the lease of the running exchange as expired, as after an outage longer than the
+            // visibility timeout during which the lease timer could not extend it (emulated with a delivery time of
+            // 1970, which the lease timer leaves alone)
+            redis().getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_WRITE,
+                    "return redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], 0, ARGV[3], 'TIME', 0, 'JUSTID')",
+                    RScript.ReturnType.LIST, List.of(key("jobs", "ready")), QueueKeys.GROUP, lease.getConsumerName(),
+                    lease.getId().toString());
+
+            // the consumer looks for expired leases every half visibility timeout
+            await().during(Duration.ofMillis(2500)).atMost(Duration.ofSeconds(4)).until(() -> deliveries.size() == 1);
+        } finally {
+            release.countDown();
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("jobs", "msg")).isEmpty());
     }
 }
