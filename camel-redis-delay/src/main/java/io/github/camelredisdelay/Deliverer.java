@@ -110,10 +110,14 @@ final class Deliverer {
                     // the rest of the pending list is looked at with the next fetch
                     nextReclaimNanos.set(System.nanoTime());
                 }
-                List<Delivery> reclaimed = look.deliveries();
-                if (look.expired() > 0) {
-                    LOG.info("Took over {} messages of queue {} whose lease expired", look.expired(), queue.name());
-                    endpoint.statistics().events().reclaimed(look.expired());
+                // leases of this consumer's own running exchanges that expired (Redis could not be reached to extend
+                // them for longer than the visibility timeout): the claim renewed them, their exchanges go on
+                List<Delivery> reclaimed = look.deliveries().stream().filter(taken -> !leases.keeps(taken.entryId()))
+                        .toList();
+                int expired = look.expired() - (look.deliveries().size() - reclaimed.size());
+                if (expired > 0) {
+                    LOG.info("Took over {} messages of queue {} whose lease expired", expired, queue.name());
+                    endpoint.statistics().events().reclaimed(expired);
                 }
                 if (look.handedBack() > 0) {
                     LOG.debug("Took over {} messages of queue {} that a stopping or suspended consumer handed back",

@@ -59,6 +59,11 @@ public final class LeaseKeeper {
         return inFlight.size();
     }
 
+    /** Whether the entry with this id is one of the leases kept here: its exchange has not been settled. */
+    public boolean keeps(StreamMessageId entryId) {
+        return inFlight.containsKey(entryId);
+    }
+
     /** Sends the extension of the current leases, unless the last one is still under way (Redis is slow or away). */
     public void extend() {
         if (!extending.compareAndSet(false, true)) {
