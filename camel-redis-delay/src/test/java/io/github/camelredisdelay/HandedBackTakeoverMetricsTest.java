@@ -71,7 +71,7 @@ class HandedBackTakeoverMetricsTest extends RedisDelayTestSupport {
     }
 
     @Test
-    void messagesHandedBackByAStoppedRouteCountAsOverdueWhileNoConsumerTakesThemOver() throws Exception {
+    void messagesHandedBackByAStoppedRouteCountAsReadyAndOverdueWhileNoConsumerTakesThemOver() throws Exception {
         String uri = "redis-delay:jobs?maxMessagesPerPoll=5";
         CamelContext node = startContext(routeOutlastingItsStop(uri), new RouteBuilder() {
             @Override
@@ -92,6 +92,9 @@ class HandedBackTakeoverMetricsTest extends RedisDelayTestSupport {
         assertThat((Long) stats.get("oldestOverdueMs"))
                 .as("four due messages have waited over 4 s for a consumer (stats: %s)", stats)
                 .isGreaterThanOrEqualTo(3_000L);
+        assertThat(stats).as("the four handed back wait for a consumer, as ready ones do; the one the stop cut off"
+                             + " stays leased until its lease expires")
+                .containsEntry("ready", 4L).containsEntry("inFlight", 1L);
     }
 
     /**
