@@ -25,7 +25,8 @@
     scheduled:     messages waiting for their due time (including failed ones waiting for a retry); counted in O(1)
                    as records less stream entries, so a message replaced or re-delayed while its old version is in
                    flight is missing until that delivery is settled
-    ready:         due messages no consumer has fetched yet
+    ready:         due messages no consumer has fetched yet, or fetched and handed back unrouted (hand-back.lua;
+                   at most HANDED_BACK_COUNTED of those are counted here rather than in flight)
     inFlight:      messages fetched by a consumer and not yet acknowledged
     oldestOverdue: ms since the due time of the oldest message that is due but not yet fetched (or fetched and handed
                    back unrouted, see hand-back.lua), 0 if none
@@ -50,12 +51,15 @@ local earliest = earliestDue(dueKey)
 if earliest and earliest <= now then
   oldestOverdue = now - earliest
 end
--- the oldest entry not yet fetched, and the oldest handed back, which waits for a consumer as much
+-- the oldest entry not yet fetched, and the oldest handed back, which waits for a consumer as much; a stop hands back
+-- at most maxMessagesPerPoll per consumer thread, so more than this many handed back at once is rare
+local HANDED_BACK_COUNTED = 1000
 local waiting = rcall('XRANGE', readyKey, '(' .. lastDelivered, '+', 'COUNT', 1)
+local handedBack = {}
 if inFlight > 0 then
-  local handedBack = rcall('XPENDING', readyKey, group, 'IDLE', HANDED_BACK_IDLE, '-', '+', 1)[1]
-  if handedBack then
-    waiting[#waiting + 1] = rcall('XRANGE', readyKey, handedBack[1], handedBack[1])[1]
+  handedBack = rcall('XPENDING', readyKey, group, 'IDLE', HANDED_BACK_IDLE, '-', '+', HANDED_BACK_COUNTED)
+  if handedBack[1] then
+    waiting[#waiting + 1] = rcall('XRANGE', readyKey, handedBack[1][1], handedBack[1][1])[1]
   end
 end
 for _, entry in ipairs(waiting) do
@@ -66,4 +70,4 @@ for _, entry in ipairs(waiting) do
   end
 end
 
-return {scheduled, length - inFlight, inFlight, oldestOverdue, now}
+return {scheduled, length - inFlight + #handedBack, inFlight - #handedBack, oldestOverdue, now}
