@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs the migration of a consumer with {@code migrateFrom}: steps a {@link MigrationTask} on a thread of its own while
  * the consumer runs, back to back while full batches move, then every {@value #IDLE_MS} ms to catch late writes of old
- * producers.
+ * producers. Moves nothing while the endpoint's {@code shards} differs from the count its queue is stored in.
  */
 final class LegacyMigration {
 
@@ -100,6 +100,9 @@ final class LegacyMigration {
         }
         long next;
         try {
+            // an endpoint refused for its shards would write into shards the queue's consumers never read: the
+            // migration waits, as its consumer does, with the problem logged
+            endpoint.requireAgreedShardCount();
             next = task.step() ? 0 : IDLE_MS;
             outage.succeeded();
             backoff.reset();
