@@ -106,6 +106,15 @@ public class RedisDelayComponent extends HealthCheckComponent {
     @Override
     protected Endpoint createEndpoint(String uri, String remaining, Map<String, Object> parameters) throws Exception {
         QueueNames.validate(remaining);
+        if (configuration.getMigrateFrom() != null) {
+            // every queue's consumers, dead-letter queues' too, would migrate it: the first to start would take it all
+            throw new IllegalArgumentException(
+                    "migrateFrom=" + configuration.getMigrateFrom() + " is set on the redis-delay component, which would "
+                                               + "make the consumer of every queue (dead-letter queues too) migrate that "
+                                               + "RDelayedQueue into its own queue; set it on the consumer endpoint of "
+                                               + "the one queue it goes to, e.g. from(\"redis-delay:orders?migrateFrom="
+                                               + configuration.getMigrateFrom() + "\")");
+        }
         RedisDelayConfiguration options = configuration.copy();
         if (parameters.containsKey("redissonClient") || parameters.containsKey("address")
                 || parameters.containsKey("redissonConfig")) {

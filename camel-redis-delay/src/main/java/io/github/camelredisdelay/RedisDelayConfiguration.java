@@ -388,7 +388,8 @@ public class RedisDelayConfiguration implements Cloneable {
     /**
      * Name of a Redisson RDelayedQueue (its destination queue's name) to migrate into this queue while the consumer
      * runs: pending and already due messages move with their original due times, late writes of old producers too,
-     * until the route stops. See docs/migration-from-rdelayedqueue.md.
+     * until the route stops. An endpoint option only: set on the component, it is refused. See
+     * docs/migration-from-rdelayedqueue.md.
      */
     public void setMigrateFrom(String migrateFrom) {
         this.migrateFrom = migrateFrom;

@@ -163,8 +163,8 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
     private String deadLetterQueue;
 
     /**
-     * Name of a Redisson RDelayedQueue (its destination queue's name) to migrate into the queue while a consumer runs;
-     * see docs/migration-from-rdelayedqueue.md.
+     * Not for the component: set migrateFrom on the consumer endpoint of the one queue the RDelayedQueue goes to (set
+     * here, every queue's consumer would migrate it, so startup is refused); see docs/migration-from-rdelayedqueue.md.
      */
     private String migrateFrom;
 
