@@ -1,0 +1,94 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.migration;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import io.github.camelredisdelay.RedisDelayConstants;
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import io.github.camelredisdelay.test.RedisServerExtension;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import org.apache.camel.Message;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
+import org.redisson.Redisson;
+import org.redisson.api.RDelayedQueue;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.Codec;
+import org.redisson.codec.Kryo5Codec;
+import org.redisson.config.Config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code migrateCodec=string} with values that Redisson's default codec (Kryo) wrote, an easy mistake when the values
+ * were strings: the component reads them as UTF-8 text, which Kryo's string encoding (the last character's high bit
+ * set) is not. The migration removes the legacy copies, so the codec's bytes must survive (or the mistake be reported),
+ * not be replaced by U+FFFD characters in a body no codec can decode any more.
+ */
+class WrongMigrateCodecTest extends RedisDelayTestSupport {
+
+    private final List<Message> delivered = new CopyOnWriteArrayList<>();
+
+    @Test
+    void kryoValuesMigratedAsStringsKeepTheCodecsBytes() throws Exception {
+        Kryo5Codec codec = new Kryo5Codec();
+        migrateOne(codec, "string", "order-43");
+        Object body = delivered.get(0).getBody();
+        System.out.println("body of a Kryo value migrated with migrateCodec=string: " + body);
+        assertThat(delivered.get(0).getBody(byte[].class)).as("the bytes Redisson's codec wrote, which the migration removed")
+                .isEqualTo(encoded(codec, "order-43"));
+    }
+
+    @SuppressWarnings("deprecation")
+    private void migrateOne(Codec codec, String migrateCodec, Object value) throws Exception {
+        String legacy = "legacy-" + UUID.randomUUID().toString().substring(0, 8);
+        Config config = new Config();
+        config.setCodec(codec);
+        config.useSingleServer().setAddress(RedisServerExtension.redisUrl());
+        RedissonClient old = Redisson.create(config);
+        try {
+            RDelayedQueue<Object> delayed = old.getDelayedQueue(old.getBlockingQueue(legacy));
+            delayed.offer(value, 300, TimeUnit.MILLISECONDS);
+            startContext(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("redis-delay:orders?migrateFrom=" + legacy + "&migrateCodec=" + migrateCodec)
+                            .process(exchange -> delivered.add(exchange.getIn().copy()));
+                }
+            });
+            await().atMost(Duration.ofSeconds(5)).until(() -> !delivered.isEmpty());
+            assertThat(delivered.get(0).getHeader(RedisDelayConstants.MIGRATED_FROM)).isEqualTo(legacy);
+        } finally {
+            old.shutdown();
+        }
+    }
+
+    private static byte[] encoded(Codec codec, Object value) throws Exception {
+        ByteBuf buffer = codec.getValueEncoder().encode(value);
+        try {
+            return ByteBufUtil.getBytes(buffer);
+        } finally {
+            buffer.release();
+        }
+    }
+}
