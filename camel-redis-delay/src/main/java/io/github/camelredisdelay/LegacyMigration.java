@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.camelredisdelay.internal.Backoff;
 import io.github.camelredisdelay.internal.Envelope;
@@ -47,6 +48,7 @@ final class LegacyMigration {
     private final Backoff backoff = new Backoff(100, 5000);
     private ScheduledExecutorService thread;
     private volatile boolean running;
+    private final AtomicBoolean notTextReported = new AtomicBoolean();
 
     LegacyMigration(RedisDelayEndpoint endpoint, Object owner) {
         RedisDelayConfiguration options = endpoint.getConfiguration();
@@ -58,8 +60,20 @@ final class LegacyMigration {
         Map<String, Object> headers = Map.of(RedisDelayConstants.MIGRATED_FROM, legacy);
         this.task = new MigrationTask(
                 legacyQueue, endpoint.queue(),
-                value -> EnvelopeCodec.encode(new Envelope(codec.body(value), headers)));
+                value -> EnvelopeCodec.encode(new Envelope(body(codec, value), headers)));
         this.outage = new OutageLog(LOG, "Migration from RDelayedQueue " + legacy + " to queue " + endpoint.getQueueName());
+    }
+
+    /** The body of a migrated value; warns once when a value is not text though {@code codec} says it is. */
+    private Object body(MigrateCodec codec, byte[] value) {
+        Object body = codec.body(value);
+        if (body instanceof byte[] && codec != MigrateCodec.bytes && notTextReported.compareAndSet(false, true)) {
+            LOG.warn("Migration from RDelayedQueue {} to queue {}: a value is not UTF-8 text, so it was not written with the "
+                     + "codec migrateCodec={} names; it is delivered with its bytes as the body, as with migrateCodec=bytes "
+                     + "(Redisson's default codec, Kryo, writes binary values). Reported once",
+                    endpoint.getConfiguration().getMigrateFrom(), endpoint.getQueueName(), codec);
+        }
+        return body;
     }
 
     /**

@@ -15,6 +15,9 @@
  */
 package io.github.camelredisdelay;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -24,7 +27,10 @@ import java.nio.charset.StandardCharsets;
 public enum MigrateCodec {
     /** Any codec (Kryo, the default one, among them): the body is the value's bytes as the codec wrote them. */
     bytes,
-    /** Redisson's {@code StringCodec}: the body is the value as a UTF-8 {@code String}. */
+    /**
+     * Redisson's {@code StringCodec}: the body is the value as a UTF-8 {@code String} (a value that is not UTF-8 keeps
+     * its bytes, with a warning).
+     */
     string,
     /**
      * A JSON codec such as {@code JsonJacksonCodec}: the body is the JSON text (UTF-8) as the codec wrote it, with its
@@ -32,8 +38,20 @@ public enum MigrateCodec {
      */
     json;
 
-    /** The body of a migrated message whose legacy value is {@code value}. */
+    /**
+     * The body of a migrated message whose legacy value is {@code value}: for {@code string} and {@code json}, a value
+     * that is not UTF-8 text (a binary codec's, such as Kryo's, chosen by mistake) keeps its bytes, as with
+     * {@code bytes}, rather than have them replaced by U+FFFD.
+     */
     Object body(byte[] value) {
-        return this == bytes ? value : new String(value, StandardCharsets.UTF_8);
+        if (this == bytes) {
+            return value;
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(value)).toString();
+        } catch (CharacterCodingException notText) {
+            return value;
+        }
     }
 }
