@@ -27,6 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.camelredisdelay.internal.ConsumerGroup;
 import io.github.camelredisdelay.internal.ConsumerNames;
+import io.github.camelredisdelay.internal.CorruptEnvelopeException;
 import io.github.camelredisdelay.internal.DeadLetters;
 import io.github.camelredisdelay.internal.Delivery;
 import io.github.camelredisdelay.internal.Futures;
@@ -224,11 +225,12 @@ final class Deliverer {
         }
         try {
             endpoint.messageMapper().populate(exchange, delivery, queue.name());
-        } catch (IllegalArgumentException e) {
+        } catch (CorruptEnvelopeException e) {
             settlement.rejected(delivery, "unreadable message: " + e.getMessage());
             return null;
         } catch (RuntimeException e) {
-            // the user's header filter strategy, say: a failed delivery, retried or dead-lettered as any other
+            // the user's header filter strategy, say (whatever it throws, IllegalArgumentException too): a failed
+            // delivery, retried or dead-lettered as any other
             settlement.failed(delivery, e);
             return null;
         }
