@@ -16,9 +16,9 @@
 
 --[[
   Lists messages of a dead-letter queue to move back (redrive): entries of its ready stream that no consumer of the
-  dead-letter queue has fetched, oldest first, up to a last entry that the listing's first call fixes, so that entries
-  added while a redrive pages through the stream (dead letters it moved that failed again) are not listed. Changes
-  nothing.
+  dead-letter queue works on (not fetched yet, or fetched and handed back unrouted by a stopping consumer, see
+  hand-back.lua), oldest first, up to a last entry that the listing's first call fixes, so that entries added while a
+  redrive pages through the stream (dead letters it moved that failed again) are not listed. Changes nothing.
 
   Includes: ready-stream.lua
 
@@ -43,20 +43,45 @@ if last == '+' then
   last = newest and newest[1] or '0-0'
 end
 
-local start = '-'
-if after ~= '-' then
-  start = '(' .. after
-else
-  -- entries up to the group's last delivered one are fetched (in flight) or gone: left to their consumer
-  local _, lastDelivered = groupState()
-  if lastDelivered and lastDelivered ~= '0-0' then
-    start = '(' .. lastDelivered
+local _, lastDelivered = groupState()
+lastDelivered = lastDelivered or '0-0'
+
+-- Whether stream entry id a comes before b
+local function before(a, b)
+  local aTime, aSeq = string.match(a, '^(%d+)-(%d+)$')
+  local bTime, bSeq = string.match(b, '^(%d+)-(%d+)$')
+  if tonumber(aTime) ~= tonumber(bTime) then
+    return tonumber(aTime) < tonumber(bTime)
   end
+  return tonumber(aSeq) < tonumber(bSeq)
 end
+
+-- At most count entries after the one with id from ("-": from the first), up to last, that no consumer works on: up
+-- to the group's last delivered entry only those handed back (the others are in flight), then every entry
+local function listable(from, count)
+  local entries = {}
+  if lastDelivered ~= '0-0' and (from == '-' or before(from, lastDelivered)) then
+    local high = before(last, lastDelivered) and last or lastDelivered
+    local low = from == '-' and '-' or '(' .. from
+    for _, pending in ipairs(rcall('XPENDING', readyKey, group, 'IDLE', HANDED_BACK_IDLE, low, high, count)) do
+      entries[#entries + 1] = rcall('XRANGE', readyKey, pending[1], pending[1])[1]
+    end
+    from = lastDelivered
+  end
+  if #entries < count then
+    for _, entry in ipairs(rcall('XRANGE', readyKey, from == '-' and '-' or '(' .. from, last, 'COUNT',
+        count - #entries)) do
+      entries[#entries + 1] = entry
+    end
+  end
+  return entries
+end
+
+local start = after == '-' and '-' or after
 
 if wanted ~= '' then
   local suffixed = wanted .. '#'
-  local entries = rcall('XRANGE', readyKey, start, last, 'COUNT', PAGE)
+  local entries = listable(start, PAGE)
   for _, entry in ipairs(entries) do
     local id, record = entryFields(entry[2])
     if id and record and (id == wanted or string.sub(id, 1, #suffixed) == suffixed) then
@@ -70,7 +95,7 @@ if wanted ~= '' then
 end
 
 local found = {last}
-for _, entry in ipairs(rcall('XRANGE', readyKey, start, last, 'COUNT', limit)) do
+for _, entry in ipairs(listable(start, limit)) do
   local id, record = entryFields(entry[2])
   if id and record then
     found[#found + 1] = entry[1]

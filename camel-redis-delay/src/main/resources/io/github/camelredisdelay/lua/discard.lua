@@ -17,9 +17,10 @@
 --[[
   Removes a message that was copied elsewhere (a redriven dead letter) from the ready stream, with its record and
   failure note while they are still the version the entry holds. An entry a consumer has fetched meanwhile is left
-  to it: the copy then is a duplicate, never a loss.
+  to it: the copy then is a duplicate, never a loss. One a stopping consumer handed back unrouted (hand-back.lua) is
+  no consumer's: removed.
 
-  Includes: record.lua
+  Includes: record.lua, ready-stream.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] stream entry id
@@ -34,7 +35,10 @@ if #rcall('XRANGE', readyKey, entryId, entryId) == 0 then
 end
 local pending = redis.pcall('XPENDING', readyKey, group, entryId, entryId, 1)
 if type(pending) == 'table' and not pending.err and #pending > 0 then
-  return 0
+  if not handedBack(pending[1]) then
+    return 0
+  end
+  rcall('XACK', readyKey, group, entryId)
 end
 rcall('XDEL', readyKey, entryId)
 if isVersion(rcall('HGET', msgKey, id), version) then
