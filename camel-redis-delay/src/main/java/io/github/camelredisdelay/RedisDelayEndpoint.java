@@ -27,8 +27,6 @@ import java.util.concurrent.Semaphore;
 import java.util.function.Predicate;
 
 import io.github.camelredisdelay.internal.DueTime;
-import io.github.camelredisdelay.internal.Envelope;
-import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.EvictionPolicyCheck;
 import io.github.camelredisdelay.internal.InspectedMessage;
 import io.github.camelredisdelay.internal.MigrationProgress;
@@ -45,6 +43,7 @@ import org.apache.camel.AsyncEndpoint;
 import org.apache.camel.Category;
 import org.apache.camel.Consumer;
 import org.apache.camel.Exchange;
+import org.apache.camel.Message;
 import org.apache.camel.PollingConsumer;
 import org.apache.camel.Processor;
 import org.apache.camel.Producer;
@@ -585,25 +584,27 @@ public class RedisDelayEndpoint extends DefaultEndpoint
      * JMX: one message by id, from the queue or else its dead-letter queue, without changing it.
      *
      * @return its queue (for a dead letter, the dead-letter queue), state, times, delivery count, last error, body
-     *         (text, or the size of a binary body) and headers; empty when neither queue holds the id
+     *         (text, or the size of a binary body) and the headers the {@code peek} operation gives; empty when neither
+     *         queue holds the id
      */
     @ManagedOperation(description = "Shows the message with this id (queue, else dead-letter queue) without changing it")
     public Map<String, Object> peekMessage(String messageId) {
         InspectedMessage found = admin().peek(messageId);
         Map<String, Object> shown = new LinkedHashMap<>();
         if (found != null) {
-            Envelope envelope = EnvelopeCodec.decode(found.envelope());
+            // the message as the peek operation gives it: the headers the header filter and a consumer would restore
+            Exchange exchange = createExchange();
+            messageMapper.populate(exchange, found);
+            Message message = exchange.getMessage();
             shown.put("id", found.id());
             shown.put("queue", found.queue());
             shown.put("state", found.state());
             shown.put("scheduledFor", found.dueAt());
             shown.put("scheduledAt", found.scheduledAt());
             shown.put("deliveryCount", found.deliveryCount());
-            shown.put("lastError", found.failure() != null
-                    ? found.failure().lastError()
-                    : envelope.headers().get(RedisDelayConstants.LAST_ERROR));
-            shown.put("body", envelope.body() instanceof byte[] binary ? binary.length + " bytes" : envelope.body());
-            shown.put("headers", new LinkedHashMap<>(envelope.headers()));
+            shown.put("lastError", message.getHeader(RedisDelayConstants.LAST_ERROR));
+            shown.put("body", message.getBody() instanceof byte[] binary ? binary.length + " bytes" : message.getBody());
+            shown.put("headers", new LinkedHashMap<>(message.getHeaders()));
         }
         return shown;
     }
