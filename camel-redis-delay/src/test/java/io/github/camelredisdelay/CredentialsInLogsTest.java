@@ -1,0 +1,90 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import java.time.Duration;
+
+import io.github.camelredisdelay.internal.ShardCountGuard;
+import io.github.camelredisdelay.test.LogLines;
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import io.github.camelredisdelay.test.RedisServerExtension;
+import org.apache.camel.CamelContext;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A password in the user-info of an endpoint's {@code address} (redis://user:password@host:port, which Redisson reads)
+ * is a credential: the producer health check id and the dev console mask it. The component's own log lines that name an
+ * endpoint pass Camel's normalized endpoint URI, whose option values are percent-encoded, to
+ * {@code URISupport.sanitizeUri}, which only recognizes the decoded form: the password is logged in clear.
+ */
+class CredentialsInLogsTest extends RedisDelayTestSupport {
+
+    private static final String PASSWORD = "s3cretPw";
+
+    /** The test Redis, with the default user (nopass: any password is accepted) and a password in the address. */
+    private static String addressWithPassword() {
+        return RedisServerExtension.redisUrl().replaceFirst("//([^/@]*@)?", "//default:" + PASSWORD + "@");
+    }
+
+    @Test
+    void theWarningAboutUnusedTransferOptionsDoesNotLogThePasswordOfTheAddress() throws Exception {
+        String address = addressWithPassword();
+        try (LogLines log = LogLines.of(RedisDelayEndpoint.class)) {
+            CamelContext context = startContext(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("direct:in").to("redis-delay:orders?address=" + address);
+                }
+            });
+            context.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("redis-delay:orders?transferInterval=100ms&address=" + address).log("${body}");
+                }
+            });
+
+            assertThat(log.lines()).as("the warning is logged").singleElement().asString().startsWith("WARN")
+                    .contains("transferInterval");
+            assertThat(log.lines()).allSatisfy(line -> assertThat(line).doesNotContain(PASSWORD));
+        }
+    }
+
+    @Test
+    void theShardCountErrorDoesNotLogThePasswordOfTheAddress() throws Exception {
+        String address = addressWithPassword();
+        startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:in").to("redis-delay:orders?address=" + address);
+            }
+        });
+        try (LogLines log = LogLines.of(ShardCountGuard.class)) {
+            startContext(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("direct:in").to("redis-delay:orders?shards=2&address=" + address);
+                }
+            });
+
+            await().atMost(Duration.ofSeconds(15)).until(() -> log.lines().stream().anyMatch(l -> l.startsWith("ERROR")));
+            assertThat(log.lines()).allSatisfy(line -> assertThat(line).doesNotContain(PASSWORD));
+        }
+    }
+}
