@@ -15,6 +15,8 @@
  */
 package io.github.camelredisdelay;
 
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -215,7 +217,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         warnOfUnusedTransferOptions(running);
         queueShardCount = new ShardCountGuard(
                 client, configuration.getKeyPrefix(), queue,
-                URISupport.sanitizeUri(getEndpointUri()));
+                maskedUri());
         queueShardCount.start(connectionShares.transfer());
     }
 
@@ -290,7 +292,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
             LOG.warn("Endpoint {}: transferInterval {} ms and transferBatchSize {} are not used; queue {} already has a "
                      + "transfer task in this context, started by another of its endpoints with {} ms and {} messages. "
                      + "Set them on the component, or alike on every endpoint of the queue.",
-                    URISupport.sanitizeUri(getEndpointUri()), configuration.getTransferInterval(),
+                    maskedUri(), configuration.getTransferInterval(),
                     configuration.getTransferBatchSize(), queueName, running.intervalMs(), running.batchSize());
         }
     }
@@ -390,12 +392,20 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         return configuration.getDeadLetterQueue() != null;
     }
 
+    /**
+     * This endpoint's URI as logs name it, credentials masked: decoded first, since Camel stores option values
+     * percent-encoded, where the password in an address' user-info is not recognized as one.
+     */
+    private String maskedUri() {
+        return URISupport.sanitizeUri(URLDecoder.decode(getEndpointUri(), StandardCharsets.UTF_8));
+    }
+
     /** A consumer dead-letters with this endpoint's {@code shards}: its dead-letter queue must be stored in as many. */
     private synchronized void startDeadLetterShardCountGuard() {
         if (deadLetterShardCount == null) {
             ShardCountGuard guard = new ShardCountGuard(
                     client, configuration.getKeyPrefix(), deadLetterQueue,
-                    URISupport.sanitizeUri(getEndpointUri()));
+                    maskedUri());
             guard.start(shares.transfer());
             deadLetterShardCount = guard;
         }
