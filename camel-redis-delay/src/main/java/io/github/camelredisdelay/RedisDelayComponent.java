@@ -97,10 +97,11 @@ public class RedisDelayComponent extends HealthCheckComponent {
     }
 
     /**
-     * Default options for every endpoint of this component.
+     * Default options for every endpoint of this component. The component keeps a copy, so that options set on it
+     * afterwards (its other properties) change neither the bean nor another component sharing that bean.
      */
     public void setConfiguration(RedisDelayConfiguration configuration) {
-        this.configuration = configuration;
+        this.configuration = configuration.copy();
     }
 
     @Override
