@@ -27,7 +27,7 @@ import org.apache.camel.spi.PropertyConfigurer;
  * {@code camel.component.redis-delay.configuration=#bean:defaults} after the plain options beside it, wherever it
  * stands in the file. Options set after the bean are set on it directly.
  */
-final class ComponentOptionsConfigurer extends StrictDurationsConfigurer {
+final class ComponentOptionsConfigurer extends StrictOptionsConfigurer {
 
     private static final String CONFIGURATION = "configuration";
 

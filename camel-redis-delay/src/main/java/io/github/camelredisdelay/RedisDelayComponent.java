@@ -140,7 +140,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
     public PropertyConfigurer getEndpointPropertyConfigurer() {
         PropertyConfigurer generated = super.getEndpointPropertyConfigurer();
         if (generated != null && strictEndpointConfigurer == null) {
-            strictEndpointConfigurer = new StrictDurationsConfigurer(
+            strictEndpointConfigurer = new StrictOptionsConfigurer(
                     generated,
                     target -> "queue " + ((RedisDelayEndpoint) target).getQueueName());
         }

@@ -24,11 +24,12 @@ import org.apache.camel.spi.PropertyConfigurer;
 import org.apache.camel.spi.PropertyConfigurerGetter;
 
 /**
- * The generated configurer of the component or the endpoint, with duration options read strictly
- * ({@link Durations#parse}): Camel's own converter reads {@code 30M} as 0. Every way an option is set by name goes
- * through here, so URIs, component properties, camel-main and Spring Boot properties are all checked alike.
+ * The generated configurer of the component or the endpoint, with duration options ({@link Durations#parse}) and
+ * whole-number options read strictly: Camel's own converter reads {@code 30M}, {@code abc} and {@code 3.5} as 0. Every
+ * way an option is set by name goes through here, so URIs, component properties, camel-main and Spring Boot properties
+ * are all checked alike.
  */
-class StrictDurationsConfigurer implements GeneratedPropertyConfigurer, PropertyConfigurerGetter {
+class StrictOptionsConfigurer implements GeneratedPropertyConfigurer, PropertyConfigurerGetter {
 
     /** The options of type duration, as the catalog names them. */
     static final Set<String> DURATION_OPTIONS = Set.of("delay", "pollInterval", "visibilityTimeout", "transferInterval",
@@ -40,7 +41,7 @@ class StrictDurationsConfigurer implements GeneratedPropertyConfigurer, Property
     /**
      * @param owner names the target in error messages, e.g. "queue orders"
      */
-    StrictDurationsConfigurer(PropertyConfigurer delegate, Function<Object, String> owner) {
+    StrictOptionsConfigurer(PropertyConfigurer delegate, Function<Object, String> owner) {
         this.delegate = delegate;
         this.owner = owner;
     }
@@ -50,8 +51,25 @@ class StrictDurationsConfigurer implements GeneratedPropertyConfigurer, Property
         Object checked = value;
         if (value instanceof String text && isDuration(name)) {
             checked = Durations.parse(text, name + " option of " + owner.apply(target));
+        } else if (value instanceof String text && isWholeNumber(getOptionType(name, ignoreCase))) {
+            checked = wholeNumber(text, name + " option of " + owner.apply(target));
         }
         return delegate.configure(camelContext, target, name, checked, ignoreCase);
+    }
+
+    private static boolean isWholeNumber(Class<?> type) {
+        return type == int.class || type == Integer.class;
+    }
+
+    /** {@code text} as an int, blanks around it ignored (java.util.Properties keeps a trailing one). */
+    private static int wholeNumber(String text, String what) {
+        try {
+            return Integer.parseInt(text.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(
+                    "Invalid value '" + text + "' for the " + what + ": a whole number is "
+                                               + "needed, such as 5");
+        }
     }
 
     private static boolean isDuration(String name) {

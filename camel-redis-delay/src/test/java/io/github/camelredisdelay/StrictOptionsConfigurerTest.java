@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The options read strictly as durations are exactly those the catalog types as durations, so a new duration option
  * cannot slip past the strict check.
  */
-class StrictDurationsConfigurerTest {
+class StrictOptionsConfigurerTest {
 
     @Test
     void strictlyReadOptionsAreTheCatalogsDurationOptions() throws Exception {
@@ -45,6 +45,6 @@ class StrictDurationsConfigurerTest {
                 .map(Map.Entry::getKey)
                 .collect(Collectors.toSet());
 
-        assertThat(durations).isEqualTo(StrictDurationsConfigurer.DURATION_OPTIONS);
+        assertThat(durations).isEqualTo(StrictOptionsConfigurer.DURATION_OPTIONS);
     }
 }
