@@ -157,14 +157,18 @@ public class RedisDelayConfiguration implements Cloneable {
     }
 
     /**
-     * Drops the client, address and Redisson configuration inherited from the component, for an endpoint that chooses
-     * its own.
+     * Drops the client, address and Redisson configuration inherited from the component, and the user, password and
+     * database that go with the component's address, for an endpoint that chooses its own (its URI sets them again for
+     * its own address).
      */
     void forgetConnection() {
         redissonClient = null;
         address = DEFAULT_ADDRESS;
         addressSet = false;
         redissonConfig = null;
+        username = null;
+        password = null;
+        database = null;
     }
 
     public String getUsername() {
