@@ -61,7 +61,9 @@ class ConfigurationBeanTest {
             RedisDelayConfiguration configuration = context.getBean(CamelContext.class)
                     .getComponent("redis-delay", RedisDelayComponent.class).getConfiguration();
 
-            assertThat(configuration).isSameAs(context.getBean("delayDefaults"));
+            RedisDelayConfiguration bean = context.getBean("delayDefaults", RedisDelayConfiguration.class);
+            assertThat(configuration).as("a copy, which the options beside it change, not the bean").isNotSameAs(bean);
+            assertThat(bean.getDelay()).as("the bean, which other components may share, is left as it was").isZero();
             assertThat(configuration.getTransferBatchSize()).as("from the bean").isEqualTo(250);
             assertThat(configuration.getDelay()).isEqualTo(5_000);
             assertThat(configuration.getOnDuplicate()).isEqualTo(OnDuplicate.replace);
