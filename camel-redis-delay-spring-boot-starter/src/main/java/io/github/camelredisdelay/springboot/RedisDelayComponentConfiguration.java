@@ -34,7 +34,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * the component, so its own defaults (shown here for the IDE) stay the component's. The field comments are plain text:
  * they become the descriptions of {@code spring-configuration-metadata.json}.
  */
-@ConfigurationProperties(prefix = RedisDelayComponentConfiguration.PREFIX)
+@ConfigurationProperties(prefix = RedisDelayComponentConfiguration.PREFIX, ignoreUnknownFields = false)
 public class RedisDelayComponentConfiguration extends ComponentConfigurationPropertiesCommon {
 
     /** Prefix of the component's properties. */
