@@ -467,15 +467,16 @@ public class RedisDelayEndpoint extends DefaultEndpoint
 
     /** Shows a running migration's progress in the statistics of every endpoint of this queue in the CamelContext. */
     void migrationStarted(MigrationProgress progress) {
-        getComponent().migrations().put(migrationKey(), progress);
+        getComponent().migrations().put(migrationKey() + progress.legacy(), progress);
     }
 
     void migrationStopped(MigrationProgress progress) {
-        getComponent().migrations().remove(migrationKey(), progress);
+        getComponent().migrations().remove(migrationKey() + progress.legacy(), progress);
     }
 
+    /** What the keys of this queue's migrations, one per RDelayedQueue migrated into it, start with. */
     private String migrationKey() {
-        return configuration.getKeyPrefix() + "|" + queueName;
+        return configuration.getKeyPrefix() + "|" + queueName + "|";
     }
 
     /**
@@ -485,9 +486,11 @@ public class RedisDelayEndpoint extends DefaultEndpoint
      */
     public Map<String, Object> statisticsSnapshot() {
         Map<String, Object> stats = statistics.asMap();
-        MigrationProgress progress = getComponent().migrations().get(migrationKey());
-        if (progress != null) {
-            stats.putAll(progress.snapshot());
+        String key = migrationKey();
+        List<MigrationProgress> migrations = getComponent().migrations().entrySet().stream()
+                .filter(migration -> migration.getKey().startsWith(key)).map(Map.Entry::getValue).toList();
+        if (!migrations.isEmpty()) {
+            stats.putAll(MigrationProgress.snapshot(migrations));
         }
         return stats;
     }

@@ -15,7 +15,11 @@
  */
 package io.github.camelredisdelay.internal;
 
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -84,15 +88,37 @@ public final class MigrationProgress {
         }
     }
 
-    /** The statistics of the migration by name, for the {@code stats} operation. */
-    public synchronized Map<String, Object> snapshot() {
+    /**
+     * The statistics of the migrations into one queue by name, for the {@code stats} operation: the legacy queues'
+     * names (comma-separated, when several are migrated into it), messages moved and left in all (left is -1 until each
+     * migration took its first step), whether this JVM migrates any, and whether all are empty.
+     */
+    public static Map<String, Object> snapshot(Collection<MigrationProgress> migrations) {
+        List<String> legacies = new ArrayList<>();
+        long moved = 0;
+        long left = 0;
+        boolean active = false;
+        for (MigrationProgress migration : migrations) {
+            synchronized (migration) {
+                legacies.add(migration.legacy);
+                moved += migration.moved;
+                left = left < 0 || migration.left < 0 ? -1 : left + migration.left;
+                active |= migration.owned;
+            }
+        }
+        Collections.sort(legacies);
         Map<String, Object> stats = new LinkedHashMap<>();
-        stats.put("migrateFrom", legacy);
+        stats.put("migrateFrom", String.join(",", legacies));
         stats.put("migrationMoved", moved);
         stats.put("migrationLeft", left);
-        stats.put("migrationActive", owned);
+        stats.put("migrationActive", active);
         stats.put("migrationEmpty", left == 0);
         return stats;
+    }
+
+    /** The RDelayedQueue migrated. */
+    public String legacy() {
+        return legacy;
     }
 
     public synchronized long moved() {

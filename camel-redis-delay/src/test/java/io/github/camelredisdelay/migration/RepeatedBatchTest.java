@@ -27,6 +27,7 @@ import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.LegacyBatch;
 import io.github.camelredisdelay.internal.LegacyDelayedQueue;
 import io.github.camelredisdelay.internal.MigrationLeaseLostException;
+import io.github.camelredisdelay.internal.MigrationProgress;
 import io.github.camelredisdelay.internal.MigrationTask;
 import io.github.camelredisdelay.internal.ShardedQueue;
 import io.github.camelredisdelay.internal.WriteSync;
@@ -173,7 +174,8 @@ class RepeatedBatchTest extends RedisDelayTestSupport {
         MigrationTask resumed = new MigrationTask(legacyQueue, queue, RepeatedBatchTest::envelope);
         await().atMost(Duration.ofSeconds(5)).until(() -> {
             resumed.step();
-            return resumed.progress().snapshot().get("migrationActive").equals(true) && resumed.progress().left() == 0;
+            return MigrationProgress.snapshot(List.of(resumed.progress())).get("migrationActive").equals(true)
+                    && resumed.progress().left() == 0;
         });
         return resumed;
     }
