@@ -164,9 +164,10 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport {
 
     @Override
     protected void doStop() {
-        // nothing else held: a received exchange settles itself when its unit of work is done
+        // a received exchange settles itself when its unit of work is done; this consumer leaves the consumer group,
+        // unless it still holds messages (retire.lua)
         if (shards != null) {
-            shards.consumerStopped();
+            shards.stop();
         }
     }
 }
