@@ -1,0 +1,92 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.CamelContext;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Routes removed and added again at runtime (a route reload, {@code camel.main.routesReloadEnabled}): the docs and the
+ * CHANGELOG promise that a delivery handed over to a {@code seda:} copy keeps its lease until the copy completes, also
+ * after its consumer stopped ("a route stopped or replaced at runtime"). Removing the route also stops and removes its
+ * endpoint, which, as the last redis-delay endpoint of its connection in the context, shuts the connection's lease
+ * timer down: the copy's lease is no longer extended, and the reloaded route takes the message over while the first
+ * copy still works on it.
+ */
+class RouteRemovalTest extends RedisDelayTestSupport {
+
+    private static final long WORK_MILLIS = 4_000;
+
+    private final List<String> started = new CopyOnWriteArrayList<>();
+    private final AtomicInteger working = new AtomicInteger();
+
+    private RouteBuilder jobsRoute() {
+        return new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:jobs?visibilityTimeout=1000").routeId("jobs").to("seda:work");
+            }
+        };
+    }
+
+    private RouteBuilder workRoute() {
+        return new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("seda:work?concurrentConsumers=2").routeId("work").process(e -> {
+                    started.add(e.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID, String.class) + " delivery "
+                                + e.getMessage().getHeader(RedisDelayConstants.DELIVERY_COUNT) + ", copies already at work: "
+                                + working.getAndIncrement());
+                    try {
+                        new CountDownLatch(1).await(WORK_MILLIS, TimeUnit.MILLISECONDS);
+                    } finally {
+                        working.decrementAndGet();
+                    }
+                });
+            }
+        };
+    }
+
+    @Test
+    void copyStillRunningWhenItsRouteIsRemovedAndAddedAgainIsNotDeliveredASecondTime() throws Exception {
+        // the producer is another node: the consumer's endpoint is the only redis-delay endpoint of this context
+        startContext().createProducerTemplate().sendBody("redis-delay:jobs", "job");
+        CamelContext node = startContext(jobsRoute(), workRoute());
+        await().atMost(Duration.ofSeconds(5)).until(() -> started.size() == 1);
+
+        // a route reload: the route is removed and added again while its handed-over copy is still at work
+        node.getRouteController().stopRoute("jobs");
+        assertThat(node.removeRoute("jobs")).isTrue();
+        node.addRoutes(jobsRoute());
+
+        // the copy works 4 s, four visibility timeouts, and is acknowledged when it ends
+        await().atMost(Duration.ofSeconds(15)).pollDelay(Duration.ofMillis(WORK_MILLIS))
+                .until(() -> redis().getMap(key("jobs", "msg")).isEmpty() && working.get() == 0);
+        assertThat(started).as("deliveries of the one message, while its first copy still ran").hasSize(1);
+    }
+}
