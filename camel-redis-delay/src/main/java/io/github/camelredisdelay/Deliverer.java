@@ -62,6 +62,11 @@ final class Deliverer {
     private volatile ScheduledFuture<?> leaseExtension;
     /** Whether this deliverer stopped: its lease timer then runs only until the deliveries left unsettled are. */
     private volatile boolean stopped;
+    /**
+     * Gives back the endpoint's connection (client and lease timer) that a stop leaving deliveries unsettled kept for
+     * them, once the last of them settled: the endpoint itself may stop meanwhile (its route removed).
+     */
+    private volatile Runnable connectionKept;
     private final AtomicBoolean leftGroup = new AtomicBoolean();
     /** Redis refused the last acknowledgement and answered the read beside it: the next fetch only acknowledges. */
     private volatile boolean acksRefused;
@@ -389,13 +394,17 @@ final class Deliverer {
      * Acknowledges what finished, stops extending leases and leaves the consumer group unless this consumer still holds
      * messages. Deliveries the stop left unsettled (a copy handed to another route that runs on, an exchange deaf to
      * the stop's interrupt) keep their leases until they settle, so that no other consumer takes them over while they
-     * run; the lease timer then leaves the group.
+     * run, and keep the endpoint's connection for that, also when the endpoint stops (its route removed); the lease
+     * timer then leaves the group and gives the connection back.
      */
     void stop() {
         if (acks != null) {
             acks.close();
         }
         flushAcknowledgements();
+        if (leaseExtension != null && leases.size() > 0) {
+            connectionKept = endpoint.keepConnection();
+        }
         stopped = true;
         if (leaseExtension == null || leases.size() == 0) {
             try {
@@ -425,6 +434,11 @@ final class Deliverer {
             if (failure != null) {
                 LOG.debug("Consumer {} could not leave the group of queue {}: {}", consumerName, queue.name(),
                         Futures.unwrap(failure).toString());
+            }
+            Runnable kept = connectionKept;
+            if (kept != null) {
+                // off Redisson's I/O thread and the lease timer, which giving the connection back may shut down
+                CompletableFuture.runAsync(kept);
             }
         });
     }

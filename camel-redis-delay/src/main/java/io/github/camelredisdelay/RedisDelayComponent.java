@@ -225,6 +225,9 @@ public class RedisDelayComponent extends HealthCheckComponent {
             getCamelContext().getExecutorServiceManager().shutdownGraceful(completions, TIMER_SHUTDOWN_MS);
             completions = null;
         }
+        // clients a stopped consumer still kept for deliveries that never settled (deaf to the stop); Camel shuts the
+        // lease timers down with the context
+        clients.disposeAll(RedisDelayComponent::shutDown);
         super.doStop();
     }
 
@@ -244,9 +247,12 @@ public class RedisDelayComponent extends HealthCheckComponent {
         if (options.getRedissonClient() == null) {
             // every endpoint using the client has stopped and settled its work: nothing in flight is worth waiting
             // for; a command still waiting for the client's first connections would hold the stop for the whole wait
-            clients.release(RedissonClientFactory.connectionKey(options),
-                    client -> client.shutdown(0, CLIENT_SHUTDOWN_MS, TimeUnit.MILLISECONDS));
+            clients.release(RedissonClientFactory.connectionKey(options), RedisDelayComponent::shutDown);
         }
+    }
+
+    private static void shutDown(RedissonClient client) {
+        client.shutdown(0, CLIENT_SHUTDOWN_MS, TimeUnit.MILLISECONDS);
     }
 
     /**

@@ -26,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 
 import io.github.camelredisdelay.internal.DueTime;
@@ -398,6 +399,26 @@ public class RedisDelayEndpoint extends DefaultEndpoint
      */
     private String maskedUri() {
         return URISupport.sanitizeUri(URLDecoder.decode(getEndpointUri(), StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Keeps this endpoint's connection (its client and the lease timer) for work that outlives the endpoint's stop: the
+     * leases of deliveries a stopped consumer left unsettled.
+     *
+     * @return gives the connection back, once
+     */
+    Runnable keepConnection() {
+        RedisDelayComponent component = getComponent();
+        RedisDelayConfiguration options = configuration;
+        String kept = connection;
+        component.acquireConnection(kept, component.acquireClient(options));
+        AtomicBoolean givenBack = new AtomicBoolean();
+        return () -> {
+            if (givenBack.compareAndSet(false, true)) {
+                component.releaseConnection(kept);
+                component.releaseClient(options);
+            }
+        };
     }
 
     /** A consumer dead-letters with this endpoint's {@code shards}: its dead-letter queue must be stored in as many. */

@@ -56,6 +56,12 @@ public final class SharedRegistry<K, V> {
         }
     }
 
+    /** Disposes of every value still shared, however many users it has left, and forgets them. */
+    public synchronized void disposeAll(Consumer<V> dispose) {
+        entries.values().forEach(shared -> dispose.accept(shared.value));
+        entries.clear();
+    }
+
     public synchronized int size() {
         return entries.size();
     }
