@@ -97,10 +97,12 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             if (operation == RedisDelayOperation.schedule && !endpoint.getConfiguration().isSynchronous()
                     && !RedisDelayComponent.onCompletionThread()) {
                 CompletableFuture<Void> checked = endpoint.shardCountChecked();
-                // the endpoint's first schedules may come before its shard count was checked: they wait for it here
+                // the endpoint's first schedules may come before its shard count was checked: they wait for it here,
+                // and go on on a completion thread, not on the Redis client's I/O thread that answered the check
                 CompletionStage<Void> stored = checked.isDone() && !checked.isCompletedExceptionally()
                         ? scheduleChecked(exchange)
-                        : checked.thenCompose(answered -> scheduleChecked(exchange));
+                        : checked.thenComposeAsync(answered -> scheduleChecked(exchange),
+                                endpoint.getComponent()::runOnCompletionThread);
                 endpoint.getComponent().whenCompleteOnCompletionThread(stored,
                         (done, failure) -> continueAfter(exchange, failure, callback));
                 return false;
