@@ -128,6 +128,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
 
     @Override
     public Consumer createConsumer(Processor processor) throws Exception {
+        requireConsumableDeadLetterQueue();
         DefaultConsumer consumer = configuration.getConsumerType() == ConsumerType.polling
                 ? new RedisDelayScheduledPollConsumer(this, processor) : new RedisDelayConsumer(this, processor);
         configureConsumer(consumer);
@@ -136,9 +137,26 @@ public class RedisDelayEndpoint extends DefaultEndpoint
 
     @Override
     public PollingConsumer createPollingConsumer() throws Exception {
+        requireConsumableDeadLetterQueue();
         RedisDelayPollingConsumer consumer = new RedisDelayPollingConsumer(this);
         configurePollingConsumer(consumer);
         return consumer;
+    }
+
+    /**
+     * A consumer dead-letters into a queue a route must be able to consume: the default {@code <queue>.dead} of a queue
+     * name over 195 characters is too long for one.
+     */
+    private void requireConsumableDeadLetterQueue() {
+        String deadLetters = configuration.deadLetterQueueOf(queueName);
+        if (deadLetters.length() > QueueNames.MAX_LENGTH) {
+            throw new IllegalArgumentException(
+                    "Queue " + queueName.substring(0, 20) + "... is " + queueName.length() + " characters long: the "
+                                               + "default dead-letter queue of its consumer, <queue>.dead, would be "
+                                               + deadLetters.length() + ", more than the " + QueueNames.MAX_LENGTH
+                                               + " a route can consume. Name a deadLetterQueue, or use a queue name of at "
+                                               + "most " + (QueueNames.MAX_LENGTH - ".dead".length()) + " characters");
+        }
     }
 
     @Override

@@ -16,45 +16,58 @@
 package io.github.camelredisdelay;
 
 import java.time.Duration;
-import java.util.Map;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
 
-import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
  * A queue name may have 200 characters, and its dead-letter queue defaults to the name plus {@code .dead}, "an ordinary
- * queue you consume like any other". For a name of 196 to 200 characters that default is 201 to 205 characters long,
- * which no endpoint accepts: the consumer dead-letters into a queue that no route can consume or purge, without a word
- * at its start.
+ * queue you consume like any other". For a name of 196 to 200 characters that default would be 201 to 205 characters
+ * long, which no route can consume: such a consumer is refused at start, naming the way out.
  */
 class LongQueueNameDeadLetterTest extends RedisDelayTestSupport {
 
     private static final String QUEUE = "q".repeat(200);
 
+    private final List<String> deadLettered = new CopyOnWriteArrayList<>();
+
     @Test
-    void theDefaultDeadLetterQueueOfAQueueWithTheLongestAllowedNameCanBeConsumed() throws Exception {
-        CamelContext node = startContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                errorHandler(noErrorHandler());
-                from("redis-delay:" + QUEUE + "?maxDeliveries=1").process(e -> {
-                    throw new IllegalStateException("refused");
+    void aConsumerWhoseDefaultDeadLetterQueueNameWouldBeTooLongIsRefusedAtStart() {
+        assertThatThrownBy(() -> startContext(failingConsumer("redis-delay:" + QUEUE + "?maxDeliveries=1")))
+                .hasStackTraceContaining("would be 205").hasStackTraceContaining("Name a deadLetterQueue");
+    }
+
+    @Test
+    void aConsumerOfTheLongestQueueNameThatNamesItsDeadLetterQueueDeadLettersWhereARouteConsumes() throws Exception {
+        CamelContext node = startContext(failingConsumer("redis-delay:" + QUEUE + "?maxDeliveries=1&deadLetterQueue=long.dead"),
+                new RouteBuilder() {
+                    @Override
+                    public void configure() {
+                        from("redis-delay:long.dead").process(e -> deadLettered.add(e.getMessage().getBody(String.class)));
+                    }
                 });
-            }
-        });
 
         node.createProducerTemplate().sendBody("redis-delay:" + QUEUE, "job");
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> ((Number) node.createProducerTemplate()
-                .requestBody("redis-delay:" + QUEUE + "?operation=stats", null, Map.class).get("deadLettered"))
-                .longValue() == 1);
-        // the dead letter is in "<queue>.dead", 205 characters: found, the endpoint a dead-letter route needs is refused
-        // ("... is 205 characters long; at most 200 are allowed")
-        assertThatCode(() -> node.getEndpoint("redis-delay:" + QUEUE + ".dead")).doesNotThrowAnyException();
+        await().atMost(Duration.ofSeconds(10)).until(() -> deadLettered.equals(List.of("job")));
+    }
+
+    private static RouteBuilder failingConsumer(String uri) {
+        return new RouteBuilder() {
+            @Override
+            public void configure() {
+                errorHandler(noErrorHandler());
+                from(uri).process(e -> {
+                    throw new IllegalStateException("refused");
+                });
+            }
+        };
     }
 }
