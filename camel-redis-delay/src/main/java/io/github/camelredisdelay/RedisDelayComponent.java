@@ -15,7 +15,9 @@
  */
 package io.github.camelredisdelay;
 
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -32,6 +34,7 @@ import io.github.camelredisdelay.internal.EvictionPolicyCheck;
 import io.github.camelredisdelay.internal.MigrationProgress;
 import io.github.camelredisdelay.internal.QueueNames;
 import io.github.camelredisdelay.internal.QueueStatistics;
+import io.github.camelredisdelay.internal.ShardCountGuard;
 import io.github.camelredisdelay.internal.SharedRegistry;
 import io.github.camelredisdelay.internal.SharedService;
 import io.github.camelredisdelay.internal.TransferTask;
@@ -42,6 +45,7 @@ import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.PropertyConfigurer;
 import org.apache.camel.spi.annotations.Component;
 import org.apache.camel.support.HealthCheckComponent;
+import org.apache.camel.support.service.ServiceHelper;
 import org.apache.camel.util.concurrent.ThreadPoolRejectedPolicy;
 import org.redisson.api.RedissonClient;
 
@@ -71,6 +75,12 @@ public class RedisDelayComponent extends HealthCheckComponent {
     private final SharedRegistry<String, TransferTask> transferTasks = new SharedRegistry<>();
     private final SharedRegistry<String, WakeChannels> wakeChannels = new SharedRegistry<>();
     private final SharedRegistry<String, QueueStatistics> statistics = new SharedRegistry<>();
+    private final SharedRegistry<String, ShardCountGuard> shardCountGuards = new SharedRegistry<>();
+    /**
+     * The endpoints started and not stopped: Camel stops those of its endpoint cache at its stop, but not those it
+     * evicted from the cache (toD makes one endpoint per distinct URI), which this component stops.
+     */
+    private final Set<RedisDelayEndpoint> startedEndpoints = ConcurrentHashMap.newKeySet();
     private final EvictionPolicyCheck evictionPolicyCheck = new EvictionPolicyCheck();
     private final SharedRegistry<String, ConnectionShares> connections = new SharedRegistry<>();
     private final AtomicInteger timerNumbers = new AtomicInteger();
@@ -225,6 +235,9 @@ public class RedisDelayComponent extends HealthCheckComponent {
             getCamelContext().getExecutorServiceManager().shutdownGraceful(completions, TIMER_SHUTDOWN_MS);
             completions = null;
         }
+        for (RedisDelayEndpoint endpoint : List.copyOf(startedEndpoints)) {
+            ServiceHelper.stopService(endpoint);
+        }
         // clients a stopped consumer still kept for deliveries that never settled (deaf to the stop); Camel shuts the
         // lease timers down with the context
         clients.disposeAll(RedisDelayComponent::shutDown);
@@ -289,6 +302,26 @@ public class RedisDelayComponent extends HealthCheckComponent {
 
     void releaseWakeChannels(String key) {
         wakeChannels.release(key, SharedService::stop);
+    }
+
+    void endpointStarted(RedisDelayEndpoint endpoint) {
+        startedEndpoints.add(endpoint);
+    }
+
+    void endpointStopped(RedisDelayEndpoint endpoint) {
+        startedEndpoints.remove(endpoint);
+    }
+
+    /**
+     * The check of a queue's shard count, shared by the endpoints of the queue with the same {@code shards} on one
+     * connection; it stops after the last of them.
+     */
+    ShardCountGuard acquireShardCountGuard(String key, Supplier<ShardCountGuard> create) {
+        return shardCountGuards.acquire(key, create);
+    }
+
+    void releaseShardCountGuard(String key) {
+        shardCountGuards.release(key, ShardCountGuard::stop);
     }
 
     /**

@@ -104,6 +104,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     private static final long SHARD_COUNT_CHECK_WAIT_MS = 5000;
 
     private volatile ShardCountGuard queueShardCount;
+    private String shardCountGuardKey;
     private volatile ShardCountGuard deadLetterShardCount;
     private QueueAdmin admin;
     private String statisticsKey;
@@ -234,10 +235,16 @@ public class RedisDelayEndpoint extends DefaultEndpoint
             transferKeys.add(key);
         }
         warnOfUnusedTransferOptions(running);
-        queueShardCount = new ShardCountGuard(
-                client, configuration.getKeyPrefix(), queue,
-                maskedUri());
-        queueShardCount.start(connectionShares.transfer());
+        // one check per queue and shard count on a connection, however many endpoints (toD makes one per URI)
+        String guardKey = wakeKey + "|" + queueName + "|" + configuration.getShards();
+        ShardedQueue checked = queue;
+        queueShardCount = component.acquireShardCountGuard(guardKey, () -> {
+            ShardCountGuard created = new ShardCountGuard(client, configuration.getKeyPrefix(), checked, maskedUri());
+            created.start(connectionShares.transfer());
+            return created;
+        });
+        shardCountGuardKey = guardKey;
+        component.endpointStarted(this);
     }
 
     /**
@@ -323,6 +330,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     @Override
     protected void doStop() throws Exception {
         RedisDelayComponent component = getComponent();
+        component.endpointStopped(this);
         stopShardCountGuards();
         transferKeys.forEach(component::releaseTransferTask);
         transferKeys = List.of();
@@ -452,7 +460,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
 
     private synchronized void stopShardCountGuards() {
         if (queueShardCount != null) {
-            queueShardCount.stop();
+            getComponent().releaseShardCountGuard(shardCountGuardKey);
             queueShardCount = null;
         }
         if (deadLetterShardCount != null) {
