@@ -31,10 +31,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A delivery handed over to a {@code seda:} copy keeps its lease until the copy completes (CHANGELOG), and the docs say
- * such copies that end after their consumer stopped are acknowledged then. Once the consumer route stops, though, its
- * lease keeper stops too: a copy that runs on for longer than {@code visibilityTimeout} loses its lease, and the
- * message goes to a second consumer (here the same route, started again) while the first copy still works on it.
+ * A delivery handed over to a {@code seda:} copy keeps its lease until the copy completes, and is acknowledged then,
+ * also when its consumer route stops, restarts, or is removed and added again (a reload) meanwhile: a copy that runs on
+ * for longer than {@code visibilityTimeout} must not lose its lease to a second consumer while it still works.
  */
 class HandedOverCopyAfterStopTest extends RedisDelayTestSupport {
 
@@ -44,11 +43,19 @@ class HandedOverCopyAfterStopTest extends RedisDelayTestSupport {
     /** Copies at work right now. */
     private final AtomicInteger working = new AtomicInteger();
 
-    private RouteBuilder routes(String uri) {
+    private static RouteBuilder jobsRoute(String uri) {
         return new RouteBuilder() {
             @Override
             public void configure() {
                 from(uri).routeId("jobs").to("seda:work");
+            }
+        };
+    }
+
+    private RouteBuilder workRoute() {
+        return new RouteBuilder() {
+            @Override
+            public void configure() {
                 from("seda:work?concurrentConsumers=2").routeId("work").process(e -> {
                     started.add(e.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID, String.class) + " delivery "
                                 + e.getMessage().getHeader(RedisDelayConstants.DELIVERY_COUNT) + ", copies already at work: "
@@ -65,7 +72,7 @@ class HandedOverCopyAfterStopTest extends RedisDelayTestSupport {
 
     @Test
     void copyStillRunningWhenItsRouteIsRestartedIsNotDeliveredASecondTime() throws Exception {
-        CamelContext node = startContext(routes("redis-delay:jobs?visibilityTimeout=1000"));
+        CamelContext node = startContext(jobsRoute("redis-delay:jobs?visibilityTimeout=1000"), workRoute());
         node.createProducerTemplate().sendBody("redis-delay:jobs", "job");
         await().atMost(Duration.ofSeconds(5)).until(() -> started.size() == 1);
 
@@ -85,7 +92,7 @@ class HandedOverCopyAfterStopTest extends RedisDelayTestSupport {
     @Test
     void copyStillRunningWhenItsRouteStopsIsNotTakenOverByAnotherNode() throws Exception {
         String uri = "redis-delay:jobs?visibilityTimeout=1000";
-        CamelContext node = startContext(routes(uri));
+        CamelContext node = startContext(jobsRoute(uri), workRoute());
         node.createProducerTemplate().sendBody("redis-delay:jobs", "job");
         await().atMost(Duration.ofSeconds(5)).until(() -> started.size() == 1);
         startContext(new RouteBuilder() {
@@ -106,6 +113,26 @@ class HandedOverCopyAfterStopTest extends RedisDelayTestSupport {
 
         await().atMost(Duration.ofSeconds(15)).pollDelay(Duration.ofMillis(WORK_MILLIS))
                 .until(() -> redis().getMap(key("jobs", "msg")).isEmpty());
+        assertThat(started).as("deliveries of the one message, while its first copy still ran").hasSize(1);
+    }
+
+    @Test
+    void copyStillRunningWhenItsRouteIsRemovedAndAddedAgainIsNotDeliveredASecondTime() throws Exception {
+        String uri = "redis-delay:jobs?visibilityTimeout=1000";
+        // the producer is another node: the consumer's endpoint is the only redis-delay endpoint of this context, whose
+        // removal would release the connection the copy's lease is kept on
+        startContext().createProducerTemplate().sendBody("redis-delay:jobs", "job");
+        CamelContext node = startContext(jobsRoute(uri), workRoute());
+        await().atMost(Duration.ofSeconds(5)).until(() -> started.size() == 1);
+
+        // a route reload: the route is removed and added again while its handed-over copy is still at work
+        node.getRouteController().stopRoute("jobs");
+        assertThat(node.removeRoute("jobs")).isTrue();
+        node.addRoutes(jobsRoute(uri));
+
+        // the copy works 4 s, four visibility timeouts, and is acknowledged when it ends
+        await().atMost(Duration.ofSeconds(15)).pollDelay(Duration.ofMillis(WORK_MILLIS))
+                .until(() -> redis().getMap(key("jobs", "msg")).isEmpty() && working.get() == 0);
         assertThat(started).as("deliveries of the one message, while its first copy still ran").hasSize(1);
     }
 }

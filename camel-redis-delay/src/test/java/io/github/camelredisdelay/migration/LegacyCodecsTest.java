@@ -47,7 +47,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Values written with Redisson's StringCodec, JsonJacksonCodec and default Kryo codec arrive as the migration guide
- * says: text for string and json, the codec's bytes for anything else, which a route decodes with its own codec.
+ * says: text for string and json, the codec's bytes for anything else (and for values that are no text, whatever the
+ * option says), which a route decodes with its own codec.
  */
 class LegacyCodecsTest extends RedisDelayTestSupport {
 
@@ -77,6 +78,19 @@ class LegacyCodecsTest extends RedisDelayTestSupport {
         assertThat(body).isEqualTo(encoded(codec, "order-43"));
         // what the migration guide tells a route that must read such values: decode with its own codec
         assertThat(codec.getValueDecoder().decode(Unpooled.wrappedBuffer(body), new State())).isEqualTo("order-43");
+    }
+
+    /**
+     * {@code migrateCodec=string} with values Redisson's default codec (Kryo) wrote, an easy mistake when the values
+     * were strings: Kryo's string encoding (the last character's high bit set) is no UTF-8 text. The migration removes
+     * the legacy copies, so the codec's bytes must survive, not be replaced by U+FFFD in a body no codec can decode.
+     */
+    @Test
+    void kryoValuesMigratedAsStringsKeepTheCodecsBytes() throws Exception {
+        Kryo5Codec codec = new Kryo5Codec();
+        migrateOne(codec, "string", "order-43");
+        assertThat(delivered.get(0).getBody()).as("the bytes Redisson's codec wrote, which the migration removed")
+                .isEqualTo(encoded(codec, "order-43"));
     }
 
     @SuppressWarnings("deprecation")

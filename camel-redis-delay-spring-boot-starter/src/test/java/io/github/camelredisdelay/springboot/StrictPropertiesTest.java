@@ -22,17 +22,19 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The component page promises: every duration option is read the same strict way wherever it is set, "endpoint URI,
- * component property, camel-main or Spring Boot property, ...", and a value such as 30M "fails naming the option, the
- * value and the accepted forms" (ConfigurationTrapsTest checks it under camel-main).
+ * "Nothing is misconfigured in silence" (component page), for Spring Boot properties: every duration option is read the
+ * same strict way wherever it is set, and a value such as 30M "fails naming the option, the value and the accepted
+ * forms" (ConfigurationTrapsTest checks it under camel-main); a misspelt {@code camel.component.redis-delay.*} property
+ * fails the startup naming it, as under camel-main.
  */
-class StrictDurationPropertiesTest {
+class StrictPropertiesTest {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
@@ -74,5 +76,18 @@ class StrictDurationPropertiesTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("delay option of component redis-delay")
                 .hasMessageContaining("'-5'");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "adress=redis://redis.example.com:6379", "visibilty-timeout=5m", "max-delivery=1" })
+    void aMisspeltComponentPropertyFailsTheStartupNamingIt(String property) {
+        SpringApplicationBuilder app = new SpringApplicationBuilder(App.class).properties(
+                "spring.config.name=strict-duration-properties-test", "camel.component.redis-delay." + property);
+
+        assertThatThrownBy(() -> {
+            try (ConfigurableApplicationContext context = app.run()) {
+                // started: the property was dropped without a word
+            }
+        }).hasStackTraceContaining(property.substring(0, property.indexOf('=')));
     }
 }
