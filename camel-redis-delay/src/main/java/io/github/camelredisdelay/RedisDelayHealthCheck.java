@@ -57,7 +57,8 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
         this.queue = endpoint.queue();
         this.shardCountProblem = shardCountProblem;
         this.durability = durability;
-        this.timeout = durability == Durability.REQUIRED
+        // the wait for replicas comes on top of the answer's time
+        this.timeout = durability == Durability.REQUIRED && endpoint.getConfiguration().getSyncReplicas() > 0
                 ? TIMEOUT.plusMillis(endpoint.getConfiguration().getSyncTimeout())
                 : TIMEOUT;
         setCamelContext(context);
