@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.camelredisdelay.internal.QueueKeys;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.CamelContext;
 import org.apache.camel.Message;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
@@ -216,5 +217,39 @@ class LeaseTest extends RedisDelayTestSupport {
             release.countDown();
         }
         await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("jobs", "msg")).isEmpty());
+    }
+
+    @Test
+    void aMessageThatFailedBeforeItsLeaseExpiredIsDeadLetteredNamingItsLastFailure() throws Exception {
+        CamelContext first = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                errorHandler(noErrorHandler());
+                from("redis-delay:jobs?retrySchedule=2s&maxDeliveries=2").routeId("jobs").process(e -> {
+                    deliveries.add(e.getMessage().copy());
+                    throw new IllegalStateException("boom");
+                });
+            }
+        });
+        first.createProducerTemplate().sendBody("redis-delay:jobs", "job");
+        await().atMost(Duration.ofSeconds(5)).until(() -> deliveries.size() == 1);
+        first.getRouteController().stopRoute("jobs");
+        // its retry comes back into the stream 2 s later, where a consumer that then dies reads it
+        var ready = redis().getStream(key("jobs", "ready"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> !ready
+                .readGroup(QueueKeys.GROUP, "crashed-consumer", StreamReadGroupArgs.neverDelivered().count(1)).isEmpty());
+        List<Message> dead = new CopyOnWriteArrayList<>();
+
+        startContext(consuming("redis-delay:jobs?visibilityTimeout=500&maxDeliveries=2", 0), new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:jobs.dead").process(e -> dead.add(e.getMessage().copy()));
+            }
+        });
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> dead.size() == 1);
+        assertThat(deliveries).as("maxDeliveries=2: one failed, one lost with its consumer").hasSize(1);
+        assertThat(dead.get(0).getHeader(RedisDelayConstants.LAST_ERROR, String.class))
+                .contains("not acknowledged within the visibility timeout").contains("IllegalStateException: boom");
     }
 }
