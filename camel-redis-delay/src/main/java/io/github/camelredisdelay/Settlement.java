@@ -71,8 +71,9 @@ final class Settlement {
 
     /**
      * Whether a fetched delivery goes to the route. One that does not is settled here: dead-lettered when it cannot be
-     * read or its earlier deliveries all ended with an expired lease (its consumers crashed or hung: a poison message
-     * must not take down one node after another), left alone when its format is newer.
+     * read or its earlier deliveries used up {@code maxDeliveries}, the last of them ending with an expired lease (its
+     * consumers crashed or hung: a poison message must not take down one node after another), left alone when its
+     * format is newer.
      */
     boolean admit(Delivery delivery) {
         if (delivery.problem() != null) {
@@ -83,10 +84,15 @@ final class Settlement {
             leaveForNewerNode(delivery);
             return false;
         }
-        int expiredLeases = delivery.deliveryCount() - 1;
-        if (retryPolicy.isExhausted(expiredLeases)) {
-            rejected(delivery, "delivered " + expiredLeases + " times without being acknowledged within the visibility "
-                               + "timeout (the consumers crashed, hung or were too slow)");
+        int earlierDeliveries = delivery.deliveryCount() - 1;
+        if (retryPolicy.isExhausted(earlierDeliveries)) {
+            // those that failed were retried: the last one at least ended with its lease
+            rejected(delivery, delivery.lastError() == null
+                    ? "delivered " + earlierDeliveries + " times without being acknowledged within the visibility "
+                      + "timeout (the consumers crashed, hung or were too slow)"
+                    : "delivered " + earlierDeliveries + " times, the last one not acknowledged within the visibility "
+                      + "timeout (its consumer crashed, hung or was too slow); the last failure before it: "
+                      + delivery.lastError());
             return false;
         }
         return true;
