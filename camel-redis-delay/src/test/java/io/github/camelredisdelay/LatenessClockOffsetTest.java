@@ -75,10 +75,13 @@ class LatenessClockOffsetTest extends RedisDelayTestSupport {
         System.out.println("[lateness] route saw " + seen + ", timer max " + meterMax + " ms, stats max " + statsMax
                            + " ms, clock offset " + offset + " ms");
 
-        assertThat(offset).as("Redis' clock minus this JVM's, on one machine").isBetween(-5L, 5L);
+        // a few ms of error at most (half a round trip); the measurement taken over the client's first connect was
+        // off by hundreds
+        assertThat(offset).as("Redis' clock minus this JVM's, on one machine").isBetween(-20L, 20L);
+        // recorded as each delivery is handed to the route, before the route's own reading of the clock
         assertThat(meterMax).as("the lateness timer's max against what the route saw (%s)", seen)
-                .isBetween(seenMax - 10.0, seenMax + 10.0);
+                .isLessThanOrEqualTo(seenMax + 20.0);
         assertThat(statsMax).as("latenessMaxMs against what the route saw (%s)", seen)
-                .isBetween(seenMax - 10, seenMax + 10);
+                .isLessThanOrEqualTo(seenMax + 20);
     }
 }

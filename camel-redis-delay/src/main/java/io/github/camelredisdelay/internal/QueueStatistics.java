@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 
@@ -49,6 +50,11 @@ public final class QueueStatistics {
     /** The last refresh when it failed, until a refresh succeeds. */
     private volatile FailedRefresh lastFailure;
     private volatile long clockOffsetMs;
+    /**
+     * The round trip, ms, of the measurement {@link #clockOffsetMs} comes from: the offset is Redis' time minus the
+     * round trip's midpoint, so a longer one (the client's first call, which waits for its connection) says less.
+     */
+    private long offsetRoundTripMs = Long.MAX_VALUE;
     private volatile QueueEvents events = QueueEvents.NONE;
 
     public QueueStatistics(ShardedQueue queue, ShardedQueue deadLetterQueue) {
@@ -157,12 +163,30 @@ public final class QueueStatistics {
     }
 
     /**
-     * Measures the clock offset in the background; a failure leaves the last measurement.
+     * Measures the clock offset in the background, twice: the first call may wait for the client's connection, which
+     * the second does not. A failure leaves the last measurement.
      */
     public void measureClockOffsetSoon() {
+        measureClockOffset().thenRun(this::measureClockOffset);
+    }
+
+    /** One measurement; the second of {@link #measureClockOffsetSoon} finds the connection the first one opened. */
+    private CompletionStage<Void> measureClockOffset() {
         long before = System.currentTimeMillis();
-        queue.first().redisTimeMillisAsync()
-                .thenAccept(redis -> clockOffsetMs = redis - (before + System.currentTimeMillis()) / 2);
+        return queue.first().redisTimeMillisAsync()
+                .thenAccept(redis -> clockOffsetMeasured(redis, before, System.currentTimeMillis()));
+    }
+
+    /**
+     * Takes the offset of Redis' time {@code redisNow} read between {@code before} and {@code after} (this JVM's
+     * clock), unless its round trip is more than twice as long as the one the current offset comes from, plus 2 ms.
+     */
+    private synchronized void clockOffsetMeasured(long redisNow, long before, long after) {
+        long roundTrip = after - before;
+        if (offsetRoundTripMs == Long.MAX_VALUE || roundTrip <= 2 * offsetRoundTripMs + 2) {
+            clockOffsetMs = redisNow - (before + after) / 2;
+            offsetRoundTripMs = Math.min(offsetRoundTripMs, roundTrip);
+        }
     }
 
     public long clockOffsetMs() {
@@ -236,7 +260,7 @@ public final class QueueStatistics {
         CompletableFuture<Long> dead = deadLetters.sizeAsync().toCompletableFuture();
         QueueCounts read = Futures.await(counts);
         long deadLettered = Futures.await(dead);
-        clockOffsetMs = read.redisNow() - (before + System.currentTimeMillis()) / 2;
+        clockOffsetMeasured(read.redisNow(), before, System.currentTimeMillis());
         return new QueueSnapshot(read, deadLetters.name(), deadLettered, System.nanoTime());
     }
 
