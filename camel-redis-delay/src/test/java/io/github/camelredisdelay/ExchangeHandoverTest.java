@@ -28,6 +28,7 @@ import org.apache.camel.Message;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.spi.Synchronization;
+import org.apache.camel.support.SynchronizationAdapter;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -76,17 +77,7 @@ class ExchangeHandoverTest extends RedisDelayTestSupport {
                                     .atMost(Duration.ofSeconds(3)).until(ExchangeHandoverTest::collectGarbage);
                         });
                 // counted down once the copy's completions ran, the handed-over one (added before it) included
-                from("seda:audit").process(e -> e.getExchangeExtension().addOnCompletion(new Synchronization() {
-                    @Override
-                    public void onComplete(Exchange exchange) {
-                        copyDone.countDown();
-                    }
-
-                    @Override
-                    public void onFailure(Exchange exchange) {
-                        copyDone.countDown();
-                    }
-                }));
+                from("seda:audit").process(e -> e.getExchangeExtension().addOnCompletion(countingDown(copyDone)));
             }
         }).createProducerTemplate();
 
@@ -138,17 +129,7 @@ class ExchangeHandoverTest extends RedisDelayTestSupport {
                             }
                         });
                 // counted down once the copy's completions ran, the handed-over one (added before it) included
-                from("seda:audit").process(e -> e.getExchangeExtension().addOnCompletion(new Synchronization() {
-                    @Override
-                    public void onComplete(Exchange exchange) {
-                        copyDone.countDown();
-                    }
-
-                    @Override
-                    public void onFailure(Exchange exchange) {
-                        copyDone.countDown();
-                    }
-                }));
+                from("seda:audit").process(e -> e.getExchangeExtension().addOnCompletion(countingDown(copyDone)));
             }
         }).createProducerTemplate();
 
@@ -226,5 +207,15 @@ class ExchangeHandoverTest extends RedisDelayTestSupport {
     private static boolean collectGarbage() {
         System.gc();
         return true;
+    }
+
+    /** A completion that counts {@code latch} down when its exchange is done, whatever the outcome. */
+    private static Synchronization countingDown(CountDownLatch latch) {
+        return new SynchronizationAdapter() {
+            @Override
+            public void onDone(Exchange exchange) {
+                latch.countDown();
+            }
+        };
     }
 }
