@@ -24,6 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import io.github.camelredisdelay.RedisDelayComponent;
+import io.github.camelredisdelay.RedisDelayConfiguration;
 import org.apache.camel.CamelContext;
 import org.apache.camel.RoutesBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
@@ -70,7 +71,7 @@ public abstract class RedisDelayTestSupport {
         if (usesSharedClient()) {
             component.getConfiguration().setRedissonClient(sharedClient());
         } else {
-            component.getConfiguration().setAddress(RedisServerExtension.redisUrl());
+            connectOnItsOwn(component.getConfiguration());
         }
         component.getConfiguration().setKeyPrefix(keyPrefix);
         context.addComponent("redis-delay", component);
@@ -87,6 +88,14 @@ public abstract class RedisDelayTestSupport {
      */
     protected boolean usesSharedClient() {
         return true;
+    }
+
+    /**
+     * Tells a component that does not use the shared client how to connect on its own: by default, the test server's
+     * address.
+     */
+    protected void connectOnItsOwn(RedisDelayConfiguration configuration) {
+        configuration.setAddress(RedisServerExtension.redisUrl());
     }
 
     private static RedissonClient sharedClient() {
