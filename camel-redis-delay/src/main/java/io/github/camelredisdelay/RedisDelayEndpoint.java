@@ -423,7 +423,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
      * This endpoint's URI as logs name it, credentials masked: decoded first, since Camel stores option values
      * percent-encoded, where the password in an address' user-info is not recognized as one.
      */
-    private String maskedUri() {
+    String maskedUri() {
         return URISupport.sanitizeUri(URLDecoder.decode(getEndpointUri(), StandardCharsets.UTF_8));
     }
 

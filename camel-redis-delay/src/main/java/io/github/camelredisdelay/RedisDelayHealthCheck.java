@@ -15,8 +15,6 @@
  */
 package io.github.camelredisdelay;
 
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -101,12 +99,8 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
 
     /** {@code producer:redis-delay-orders?delay=1h} for {@code redis-delay:orders?delay=1h}. */
     private static String producerCheckId(RedisDelayEndpoint endpoint) {
-        // the URI Camel normalized: options sorted, values encoded; decoded, the user-info of an address (or a
-        // password option) is where sanitizeUri masks it
-        String uri = endpoint.getEndpointUri();
-        String rest = URISupport.stripPrefix(StringHelper.after(uri, ":"), "//");
-        return "producer:" + StringHelper.before(uri, ":") + "-"
-               + URISupport.sanitizeUri(URLDecoder.decode(rest, StandardCharsets.UTF_8));
+        String uri = endpoint.maskedUri();
+        return "producer:" + StringHelper.before(uri, ":") + "-" + URISupport.stripPrefix(StringHelper.after(uri, ":"), "//");
     }
 
     @Override
