@@ -15,8 +15,10 @@
  */
 package io.github.camelredisdelay;
 
+import java.util.Arrays;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 import org.apache.camel.CamelContext;
 import org.apache.camel.spi.GeneratedPropertyConfigurer;
@@ -25,9 +27,10 @@ import org.apache.camel.spi.PropertyConfigurerGetter;
 
 /**
  * The generated configurer of the component or the endpoint, with duration options ({@link Durations#parse}) and
- * whole-number options read strictly: Camel's own converter reads {@code 30M}, {@code abc} and {@code 3.5} as 0. Every
- * way an option is set by name goes through here, so URIs, component properties, camel-main and Spring Boot properties
- * are all checked alike.
+ * whole-number options read strictly: Camel's own converter reads {@code 30M}, {@code abc} and {@code 3.5} as 0; an
+ * unknown value of an enum option fails naming the values allowed, where Camel's error names the enum class. Every way
+ * an option is set by name goes through here, so URIs, component properties, camel-main and Spring Boot properties are
+ * all checked alike.
  */
 class StrictOptionsConfigurer implements GeneratedPropertyConfigurer, PropertyConfigurerGetter {
 
@@ -49,10 +52,16 @@ class StrictOptionsConfigurer implements GeneratedPropertyConfigurer, PropertyCo
     @Override
     public boolean configure(CamelContext camelContext, Object target, String name, Object value, boolean ignoreCase) {
         Object checked = value;
-        if (value instanceof String text && isDuration(name)) {
-            checked = Durations.parse(text, name + " option of " + owner.apply(target));
-        } else if (value instanceof String text && isWholeNumber(getOptionType(name, ignoreCase))) {
-            checked = wholeNumber(text, name + " option of " + owner.apply(target));
+        if (value instanceof String text) {
+            String what = name + " option of " + owner.apply(target);
+            Class<?> type = getOptionType(name, ignoreCase);
+            if (isDuration(name)) {
+                checked = Durations.parse(text, what);
+            } else if (isWholeNumber(type)) {
+                checked = wholeNumber(text, what);
+            } else if (type != null && type.isEnum()) {
+                checked = constant(camelContext, type, text, what);
+            }
         }
         return delegate.configure(camelContext, target, name, checked, ignoreCase);
     }
@@ -70,6 +79,25 @@ class StrictOptionsConfigurer implements GeneratedPropertyConfigurer, PropertyCo
                     "Invalid value '" + text + "' for the " + what + ": a whole number is "
                                                + "needed, such as 5");
         }
+    }
+
+    /**
+     * {@code text} as a constant of {@code type}, read as Camel reads enums (any case); one that is none of them fails
+     * naming the value and every constant, where Camel's own error names the enum class only.
+     */
+    private static Object constant(CamelContext camelContext, Class<?> type, String text, String what) {
+        Object constant = null;
+        try {
+            constant = camelContext.getTypeConverter().tryConvertTo(type, text);
+        } catch (RuntimeException e) {
+            // no constant of that name: named below
+        }
+        if (constant == null) {
+            String allowed = Arrays.stream(type.getEnumConstants()).map(Object::toString).collect(Collectors.joining(", "));
+            throw new IllegalArgumentException(
+                    "Invalid value '" + text + "' for the " + what + ": one of " + allowed + " is needed");
+        }
+        return constant;
     }
 
     private static boolean isDuration(String name) {
