@@ -260,6 +260,21 @@ class BadInputTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void anIsoDelayHeaderBeyondTheLargestDelayIsRejectedAsTooLargeNotAsAnInvalidForm() {
+        // well-formed ISO-8601 (as PT5S), only too long: 999999999999999 days do not fit java.time.Duration's seconds,
+        // as 999999999999999d do not fit a long of milliseconds, which is reported as too large
+        Exchange result = producer.send("redis-delay:orders", e -> {
+            e.getMessage().setBody("x");
+            e.getMessage().setHeader(RedisDelayConstants.DELAY, "P999999999999999D");
+        });
+
+        assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("P999999999999999D").hasMessageContaining("too large")
+                .hasMessageNotContaining("use milliseconds (1500)");
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+    }
+
+    @Test
     void aDelayThatEndsBeyondTheLargestTimeInRedisIsRejectedNamingIt() {
         Exchange result = producer.send("redis-delay:orders",
                 e -> e.getMessage().setHeader(RedisDelayConstants.DELAY, (1L << 53) - 10));
