@@ -71,6 +71,10 @@ final class Durations {
         try {
             duration = Duration.parse(value.toUpperCase());
         } catch (RuntimeException e) {
+            if (e.getCause() instanceof ArithmeticException) {
+                // well formed, but beyond the seconds java.time.Duration holds
+                throw tooLarge(what, text, e);
+            }
             throw new IllegalArgumentException("Invalid " + what + " '" + text + "': use " + FORMS, e);
         }
         try {
