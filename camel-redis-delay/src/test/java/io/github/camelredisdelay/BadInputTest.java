@@ -18,6 +18,7 @@ package io.github.camelredisdelay;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -271,6 +272,20 @@ class BadInputTest extends RedisDelayTestSupport {
         assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("P999999999999999D").hasMessageContaining("too large")
                 .hasMessageNotContaining("use milliseconds (1500)");
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+    }
+
+    @Test
+    void aDurationDelayHeaderBeyondWhatMillisecondsHoldIsRejectedNamingTheLargestDelay() {
+        // as one just past the largest delay is ("... is too large; at most 9007199254740991 ms")
+        Exchange result = producer.send("redis-delay:orders", e -> {
+            e.getMessage().setBody("x");
+            e.getMessage().setHeader(RedisDelayConstants.DELAY, Duration.ofSeconds(Long.MAX_VALUE));
+        });
+
+        assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(RedisDelayConstants.DELAY).hasMessageContaining("too large")
+                .hasMessageContaining("at most " + ((1L << 53) - 1) + " ms");
         assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
     }
 
