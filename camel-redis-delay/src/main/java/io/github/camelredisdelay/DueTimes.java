@@ -65,7 +65,7 @@ final class DueTimes {
             try {
                 return Durations.checkRange(duration.toMillis(), what, duration);
             } catch (ArithmeticException e) {
-                throw new IllegalArgumentException("The " + what + " " + duration + " is too large", e);
+                throw Durations.tooLarge(what, duration, e);
             }
         }
         if (delay instanceof Number number) {

@@ -132,7 +132,7 @@ final class Durations {
         return millis;
     }
 
-    private static IllegalArgumentException tooLarge(String what, Object original, Exception cause) {
+    static IllegalArgumentException tooLarge(String what, Object original, Exception cause) {
         return new IllegalArgumentException(
                 "The " + what + " " + original + " is too large; at most " + MAX_MILLIS + " ms", cause);
     }
