@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -219,6 +220,23 @@ class BadInputTest extends RedisDelayTestSupport {
 
         assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("scheduleBatch on queue orders").hasMessageContaining("not a " + type + " body");
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+    }
+
+    @Test
+    void batchWhoseBodyIsAMapIsRejectedAsNoBodyOfMessagesRatherThanForAnEntryTypeItNeverHeld() {
+        // a Map is none of the bodies a batch takes (Collection, array, Iterable, Iterator); Camel's iteration hands
+        // out its entries, and the refusal then speaks of "the body of type java.util.LinkedHashMap$Entry" and advises
+        // marshalling it, which would give a String body that a batch refuses too
+        Map<String, String> orders = new LinkedHashMap<>();
+        orders.put("order-1", "first");
+        orders.put("order-2", "second");
+
+        Exchange result = producer.send("redis-delay:orders?operation=scheduleBatch&delay=1h",
+                e -> e.getMessage().setBody(orders));
+
+        assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("scheduleBatch on queue orders").hasMessageNotContaining("$Entry");
         assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
     }
 
