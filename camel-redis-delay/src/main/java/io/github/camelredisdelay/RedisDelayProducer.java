@@ -19,6 +19,7 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -224,14 +225,21 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
      * (an {@code Iterator}, an {@code Iterable} other than a collection) is read into a list kept with the exchange
      * until the batch is stored: Camel's redelivery gives a try that failed the same body back, already read.
      */
+    private IllegalArgumentException notABodyOfMessages(Object body, String advice) {
+        return new IllegalArgumentException(
+                "scheduleBatch on queue " + endpoint.getQueueName() + " takes a body of messages (a Collection, an "
+                                            + "array other than byte[], an Iterable or an Iterator), not a "
+                                            + body.getClass().getSimpleName() + " body" + advice + ". Nothing was stored");
+    }
+
     private Iterable<?> batchElements(Exchange exchange) {
         Object body = exchange.getMessage().getBody();
         if (body instanceof String || body instanceof byte[]) {
-            throw new IllegalArgumentException(
-                    "scheduleBatch on queue " + endpoint.getQueueName() + " takes a body of messages (a Collection, an "
-                                               + "array other than byte[], an Iterable or an Iterator), not a "
-                                               + body.getClass().getSimpleName() + " body, which is one message: send "
-                                               + "it with operation=schedule, or split it first. Nothing was stored");
+            throw notABodyOfMessages(body, ", which is one message: send it with operation=schedule, or split it first");
+        }
+        if (body != null && !(body instanceof Iterable || body instanceof Iterator || body.getClass().isArray())) {
+            // Camel would iterate a Map's entries and make one message of anything else
+            throw notABodyOfMessages(body, body instanceof Map ? ": send its values() or its entrySet()" : "");
         }
         if (body instanceof Collection || body != null && body.getClass().isArray()) {
             return ObjectHelper.createIterable(body);
