@@ -465,7 +465,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
 
     private String messageId(Message message) {
         String id = message.getHeader(RedisDelayConstants.MESSAGE_ID, String.class);
-        if (id != null && (id.isEmpty() || id.length() > MessageIds.MAX_LENGTH)) {
+        if (id != null && !MessageIds.hasAllowedLength(id)) {
             throw new IllegalArgumentException(
                     "Invalid message id of " + id.length() + " characters in header "
                                                + RedisDelayConstants.MESSAGE_ID + " for queue " + endpoint.getQueueName()

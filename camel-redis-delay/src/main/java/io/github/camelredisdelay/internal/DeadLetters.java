@@ -89,7 +89,7 @@ public final class DeadLetters {
         String id = delivery.messageId();
         QueueShard shard = target.forMessage(id);
         if (!shard.schedule(id, envelope, DueTime.after(0), OnDuplicate.keep).scheduled() && !isCopy(shard, id, copyOf)) {
-            id = id + "#" + delivery.entryId();
+            id = MessageIds.deadLetterId(id, delivery.entryId().toString());
             target.forMessage(id).schedule(id, envelope, DueTime.after(0), OnDuplicate.keep);
         }
         source.group().ack(List.of(delivery));

@@ -19,6 +19,7 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.regex.Pattern;
 
 /**
  * Generates message ids: 96 random bits written as 16 URL-safe characters. Short, because Redis keeps an id twice per
@@ -41,10 +42,35 @@ public final class MessageIds {
 
     private static final ThreadLocal<RandomBits> BITS = ThreadLocal.withInitial(RandomBits::new);
 
-    /** Longest message id accepted from a header. */
+    /**
+     * Longest message id accepted from a header, the suffix of a dead letter's id ({@link #deadLetterId}) not counted.
+     */
     public static final int MAX_LENGTH = 512;
 
+    /** The suffix {@link #deadLetterId} adds: {@code #} and a stream entry id, two 64-bit numbers. */
+    private static final Pattern DEAD_LETTER_SUFFIX = Pattern.compile("#\\d{1,20}-\\d{1,20}");
+
     private MessageIds() {
+    }
+
+    /**
+     * The id under which a dead-letter queue holds a message whose id it already holds: {@code id#<stream entry>}, the
+     * stream entry of the delivery it was dead-lettered from.
+     */
+    public static String deadLetterId(String id, String streamEntryId) {
+        return id + "#" + streamEntryId;
+    }
+
+    /**
+     * Whether {@code id} has a length a header may give: 1 to {@value #MAX_LENGTH} characters, or such an id with the
+     * suffix of {@link #deadLetterId}, so that a dead letter can be named by the id the component gave it.
+     */
+    public static boolean hasAllowedLength(String id) {
+        if (!id.isEmpty() && id.length() <= MAX_LENGTH) {
+            return true;
+        }
+        int suffix = id.lastIndexOf('#');
+        return suffix > 0 && suffix <= MAX_LENGTH && DEAD_LETTER_SUFFIX.matcher(id).region(suffix, id.length()).matches();
     }
 
     public static String next() {
