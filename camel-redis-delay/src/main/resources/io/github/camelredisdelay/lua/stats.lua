@@ -23,9 +23,9 @@
 
   Returns {scheduled, ready, inFlight, oldestOverdue, now}
     scheduled:     messages waiting for their due time (including failed ones waiting for a retry); counted in O(1)
-                   as records less stream entries, so while a delivery of a message's old version is in flight and
-                   the message was replaced, re-delayed or cancelled meanwhile, the count is one short until that
-                   delivery is settled
+                   as records less stream entries, so while a message's old version is ready or in flight and the
+                   message was replaced, re-delayed or cancelled meanwhile, the count is one short until that
+                   version's delivery is settled
     ready:         due messages no consumer has fetched yet, or fetched and handed back unrouted (hand-back.lua;
                    at most HANDED_BACK_COUNTED of those are counted here rather than in flight)
     inFlight:      messages fetched by a consumer and not yet acknowledged
