@@ -293,6 +293,20 @@ class BadInputTest extends RedisDelayTestSupport {
         assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = { "P1W", "P1M", "P1Y" })
+    void anIsoDelayInWeeksMonthsOrYearsIsRejectedSayingWhichIsoFormsAreRead(String delay) {
+        // ISO-8601 too, but a month or a year has no fixed length: the refusal must not just say "use ISO-8601"
+        Exchange result = producer.send("redis-delay:orders", e -> {
+            e.getMessage().setBody("x");
+            e.getMessage().setHeader(RedisDelayConstants.DELAY, delay);
+        });
+
+        assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class).hasMessageContaining(delay)
+                .hasMessageContaining("days to seconds");
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+    }
+
     @Test
     void aDurationDelayHeaderBeyondWhatMillisecondsHoldIsRejectedNamingTheLargestDelay() {
         // as one just past the largest delay is ("... is too large; at most 9007199254740991 ms")
