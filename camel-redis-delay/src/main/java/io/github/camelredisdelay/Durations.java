@@ -34,7 +34,7 @@ final class Durations {
     static final long MAX_MILLIS = (1L << 53) - 1;
 
     private static final String FORMS
-            = "milliseconds (1500), lower-case units, each once and largest first (30m, 1h30m, 2d, 10s, 500ms), or ISO-8601 (PT5S)";
+            = "milliseconds (1500), lower-case units, each once and largest first (30m, 1h30m, 2d, 10s, 500ms), or ISO-8601 of days to seconds (PT5S, P2DT3H)";
     private static final Pattern MILLIS = Pattern.compile("\\d+");
     /**
      * Units largest first, each at most once, without spaces: {@code 250ms30s} and {@code 1m1m} are rejected rather
