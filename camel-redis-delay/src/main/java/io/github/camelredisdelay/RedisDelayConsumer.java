@@ -80,6 +80,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
      */
     private final AtomicInteger readsUnderWay = new AtomicInteger();
     private final FetchFailures fetchFailures;
+    private final StopWait stopWait;
     private final Backoff backoff = new Backoff(50, 1000);
 
     private volatile boolean fetching;
@@ -93,6 +94,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
         super(endpoint, processor);
         this.endpoint = endpoint;
         this.fetchFailures = new FetchFailures(endpoint, LOG);
+        this.stopWait = new StopWait(endpoint.getCamelContext(), fetchFailures);
     }
 
     @Override
@@ -105,6 +107,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
         super.doStart();
         RedisDelayConfiguration options = endpoint.getConfiguration();
         deliverers = new ShardDeliverers(endpoint, true);
+        stopWait.running();
         fetching = true;
         deliverers.start(this);
         List<Deliverer> shards = deliverers.all();
@@ -249,7 +252,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
      * elsewhere), and reads under way bring their batch, so that they are acknowledged rather than delivered again.
      */
     private void awaitExchangesInFlight() {
-        StopWait.forWorkUnderWay(endpoint.getCamelContext(), () -> pending.get() + readsUnderWay.get(), fetchFailures);
+        stopWait.forWorkUnderWay(() -> pending.get() + readsUnderWay.get());
     }
 
     /**
@@ -296,9 +299,22 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
 
     @Override
     public void prepareShutdown(boolean suspendOnly, boolean forced) {
+        stopWait.prepared(forced);
         if (!suspendOnly) {
             fetching = false;
         }
+    }
+
+    @Override
+    protected void doSuspend() throws Exception {
+        stopWait.suspended();
+        super.doSuspend();
+    }
+
+    @Override
+    protected void doResume() throws Exception {
+        stopWait.running();
+        super.doResume();
     }
 
     /**
@@ -307,6 +323,6 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
      * time is up).
      */
     private boolean stopTimedOut() {
-        return !fetching && endpoint.getCamelContext().getShutdownStrategy().isTimeoutOccurred();
+        return !fetching && stopWait.timedOut();
     }
 }

@@ -48,6 +48,7 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
 
     private final RedisDelayEndpoint endpoint;
     private final FetchFailures fetchFailures;
+    private final StopWait stopWait;
     private ShardDeliverers deliverers;
     private LegacyMigration migration;
     /** Polls under way (reading, or routing what they read), and acknowledgements sent while suspended. */
@@ -57,6 +58,7 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
         super(endpoint, processor);
         this.endpoint = endpoint;
         this.fetchFailures = new FetchFailures(endpoint, LOG);
+        this.stopWait = new StopWait(endpoint.getCamelContext(), fetchFailures);
         setDelay(endpoint.getConfiguration().getPollInterval());
         setInitialDelay(0);
         setGreedy(true);
@@ -78,6 +80,7 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
         }
         deliverers = new ShardDeliverers(endpoint, true);
         deliverers.start(this);
+        stopWait.running();
         super.doStart();
         migration = LegacyMigration.startFor(endpoint, this);
     }
@@ -90,7 +93,7 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
         }
         // a poll under way reads its batch and, this consumer stopping, hands it back: stopping the scheduler would
         // interrupt the read and leave the batch pending until its lease runs out
-        StopWait.forWorkUnderWay(endpoint.getCamelContext(), pollsUnderWay::get, fetchFailures);
+        stopWait.forWorkUnderWay(pollsUnderWay::get);
         super.doStop();
         if (deliverers != null) {
             deliverers.stop();
@@ -225,5 +228,18 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
     @Override
     public void prepareShutdown(boolean suspendOnly, boolean forced) {
         // a poll under way sees the stop by itself (isRunAllowed)
+        stopWait.prepared(forced);
+    }
+
+    @Override
+    protected void doSuspend() throws Exception {
+        stopWait.suspended();
+        super.doSuspend();
+    }
+
+    @Override
+    protected void doResume() throws Exception {
+        stopWait.running();
+        super.doResume();
     }
 }

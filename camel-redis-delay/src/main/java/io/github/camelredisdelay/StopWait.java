@@ -24,23 +24,59 @@ import org.apache.camel.spi.ShutdownStrategy;
 /**
  * How a stopping consumer waits for the work it has under way (reads, and exchanges fetched but not finished): within
  * the shutdown strategy's timeout, while the leases of what it fetched are still kept alive, so that this work is
- * settled or handed back rather than left to run out its lease.
+ * settled or handed back rather than left to run out its lease. One per consumer.
+ * <p>
+ * The strategy's "timeout occurred" flag stays set after a shutdown that ran out of time until the next one begins, so
+ * it counts for this consumer only while the strategy is stopping it: after the strategy suspended or prepared it (it
+ * suspends a consumer first, and prepares it before it stops it) and before it started or resumed again. A consumer
+ * stopped alone, as JMX or a route policy's {@code stopConsumer} does, waits its whole timeout whatever an earlier stop
+ * of another route did.
  */
 final class StopWait {
 
-    private StopWait() {
+    private final CamelContext context;
+    private final FetchFailures fetchFailures;
+    private volatile boolean byShutdownStrategy;
+    private volatile boolean forced;
+
+    StopWait(CamelContext context, FetchFailures fetchFailures) {
+        this.context = context;
+        this.fetchFailures = fetchFailures;
+    }
+
+    /** The consumer started or resumed: no stop of the strategy is under way. */
+    void running() {
+        byShutdownStrategy = false;
+        forced = false;
+    }
+
+    /** The consumer was suspended: by the shutdown strategy's first step, or by a route policy. */
+    void suspended() {
+        byShutdownStrategy = true;
+    }
+
+    /** The shutdown strategy prepared the consumer for its stop, {@code forced} once its time ran out. */
+    void prepared(boolean forced) {
+        byShutdownStrategy = true;
+        if (forced) {
+            this.forced = true;
+        }
+    }
+
+    /** Whether the shutdown strategy stopping this consumer ran out of time: nothing more is routed or waited for. */
+    boolean timedOut() {
+        return forced || byShutdownStrategy && context.getShutdownStrategy().isTimeoutOccurred();
     }
 
     /**
      * Returns once {@code underWay} is 0, the shutdown strategy's time is up, or Redis cannot be reached (leases can
      * then be neither kept nor settled: waiting gains nothing).
      */
-    static void forWorkUnderWay(CamelContext context, IntSupplier underWay, FetchFailures fetchFailures) {
+    void forWorkUnderWay(IntSupplier underWay) {
         ShutdownStrategy shutdown = context.getShutdownStrategy();
         long deadline = System.nanoTime() + shutdown.getTimeUnit().toNanos(shutdown.getTimeout());
         try {
-            while (underWay.getAsInt() > 0 && !shutdown.isTimeoutOccurred() && deadline - System.nanoTime() > 0
-                    && !fetchFailures.isDown()) {
+            while (underWay.getAsInt() > 0 && !timedOut() && deadline - System.nanoTime() > 0 && !fetchFailures.isDown()) {
                 TimeUnit.MILLISECONDS.sleep(10);
             }
         } catch (InterruptedException e) {
