@@ -83,7 +83,8 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
     private final StopWait stopWait;
     private final Backoff backoff = new Backoff(50, 1000);
 
-    private volatile boolean fetching;
+    /** The current start of this consumer, until its stop. */
+    private volatile Run run = new Run(false);
     private volatile boolean strayInterruptReported;
     private ShardDeliverers deliverers;
     private List<Reader> readerThreads = List.of();
@@ -108,14 +109,15 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
         RedisDelayConfiguration options = endpoint.getConfiguration();
         deliverers = new ShardDeliverers(endpoint, true);
         stopWait.running();
-        fetching = true;
+        Run thisRun = new Run(true);
+        run = thisRun;
         deliverers.start(this);
         List<Deliverer> shards = deliverers.all();
         WakeChannels wake = endpoint.wakeChannels();
         List<Reader> started = new ArrayList<>();
         for (int i = 0; i < options.getConcurrentConsumers(); i++) {
             for (Deliverer shard : shards) {
-                Reader reader = new Reader(shard, new ReadySignal());
+                Reader reader = new Reader(shard, new ReadySignal(), thisRun);
                 wake.listen(shard.wakeChannel(), reader.signal());
                 started.add(reader);
             }
@@ -134,7 +136,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
             migration.stop();
             migration = null;
         }
-        fetching = false;
+        run.fetching = false;
         readerThreads.forEach(reader -> reader.signal().close());
         // fetched exchanges finish, routed or still to route, while their leases are kept alive
         awaitExchangesInFlight();
@@ -159,28 +161,29 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
     private void fetchLoop(Reader reader, int inFlightLimit) {
         Deliverer deliverer = reader.shard();
         ReadySignal ready = reader.signal();
+        Run run = reader.run();
         AtomicInteger inFlight = new AtomicInteger();
         Semaphore blockingReads = endpoint.blockingReadPermits();
         int count = endpoint.getConfiguration().getMaxMessagesPerPoll();
         boolean busy = false;
-        while (fetching && isRunAllowed()) {
-            clearStrayInterrupt();
+        while (run.fetching && isRunAllowed()) {
+            clearStrayInterrupt(run);
             long seen = ready.generation();
             int room = inFlightLimit == 0 ? count : inFlightLimit - inFlight.get();
             if (isSuspendingOrSuspended() || !endpoint.readsAllowed()) {
                 // no read acknowledges what finished before the suspension (or while this endpoint's shards differs
                 // from its queue's: it would read only part of the queue; logged, and its health check is DOWN)
                 deliverer.flushOverdueAcknowledgements();
-                idle(ready, seen, SUSPENDED_WAIT_MS);
+                idle(run, ready, seen, SUSPENDED_WAIT_MS);
                 continue;
             }
             if (room <= 0) {
-                idle(ready, seen, IDLE_WAIT_MS);
+                idle(run, ready, seen, IDLE_WAIT_MS);
                 continue;
             }
             // a stop must wait for what a read under way brings: its batch is pending before the read ends
             readsUnderWay.incrementAndGet();
-            if (!fetching) {
+            if (!run.fetching) {
                 // a stop that counted the reads before this one began: it does not wait for it, so it must not start
                 readsUnderWay.decrementAndGet();
                 break;
@@ -194,11 +197,11 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
                 backoff.reset();
             } catch (RuntimeException e) {
                 busy = false;
-                if (!fetching) {
+                if (!run.fetching) {
                     break;
                 }
                 fetchFailures.failed(e, getExceptionHandler());
-                idle(ready, seen, backoff.next());
+                idle(run, ready, seen, backoff.next());
                 continue;
             } finally {
                 readsUnderWay.decrementAndGet();
@@ -208,12 +211,12 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
             }
             busy = !batch.isEmpty();
             if (batch.isEmpty()) {
-                idle(ready, seen, IDLE_WAIT_MS);
+                idle(run, ready, seen, IDLE_WAIT_MS);
                 // a notice means the queue is busy even when others took its messages: wait in Redis beside them
                 busy = ready.generation() != seen;
                 continue;
             }
-            if (fetching && isSuspendingOrSuspended()) {
+            if (run.fetching && isSuspendingOrSuspended()) {
                 // suspended (not stopping) while the read waited in Redis: what it brought goes back, its delivery
                 // uncounted, for whichever consumer reads first
                 deliverer.handBack(batch);
@@ -221,7 +224,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
                 continue;
             }
             for (int routed = 0; routed < batch.size(); routed++) {
-                if (stopTimedOut()) {
+                if (stopTimedOut(run)) {
                     // the rest goes back to the queue, its delivery uncounted
                     deliverer.handBack(batch.subList(routed, batch.size()));
                     pending.addAndGet(routed - batch.size());
@@ -233,7 +236,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
                         deliverer.deliver(delivery, this);
                     } finally {
                         pending.decrementAndGet();
-                        clearStrayInterrupt();
+                        clearStrayInterrupt(run);
                     }
                 } else {
                     inFlight.incrementAndGet();
@@ -257,11 +260,11 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
 
     /**
      * Clears an interrupt that a route left on this reader thread (code that catches an {@link InterruptedException}
-     * and sets the flag again, say): a stop sets {@link #fetching} before it interrupts, so while fetching one comes
+     * and sets the flag again, say): a stop ends the run's fetching before it interrupts, so while fetching one comes
      * from elsewhere, and left set it would fail the next read and end the thread's loop.
      */
-    private void clearStrayInterrupt() {
-        if (Thread.interrupted() && fetching) {
+    private void clearStrayInterrupt(Run run) {
+        if (Thread.interrupted() && run.fetching) {
             if (!strayInterruptReported) {
                 strayInterruptReported = true;
                 LOG.warn("A route of queue {} left consumer thread {} interrupted; the consumer cleared the flag and goes on "
@@ -272,19 +275,32 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
     }
 
     /** Waits for a ready notice newer than {@code seen}, at most {@code millis}; returns at once when stopping. */
-    private void idle(ReadySignal ready, long seen, long millis) {
+    private void idle(Run run, ReadySignal ready, long seen, long millis) {
         try {
             ready.awaitAfter(seen, millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            fetching = false;
+            run.fetching = false;
         }
     }
 
     /**
      * A reader thread's shard and the signal it waits on, which its shard's ready notices and its own exchanges wake.
      */
-    private record Reader(Deliverer shard, ReadySignal signal) {
+    private record Reader(Deliverer shard, ReadySignal signal, Run run) {
+    }
+
+    /**
+     * One start of this consumer, until its stop. Each start has its own, so that a reader thread of an earlier one
+     * that its stop could not end (an exchange deaf to the interrupt) never fetches again beside the new threads.
+     */
+    private static final class Run {
+
+        volatile boolean fetching;
+
+        Run(boolean fetching) {
+            this.fetching = fetching;
+        }
     }
 
     @Override
@@ -301,7 +317,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
     public void prepareShutdown(boolean suspendOnly, boolean forced) {
         stopWait.prepared(forced);
         if (!suspendOnly) {
-            fetching = false;
+            run.fetching = false;
         }
     }
 
@@ -322,7 +338,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
      * for (the strategy suspends the consumer and waits for its exchanges first, and stops it when they are done or its
      * time is up).
      */
-    private boolean stopTimedOut() {
-        return !fetching && stopWait.timedOut();
+    private boolean stopTimedOut(Run run) {
+        return !run.fetching && stopWait.timedOut();
     }
 }
