@@ -315,22 +315,10 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
 
     @Override
     public void prepareShutdown(boolean suspendOnly, boolean forced) {
-        stopWait.prepared(forced);
         if (!suspendOnly) {
+            stopWait.prepared(forced);
             run.fetching = false;
         }
-    }
-
-    @Override
-    protected void doSuspend() throws Exception {
-        stopWait.suspended();
-        super.doSuspend();
-    }
-
-    @Override
-    protected void doResume() throws Exception {
-        stopWait.running();
-        super.doResume();
     }
 
     /**

@@ -228,18 +228,9 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
     @Override
     public void prepareShutdown(boolean suspendOnly, boolean forced) {
         // a poll under way sees the stop by itself (isRunAllowed)
-        stopWait.prepared(forced);
+        if (!suspendOnly) {
+            stopWait.prepared(forced);
+        }
     }
 
-    @Override
-    protected void doSuspend() throws Exception {
-        stopWait.suspended();
-        super.doSuspend();
-    }
-
-    @Override
-    protected void doResume() throws Exception {
-        stopWait.running();
-        super.doResume();
-    }
 }

@@ -27,10 +27,9 @@ import org.apache.camel.spi.ShutdownStrategy;
  * settled or handed back rather than left to run out its lease. One per consumer.
  * <p>
  * The strategy's "timeout occurred" flag stays set after a shutdown that ran out of time until the next one begins, so
- * it counts for this consumer only while the strategy is stopping it: after the strategy suspended or prepared it (it
- * suspends a consumer first, and prepares it before it stops it) and before it started or resumed again. A consumer
- * stopped alone, as JMX or a route policy's {@code stopConsumer} does, waits its whole timeout whatever an earlier stop
- * of another route did.
+ * it counts for this consumer only once the strategy prepared it for a stop (it does before it stops it, and at once
+ * when its time runs out), until it starts again. A consumer stopped alone, as JMX or a route policy's
+ * {@code stopConsumer} does, waits its whole timeout whatever an earlier stop of another route did.
  */
 final class StopWait {
 
@@ -44,18 +43,16 @@ final class StopWait {
         this.fetchFailures = fetchFailures;
     }
 
-    /** The consumer started or resumed: no stop of the strategy is under way. */
+    /** The consumer started: no stop of the strategy is under way. */
     void running() {
         byShutdownStrategy = false;
         forced = false;
     }
 
-    /** The consumer was suspended: by the shutdown strategy's first step, or by a route policy. */
-    void suspended() {
-        byShutdownStrategy = true;
-    }
-
-    /** The shutdown strategy prepared the consumer for its stop, {@code forced} once its time ran out. */
+    /**
+     * The shutdown strategy prepared the consumer for its stop, {@code forced} once its time ran out (a wait under way
+     * sees it within 10 ms).
+     */
     void prepared(boolean forced) {
         byShutdownStrategy = true;
         if (forced) {
