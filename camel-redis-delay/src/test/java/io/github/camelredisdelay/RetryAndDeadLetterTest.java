@@ -300,6 +300,32 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void theRestOfABatchThatAStopOfItsConsumerAloneGaveUpOnIsNotStarted() throws Exception {
+        CamelContext node = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:jobs?maxMessagesPerPoll=3").routeId("jobs").process(e -> {
+                    attempts.add(e.getMessage().copy());
+                    // outlasts the stop's wait of 1 s; the interrupt after it ends the exchange
+                    TimeUnit.SECONDS.sleep(10);
+                });
+            }
+        });
+        node.getShutdownStrategy().setTimeout(1);
+        node.start();
+        // one due time for the three: they become ready together and are fetched in one batch
+        node.createProducerTemplate().sendBody("redis-delay:jobs?operation=scheduleBatch&delay=300",
+                List.of("job-1", "job-2", "job-3"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> attempts.size() == 1);
+
+        // the consumer alone stops, as JMX's stop operation of a consumer does: it waits 1 s, then interrupts
+        ((StatefulService) node.getRoute("jobs").getConsumer()).stop();
+
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> attempts.size() == 1);
+        assertThat(redis().getMap(key("jobs", "msg"))).as("all three still the queue's").hasSize(3);
+    }
+
+    @Test
     void aBatchThatARouteStopCutsOffStaysLeasedInsteadOfFailing() throws Exception {
         CamelContext node = createContext(new RouteBuilder() {
             @Override
