@@ -136,10 +136,12 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
             migration.stop();
             migration = null;
         }
-        run.fetching = false;
+        Run stopping = run;
+        stopping.fetching = false;
         readerThreads.forEach(reader -> reader.signal().close());
         // fetched exchanges finish, routed or still to route, while their leases are kept alive
         awaitExchangesInFlight();
+        stopping.waitOver = true;
         if (readers != null) {
             // waiting threads return at once; while Redis is down, interrupt Redisson's retries
             endpoint.getCamelContext().getExecutorServiceManager().shutdownGraceful(readers, 2000);
@@ -224,8 +226,9 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
                 continue;
             }
             for (int routed = 0; routed < batch.size(); routed++) {
-                if (stopTimedOut(run)) {
-                    // the rest goes back to the queue, its delivery uncounted
+                if (run.waitOver || !run.fetching && stopWait.timedOut()) {
+                    // its stop waits no more (its time, or the shutdown strategy's, ran out; or the consumer started
+                    // again meanwhile): the rest goes back to the queue, its delivery uncounted
                     deliverer.handBack(batch.subList(routed, batch.size()));
                     pending.addAndGet(routed - batch.size());
                     break;
@@ -296,7 +299,10 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
      */
     private static final class Run {
 
+        /** Whether its reader threads read: a stop, or the shutdown strategy preparing one, ends it. */
         volatile boolean fetching;
+        /** Whether its stop has waited all it waits for its exchanges; a batch's rest still to route then goes back. */
+        volatile boolean waitOver;
 
         Run(boolean fetching) {
             this.fetching = fetching;
@@ -321,12 +327,15 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
         }
     }
 
-    /**
-     * Whether this consumer is stopping and the shutdown strategy's timeout ran out: nothing more is routed or waited
-     * for (the strategy suspends the consumer and waits for its exchanges first, and stops it when they are done or its
-     * time is up).
-     */
-    private boolean stopTimedOut(Run run) {
-        return !run.fetching && stopWait.timedOut();
+    @Override
+    protected void doSuspend() throws Exception {
+        stopWait.suspended();
+        super.doSuspend();
+    }
+
+    @Override
+    protected void doResume() throws Exception {
+        stopWait.running();
+        super.doResume();
     }
 }

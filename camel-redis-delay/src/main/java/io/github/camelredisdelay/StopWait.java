@@ -27,9 +27,10 @@ import org.apache.camel.spi.ShutdownStrategy;
  * settled or handed back rather than left to run out its lease. One per consumer.
  * <p>
  * The strategy's "timeout occurred" flag stays set after a shutdown that ran out of time until the next one begins, so
- * it counts for this consumer only once the strategy prepared it for a stop (it does before it stops it, and at once
- * when its time runs out), until it starts again. A consumer stopped alone, as JMX or a route policy's
- * {@code stopConsumer} does, waits its whole timeout whatever an earlier stop of another route did.
+ * it counts for this consumer only once the strategy suspended it (its first step) or prepared it for a stop (it does
+ * before it stops it, and right after its time runs out), until it starts or resumes again. A consumer stopped alone,
+ * as JMX or a route policy's {@code stopConsumer} does, waits its whole timeout whatever an earlier stop of another
+ * route did.
  */
 final class StopWait {
 
@@ -43,10 +44,18 @@ final class StopWait {
         this.fetchFailures = fetchFailures;
     }
 
-    /** The consumer started: no stop of the strategy is under way. */
+    /** The consumer started or resumed: no stop of the strategy is under way. */
     void running() {
         byShutdownStrategy = false;
         forced = false;
+    }
+
+    /**
+     * The consumer was suspended, as the strategy's first step of a stop does (so a consumer that the strategy stops
+     * when its time is up already counts it), or by a route policy.
+     */
+    void suspended() {
+        byShutdownStrategy = true;
     }
 
     /**
@@ -60,7 +69,7 @@ final class StopWait {
         }
     }
 
-    /** Whether the shutdown strategy stopping this consumer ran out of time: nothing more is routed or waited for. */
+    /** Whether the shutdown strategy stopping this consumer ran out of time. */
     boolean timedOut() {
         return forced || byShutdownStrategy && context.getShutdownStrategy().isTimeoutOccurred();
     }
