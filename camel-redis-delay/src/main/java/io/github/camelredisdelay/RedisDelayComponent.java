@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 import io.github.camelredisdelay.internal.ClientPool;
 import io.github.camelredisdelay.internal.EvictionPolicyCheck;
@@ -46,6 +47,7 @@ import org.apache.camel.spi.PropertyConfigurer;
 import org.apache.camel.spi.annotations.Component;
 import org.apache.camel.support.HealthCheckComponent;
 import org.apache.camel.support.service.ServiceHelper;
+import org.apache.camel.util.StringHelper;
 import org.apache.camel.util.concurrent.ThreadPoolRejectedPolicy;
 import org.redisson.api.RedissonClient;
 
@@ -127,14 +129,22 @@ public class RedisDelayComponent extends HealthCheckComponent {
                                                + configuration.getMigrateFrom() + "\")");
         }
         RedisDelayConfiguration options = configuration.copy();
-        if (parameters.containsKey("redissonClient") || parameters.containsKey("address")
-                || parameters.containsKey("redissonConfig")) {
+        if (parameters.keySet().stream().anyMatch(RedisDelayComponent::choosesRedis)) {
             // the endpoint's own choice of Redis replaces the component's, whichever way each was made
             options.forgetConnection();
         }
         RedisDelayEndpoint endpoint = new RedisDelayEndpoint(uri, this, remaining, options);
         setProperties(endpoint, parameters);
         return endpoint;
+    }
+
+    /**
+     * Whether an endpoint option names the endpoint's own Redis, written as Camel accepts any option: in any case, and
+     * in kebab case ({@code redisson-config}).
+     */
+    private static boolean choosesRedis(String option) {
+        String name = StringHelper.dashToCamelCase(option);
+        return Stream.of("redissonClient", "address", "redissonConfig").anyMatch(name::equalsIgnoreCase);
     }
 
     @Override
