@@ -91,6 +91,11 @@ final class AckBuffer {
         }
     }
 
+    /** Whether no acknowledgement is waiting. */
+    boolean isEmpty() {
+        return finished.isEmpty();
+    }
+
     /** Whether the oldest waiting acknowledgement has lingered long enough to be sent on its own. */
     boolean isOverdue() {
         long oldest = oldestNanos.get();

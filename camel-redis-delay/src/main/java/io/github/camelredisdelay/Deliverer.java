@@ -68,6 +68,8 @@ final class Deliverer {
      */
     private volatile Runnable connectionKept;
     private final AtomicBoolean leftGroup = new AtomicBoolean();
+    /** A retry of the acknowledgements a stop could not send is under way. */
+    private final AtomicBoolean retryingAcks = new AtomicBoolean();
     /** Redis refused the last acknowledgement and answered the read beside it: the next fetch only acknowledges. */
     private volatile boolean acksRefused;
 
@@ -174,8 +176,8 @@ final class Deliverer {
 
     private void notAcknowledged(List<Delivery> finished, RuntimeException failure) {
         putBackAcks(finished);
-        LOG.warn("Could not acknowledge {} finished messages of queue {}; trying again with the next read (if the "
-                 + "consumer stops first, they are delivered again after the visibility timeout): {}",
+        LOG.warn("Could not acknowledge {} finished messages of queue {}; trying again with the next read (once the "
+                 + "consumer has stopped, with each lease extension, their leases kept until then): {}",
                 finished.size(), queue.name(), failure.toString());
     }
 
@@ -365,7 +367,27 @@ final class Deliverer {
             leaveGroup();
             return;
         }
+        if (stopped && acks != null && !acks.isEmpty()) {
+            retryAcknowledgements();
+        }
         leases.extend();
+    }
+
+    /**
+     * Sends again, off the lease timer and one attempt at a time, the acknowledgements a stop could not send (Redis
+     * refused or was out of reach): no read of this deliverer will carry them any more, and their leases are kept until
+     * they are sent.
+     */
+    private void retryAcknowledgements() {
+        if (retryingAcks.compareAndSet(false, true)) {
+            CompletableFuture.runAsync(() -> {
+                try {
+                    flushAcknowledgements();
+                } finally {
+                    retryingAcks.set(false);
+                }
+            });
+        }
     }
 
     /**
