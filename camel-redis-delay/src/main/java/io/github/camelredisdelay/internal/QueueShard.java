@@ -264,20 +264,24 @@ public final class QueueShard {
     /**
      * Records or confirms {@code shards} as the queue's shard count (call on shard 0); see {@code shard-count.lua}.
      *
-     * @param  replace to record it in place of another count that no endpoint confirmed within {@code inUseWithinMs}
-     *                 (the caller found that count's shards empty)
-     * @return         the count recorded now, and how long ago an endpoint with it confirmed it
+     * @param  replace         to record it in place of another count that no endpoint confirmed within
+     *                         {@code inUseWithinMs} (the caller found that count's shards empty)
+     * @param  recordWhereNone to record it where none is recorded (false once the caller saw another count in use)
+     * @return                 the count recorded now, and how long ago an endpoint with it confirmed it
      */
-    public CompletionStage<RecordedShardCount> recordShardCountAsync(int shards, boolean replace, long inUseWithinMs) {
+    public CompletionStage<RecordedShardCount> recordShardCountAsync(
+            int shards, boolean replace, long inUseWithinMs,
+            boolean recordWhereNone) {
         CompletionStage<List<Object>> reply = scripts.call("Shard count", LuaScript.SHARD_COUNT, Durability.NONE,
-                RScript.ReturnType.LIST, bytes(shards), bytes(replace ? 1 : 0), bytes(inUseWithinMs));
+                RScript.ReturnType.LIST, bytes(shards), bytes(replace ? 1 : 0), bytes(inUseWithinMs),
+                bytes(recordWhereNone ? 1 : 0));
         return reply.thenApply(result -> new RecordedShardCount((int) toLong(result.get(0)), toLong(result.get(1))));
     }
 
     /**
      * A queue's recorded shard count.
      *
-     * @param count            the count
+     * @param count            the count; 0 when none is recorded and the caller did not record its own
      * @param unconfirmedForMs how long ago an endpoint with that count last confirmed it
      */
     public record RecordedShardCount(int count, long unconfirmedForMs) {

@@ -59,6 +59,12 @@ public final class ShardCountGuard {
     private volatile boolean running;
     private volatile String problem;
     private volatile ShardedQueue recordedShards;
+    /**
+     * Another count than this endpoint's that was last seen in use, or {@code null}. Until it is no longer known to be
+     * in use this endpoint does not record its count where none is recorded: the record was lost with Redis' data (a
+     * restart without persistence), and the endpoints that use the other count record it again.
+     */
+    private volatile OtherCount otherCountInUse;
     private ScheduledFuture<?> checks;
 
     /**
@@ -183,11 +189,25 @@ public final class ShardCountGuard {
     private CompletionStage<String> compare() {
         int shards = queue.all().size();
         QueueShard first = queue.first();
-        return first.recordShardCountAsync(shards, false, IN_USE_WITHIN_MS).thenCompose(recorded -> {
+        OtherCount other = otherCountInUse;
+        boolean recordWhereNone = other == null || System.nanoTime() - other.inUseUntilNanos() > 0;
+        return first.recordShardCountAsync(shards, false, IN_USE_WITHIN_MS, recordWhereNone).thenCompose(recorded -> {
             if (recorded.count() == shards) {
                 return CompletableFuture.completedFuture(null);
             }
+            if (recorded.count() == 0) {
+                // none recorded, and another count was in use moments ago: as it was until its endpoints record it again
+                return CompletableFuture.completedFuture(problem != null
+                        ? problem
+                        : "Queue " + queue.name() + " has no recorded shard count, and shards=" + other.count()
+                          + " was in use within the last " + IN_USE_WITHIN_MS / 1000 + " s, but this endpoint has "
+                          + "shards=" + shards + ". Use shards=" + other.count() + " on every endpoint of the queue");
+            }
             if (recorded.unconfirmedForMs() <= IN_USE_WITHIN_MS) {
+                otherCountInUse = new OtherCount(
+                        recorded.count(), System.nanoTime()
+                                          + TimeUnit.MILLISECONDS.toNanos(
+                                                  IN_USE_WITHIN_MS - recorded.unconfirmedForMs()));
                 return CompletableFuture.completedFuture("Queue " + queue.name() + " is in use with shards="
                                                          + recorded.count() + " (an endpoint with that count confirmed it "
                                                          + recorded.unconfirmedForMs() + " ms ago), but this endpoint has "
@@ -206,7 +226,7 @@ public final class ShardCountGuard {
                                                              + recorded.count() + " (on every endpoint of the queue), or "
                                                              + "change it once the queue is empty");
                 }
-                return first.recordShardCountAsync(shards, true, IN_USE_WITHIN_MS).thenApply(now -> {
+                return first.recordShardCountAsync(shards, true, IN_USE_WITHIN_MS, recordWhereNone).thenApply(now -> {
                     if (now.count() != shards) {
                         return "Queue " + queue.name() + " is in use with shards=" + now.count()
                                + ", but this endpoint has shards=" + shards + ". Use shards=" + now.count()
@@ -232,5 +252,11 @@ public final class ShardCountGuard {
             recordedShards = made;
         }
         return made;
+    }
+
+    /**
+     * A shard count other endpoints used, known to be in use until {@code inUseUntilNanos} ({@link System#nanoTime}).
+     */
+    private record OtherCount(int count, long inUseUntilNanos) {
     }
 }

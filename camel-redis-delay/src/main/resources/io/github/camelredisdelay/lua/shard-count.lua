@@ -24,14 +24,20 @@
   ARGV[3] this endpoint's shard count
   ARGV[4] "1" to record it in place of another count (the caller found that count's shards empty), else "0"
   ARGV[5] ms: another count is kept while an endpoint with it confirmed it within this time
+  ARGV[6] "1" to record it where no count is recorded, "0" not to (the caller saw another count in use within ARGV[5]
+          ms: the record was lost with Redis' data, and the endpoints that used that count record it again)
 
   Returns {the recorded count, ms since an endpoint with it last confirmed it}: {ARGV[3], 0} when this endpoint's count
-  is the recorded one now (confirmed, recorded where none was, or in place of one nobody confirmed within ARGV[5])
+  is the recorded one now (confirmed, recorded where none was, or in place of one nobody confirmed within ARGV[5]);
+  {0, 0} when none is recorded and ARGV[6] is "0"
 ]]
 local countKey = string.sub(msgKey, 1, -4) .. 'shards'
 local now = redisNow()
 local recorded = rcall('HMGET', countKey, 'count', 'seen')
 local unconfirmedFor = now - (tonumber(recorded[2]) or 0)
+if not recorded[1] and ARGV[6] ~= '1' then
+  return {0, 0}
+end
 if not recorded[1] or recorded[1] == ARGV[3] or (ARGV[4] == '1' and unconfirmedFor > tonumber(ARGV[5])) then
   rcall('HSET', countKey, 'count', ARGV[3], 'seen', now)
   return {tonumber(ARGV[3]), 0}

@@ -20,6 +20,7 @@ import java.time.Duration;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -32,6 +33,7 @@ import static org.awaitility.Awaitility.await;
 class ShardCountAfterDataLossTest extends FaultTestSupport {
 
     @Test
+    @Tag("slow")
     void aMisconfiguredNodeDoesNotTakeTheQueueFromTheRunningNodesWhenRedisLosesItsData() throws Exception {
         RedisServerProcess server = redisProcess();
         String shardsKey = key("sq", "shards");
