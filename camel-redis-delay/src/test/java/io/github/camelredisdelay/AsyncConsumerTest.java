@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import io.github.camelredisdelay.internal.QueueKeys;
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.CamelContext;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+@CamelSide
 class AsyncConsumerTest extends RedisDelayTestSupport {
 
     /**

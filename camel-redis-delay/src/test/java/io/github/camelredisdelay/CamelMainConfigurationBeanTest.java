@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.RedisServerExtension;
 import org.apache.camel.builder.RouteBuilder;
@@ -36,6 +37,7 @@ import static org.awaitility.Awaitility.await;
  * JBang) the options set beside it in application.properties must apply on top of it, as they do under Spring Boot (the
  * starter's ConfigurationBeanTest). The component page lists {@code configuration} as an ordinary component option.
  */
+@CamelSide
 class CamelMainConfigurationBeanTest extends RedisDelayTestSupport {
 
     @Test

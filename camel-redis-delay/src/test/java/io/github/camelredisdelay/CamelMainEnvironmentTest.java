@@ -25,6 +25,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import io.github.camelredisdelay.main.EnvironmentConfiguredMain;
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -37,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * although its name has a dash (camel-main maps only the names it knows).
  */
 @ExtendWith(RedisServerExtension.class)
+@CamelSide
 class CamelMainEnvironmentTest {
 
     @Test

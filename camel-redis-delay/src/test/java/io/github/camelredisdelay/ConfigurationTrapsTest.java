@@ -27,6 +27,7 @@ import io.github.camelredisdelay.embedded.RedisServerOptions;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
 import io.github.camelredisdelay.internal.EvictionPolicyCheck;
 import io.github.camelredisdelay.internal.TransferTask;
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.RedisServerExtension;
@@ -52,6 +53,7 @@ import static org.awaitility.Awaitility.await;
  * Configurations and inputs that used to go wrong in silence: durations Camel reads as 0, an ambiguous client, bodies
  * that are numbers, due times before 1970, and a Redis that may evict the queue's keys.
  */
+@CamelSide
 class ConfigurationTrapsTest extends RedisDelayTestSupport {
 
     private final List<Message> deliveries = new CopyOnWriteArrayList<>();

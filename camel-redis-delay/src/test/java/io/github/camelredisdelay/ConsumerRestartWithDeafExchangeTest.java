@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.ProducerTemplate;
@@ -40,6 +41,7 @@ import static org.awaitility.Awaitility.await;
  * A consumer stopped alone and started again (as JMX's stop and start operations of a consumer do) while an exchange
  * deaf to the stop's interrupt still runs on one of its threads.
  */
+@CamelSide
 class ConsumerRestartWithDeafExchangeTest extends RedisDelayTestSupport {
 
     @Test

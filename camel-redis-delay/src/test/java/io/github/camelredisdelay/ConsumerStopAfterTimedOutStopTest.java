@@ -22,6 +22,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.StatefulService;
@@ -35,6 +36,7 @@ import static org.awaitility.Awaitility.await;
  * A consumer stopped alone (as JMX's stop operation of a consumer does) after another route's stop ran out of time in
  * the same CamelContext.
  */
+@CamelSide
 class ConsumerStopAfterTimedOutStopTest extends RedisDelayTestSupport {
 
     @Test

@@ -18,6 +18,7 @@ package io.github.camelredisdelay;
 import java.time.Duration;
 
 import io.github.camelredisdelay.internal.ShardCountGuard;
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.RedisServerExtension;
@@ -34,6 +35,7 @@ import static org.awaitility.Awaitility.await;
  * endpoint pass Camel's normalized endpoint URI, whose option values are percent-encoded, to
  * {@code URISupport.sanitizeUri}, which only recognizes the decoded form: the password is logged in clear.
  */
+@CamelSide
 class CredentialsInLogsTest extends RedisDelayTestSupport {
 
     private static final String PASSWORD = "s3cretPw";

@@ -18,6 +18,7 @@ package io.github.camelredisdelay;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Endpoint;
@@ -37,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the registry when the context stops. This component ties its Redis client, transfer tasks and shard-count checks to
  * the endpoint's start and stop, so every dropped endpoint keeps them for good.
  */
+@CamelSide
 class DynamicEndpointEvictionTest extends RedisDelayTestSupport {
 
     private static final int ENDPOINT_CACHE = 10;

@@ -15,6 +15,7 @@
  */
 package io.github.camelredisdelay;
 
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.RedisServerExtension;
 import org.apache.camel.CamelContext;
@@ -31,6 +32,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * {@code operation}): an unknown value fails naming the option, the value and every value allowed, however the option
  * is set; the allowed ones are read as Camel reads enums, whatever their case.
  */
+@CamelSide
 class EnumOptionsTest extends RedisDelayTestSupport {
 
     @ParameterizedTest

@@ -21,6 +21,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
@@ -38,6 +39,7 @@ import static org.awaitility.Awaitility.await;
  * A delivered exchange that ends elsewhere than the consumer's route: handed to another route through {@code seda:}
  * (Camel hands the exchange's completions over to the copy), or marked for rollback without an exception.
  */
+@CamelSide
 class ExchangeHandoverTest extends RedisDelayTestSupport {
 
     private final List<Message> deliveries = new CopyOnWriteArrayList<>();

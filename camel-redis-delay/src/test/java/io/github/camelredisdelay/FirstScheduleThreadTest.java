@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
@@ -37,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * header filter strategy and the due-time parsing then run there. Each new endpoint does this, so a
  * {@code toD("redis-delay:orders?delay=${header.wait}")} does it for every distinct delay.
  */
+@CamelSide
 class FirstScheduleThreadTest extends RedisDelayTestSupport {
 
     private static final int QUEUES = 5;

@@ -22,6 +22,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.camel.CamelContext;
@@ -38,6 +39,7 @@ import static org.awaitility.Awaitility.await;
  * long GC pause): those messages are delivered a second time", and its alert says a consumer crashed or hung. The rest
  * of a batch a graceful stop hands back (never routed, its delivery uncounted) is no such takeover.
  */
+@CamelSide
 class HandedBackTakeoverMetricsTest extends RedisDelayTestSupport {
 
     private final List<String> routed = new CopyOnWriteArrayList<>();

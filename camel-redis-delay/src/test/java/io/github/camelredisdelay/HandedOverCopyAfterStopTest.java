@@ -22,6 +22,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
@@ -35,6 +36,7 @@ import static org.awaitility.Awaitility.await;
  * also when its consumer route stops, restarts, or is removed and added again (a reload) meanwhile: a copy that runs on
  * for longer than {@code visibilityTimeout} must not lose its lease to a second consumer while it still works.
  */
+@CamelSide
 class HandedOverCopyAfterStopTest extends RedisDelayTestSupport {
 
     private static final long WORK_MILLIS = 4_000;

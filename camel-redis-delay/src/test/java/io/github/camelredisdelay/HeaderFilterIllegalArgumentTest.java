@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
@@ -38,6 +39,7 @@ import static org.awaitility.Awaitility.await;
  * included) is taken for an unreadable stored message instead: dead-lettered at once as "unreadable message", its
  * retries and {@code maxDeliveries} skipped, although the stored message is fine and the next delivery would succeed.
  */
+@CamelSide
 class HeaderFilterIllegalArgumentTest extends RedisDelayTestSupport {
 
     private final List<Message> delivered = new CopyOnWriteArrayList<>();

@@ -18,6 +18,7 @@ package io.github.camelredisdelay;
 import java.time.Duration;
 import java.util.Map;
 
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
@@ -32,6 +33,7 @@ import static org.awaitility.Awaitility.await;
  * copied from ({@code CamelRedisDelayDeadLetterOf}: the source stream key, stream entry, version), which is "never
  * given to a route".
  */
+@CamelSide
 class JmxPeekDeadLetterTest extends RedisDelayTestSupport {
 
     @Test

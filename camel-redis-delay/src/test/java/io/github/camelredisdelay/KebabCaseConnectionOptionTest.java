@@ -18,6 +18,7 @@ package io.github.camelredisdelay;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.RedisServerExtension;
 import org.apache.camel.CamelContext;
@@ -32,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * says, with redissonConfig, address or redissonClient; written {@code redisson-config}, the endpoint keeps the
  * component's client as well and cannot start.
  */
+@CamelSide
 class KebabCaseConnectionOptionTest extends RedisDelayTestSupport {
 
     @Test

@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.ProducerTemplate;
@@ -47,6 +48,7 @@ import static org.awaitility.Awaitility.await;
  * the route continues on; they are gone from those threads afterwards.
  */
 @SuppressWarnings("deprecation") // useMDCLogging and mdcLoggingKeysPattern: deprecated since Camel 4.19 (camel-mdc)
+@CamelSide
 class MdcLoggingTest extends RedisDelayTestSupport {
 
     /** What one processor saw in the MDC, and on which thread. */

@@ -28,6 +28,7 @@ import io.github.camelredisdelay.embedded.RedisServerOptions;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
 import io.github.camelredisdelay.internal.QueueKeys;
 import io.github.camelredisdelay.internal.QueueStatistics;
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.CommandStats;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.ProcessSignals;
@@ -50,6 +51,7 @@ import org.redisson.api.stream.StreamReadGroupArgs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+@CamelSide
 class MetricsTest extends RedisDelayTestSupport {
 
     private final Set<String> failing = ConcurrentHashMap.newKeySet();

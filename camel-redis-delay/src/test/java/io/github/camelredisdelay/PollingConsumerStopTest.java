@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import io.github.camelredisdelay.embedded.RedisServerProcess;
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.NeedsRedisProcess;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
@@ -41,6 +42,7 @@ import static org.awaitility.Awaitility.await;
  * {@code CLIENT PAUSE ... WRITE}, as a slow link or a busy server would, so the stop comes in the middle of it.
  */
 @NeedsRedisProcess
+@CamelSide
 class PollingConsumerStopTest extends RedisDelayTestSupport {
 
     private static final String POLLED = "redis-delay:polled?consumerType=polling&pollInterval=10&maxMessagesPerPoll=1"

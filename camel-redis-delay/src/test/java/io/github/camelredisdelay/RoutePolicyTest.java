@@ -23,6 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.camelredisdelay.internal.ShardTags;
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
@@ -43,6 +44,7 @@ import static org.awaitility.Awaitility.await;
  * stops fetching at once and goes on when resumed, rather than being stopped, which would wait for the very exchange
  * that paused it.
  */
+@CamelSide
 class RoutePolicyTest extends RedisDelayTestSupport {
 
     private final Set<String> delivered = ConcurrentHashMap.newKeySet();

@@ -22,6 +22,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.StatusCode;
@@ -49,6 +50,7 @@ import static org.awaitility.Awaitility.await;
  * them. The tracer is camel-opentelemetry2 4.18.0 running on this build's Camel: its 4.22.0 release is not on Maven
  * Central.
  */
+@CamelSide
 class TraceContextTest extends RedisDelayTestSupport {
 
     private static final long DELAY = 800;

@@ -19,6 +19,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.RedisServerExtension;
 import org.apache.camel.CamelContext;
@@ -36,6 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * beside it on the bean, so the component configured last wins for both, and the first one's queues go to the other
  * Redis without a word.
  */
+@CamelSide
 class TwoComponentsSharedDefaultsTest extends RedisDelayTestSupport {
 
     @Test

@@ -17,6 +17,7 @@ package io.github.camelredisdelay;
 
 import java.util.Properties;
 
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.RedisServerExtension;
 import org.apache.camel.CamelContext;
@@ -37,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * keeps). Where 0 is refused anyway the error names 0, not what was written ("Invalid transferBatchSize 0", for
  * transferBatchSize=1k). Durations are read strictly for exactly this reason.
  */
+@CamelSide
 class WholeNumberOptionsTest extends RedisDelayTestSupport {
 
     @ParameterizedTest

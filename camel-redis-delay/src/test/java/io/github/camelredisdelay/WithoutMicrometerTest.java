@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.UUID;
 
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisServerExtension;
 import org.apache.camel.CamelContext;
 import org.apache.camel.ConsumerTemplate;
@@ -37,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * statistics as before. The round trip runs in a class loader of the test classpath without Micrometer's jars.
  */
 @ExtendWith(RedisServerExtension.class)
+@CamelSide
 class WithoutMicrometerTest {
 
     @Test

@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.camelredisdelay.ConsumerType;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
+import io.github.camelredisdelay.test.CamelSide;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -31,6 +32,7 @@ import static org.awaitility.Awaitility.await;
  * With {@code bridgeErrorHandler=true}, Redis errors of the blocking consumer reach the route's error handler, as they
  * do for other Camel consumers, and a Redis outage does not flood it.
  */
+@CamelSide
 class BridgeErrorHandlerTest extends FaultTestSupport {
 
     @ParameterizedTest
