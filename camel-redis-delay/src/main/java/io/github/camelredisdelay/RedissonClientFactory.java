@@ -17,7 +17,11 @@ package io.github.camelredisdelay;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.HexFormat;
 
 import org.apache.camel.CamelContext;
 import org.apache.camel.RuntimeCamelException;
@@ -38,15 +42,24 @@ final class RedissonClientFactory {
     }
 
     /**
-     * The key under which clients of equal connection options are shared.
+     * The key under which clients of equal connection options are shared. It holds a SHA-256 digest of the password,
+     * not the password: the key is kept in maps and may be logged, and two passwords must never pass for one.
      */
     static String connectionKey(RedisDelayConfiguration configuration) {
         return String.join("|", configuration.getRedissonConfig() != null
                 ? "config=" + configuration.getRedissonConfig() : "address=" + configuration.getAddress(),
                 "user=" + configuration.getUsername(),
-                "password=" + (configuration.getPassword() == null
-                        ? "" : Integer.toHexString(configuration.getPassword().hashCode())),
+                "password=" + (configuration.getPassword() == null ? "" : digest(configuration.getPassword())),
                 "db=" + configuration.getDatabase());
+    }
+
+    private static String digest(String password) {
+        try {
+            byte[] sha256 = MessageDigest.getInstance("SHA-256").digest(password.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(sha256);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("Every Java platform has SHA-256", e);
+        }
     }
 
     static RedissonClient create(CamelContext context, RedisDelayConfiguration configuration) {
