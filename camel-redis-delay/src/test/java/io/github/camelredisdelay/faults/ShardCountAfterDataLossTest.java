@@ -45,7 +45,8 @@ class ShardCountAfterDataLossTest extends FaultTestSupport {
         });
         String firstSeen = awaitConfirmation(server, shardsKey, null);
 
-        // a node with another shard count starts between two confirmations of the running node: it is refused
+        // a node with another shard count starts between two confirmations of the running node (a phase, not a state
+        // to wait for: its checks then come 4 s after the running node's): it is refused
         Thread.sleep(4_000);
         startContext(new RouteBuilder() {
             @Override
@@ -59,7 +60,9 @@ class ShardCountAfterDataLossTest extends FaultTestSupport {
         server.command("FLUSHALL");
 
         // both nodes check again (the misconfigured one first), every 10 s
-        Thread.sleep(12_000);
+        // the first record after the loss, then the next confirmation of the count recorded: both nodes checked by then
+        String recordedAgain = awaitConfirmation(server, shardsKey, null);
+        awaitConfirmation(server, shardsKey, recordedAgain);
         assertThatCode(() -> good.createProducerTemplate().sendBody("redis-delay:sq?delay=1h", "x"))
                 .as("a schedule of the node that used the queue all along").doesNotThrowAnyException();
     }
