@@ -68,8 +68,8 @@ final class Deliverer {
      */
     private volatile Runnable connectionKept;
     private final AtomicBoolean leftGroup = new AtomicBoolean();
-    /** A retry of the acknowledgements a stop could not send is under way. */
-    private final AtomicBoolean retryingAcks = new AtomicBoolean();
+    /** A retry of the settlements Redis refused is under way ({@link #retrySettlements}). */
+    private final AtomicBoolean retryingSettlements = new AtomicBoolean();
     /** Redis refused the last acknowledgement and answered the read beside it: the next fetch only acknowledges. */
     private volatile boolean acksRefused;
 
@@ -357,9 +357,9 @@ final class Deliverer {
     }
 
     /**
-     * One round of the lease timer: settles the deliveries whose copy was dropped and extends the leases of the others;
-     * once this deliverer stopped and the last of them settled, leaves the consumer group instead. Never waits for
-     * Redis: the timer thread serves every consumer of the connection.
+     * One round of the lease timer: settles the deliveries whose copy was dropped, tries again the settlements Redis
+     * refused, and extends the leases of the others; once this deliverer stopped and the last of them settled, leaves
+     * the consumer group instead. Never waits for Redis: the timer thread serves every consumer of the connection.
      */
     private void keepLeases() {
         droppedCopies.abandonDropped();
@@ -367,24 +367,26 @@ final class Deliverer {
             leaveGroup();
             return;
         }
-        if (stopped && acks != null && !acks.isEmpty()) {
-            retryAcknowledgements();
-        }
+        retrySettlements();
         leases.extend();
     }
 
     /**
-     * Sends again, off the lease timer and one attempt at a time, the acknowledgements a stop could not send (Redis
-     * refused or was out of reach): no read of this deliverer will carry them any more, and their leases are kept until
-     * they are sent.
+     * Sends again, off the lease timer and one attempt at a time, what Redis refused or was out of reach for: the
+     * settlements of failed deliveries, and the acknowledgements a stop could not send (no read of this deliverer will
+     * carry them any more). Their leases are kept until they are sent.
      */
-    private void retryAcknowledgements() {
-        if (retryingAcks.compareAndSet(false, true)) {
+    private void retrySettlements() {
+        boolean acksLeft = stopped && acks != null && !acks.isEmpty();
+        if ((acksLeft || settlement.hasUnsettledFailures()) && retryingSettlements.compareAndSet(false, true)) {
             CompletableFuture.runAsync(() -> {
                 try {
-                    flushAcknowledgements();
+                    if (acksLeft) {
+                        flushAcknowledgements();
+                    }
+                    settlement.settleFailuresAgain();
                 } finally {
-                    retryingAcks.set(false);
+                    retryingSettlements.set(false);
                 }
             });
         }

@@ -18,6 +18,8 @@ package io.github.camelredisdelay;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -37,7 +39,9 @@ import org.slf4j.LoggerFactory;
  * succeeded; retried after the retry schedule's delay, or dead-lettered once its deliveries are exhausted, when it
  * failed; dead-lettered before reaching the route when it cannot be read or its leases kept expiring; left for a newer
  * node when its format is newer than this version reads. It is the one place that releases a delivery's lease. If Redis
- * cannot be reached at that moment, the message stays leased and is delivered again after the visibility timeout.
+ * cannot be reached or refuses the write at that moment, a failed delivery whose lease this consumer extends keeps it,
+ * and its settlement is tried again with each lease extension, so that its error is not lost; any other stays leased
+ * and is delivered again after the visibility timeout.
  */
 final class Settlement {
 
@@ -52,6 +56,8 @@ final class Settlement {
     private final AckBuffer acks;
     private final QueueStatistics statistics;
     private final AtomicLong lastNewerFormatWarningNanos = new AtomicLong();
+    /** Failed deliveries whose settlement Redis refused, their leases kept until it is tried again. */
+    private final Queue<UnsettledFailure> unsettledFailures = new ConcurrentLinkedQueue<>();
 
     /**
      * @param consumer the consumer whose deliveries this settles, by its name in the consumer group
@@ -136,21 +142,66 @@ final class Settlement {
 
     /** The delivery's exchange failed: another delivery after the retry schedule's delay, or the dead-letter queue. */
     void failed(Delivery delivery, Throwable error) {
-        String description = describe(error);
+        UnsettledFailure failure = new UnsettledFailure(delivery, describe(error));
+        RuntimeException refused = settle(failure);
+        if (refused == null) {
+            return;
+        }
+        if (leases.keeps(delivery.entryId())) {
+            unsettledFailures.add(failure);
+            LOG.warn("Could not settle failed message {} on queue {}; trying again with each lease extension, its lease "
+                     + "kept until then: {}",
+                    delivery.messageId(), queue.name(), refused.toString());
+        } else {
+            LOG.warn("Could not settle failed message {} on queue {}; it will be delivered again after the visibility "
+                     + "timeout: {}",
+                    delivery.messageId(), queue.name(), refused.toString());
+        }
+    }
+
+    /** Whether failed deliveries wait for their settlement to be tried again ({@link #settleFailuresAgain}). */
+    boolean hasUnsettledFailures() {
+        return !unsettledFailures.isEmpty();
+    }
+
+    /**
+     * Tries again to settle the failed deliveries whose settlement Redis refused, oldest first, until one is refused
+     * again (Redis still cannot take it): that one and the rest wait for the next try, their leases kept.
+     */
+    void settleFailuresAgain() {
+        for (int left = unsettledFailures.size(); left > 0; left--) {
+            UnsettledFailure failure = unsettledFailures.poll();
+            if (failure == null) {
+                return;
+            }
+            RuntimeException refused = settle(failure);
+            if (refused != null) {
+                unsettledFailures.add(failure);
+                LOG.debug("Could not settle failed message {} on queue {} again: {}", failure.delivery().messageId(),
+                        queue.name(), refused.toString());
+                return;
+            }
+        }
+    }
+
+    /**
+     * Retries or dead-letters a failed delivery and releases its lease; when Redis refuses, returns why, the lease
+     * kept.
+     */
+    private RuntimeException settle(UnsettledFailure failure) {
+        Delivery delivery = failure.delivery();
         try {
             OptionalLong delay = retryPolicy.delayAfter(delivery.deliveryCount());
             if (delay.isEmpty()) {
-                deadLetter(delivery, description);
+                deadLetter(delivery, failure.lastError());
             } else {
-                retry(delivery, delay.getAsLong(), description);
+                retry(delivery, delay.getAsLong(), failure.lastError());
             }
         } catch (RuntimeException e) {
-            LOG.warn(
-                    "Could not settle failed message {} on queue {}; it will be delivered again after the visibility timeout: {}",
-                    delivery.messageId(), queue.name(), e.toString());
-        } finally {
-            leases.finished(delivery);
+            return e;
         }
+        leases.finished(delivery);
+        return null;
     }
 
     /**
@@ -210,6 +261,10 @@ final class Settlement {
                      + "for a node that reads it (upgrade this one). Warned once a minute per consumer.",
                     delivery.messageId(), queue.name(), Byte.toUnsignedInt(delivery.envelope()[0]), EnvelopeCodec.VERSION);
         }
+    }
+
+    /** A failed delivery to settle, with its route's error. */
+    private record UnsettledFailure(Delivery delivery, String lastError) {
     }
 
     private static String describe(Throwable error) {
