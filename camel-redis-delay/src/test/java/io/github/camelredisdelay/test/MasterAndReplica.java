@@ -21,22 +21,26 @@ import io.github.camelredisdelay.embedded.RedisBinary;
 import io.github.camelredisdelay.embedded.RedisServerOptions;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
 import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 import static org.awaitility.Awaitility.await;
 
 /**
- * A private master and one replica of it for the tests of one class ({@code @RegisterExtension static}), from the
- * binary {@code redis.test.binary} chooses; started before the class once the replica's link is up, stopped after.
+ * A private master and one replica of it for the tests of one class ({@code @RegisterExtension static}), or for each
+ * test (an instance field), from the binary {@code redis.test.binary} chooses; started before the class (each test)
+ * once the replica's link is up, stopped after.
  */
-public final class MasterAndReplica implements BeforeAllCallback, AfterAllCallback {
+public final class MasterAndReplica implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
 
     private static final Duration LINK_TIMEOUT = Duration.ofSeconds(20);
 
     private final RedisServerOptions options;
     private RedisServerProcess master;
     private RedisServerProcess replica;
+    private boolean perTest;
 
     /** Both servers start with {@code options}; the replica gets {@code --replicaof} on top. */
     public MasterAndReplica(RedisServerOptions options) {
@@ -45,6 +49,26 @@ public final class MasterAndReplica implements BeforeAllCallback, AfterAllCallba
 
     @Override
     public void beforeAll(ExtensionContext context) {
+        start();
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        // JUnit calls no class-level callbacks of an extension in an instance field
+        if (master == null) {
+            perTest = true;
+            start();
+        }
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        if (perTest) {
+            afterAll(context);
+        }
+    }
+
+    private void start() {
         RedisBinary binary
                 = RedisBinary.select(System.getProperty(RedisServerExtension.BINARY_PROPERTY, RedisBinary.PATH_CHOICE));
         master = RedisServerProcess.start(binary, options);
