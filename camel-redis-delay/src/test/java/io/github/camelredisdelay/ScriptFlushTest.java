@@ -78,6 +78,11 @@ class ScriptFlushTest {
         assertAcknowledgedWithinSecondsAcrossAFlush("consumed", "");
     }
 
+    @Test
+    void aConsumerWithSyncReplicasAcknowledgesAMessageScheduledAfterTheServersScriptCacheIsFlushed() throws Exception {
+        assertAcknowledgedWithinSecondsAcrossAFlush("consumedsynced", "?syncReplicas=1");
+    }
+
     /**
      * A consumer of {@code queue} with {@code consumerOptions} delivers a message, Redis' script cache is flushed, and
      * a message scheduled then is delivered once and acknowledged within seconds.
