@@ -29,6 +29,7 @@ import org.redisson.api.RFuture;
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.RedisException;
+import org.redisson.client.RedisNoScriptException;
 import org.redisson.client.codec.ByteArrayCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -104,7 +105,7 @@ public final class ScriptCalls {
             if (!waits(durability)) {
                 return script.evalAsync(routingKey, lua.mode(), lua.text(), type, scriptKeys, argv);
             }
-            return pipelined(operation, durability, batch -> batch.getScript(ByteArrayCodec.INSTANCE)
+            return pipelined(operation, lua, durability, batch -> batch.getScript(ByteArrayCodec.INSTANCE)
                     .evalAsync(routingKey, lua.mode(), lua.text(), type, scriptKeys, argv));
         } catch (RuntimeException e) {
             // Redisson throws instead of failing the future when it cannot connect
@@ -121,7 +122,8 @@ public final class ScriptCalls {
      * Runs {@code lua} and then the command {@code then} adds, in one pipeline (one round trip). Redis runs each
      * command of a pipeline on its own, so the command's reply stands when the script alone was refused or failed: the
      * stage then completes with both. It fails when the command did, or when the pipeline failed otherwise (a wait for
-     * replicas that Redis refused, or a shortfall of a {@link Durability#REQUIRED} write).
+     * replicas that Redis refused, or a shortfall of a {@link Durability#REQUIRED} write). A script Redis did not hold
+     * (NOSCRIPT, see {@link #pipelined}) did not run: it is sent again alone, through {@link #call}.
      */
     public <R> CompletionStage<Beside<R>> callBeside(
             String operation, LuaScript lua, Durability durability, RScript.ReturnType type,
@@ -134,14 +136,19 @@ public final class ScriptCalls {
         return batch.executeAsync().handle((done, failure) -> {
             if (failure == null) {
                 checkReplicas(operation, durability, done);
-                return new Beside<>(command.join(), null);
+                return CompletableFuture.completedFuture(new Beside<>(command.join(), null));
             }
             if (!answered(command) || answered(script)) {
                 throw batchFailure(failure);
             }
             // the pipeline's failure is the script's (Redisson may not have failed the script's own future yet)
-            return new Beside<>(command.join(), batchFailure(failure));
-        });
+            RuntimeException scriptFailure = batchFailure(failure);
+            if (!(scriptFailure instanceof RedisNoScriptException)) {
+                return CompletableFuture.completedFuture(new Beside<>(command.join(), scriptFailure));
+            }
+            return call(operation, lua, durability, type, args).handle(
+                    (alone, again) -> new Beside<>(command.join(), again == null ? null : batchFailure(again)));
+        }).thenCompose(Function.identity());
     }
 
     /**
@@ -182,10 +189,27 @@ public final class ScriptCalls {
     }
 
     /**
-     * Sends the commands {@code commands} adds to a batch in one pipeline ({@link #newBatch}), and completes with the
-     * reply of the command it returns.
+     * Sends the commands {@code commands} adds to a batch, a call of {@code lua} among them, in one pipeline
+     * ({@link #newBatch}), and completes with the reply of the command it returns.
+     * <p>
+     * Redisson sends a pipeline's scripts by EVALSHA alone once it has loaded them on a server, and forgets that only
+     * when a connection to the server drops (a note shared by the JVM's clients). A server that lost its scripts while
+     * the connections stayed ({@code SCRIPT FLUSH}) refuses them with NOSCRIPT until then. The script did not run, nor
+     * did anything but a wait for replicas: {@code lua} is loaded on the shard's node and the pipeline sent once more.
      */
-    private <R> CompletionStage<R> pipelined(String operation, Durability durability, Function<RBatch, RFuture<R>> commands) {
+    private <R> CompletionStage<R> pipelined(
+            String operation, LuaScript lua, Durability durability, Function<RBatch, RFuture<R>> commands) {
+        return pipelinedOnce(operation, durability, commands).exceptionallyCompose(failure -> {
+            if (!(Futures.unwrap(failure) instanceof RedisNoScriptException)) {
+                return CompletableFuture.failedFuture(failure);
+            }
+            return script.scriptLoadAsync(routingKey, lua.text())
+                    .thenCompose(loaded -> pipelinedOnce(operation, durability, commands));
+        });
+    }
+
+    private <R> CompletionStage<R> pipelinedOnce(
+            String operation, Durability durability, Function<RBatch, RFuture<R>> commands) {
         RBatch batch = newBatch(durability);
         RFuture<R> result = commands.apply(batch);
         return batch.executeAsync().handle((done, failure) -> {
