@@ -40,6 +40,7 @@ import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.main.Main;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
@@ -238,6 +239,45 @@ class ConfigurationTrapsTest extends RedisDelayTestSupport {
         } finally {
             cache.shutdown();
         }
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "localhost:6379, component", "http://queues.example:6379, component", "localhost:6379, endpoint",
+            "http://queues.example:6379, endpoint" })
+    void anAddressThatIsNoRedisUriFailsStartupNamingTheOptionTheValueAndTheAcceptedForms(String address, String where) {
+        Main main = new Main();
+        if ("component".equals(where)) {
+            main.addInitialProperty("camel.component.redis-delay.address", address);
+        }
+        String uri = "redis-delay:orders" + ("endpoint".equals(where) ? "?address=" + address : "");
+        main.configure().addRoutesBuilder(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:in").to(uri);
+            }
+        });
+        try {
+            assertThatThrownBy(main::start).rootCause().isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("address '" + address + "'").hasMessageContaining("queue orders")
+                    .hasMessageContaining("redis://host:port").hasMessageContaining("rediss://");
+        } finally {
+            main.stop();
+        }
+    }
+
+    @Test
+    void anAddressWithoutAPortFailsStartupNamingItWithThePasswordMasked() throws Exception {
+        CamelContext context = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:in").to("redis-delay:orders?address=redis://:s3cret@queues.example");
+            }
+        });
+
+        assertThatThrownBy(context::start).rootCause().isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("address 'redis://:xxxxxx@queues.example'").hasMessageContaining("redis://host:port")
+                .message().doesNotContain("s3cret");
     }
 
     /**
