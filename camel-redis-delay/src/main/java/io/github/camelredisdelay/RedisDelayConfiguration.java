@@ -24,6 +24,7 @@ import org.apache.camel.spi.UriParam;
 import org.apache.camel.spi.UriParams;
 import org.apache.camel.util.URISupport;
 import org.redisson.api.RedissonClient;
+import org.redisson.misc.RedisURI;
 
 /**
  * Options of the {@code redis-delay} component; set on the component, overridable per endpoint.
@@ -524,6 +525,12 @@ public class RedisDelayConfiguration implements Cloneable {
                     "Invalid keyPrefix '" + keyPrefix + "' of queue " + queue
                                                + ": it must be non-empty and must not contain { or }");
         }
+        if (redissonClient == null && redissonConfig == null && !isRedisUri(address)) {
+            throw new IllegalArgumentException(
+                    "Invalid address '" + URISupport.sanitizeUri(address) + "' of queue " + queue
+                                               + ": give redis://host:port, or rediss://host:port for TLS, e.g. "
+                                               + DEFAULT_ADDRESS);
+        }
         Durations.checkRange(delay, "delay option of queue " + queue, delay);
         atLeast("concurrentConsumers", concurrentConsumers, 1, queue);
         atLeast("maxMessagesPerPoll", maxMessagesPerPoll, 1, queue);
@@ -588,6 +595,20 @@ public class RedisDelayConfiguration implements Cloneable {
                     "The retrySchedule of queue " + queue + " is empty: give at least one delay, e.g. 1s,5s,30s");
         }
         return retryDelays;
+    }
+
+    /**
+     * Whether Redisson can connect to {@code address}: Redisson's own check, whose error names neither the option nor
+     * the value, and a port, which that check misses when a password precedes the host ({@code redis://:pw@host} would
+     * connect to port -1).
+     */
+    private static boolean isRedisUri(String address) {
+        try {
+            RedisURI uri = new RedisURI(address);
+            return uri.isUDS() || uri.getPort() >= 0;
+        } catch (IllegalArgumentException | NullPointerException e) {
+            return false;
+        }
     }
 
     /**
