@@ -20,16 +20,21 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.RedisServerExtension;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.main.Main;
+import org.apache.camel.util.StringHelper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -80,6 +85,63 @@ class CamelMainConfigurationBeanTest extends RedisDelayTestSupport {
             main.getCamelContext().createProducerTemplate().sendBody("direct:schedule", "hello");
             await().atMost(Duration.ofSeconds(5)).until(() -> !scheduledFor.isEmpty());
             assertThat(redis().getMap(key("main-defaults", "msg")).size()).isEqualTo(1);
+        } finally {
+            main.stop();
+        }
+    }
+
+    @Test
+    void optionsSetOnTheConfigurationBeanPathAreReadAsTheComponentsOwn() throws Exception {
+        RedisDelayConfiguration defaults = new RedisDelayConfiguration();
+        defaults.setTransferBatchSize(250);
+        Main main = new Main();
+        main.bind("delayDefaults", defaults);
+        main.addInitialProperty("camel.component.redis-delay.configuration", "#bean:delayDefaults");
+        main.addInitialProperty("camel.component.redis-delay.configuration.delay", "5s");
+        main.addInitialProperty("camel.component.redis-delay.configuration.visibility-timeout", "PT45S");
+        main.addInitialProperty("camel.component.redis-delay.configuration.consumer-type", "polling");
+        try {
+            main.start();
+            RedisDelayConfiguration configuration = main.getCamelContext()
+                    .getComponent("redis-delay", RedisDelayComponent.class).getConfiguration();
+
+            assertThat(configuration.getDelay()).as("delay").isEqualTo(5_000);
+            assertThat(configuration.getVisibilityTimeout()).as("visibilityTimeout").isEqualTo(45_000);
+            assertThat(configuration.getConsumerType()).as("consumerType").isEqualTo(ConsumerType.polling);
+            assertThat(configuration.getTransferBatchSize()).as("from the bean").isEqualTo(250);
+        } finally {
+            main.stop();
+        }
+    }
+
+    @Test
+    void aConfigurationBeanDeclaredInPropertiesReadsItsDurationsAsTheComponentDoes() throws Exception {
+        Main main = new Main();
+        main.addInitialProperty("camel.beans.delayDefaults", "#class:" + RedisDelayConfiguration.class.getName());
+        main.addInitialProperty("camel.beans.delayDefaults.delay", "1h30m");
+        main.addInitialProperty("camel.component.redis-delay.configuration", "#bean:delayDefaults");
+        try {
+            main.start();
+
+            assertThat(main.getCamelContext().getComponent("redis-delay", RedisDelayComponent.class).getConfiguration()
+                    .getDelay()).isEqualTo(TimeUnit.MINUTES.toMillis(90));
+        } finally {
+            main.stop();
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "delay|30M|30m", "max-deliveries|abc|a whole number",
+            "consumer-type|fast|blocking, polling" })
+    void aValueTheComponentRefusesIsRefusedOnTheConfigurationBeanPathWithTheSameMessage(
+            String option, String value, String allowed) {
+        Main main = new Main();
+        main.addInitialProperty("camel.component.redis-delay.configuration." + option, value);
+        try {
+            assertThatThrownBy(main::start).rootCause().isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(StringHelper.dashToCamelCase(option) + " option")
+                    .hasMessageContaining("'" + value + "'").hasMessageContaining(allowed);
         } finally {
             main.stop();
         }
