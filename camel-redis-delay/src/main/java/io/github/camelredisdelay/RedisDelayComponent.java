@@ -100,6 +100,17 @@ public class RedisDelayComponent extends HealthCheckComponent {
     private volatile PropertyConfigurer strictComponentConfigurer;
     private volatile PropertyConfigurer strictEndpointConfigurer;
 
+    public RedisDelayComponent() {
+    }
+
+    /**
+     * A component whose configuration is {@code configuration} itself, not a copy: for setting the options of a
+     * configuration bean by name ({@link RedisDelayConfigurationConfigurer}).
+     */
+    RedisDelayComponent(RedisDelayConfiguration configuration) {
+        this.configuration = configuration;
+    }
+
     Map<String, MigrationProgress> migrations() {
         return migrations;
     }

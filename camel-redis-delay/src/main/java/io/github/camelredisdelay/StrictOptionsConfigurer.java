@@ -29,8 +29,8 @@ import org.apache.camel.spi.PropertyConfigurerGetter;
  * The generated configurer of the component or the endpoint, with duration options ({@link Durations#parse}) and
  * whole-number options read strictly: Camel's own converter reads {@code 30M}, {@code abc} and {@code 3.5} as 0; an
  * unknown value of an enum option fails naming the values allowed, where Camel's error names the enum class. Every way
- * an option is set by name goes through here, so URIs, component properties, camel-main and Spring Boot properties are
- * all checked alike.
+ * an option is set by name goes through here, so URIs, component properties, camel-main and Spring Boot properties and
+ * the properties of a configuration bean ({@link RedisDelayConfigurationConfigurer}) are all checked alike.
  */
 class StrictOptionsConfigurer implements GeneratedPropertyConfigurer, PropertyConfigurerGetter {
 
