@@ -17,7 +17,8 @@ package io.github.camelredisdelay.internal;
 
 /**
  * The rule for queue names: 1 to 200 characters from {@code [A-Za-z0-9._:-]}, so they are safe inside Redis keys and
- * their hash tags.
+ * their hash tags; and not {@code null} in any case, the text the YAML DSL makes of a null value, which would name a
+ * queue where its author meant none.
  */
 public final class QueueNames {
 
@@ -33,6 +34,11 @@ public final class QueueNames {
         if (queue == null || queue.isEmpty()) {
             throw new IllegalArgumentException("A redis-delay queue name is required: redis-delay:<queue>");
         }
+        if (isNullText(queue)) {
+            throw new IllegalArgumentException(
+                    "Queue name '" + queue + "' is refused: it is the text the YAML DSL makes of a null value. Name the "
+                                               + "queue: redis-delay:<queue>");
+        }
         String problem = problem(queue);
         if (problem != null) {
             throw new IllegalArgumentException("Queue name " + problem);
@@ -46,10 +52,20 @@ public final class QueueNames {
      * @throws IllegalArgumentException naming the option, the queue, the bad character or length and what is allowed
      */
     public static void validateOption(String value, String option, String queue) {
+        if (isNullText(value)) {
+            throw new IllegalArgumentException(
+                    "Invalid " + option + " '" + value + "' of queue " + queue + ": it is the text the YAML DSL makes of "
+                                               + "a null value, not a queue name. For the default, leave " + option
+                                               + " out; else name the queue");
+        }
         String problem = value.isEmpty() ? "'' is empty" : problem(value);
         if (problem != null) {
             throw new IllegalArgumentException("Invalid " + option + " of queue " + queue + ": the queue name " + problem);
         }
+    }
+
+    private static boolean isNullText(String name) {
+        return "null".equalsIgnoreCase(name);
     }
 
     /** What is wrong with a non-empty queue name, or {@code null}. */
