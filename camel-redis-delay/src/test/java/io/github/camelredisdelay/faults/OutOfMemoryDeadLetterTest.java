@@ -73,6 +73,39 @@ class OutOfMemoryDeadLetterTest extends FaultTestSupport {
                 .contains("IllegalStateException").contains("the shop is down");
     }
 
+    @Test
+    void aDeadLetterRefusedForLackOfMemoryIsWrittenOnceMemoryIsBackAfterItsRouteStopped() throws Exception {
+        RedisServerProcess server = redisProcess();
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:oom?maxDeliveries=1&visibilityTimeout=1s").routeId("failing").process(e -> {
+                    throw new IllegalStateException("the shop is down");
+                });
+            }
+        });
+        ProducerTemplate producer = node.createProducerTemplate();
+
+        try (LogLines settlement = LogLines.of(Class.forName("io.github.camelredisdelay.Settlement"))) {
+            producer.sendBodyAndHeaders("redis-delay:oom", "order-1",
+                    java.util.Map.of(RedisDelayConstants.MESSAGE_ID, "m1", RedisDelayConstants.DELAY, 1_500L));
+            server.command("CONFIG", "SET", "maxmemory", "1");
+            try {
+                await("the failed delivery could not be dead-lettered").atMost(Duration.ofSeconds(20))
+                        .until(() -> settlement.lines().stream().anyMatch(line -> line.contains("m1")));
+                // the consumer stops while its failed delivery waits for Redis to take the dead letter
+                node.getRouteController().stopRoute("failing");
+            } finally {
+                server.command("CONFIG", "SET", "maxmemory", "0");
+            }
+        }
+
+        await("dead-lettered once memory is back").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
+                .until(() -> "dead".equals(peek(producer).getMessage().getHeader(RedisDelayConstants.STATE)));
+        assertThat(peek(producer).getMessage().getHeader(RedisDelayConstants.LAST_ERROR, String.class))
+                .as("the dead letter's last error").contains("the shop is down");
+    }
+
     private static Exchange peek(ProducerTemplate producer) {
         return producer.request("redis-delay:oom?operation=peek",
                 e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "m1"));
