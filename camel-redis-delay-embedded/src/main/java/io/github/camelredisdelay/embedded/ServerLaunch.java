@@ -53,11 +53,12 @@ final class ServerLaunch {
         LaunchOutput output = LaunchOutput.mark(logFile, consoleFile);
         Process process;
         try {
-            process = new ProcessBuilder(commandLine(binary, options, configFile, port, dir, logFile))
+            ProcessBuilder builder = new ProcessBuilder(commandLine(binary, options, configFile, port, dir, logFile))
                     .directory(dir.toFile())
                     .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(consoleFile.toFile()))
-                    .start();
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(consoleFile.toFile()));
+            builder.environment().putAll(options.environment());
+            process = builder.start();
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot run " + binary, e);
         }

@@ -15,8 +15,10 @@
  */
 package io.github.camelredisdelay.embedded;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -59,5 +61,34 @@ class RedisServerOptionsTest {
         assertThatThrownBy(() -> RedisServerOptions.defaults().withPort(65536))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("65536");
+    }
+
+    @Test
+    void environmentIsAddedToAndReplacesVariablesOfTheSameName() {
+        RedisServerOptions options = RedisServerOptions.defaults()
+                .withEnvironment(Map.of("A", "1", "B", "2"))
+                .withEnvironment(Map.of("B", "3"))
+                .withPort(7000);
+
+        assertThat(options.environment()).isEqualTo(Map.of("A", "1", "B", "3"));
+        assertThat(RedisServerOptions.defaults().environment()).isEmpty();
+    }
+
+    @Test
+    void clockOffsetRunsTheServerUnderLibfaketimeWithTheOffsetInSeconds() {
+        RedisServerOptions ahead = RedisServerOptions.defaults().withClockOffset(Duration.ofHours(1));
+        RedisServerOptions behind = RedisServerOptions.defaults().withClockOffset(Duration.ofMinutes(-90));
+
+        assertThat(ahead.environment()).containsEntry("FAKETIME", "+3600")
+                .containsEntry("FAKETIME_DONT_FAKE_MONOTONIC", "1");
+        assertThat(ahead.environment().get("LD_PRELOAD")).contains("libfaketime.so.1");
+        assertThat(behind.environment()).containsEntry("FAKETIME", "-5400");
+    }
+
+    @Test
+    void clockOffsetOfAFractionOfASecondIsRejected() {
+        assertThatThrownBy(() -> RedisServerOptions.defaults().withClockOffset(Duration.ofMillis(1500)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PT1.5S");
     }
 }

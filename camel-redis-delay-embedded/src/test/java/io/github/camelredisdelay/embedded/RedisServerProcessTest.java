@@ -20,6 +20,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -52,6 +53,20 @@ class RedisServerProcessTest {
 
         try (RedisServerProcess server = RedisServerProcess.start(embedded, RedisServerOptions.defaults())) {
             assertThat(server.version()).startsWith("6.2.");
+        }
+    }
+
+    @Test
+    void embeddedServerStartedWithAClockOffsetReadsItsTimeThatFarFromThisMachinesClock() {
+        for (Duration offset : List.of(Duration.ofHours(1), Duration.ofHours(-1))) {
+            RedisServerOptions options = RedisServerOptions.defaults().withClockOffset(offset);
+            try (RedisServerProcess server = RedisServerProcess.start(RedisBinary.embedded(), options)) {
+                long redisSeconds = Long.parseLong(server.command("TIME").lines().findFirst().orElseThrow());
+                long jvmSeconds = System.currentTimeMillis() / 1000;
+
+                assertThat(redisSeconds - jvmSeconds).as("Redis' TIME minus this JVM's clock, s, for offset %s", offset)
+                        .isBetween(offset.getSeconds() - 2, offset.getSeconds() + 2);
+            }
         }
     }
 
