@@ -55,6 +55,13 @@ public final class QueueStatistics {
      * round trip's midpoint, so a longer one (the client's first call, which waits for its connection) says less.
      */
     private long offsetRoundTripMs = Long.MAX_VALUE;
+    /**
+     * The first measurements of the clock offset: the one in flight, or the last one, until one succeeds; a failed one
+     * (Redis was down when the statistics were created) is made again by the next delivery.
+     */
+    private CompletableFuture<Void> firstOffset;
+    /** Whether a measurement of the clock offset has succeeded: read by every delivery, without the lock. */
+    private volatile boolean offsetMeasured;
     private volatile QueueEvents events = QueueEvents.NONE;
 
     public QueueStatistics(ShardedQueue queue, ShardedQueue deadLetterQueue) {
@@ -155,19 +162,69 @@ public final class QueueStatistics {
 
     /**
      * Records a delivery of a message due at {@code dueAt} (Redis clock) happening now, and tells {@link #events()}.
+     * Until the clock offset has been measured once its lateness would be off by the whole offset, so it is recorded
+     * once the measurement under way, or one made now when the last failed, has answered.
      */
     public void delivered(long dueAt) {
-        long latenessMs = System.currentTimeMillis() + clockOffsetMs - dueAt;
+        long deliveredAt = System.currentTimeMillis();
+        CompletableFuture<Void> offset = firstOffsetUnlessMeasured();
+        if (offset == null) {
+            recordDelivery(deliveredAt, dueAt);
+        } else {
+            // a measurement that failed again (Redis gone since the delivery) leaves the offset as it is
+            offset.whenComplete((measured, failure) -> recordDelivery(deliveredAt, dueAt));
+        }
+    }
+
+    private void recordDelivery(long deliveredAt, long dueAt) {
+        long latenessMs = deliveredAt + clockOffsetMs - dueAt;
         lateness.record(latenessMs);
         events.delivered(latenessMs);
     }
 
     /**
+     * {@code null} once the clock offset has been measured; else the first measurement under way, or a new one when the
+     * last failed.
+     */
+    private CompletableFuture<Void> firstOffsetUnlessMeasured() {
+        if (offsetMeasured) {
+            return null;
+        }
+        CompletableFuture<Void> started = new CompletableFuture<>();
+        synchronized (this) {
+            if (offsetMeasured) {
+                return null;
+            }
+            if (firstOffset != null && !firstOffset.isCompletedExceptionally()) {
+                return firstOffset;
+            }
+            firstOffset = started;
+        }
+        // outside the lock: until the client has reached Redis once, even an asynchronous call blocks for a connect
+        try {
+            measureClockOffset().whenComplete((measured, failure) -> {
+                if (failure == null) {
+                    started.complete(null);
+                } else {
+                    started.completeExceptionally(failure);
+                }
+            });
+        } catch (RuntimeException e) {
+            started.completeExceptionally(e);
+        }
+        return started;
+    }
+
+    /**
      * Measures the clock offset in the background, twice: the first call may wait for the client's connection, which
-     * the second does not. A failure leaves the last measurement.
+     * the second does not. A failure leaves the last measurement; when none succeeded yet (Redis is down), the next
+     * delivery measures again ({@link #delivered}), as does every refresh of the counts.
      */
     public void measureClockOffsetSoon() {
-        measureClockOffset().thenRun(this::measureClockOffset);
+        CompletableFuture<Void> first = firstOffsetUnlessMeasured();
+        if (first != null) {
+            first.thenRun(this::measureClockOffset);
+        }
     }
 
     /** One measurement; the second of {@link #measureClockOffsetSoon} finds the connection the first one opened. */
@@ -186,6 +243,7 @@ public final class QueueStatistics {
         if (offsetRoundTripMs == Long.MAX_VALUE || roundTrip <= 2 * offsetRoundTripMs + 2) {
             clockOffsetMs = redisNow - (before + after) / 2;
             offsetRoundTripMs = Math.min(offsetRoundTripMs, roundTrip);
+            offsetMeasured = true;
         }
     }
 
