@@ -41,6 +41,7 @@ import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.spi.ExceptionHandler;
 import org.apache.camel.support.LoggingExceptionHandler;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -54,12 +55,15 @@ import static org.awaitility.Awaitility.await;
  *
  * <p>
  * The skewed servers run under libfaketime ({@link RedisServerOptions#withClockOffset}), the only way to give a real
- * Redis a skewed clock on one machine; without Debian's {@code faketime} package the tests fail saying to install it.
- * They run the embedded Redis 6.2 binary in every pass: Debian's {@code redis-server} and {@code valkey-server} link a
- * shared jemalloc, which hangs at start under libfaketime. The subject is the component's clock handling, which is the
- * same on every server version, so the Redis 6.2 and Valkey passes leave the class out.
+ * Redis a skewed clock on one machine. Tagged {@code clock-skew}: the build runs them where Debian's {@code faketime}
+ * package is installed (Maven profile {@code faketime}, on by itself) and leaves them out elsewhere, as it does the
+ * Valkey passes; run without it, they fail saying to install it. They run the embedded Redis 6.2 binary in every pass:
+ * Debian's {@code redis-server} and {@code valkey-server} link a shared jemalloc, which hangs at start under
+ * libfaketime. The subject is the component's clock handling, which is the same on every server version, so the Redis
+ * 6.2 and Valkey passes leave the class out.
  */
 @CamelSide
+@Tag("clock-skew")
 class ClockSkewTest extends RedisDelayTestSupport {
 
     /** How far Redis' clock is from this JVM's. */

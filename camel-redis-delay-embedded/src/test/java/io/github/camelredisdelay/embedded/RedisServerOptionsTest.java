@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -75,6 +76,7 @@ class RedisServerOptionsTest {
     }
 
     @Test
+    @Tag("clock-skew")
     void clockOffsetRunsTheServerUnderLibfaketimeWithTheOffsetInSeconds() {
         RedisServerOptions ahead = RedisServerOptions.defaults().withClockOffset(Duration.ofHours(1));
         RedisServerOptions behind = RedisServerOptions.defaults().withClockOffset(Duration.ofMinutes(-90));

@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -57,6 +58,7 @@ class RedisServerProcessTest {
     }
 
     @Test
+    @Tag("clock-skew")
     void embeddedServerStartedWithAClockOffsetReadsItsTimeThatFarFromThisMachinesClock() {
         for (Duration offset : List.of(Duration.ofHours(1), Duration.ofHours(-1))) {
             RedisServerOptions options = RedisServerOptions.defaults().withClockOffset(offset);
