@@ -36,11 +36,13 @@ import io.github.camelredisdelay.internal.LuaScript;
  */
 public final class SlowCalls {
 
-    /** Returns each entry's command (for EVALSHA, the script's SHA) and duration in µs, two lines each. */
+    /**
+     * Returns each entry's command (for EVALSHA and EVALSHA_RO, the script's SHA) and duration in µs, two lines each.
+     */
     private static final String ENTRIES = "local out = {} "
                                           + "for _, entry in ipairs(redis.call('SLOWLOG', 'GET', -1)) do "
                                           + "local command = string.lower(entry[4][1]) "
-                                          + "if command == 'evalsha' then command = entry[4][2] end "
+                                          + "if command == 'evalsha' or command == 'evalsha_ro' then command = entry[4][2] end "
                                           + "out[#out + 1] = command out[#out + 1] = entry[3] end "
                                           + "return out";
     /** Two entries may run one script (peek and peek_on_master): its name is then both. */

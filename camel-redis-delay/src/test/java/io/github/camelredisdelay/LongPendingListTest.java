@@ -1,0 +1,120 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.LongSummaryStatistics;
+import java.util.Map;
+
+import io.github.camelredisdelay.embedded.RedisServerProcess;
+import io.github.camelredisdelay.test.NeedsRedisProcess;
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import io.github.camelredisdelay.test.RedisServerExtension;
+import io.github.camelredisdelay.test.SlowCalls;
+import org.apache.camel.Exchange;
+import org.apache.camel.ProducerTemplate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A queue whose consumers hold many messages at once (a long pending list: a slow route with a large
+ * maxMessagesPerPoll, many consumer threads, or leases of a consumer that died with a long visibility timeout): no
+ * single call on it may keep Redis busy for time that grows with the number held. The holder here is a consumer of the
+ * group that read them with {@code XREADGROUP} and named a long visibility timeout, as the component's consumers do.
+ * Needs the private redis-server of the test harness (it changes its slowlog settings).
+ */
+@NeedsRedisProcess
+class LongPendingListTest extends RedisDelayTestSupport {
+
+    /** A held consumer's name: its lease, 10 minutes, keeps every other consumer from taking its messages over. */
+    private static final String HOLDER = "holder~600000";
+
+    private SlowCalls slowCalls;
+
+    @AfterEach
+    void stopRecording() {
+        if (slowCalls != null) {
+            slowCalls.stop();
+        }
+    }
+
+    @Test
+    void peekOfMessagesBehindTwentyThousandInFlightKeepsRedisBusyForLessThanFiveMs() throws Exception {
+        peeksKeepRedisBusyForLessThan(20_000, 5);
+    }
+
+    @Test
+    @Tag("slow")
+    void peekOfMessagesBehindTwoHundredThousandInFlightKeepsRedisBusyForLessThanFiveMs() throws Exception {
+        peeksKeepRedisBusyForLessThan(200_000, 5);
+    }
+
+    private void peeksKeepRedisBusyForLessThan(int inFlight, long maxMillis) throws Exception {
+        RedisServerProcess server = RedisServerExtension.process().orElseThrow();
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        scheduleNow(producer, "orders", inFlight);
+        String[] held = hold(server, "orders", inFlight);
+        String firstHeld = held[0];
+        String lastHeld = held[1];
+        producer.sendBodyAndHeader("redis-delay:orders", "ready", RedisDelayConstants.MESSAGE_ID, "ready-0");
+
+        slowCalls = SlowCalls.record(server, maxMillis * 1000, 1);
+        Map<String, String> states = Map.of(firstHeld, state(producer, firstHeld), lastHeld, state(producer, lastHeld),
+                "ready-0", state(producer, "ready-0"));
+        Map<String, LongSummaryStatistics> slow = slowCalls.byCommand();
+
+        assertThat(states).containsEntry(firstHeld, "inflight").containsEntry(lastHeld, "inflight")
+                .containsEntry("ready-0", "ready");
+        assertThat(slow).as("calls slower than %d ms: %s", maxMillis, SlowCalls.describe(slow)).isEmpty();
+    }
+
+    /** Schedules count messages due now, under generated ids. */
+    private static void scheduleNow(ProducerTemplate producer, String queue, int count) {
+        for (int from = 0; from < count; from += 10_000) {
+            List<String> bodies = new ArrayList<>();
+            for (int i = from; i < Math.min(count, from + 10_000); i++) {
+                bodies.add("order " + i);
+            }
+            producer.sendBody("redis-delay:" + queue + "?operation=scheduleBatch", bodies);
+        }
+    }
+
+    /**
+     * Reads count entries of the queue's ready stream as {@link #HOLDER}, which never settles them.
+     *
+     * @return the message ids of the first and the last entry read
+     */
+    private String[] hold(RedisServerProcess server, String queue, int count) {
+        String ready = key(queue, "ready");
+        server.command("XGROUP", "CREATE", ready, "consumers", "0", "MKSTREAM");
+        String[] read = server.command("EVAL", "local read = redis.call('XREADGROUP', 'GROUP', 'consumers', ARGV[1], "
+                                               + "'COUNT', ARGV[2], 'STREAMS', KEYS[1], '>')[1][2] "
+                                               + "return {#read, read[1][2][2], read[#read][2][2]}",
+                "1", ready, HOLDER, String.valueOf(count)).lines().toArray(String[]::new);
+        assertThat(read[0]).isEqualTo(String.valueOf(count));
+        return new String[] { read[1], read[2] };
+    }
+
+    private static String state(ProducerTemplate producer, String id) {
+        Exchange peeked = producer.request("redis-delay:orders?operation=peek",
+                e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, id));
+        return peeked.getMessage().getHeader(RedisDelayConstants.STATE, String.class);
+    }
+}
