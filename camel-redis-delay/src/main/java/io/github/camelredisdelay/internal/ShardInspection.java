@@ -55,8 +55,14 @@ public final class ShardInspection {
     }
 
     private InspectedMessage peek(String id, LuaScript peek) {
-        List<Object> reply = scripts.callAndWait("Peek of message " + id, peek, Durability.NONE,
-                RScript.ReturnType.LIST, bytes(id));
+        // a page of the ready stream per call, each after the last, until the call that finds the message's state
+        List<Object> reply;
+        String after = "";
+        do {
+            reply = scripts.callAndWait("Peek of message " + id, peek, Durability.NONE, RScript.ReturnType.LIST, bytes(id),
+                    bytes(after));
+            after = reply.size() == 2 ? text(reply.get(1)) : null;
+        } while (after != null);
         if (reply.isEmpty()) {
             return null;
         }

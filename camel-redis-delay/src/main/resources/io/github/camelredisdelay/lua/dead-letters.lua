@@ -27,8 +27,8 @@
   ARGV[4] list only entries after this stream entry id; "-": from the first one not fetched
   ARGV[5] list no entry after this stream entry id; "+": the stream's newest entry (the listing's first call)
   ARGV[6] a message id: look for its entries only, under that id or as <id>#<stream entry> (a second dead letter of
-          the id, see DeadLetters.java), in one page of the stream per call, so that a long dead-letter queue never
-          keeps Redis busy; "": any message
+          the id, see DeadLetters.java), in one page of the stream (STREAM_PAGE entries, ready-stream.lua) per call,
+          so that a long dead-letter queue never keeps Redis busy; "": any message
 
   Returns {last, entryId, messageId, record, entryId, messageId, record, ...}, last being the entry id to pass as
   ARGV[5] on the listing's next call ("0-0" when the stream is empty); when looking for a message id, {last} followed
@@ -36,7 +36,6 @@
   again after lastEntryId), or by nothing when the listing ends without one
 ]]
 local limit, after, last, wanted = tonumber(ARGV[3]), ARGV[4], ARGV[5], ARGV[6]
-local PAGE = 500
 
 if last == '+' then
   local newest = rcall('XREVRANGE', readyKey, '+', '-', 'COUNT', 1)[1]
@@ -81,15 +80,15 @@ local start = after == '-' and '-' or after
 
 if wanted ~= '' then
   local suffixed = wanted .. '#'
-  local entries = listable(start, PAGE)
+  local entries = listable(start, STREAM_PAGE)
   for _, entry in ipairs(entries) do
     local id, record = entryFields(entry[2])
     if id and record and (id == wanted or string.sub(id, 1, #suffixed) == suffixed) then
       return {last, entry[1], id, record}
     end
   end
-  if #entries == PAGE then
-    return {last, entries[PAGE][1], '', ''}
+  if #entries == STREAM_PAGE then
+    return {last, entries[STREAM_PAGE][1], '', ''}
   end
   return {last}
 end

@@ -21,6 +21,9 @@
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] message id
+  ARGV[4] where to look for the message's entry in the ready stream: "" on the first call (from the stored version's
+          due time: its entry was written when it was due, so not before), else the entry id a previous call returned
+          (after it)
 
   Returns {} when the queue holds no message with this id, else
     {state, record, failure note or false, times delivered}
@@ -28,11 +31,15 @@
            that read it while stopping or suspended) or "inflight" (fetched by a consumer and not yet settled). A
            message in the stream is in flight when the entry of its stored version (record.lua) is among the group's
            pending ones and not handed back: the entry of a version it replaced may be in flight while it is ready.
-           Only the pending entries (at most the consumers' fetched messages) are read to find it.
+           One call reads at most STREAM_PAGE entries of the stream (ready-stream.lua), from the stored version's due
+           time on, so that a long stream never keeps Redis busy
     times delivered: in flight, the deliveries of its stream entry (the one under way and those whose lease
            expired: Redis' delivery counter, as a consumer that takes the entry over counts them), else 0
+  or {"", entry id} when the page of the stream this call read does not hold the stored version's entry and more
+  entries follow: call again with that entry id as ARGV[4]. Entries written after a call lie after every entry it
+  read, so a later call misses no entry of whatever version is stored by then
 ]]
-local id = ARGV[3]
+local id, after = ARGV[3], ARGV[4]
 local record = rcall('HGET', msgKey, id)
 if not isRecord(record) then
   return {}
@@ -48,17 +55,20 @@ local function deliversStored(fields)
   return messageId == id and isRecord(entryRecord) and isVersion(record, versionOf(entryRecord))
 end
 
-local state, timesDelivered = 'ready', 0
--- no group yet (no consumer ever started): nothing is in flight
-local pending = redis.pcall('XPENDING', readyKey, group)
-if type(pending) == 'table' and not pending.err and pending[1] > 0 then
-  -- every pending entry lies at or before the group's last delivered entry, which the summary's last id bounds
-  local entries = rcall('XRANGE', readyKey, pending[2], pending[3])
-  for _, entry in ipairs(entries) do
-    local held = deliversStored(entry[2]) and lease(entry[1])
+local from = after == '' and decimal(dueOfRecord(record)) or '(' .. after
+local entries = rcall('XRANGE', readyKey, from, '+', 'COUNT', STREAM_PAGE)
+for _, entry in ipairs(entries) do
+  if deliversStored(entry[2]) then
+    -- no group yet (no consumer ever started): nothing is in flight
+    local held = redis.pcall('XPENDING', readyKey, group, entry[1], entry[1], 1)
+    held = type(held) == 'table' and not held.err and held[1]
     if held and not handedBack(held) then
-      state, timesDelivered = 'inflight', held[4]
+      return {'inflight', record, note, held[4]}
     end
+    return {'ready', record, note, 0}
   end
 end
-return {state, record, note, timesDelivered}
+if #entries == STREAM_PAGE then
+  return {'', entries[#entries][1]}
+end
+return {'ready', record, note, 0}

@@ -19,6 +19,10 @@
   prelude.lua and wire.lua.
 ]]
 
+-- Most stream entries a script reads in one call when it looks for a message by id, so that a long stream never keeps
+-- Redis busy: a search goes on in further calls, each after the last entry the previous one read.
+local STREAM_PAGE = 500
+
 -- The consumer group's pending count and the id of the entry it delivered last, or nil when the group does not exist
 -- (no consumer ever started). Entries up to that id are in flight: acknowledged and retried ones are deleted from the
 -- stream.
