@@ -55,15 +55,20 @@ class LongPendingListTest extends RedisDelayTestSupport {
         }
     }
 
+    /**
+     * A peek reads at most a page of the stream (about 1 ms here); reading every held entry took 27-30 ms with 20,000
+     * held. The bound leaves room for a Redis process that a loaded machine takes off the CPU during a call.
+     */
     @Test
-    void peekOfMessagesBehindTwentyThousandInFlightKeepsRedisBusyForLessThanFiveMs() throws Exception {
-        peeksKeepRedisBusyForLessThan(20_000, 5);
+    void peekOfMessagesBehindTwentyThousandInFlightKeepsRedisBusyForLessThanFifteenMs() throws Exception {
+        peeksKeepRedisBusyForLessThan(20_000, 15);
     }
 
+    /** Reading every held entry took 300-460 ms with 200,000 held. */
     @Test
     @Tag("slow")
-    void peekOfMessagesBehindTwoHundredThousandInFlightKeepsRedisBusyForLessThanFiveMs() throws Exception {
-        peeksKeepRedisBusyForLessThan(200_000, 5);
+    void peekOfMessagesBehindTwoHundredThousandInFlightKeepsRedisBusyForLessThanFifteenMs() throws Exception {
+        peeksKeepRedisBusyForLessThan(200_000, 15);
     }
 
     private void peeksKeepRedisBusyForLessThan(int inFlight, long maxMillis) throws Exception {
