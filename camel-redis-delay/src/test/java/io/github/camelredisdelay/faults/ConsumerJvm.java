@@ -37,6 +37,8 @@ import static org.awaitility.Awaitility.await;
 final class ConsumerJvm implements AutoCloseable {
 
     private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(15);
+    /** The timeout of a consumer JVM's shutdown strategy unless a test sets another. */
+    static final long DEFAULT_SHUTDOWN_TIMEOUT_SECONDS = 10;
 
     /**
      * How to start one.
@@ -44,9 +46,15 @@ final class ConsumerJvm implements AutoCloseable {
      * @param endpointOptions query string of the consumer endpoint, e.g. {@code visibilityTimeout=2s}
      * @param workMillis      how long each exchange works
      * @param notesBodies     whether deliveries are noted under their bodies rather than their message ids
+     * @param shutdownTimeout the timeout of its CamelContext's shutdown strategy, in seconds
      */
     record Options(String redisUrl, String keyPrefix, String queue, String logKey, String endpointOptions,
-            long workMillis, boolean notesBodies) {
+            long workMillis, boolean notesBodies, long shutdownTimeout) {
+
+        /** The same with another shutdown timeout, in seconds. */
+        Options withShutdownTimeout(long seconds) {
+            return new Options(redisUrl, keyPrefix, queue, logKey, endpointOptions, workMillis, notesBodies, seconds);
+        }
     }
 
     private final Process process;
@@ -70,6 +78,8 @@ final class ConsumerJvm implements AutoCloseable {
                 List.of(java.toString(),
                         // small and quick to start: the machine is shared with other builds
                         "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                        // Log4j's own shutdown hook would end logging while the graceful stop still logs
+                        "-Dlog4j.shutdownHookEnabled=false",
                         "-cp", System.getProperty("java.class.path"),
                         ConsumerJvmMain.class.getName(),
                         "--redisUrl=" + options.redisUrl(),
@@ -78,7 +88,8 @@ final class ConsumerJvm implements AutoCloseable {
                         "--log=" + options.logKey(),
                         "--endpointOptions=" + options.endpointOptions(),
                         "--workMillis=" + options.workMillis(),
-                        "--noteBodies=" + options.notesBodies()));
+                        "--noteBodies=" + options.notesBodies(),
+                        "--shutdownTimeout=" + options.shutdownTimeout()));
         Path output = FaultTestSupport.targetDir().resolve("faults-logs").resolve(name + ".log");
         try {
             Files.createDirectories(output.getParent());
@@ -133,6 +144,27 @@ final class ConsumerJvm implements AutoCloseable {
         }
         assertThat(process.exitValue()).as("exit status of consumer JVM %d (128 + SIGKILL)", pid).isEqualTo(137);
         assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).as("process %d", pid).isEmpty();
+    }
+
+    /**
+     * Stops it as Kubernetes does first (SIGTERM: its shutdown hook stops the CamelContext gracefully) and waits until
+     * it exited, at most {@code atMost}; returns how long that took.
+     */
+    Duration terminate(Duration atMost) {
+        long pid = pid();
+        long started = System.nanoTime();
+        // through the handle: Process.destroy also closes its standard input, which tells it that its parent is gone
+        process.toHandle().destroy();
+        try {
+            assertThat(process.waitFor(atMost.toMillis(), TimeUnit.MILLISECONDS))
+                    .as("consumer JVM %d exited within %s of SIGTERM (output: %s)", pid, atMost, output).isTrue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while stopping consumer JVM " + pid, e);
+        }
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        assertThat(process.exitValue()).as("exit status of consumer JVM %d (128 + SIGTERM)", pid).isEqualTo(143);
+        return took;
     }
 
     /** Stops it gracefully if it runs (SIGTERM), and kills it if it does not exit in time. */

@@ -37,8 +37,9 @@ import org.redisson.config.Config;
  * parent goes away (its standard input closes), so an aborted test run leaves no consumer behind.
  * <p>
  * Arguments, each {@code --name=value}: {@code redisUrl}, {@code keyPrefix}, {@code queue}, {@code log} (the list),
- * {@code endpointOptions} (query string of the consumer endpoint), {@code workMillis}, and optionally
- * {@code noteBodies} ({@code true}: deliveries are noted under their bodies, see {@link RecordingProcessor}).
+ * {@code endpointOptions} (query string of the consumer endpoint), {@code workMillis}, {@code shutdownTimeout} (of the
+ * CamelContext's shutdown strategy, in seconds), and optionally {@code noteBodies} ({@code true}: deliveries are noted
+ * under their bodies, see {@link RecordingProcessor}).
  */
 public final class ConsumerJvmMain {
 
@@ -68,7 +69,7 @@ public final class ConsumerJvmMain {
         DeliveryLog log = DeliveryLog.inRedis(bookkeeping, options.get("log"));
 
         CamelContext context = new DefaultCamelContext();
-        context.getShutdownStrategy().setTimeout(10);
+        context.getShutdownStrategy().setTimeout(Long.parseLong(options.get("shutdownTimeout")));
         RedisDelayComponent component = context.getComponent("redis-delay", RedisDelayComponent.class);
         component.getConfiguration().setAddress(options.get("redisUrl"));
         component.getConfiguration().setKeyPrefix(options.get("keyPrefix"));
@@ -102,7 +103,9 @@ public final class ConsumerJvmMain {
             }
             options.put(arg.substring(2, eq), arg.substring(eq + 1));
         }
-        for (String required : new String[] { "redisUrl", "keyPrefix", "queue", "log", "endpointOptions", "workMillis" }) {
+        for (String required : new String[] {
+                "redisUrl", "keyPrefix", "queue", "log", "endpointOptions", "workMillis",
+                "shutdownTimeout" }) {
             if (!options.containsKey(required)) {
                 throw new IllegalArgumentException("Missing argument --" + required + "=...");
             }

@@ -130,9 +130,21 @@ abstract class FaultTestSupport extends RedisDelayTestSupport {
      * its body rather than its message id.
      */
     ConsumerJvm launchConsumerJvm(String queue, String endpointOptions, long workMillis, boolean notesBodies) {
-        ConsumerJvm.Options options = new ConsumerJvm.Options(
-                RedisServerExtension.redisUrl(), keyPrefix, queue,
-                deliveryLogKey(), endpointOptions, workMillis, notesBodies);
+        return launchConsumerJvm(consumerJvmOptions(queue, endpointOptions, workMillis, notesBodies));
+    }
+
+    /**
+     * Options of a consumer JVM of this test, with a shutdown timeout of
+     * {@value ConsumerJvm#DEFAULT_SHUTDOWN_TIMEOUT_SECONDS} s, for {@link #launchConsumerJvm(ConsumerJvm.Options)}.
+     */
+    ConsumerJvm.Options consumerJvmOptions(String queue, String endpointOptions, long workMillis, boolean notesBodies) {
+        return new ConsumerJvm.Options(
+                RedisServerExtension.redisUrl(), keyPrefix, queue, deliveryLogKey(),
+                endpointOptions, workMillis, notesBodies, ConsumerJvm.DEFAULT_SHUTDOWN_TIMEOUT_SECONDS);
+    }
+
+    /** Starts a consumer JVM with these options and returns at once; it is stopped after the test. */
+    ConsumerJvm launchConsumerJvm(ConsumerJvm.Options options) {
         ConsumerJvm jvm = ConsumerJvm.start(options, testName + "-" + keyPrefix.replace(':', '-') + "-jvm" + (++jvmCount));
         consumerJvms.add(jvm);
         return jvm;
