@@ -32,6 +32,7 @@ import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -67,6 +68,44 @@ class ConsumerJvmSigtermTest extends FaultTestSupport {
     @Test
     void sigtermedPollingConsumerJvmHandsBackItsUnroutedBatchToTheOtherNodeAtOnce() throws Exception {
         sigtermWithSlowExchangesInFlight("consumerType=polling&pollInterval=200&maxMessagesPerPoll=" + BATCH);
+    }
+
+    @Test
+    void exchangeOutlastingTheShutdownTimeoutIsCutOffAndDeliveredAgainOnceItsLeaseExpired() throws Exception {
+        long shutdownTimeout = 3;
+        DeliveryLog deliveryLog = redisDeliveryLog();
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        producer.sendBodyAndHeader("redis-delay:" + QUEUE, "long job", RedisDelayConstants.MESSAGE_ID, "long");
+        ConsumerJvm stopping = launchConsumerJvm(
+                consumerJvmOptions(QUEUE, "visibilityTimeout=6s", 10_000, false).withShutdownTimeout(shutdownTimeout))
+                .awaitReady(redis(), JVM_START_TIMEOUT);
+        await("the JVM routes the message").atMost(Duration.ofSeconds(20))
+                .until(() -> !deliveryLog.read().of("long").isEmpty());
+        startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:" + QUEUE + "?visibilityTimeout=6s")
+                        .process(new RecordingProcessor(deliveryLog, "survivor", 0));
+            }
+        });
+
+        long sigtermAt = System.currentTimeMillis();
+        Duration exit = stopping.terminate(Duration.ofSeconds(shutdownTimeout).plus(EXIT_MARGIN));
+        assertThat(deliveryLog.awaitFinished(List.of("long"), Duration.ofSeconds(20))).as("delivered again").isTrue();
+
+        List<Entry> events = deliveryLog.read().of("long");
+        Entry again = events.get(events.size() - 1);
+        System.out.println("[faults] SIGTERM during a 10 s exchange, shutdown timeout 3 s: exit=" + exit.toMillis()
+                           + "ms deliveredAgainMsAfterSigterm=" + (again.atMillis() - sigtermAt) + " events=" + events);
+        assertThat(exit).as("time from SIGTERM to exit").isLessThan(Duration.ofSeconds(shutdownTimeout).plus(EXIT_MARGIN));
+        assertThat(events).extracting(Entry::event, Entry::consumer, Entry::deliveryCount).as("what happened to it")
+                .containsExactly(tuple(Event.STARTED, stopping.consumerName(), 1), tuple(Event.STARTED, "survivor", 2),
+                        tuple(Event.FINISHED, "survivor", 2));
+        assertThat(again.atMillis() - sigtermAt).as("ms after the SIGTERM that the other node delivered it again: once"
+                                                    + " its lease, extended until the stop, expired")
+                .isGreaterThan(exit.toMillis());
+        assertThat(producer.requestBody("redis-delay:" + QUEUE + "?operation=stats", null, Map.class))
+                .as("statistics of the queue").containsEntry("deadLettered", 0L);
     }
 
     /**
