@@ -35,6 +35,8 @@ import io.github.camelredisdelay.internal.LeaseKeeper;
 import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.Reclaimed;
 import io.github.camelredisdelay.internal.RetryPolicy;
+import io.github.camelredisdelay.internal.WakeChannels;
+import io.github.camelredisdelay.internal.WakeListener;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.DefaultConsumer;
 import org.slf4j.Logger;
@@ -68,6 +70,25 @@ final class Deliverer {
      */
     private volatile Runnable connectionKept;
     private final AtomicBoolean leftGroup = new AtomicBoolean();
+    /** Where {@link #handBacks} listens from {@link #start} to {@link #stop}: the endpoint may let go of it first. */
+    private volatile WakeChannels handBackChannels;
+    /**
+     * Hears that another consumer handed messages back (it stopped or was suspended): their leases ended, so the next
+     * fetch looks for expired leases from the start of the pending list and takes them over at once, instead of at the
+     * next periodic look, up to half a visibility timeout later.
+     */
+    private final WakeListener handBacks = new WakeListener() {
+        @Override
+        public void messagesHandedBack() {
+            reclaimAtNextFetch();
+        }
+
+        @Override
+        public void subscribed() {
+            // a notice may have been missed while the subscription was down
+            reclaimAtNextFetch();
+        }
+    };
     /** A retry of the settlements Redis refused is under way ({@link #retrySettlements}). */
     private final AtomicBoolean retryingSettlements = new AtomicBoolean();
     /** Redis refused the last acknowledgement and answered the read beside it: the next fetch only acknowledges. */
@@ -354,6 +375,14 @@ final class Deliverer {
     void start(ScheduledExecutorService leaseTimer) {
         long period = Math.max(50, endpoint.getConfiguration().getVisibilityTimeout() / 3);
         leaseExtension = leaseTimer.scheduleAtFixedRate(this::keepLeases, period, period, TimeUnit.MILLISECONDS);
+        WakeChannels wake = endpoint.wakeChannels();
+        wake.listen(wakeChannel(), handBacks);
+        handBackChannels = wake;
+    }
+
+    private void reclaimAtNextFetch() {
+        reclaimCursor = Reclaimed.FROM_START;
+        nextReclaimNanos.set(System.nanoTime());
     }
 
     /**
@@ -422,6 +451,10 @@ final class Deliverer {
      * timer then leaves the group and gives the connection back.
      */
     void stop() {
+        WakeChannels wake = handBackChannels;
+        if (wake != null) {
+            wake.stopListening(wakeChannel(), handBacks);
+        }
         if (acks != null) {
             acks.close();
         }

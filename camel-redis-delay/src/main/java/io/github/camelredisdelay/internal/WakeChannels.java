@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * ({@code PSUBSCRIBE <prefix>:*}) of one Redis client, and handed to the transfer tasks and waiting consumers of each
  * queue in this JVM. A subscription per queue would not scale: Redisson multiplexes only a few channels per connection
  * and keeps a bounded pool of them. A payload {@code ready} means messages went to the ready stream; a number is the
- * delay to a new earliest due time.
+ * delay to a new earliest due time; {@code handed-back} that a consumer handed messages back, whose leases ended.
  * <p>
  * The subscription is made on the timer thread, so starting never waits for Redis, and made again with back-off until
  * it succeeds; every (re)subscription tells all listeners, since announcements may have been missed.
@@ -145,6 +145,11 @@ public final class WakeChannels implements SharedService {
             return;
         }
         if (Wire.WAKE_READY.equals(payload)) {
+            targets.forEach(WakeListener::messagesReady);
+            return;
+        }
+        if (Wire.WAKE_HANDED_BACK.equals(payload)) {
+            targets.forEach(WakeListener::messagesHandedBack);
             targets.forEach(WakeListener::messagesReady);
             return;
         }

@@ -29,6 +29,13 @@ public interface WakeListener {
     default void messagesReady() {
     }
 
+    /**
+     * A stopping or suspended consumer handed messages back: their leases ended. Told to every listener of the channel
+     * before {@link #messagesReady}, so that a consumer knows to look for expired leases before its readers wake.
+     */
+    default void messagesHandedBack() {
+    }
+
     /** The subscription was made or made again after a reconnect: announcements may have been missed. */
     void subscribed();
 }

@@ -45,6 +45,8 @@ public final class Wire {
 
     /** The wake channel's notice that messages went to the ready stream. */
     public static final String WAKE_READY = "ready";
+    /** The wake channel's notice that a stopping or suspended consumer handed messages back ({@code hand-back.lua}). */
+    public static final String WAKE_HANDED_BACK = "handed-back";
 
     private Wire() {
     }

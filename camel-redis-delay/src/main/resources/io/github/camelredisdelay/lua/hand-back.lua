@@ -17,7 +17,9 @@
 --[[
   Hands back entries a stopping consumer read but never routed (its stop ran out of time first): their lease ends
   now, and the delivery is not counted, so the next consumer to look for expired leases takes them over at once, as
-  if this one had never read them. Entries another consumer took over meanwhile are left alone.
+  if this one had never read them. Entries another consumer took over meanwhile are left alone. When any was handed
+  back, the wake channel says so (WAKE_HANDED_BACK): the other consumers look for expired leases at their next read
+  instead of at their next periodic look, and their waiting readers read.
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] the consumer that read them
@@ -36,5 +38,8 @@ for i = 4, #ARGV do
     rcall('XCLAIM', readyKey, group, consumer, 0, entryId, 'TIME', 0, 'RETRYCOUNT', pending[1][4] - 1, 'JUSTID')
     handedBack = handedBack + 1
   end
+end
+if handedBack > 0 then
+  rcall('PUBLISH', wake, WAKE_HANDED_BACK)
 end
 return handedBack

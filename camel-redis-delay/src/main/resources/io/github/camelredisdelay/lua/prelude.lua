@@ -27,7 +27,8 @@
   KEYS[6] absent never written: while the queue's slot moves to another cluster master, Redis refuses a script one
                  of whose keys it lacks (TRYAGAIN), so no script runs while the due set's buckets, which scripts reach
                  without declaring them, may be on the other master
-  ARGV[1] wake channel: announces a new earliest due time (the delay in ms) and ready messages (WAKE_READY)
+  ARGV[1] wake channel: announces a new earliest due time (the delay in ms), ready messages (WAKE_READY) and
+          messages handed back (WAKE_HANDED_BACK)
   ARGV[2] consumer group
 ]]
 local rcall = redis.call

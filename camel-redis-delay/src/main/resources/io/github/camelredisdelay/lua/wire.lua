@@ -38,3 +38,5 @@ local RETRY_SCHEDULED = 1
 local RETRY_SUPERSEDED = 2
 -- the wake channel's notice that messages went to the ready stream
 local WAKE_READY = 'ready'
+-- the wake channel's notice that a stopping or suspended consumer handed messages back (hand-back.lua)
+local WAKE_HANDED_BACK = 'handed-back'
