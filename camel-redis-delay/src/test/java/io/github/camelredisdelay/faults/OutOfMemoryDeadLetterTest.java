@@ -16,6 +16,7 @@
 package io.github.camelredisdelay.faults;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.camelredisdelay.RedisDelayConstants;
@@ -36,37 +37,14 @@ import static org.awaitility.Awaitility.await;
  */
 class OutOfMemoryDeadLetterTest extends FaultTestSupport {
 
+    private final AtomicInteger failures = new AtomicInteger();
+
     @Test
     void aDeadLetterRefusedForLackOfMemoryKeepsTheRoutesErrorAsItsLastError() throws Exception {
-        RedisServerProcess server = redisProcess();
-        AtomicInteger failures = new AtomicInteger();
-        CamelContext node = startContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                from("redis-delay:oom?maxDeliveries=1&visibilityTimeout=1s").process(e -> {
-                    failures.incrementAndGet();
-                    throw new IllegalStateException("the shop is down");
-                });
-            }
+        ProducerTemplate producer = failOnceWhileOutOfMemory(node -> {
         });
-        ProducerTemplate producer = node.createProducerTemplate();
 
-        try (LogLines settlement = LogLines.of(Class.forName("io.github.camelredisdelay.Settlement"))) {
-            producer.sendBodyAndHeaders("redis-delay:oom", "order-1",
-                    java.util.Map.of(RedisDelayConstants.MESSAGE_ID, "m1", RedisDelayConstants.DELAY, 1_500L));
-            // out of memory under noeviction before the message is due: the transfer and the read still work
-            server.command("CONFIG", "SET", "maxmemory", "1");
-            try {
-                await("the failed delivery could not be dead-lettered").atMost(Duration.ofSeconds(20))
-                        .until(() -> settlement.lines().stream().anyMatch(line -> line.contains("m1")));
-            } finally {
-                server.command("CONFIG", "SET", "maxmemory", "0");
-            }
-        }
-
-        await("dead-lettered once memory is back").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
-                .until(() -> "dead".equals(peek(producer).getMessage().getHeader(RedisDelayConstants.STATE)));
-        Exchange deadLetter = peek(producer);
+        Exchange deadLetter = awaitDeadLetter(producer);
         assertThat(failures).as("deliveries to the route").hasValue(1);
         assertThat(deadLetter.getMessage().getHeader(RedisDelayConstants.LAST_ERROR, String.class))
                 .as("the dead letter's last error")
@@ -75,35 +53,55 @@ class OutOfMemoryDeadLetterTest extends FaultTestSupport {
 
     @Test
     void aDeadLetterRefusedForLackOfMemoryIsWrittenOnceMemoryIsBackAfterItsRouteStopped() throws Exception {
+        // the consumer stops while its failed delivery waits for Redis to take the dead letter
+        ProducerTemplate producer = failOnceWhileOutOfMemory(node -> node.getRouteController().stopRoute("failing"));
+
+        Exchange deadLetter = awaitDeadLetter(producer);
+        assertThat(deadLetter.getMessage().getHeader(RedisDelayConstants.LAST_ERROR, String.class))
+                .as("the dead letter's last error").contains("the shop is down");
+    }
+
+    /**
+     * Starts a route that fails every delivery (one allowed), schedules message m1, and makes Redis run out of memory
+     * under noeviction before m1 is due (the transfer and the read still work); once the failed delivery could not be
+     * dead-lettered, runs {@code meanwhile} and gives Redis its memory back.
+     */
+    private ProducerTemplate failOnceWhileOutOfMemory(NodeAction meanwhile) throws Exception {
         RedisServerProcess server = redisProcess();
         CamelContext node = startContext(new RouteBuilder() {
             @Override
             public void configure() {
                 from("redis-delay:oom?maxDeliveries=1&visibilityTimeout=1s").routeId("failing").process(e -> {
+                    failures.incrementAndGet();
                     throw new IllegalStateException("the shop is down");
                 });
             }
         });
         ProducerTemplate producer = node.createProducerTemplate();
-
         try (LogLines settlement = LogLines.of(Class.forName("io.github.camelredisdelay.Settlement"))) {
             producer.sendBodyAndHeaders("redis-delay:oom", "order-1",
-                    java.util.Map.of(RedisDelayConstants.MESSAGE_ID, "m1", RedisDelayConstants.DELAY, 1_500L));
+                    Map.of(RedisDelayConstants.MESSAGE_ID, "m1", RedisDelayConstants.DELAY, 1_500L));
             server.command("CONFIG", "SET", "maxmemory", "1");
             try {
                 await("the failed delivery could not be dead-lettered").atMost(Duration.ofSeconds(20))
                         .until(() -> settlement.lines().stream().anyMatch(line -> line.contains("m1")));
-                // the consumer stops while its failed delivery waits for Redis to take the dead letter
-                node.getRouteController().stopRoute("failing");
+                meanwhile.run(node);
             } finally {
                 server.command("CONFIG", "SET", "maxmemory", "0");
             }
         }
+        return producer;
+    }
 
+    private static Exchange awaitDeadLetter(ProducerTemplate producer) {
         await("dead-lettered once memory is back").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
                 .until(() -> "dead".equals(peek(producer).getMessage().getHeader(RedisDelayConstants.STATE)));
-        assertThat(peek(producer).getMessage().getHeader(RedisDelayConstants.LAST_ERROR, String.class))
-                .as("the dead letter's last error").contains("the shop is down");
+        return peek(producer);
+    }
+
+    /** Something done to the node while Redis is out of memory. */
+    private interface NodeAction {
+        void run(CamelContext node) throws Exception;
     }
 
     private static Exchange peek(ProducerTemplate producer) {
