@@ -75,11 +75,14 @@ for _, consumerInfo in ipairs(consumers) do
 end
 
 local start = ARGV[5]
--- the handed-back entries of the stretch XAUTOCLAIM looks at (at most ten times the count long), before it claims them
+-- the handed-back entries of the stretch XAUTOCLAIM looks at (at most ten times the count long), before it claims them;
+-- read whole and filtered here: XPENDING's IDLE filter reads on to the end of the pending list until it has found as
+-- many as asked for
 local wasHandedBack = {}
-for _, pending in ipairs(rcall('XPENDING', readyKey, group, 'IDLE', HANDED_BACK_IDLE, start, '+',
-    10 * tonumber(ARGV[6]))) do
-  wasHandedBack[pending[1]] = true
+for _, pending in ipairs(rcall('XPENDING', readyKey, group, start, '+', 10 * tonumber(ARGV[6]))) do
+  if handedBack(pending) then
+    wasHandedBack[pending[1]] = true
+  end
 end
 local claimed = rcall('XAUTOCLAIM', readyKey, group, consumer, minIdle, start, 'COUNT', ARGV[6])
 local cursor = claimed[1]
