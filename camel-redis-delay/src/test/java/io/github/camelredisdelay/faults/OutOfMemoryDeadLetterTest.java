@@ -63,8 +63,9 @@ class OutOfMemoryDeadLetterTest extends FaultTestSupport {
 
     /**
      * Starts a route that fails every delivery (one allowed), schedules message m1, and makes Redis run out of memory
-     * under noeviction before m1 is due (the transfer and the read still work); once the failed delivery could not be
-     * dead-lettered, runs {@code meanwhile} and gives Redis its memory back.
+     * under noeviction before m1 is due, once the consumer made the queue's stream and group (the transfer and the read
+     * still work); once the failed delivery could not be dead-lettered, runs {@code meanwhile} and gives Redis its
+     * memory back.
      */
     private ProducerTemplate failOnceWhileOutOfMemory(NodeAction meanwhile) throws Exception {
         RedisServerProcess server = redisProcess();
@@ -81,6 +82,9 @@ class OutOfMemoryDeadLetterTest extends FaultTestSupport {
         try (LogLines settlement = LogLines.of(Class.forName("io.github.camelredisdelay.Settlement"))) {
             producer.sendBodyAndHeaders("redis-delay:oom", "order-1",
                     Map.of(RedisDelayConstants.MESSAGE_ID, "m1", RedisDelayConstants.DELAY, 1_500L));
+            // the consumer has made the queue's stream and group (refused once memory is out) before memory runs out
+            await("the consumer's first read").atMost(Duration.ofSeconds(10))
+                    .until(() -> "1".equals(server.command("EXISTS", key("oom", "ready"))));
             server.command("CONFIG", "SET", "maxmemory", "1");
             try {
                 await("the failed delivery could not be dead-lettered").atMost(Duration.ofSeconds(20))
