@@ -85,8 +85,7 @@ final class Deliverer {
 
         @Override
         public void subscribed() {
-            // a notice may have been missed while the subscription was down
-            reclaimAtNextFetch();
+            // a notice lost while the subscription was down leaves the messages to the next periodic look
         }
     };
     /** A retry of the settlements Redis refused is under way ({@link #retrySettlements}). */
