@@ -125,10 +125,10 @@ class ClockSkewTest extends RedisDelayTestSupport {
         CamelContext context = startRecordingContext("redis-delay:jobs");
         ProducerTemplate producer = context.createProducerTemplate();
 
-        long redisBefore = redisNow(redis);
+        long redisBefore = redis.timeMillis();
         long sent = System.currentTimeMillis();
         producer.sendBody("redis-delay:jobs?delay=2s", "job");
-        long redisAfter = redisNow(redis);
+        long redisAfter = redis.timeMillis();
         await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() == 1);
 
         Delivered job = delivered.get(0);
@@ -150,12 +150,12 @@ class ClockSkewTest extends RedisDelayTestSupport {
         ProducerTemplate producer = context.createProducerTemplate();
 
         long sent = System.currentTimeMillis();
-        long onRedisClock = redisNow(redis) + 2_000;
+        long onRedisClock = redis.timeMillis() + 2_000;
         long onJvmClock = sent + 2_000;
         Exchange redisClockJob = scheduleAt(producer, "redis clock", onRedisClock);
-        long redisBefore = redisNow(redis);
+        long redisBefore = redis.timeMillis();
         Exchange jvmClockJob = scheduleAt(producer, "jvm clock", onJvmClock);
-        long redisAfter = redisNow(redis);
+        long redisAfter = redis.timeMillis();
         await().atMost(Duration.ofSeconds(10)).until(() -> delivered.stream().anyMatch(d -> d.body().equals("redis clock")));
 
         assertThat(redisClockJob.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class))
@@ -213,7 +213,7 @@ class ClockSkewTest extends RedisDelayTestSupport {
 
         Delivered first = delivered.get(0);
         Delivered retry = delivered.get(1);
-        long offset = redisNow(redis) - System.currentTimeMillis();
+        long offset = redis.timeMillis() - System.currentTimeMillis();
         System.out.println("[clock-skew " + skew + "] retried " + (retry.at() - first.at()) + " ms after the failure");
         assertThat(retry.deliveryCount()).isEqualTo(2);
         assertThat(retry.at() - first.at()).as("ms from the failed delivery to the retry, this JVM's clock")
@@ -268,7 +268,7 @@ class ClockSkewTest extends RedisDelayTestSupport {
         // a delivery before the clock offset was first measured is recorded once a measurement answers
         await("lateness of every delivery recorded").atMost(Duration.ofSeconds(5))
                 .until(() -> timer.count() == deliveries);
-        long offset = redisNow(redis) - System.currentTimeMillis();
+        long offset = redis.timeMillis() - System.currentTimeMillis();
         System.out.println("[clock-skew] " + queue + ": lateness max " + latenessMax(context, queue) + " ms, timer max "
                            + timer.max(TimeUnit.MILLISECONDS) + " ms, clock offset " + clockOffset(context, queue)
                            + " ms; Redis' clock minus this JVM's now " + offset + " ms");
@@ -322,7 +322,7 @@ class ClockSkewTest extends RedisDelayTestSupport {
     private static RedisServerProcess startServer(Skew skew, RedisServerOptions options) {
         RedisServerProcess server = RedisServerProcess.start(RedisBinary.embedded(), options.withClockOffset(skew.offset));
         try {
-            long offset = redisNow(server) - System.currentTimeMillis();
+            long offset = server.timeMillis() - System.currentTimeMillis();
             assertThat(offset).as("Redis' clock minus this JVM's, ms, of %s", server)
                     .isBetween(skew.offset.toMillis() - 2_000, skew.offset.toMillis() + 2_000);
             return server;
@@ -330,12 +330,6 @@ class ClockSkewTest extends RedisDelayTestSupport {
             server.close();
             throw e;
         }
-    }
-
-    /** Redis' clock, epoch ms ({@code TIME}). */
-    private static long redisNow(RedisServerProcess server) {
-        String[] time = server.command("TIME").split("\n");
-        return Long.parseLong(time[0]) * 1_000 + Long.parseLong(time[1]) / 1_000;
     }
 
     private static int freePort() throws Exception {

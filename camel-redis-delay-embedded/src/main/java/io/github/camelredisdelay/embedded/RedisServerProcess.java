@@ -151,6 +151,12 @@ public final class RedisServerProcess implements AutoCloseable {
                 .orElseThrow(() -> new IllegalStateException("No redis_version in INFO server of " + this));
     }
 
+    /** The server's clock ({@code TIME}), epoch ms: the clock its scripts schedule by. */
+    public long timeMillis() {
+        String[] time = command("TIME").split("\n");
+        return Long.parseLong(time[0]) * 1_000 + Long.parseLong(time[1]) / 1_000;
+    }
+
     /** Whether the server process is alive. */
     public boolean isRunning() {
         return process.isAlive();

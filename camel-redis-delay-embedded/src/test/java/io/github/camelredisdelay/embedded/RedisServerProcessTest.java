@@ -63,12 +63,24 @@ class RedisServerProcessTest {
         for (Duration offset : List.of(Duration.ofHours(1), Duration.ofHours(-1))) {
             RedisServerOptions options = RedisServerOptions.defaults().withClockOffset(offset);
             try (RedisServerProcess server = RedisServerProcess.start(RedisBinary.embedded(), options)) {
-                long redisSeconds = Long.parseLong(server.command("TIME").lines().findFirst().orElseThrow());
+                long redisSeconds = server.timeMillis() / 1000;
                 long jvmSeconds = System.currentTimeMillis() / 1000;
 
                 assertThat(redisSeconds - jvmSeconds).as("Redis' TIME minus this JVM's clock, s, for offset %s", offset)
                         .isBetween(offset.getSeconds() - 2, offset.getSeconds() + 2);
             }
+        }
+    }
+
+    @Test
+    void timeMillisIsTheServersClockInMilliseconds() {
+        try (RedisServerProcess server = start(RedisServerOptions.defaults())) {
+            long before = System.currentTimeMillis();
+            long redis = server.timeMillis();
+            long after = System.currentTimeMillis();
+
+            // one machine, one clock: TIME lies between the two readings, give or take a millisecond of rounding
+            assertThat(redis).isBetween(before - 1, after + 1);
         }
     }
 

@@ -49,7 +49,7 @@ class ShardCountAfterDataLossTest extends FaultTestSupport {
         // on Redis' clock (its checks then come 4 s after the running node's): it is refused
         await("4 s past the running node's confirmation").atMost(Duration.ofSeconds(10))
                 .pollInterval(Duration.ofMillis(20))
-                .until(() -> redisMillis(server) - Long.parseLong(firstSeen) >= 4_000);
+                .until(() -> server.timeMillis() - Long.parseLong(firstSeen) >= 4_000);
         startContext(new RouteBuilder() {
             @Override
             public void configure() {
@@ -67,12 +67,6 @@ class ShardCountAfterDataLossTest extends FaultTestSupport {
         awaitConfirmation(server, shardsKey, recordedAgain);
         assertThatCode(() -> good.createProducerTemplate().sendBody("redis-delay:sq?delay=1h", "x"))
                 .as("a schedule of the node that used the queue all along").doesNotThrowAnyException();
-    }
-
-    /** Redis' clock, epoch ms: the clock the recorded confirmations are on. */
-    private static long redisMillis(RedisServerProcess server) {
-        String[] time = server.command("TIME").lines().toArray(String[]::new);
-        return Long.parseLong(time[0]) * 1_000 + Long.parseLong(time[1]) / 1_000;
     }
 
     /** Waits until the running node confirms its count anew (field seen other than {@code before}), at most 15 s. */
