@@ -50,11 +50,14 @@ import org.slf4j.LoggerFactory;
  * Redis errors while fetching are logged (rate-limited by {@link FetchFailures}); with {@code bridgeErrorHandler} they
  * also go to the route's error handler, as often as they are logged at WARN.
  * <p>
- * On graceful shutdown it stops fetching, finishes and settles what it has fetched within the shutdown strategy's
- * timeout; anything unfinished stays leased in Redis and is delivered again after {@code visibilityTimeout}.
+ * On graceful shutdown it stops fetching, finishes and settles the exchanges under way within the shutdown strategy's
+ * timeout; anything unfinished stays leased in Redis and is delivered again after {@code visibilityTimeout}. The rest
+ * of a fetched batch follows the route's {@code shutdownRunningTask}: routed with {@code CompleteAllTasks}, handed back
+ * at once with Camel's default, {@code CompleteCurrentTaskOnly}.
  * <p>
  * Suspended (a route policy such as Camel's throttling ones, or the route controller), its threads fetch nothing until
- * it is resumed, while the exchanges they have fetched go on and keep their leases.
+ * it is resumed, while the exchanges they have fetched go on and keep their leases (the rest of a batch too, unless the
+ * shutdown strategy suspends a route that completes only its current task).
  */
 public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware, Suspendable {
 
@@ -226,9 +229,10 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
                 continue;
             }
             for (int routed = 0; routed < batch.size(); routed++) {
-                if (run.waitOver || !run.fetching && stopWait.timedOut()) {
+                if (run.waitOver || !run.fetching && stopWait.timedOut() || !stopWait.routesRestOfBatch()) {
                     // its stop waits no more (its time, or the shutdown strategy's, ran out; or the consumer started
-                    // again meanwhile): the rest goes back to the queue, its delivery uncounted
+                    // again meanwhile), or the strategy stops or suspends a route that completes only its current
+                    // exchange: the rest goes back to the queue, its delivery uncounted
                     deliverer.handBack(batch.subList(routed, batch.size()));
                     pending.addAndGet(routed - batch.size());
                     break;
@@ -311,6 +315,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
 
     @Override
     public boolean deferShutdown(ShutdownRunningTask shutdownRunningTask) {
+        stopWait.strategyBegins(shutdownRunningTask);
         return false;
     }
 

@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * <p>
  * A poll under way is work in flight for Camel's shutdown strategy, its read included: a graceful stop waits for it
  * rather than interrupting its read, whose batch Redis would then hold pending for this consumer until the lease runs
- * out; what a stopping consumer no longer routes is handed back.
+ * out; what a stopping consumer no longer routes is handed back, as is the rest of a poll's batch when the shutdown
+ * strategy stops or suspends a route that completes only its current task (Camel's default).
  */
 public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer implements ShutdownAware {
 
@@ -125,7 +126,7 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
      * error handler as often, with {@code bridgeErrorHandler}), as by the blocking consumer, rather than by Camel's
      * poll strategy with each poll. Nothing is fetched while the endpoint's {@code shards} differs from its queue's,
      * and no further shard once the consumer is suspended (a stop suspends it first); a read under way when that
-     * happens brings its batch, which is routed.
+     * happens brings its batch, which is routed unless the route completes only its current task (then it goes back).
      */
     @Override
     protected int poll() throws InterruptedException {
@@ -197,8 +198,9 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
         Semaphore asyncExchangesDone = new Semaphore(0);
         int routed = 0;
         for (Delivery delivery : batch) {
-            if (!isRunAllowed()) {
-                // the rest goes back to the queue, its delivery uncounted
+            if (!isRunAllowed() || !stopWait.routesRestOfBatch()) {
+                // stopping, or the shutdown strategy stops or suspends a route that completes only its current
+                // exchange: the rest goes back to the queue, its delivery uncounted
                 deliverer.handBack(batch.subList(routed, batch.size()));
                 break;
             }
@@ -216,7 +218,14 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
     }
 
     @Override
+    protected void doResume() throws Exception {
+        stopWait.running();
+        super.doResume();
+    }
+
+    @Override
     public boolean deferShutdown(ShutdownRunningTask shutdownRunningTask) {
+        stopWait.strategyBegins(shutdownRunningTask);
         return false;
     }
 

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 
 import org.apache.camel.CamelContext;
+import org.apache.camel.ShutdownRunningTask;
 import org.apache.camel.spi.ShutdownStrategy;
 
 /**
@@ -31,6 +32,10 @@ import org.apache.camel.spi.ShutdownStrategy;
  * before it stops it, and right after its time runs out), until it starts or resumes again. A consumer stopped alone,
  * as JMX or a route policy's {@code stopConsumer} does, waits its whole timeout whatever an earlier stop of another
  * route did.
+ * <p>
+ * It also keeps the route's {@link ShutdownRunningTask} that the strategy gives the consumer when it stops or suspends
+ * it: as with Camel's batch consumers, {@code CompleteCurrentTaskOnly} (Camel's default) ends a fetched batch after the
+ * exchange under way, and {@code CompleteAllTasks} routes all of it.
  */
 final class StopWait {
 
@@ -38,6 +43,7 @@ final class StopWait {
     private final FetchFailures fetchFailures;
     private volatile boolean byShutdownStrategy;
     private volatile boolean forced;
+    private volatile ShutdownRunningTask strategyTask;
 
     StopWait(CamelContext context, FetchFailures fetchFailures) {
         this.context = context;
@@ -48,6 +54,21 @@ final class StopWait {
     void running() {
         byShutdownStrategy = false;
         forced = false;
+        strategyTask = null;
+    }
+
+    /** The shutdown strategy begins to stop or suspend the consumer, whose route completes {@code task}. */
+    void strategyBegins(ShutdownRunningTask task) {
+        strategyTask = task;
+    }
+
+    /**
+     * Whether the rest of a fetched batch may still be routed: not once the shutdown strategy stops or suspends a
+     * consumer whose route completes only the current task; a suspension by a route policy leaves it routed.
+     */
+    boolean routesRestOfBatch() {
+        ShutdownRunningTask task = strategyTask;
+        return task == null || task == ShutdownRunningTask.CompleteAllTasks;
     }
 
     /**

@@ -32,6 +32,7 @@ import org.apache.camel.AsyncCallback;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
+import org.apache.camel.ShutdownRunningTask;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.support.AsyncProcessorSupport;
 import org.junit.jupiter.api.Test;
@@ -219,15 +220,17 @@ class AsyncConsumerTest extends RedisDelayTestSupport {
             @Override
             public void configure() {
                 errorHandler(noErrorHandler());
-                from("redis-delay:orders?maxMessagesPerPoll=2").routeId("blocking").process(exchange -> {
-                    try {
-                        TimeUnit.MILLISECONDS.sleep(1500);
-                    } catch (InterruptedException e) {
-                        interrupted.add(exchange.getMessage().getBody(String.class));
-                        throw e;
-                    }
-                    finished.add(exchange.getMessage().getBody(String.class));
-                });
+                // the whole fetched batch is routed before the stop (Camel's default completes the current one only)
+                from("redis-delay:orders?maxMessagesPerPoll=2").routeId("blocking")
+                        .shutdownRunningTask(ShutdownRunningTask.CompleteAllTasks).process(exchange -> {
+                            try {
+                                TimeUnit.MILLISECONDS.sleep(1500);
+                            } catch (InterruptedException e) {
+                                interrupted.add(exchange.getMessage().getBody(String.class));
+                                throw e;
+                            }
+                            finished.add(exchange.getMessage().getBody(String.class));
+                        });
             }
         });
         await().atMost(Duration.ofSeconds(10))
