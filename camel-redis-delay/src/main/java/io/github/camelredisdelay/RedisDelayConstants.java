@@ -31,7 +31,8 @@ public final class RedisDelayConstants {
     @Metadata(label = "producer",
               description = "Absolute due time; wins over the delay. Epoch milliseconds, Instant, Date, ZonedDateTime, "
                             + "OffsetDateTime, Calendar, or a string of epoch milliseconds or an ISO-8601 instant. "
-                            + "A time in the past makes the message due at once.",
+                            + "A time in the past makes the message due at once (its ScheduledFor is then Redis' time of "
+                            + "the schedule).",
               javaType = "Object")
     public static final String DUE_AT = "CamelRedisDelayDueAt";
 

@@ -79,7 +79,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
 
     private static final Logger LOG = LoggerFactory.getLogger(RedisDelayEndpoint.class);
 
-    @UriPath(description = "Name of the queue: 1 to 200 characters from A-Z a-z 0-9 . _ : -")
+    @UriPath(description = "Name of the queue: 1 to 200 characters from A-Z a-z 0-9 . _ : -, other than null (in any case)")
     @Metadata(required = true)
     private final String queueName;
     @UriParam
