@@ -51,16 +51,13 @@ class ShutdownRunningTaskTest extends RedisDelayTestSupport {
     @ParameterizedTest
     @ValueSource(strings = { "blocking", "polling" })
     void aStopCompletesTheCurrentExchangeOnlyAndHandsTheRestOfTheBatchBackAtOnce(String consumerType) throws Exception {
-        String uri = "redis-delay:jobs?maxMessagesPerPoll=5&visibilityTimeout=60s&consumerType=" + consumerType;
-        CamelContext stopping = startContext(routeWhoseFirstExchangeEndsOnceSuspended(uri, null));
-        stopping.createProducerTemplate().sendBody("redis-delay:jobs?operation=scheduleBatch", BATCH);
-        await().atMost(Duration.ofSeconds(10)).until(() -> routedByStoppingNode.size() == 1);
+        CamelContext stopping = nodeRoutingTheFirstOfABatch(consumerType, null);
 
         stopping.getRouteController().stopRoute("jobs", 20, TimeUnit.SECONDS);
 
         assertThat(routedByStoppingNode).as("only the exchange under way completes (Camel's CompleteCurrentTaskOnly)")
                 .containsExactly("job-1");
-        startOtherNode(uri);
+        startOtherNode(consumerType);
         // the four handed back have no lease to wait out (60 s): another node takes them within moments
         await().atMost(Duration.ofSeconds(10)).until(() -> deliveryCountsOnOtherNode.size() == 4);
         assertThat(deliveryCountsOnOtherNode)
@@ -72,11 +69,7 @@ class ShutdownRunningTaskTest extends RedisDelayTestSupport {
     @ParameterizedTest
     @ValueSource(strings = { "blocking", "polling" })
     void aStopOfARouteThatCompletesAllTasksRoutesTheWholeBatchFirst(String consumerType) throws Exception {
-        String uri = "redis-delay:jobs?maxMessagesPerPoll=5&visibilityTimeout=60s&consumerType=" + consumerType;
-        CamelContext stopping = startContext(
-                routeWhoseFirstExchangeEndsOnceSuspended(uri, ShutdownRunningTask.CompleteAllTasks));
-        stopping.createProducerTemplate().sendBody("redis-delay:jobs?operation=scheduleBatch", BATCH);
-        await().atMost(Duration.ofSeconds(10)).until(() -> routedByStoppingNode.size() == 1);
+        CamelContext stopping = nodeRoutingTheFirstOfABatch(consumerType, ShutdownRunningTask.CompleteAllTasks);
 
         stopping.getRouteController().stopRoute("jobs", 20, TimeUnit.SECONDS);
 
@@ -87,25 +80,37 @@ class ShutdownRunningTaskTest extends RedisDelayTestSupport {
     @ParameterizedTest
     @ValueSource(strings = { "blocking", "polling" })
     void aSuspensionByTheShutdownStrategyHandsTheRestOfTheBatchBackToo(String consumerType) throws Exception {
-        String uri = "redis-delay:jobs?maxMessagesPerPoll=5&visibilityTimeout=60s&consumerType=" + consumerType;
-        CamelContext suspending = startContext(routeWhoseFirstExchangeEndsOnceSuspended(uri, null));
-        suspending.createProducerTemplate().sendBody("redis-delay:jobs?operation=scheduleBatch", BATCH);
-        await().atMost(Duration.ofSeconds(10)).until(() -> routedByStoppingNode.size() == 1);
+        CamelContext suspending = nodeRoutingTheFirstOfABatch(consumerType, null);
 
         suspending.getRouteController().suspendRoute("jobs", 20, TimeUnit.SECONDS);
 
         assertThat(routedByStoppingNode).containsExactly("job-1");
-        CamelContext other = startOtherNode(uri);
+        CamelContext other = startOtherNode(consumerType);
         await().atMost(Duration.ofSeconds(10)).until(() -> deliveryCountsOnOtherNode.size() == 4);
         assertThat(deliveryCountsOnOtherNode).containsOnlyKeys("job-2", "job-3", "job-4", "job-5");
 
-        // resumed, it routes whole batches again
+        // resumed, it routes again
         suspending.getRouteController().resumeRoute("jobs");
         other.getRouteController().stopRoute("other");
         suspending.createProducerTemplate().sendBody("redis-delay:jobs?operation=scheduleBatch",
                 List.of("job-6", "job-7", "job-8"));
         await().atMost(Duration.ofSeconds(10)).until(() -> routedByStoppingNode.size() == 4);
         assertThat(routedByStoppingNode).containsExactlyInAnyOrder("job-1", "job-6", "job-7", "job-8");
+    }
+
+    private static String uri(String consumerType) {
+        return "redis-delay:jobs?maxMessagesPerPoll=5&visibilityTimeout=60s&consumerType=" + consumerType;
+    }
+
+    /**
+     * A node whose route "jobs" ({@link #routeWhoseFirstExchangeEndsOnceSuspended}) fetched {@link #BATCH} in one read
+     * and routes its first message.
+     */
+    private CamelContext nodeRoutingTheFirstOfABatch(String consumerType, ShutdownRunningTask task) throws Exception {
+        CamelContext node = startContext(routeWhoseFirstExchangeEndsOnceSuspended(uri(consumerType), task));
+        node.createProducerTemplate().sendBody("redis-delay:jobs?operation=scheduleBatch", BATCH);
+        await().atMost(Duration.ofSeconds(10)).until(() -> routedByStoppingNode.size() == 1);
+        return node;
     }
 
     /**
@@ -134,12 +139,13 @@ class ShutdownRunningTaskTest extends RedisDelayTestSupport {
     }
 
     /** Another node consuming the queue, which records the delivery count of what it routes. */
-    private CamelContext startOtherNode(String uri) throws Exception {
+    private CamelContext startOtherNode(String consumerType) throws Exception {
         return startContext(new RouteBuilder() {
             @Override
             public void configure() {
-                from(uri).routeId("other").process(e -> deliveryCountsOnOtherNode.put(e.getMessage().getBody(String.class),
-                        e.getMessage().getHeader(RedisDelayConstants.DELIVERY_COUNT, Integer.class)));
+                from(uri(consumerType)).routeId("other")
+                        .process(e -> deliveryCountsOnOtherNode.put(e.getMessage().getBody(String.class),
+                                e.getMessage().getHeader(RedisDelayConstants.DELIVERY_COUNT, Integer.class)));
             }
         });
     }
