@@ -62,7 +62,7 @@ local function listable(from, count)
   if lastDelivered ~= '0-0' and (from == '-' or before(from, lastDelivered)) then
     local high = before(last, lastDelivered) and last or lastDelivered
     local low = from == '-' and '-' or '(' .. from
-    for _, pending in ipairs(rcall('XPENDING', readyKey, group, 'IDLE', HANDED_BACK_IDLE, low, high, count)) do
+    for _, pending in ipairs(rcall('XPENDING', readyKey, group, low, high, count, HANDED_BACK_CONSUMER)) do
       entries[#entries + 1] = rcall('XRANGE', readyKey, pending[1], pending[1])[1]
     end
     from = lastDelivered

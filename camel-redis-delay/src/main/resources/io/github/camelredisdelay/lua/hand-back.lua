@@ -19,7 +19,11 @@
   now, and the delivery is not counted, so the next consumer to look for expired leases takes them over at once, as
   if this one had never read them. Entries another consumer took over meanwhile are left alone. When any was handed
   back, the wake channel says so (WAKE_HANDED_BACK): the other consumers look for expired leases at their next read
-  instead of at their next periodic look, and their waiting readers read.
+  instead of at their next periodic look, and their waiting readers read. The entries go to the group's consumer
+  HANDED_BACK_CONSUMER until one takes them over, so that statistics and dead-letter listings find them in its own
+  pending list.
+
+  Includes: ready-stream.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] the consumer that read them
@@ -34,8 +38,10 @@ for i = 4, #ARGV do
   local pending = rcall('XPENDING', readyKey, group, entryId, entryId, 1, consumer)
   if #pending == 1 then
     -- TIME 0: idle since ever, so that its lease counts as expired whatever the visibility timeout of the one who
-    -- looks; JUSTID: the claim itself does not count a delivery; RETRYCOUNT takes back the one this read counted
-    rcall('XCLAIM', readyKey, group, consumer, 0, entryId, 'TIME', 0, 'RETRYCOUNT', pending[1][4] - 1, 'JUSTID')
+    -- looks (see handedBack); JUSTID: the claim itself does not count a delivery; RETRYCOUNT takes back the one this
+    -- read counted
+    rcall('XCLAIM', readyKey, group, HANDED_BACK_CONSUMER, 0, entryId, 'TIME', 0, 'RETRYCOUNT', pending[1][4] - 1,
+      'JUSTID')
     handedBack = handedBack + 1
   end
 end

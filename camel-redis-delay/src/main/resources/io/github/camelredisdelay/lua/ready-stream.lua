@@ -78,6 +78,26 @@ local function handedBack(pending)
   return pending[3] >= HANDED_BACK_IDLE
 end
 
+-- The consumer of the group that holds what consumers handed back (hand-back.lua): no consumer's name ends like it
+-- (theirs end in "~<visibility timeout in ms>", ConsumerNames.java). Its own pending list holds just those entries, so
+-- they are counted and listed without reading the whole group's, which holds every message in flight.
+local HANDED_BACK_CONSUMER = 'handed-back'
+
+-- How many entries are handed back, and the lease (see lease) of the first of them, or nil when none is: read in time
+-- that grows with the number of consumers of the group, not with the number of messages in flight.
+local function handedBackEntries()
+  local count = 0
+  for _, consumerPending in ipairs(rcall('XPENDING', readyKey, group)[4] or {}) do
+    if consumerPending[1] == HANDED_BACK_CONSUMER then
+      count = tonumber(consumerPending[2])
+    end
+  end
+  if count == 0 then
+    return 0, nil
+  end
+  return count, rcall('XPENDING', readyKey, group, '-', '+', 1, HANDED_BACK_CONSUMER)[1]
+end
+
 -- Whether the entry with this id is pending to consumer: delivered to it and neither settled nor taken over by another.
 local function holds(entryId, consumer)
   local pending = lease(entryId)

@@ -26,8 +26,7 @@
                    as records less stream entries, so while a message's old version is ready or in flight and the
                    message was replaced, re-delayed or cancelled meanwhile, the count is one short until that
                    version's delivery is settled
-    ready:         due messages no consumer has fetched yet, or fetched and handed back unrouted (hand-back.lua;
-                   at most HANDED_BACK_COUNTED of those are counted here rather than in flight)
+    ready:         due messages no consumer has fetched yet, or fetched and handed back unrouted (hand-back.lua)
     inFlight:      messages fetched by a consumer and not yet acknowledged
     oldestOverdue: ms since the due time of the oldest message that is due but not yet fetched (or fetched and handed
                    back unrouted, see hand-back.lua), 0 if none
@@ -52,15 +51,14 @@ local earliest = earliestDue(dueKey)
 if earliest and earliest <= now then
   oldestOverdue = now - earliest
 end
--- the oldest entry not yet fetched, and the oldest handed back, which waits for a consumer as much; a stop hands back
--- at most maxMessagesPerPoll per consumer thread, so more than this many handed back at once is rare
-local HANDED_BACK_COUNTED = 1000
+-- the oldest entry not yet fetched, and the oldest handed back, which waits for a consumer as much
 local waiting = rcall('XRANGE', readyKey, '(' .. lastDelivered, '+', 'COUNT', 1)
-local handedBack = {}
+local handedBack = 0
 if inFlight > 0 then
-  handedBack = rcall('XPENDING', readyKey, group, 'IDLE', HANDED_BACK_IDLE, '-', '+', HANDED_BACK_COUNTED)
-  if handedBack[1] then
-    waiting[#waiting + 1] = rcall('XRANGE', readyKey, handedBack[1][1], handedBack[1][1])[1]
+  local firstHandedBack
+  handedBack, firstHandedBack = handedBackEntries()
+  if firstHandedBack then
+    waiting[#waiting + 1] = rcall('XRANGE', readyKey, firstHandedBack[1], firstHandedBack[1])[1]
   end
 end
 for _, entry in ipairs(waiting) do
@@ -71,4 +69,4 @@ for _, entry in ipairs(waiting) do
   end
 end
 
-return {scheduled, length - inFlight + #handedBack, inFlight - #handedBack, oldestOverdue, now}
+return {scheduled, length - inFlight + handedBack, inFlight - handedBack, oldestOverdue, now}

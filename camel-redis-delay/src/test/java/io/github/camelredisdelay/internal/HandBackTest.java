@@ -21,6 +21,7 @@ import java.util.Map;
 import io.github.camelredisdelay.OnDuplicate;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.junit.jupiter.api.Test;
+import org.redisson.api.stream.StreamConsumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -45,5 +46,37 @@ class HandBackTest extends RedisDelayTestSupport {
         assertThat(next.deliveries()).as("handed back: taken over at once, not after a 30 s visibility timeout")
                 .extracting(Delivery::entryId).containsExactly(read.entryId());
         assertThat(next.handedBack()).isEqualTo(1);
+    }
+
+    @Test
+    void handedBackMessagesCountAsReadyUntilAConsumerTakesThemOverAndTheirConsumerMayLeaveTheGroup() {
+        QueueShard queue = new QueueShard(redis(), QueueKeys.of(keyPrefix, "q"));
+        for (String id : List.of("a", "b", "c")) {
+            queue.schedule(id, EnvelopeCodec.encode(new Envelope(id, Map.of())), DueTime.after(0), OnDuplicate.keep);
+        }
+        queue.group().create();
+        List<Delivery> read = queue.group().readNew("stopping~30000", 2, null);
+
+        queue.group().handBack("stopping~30000", List.of(read.get(1)));
+
+        QueueCounts handedBack = queue.counts();
+        assertThat(handedBack.ready()).as("c, never read, and the one handed back").isEqualTo(2);
+        assertThat(handedBack.inFlight()).isEqualTo(1);
+        assertThat(handedBack.oldestOverdueMs()).isGreaterThanOrEqualTo(0);
+
+        Reclaimed next = queue.group().reclaim("next~30000", 30_000, 10, Reclaimed.FROM_START);
+        assertThat(next.handedBack()).isEqualTo(1);
+        QueueCounts takenOver = queue.counts();
+        assertThat(takenOver.ready()).isEqualTo(1);
+        assertThat(takenOver.inFlight()).isEqualTo(2);
+
+        queue.group().handBack("stopping~30000", List.of(read.get(0)));
+        queue.group().retire("stopping~30000").toCompletableFuture().join();
+        assertThat(redis().getStream(key("q", "ready")).listConsumers(QueueKeys.GROUP))
+                .as("it holds nothing: what it handed back is held by the group's consumer handed-back")
+                .extracting(StreamConsumer::getName).containsExactlyInAnyOrder("next~30000", "handed-back");
+        assertThat(queue.counts().ready()).as("still ready after its consumer left the group").isEqualTo(2);
+        assertThat(queue.group().reclaim("next~30000", 30_000, 10, Reclaimed.FROM_START).deliveries())
+                .extracting(Delivery::entryId).containsExactly(read.get(0).entryId());
     }
 }
