@@ -20,9 +20,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.LongSummaryStatistics;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.camelredisdelay.embedded.RedisServerProcess;
+import io.github.camelredisdelay.internal.Delivery;
+import io.github.camelredisdelay.internal.QueueKeys;
+import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.test.NeedsRedisProcess;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.RedisServerExtension;
@@ -125,6 +129,37 @@ class LongPendingListTest extends RedisDelayTestSupport {
 
         assertThat(stats).containsEntry("inFlight", 300_000L).containsEntry("ready", 1L);
         assertThat(slow).as("calls slower than 15 ms: %s", SlowCalls.describe(slow)).isEmpty();
+    }
+
+    /**
+     * A running consumer hears that another one handed messages back and takes them over at its next read, however many
+     * messages other consumers hold before them in the pending list (looking for expired leases from the start of the
+     * list, 100 entries a read, reached them after about 200 reads here, one a second while the queue is idle).
+     */
+    @Test
+    void messagesHandedBackBehindTwentyThousandInFlightAreTakenOverWithinMoments() throws Exception {
+        RedisServerProcess server = RedisServerExtension.process().orElseThrow();
+        CamelContext node = startContext();
+        ProducerTemplate producer = node.createProducerTemplate();
+        scheduleNow(producer, "orders", 20_000);
+        producer.sendBody("redis-delay:orders?operation=scheduleBatch", List.of("h1", "h2", "h3", "h4", "h5"));
+        hold(server, "orders", 20_000);
+        // a consumer reads the last five and, stopping, hands them back unrouted
+        QueueShard queue = new QueueShard(redis(), QueueKeys.of(keyPrefix, "orders"));
+        List<Delivery> read = queue.group().readNew("stopping~60000", 5, null);
+        assertThat(read).extracting(Delivery::messageId).hasSize(5);
+        List<String> taken = new CopyOnWriteArrayList<>();
+        node.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders?visibilityTimeout=60s").process(e -> taken.add(e.getMessage().getBody(String.class)));
+            }
+        });
+
+        queue.group().handBack("stopping~60000", read);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> taken.size() == 5);
+        assertThat(taken).containsExactlyInAnyOrder("h1", "h2", "h3", "h4", "h5");
     }
 
     private void peeksKeepRedisBusyForLessThan(int inFlight, long maxMillis) throws Exception {
