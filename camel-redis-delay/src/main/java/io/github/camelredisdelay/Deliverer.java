@@ -73,14 +73,14 @@ final class Deliverer {
     /** Where {@link #handBacks} listens from {@link #start} to {@link #stop}: the endpoint may let go of it first. */
     private volatile WakeChannels handBackChannels;
     /**
-     * Hears that another consumer handed messages back (it stopped or was suspended): their leases ended, so the next
-     * fetch looks for expired leases from the start of the pending list and takes them over at once, instead of at the
-     * next periodic look, up to half a visibility timeout later.
+     * Hears that another consumer handed messages back (it stopped or was suspended): the next fetch looks for expired
+     * leases, which takes handed-back messages over first, instead of at the next periodic look, up to half a
+     * visibility timeout later.
      */
     private final WakeListener handBacks = new WakeListener() {
         @Override
         public void messagesHandedBack() {
-            reclaimAtNextFetch();
+            nextReclaimNanos.set(System.nanoTime());
         }
 
         @Override
@@ -134,8 +134,8 @@ final class Deliverer {
                 Reclaimed look = queue.group().reclaim(consumerName, endpoint.getConfiguration().getVisibilityTimeout(),
                         count, reclaimCursor);
                 reclaimCursor = look.cursor();
-                if (!look.reachedEnd()) {
-                    // the rest of the pending list is looked at with the next fetch
+                if (!look.reachedEnd() || look.handedBack() == count) {
+                    // the rest of the pending list, or of what was handed back, is looked at with the next fetch
                     nextReclaimNanos.set(System.nanoTime());
                 }
                 // leases of this consumer's own running exchanges that expired (Redis could not be reached to extend
@@ -377,11 +377,6 @@ final class Deliverer {
         WakeChannels wake = endpoint.wakeChannels();
         wake.listen(wakeChannel(), handBacks);
         handBackChannels = wake;
-    }
-
-    private void reclaimAtNextFetch() {
-        reclaimCursor = Reclaimed.FROM_START;
-        nextReclaimNanos.set(System.nanoTime());
     }
 
     /**

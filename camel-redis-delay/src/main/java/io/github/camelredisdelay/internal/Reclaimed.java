@@ -18,11 +18,12 @@ package io.github.camelredisdelay.internal;
 import java.util.List;
 
 /**
- * The outcome of one look for expired leases ({@code reclaim.lua}), which covers a bounded stretch of the pending list;
- * it takes over handed-back messages too.
+ * The outcome of one look for expired leases ({@code reclaim.lua}): it takes over handed-back messages first, wherever
+ * they are in the pending list, then covers a bounded stretch of it.
  *
  * @param deliveries the messages taken over
- * @param cursor     the entry id the next look starts from; {@link #FROM_START} when this one reached the end
+ * @param cursor     the entry id the next look starts from; {@link #FROM_START} when this one reached the end; the one
+ *                   it started from when handed-back messages filled its count
  * @param handedBack how many of them a stopping or suspended consumer handed back unrouted (their lease did not expire:
  *                   nothing is delivered twice)
  */

@@ -22,7 +22,9 @@
   the group that hold no message and have not been seen for a long time (their process is gone), so the group does
   not grow with every restart.
 
-  One call looks at a bounded stretch of the pending list (XAUTOCLAIM reads at most ten times the count), from the
+  Messages a stopping or suspended consumer handed back (hand-back.lua) are taken over first, from the pending list
+  of the group's consumer HANDED_BACK_CONSUMER, wherever they are in the group's. Then, for the rest of the count, one
+  call looks at a bounded stretch of the group's pending list (XAUTOCLAIM reads at most ten times the count), from the
   cursor the previous call returned: expired leases behind many live ones are reached in later calls.
 
   Includes: record.lua, ready-stream.lua
@@ -37,9 +39,10 @@
   ARGV[7] idle time (ms) after which a consumer holding no message is forgotten
 
   Returns {cursor, {{entry id, {field, value, ...}, times delivered including this one}, ...}, handed back}
-    cursor: where the next call looks from; 0-0 when this call reached the end of the pending list
+    cursor: where the next call looks from; 0-0 when this call reached the end of the pending list; the cursor given
+            when handed-back entries filled the count (more may wait)
     handed back: how many of the entries taken over a stopping or suspended consumer handed back (hand-back.lua),
-                 never routed, rather than let their lease expire
+                 never routed, rather than let their lease expire; they come first
 ]]
 local consumer = ARGV[3]
 
@@ -74,42 +77,52 @@ for _, consumerInfo in ipairs(consumers) do
   end
 end
 
-local start = ARGV[5]
--- the handed-back entries of the stretch XAUTOCLAIM looks at (at most ten times the count long), before it claims them;
--- read whole and filtered here: XPENDING's IDLE filter reads on to the end of the pending list until it has found as
--- many as asked for
-local wasHandedBack = {}
-for _, pending in ipairs(rcall('XPENDING', readyKey, group, start, '+', 10 * tonumber(ARGV[6]))) do
-  if handedBack(pending) then
-    wasHandedBack[pending[1]] = true
-  end
-end
-local claimed = rcall('XAUTOCLAIM', readyKey, group, consumer, minIdle, start, 'COUNT', ARGV[6])
-local cursor = claimed[1]
+local start, count = ARGV[5], tonumber(ARGV[6])
 local result = {}
-local handedBackCount = 0
-local deleted = false
-for _, entry in ipairs(claimed[2]) do
-  if not entry then
-    -- Redis 6.2 returns an entry deleted while pending as nil, without its id, and keeps it pending (7.0 drops it)
-    deleted = true
-  elseif isCurrent(entry[2]) then
+
+-- Delivers a claimed entry to this consumer, unless it is of a superseded or settled version: that one is dropped
+local function takeOver(entry)
+  if isCurrent(entry[2]) then
     local entryId = entry[1]
-    local pending = rcall('XPENDING', readyKey, group, entryId, entryId, 1)
-    result[#result + 1] = {entryId, entry[2], pending[1][4]}
-    if wasHandedBack[entryId] then
-      handedBackCount = handedBackCount + 1
-    end
+    result[#result + 1] = {entryId, entry[2], rcall('XPENDING', readyKey, group, entryId, entryId, 1)[1][4]}
   else
     rcall('XACK', readyKey, group, entry[1])
     rcall('XDEL', readyKey, entry[1])
   end
 end
+
+for _, pending in ipairs(rcall('XPENDING', readyKey, group, '-', '+', count, HANDED_BACK_CONSUMER)) do
+  -- counted as a delivery: hand-back.lua took back the one its consumer's read counted
+  local entry = rcall('XCLAIM', readyKey, group, consumer, 0, pending[1])[1]
+  if entry then
+    takeOver(entry)
+  else
+    -- deleted while pending: Redis 7.0 dropped it from the pending list, 6.2 keeps it (now this consumer's)
+    rcall('XACK', readyKey, group, pending[1])
+  end
+end
+local handedBackCount = #result
+if #result == count then
+  return {start, result, handedBackCount}
+end
+
+local rest = count - #result
+local claimed = rcall('XAUTOCLAIM', readyKey, group, consumer, minIdle, start, 'COUNT', rest)
+local cursor = claimed[1]
+local deleted = false
+for _, entry in ipairs(claimed[2]) do
+  if entry then
+    takeOver(entry)
+  else
+    -- Redis 6.2 returns an entry deleted while pending as nil, without its id, and keeps it pending (7.0 drops it)
+    deleted = true
+  end
+end
 if deleted then
-  -- the deleted entries are now this consumer's, in the stretch just looked at (at most ten times the count long):
+  -- the deleted entries are now this consumer's, in the stretch just looked at (at most ten times its count long):
   -- those the stream lacks
   local stop = cursor == '0-0' and '+' or '(' .. cursor
-  for _, pending in ipairs(rcall('XPENDING', readyKey, group, start, stop, 10 * tonumber(ARGV[6]), consumer)) do
+  for _, pending in ipairs(rcall('XPENDING', readyKey, group, start, stop, 10 * rest, consumer)) do
     if #rcall('XRANGE', readyKey, pending[1], pending[1]) == 0 then
       rcall('XACK', readyKey, group, pending[1])
     end

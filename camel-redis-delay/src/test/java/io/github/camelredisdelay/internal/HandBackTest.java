@@ -49,6 +49,25 @@ class HandBackTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void aHandedBackEntryDeletedBeforeItIsTakenOverLeavesThePendingList() {
+        QueueShard queue = new QueueShard(redis(), QueueKeys.of(keyPrefix, "q"));
+        for (String id : List.of("a", "b")) {
+            queue.schedule(id, EnvelopeCodec.encode(new Envelope(id, Map.of())), DueTime.after(0), OnDuplicate.keep);
+        }
+        queue.group().create();
+        List<Delivery> read = queue.group().readNew("stopping~30000", 2, null);
+        queue.group().handBack("stopping~30000", read);
+        // deleted behind the component's back while handed back
+        redis().getStream(key("q", "ready")).remove(read.get(0).entryId());
+
+        Reclaimed next = queue.group().reclaim("next~30000", 30_000, 10, Reclaimed.FROM_START);
+
+        assertThat(next.deliveries()).extracting(Delivery::messageId).containsExactly("b");
+        assertThat(redis().getStream(key("q", "ready")).getPendingInfo(QueueKeys.GROUP).getTotal())
+                .as("only b's entry is in flight").isEqualTo(1);
+    }
+
+    @Test
     void handedBackMessagesCountAsReadyUntilAConsumerTakesThemOverAndTheirConsumerMayLeaveTheGroup() {
         QueueShard queue = new QueueShard(redis(), QueueKeys.of(keyPrefix, "q"));
         for (String id : List.of("a", "b", "c")) {
