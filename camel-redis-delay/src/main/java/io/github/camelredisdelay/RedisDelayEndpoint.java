@@ -32,6 +32,7 @@ import java.util.function.Predicate;
 import io.github.camelredisdelay.internal.DueTime;
 import io.github.camelredisdelay.internal.EvictionPolicyCheck;
 import io.github.camelredisdelay.internal.InspectedMessage;
+import io.github.camelredisdelay.internal.MessageIds;
 import io.github.camelredisdelay.internal.MigrationProgress;
 import io.github.camelredisdelay.internal.QueueAdmin;
 import io.github.camelredisdelay.internal.QueueNames;
@@ -649,7 +650,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
      */
     @ManagedOperation(description = "Shows the message with this id (queue, else dead-letter queue) without changing it")
     public Map<String, Object> peekMessage(String messageId) {
-        InspectedMessage found = admin().peek(messageId);
+        InspectedMessage found = admin().peek(requireMessageId("peekMessage", messageId));
         Map<String, Object> shown = new LinkedHashMap<>();
         if (found != null) {
             // the message as the peek operation gives it: the headers the header filter and a consumer would restore
@@ -709,7 +710,22 @@ public class RedisDelayEndpoint extends DefaultEndpoint
      */
     @ManagedOperation(description = "Moves the dead letter with this id back to the queue, due now")
     public long redriveDeadLetter(String messageId) {
-        return admin().redrive(messageId, DueTime.after(0));
+        return admin().redrive(requireMessageId("redriveDeadLetter", messageId), DueTime.after(0));
+    }
+
+    /**
+     * The id a JMX operation names, refused as the producer's operations refuse it when no message can have it (none,
+     * empty, too long): an empty one would make a redrive read the whole dead-letter queue to find nothing.
+     */
+    private String requireMessageId(String operation, String messageId) {
+        if (messageId == null || !MessageIds.hasAllowedLength(messageId)) {
+            throw new IllegalArgumentException(
+                    "Invalid message id" + (messageId == null ? "" : " of " + messageId.length() + " characters")
+                                               + " for " + operation + " on queue " + queueName
+                                               + (messageId == null ? ": no message id was given;" : ":") + " 1 to "
+                                               + MessageIds.MAX_LENGTH + " characters are allowed");
+        }
+        return messageId;
     }
 
     /** The validated delays of the retry schedule, in ms. */
