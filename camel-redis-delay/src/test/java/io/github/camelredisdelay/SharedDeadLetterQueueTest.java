@@ -79,5 +79,16 @@ class SharedDeadLetterQueueTest extends RedisDelayTestSupport {
                 "redis-delay:notify.dead?operation=peek", e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, id))
                 .getMessage().getBody()).toList();
         assertThat(bodies).containsExactlyInAnyOrder("n-1 by sms", "n-1 by push", "n-1 by email");
+
+        // and a redrive by the id it is held under takes it back to its queue under its own id
+        String heldAs = "n-1#" + entry + ".2";
+        assertThat(deadLetters).contains(heldAs);
+        Object moved = producer.requestBodyAndHeader("redis-delay:email?deadLetterQueue=notify.dead&operation=redrive&delay=1h",
+                null, RedisDelayConstants.MESSAGE_ID, heldAs);
+        assertThat(moved).isEqualTo(1L);
+        var back = producer.request("redis-delay:email?operation=peek",
+                e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "n-1")).getMessage();
+        assertThat(back.getBody()).isEqualTo("n-1 by email");
+        assertThat(back.getHeader(RedisDelayConstants.STATE)).isEqualTo("scheduled");
     }
 }

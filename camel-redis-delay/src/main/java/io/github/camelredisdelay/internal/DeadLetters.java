@@ -18,6 +18,7 @@ package io.github.camelredisdelay.internal;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import io.github.camelredisdelay.OnDuplicate;
 import io.github.camelredisdelay.RedisDelayConstants;
@@ -28,11 +29,13 @@ import io.github.camelredisdelay.RedisDelayConstants;
  * between (a crash, a copy that reached too few replicas) loses nothing: the delivery is dead-lettered again. The copy
  * names the delivery it was made from ({@link #COPY_OF}), so a move repeated for the same delivery finds its own
  * earlier copy and stores no second one. The message keeps its id; when the dead-letter queue already holds another
- * message with that id (the same id dead-lettered before), it is stored as {@code <id>#<stream entry>} instead, so no
- * dead letter ever replaces another, and a redrive takes it back under its id ({@link #originalId}). A delivery whose
- * message was replaced or re-delayed meanwhile (a newer version is stored) is not dead-lettered: it is only
- * acknowledged, and the newer version keeps its own schedule. Nor is one whose lease another consumer took over (this
- * one was too slow to extend it): the message is left to that consumer.
+ * message with that id (the same id dead-lettered before), it is stored as {@code <id>#<stream entry>} instead (or
+ * {@code <id>#<stream entry>.<n>} when that is taken too: queues sharing the dead-letter queue dead-lettered the id
+ * from entries of the same id in their own streams), so no dead letter ever replaces another, and a redrive takes it
+ * back under its id ({@link #originalId}). A delivery whose message was replaced or re-delayed meanwhile (a newer
+ * version is stored) is not dead-lettered: it is only acknowledged, and the newer version keeps its own schedule. Nor
+ * is one whose lease another consumer took over (this one was too slow to extend it): the message is left to that
+ * consumer.
  */
 public final class DeadLetters {
 
@@ -41,6 +44,9 @@ public final class DeadLetters {
      * entry and the message's version. The component's own; never given to a route, and removed by a redrive.
      */
     public static final String COPY_OF = "CamelRedisDelayDeadLetterOf";
+
+    /** What may follow the stream entry in a dead letter's id: nothing, or {@code .<n>} ({@link #store}). */
+    private static final Pattern COPY_NUMBER = Pattern.compile("(\\.\\d{1,4})?");
 
     private final QueueShard source;
     private final ShardedQueue target;
@@ -86,14 +92,44 @@ public final class DeadLetters {
                         + delivery.generation();
         headers.put(COPY_OF, copyOf);
         byte[] envelope = EnvelopeCodec.encode(new Envelope(original.body(), headers));
-        String id = delivery.messageId();
-        QueueShard shard = target.forMessage(id);
-        if (!shard.schedule(id, envelope, DueTime.after(0), OnDuplicate.keep).scheduled() && !isCopy(shard, id, copyOf)) {
-            id = MessageIds.deadLetterId(id, delivery.entryId().toString());
-            target.forMessage(id).schedule(id, envelope, DueTime.after(0), OnDuplicate.keep);
-        }
+        String id = store(delivery.messageId(), delivery.entryId().toString(), envelope, copyOf);
         source.group().ack(List.of(delivery));
         return new Moved(id, null);
+    }
+
+    /**
+     * Stores a dead letter under the first id free for it, or already holding its copy (a move repeated for the same
+     * delivery): the message's id, else {@code <id>#<stream entry>}, else {@code <id>#<stream entry>.<n>} from 2 on.
+     * Stream entry ids are unique within one stream only: queues sharing the dead-letter queue that dead-letter one id
+     * from entries of the same id (the id scheduled onto each at once) would otherwise all claim one id, and all but
+     * the first be acknowledged away unstored.
+     *
+     * @return                       the id it is stored under
+     * @throws IllegalStateException when each of those ids holds another dead letter: nothing is acknowledged
+     */
+    private String store(String messageId, String entryId, byte[] envelope, String copyOf) {
+        if (storedUnder(messageId, envelope, copyOf)) {
+            return messageId;
+        }
+        for (int n = 1; n <= MessageIds.MAX_DEAD_LETTER_COPY; n++) {
+            String id = MessageIds.deadLetterId(messageId, entryId, n);
+            if (storedUnder(id, envelope, copyOf)) {
+                return id;
+            }
+        }
+        throw new IllegalStateException(
+                "Dead-letter queue " + target.name() + " holds other dead letters under every id message " + messageId
+                                        + " of queue " + source.name() + " may take there (" + messageId + ", "
+                                        + MessageIds.deadLetterId(messageId, entryId, 1) + " and "
+                                        + MessageIds.deadLetterId(messageId, entryId, 2) + " to "
+                                        + MessageIds.deadLetterId(messageId, entryId, MessageIds.MAX_DEAD_LETTER_COPY)
+                                        + "); the message stays in queue " + source.name());
+    }
+
+    /** Whether the dead letter is stored under {@code id}: now, or by an earlier move of the same delivery. */
+    private boolean storedUnder(String id, byte[] envelope, String copyOf) {
+        QueueShard shard = target.forMessage(id);
+        return shard.schedule(id, envelope, DueTime.after(0), OnDuplicate.keep).scheduled() || isCopy(shard, id, copyOf);
     }
 
     /** A dead letter's headers without those {@link #move} added: the message's own, as a redrive stores it again. */
@@ -106,17 +142,18 @@ public final class DeadLetters {
     }
 
     /**
-     * The id a dead letter's message has in its queue: {@code deadLetterId} without the {@code #<stream entry>} that
-     * {@link #move} adds to a second dead letter of an id; the stream entry {@link #COPY_OF} names tells that suffix
-     * apart from a {@code #} of the message's own id.
+     * The id a dead letter's message has in its queue: {@code deadLetterId} without the {@code #<stream entry>} (or
+     * {@code #<stream entry>.<n>}) that {@link #move} adds to a later dead letter of an id; the stream entry
+     * {@link #COPY_OF} names tells that suffix apart from a {@code #} of the message's own id.
      */
     static String originalId(String deadLetterId, Map<String, Object> deadLetterHeaders) {
         if (deadLetterHeaders.get(COPY_OF) instanceof String copyOf) {
             // <source stream> <stream entry> <scheduled at> <generation>, from the end: a stream's name may hold spaces
             String[] delivery = copyOf.split(" ");
             String suffix = delivery.length >= 4 ? "#" + delivery[delivery.length - 3] : null;
-            if (suffix != null && deadLetterId.endsWith(suffix)) {
-                return deadLetterId.substring(0, deadLetterId.length() - suffix.length());
+            int at = suffix == null ? -1 : deadLetterId.lastIndexOf(suffix);
+            if (at > 0 && COPY_NUMBER.matcher(deadLetterId).region(at + suffix.length(), deadLetterId.length()).matches()) {
+                return deadLetterId.substring(0, at);
             }
         }
         return deadLetterId;

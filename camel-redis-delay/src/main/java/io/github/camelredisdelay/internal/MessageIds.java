@@ -47,18 +47,29 @@ public final class MessageIds {
      */
     public static final int MAX_LENGTH = 512;
 
-    /** The suffix {@link #deadLetterId} adds: {@code #} and a stream entry id, two 64-bit numbers. */
-    private static final Pattern DEAD_LETTER_SUFFIX = Pattern.compile("#\\d{1,20}-\\d{1,20}");
+    /**
+     * The most dead letters of one id from stream entries of one id (in the streams of queues sharing a dead-letter
+     * queue) that {@link #deadLetterId} tells apart.
+     */
+    public static final int MAX_DEAD_LETTER_COPY = 1000;
+
+    /**
+     * The suffix {@link #deadLetterId} adds: {@code #} and a stream entry id, two 64-bit numbers, and from the second
+     * copy on {@code .<n>}.
+     */
+    private static final Pattern DEAD_LETTER_SUFFIX = Pattern.compile("#\\d{1,20}-\\d{1,20}(\\.\\d{1,4})?");
 
     private MessageIds() {
     }
 
     /**
      * The id under which a dead-letter queue holds a message whose id it already holds: {@code id#<stream entry>}, the
-     * stream entry of the delivery it was dead-lettered from.
+     * stream entry of the delivery it was dead-lettered from; for the {@code copy}th dead letter of the id from an
+     * entry of that id (in the streams of queues that share the dead-letter queue) from 2 on,
+     * {@code id#<stream entry>.<copy>}.
      */
-    public static String deadLetterId(String id, String streamEntryId) {
-        return id + "#" + streamEntryId;
+    public static String deadLetterId(String id, String streamEntryId, int copy) {
+        return id + "#" + streamEntryId + (copy == 1 ? "" : "." + copy);
     }
 
     /**

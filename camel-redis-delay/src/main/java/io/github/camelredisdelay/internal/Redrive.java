@@ -28,12 +28,12 @@ import org.slf4j.LoggerFactory;
  * that fails again while the redrive runs is dead-lettered anew and left for the next one. Like {@link DeadLetters} it
  * writes first and removes second, each a script call of its own (the two queues live in different cluster slots): a
  * crash in between leaves a duplicate, never a loss. A moved message keeps its id (a later dead letter of an id, stored
- * as {@code <id>#<stream entry>}, goes back under the id), body and headers, loses the dead-letter headers and starts
- * with a fresh delivery count. Dead letters a consumer of the dead-letter queue has fetched are left alone, and so is
- * one whose id the queue holds again (a newer message with that id, or another dead letter of the id just moved), one
- * another queue dead-lettered (a dead-letter queue that several queues share), or one that cannot be read (with a
- * warning). One such a consumer fetches between the listing and the removal is in both queues afterwards, with a
- * warning, and is not counted as moved.
+ * as {@code <id>#<stream entry>} or {@code <id>#<stream entry>.<n>}, goes back under the id), body and headers, loses
+ * the dead-letter headers and starts with a fresh delivery count. Dead letters a consumer of the dead-letter queue has
+ * fetched are left alone, and so is one whose id the queue holds again (a newer message with that id, or another dead
+ * letter of the id just moved), one another queue dead-lettered (a dead-letter queue that several queues share), or one
+ * that cannot be read (with a warning). One such a consumer fetches between the listing and the removal is in both
+ * queues afterwards, with a warning, and is not counted as moved.
  */
 public final class Redrive {
 

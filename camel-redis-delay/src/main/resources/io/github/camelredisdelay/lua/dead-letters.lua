@@ -26,8 +26,8 @@
   ARGV[3] the most entries to list
   ARGV[4] list only entries after this stream entry id; "-": from the first one not fetched
   ARGV[5] list no entry after this stream entry id; "+": the stream's newest entry (the listing's first call)
-  ARGV[6] a message id: look for its entries only, under that id or as <id>#<stream entry> (a second dead letter of
-          the id, see DeadLetters.java), in one page of the stream (STREAM_PAGE entries, ready-stream.lua) per call,
+  ARGV[6] a message id: look for its entries only, under that id or as <id>#<stream entry> or
+          <id>#<stream entry>.<n> (a later dead letter of the id, see DeadLetters.java), in one page of the stream (STREAM_PAGE entries, ready-stream.lua) per call,
           so that a long dead-letter queue never keeps Redis busy; "": any message
 
   Returns {last, entryId, messageId, record, entryId, messageId, record, ...}, last being the entry id to pass as
