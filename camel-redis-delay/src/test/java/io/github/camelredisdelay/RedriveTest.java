@@ -177,7 +177,10 @@ class RedriveTest extends RedisDelayTestSupport {
 
         Object first = producer.requestBodyAndHeader(uri + "&operation=redrive", null, RedisDelayConstants.MESSAGE_ID,
                 "order-1");
-        await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() == 1);
+        // delivered, and acknowledged (the route records it before its acknowledgement, which may go with the next read)
+        await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() == 1 && producer.request(uri + "&operation=peek",
+                e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "order-1")).getMessage()
+                .getHeader(RedisDelayConstants.STATE) == null);
         Object second = producer.requestBodyAndHeader(uri + "&operation=redrive", null, RedisDelayConstants.MESSAGE_ID,
                 "order-1");
 
