@@ -149,6 +149,45 @@ class RedriveTest extends RedisDelayTestSupport {
         assertThat(deliveries).as("deliveries of the redriven messages").containsExactlyInAnyOrderElementsOf(ids);
     }
 
+    /**
+     * A dead letter moved back that fails again before the redrive has removed it from the dead-letter queue is stored
+     * there as {@code <id>#<stream entry>}, which a sharded dead-letter queue holds on the shard that id picks: one the
+     * redrive may not have listed yet. The redrive then moved it a second time (606 to 619 moves and deliveries of 600
+     * dead letters with three shards).
+     */
+    @Test
+    void redriveOfAShardedQueueMovesOnlyTheDeadLettersPresentWhenItStartedEvenWhenTheyFailAgainMeanwhile()
+            throws Exception {
+        String uri = "redis-delay:jobs?maxDeliveries=1&concurrentConsumers=4&maxMessagesPerPoll=50&shards=3";
+        List<String> deliveries = new CopyOnWriteArrayList<>();
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri).process(e -> deliveries.add(e.getMessage().getBody(String.class)))
+                        .throwException(new IllegalStateException("still down"));
+            }
+        }).createProducerTemplate();
+        List<String> ids = IntStream.range(0, 600).mapToObj(i -> "j" + i).toList();
+        producer.sendBody(uri + "&operation=scheduleBatch", ids);
+        await().atMost(Duration.ofSeconds(30)).until(() -> allDeadLettered(producer, uri, ids.size()));
+        deliveries.clear();
+
+        // a limit above the count, so that the redrive ends even when it finds dead letters it moved again
+        Object moved = producer.requestBodyAndHeader(uri + "&operation=redrive", null, RedisDelayConstants.REDRIVE_LIMIT,
+                2 * ids.size());
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> allDeadLettered(producer, uri, ids.size()));
+        assertThat(moved).as("dead letters moved").isEqualTo((long) ids.size());
+        assertThat(deliveries).as("deliveries of the redriven messages").containsExactlyInAnyOrderElementsOf(ids);
+    }
+
+    /** Whether the queue holds nothing and its dead-letter queue {@code count} messages. */
+    private static boolean allDeadLettered(ProducerTemplate producer, String uri, long count) {
+        Map<?, ?> stats = producer.requestBody(uri + "&operation=stats", null, Map.class);
+        return (Long) stats.get("deadLettered") == count
+                && (Long) stats.get("scheduled") + (Long) stats.get("ready") + (Long) stats.get("inFlight") == 0;
+    }
+
     @Test
     void aSecondDeadLetterOfAnIdGoesBackUnderThatIdOnceTheQueueNoLongerHoldsIt() throws Exception {
         String uri = "redis-delay:orders?retrySchedule=10";
