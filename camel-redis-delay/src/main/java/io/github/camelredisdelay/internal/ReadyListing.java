@@ -46,6 +46,16 @@ public final class ReadyListing {
     }
 
     /**
+     * Fixes the listing's last entry now, at the stream's newest, without listing any: entries added after this call
+     * are not listed. Done by the first call of {@link #next} otherwise.
+     */
+    public void fixLast() {
+        if ("+".equals(last)) {
+            next(0);
+        }
+    }
+
+    /**
      * The next page: at most {@code limit} entries; when looking for one message, its next entry within one page of the
      * stream, or an entry with an empty message id when that page holds none and more may follow (call again).
      *

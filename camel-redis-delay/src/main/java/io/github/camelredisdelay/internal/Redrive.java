@@ -15,7 +15,9 @@
  */
 package io.github.camelredisdelay.internal;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Predicate;
 
 import io.github.camelredisdelay.OnDuplicate;
@@ -59,8 +61,18 @@ public final class Redrive {
     public long some(long limit, DueTime due) {
         long moved = 0;
         long ofOtherQueues = 0;
+        // every shard's listing ends where its stream ends now, before anything moves: a dead letter moved back that
+        // fails again before it is removed here is dead-lettered as <id>#<stream entry>, on the shard that id picks,
+        // which may be one not listed yet
+        Map<QueueShard, ReadyListing> listings = new LinkedHashMap<>();
         for (QueueShard shard : deadLetterQueue.all()) {
             ReadyListing listing = shard.inspection().readyListing("");
+            listing.fixLast();
+            listings.put(shard, listing);
+        }
+        for (Map.Entry<QueueShard, ReadyListing> shardListing : listings.entrySet()) {
+            QueueShard shard = shardListing.getKey();
+            ReadyListing listing = shardListing.getValue();
             List<ReadyEntry> page;
             int asked;
             do {

@@ -17,13 +17,15 @@
 --[[
   Lists messages of a dead-letter queue to move back (redrive): entries of its ready stream that no consumer of the
   dead-letter queue works on (not fetched yet, or fetched and handed back unrouted by a stopping consumer, see
-  hand-back.lua), oldest first, up to a last entry that the listing's first call fixes, so that entries added while a
-  redrive pages through the stream (dead letters it moved that failed again) are not listed. Changes nothing.
+  hand-back.lua), oldest first, up to a last entry that the listing's first call fixes (one listing none, see ARGV[3],
+  may fix it before the first page), so that entries added while a redrive pages through the stream (dead letters it
+  moved that failed again) are not listed. Changes nothing.
 
   Includes: ready-stream.lua
 
   KEYS, ARGV[1] and ARGV[2]: the dead-letter queue's keys, wake channel and consumer group (prelude.lua)
-  ARGV[3] the most entries to list
+  ARGV[3] the most entries to list; 0 with no message id (ARGV[6] ""): none, the call only fixes the listing's last
+          entry (a redrive does so on every shard of a sharded dead-letter queue before it moves anything)
   ARGV[4] list only entries after this stream entry id; "-": from the first one not fetched
   ARGV[5] list no entry after this stream entry id; "+": the stream's newest entry (the listing's first call)
   ARGV[6] a message id: look for its entries only, under that id or as <id>#<stream entry> or
@@ -40,6 +42,9 @@ local limit, after, last, wanted = tonumber(ARGV[3]), ARGV[4], ARGV[5], ARGV[6]
 if last == '+' then
   local newest = rcall('XREVRANGE', readyKey, '+', '-', 'COUNT', 1)[1]
   last = newest and newest[1] or '0-0'
+end
+if limit == 0 and wanted == '' then
+  return {last}
 end
 
 local _, lastDelivered = groupState()
