@@ -1,0 +1,116 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.springboot;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.github.camelredisdelay.embedded.RedisBinary;
+import io.github.camelredisdelay.embedded.RedisServerOptions;
+import io.github.camelredisdelay.embedded.RedisServerProcess;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A Spring Boot application told to stop (a rolling deployment's SIGTERM, say) while its Redis does not answer: with
+ * the application's RedissonClient bean as Redisson's defaults make it (as redisson-spring-boot-starter does), each
+ * Redis call is tried again for several seconds. The consumers know Redis is down, so their stop must not wait for such
+ * calls one queue after another, which made the close take several seconds per queue and outlast a Kubernetes grace
+ * period (30 s by default) with a handful of queues, cutting short the graceful stop of everything else in the
+ * application.
+ */
+class ShutdownWhileRedisIsDownTest {
+
+    private static final int QUEUES = 4;
+    /** The server outlives each application, so that it can be down while the application closes. */
+    private static RedisServerProcess redisServer;
+    /** Routes whose consumer has failed to fetch (bridgeErrorHandler hands the failure to the route). */
+    private static final Set<String> failedToFetch = ConcurrentHashMap.newKeySet();
+
+    @BeforeAll
+    static void startRedis() {
+        redisServer = RedisServerProcess.start(
+                RedisBinary.select(System.getProperty("redis.test.binary", RedisBinary.PATH_CHOICE)),
+                RedisServerOptions.defaults());
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        redisServer.close();
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class App {
+
+        /** Redisson's defaults: calls tried again for several seconds while Redis does not answer. */
+        @Bean(destroyMethod = "shutdown")
+        RedissonClient redisson() {
+            Config config = new Config();
+            config.useSingleServer().setAddress(redisServer.uri());
+            return Redisson.create(config);
+        }
+
+        @Bean
+        RouteBuilder consumers() {
+            return new RouteBuilder() {
+                @Override
+                public void configure() {
+                    for (int i = 0; i < QUEUES; i++) {
+                        String routeId = "queue-" + i;
+                        from("redis-delay:down-" + i + "?bridgeErrorHandler=true").routeId(routeId)
+                                .onException(Exception.class).handled(true).process(e -> failedToFetch.add(routeId)).end()
+                                .log("${body}");
+                    }
+                }
+            };
+        }
+    }
+
+    @Test
+    void anApplicationWhoseRedisIsDownClosesWithoutWaitingForRedisQueueAfterQueue() {
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
+                .properties("spring.config.name=shutdown-while-redis-is-down-test").run();
+        Duration took;
+        try {
+            redisServer.stop();
+            await("every consumer has found Redis down").atMost(Duration.ofSeconds(60))
+                    .until(() -> failedToFetch.size() == QUEUES);
+        } finally {
+            long closing = System.nanoTime();
+            context.close();
+            took = Duration.ofNanos(System.nanoTime() - closing);
+            redisServer.restart();
+        }
+
+        assertThat(took).as("time the application took to close with %d queues", QUEUES)
+                .isLessThan(Duration.ofSeconds(15));
+    }
+}
