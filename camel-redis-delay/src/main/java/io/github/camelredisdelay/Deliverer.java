@@ -443,8 +443,14 @@ final class Deliverer {
      * the stop's interrupt) keep their leases until they settle, so that no other consumer takes them over while they
      * run, and keep the endpoint's connection for that, also when the endpoint stops (its route removed); the lease
      * timer then leaves the group and gives the connection back.
+     * <p>
+     * With {@code redisUnreachable} (the consumer's last read failed) the stop does not wait for Redis' answer to its
+     * leaving the group: the client tries such a call again for as long as its retries last (several seconds with
+     * Redisson's defaults, as an application's client bean often has them), and consumers stop one after another, so
+     * each queue would add that to the stop. The call goes on meanwhile; a consumer that could not leave stays listed
+     * in the group, holding nothing, as when leaving fails.
      */
-    void stop() {
+    void stop(boolean redisUnreachable) {
         WakeChannels wake = handBackChannels;
         if (wake != null) {
             wake.stopListening(wakeChannel(), handBacks);
@@ -458,10 +464,13 @@ final class Deliverer {
         }
         stopped = true;
         if (leaseExtension == null || leases.size() == 0) {
-            try {
-                Futures.await(leaveGroup());
-            } catch (RuntimeException e) {
-                // logged by leaveGroup
+            CompletionStage<?> left = leaveGroup();
+            if (!redisUnreachable) {
+                try {
+                    Futures.await(left);
+                } catch (RuntimeException e) {
+                    // logged by leaveGroup
+                }
             }
         }
     }

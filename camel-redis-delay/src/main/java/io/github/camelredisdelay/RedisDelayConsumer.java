@@ -153,7 +153,8 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
         readerThreads.forEach(reader -> endpoint.wakeChannels().stopListening(reader.shard().wakeChannel(), reader.signal()));
         readerThreads = List.of();
         if (deliverers != null) {
-            deliverers.stop();
+            // while Redis is unreachable, leaving the consumer group is not waited for
+            deliverers.stop(fetchFailures.isDown());
         }
         super.doStop();
     }

@@ -167,7 +167,7 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport {
         // a received exchange settles itself when its unit of work is done; this consumer leaves the consumer group,
         // unless it still holds messages (retire.lua)
         if (shards != null) {
-            shards.stop();
+            shards.stop(false);
         }
     }
 }

@@ -97,7 +97,8 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
         stopWait.forWorkUnderWay(pollsUnderWay::get);
         super.doStop();
         if (deliverers != null) {
-            deliverers.stop();
+            // while Redis is unreachable, leaving the consumer group is not waited for
+            deliverers.stop(fetchFailures.isDown());
         }
     }
 

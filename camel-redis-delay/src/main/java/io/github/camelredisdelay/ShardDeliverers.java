@@ -59,11 +59,12 @@ final class ShardDeliverers {
     }
 
     /**
-     * Stops each deliverer: it stops extending leases, acknowledges what finished, and leaves the group; then
+     * Stops each deliverer: it stops extending leases, acknowledges what finished, and leaves the group, without
+     * waiting for Redis' answer to that when {@code redisUnreachable} ({@link Deliverer#stop}); then
      * {@link #consumerStopped()}.
      */
-    void stop() {
-        deliverers.forEach(Deliverer::stop);
+    void stop(boolean redisUnreachable) {
+        deliverers.forEach(deliverer -> deliverer.stop(redisUnreachable));
         consumerStopped();
     }
 
