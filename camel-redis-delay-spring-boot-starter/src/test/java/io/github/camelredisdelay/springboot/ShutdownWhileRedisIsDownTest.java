@@ -18,10 +18,14 @@ package io.github.camelredisdelay.springboot;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import io.github.camelredisdelay.embedded.RedisBinary;
 import io.github.camelredisdelay.embedded.RedisServerOptions;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
+import org.apache.camel.CamelContext;
+import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -51,6 +55,9 @@ class ShutdownWhileRedisIsDownTest {
     private static final int QUEUES = 4;
     /** The server outlives each application, so that it can be down while the application closes. */
     private static RedisServerProcess redisServer;
+    /** Messages the routes of {@link HoldingApp} hold until released. */
+    private static final CountDownLatch held = new CountDownLatch(QUEUES);
+    private static final CountDownLatch release = new CountDownLatch(1);
     /** Routes whose consumer has failed to fetch (bridgeErrorHandler hands the failure to the route). */
     private static final Set<String> failedToFetch = ConcurrentHashMap.newKeySet();
 
@@ -94,6 +101,31 @@ class ShutdownWhileRedisIsDownTest {
         }
     }
 
+    /** Routes that hold their message until released. */
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class HoldingApp extends App {
+
+        @Override
+        @Bean
+        RouteBuilder consumers() {
+            return new RouteBuilder() {
+                @Override
+                public void configure() {
+                    for (int i = 0; i < QUEUES; i++) {
+                        String routeId = "holding-" + i;
+                        from("redis-delay:held-" + i + "?bridgeErrorHandler=true").routeId(routeId)
+                                .onException(Exception.class).handled(true).process(e -> failedToFetch.add(routeId)).end()
+                                .process(e -> {
+                                    held.countDown();
+                                    release.await(30, TimeUnit.SECONDS);
+                                });
+                    }
+                }
+            };
+        }
+    }
+
     @Test
     void anApplicationWhoseRedisIsDownClosesWithoutWaitingForRedisQueueAfterQueue() {
         ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
@@ -103,6 +135,37 @@ class ShutdownWhileRedisIsDownTest {
             redisServer.stop();
             await("every consumer has found Redis down").atMost(Duration.ofSeconds(60))
                     .until(() -> failedToFetch.size() == QUEUES);
+        } finally {
+            long closing = System.nanoTime();
+            context.close();
+            took = Duration.ofNanos(System.nanoTime() - closing);
+            redisServer.restart();
+        }
+
+        assertThat(took).as("time the application took to close with %d queues", QUEUES)
+                .isLessThan(Duration.ofSeconds(15));
+    }
+
+    /**
+     * Exchanges that finished while Redis was down could not be acknowledged; a consumer that knows Redis is down must
+     * not try again at its stop, waiting for the client's retries queue after queue: the lease timer keeps trying in
+     * the background, as after a stop whose acknowledgement failed, and what is not acknowledged is delivered again.
+     */
+    @Test
+    void anApplicationWhoseExchangesFinishedWhileRedisWasDownClosesWithoutWaitingForRedisQueueAfterQueue() {
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(HoldingApp.class)
+                .properties("spring.config.name=shutdown-while-redis-is-down-test").run();
+        Duration took;
+        try {
+            ProducerTemplate producer = context.getBean(CamelContext.class).createProducerTemplate();
+            for (int i = 0; i < QUEUES; i++) {
+                producer.sendBody("redis-delay:held-" + i, "held " + i);
+            }
+            await("every route holds its message").atMost(Duration.ofSeconds(30)).until(() -> held.getCount() == 0);
+            redisServer.stop();
+            release.countDown();
+            await("every consumer has found Redis down after its exchange").atMost(Duration.ofSeconds(60))
+                    .until(() -> failedToFetch.stream().filter(route -> route.startsWith("holding-")).count() == QUEUES);
         } finally {
             long closing = System.nanoTime();
             context.close();
