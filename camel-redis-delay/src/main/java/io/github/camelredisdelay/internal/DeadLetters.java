@@ -159,6 +159,30 @@ public final class DeadLetters {
         return deadLetterId;
     }
 
+    /**
+     * Whether a dead letter's headers say it came from {@code queue}: their {@link RedisDelayConstants#ORIGINAL_QUEUE}
+     * names it, or none (a message scheduled onto the dead-letter queue directly). Of a dead-letter queue that several
+     * queues share, each queue's redrive and peek take only its own.
+     */
+    static boolean cameFrom(Map<String, Object> deadLetterHeaders, String queue) {
+        Object original = deadLetterHeaders.get(RedisDelayConstants.ORIGINAL_QUEUE);
+        return original == null || queue.equals(original);
+    }
+
+    /**
+     * Whether the dead letter held under {@code storedId} is one of message {@code messageId} of {@code queue}
+     * ({@link #cameFrom}); one that cannot be read is, under the message's id, as nothing says whose it is.
+     */
+    static boolean isDeadLetterOf(String queue, String messageId, String storedId, byte[] envelope) {
+        Envelope stored;
+        try {
+            stored = EnvelopeCodec.decode(envelope);
+        } catch (IllegalArgumentException e) {
+            return storedId.equals(messageId);
+        }
+        return cameFrom(stored.headers(), queue) && originalId(storedId, stored.headers()).equals(messageId);
+    }
+
     /** Whether the dead letter {@code id} of {@code shard} was copied from the delivery {@code copyOf} names. */
     private static boolean isCopy(QueueShard shard, String id, String copyOf) {
         try {

@@ -21,7 +21,6 @@ import java.util.Map;
 import java.util.function.Predicate;
 
 import io.github.camelredisdelay.OnDuplicate;
-import io.github.camelredisdelay.RedisDelayConstants;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -158,8 +157,7 @@ public final class Redrive {
             // an id of the message's own that only starts like the one looked for
             return Outcome.LEFT;
         }
-        Object original = stored.headers().get(RedisDelayConstants.ORIGINAL_QUEUE);
-        if (original != null && !target.name().equals(original)) {
+        if (!DeadLetters.cameFrom(stored.headers(), target.name())) {
             // a dead-letter queue that several queues share: each queue's redrive takes back its own dead letters
             return Outcome.OTHER_QUEUE;
         }

@@ -116,7 +116,8 @@ public final class ShardedQueue {
     }
 
     /**
-     * The message with this id from this queue, or else from {@code deadLetters} (then in state {@code dead}).
+     * The message with this id from this queue, or else its dead letter from {@code deadLetters} (then in state
+     * {@code dead}): never another queue's, of a dead-letter queue that several queues share.
      *
      * @return the message, or {@code null} when neither holds one with this id
      */
@@ -124,7 +125,9 @@ public final class ShardedQueue {
         InspectedMessage found = peek(id);
         if (found == null) {
             found = deadLetters.peek(id);
-            return found == null ? null : found.dead();
+            return found == null || !DeadLetters.isDeadLetterOf(name, id, found.id(), found.envelope())
+                    ? null
+                    : found.dead();
         }
         return found;
     }
