@@ -44,10 +44,11 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A queue whose consumers hold many messages at once (a long pending list: a slow route with a large
- * maxMessagesPerPoll, many consumer threads, or leases of a consumer that died with a long visibility timeout): no
- * single call on it may keep Redis busy for time that grows with the number held. The holder here is a consumer of the
- * group that read them with {@code XREADGROUP} and named a long visibility timeout, as the component's consumers do.
- * Needs the private redis-server of the test harness (it changes its slowlog settings).
+ * maxMessagesPerPoll, many consumer threads, or leases of a consumer that died with a long visibility timeout), or
+ * whose dead-letter queue holds many: no single call on it may keep Redis busy for time that grows with the number
+ * held. The holder here is a consumer of the group that read them with {@code XREADGROUP} and named a long visibility
+ * timeout, as the component's consumers do. Needs the private redis-server of the test harness (it changes its slowlog
+ * settings).
  */
 @NeedsRedisProcess
 class LongPendingListTest extends RedisDelayTestSupport {
@@ -179,6 +180,25 @@ class LongPendingListTest extends RedisDelayTestSupport {
         assertThat(states).containsEntry(firstHeld, "inflight").containsEntry(lastHeld, "inflight")
                 .containsEntry("ready-0", "ready");
         assertThat(slow).as("calls slower than %d ms: %s", maxMillis, SlowCalls.describe(slow)).isEmpty();
+    }
+
+    /**
+     * A peek of an id its queue does not hold looks for the queue's dead letters of the id, also those held under
+     * {@code <id>#<stream entry>}, which may be anywhere in the dead-letter queue: reading its ids in one call took 48
+     * ms with 100,000 dead letters, and grows with their number.
+     */
+    @Test
+    void peekOfAnIdBesideOneHundredThousandDeadLettersKeepsRedisBusyForLessThanFifteenMs() throws Exception {
+        RedisServerProcess server = RedisServerExtension.process().orElseThrow();
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        scheduleNow(producer, "orders.dead", 100_000);
+
+        slowCalls = SlowCalls.record(server, 15_000, 1);
+        String state = state(producer, "order-7");
+        Map<String, LongSummaryStatistics> slow = slowCalls.byCommand();
+
+        assertThat(state).as("state of an id that neither queue holds").isNull();
+        assertThat(slow).as("calls slower than 15 ms: %s", SlowCalls.describe(slow)).isEmpty();
     }
 
     /** Schedules count messages due now, under generated ids. */

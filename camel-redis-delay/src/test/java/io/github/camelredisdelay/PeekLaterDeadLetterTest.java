@@ -21,7 +21,6 @@ import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Message;
 import org.apache.camel.ProducerTemplate;
-import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,15 +38,7 @@ class PeekLaterDeadLetterTest extends RedisDelayTestSupport {
 
     @Test
     void aPeekFindsTheQueuesDeadLetterHeldUnderItsIdWithASuffix() throws Exception {
-        CamelContext context = startContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                errorHandler(noErrorHandler());
-                from(QUEUE).process(e -> {
-                    throw new IllegalStateException("mail server down");
-                });
-            }
-        });
+        CamelContext context = startFailingConsumers("mail server down", QUEUE);
         ProducerTemplate producer = context.createProducerTemplate();
         producer.sendBodyAndHeader(QUEUE, "first reminder", RedisDelayConstants.MESSAGE_ID, "r-1");
         await().atMost(Duration.ofSeconds(10)).until(() -> "dead".equals(peek(producer).getHeader(RedisDelayConstants.STATE)));
@@ -77,18 +68,8 @@ class PeekLaterDeadLetterTest extends RedisDelayTestSupport {
     @Test
     void aPeekFindsTheQueuesDeadLetterHeldUnderItsIdWithASuffixBesideAnotherQueuesUnderTheId() throws Exception {
         String options = "?maxDeliveries=1&deadLetterQueue=notify.dead";
-        ProducerTemplate producer = startContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                errorHandler(noErrorHandler());
-                from("redis-delay:sms" + options).process(e -> {
-                    throw new IllegalStateException("sms gateway down");
-                });
-                from("redis-delay:email" + options).process(e -> {
-                    throw new IllegalStateException("mail server down");
-                });
-            }
-        }).createProducerTemplate();
+        ProducerTemplate producer = startFailingConsumers("gateway down", "redis-delay:sms" + options,
+                "redis-delay:email" + options).createProducerTemplate();
         producer.sendBodyAndHeader("redis-delay:sms" + options, "n-1 by sms", RedisDelayConstants.MESSAGE_ID, "n-1");
         await().atMost(Duration.ofSeconds(10)).until(() -> redis().getMap(key("notify.dead", "msg")).size() == 1);
         producer.sendBodyAndHeader("redis-delay:email" + options, "n-1 by email", RedisDelayConstants.MESSAGE_ID, "n-1");
@@ -104,8 +85,47 @@ class PeekLaterDeadLetterTest extends RedisDelayTestSupport {
         assertThat(sms.getBody()).as("sms' n-1").isEqualTo("n-1 by sms");
     }
 
+    @Test
+    void aPeekReportsTheNewestOfTheDeadLettersOfAnIdOnAnyShardUnderTheIdItIsHeldUnder() throws Exception {
+        String queue = "redis-delay:tasks?maxDeliveries=1&shards=4";
+        // characters HSCAN's patterns would otherwise read as wildcards
+        String id = "t[1]*?\\";
+        CamelContext context = startFailingConsumers("worker down", queue);
+        ProducerTemplate producer = context.createProducerTemplate();
+        producer.sendBodyAndHeader(queue, "first run", RedisDelayConstants.MESSAGE_ID, id);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> "dead".equals(peek(producer, queue, id).getHeader(RedisDelayConstants.STATE)));
+        assertThat(peek(producer, queue, id).getHeader(RedisDelayConstants.MESSAGE_ID)).isEqualTo(id);
+        producer.sendBodyAndHeader(queue, "second run", RedisDelayConstants.MESSAGE_ID, id);
+        await().atMost(Duration.ofSeconds(10)).until(() -> peek(producer, queue, id).getHeader(RedisDelayConstants.MESSAGE_ID,
+                String.class).startsWith(id + "#"));
+
+        Message newest = peek(producer, queue, id);
+        assertThat(newest.getBody()).isEqualTo("second run");
+        assertThat(newest.getHeader(RedisDelayConstants.STATE)).isEqualTo("dead");
+        String heldAs = newest.getHeader(RedisDelayConstants.MESSAGE_ID, String.class);
+        RedisDelayEndpoint endpoint = context.getEndpoint(queue, RedisDelayEndpoint.class);
+        assertThat(endpoint.peekMessage(id)).containsEntry("id", heldAs).containsEntry("body", "second run");
+
+        // the id it is held under names that one to a redrive, which takes it back under the message's id
+        assertThat(producer.requestBodyAndHeader(queue + "&operation=redrive&delay=1h", null,
+                RedisDelayConstants.MESSAGE_ID, heldAs)).isEqualTo(1L);
+        Message back = peek(producer, queue, id);
+        assertThat(back.getBody()).isEqualTo("second run");
+        assertThat(back.getHeader(RedisDelayConstants.STATE)).isEqualTo("scheduled");
+        assertThat(producer.requestBodyAndHeader(queue + "&operation=cancel", null, RedisDelayConstants.MESSAGE_ID, id))
+                .isEqualTo(true);
+        Message older = peek(producer, queue, id);
+        assertThat(older.getBody()).isEqualTo("first run");
+        assertThat(older.getHeader(RedisDelayConstants.MESSAGE_ID)).isEqualTo(id);
+    }
+
+    private static Message peek(ProducerTemplate producer, String queue, String id) {
+        return producer.request(queue + "&operation=peek", e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, id))
+                .getMessage();
+    }
+
     private static Message peek(ProducerTemplate producer) {
-        return producer.request(QUEUE + "&operation=peek",
-                e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "r-1")).getMessage();
+        return peek(producer, QUEUE, "r-1");
     }
 }

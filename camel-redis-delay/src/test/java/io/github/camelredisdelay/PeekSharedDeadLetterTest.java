@@ -20,7 +20,6 @@ import java.time.Duration;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.ProducerTemplate;
-import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,15 +37,7 @@ class PeekSharedDeadLetterTest extends RedisDelayTestSupport {
 
     @Test
     void aPeekOfOneQueueDoesNotReportAnotherQueuesDeadLetterOfTheSameId() throws Exception {
-        CamelContext context = startContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                errorHandler(noErrorHandler());
-                from("redis-delay:invoices" + OPTIONS).process(e -> {
-                    throw new IllegalStateException("billing down");
-                });
-            }
-        });
+        CamelContext context = startFailingConsumers("billing down", "redis-delay:invoices" + OPTIONS);
         ProducerTemplate producer = context.createProducerTemplate();
         producer.sendBodyAndHeader("redis-delay:invoices", "invoice of order 7", RedisDelayConstants.MESSAGE_ID, "order-7");
         await().atMost(Duration.ofSeconds(10)).until(() -> "dead".equals(producer.request(

@@ -55,6 +55,11 @@ public enum LuaScript {
     PURGE("purge.lua", RScript.Mode.READ_WRITE),
     BROWSE("browse.lua", RScript.Mode.READ_ONLY),
     DEAD_LETTERS("dead-letters.lua", RScript.Mode.READ_ONLY),
+    /**
+     * Only reads, but pages with an {@code HSCAN} cursor, which holds only on the server that gave it (replicas' hash
+     * tables may differ in size): READ_WRITE sends every page to the master.
+     */
+    DEAD_LETTER_IDS("dead-letter-ids.lua", RScript.Mode.READ_WRITE),
     DISCARD("discard.lua", RScript.Mode.READ_WRITE),
     TIME("time.lua", RScript.Mode.READ_ONLY),
     PROBE("probe.lua", RScript.Mode.READ_WRITE),

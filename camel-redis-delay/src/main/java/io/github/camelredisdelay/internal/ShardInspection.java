@@ -16,7 +16,9 @@
 package io.github.camelredisdelay.internal;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 import io.github.camelredisdelay.internal.ScriptCalls.Durability;
 import org.redisson.api.RScript;
@@ -68,6 +70,23 @@ public final class ShardInspection {
         }
         return InspectedMessage.of(queue, id, text(reply.get(0)), (byte[]) reply.get(1), (byte[]) reply.get(2),
                 toLong(reply.get(3)));
+    }
+
+    /**
+     * The ids this shard holds that start with {@code <id>#}: those of the later dead letters of the id a dead-letter
+     * queue holds ({@link DeadLetters}), and any of a message's own that only start so; one {@code HSCAN} page per
+     * call, see {@code dead-letter-ids.lua}.
+     */
+    public Set<String> suffixedIds(String id) {
+        Set<String> ids = new LinkedHashSet<>();
+        String cursor = "0";
+        do {
+            List<Object> reply = scripts.callAndWait("Search for dead letters of message " + id, LuaScript.DEAD_LETTER_IDS,
+                    Durability.NONE, RScript.ReturnType.LIST, bytes(id), bytes(cursor));
+            cursor = text(reply.get(0));
+            reply.subList(1, reply.size()).forEach(found -> ids.add(text(found)));
+        } while (!"0".equals(cursor));
+        return ids;
     }
 
     /**

@@ -18,6 +18,7 @@ package io.github.camelredisdelay.internal;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -116,20 +117,32 @@ public final class ShardedQueue {
     }
 
     /**
-     * The message with this id from this queue, or else its dead letter from {@code deadLetters} (then in state
-     * {@code dead}): never another queue's, of a dead-letter queue that several queues share.
+     * The message with this id from this queue, or else the newest of its dead letters in {@code deadLetters}
+     * ({@link #newestDeadLetter}).
      *
      * @return the message, or {@code null} when neither holds one with this id
      */
     public InspectedMessage peek(String id, ShardedQueue deadLetters) {
         InspectedMessage found = peek(id);
-        if (found == null) {
-            found = deadLetters.peek(id);
-            return found == null || !DeadLetters.isDeadLetterOf(name, id, found.id(), found.envelope())
-                    ? null
-                    : found.dead();
-        }
-        return found;
+        return found != null ? found : deadLetters.newestDeadLetter(name, id);
+    }
+
+    /**
+     * Of the dead letters of message {@code id} of {@code queue} that this dead-letter queue holds, under the id or as
+     * a later dead letter of the id under {@code <id>#<stream entry>} or {@code <id>#<stream entry>.<n>}
+     * ({@link DeadLetters}) on any shard, the newest: the one dead-lettered last. Never another queue's, of a
+     * dead-letter queue that several queues share ({@link DeadLetters#isDeadLetterOf}). Reads every shard's record
+     * hash, a page per script call.
+     *
+     * @return the dead letter, in state {@code dead} and with the id it is held under, or {@code null} when there is
+     *         none
+     */
+    private InspectedMessage newestDeadLetter(String queue, String id) {
+        Stream<String> heldUnder = Stream.concat(Stream.of(id),
+                shards.stream().flatMap(shard -> shard.inspection().suffixedIds(id).stream()));
+        return heldUnder.map(this::peek).filter(Objects::nonNull)
+                .filter(dead -> DeadLetters.isDeadLetterOf(queue, id, dead.id(), dead.envelope()))
+                .max(Comparator.comparingLong(InspectedMessage::scheduledAt)).map(InspectedMessage::dead).orElse(null);
     }
 
     /**

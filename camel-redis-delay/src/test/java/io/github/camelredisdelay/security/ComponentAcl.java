@@ -25,7 +25,7 @@ final class ComponentAcl {
     /** The rules for Redis 7, in {@code ACL SETUSER} syntax, to follow {@code reset on >password}. */
     static final String REDIS_7_RULES = "~camel:delay:* resetchannels &camel:delay:*"
                                         + " +ping +script|load +evalsha +evalsha_ro +xreadgroup +xclaim +xgroup|create +psubscribe +punsubscribe"
-                                        + " +hlen"
+                                        + " +hlen +hscan"
                                         + " +time +exists +hget +hmget +hset +hsetnx +hdel +unlink +zadd +zrem +zscore +zcard +zcount +zrange"
                                         + " +zrangebyscore +zrevrangebyscore +zremrangebyrank +xadd +xack +xdel +xlen +xrange +xrevrange +xpending +xautoclaim +xinfo|consumers +xinfo|groups"
                                         + " +xgroup|delconsumer +publish +info";

@@ -27,6 +27,7 @@ import io.github.camelredisdelay.RedisDelayComponent;
 import io.github.camelredisdelay.RedisDelayConfiguration;
 import org.apache.camel.CamelContext;
 import org.apache.camel.RoutesBuilder;
+import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -59,6 +60,24 @@ public abstract class RedisDelayTestSupport {
         CamelContext context = createContext(routes);
         context.start();
         return context;
+    }
+
+    /**
+     * Starts a CamelContext like {@link #startContext} whose routes from these endpoints fail every delivery with an
+     * {@link IllegalStateException} of this message, with no error handler: retries and dead letters are the queue's.
+     */
+    protected CamelContext startFailingConsumers(String failure, String... uris) throws Exception {
+        return startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                errorHandler(noErrorHandler());
+                for (String uri : uris) {
+                    from(uri).process(e -> {
+                        throw new IllegalStateException(failure);
+                    });
+                }
+            }
+        });
     }
 
     /**
