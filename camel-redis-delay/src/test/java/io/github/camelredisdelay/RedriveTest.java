@@ -126,13 +126,7 @@ class RedriveTest extends RedisDelayTestSupport {
     void redriveMovesOnlyTheDeadLettersPresentWhenItStartedEvenWhenTheyFailAgainMeanwhile() throws Exception {
         String uri = "redis-delay:jobs?maxDeliveries=1&concurrentConsumers=4&maxMessagesPerPoll=50";
         List<String> deliveries = new CopyOnWriteArrayList<>();
-        ProducerTemplate producer = startContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                from(uri).process(e -> deliveries.add(e.getMessage().getBody(String.class)))
-                        .throwException(new IllegalStateException("still down"));
-            }
-        }).createProducerTemplate();
+        ProducerTemplate producer = startRecordingFailures(uri, deliveries);
         // more than one listing page, each dead letter failing again as soon as it is back
         List<String> ids = IntStream.range(0, 120).mapToObj(i -> "j" + i).toList();
         producer.sendBody("redis-delay:jobs?operation=scheduleBatch", ids);
@@ -160,13 +154,7 @@ class RedriveTest extends RedisDelayTestSupport {
             throws Exception {
         String uri = "redis-delay:jobs?maxDeliveries=1&concurrentConsumers=4&maxMessagesPerPoll=50&shards=3";
         List<String> deliveries = new CopyOnWriteArrayList<>();
-        ProducerTemplate producer = startContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                from(uri).process(e -> deliveries.add(e.getMessage().getBody(String.class)))
-                        .throwException(new IllegalStateException("still down"));
-            }
-        }).createProducerTemplate();
+        ProducerTemplate producer = startRecordingFailures(uri, deliveries);
         List<String> ids = IntStream.range(0, 600).mapToObj(i -> "j" + i).toList();
         producer.sendBody(uri + "&operation=scheduleBatch", ids);
         await().atMost(Duration.ofSeconds(30)).until(() -> allDeadLettered(producer, uri, ids.size()));
@@ -536,5 +524,19 @@ class RedriveTest extends RedisDelayTestSupport {
         assertThat(stats.get("deadLettered")).isEqualTo(1L);
         assertThat(moved).isEqualTo(1L);
         await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() == 1);
+    }
+
+    /**
+     * Starts a route from {@code uri} that records the body of each delivery in {@code deliveries} and fails it (the
+     * queue's consumers are "still down"); returns a producer of its CamelContext.
+     */
+    private ProducerTemplate startRecordingFailures(String uri, List<String> deliveries) throws Exception {
+        return startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri).process(e -> deliveries.add(e.getMessage().getBody(String.class)))
+                        .throwException(new IllegalStateException("still down"));
+            }
+        }).createProducerTemplate();
     }
 }

@@ -36,9 +36,18 @@ import org.springframework.test.annotation.DirtiesContext;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** The queue consumer's Camel health check, seen through Spring Boot's actuator while Redis stops and starts. */
+/**
+ * The queue consumer's Camel health check, seen through Spring Boot's actuator while Redis stops and starts, and the
+ * Kubernetes probes (/actuator/health/readiness and /liveness): Spring Boot's readiness group holds only its own
+ * readinessState, so the Camel checks reach it only through camel-spring-boot's camelReadinessState, which the README's
+ * configuration adds. The readiness probe then fails while Redis does not answer and passes again once it does; the
+ * liveness probe stays UP, so Kubernetes does not restart the pods for an outage of Redis.
+ */
 @SpringBootTest(classes = ActuatorHealthTest.App.class,
-                properties = "management.endpoints.jmx.exposure.include=health")
+                properties = {
+                        "management.endpoints.jmx.exposure.include=health",
+                        "management.endpoint.health.probes.enabled=true",
+                        "management.endpoint.health.group.readiness.include=readinessState,camelReadinessState" })
 @DirtiesContext
 class ActuatorHealthTest {
 
@@ -66,21 +75,36 @@ class ActuatorHealthTest {
     private RedisServerProcess redisServer;
 
     @Test
-    void healthIsDownWhileRedisIsStoppedAndUpAfterItRestarts() {
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(shown()).isEqualTo("UP, " + CHECK + "=UP"));
+    void healthIsDownAndReadinessFailsWhileRedisIsStoppedAndBothAreUpAfterItRestartsWhileLivenessStaysUp() {
+        String up = "UP, " + CHECK + "=UP; readiness=UP liveness=UP";
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(shown()).isEqualTo(up));
 
         redisServer.stop();
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(shown()).isEqualTo("DOWN, " + CHECK + "=DOWN"));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(
+                () -> assertThat(shown()).isEqualTo("DOWN, " + CHECK + "=DOWN; readiness=OUT_OF_SERVICE liveness=UP"));
 
         redisServer.restart();
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(shown()).isEqualTo("UP, " + CHECK + "=UP"));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(shown()).isEqualTo(up));
+    }
+
+    /**
+     * The overall status, the consumer check's state and the probes' statuses, e.g.
+     * {@code ...; readiness=UP liveness=UP}.
+     */
+    private String shown() {
+        return health() + "; readiness=" + status("readiness") + " liveness=" + status("liveness");
+    }
+
+    private String status(String group) {
+        HealthDescriptor descriptor = health.healthForPath(group);
+        return descriptor == null ? "no group " + group : descriptor.getStatus().toString();
     }
 
     /**
      * The overall status and the consumer check's state as the actuator shows them, e.g. {@code DOWN,
      * consumer:health-consumer=DOWN}; the whole health tree when the check is not in it, so a failure says why.
      */
-    private String shown() {
+    private String health() {
         HealthDescriptor root = health.health();
         if (root instanceof CompositeHealthDescriptor composite) {
             for (HealthDescriptor component : composite.getComponents().values()) {

@@ -20,11 +20,13 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import io.github.camelredisdelay.embedded.RedisBinary;
 import io.github.camelredisdelay.embedded.RedisServerOptions;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
 import org.apache.camel.CamelContext;
+import org.apache.camel.Processor;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.AfterAll;
@@ -87,18 +89,27 @@ class ShutdownWhileRedisIsDownTest {
 
         @Bean
         RouteBuilder consumers() {
-            return new RouteBuilder() {
-                @Override
-                public void configure() {
-                    for (int i = 0; i < QUEUES; i++) {
-                        String routeId = "queue-" + i;
-                        from("redis-delay:down-" + i + "?bridgeErrorHandler=true").routeId(routeId)
-                                .onException(Exception.class).handled(true).process(e -> failedToFetch.add(routeId)).end()
-                                .log("${body}");
-                    }
-                }
-            };
+            return consumersOf("down-", "queue-", exchange -> {
+            });
         }
+    }
+
+    /**
+     * {@value #QUEUES} routes from the queues {@code <queuePrefix>0..}, with ids {@code <routePrefix>0..}, that record
+     * a failed fetch (bridgeErrorHandler hands it to the route) and otherwise run {@code step}.
+     */
+    private static RouteBuilder consumersOf(String queuePrefix, String routePrefix, Processor step) {
+        return new RouteBuilder() {
+            @Override
+            public void configure() {
+                for (int i = 0; i < QUEUES; i++) {
+                    String routeId = routePrefix + i;
+                    from("redis-delay:" + queuePrefix + i + "?bridgeErrorHandler=true").routeId(routeId)
+                            .onException(Exception.class).handled(true).process(e -> failedToFetch.add(routeId)).end()
+                            .process(step);
+                }
+            }
+        };
     }
 
     /** Routes that hold their message until released. */
@@ -109,38 +120,20 @@ class ShutdownWhileRedisIsDownTest {
         @Override
         @Bean
         RouteBuilder consumers() {
-            return new RouteBuilder() {
-                @Override
-                public void configure() {
-                    for (int i = 0; i < QUEUES; i++) {
-                        String routeId = "holding-" + i;
-                        from("redis-delay:held-" + i + "?bridgeErrorHandler=true").routeId(routeId)
-                                .onException(Exception.class).handled(true).process(e -> failedToFetch.add(routeId)).end()
-                                .process(e -> {
-                                    held.countDown();
-                                    release.await(30, TimeUnit.SECONDS);
-                                });
-                    }
-                }
-            };
+            return consumersOf("held-", "holding-", exchange -> {
+                held.countDown();
+                release.await(30, TimeUnit.SECONDS);
+            });
         }
     }
 
     @Test
     void anApplicationWhoseRedisIsDownClosesWithoutWaitingForRedisQueueAfterQueue() {
-        ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
-                .properties("spring.config.name=shutdown-while-redis-is-down-test").run();
-        Duration took;
-        try {
+        Duration took = timeToCloseAfter(App.class, context -> {
             redisServer.stop();
             await("every consumer has found Redis down").atMost(Duration.ofSeconds(60))
                     .until(() -> failedToFetch.size() == QUEUES);
-        } finally {
-            long closing = System.nanoTime();
-            context.close();
-            took = Duration.ofNanos(System.nanoTime() - closing);
-            redisServer.restart();
-        }
+        });
 
         assertThat(took).as("time the application took to close with %d queues", QUEUES)
                 .isLessThan(Duration.ofSeconds(15));
@@ -153,10 +146,7 @@ class ShutdownWhileRedisIsDownTest {
      */
     @Test
     void anApplicationWhoseExchangesFinishedWhileRedisWasDownClosesWithoutWaitingForRedisQueueAfterQueue() {
-        ConfigurableApplicationContext context = new SpringApplicationBuilder(HoldingApp.class)
-                .properties("spring.config.name=shutdown-while-redis-is-down-test").run();
-        Duration took;
-        try {
+        Duration took = timeToCloseAfter(HoldingApp.class, context -> {
             ProducerTemplate producer = context.getBean(CamelContext.class).createProducerTemplate();
             for (int i = 0; i < QUEUES; i++) {
                 producer.sendBody("redis-delay:held-" + i, "held " + i);
@@ -166,14 +156,28 @@ class ShutdownWhileRedisIsDownTest {
             release.countDown();
             await("every consumer has found Redis down after its exchange").atMost(Duration.ofSeconds(60))
                     .until(() -> failedToFetch.stream().filter(route -> route.startsWith("holding-")).count() == QUEUES);
+        });
+
+        assertThat(took).as("time the application took to close with %d queues", QUEUES)
+                .isLessThan(Duration.ofSeconds(15));
+    }
+
+    /**
+     * Runs the application {@code app}, lets {@code outage} take its Redis down, and returns how long closing the
+     * application then took; Redis is started again afterwards.
+     */
+    private static Duration timeToCloseAfter(Class<?> app, Consumer<ConfigurableApplicationContext> outage) {
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(app)
+                .properties("spring.config.name=shutdown-while-redis-is-down-test").run();
+        Duration took;
+        try {
+            outage.accept(context);
         } finally {
             long closing = System.nanoTime();
             context.close();
             took = Duration.ofNanos(System.nanoTime() - closing);
             redisServer.restart();
         }
-
-        assertThat(took).as("time the application took to close with %d queues", QUEUES)
-                .isLessThan(Duration.ofSeconds(15));
+        return took;
     }
 }
