@@ -718,14 +718,13 @@ public class RedisDelayEndpoint extends DefaultEndpoint
      * empty, too long): an empty one would make a redrive read the whole dead-letter queue to find nothing.
      */
     private String requireMessageId(String operation, String messageId) {
-        if (messageId == null || !MessageIds.hasAllowedLength(messageId)) {
+        String where = "for " + operation + " on queue " + queueName;
+        if (messageId == null) {
             throw new IllegalArgumentException(
-                    "Invalid message id" + (messageId == null ? "" : " of " + messageId.length() + " characters")
-                                               + " for " + operation + " on queue " + queueName
-                                               + (messageId == null ? ": no message id was given;" : ":") + " 1 to "
+                    "Invalid message id " + where + ": no message id was given; 1 to "
                                                + MessageIds.MAX_LENGTH + " characters are allowed");
         }
-        return messageId;
+        return MessageIds.requireAllowedLength(messageId, where);
     }
 
     /** The validated delays of the retry schedule, in ms. */

@@ -465,13 +465,10 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
 
     private String messageId(Message message) {
         String id = message.getHeader(RedisDelayConstants.MESSAGE_ID, String.class);
-        if (id != null && !MessageIds.hasAllowedLength(id)) {
-            throw new IllegalArgumentException(
-                    "Invalid message id of " + id.length() + " characters in header "
-                                               + RedisDelayConstants.MESSAGE_ID + " for queue " + endpoint.getQueueName()
-                                               + ": 1 to " + MessageIds.MAX_LENGTH + " characters are allowed");
-        }
-        return id;
+        return id == null
+                ? null
+                : MessageIds.requireAllowedLength(id,
+                        "in header " + RedisDelayConstants.MESSAGE_ID + " for queue " + endpoint.getQueueName());
     }
 
     private String requiredMessageId(Message message, RedisDelayOperation operation) {

@@ -18,7 +18,6 @@ package io.github.camelredisdelay.internal;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 import io.github.camelredisdelay.OnDuplicate;
 import io.github.camelredisdelay.RedisDelayConstants;
@@ -44,9 +43,6 @@ public final class DeadLetters {
      * entry and the message's version. The component's own; never given to a route, and removed by a redrive.
      */
     public static final String COPY_OF = "CamelRedisDelayDeadLetterOf";
-
-    /** What may follow the stream entry in a dead letter's id: nothing, or {@code .<n>} ({@link #store}). */
-    private static final Pattern COPY_NUMBER = Pattern.compile("(\\.\\d{1,4})?");
 
     private final QueueShard source;
     private final ShardedQueue target;
@@ -150,10 +146,8 @@ public final class DeadLetters {
         if (deadLetterHeaders.get(COPY_OF) instanceof String copyOf) {
             // <source stream> <stream entry> <scheduled at> <generation>, from the end: a stream's name may hold spaces
             String[] delivery = copyOf.split(" ");
-            String suffix = delivery.length >= 4 ? "#" + delivery[delivery.length - 3] : null;
-            int at = suffix == null ? -1 : deadLetterId.lastIndexOf(suffix);
-            if (at > 0 && COPY_NUMBER.matcher(deadLetterId).region(at + suffix.length(), deadLetterId.length()).matches()) {
-                return deadLetterId.substring(0, at);
+            if (delivery.length >= 4) {
+                return MessageIds.withoutDeadLetterSuffix(deadLetterId, delivery[delivery.length - 3]);
             }
         }
         return deadLetterId;

@@ -58,6 +58,8 @@ public final class MessageIds {
      * copy on {@code .<n>}.
      */
     private static final Pattern DEAD_LETTER_SUFFIX = Pattern.compile("#\\d{1,20}-\\d{1,20}(\\.\\d{1,4})?");
+    /** What follows the stream entry in the suffix of {@link #deadLetterId}: nothing, or {@code .<copy>}. */
+    private static final Pattern COPY_NUMBER = Pattern.compile("(\\.\\d{1,4})?");
 
     private MessageIds() {
     }
@@ -70,6 +72,33 @@ public final class MessageIds {
      */
     public static String deadLetterId(String id, String streamEntryId, int copy) {
         return id + "#" + streamEntryId + (copy == 1 ? "" : "." + copy);
+    }
+
+    /**
+     * The id of the message a dead letter held under {@code deadLetterId} was dead-lettered from the stream entry
+     * {@code streamEntryId}: {@code deadLetterId} without the suffix {@link #deadLetterId} added, or as it is when it
+     * has none.
+     */
+    public static String withoutDeadLetterSuffix(String deadLetterId, String streamEntryId) {
+        String suffix = "#" + streamEntryId;
+        int at = deadLetterId.lastIndexOf(suffix);
+        if (at > 0 && COPY_NUMBER.matcher(deadLetterId).region(at + suffix.length(), deadLetterId.length()).matches()) {
+            return deadLetterId.substring(0, at);
+        }
+        return deadLetterId;
+    }
+
+    /**
+     * Refuses, naming {@code where} it was given ("in header ... for queue ..."), an {@code id} no message can have
+     * ({@link #hasAllowedLength}); returns it otherwise.
+     */
+    public static String requireAllowedLength(String id, String where) {
+        if (!hasAllowedLength(id)) {
+            throw new IllegalArgumentException(
+                    "Invalid message id of " + id.length() + " characters " + where + ": 1 to "
+                                               + MAX_LENGTH + " characters are allowed");
+        }
+        return id;
     }
 
     /**

@@ -37,6 +37,14 @@ public record Reclaimed(List<Delivery> deliveries, String cursor, int handedBack
         return FROM_START.equals(cursor);
     }
 
+    /**
+     * Whether the next fetch should look again at once: this look did not reach the end of the pending list, or
+     * handed-back messages filled its {@code count}, so more may wait.
+     */
+    public boolean leftMore(int count) {
+        return !reachedEnd() || handedBack == count;
+    }
+
     /** How many of the messages taken over were leased to a consumer that stopped answering: delivered again. */
     public int expired() {
         return deliveries.size() - handedBack;

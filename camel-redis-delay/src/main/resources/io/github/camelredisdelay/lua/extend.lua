@@ -33,7 +33,7 @@ local consumer = ARGV[3]
 local held = {}
 for i = 4, #ARGV do
   local pending = lease(ARGV[i])
-  if pending ~= nil and pending[2] == consumer and not handedBack(pending) then
+  if pending ~= nil and pending[2] == consumer then
     held[#held + 1] = ARGV[i]
   end
 end

@@ -38,7 +38,7 @@ for i = 4, #ARGV do
   local pending = rcall('XPENDING', readyKey, group, entryId, entryId, 1, consumer)
   if #pending == 1 then
     -- TIME 0: idle since ever, so that its lease counts as expired whatever the visibility timeout of the one who
-    -- looks (see handedBack); JUSTID: the claim itself does not count a delivery; RETRYCOUNT takes back the one this
+    -- looks, also where a look reads the group's pending list (reclaim.lua); JUSTID: the claim itself does not count a delivery; RETRYCOUNT takes back the one this
     -- read counted
     rcall('XCLAIM', readyKey, group, HANDED_BACK_CONSUMER, 0, entryId, 'TIME', 0, 'RETRYCOUNT', pending[1][4] - 1,
       'JUSTID')

@@ -70,18 +70,16 @@ local function lease(entryId)
   return rcall('XPENDING', readyKey, group, entryId, entryId, 1)[1]
 end
 
--- Whether a lease (see lease) was handed back (hand-back.lua): its delivery time was set to 1970, so it has been idle
--- for more than 10^12 ms (31 years), which no delivery can have. Such an entry waits for a consumer to take it over,
--- as a ready one does.
-local HANDED_BACK_IDLE = 1000000000000
-local function handedBack(pending)
-  return pending[3] >= HANDED_BACK_IDLE
-end
-
 -- The consumer of the group that holds what consumers handed back (hand-back.lua): no consumer's name ends like it
 -- (theirs end in "~<visibility timeout in ms>", ConsumerNames.java). Its own pending list holds just those entries, so
 -- they are counted and listed without reading the whole group's, which holds every message in flight.
 local HANDED_BACK_CONSUMER = 'handed-back'
+
+-- Whether a lease (see lease) was handed back (hand-back.lua): HANDED_BACK_CONSUMER holds it. Such an entry waits for
+-- a consumer to take it over, as a ready one does.
+local function handedBack(pending)
+  return pending[2] == HANDED_BACK_CONSUMER
+end
 
 -- How many entries are handed back, and the lease (see lease) of the first of them, or nil when none is: read in time
 -- that grows with the number of consumers of the group, not with the number of messages in flight.
