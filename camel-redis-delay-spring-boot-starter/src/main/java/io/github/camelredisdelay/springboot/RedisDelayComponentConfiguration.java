@@ -17,6 +17,7 @@ package io.github.camelredisdelay.springboot;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import io.github.camelredisdelay.ConsumerType;
@@ -153,9 +154,9 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
     private Integer maxDeliveries = 5;
 
     /**
-     * Delays between redeliveries after a failed exchange; the last one repeats.
+     * Delays between redeliveries after a failed exchange; the last one repeats. Comma-separated text or a YAML list.
      */
-    private String retrySchedule = "1s,5s,30s,2m,10m";
+    private List<String> retrySchedule = List.of("1s", "5s", "30s", "2m", "10m");
 
     /**
      * Queue that receives exhausted messages; by default <queue>.dead.
@@ -416,13 +417,14 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
         bound.put("maxDeliveries", maxDeliveries);
     }
 
-    public String getRetrySchedule() {
+    public List<String> getRetrySchedule() {
         return retrySchedule;
     }
 
-    public void setRetrySchedule(String retrySchedule) {
+    public void setRetrySchedule(List<String> retrySchedule) {
         this.retrySchedule = retrySchedule;
-        bound.put("retrySchedule", retrySchedule);
+        // the component's form, comma-separated, whichever form Spring bound
+        bound.put("retrySchedule", String.join(",", retrySchedule));
     }
 
     public String getDeadLetterQueue() {

@@ -116,7 +116,7 @@ class ScheduleAndConsumeTest {
         assertThat(metadata).contains("\"name\": \"camel.component.redis-delay.max-deliveries\"",
                 "\"name\": \"camel.component.redis-delay.redisson-client\"",
                 "\"name\": \"camel.component.redis-delay.enabled\"",
-                "Deliveries before a message goes to the dead-letter queue", "\"defaultValue\": \"1s,5s,30s,2m,10m\"",
+                "Deliveries before a message goes to the dead-letter queue", "\"defaultValue\": \"camel:delay\"",
                 "Whether to configure the redis-delay component")
                 .doesNotContain("{@code");
     }
