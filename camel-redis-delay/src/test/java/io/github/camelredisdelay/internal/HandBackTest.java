@@ -98,4 +98,28 @@ class HandBackTest extends RedisDelayTestSupport {
         assertThat(queue.group().reclaim("next~30000", 30_000, 10, Reclaimed.FROM_START).deliveries())
                 .extracting(Delivery::entryId).containsExactly(read.get(0).entryId());
     }
+
+    @Test
+    void handedBackMessagesBehindAPageOfReplacedOnesAreTakenOverAsHandedBackNotAsExpiredLeases() {
+        QueueShard queue = new QueueShard(redis(), QueueKeys.of(keyPrefix, "q"));
+        for (String id : List.of("a", "b", "c", "d")) {
+            queue.schedule(id, EnvelopeCodec.encode(new Envelope(id, Map.of())), DueTime.after(0), OnDuplicate.keep);
+        }
+        queue.group().create();
+        List<Delivery> read = queue.group().readNew("stopping~30000", 4, null);
+        for (String id : List.of("a", "b")) {
+            // replaced while in flight: the versions read are superseded, the new ones wait in the due set
+            queue.schedule(id, EnvelopeCodec.encode(new Envelope(id + "2", Map.of())), DueTime.after(60_000),
+                    OnDuplicate.replace);
+        }
+        queue.group().handBack("stopping~30000", read);
+
+        Reclaimed first = queue.group().reclaim("next~30000", 30_000, 2, Reclaimed.FROM_START);
+        assertThat(first.expired()).as("no lease expired: a and b are dropped, c and d were handed back").isZero();
+        assertThat(first.leftMore(2)).as("a page of handed-back entries was full: more may wait").isTrue();
+        Reclaimed second = queue.group().reclaim("next~30000", 30_000, 2, first.cursor());
+
+        assertThat(second.deliveries()).extracting(Delivery::messageId).containsExactly("c", "d");
+        assertThat(second.handedBack()).isEqualTo(2);
+    }
 }
