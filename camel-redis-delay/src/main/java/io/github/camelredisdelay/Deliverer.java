@@ -134,7 +134,7 @@ final class Deliverer {
                 Reclaimed look = queue.group().reclaim(consumerName, endpoint.getConfiguration().getVisibilityTimeout(),
                         count, reclaimCursor);
                 reclaimCursor = look.cursor();
-                if (look.leftMore(count)) {
+                if (look.leftMore()) {
                     // the rest of the pending list, or of what was handed back, is looked at with the next fetch
                     nextReclaimNanos.set(System.nanoTime());
                 }

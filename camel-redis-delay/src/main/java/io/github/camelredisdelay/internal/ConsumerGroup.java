@@ -178,7 +178,8 @@ public final class ConsumerGroup {
         List<Object> entries = (List<Object>) reply.get(1);
         return new Reclaimed(
                 StreamEntries.fromScriptReply(entries),
-                new String((byte[]) reply.get(0), StandardCharsets.US_ASCII), ((Number) reply.get(2)).intValue());
+                new String((byte[]) reply.get(0), StandardCharsets.US_ASCII), ((Number) reply.get(2)).intValue(),
+                ((Number) reply.get(3)).intValue() == 1);
     }
 
     /**

@@ -21,13 +21,15 @@ import java.util.List;
  * The outcome of one look for expired leases ({@code reclaim.lua}): it takes over handed-back messages first, wherever
  * they are in the pending list, then covers a bounded stretch of it.
  *
- * @param deliveries the messages taken over
- * @param cursor     the entry id the next look starts from; {@link #FROM_START} when this one reached the end; the one
- *                   it started from when handed-back messages filled its count
- * @param handedBack how many of them a stopping or suspended consumer handed back unrouted (their lease did not expire:
- *                   nothing is delivered twice)
+ * @param deliveries     the messages taken over
+ * @param cursor         the entry id the next look starts from; {@link #FROM_START} when this one reached the end; the
+ *                       one it started from when it looked at a full page of handed-back messages
+ * @param handedBack     how many of them a stopping or suspended consumer handed back unrouted (their lease did not
+ *                       expire: nothing is delivered twice)
+ * @param moreHandedBack whether this look read a full page of handed-back messages, some perhaps dropped as superseded,
+ *                       so more may wait
  */
-public record Reclaimed(List<Delivery> deliveries, String cursor, int handedBack) {
+public record Reclaimed(List<Delivery> deliveries, String cursor, int handedBack, boolean moreHandedBack) {
 
     /** The cursor of a look that starts at the beginning of the pending list. */
     public static final String FROM_START = "0-0";
@@ -38,11 +40,11 @@ public record Reclaimed(List<Delivery> deliveries, String cursor, int handedBack
     }
 
     /**
-     * Whether the next fetch should look again at once: this look did not reach the end of the pending list, or
-     * handed-back messages filled its {@code count}, so more may wait.
+     * Whether the next fetch should look again at once: this look did not reach the end of the pending list, or read a
+     * full page of handed-back messages, so more may wait.
      */
-    public boolean leftMore(int count) {
-        return !reachedEnd() || handedBack == count;
+    public boolean leftMore() {
+        return !reachedEnd() || moreHandedBack;
     }
 
     /** How many of the messages taken over were leased to a consumer that stopped answering: delivered again. */

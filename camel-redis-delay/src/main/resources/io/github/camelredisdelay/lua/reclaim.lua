@@ -38,11 +38,13 @@
   ARGV[6] at most this many entries
   ARGV[7] idle time (ms) after which a consumer holding no message is forgotten
 
-  Returns {cursor, {{entry id, {field, value, ...}, times delivered including this one}, ...}, handed back}
+  Returns {cursor, {{entry id, {field, value, ...}, times delivered including this one}, ...}, handed back, more}
     cursor: where the next call looks from; 0-0 when this call reached the end of the pending list; the cursor given
-            when handed-back entries filled the count (more may wait)
+            when a full page of handed-back entries was looked at
     handed back: how many of the entries taken over a stopping or suspended consumer handed back (hand-back.lua),
                  never routed, rather than let their lease expire; they come first
+    more: 1 when a full page of handed-back entries was looked at (some may have been dropped as superseded), so more
+          may wait and the group's pending list was not looked at; else 0
 ]]
 local consumer = ARGV[3]
 
@@ -91,7 +93,8 @@ local function takeOver(entry)
   end
 end
 
-for _, pending in ipairs(rcall('XPENDING', readyKey, group, '-', '+', count, HANDED_BACK_CONSUMER)) do
+local handedBackPage = rcall('XPENDING', readyKey, group, '-', '+', count, HANDED_BACK_CONSUMER)
+for _, pending in ipairs(handedBackPage) do
   -- counted as a delivery: hand-back.lua took back the one its consumer's read counted
   local entry = rcall('XCLAIM', readyKey, group, consumer, 0, pending[1])[1]
   if entry then
@@ -102,8 +105,10 @@ for _, pending in ipairs(rcall('XPENDING', readyKey, group, '-', '+', count, HAN
   end
 end
 local handedBackCount = #result
-if #result == count then
-  return {start, result, handedBackCount}
+if #handedBackPage == count then
+  -- more may wait: the next call takes them, before any entry whose lease expired, which XAUTOCLAIM would take too
+  -- (handed-back entries look idle for ever) but count as expired
+  return {start, result, handedBackCount, 1}
 end
 
 local rest = count - #result
@@ -128,4 +133,4 @@ if deleted then
     end
   end
 end
-return {cursor, result, handedBackCount}
+return {cursor, result, handedBackCount, 0}

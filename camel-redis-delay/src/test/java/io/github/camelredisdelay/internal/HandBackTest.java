@@ -116,7 +116,7 @@ class HandBackTest extends RedisDelayTestSupport {
 
         Reclaimed first = queue.group().reclaim("next~30000", 30_000, 2, Reclaimed.FROM_START);
         assertThat(first.expired()).as("no lease expired: a and b are dropped, c and d were handed back").isZero();
-        assertThat(first.leftMore(2)).as("a page of handed-back entries was full: more may wait").isTrue();
+        assertThat(first.leftMore()).as("a page of handed-back entries was full: more may wait").isTrue();
         Reclaimed second = queue.group().reclaim("next~30000", 30_000, 2, first.cursor());
 
         assertThat(second.deliveries()).extracting(Delivery::messageId).containsExactly("c", "d");
