@@ -275,7 +275,9 @@ public final class QueueShard {
         CompletionStage<List<Object>> reply = scripts.call("Shard count", LuaScript.SHARD_COUNT, Durability.NONE,
                 RScript.ReturnType.LIST, bytes(shards), bytes(replace ? 1 : 0), bytes(inUseWithinMs),
                 bytes(recordWhereNone ? 1 : 0));
-        return reply.thenApply(result -> new RecordedShardCount((int) toLong(result.get(0)), toLong(result.get(1))));
+        return reply.thenApply(result -> new RecordedShardCount(
+                (int) toLong(result.get(0)), toLong(result.get(1)),
+                result.size() > 2 ? new MissingCommand(Replies.text(result.get(2)), Replies.text(result.get(3))) : null));
     }
 
     /**
@@ -283,8 +285,19 @@ public final class QueueShard {
      *
      * @param count            the count; 0 when none is recorded and the caller did not record its own
      * @param unconfirmedForMs how long ago an endpoint with that count last confirmed it
+     * @param missing          a command the component needs that the server lacks, or {@code null}: then nothing was
+     *                         recorded
      */
-    public record RecordedShardCount(int count, long unconfirmedForMs) {
+    public record RecordedShardCount(int count, long unconfirmedForMs, MissingCommand missing) {
+    }
+
+    /**
+     * A command the component needs that the server holding a queue lacks.
+     *
+     * @param command       its name
+     * @param serverVersion the server's {@code redis_version}; empty when {@code INFO} is not allowed
+     */
+    public record MissingCommand(String command, String serverVersion) {
     }
 
     /**

@@ -30,16 +30,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps an endpoint's {@code shards} in agreement with the shard count its queue is stored in. The first endpoint of a
- * queue records its count in Redis, and every running endpoint with that count confirms it every
+ * Keeps an endpoint from using a queue it would get wrong: one stored in another shard count than its {@code shards},
+ * or held by a server that lacks a command the component needs (see {@code shard-count.lua}). For the shard count: the
+ * first endpoint of a queue records its count in Redis, and every running endpoint with that count confirms it every
  * {@value #CONFIRM_EVERY_MS} ms. An endpoint with another count has a {@link #problem()} (its operations fail, its
- * consumers read nothing, the problem is logged as an ERROR) while the recorded count's shards hold messages or an
- * endpoint with that count confirmed it within {@value #IN_USE_WITHIN_MS} ms; otherwise its count replaces the recorded
- * one (how a queue that is empty, and whose endpoints are all stopped, changes its count). Checks run off the caller's
- * thread, at start and then every {@value #CONFIRM_EVERY_MS} ms (also while Redis does not answer), so a problem that
- * appears later (another endpoint took over the record while this one could not confirm it) or goes away is found too.
- * Until the first check answers, {@link #requireAnswer} asks at once and waits for it: no operation acts on the queue
- * unchecked.
+ * consumers read nothing, the problem is logged as an ERROR), as has one whose server lacks a command, while the
+ * recorded count's shards hold messages or an endpoint with that count confirmed it within {@value #IN_USE_WITHIN_MS}
+ * ms; otherwise its count replaces the recorded one (how a queue that is empty, and whose endpoints are all stopped,
+ * changes its count). Checks run off the caller's thread, at start and then every {@value #CONFIRM_EVERY_MS} ms (also
+ * while Redis does not answer), so a problem that appears later (another endpoint took over the record while this one
+ * could not confirm it) or goes away is found too. Until the first check answers, {@link #requireAnswer} asks at once
+ * and waits for it: no operation acts on the queue unchecked.
  */
 public final class ShardCountGuard {
 
@@ -174,8 +175,7 @@ public final class ShardCountGuard {
             return;
         }
         if (found == null && problem != null) {
-            LOG.info("Endpoint {}: queue {} is stored in {} shards again, as this endpoint's", endpoint, queue.name(),
-                    queue.all().size());
+            LOG.info("Endpoint {}: queue {} can be used again; the problem was: {}", endpoint, queue.name(), problem);
         } else if (found != null && problem == null) {
             LOG.error("Endpoint {}: {}", endpoint, found);
         }
@@ -192,6 +192,9 @@ public final class ShardCountGuard {
         OtherCount other = otherCountInUse;
         boolean recordWhereNone = other == null || System.nanoTime() - other.inUseUntilNanos() > 0;
         return first.recordShardCountAsync(shards, false, IN_USE_WITHIN_MS, recordWhereNone).thenCompose(recorded -> {
+            if (recorded.missing() != null) {
+                return CompletableFuture.completedFuture(missingCommandProblem(recorded.missing()));
+            }
             if (recorded.count() == shards) {
                 return CompletableFuture.completedFuture(null);
             }
@@ -239,6 +242,14 @@ public final class ShardCountGuard {
                 });
             });
         });
+    }
+
+    private String missingCommandProblem(QueueShard.MissingCommand missing) {
+        String server = missing.serverVersion().isEmpty() ? "Redis" : "Redis " + missing.serverVersion();
+        return server + " holding queue " + queue.name() + " lacks the command " + missing.command()
+               + ", with which a consumer takes over the messages of one that stopped or crashed: the component needs "
+               + "Redis 6.2 or later (or Valkey), with that command neither renamed nor disabled. Until then this "
+               + "endpoint's operations fail and its consumers read nothing; what the queue holds stays";
     }
 
     /**

@@ -27,10 +27,25 @@
   ARGV[6] "1" to record it where no count is recorded, "0" not to (the caller saw another count in use within ARGV[5]
           ms: the record was lost with Redis' data, and the endpoints that used that count record it again)
 
+  First checks that the server has the commands the component needs beyond those of every Redis with streams: a
+  Redis before 6.2 has no XAUTOCLAIM (with which a consumer takes over the messages of one that stopped or crashed), and
+  a server may rename a command away. Such a server is refused (ShardCountGuard.java) rather than used in part.
+
   Returns {the recorded count, ms since an endpoint with it last confirmed it}: {ARGV[3], 0} when this endpoint's count
   is the recorded one now (confirmed, recorded where none was, or in place of one nobody confirmed within ARGV[5]);
-  {0, 0} when none is recorded and ARGV[6] is "0"
+  {0, 0} when none is recorded and ARGV[6] is "0"; {0, 0, the command the server lacks, its redis_version ("" when INFO
+  is not allowed)} when it lacks one, recording nothing
 ]]
+-- the group never exists: a server with the command answers NOGROUP (or NOPERM, for a user not allowed it: reported
+-- where the command is used) and changes nothing; one without answers "Unknown Redis command called from (Lua)
+-- script" (Redis), "Unknown command called from script" (Valkey)
+local probe = redis.pcall('XAUTOCLAIM', readyKey, 'camel-redis-delay:no-such-group', 'command-check', 0, '0-0', 'COUNT', 1)
+local refusal = type(probe) == 'table' and probe.err
+if refusal and not string.find(refusal, '^NOGROUP') and not string.find(refusal, '^NOPERM')
+    and string.find(string.lower(refusal), 'unknown', 1, true) then
+  local info = redis.pcall('INFO', 'server')
+  return {0, 0, 'XAUTOCLAIM', type(info) == 'string' and string.match(info, 'redis_version:([%w%.%-]+)') or ''}
+end
 local countKey = string.sub(msgKey, 1, -4) .. 'shards'
 local now = redisNow()
 local recorded = rcall('HMGET', countKey, 'count', 'seen')
