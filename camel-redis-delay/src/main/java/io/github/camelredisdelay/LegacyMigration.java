@@ -116,7 +116,7 @@ final class LegacyMigration {
         try {
             // an endpoint refused for its shards would write into shards the queue's consumers never read: the
             // migration waits, as its consumer does, with the problem logged
-            endpoint.requireAgreedShardCount();
+            endpoint.requireUsableQueue();
             next = task.step() ? 0 : IDLE_MS;
             outage.succeeded();
             backoff.reset();

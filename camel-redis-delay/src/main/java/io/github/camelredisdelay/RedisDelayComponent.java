@@ -33,9 +33,9 @@ import java.util.stream.Stream;
 import io.github.camelredisdelay.internal.ClientPool;
 import io.github.camelredisdelay.internal.EvictionPolicyCheck;
 import io.github.camelredisdelay.internal.MigrationProgress;
+import io.github.camelredisdelay.internal.QueueGuard;
 import io.github.camelredisdelay.internal.QueueNames;
 import io.github.camelredisdelay.internal.QueueStatistics;
-import io.github.camelredisdelay.internal.ShardCountGuard;
 import io.github.camelredisdelay.internal.SharedRegistry;
 import io.github.camelredisdelay.internal.SharedService;
 import io.github.camelredisdelay.internal.TransferTask;
@@ -77,7 +77,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
     private final SharedRegistry<String, TransferTask> transferTasks = new SharedRegistry<>();
     private final SharedRegistry<String, WakeChannels> wakeChannels = new SharedRegistry<>();
     private final SharedRegistry<String, QueueStatistics> statistics = new SharedRegistry<>();
-    private final SharedRegistry<String, ShardCountGuard> shardCountGuards = new SharedRegistry<>();
+    private final SharedRegistry<String, QueueGuard> queueGuards = new SharedRegistry<>();
     /**
      * The endpoints started and not stopped: Camel stops those of its endpoint cache at its stop, but not those it
      * evicted from the cache (toD makes one endpoint per distinct URI), which this component stops.
@@ -337,12 +337,12 @@ public class RedisDelayComponent extends HealthCheckComponent {
      * The check of a queue's shard count, shared by the endpoints of the queue with the same {@code shards} on one
      * connection; it stops after the last of them.
      */
-    ShardCountGuard acquireShardCountGuard(String key, Supplier<ShardCountGuard> create) {
-        return shardCountGuards.acquire(key, create);
+    QueueGuard acquireQueueGuard(String key, Supplier<QueueGuard> create) {
+        return queueGuards.acquire(key, create);
     }
 
-    void releaseShardCountGuard(String key) {
-        shardCountGuards.release(key, ShardCountGuard::stop);
+    void releaseQueueGuard(String key) {
+        queueGuards.release(key, QueueGuard::stop);
     }
 
     /**

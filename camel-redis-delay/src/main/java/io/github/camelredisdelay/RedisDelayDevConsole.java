@@ -83,7 +83,7 @@ public class RedisDelayDevConsole extends AbstractDevConsole {
             if (endpoint instanceof RedisDelayEndpoint delay && delay.isStarted()) {
                 // endpoints of a queue share its statistics: show them through one whose shards agrees, if any
                 byQueue.merge(delay.statistics(), delay,
-                        (first, other) -> first.queueShardCountProblem() != null ? other : first);
+                        (first, other) -> first.queueProblem() != null ? other : first);
             }
         }
         List<Map<String, Object>> queues = new ArrayList<>();
@@ -92,9 +92,9 @@ public class RedisDelayDevConsole extends AbstractDevConsole {
     }
 
     private static Map<String, Object> describe(QueueStatistics statistics, RedisDelayEndpoint endpoint) {
-        String shardCountProblem = endpoint.queueShardCountProblem();
-        if (shardCountProblem != null) {
-            return failure(statistics, endpoint, shardCountProblem);
+        String problem = endpoint.queueProblem();
+        if (problem != null) {
+            return failure(statistics, endpoint, problem);
         }
         try {
             QueueAdmin admin = endpoint.admin();

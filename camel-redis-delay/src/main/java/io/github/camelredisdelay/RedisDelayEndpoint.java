@@ -35,10 +35,10 @@ import io.github.camelredisdelay.internal.InspectedMessage;
 import io.github.camelredisdelay.internal.MessageIds;
 import io.github.camelredisdelay.internal.MigrationProgress;
 import io.github.camelredisdelay.internal.QueueAdmin;
+import io.github.camelredisdelay.internal.QueueGuard;
 import io.github.camelredisdelay.internal.QueueNames;
 import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.QueueStatistics;
-import io.github.camelredisdelay.internal.ShardCountGuard;
 import io.github.camelredisdelay.internal.ShardedQueue;
 import io.github.camelredisdelay.internal.TransferTask;
 import io.github.camelredisdelay.internal.WakeChannels;
@@ -100,13 +100,13 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     private String connection;
     private ConnectionShares shares;
     private QueueStatistics statistics;
-    /** Why this endpoint's shards option cannot be used with its queue as stored; null while none is known. */
-    /** How long an operation waits for the first check of its queue's shard count. */
-    private static final long SHARD_COUNT_CHECK_WAIT_MS = 5000;
+    /** How long an operation waits for the first check of its queue ({@link QueueGuard}). */
+    private static final long QUEUE_CHECK_WAIT_MS = 5000;
 
-    private volatile ShardCountGuard queueShardCount;
-    private String shardCountGuardKey;
-    private volatile ShardCountGuard deadLetterShardCount;
+    /** Finds why this endpoint cannot use its queue (its shard count, its server), if it cannot. */
+    private volatile QueueGuard queueGuard;
+    private String queueGuardKey;
+    private volatile QueueGuard deadLetterGuard;
     private QueueAdmin admin;
     private String statisticsKey;
     private RedissonClient client;
@@ -205,7 +205,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         statistics = shared;
         statisticsKey = statsKey;
         // an endpoint refused for its shards (found by the check below) may have started first: not the one counted
-        shared.countQueueOf(started, this::queueShardCountProblem);
+        shared.countQueueOf(started, this::queueProblem);
         // an endpoint that names no dead-letter queue (a producer's, an operator's) uses the one its consumer names
         admin = new QueueAdmin(
                 queue, namesDeadLetterQueue()
@@ -239,54 +239,52 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         // one check per queue and shard count on a connection, however many endpoints (toD makes one per URI)
         String guardKey = wakeKey + "|" + queueName + "|" + configuration.getShards();
         ShardedQueue checked = queue;
-        queueShardCount = component.acquireShardCountGuard(guardKey, () -> {
-            ShardCountGuard created = new ShardCountGuard(client, configuration.getKeyPrefix(), checked, maskedUri());
+        queueGuard = component.acquireQueueGuard(guardKey, () -> {
+            QueueGuard created = new QueueGuard(client, configuration.getKeyPrefix(), checked, maskedUri());
             created.start(connectionShares.transfer());
             return created;
         });
-        shardCountGuardKey = guardKey;
+        queueGuardKey = guardKey;
         component.endpointStarted(this);
     }
 
     /**
-     * @return why this endpoint's {@code shards} cannot be used by a producer or operator: it differs from the count
-     *         its queue is stored in; or {@code null}
+     * @return why this endpoint cannot be used as a producer or operator: its {@code shards} differs from the count its
+     *         queue is stored in, or the queue's server lacks a command; or {@code null}
      */
-    String queueShardCountProblem() {
-        ShardCountGuard ownQueue = queueShardCount;
+    String queueProblem() {
+        QueueGuard ownQueue = queueGuard;
         return ownQueue != null ? ownQueue.problem() : null;
     }
 
     /**
-     * @return why this endpoint's {@code shards} cannot be used by a consumer: it differs from the count its queue, or
-     *         its dead-letter queue (a consumer dead-letters with its own count), is stored in; or {@code null}
+     * @return why this endpoint cannot be used as a consumer: the {@link #queueProblem()}, or the same for its
+     *         dead-letter queue (a consumer dead-letters with its own {@code shards}); or {@code null}
      */
-    String shardCountProblem() {
-        ShardCountGuard deadLetters = deadLetterShardCount;
-        String problem = queueShardCountProblem();
+    String consumerProblem() {
+        QueueGuard deadLetters = deadLetterGuard;
+        String problem = queueProblem();
         return problem != null || deadLetters == null ? problem : deadLetters.problem();
     }
 
     /**
-     * Whether a consumer may read: unless the shard count of the queue or its dead-letter queue differs from this
-     * endpoint's. Not held back until the first check answers: a read of part of the queue in those milliseconds only
-     * delivers messages that are there, and while Redis is down the reads must go on failing, so that the outage is
-     * reported and the consumer reads again as soon as Redis is back.
+     * Whether a consumer may read: unless it has a {@link #consumerProblem()}. Not held back until the first check
+     * answers: a read of part of the queue in those milliseconds only delivers messages that are there, and while Redis
+     * is down the reads must go on failing, so that the outage is reported and the consumer reads again as soon as
+     * Redis is back.
      */
     boolean readsAllowed() {
-        return shardCountProblem() == null;
+        return consumerProblem() == null;
     }
 
     /**
-     * Waits for the first check of the queue's shard count, if none has answered yet (at most
-     * {@value #SHARD_COUNT_CHECK_WAIT_MS} ms).
+     * Waits for the first check of the queue, if none has answered yet (at most {@value #QUEUE_CHECK_WAIT_MS} ms).
      *
-     * @throws IllegalStateException when this endpoint's {@code shards} differs from the count its queue is stored in,
-     *                               or Redis did not answer the check
+     * @throws IllegalStateException when this endpoint has a {@link #queueProblem()}, or Redis did not answer the check
      */
-    void requireAgreedShardCount() {
-        ShardCountGuard ownQueue = startedShardCountGuard();
-        ownQueue.requireAnswer(Duration.ofMillis(SHARD_COUNT_CHECK_WAIT_MS));
+    void requireUsableQueue() {
+        QueueGuard ownQueue = startedQueueGuard();
+        ownQueue.requireAnswer(Duration.ofMillis(QUEUE_CHECK_WAIT_MS));
         String problem = ownQueue.problem();
         if (problem != null) {
             throw new IllegalStateException(problem);
@@ -294,15 +292,15 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     }
 
     /**
-     * Completes once the queue's shard count was checked (at once when it was), without a thread waiting for it; then
-     * {@link #requireAgreedShardCount()} no longer waits.
+     * Completes once the queue was checked (at once when it was), without a thread waiting for it; then
+     * {@link #requireUsableQueue()} no longer waits.
      */
-    CompletableFuture<Void> shardCountChecked() {
-        return startedShardCountGuard().answer(Duration.ofMillis(SHARD_COUNT_CHECK_WAIT_MS));
+    CompletableFuture<Void> queueChecked() {
+        return startedQueueGuard().answer(Duration.ofMillis(QUEUE_CHECK_WAIT_MS));
     }
 
-    private ShardCountGuard startedShardCountGuard() {
-        ShardCountGuard ownQueue = queueShardCount;
+    private QueueGuard startedQueueGuard() {
+        QueueGuard ownQueue = queueGuard;
         if (ownQueue == null) {
             throw new IllegalStateException("Endpoint of queue " + queueName + " is not started");
         }
@@ -332,7 +330,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     protected void doStop() throws Exception {
         RedisDelayComponent component = getComponent();
         component.endpointStopped(this);
-        stopShardCountGuards();
+        stopQueueGuards();
         transferKeys.forEach(component::releaseTransferTask);
         transferKeys = List.of();
         if (wakeChannelsKey != null) {
@@ -398,7 +396,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
      * of them, when two name different ones, with a WARN).
      */
     void consumerStarting() {
-        startDeadLetterShardCountGuard();
+        startDeadLetterGuard();
         String other = statistics.countDeadLettersOf(deadLetterQueue, namesDeadLetterQueue());
         if (other != null) {
             LOG.warn("Consumers of queue {} name two dead-letter queues, {} and {}: its statistics, metrics and dev "
@@ -449,24 +447,24 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     }
 
     /** A consumer dead-letters with this endpoint's {@code shards}: its dead-letter queue must be stored in as many. */
-    private synchronized void startDeadLetterShardCountGuard() {
-        if (deadLetterShardCount == null) {
-            ShardCountGuard guard = new ShardCountGuard(
+    private synchronized void startDeadLetterGuard() {
+        if (deadLetterGuard == null) {
+            QueueGuard guard = new QueueGuard(
                     client, configuration.getKeyPrefix(), deadLetterQueue,
                     maskedUri());
             guard.start(shares.transfer());
-            deadLetterShardCount = guard;
+            deadLetterGuard = guard;
         }
     }
 
-    private synchronized void stopShardCountGuards() {
-        if (queueShardCount != null) {
-            getComponent().releaseShardCountGuard(shardCountGuardKey);
-            queueShardCount = null;
+    private synchronized void stopQueueGuards() {
+        if (queueGuard != null) {
+            getComponent().releaseQueueGuard(queueGuardKey);
+            queueGuard = null;
         }
-        if (deadLetterShardCount != null) {
-            deadLetterShardCount.stop();
-            deadLetterShardCount = null;
+        if (deadLetterGuard != null) {
+            deadLetterGuard.stop();
+            deadLetterGuard = null;
         }
     }
 
@@ -505,7 +503,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
      *                               they would see, and change, only part of it
      */
     QueueAdmin admin() {
-        requireAgreedShardCount();
+        requireUsableQueue();
         return admin;
     }
 

@@ -34,26 +34,26 @@ import org.apache.camel.util.URISupport;
  * Readiness of a redis-delay consumer or producer: DOWN, with the reason, while the queue's Redis does not answer
  * within two seconds or refuses its writes, while a producer's writes do not reach the replicas its
  * {@code syncReplicas} asks for (each schedule would fail with {@link NotReplicatedException}), or while the endpoint's
- * {@code shards} differs from the count its queue (for a consumer, or its dead-letter queue) is stored in; UP again as
- * soon as it does, or agrees.
+ * {@code shards} differs from the count its queue (for a consumer, or its dead-letter queue) is stored in, or its
+ * server lacks a command the component needs; UP again as soon as it does, or agrees.
  */
 public class RedisDelayHealthCheck extends AbstractHealthCheck {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
 
     private final ShardedQueue queue;
-    private final Supplier<String> shardCountProblem;
+    private final Supplier<String> problem;
     /** How the probe write waits for replicas: as a schedule's write for a producer, not at all for a consumer. */
     private final Durability durability;
     private final Duration timeout;
 
     private RedisDelayHealthCheck(
                                   CamelContext context, String id, RedisDelayEndpoint endpoint,
-                                  Supplier<String> shardCountProblem, Durability durability,
+                                  Supplier<String> problem, Durability durability,
                                   boolean enabled) {
         super("camel", id);
         this.queue = endpoint.queue();
-        this.shardCountProblem = shardCountProblem;
+        this.problem = problem;
         this.durability = durability;
         // the wait for replicas comes on top of the answer's time
         this.timeout = durability == Durability.REQUIRED && endpoint.getConfiguration().getSyncReplicas() > 0
@@ -70,7 +70,7 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
         String id = "consumer:redis-delay-" + (consumer.getRouteId() != null ? consumer.getRouteId() : endpoint.getQueueName());
         consumer.setHealthCheck(
                 new RedisDelayHealthCheck(
-                        endpoint.getCamelContext(), id, endpoint, endpoint::shardCountProblem, Durability.NONE, enabled));
+                        endpoint.getCamelContext(), id, endpoint, endpoint::consumerProblem, Durability.NONE, enabled));
     }
 
     /**
@@ -92,7 +92,7 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
         RedisDelayHealthCheck check
                 = new RedisDelayHealthCheck(
                         context, producerCheckId(endpoint), endpoint,
-                        endpoint::queueShardCountProblem, Durability.REQUIRED, enabled);
+                        endpoint::queueProblem, Durability.REQUIRED, enabled);
         repository.addHealthCheck(check);
         return () -> repository.removeHealthCheck(check);
     }
@@ -111,9 +111,9 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
     @Override
     protected void doCall(HealthCheckResultBuilder builder, Map<String, Object> options) {
         builder.detail("queue", queue.name());
-        String problem = shardCountProblem.get();
-        if (problem != null) {
-            builder.down().message(problem);
+        String found = problem.get();
+        if (found != null) {
+            builder.down().message(found);
             return;
         }
         try {

@@ -148,8 +148,8 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport {
     }
 
     private Exchange takeNow(Deliverer deliverer, Duration block) {
-        endpoint.requireAgreedShardCount();
-        String deadLetterProblem = endpoint.shardCountProblem();
+        endpoint.requireUsableQueue();
+        String deadLetterProblem = endpoint.consumerProblem();
         if (deadLetterProblem != null) {
             throw new IllegalStateException(deadLetterProblem);
         }

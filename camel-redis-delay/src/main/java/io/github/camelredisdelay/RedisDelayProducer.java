@@ -97,7 +97,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             RedisDelayOperation operation = operation(exchange.getMessage());
             if (operation == RedisDelayOperation.schedule && !endpoint.getConfiguration().isSynchronous()
                     && !RedisDelayComponent.onCompletionThread()) {
-                CompletableFuture<Void> checked = endpoint.shardCountChecked();
+                CompletableFuture<Void> checked = endpoint.queueChecked();
                 // the endpoint's first schedules may come before its shard count was checked: they wait for it here,
                 // and go on on a completion thread, not on the Redis client's I/O thread that answered the check
                 CompletionStage<Void> stored = checked.isDone() && !checked.isCompletedExceptionally()
@@ -108,7 +108,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
                         (done, failure) -> continueAfter(exchange, failure, callback));
                 return false;
             }
-            endpoint.requireAgreedShardCount();
+            endpoint.requireUsableQueue();
             process(exchange, operation);
         } catch (Exception e) {
             exchange.setException(e);
@@ -140,7 +140,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
 
     /** {@link #scheduleAsync}, once the shard count was checked: fails at once when it differs. */
     private CompletionStage<Void> scheduleChecked(Exchange exchange) {
-        endpoint.requireAgreedShardCount();
+        endpoint.requireUsableQueue();
         return scheduleAsync(exchange);
     }
 

@@ -17,7 +17,7 @@ package io.github.camelredisdelay;
 
 import java.time.Duration;
 
-import io.github.camelredisdelay.internal.ShardCountGuard;
+import io.github.camelredisdelay.internal.QueueGuard;
 import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
@@ -77,7 +77,7 @@ class CredentialsInLogsTest extends RedisDelayTestSupport {
                 from("direct:in").to("redis-delay:orders?address=" + address);
             }
         });
-        try (LogLines log = LogLines.of(ShardCountGuard.class)) {
+        try (LogLines log = LogLines.of(QueueGuard.class)) {
             startContext(new RouteBuilder() {
                 @Override
                 public void configure() {

@@ -22,7 +22,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.github.camelredisdelay.embedded.RedisBinary;
 import io.github.camelredisdelay.embedded.RedisServerOptions;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
-import io.github.camelredisdelay.internal.ShardCountGuard;
+import io.github.camelredisdelay.internal.QueueGuard;
 import io.github.camelredisdelay.test.HealthChecks;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisServerExtension;
@@ -67,7 +67,7 @@ class ServerLackingACommandTest {
     @Test
     void schedulesFailConsumersReadNothingAndTheirChecksAreDownNamingTheCommandAndTheVersionNeeded() throws Exception {
         String uri = "redis-delay:orders?address=" + server.uri();
-        try (LogLines log = LogLines.of(ShardCountGuard.class);
+        try (LogLines log = LogLines.of(QueueGuard.class);
              CamelContext context = new DefaultCamelContext()) {
             context.getShutdownStrategy().setTimeout(10);
             context.addRoutes(new RouteBuilder() {

@@ -157,7 +157,7 @@ class ShardCountAgreementTest extends RedisDelayTestSupport {
         producer.sendBody("redis-delay:orders?delay=1h", "waiting in the one shard");
         RedisDelayEndpoint sharded = producer.getCamelContext().getEndpoint(SHARDED, RedisDelayEndpoint.class);
         // the endpoint checks its queue's shard count just after it starts, off the start path
-        await().atMost(Duration.ofSeconds(10)).until(() -> sharded.shardCountProblem() != null);
+        await().atMost(Duration.ofSeconds(10)).until(() -> sharded.consumerProblem() != null);
 
         assertThatThrownBy(() -> sharded.purgeQueue("orders")).hasMessageContaining("this endpoint has shards=3");
         assertThatThrownBy(sharded::getExchanges).hasMessageContaining("this endpoint has shards=3");

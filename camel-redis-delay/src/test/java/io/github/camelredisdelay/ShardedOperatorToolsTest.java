@@ -59,9 +59,9 @@ class ShardedOperatorToolsTest extends RedisDelayTestSupport {
             }
         });
         RedisDelayEndpoint wrong = node.getEndpoint("redis-delay:orders?operation=stats", RedisDelayEndpoint.class);
-        await().atMost(Duration.ofSeconds(10)).until(() -> wrong.queueShardCountProblem() != null);
+        await().atMost(Duration.ofSeconds(10)).until(() -> wrong.queueProblem() != null);
         RedisDelayEndpoint consumer = node.getEndpoint(SHARDED, RedisDelayEndpoint.class);
-        assertThat(consumer.shardCountProblem()).as("the consumer's shards agree").isNull();
+        assertThat(consumer.consumerProblem()).as("the consumer's shards agree").isNull();
 
         // the consumer's endpoint, whose shards agree, reports the queue
         Map<String, Object> stats = consumer.statisticsSnapshot();

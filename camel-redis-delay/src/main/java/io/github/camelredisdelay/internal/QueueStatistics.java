@@ -128,11 +128,11 @@ public final class QueueStatistics {
     /**
      * Counts the queue as a running endpoint whose {@code shards} agree with the count the queue is stored in sees it:
      * the first such endpoint's queue, else the first running endpoint's, else the one these statistics were created
-     * with. An endpoint refused for its shard count (whose {@code shardCountProblem} is not {@code null}) may have
+     * with. An endpoint refused for its shard count (whose {@code consumerProblem} is not {@code null}) may have
      * started first: it would count only its shards.
      */
-    public void countQueueOf(ShardedQueue used, Supplier<String> shardCountProblem) {
-        queueClaims.add(new QueueClaim(used, shardCountProblem));
+    public void countQueueOf(ShardedQueue used, Supplier<String> consumerProblem) {
+        queueClaims.add(new QueueClaim(used, consumerProblem));
     }
 
     /** An endpoint that {@linkplain #countQueueOf counted} {@code used} stopped. */
@@ -141,14 +141,14 @@ public final class QueueStatistics {
     }
 
     private ShardedQueue countedQueue() {
-        return queueClaims.stream().filter(claim -> claim.shardCountProblem().get() == null).findFirst()
+        return queueClaims.stream().filter(claim -> claim.consumerProblem().get() == null).findFirst()
                 .or(() -> queueClaims.stream().findFirst())
                 .map(QueueClaim::queue)
                 .orElse(queue);
     }
 
     /** A running endpoint's queue, and why its shards cannot be used ({@code null} when they agree). */
-    private record QueueClaim(ShardedQueue queue, Supplier<String> shardCountProblem) {
+    private record QueueClaim(ShardedQueue queue, Supplier<String> consumerProblem) {
     }
 
     /** The listener to this queue's events; {@link QueueEvents#NONE} until metrics are bound. */

@@ -17,7 +17,7 @@
 --[[
   Records and confirms how many shards the queue is spread over, in the hash "<keyPrefix>:{<queue>}:shards" beside
   shard 0's keys: field "count", and field "seen", Redis' time (epoch ms) an endpoint with that count last recorded or
-  confirmed it (each running endpoint does every few seconds: ShardCountGuard.java). An endpoint with another count is
+  confirmed it (each running endpoint does every few seconds: QueueGuard.java). An endpoint with another count is
   found out: its messages would go to, or be read from, shards the others do not use.
 
   KEYS, ARGV[1] and ARGV[2]: shard 0's keys, wake channel and consumer group (prelude.lua)
@@ -29,7 +29,7 @@
 
   First checks that the server has the commands the component needs beyond those of every Redis with streams: a
   Redis before 6.2 has no XAUTOCLAIM (with which a consumer takes over the messages of one that stopped or crashed), and
-  a server may rename a command away. Such a server is refused (ShardCountGuard.java) rather than used in part.
+  a server may rename a command away. Such a server is refused (QueueGuard.java) rather than used in part.
 
   Returns {the recorded count, ms since an endpoint with it last confirmed it}: {ARGV[3], 0} when this endpoint's count
   is the recorded one now (confirmed, recorded where none was, or in place of one nobody confirmed within ARGV[5]);

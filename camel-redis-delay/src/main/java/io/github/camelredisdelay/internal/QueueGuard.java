@@ -42,14 +42,14 @@ import org.slf4j.LoggerFactory;
  * could not confirm it) or goes away is found too. Until the first check answers, {@link #requireAnswer} asks at once
  * and waits for it: no operation acts on the queue unchecked.
  */
-public final class ShardCountGuard {
+public final class QueueGuard {
 
     /** How often a running endpoint confirms, or checks again, its queue's shard count. */
     static final long CONFIRM_EVERY_MS = 10_000;
     /** A count confirmed within this time is in use: no endpoint may record another. */
     static final long IN_USE_WITHIN_MS = 30_000;
 
-    private static final Logger LOG = LoggerFactory.getLogger(ShardCountGuard.class);
+    private static final Logger LOG = LoggerFactory.getLogger(QueueGuard.class);
 
     private final RedissonClient client;
     private final String keyPrefix;
@@ -71,7 +71,7 @@ public final class ShardCountGuard {
     /**
      * @param endpoint the endpoint's URI (sanitized), as the log names it
      */
-    public ShardCountGuard(RedissonClient client, String keyPrefix, ShardedQueue queue, String endpoint) {
+    public QueueGuard(RedissonClient client, String keyPrefix, ShardedQueue queue, String endpoint) {
         this.client = client;
         this.keyPrefix = keyPrefix;
         this.queue = queue;
