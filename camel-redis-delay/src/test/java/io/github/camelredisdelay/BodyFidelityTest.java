@@ -1,0 +1,73 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.CamelContext;
+import org.apache.camel.spi.BrowsableEndpoint;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Bodies that are converted before they are stored come back as the value that was scheduled, not as another value of
+ * the same type.
+ */
+class BodyFidelityTest extends RedisDelayTestSupport {
+
+    /** An enum whose text for people is not its constant's name. */
+    enum Status {
+        OPEN,
+        CLOSED {
+            @Override
+            public String toString() {
+                return "Closed status";
+            }
+        }
+    }
+
+    private CamelContext node;
+
+    @BeforeEach
+    void startNode() throws Exception {
+        node = startContext();
+    }
+
+    private Object storedBody() {
+        return node.getEndpoint("redis-delay:orders", BrowsableEndpoint.class).getExchanges().get(0).getMessage().getBody();
+    }
+
+    @Test
+    void anEnumBodyIsStoredAsItsConstantsNameSoThatItConvertsBack() {
+        node.createProducerTemplate().sendBody("redis-delay:orders?delay=1h", Status.CLOSED);
+
+        assertThat(storedBody()).isEqualTo("CLOSED");
+    }
+
+    @Test
+    void aByteBufferBodyIsStoredAsItsRemainingBytes() {
+        // "hello", after a header of two bytes the sender has read already
+        ByteBuffer buffer = ByteBuffer.wrap("XXhello".getBytes(StandardCharsets.US_ASCII), 2, 5);
+
+        node.createProducerTemplate().sendBody("redis-delay:orders?delay=1h", buffer);
+
+        assertThat(new String((byte[]) storedBody(), StandardCharsets.US_ASCII)).isEqualTo("hello");
+    }
+}
