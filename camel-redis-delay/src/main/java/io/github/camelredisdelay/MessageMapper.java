@@ -15,6 +15,7 @@
  */
 package io.github.camelredisdelay;
 
+import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -37,14 +38,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Maps a Camel message to the {@link Envelope} that is stored, and back. Bodies keep their type when they are a
- * {@code String} or {@code byte[]}; numbers, enums and other values whose text is the value itself become
- * {@code String}; other bodies become {@code byte[]} through Camel's type converters. Headers pass through the
- * endpoint's {@link HeaderFilterStrategy}, so Camel's own headers are not stored by default; the component's
- * {@code CamelRedisDelay*} headers never are, whatever the filter, and only those the component stores itself are
- * restored, so no instruction of one schedule reaches the next; values of other types than those
- * {@link EnvelopeCodec#isSupportedHeaderValue} accepts are dropped with one WARN per header name. The W3C Trace Context
- * headers {@code traceparent} and {@code tracestate} are stored and restored whatever the filter says, so that a
- * delivery joins the trace of the exchange that scheduled it.
+ * {@code String} or {@code byte[]}; enums (by name), numbers and other values whose text is the value itself become
+ * {@code String}, a {@code ByteBuffer} its remaining bytes; other bodies become {@code byte[]} through Camel's type
+ * converters. Headers pass through the endpoint's {@link HeaderFilterStrategy}, so Camel's own headers are not stored
+ * by default; the component's {@code CamelRedisDelay*} headers never are, whatever the filter, and only those the
+ * component stores itself are restored, so no instruction of one schedule reaches the next; values of other types than
+ * those {@link EnvelopeCodec#isSupportedHeaderValue} accepts are dropped with one WARN per header name. The W3C Trace
+ * Context headers {@code traceparent} and {@code tracestate} are stored and restored whatever the filter says, so that
+ * a delivery joins the trace of the exchange that scheduled it.
  */
 final class MessageMapper {
 
@@ -76,15 +77,24 @@ final class MessageMapper {
     }
 
     /**
-     * The body as it is stored: a {@code String} or {@code byte[]} as it is; a value whose text is the value itself (a
-     * number, {@code Boolean}, {@code Character}, enum, {@code UUID} or other {@code CharSequence}) as text; anything
-     * else converted to bytes by Camel's type converters.
+     * The body as it is stored: a {@code String} or {@code byte[]} as it is; an enum as its constant's name; a
+     * {@code ByteBuffer} as its remaining bytes; a value whose text is the value itself (a number, {@code Boolean},
+     * {@code Character}, {@code UUID} or other {@code CharSequence}) as text; anything else converted to bytes by
+     * Camel's type converters.
      *
      * @throws IllegalArgumentException when the body has no conversion to bytes
      */
     Object storableBody(Exchange exchange, Object body) {
         if (body == null || body instanceof String || body instanceof byte[]) {
             return body;
+        }
+        if (body instanceof Enum<?> constant) {
+            // its toString() may be text for people, which Camel cannot convert back to the constant
+            return constant.name();
+        }
+        if (body instanceof ByteBuffer buffer) {
+            // Camel's converter takes the backing array from its start, bytes before the position included
+            return remainingBytes(buffer);
         }
         TypeConverter converter = exchange.getContext().getTypeConverter();
         if (isText(body)) {
@@ -101,10 +111,17 @@ final class MessageMapper {
         }
     }
 
+    /** The bytes from a buffer's position to its limit, leaving its position where it is. */
+    private static byte[] remainingBytes(ByteBuffer buffer) {
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.duplicate().get(bytes);
+        return bytes;
+    }
+
     /** Whether a value's text is the value itself, so that storing the text loses nothing. */
     private static boolean isText(Object body) {
         return body instanceof CharSequence || body instanceof Number || body instanceof Boolean || body instanceof Character
-                || body instanceof Enum<?> || body instanceof UUID;
+                || body instanceof UUID;
     }
 
     /**
