@@ -31,6 +31,7 @@ import io.github.camelredisdelay.internal.InspectedMessage;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.NoTypeConversionAvailableException;
+import org.apache.camel.StreamCache;
 import org.apache.camel.TypeConverter;
 import org.apache.camel.spi.HeaderFilterStrategy;
 import org.slf4j.Logger;
@@ -70,13 +71,6 @@ final class MessageMapper {
     }
 
     /**
-     * @throws IllegalArgumentException when the body cannot be converted to bytes
-     */
-    Envelope toEnvelope(Exchange exchange) {
-        return new Envelope(storableBody(exchange, exchange.getMessage().getBody()), storableHeaders(exchange));
-    }
-
-    /**
      * The body as it is stored: a {@code String} or {@code byte[]} as it is; an enum as its constant's name; a
      * {@code ByteBuffer} as its remaining bytes; a value whose text is the value itself (a number, {@code Boolean},
      * {@code Character}, {@code UUID} or other {@code CharSequence}) as text; anything else converted to bytes by
@@ -100,6 +94,8 @@ final class MessageMapper {
         if (isText(body)) {
             return converter.convertTo(String.class, exchange, body);
         }
+        // a stream cache is read from its start, and left at its start for whatever reads it next
+        resetIfCached(body);
         try {
             return converter.mandatoryConvertTo(byte[].class, exchange, body);
         } catch (NoTypeConversionAvailableException | RuntimeException e) {
@@ -108,6 +104,14 @@ final class MessageMapper {
                                                + queue + ": it has no conversion to byte[]; marshal it first (e.g. "
                                                + "marshal().json()) or convert it to String or byte[]",
                     e);
+        } finally {
+            resetIfCached(body);
+        }
+    }
+
+    private static void resetIfCached(Object body) {
+        if (body instanceof StreamCache cache) {
+            cache.reset();
         }
     }
 

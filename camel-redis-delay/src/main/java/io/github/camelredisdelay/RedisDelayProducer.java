@@ -15,7 +15,10 @@
  */
 package io.github.camelredisdelay;
 
+import java.io.InputStream;
+import java.io.Reader;
 import java.math.BigInteger;
+import java.nio.charset.Charset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -40,7 +43,11 @@ import io.github.camelredisdelay.internal.ShardedQueue;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
+import org.apache.camel.StreamCache;
+import org.apache.camel.converter.stream.InputStreamCache;
+import org.apache.camel.converter.stream.ReaderCache;
 import org.apache.camel.support.DefaultAsyncProducer;
+import org.apache.camel.support.ExchangeHelper;
 import org.apache.camel.support.ObjectHelper;
 
 /**
@@ -61,6 +68,8 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
     private final String unconfirmedIdsProperty;
     /** The exchange property that holds the {@link ReadBody} of a batch on this queue until it is stored. */
     private final String readBodyProperty;
+    /** The exchange property that holds the {@link ReadStream} of a schedule on this queue. */
+    private final String readStreamProperty;
     private Runnable unregisterHealthCheck;
 
     public RedisDelayProducer(RedisDelayEndpoint endpoint) {
@@ -68,6 +77,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         this.endpoint = endpoint;
         this.unconfirmedIdsProperty = "CamelRedisDelayUnconfirmedIds:" + endpoint.getQueueName();
         this.readBodyProperty = "CamelRedisDelayBatchElements:" + endpoint.getQueueName();
+        this.readStreamProperty = "CamelRedisDelayReadStream:" + endpoint.getQueueName();
     }
 
     @Override
@@ -177,7 +187,10 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             List<String> unconfirmed = unconfirmedIds(exchange);
             id = given != null ? given : unconfirmed != null ? unconfirmed.get(0) : MessageIds.next();
             due = dueTime(exchange);
-            envelope = EnvelopeCodec.encode(endpoint.messageMapper().toEnvelope(exchange));
+            // the body Camel's redelivery restores: a stream already read, when it could be read only once
+            Object body = message.getBody();
+            envelope = EnvelopeCodec.encode(
+                    new Envelope(storedBody(exchange, body), endpoint.messageMapper().storableHeaders(exchange)));
             shard = queue().forMessage(id);
             // a re-delay from the message's own delivery always stores the new version: keeping the message in flight
             // would let its acknowledgement remove it
@@ -189,7 +202,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             // under the same id, which stores no second copy
             message.setHeader(RedisDelayConstants.MESSAGE_ID, id);
             if (given == null) {
-                exchange.setProperty(unconfirmedIdsProperty, new Unconfirmed(message.getBody(), List.of(id)));
+                exchange.setProperty(unconfirmedIdsProperty, new Unconfirmed(body, List.of(id)));
             }
         }
 
@@ -203,6 +216,31 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             message.setHeader(RedisDelayConstants.DUPLICATE, !stored);
             setScheduledFor(message, result);
         }
+    }
+
+    /**
+     * The body of a schedule as it is stored. A stream that can be read only once (an {@code InputStream} or
+     * {@code Reader} that is not stream-cached, as without Camel's stream caching) is read once per exchange: what was
+     * read is kept with the exchange for Camel's redelivery of a failed schedule, which restores the stream already
+     * read, and the message gets a stream cache of it, which the steps after the producer can read.
+     */
+    private Object storedBody(Exchange exchange, Object body) {
+        if (!(body instanceof InputStream || body instanceof Reader) || body instanceof StreamCache) {
+            return endpoint.messageMapper().storableBody(exchange, body);
+        }
+        ReadStream read = exchange.getProperty(readStreamProperty, ReadStream.class);
+        if (read == null || read.stream() != body) {
+            read = new ReadStream(body, (byte[]) endpoint.messageMapper().storableBody(exchange, body));
+            exchange.setProperty(readStreamProperty, read);
+        }
+        exchange.getMessage().setBody(body instanceof Reader
+                ? new ReaderCache(new String(read.bytes(), Charset.forName(ExchangeHelper.getCharsetName(exchange))))
+                : new InputStreamCache(read.bytes()));
+        return read.bytes();
+    }
+
+    /** What was read of a stream body that can be read only once, and that stream. */
+    private record ReadStream(Object stream, byte[] bytes) {
     }
 
     /**

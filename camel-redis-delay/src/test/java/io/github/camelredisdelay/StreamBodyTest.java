@@ -81,4 +81,23 @@ class StreamBodyTest extends RedisDelayTestSupport {
 
         assertThat(afterTheProducer).containsExactly("order-1");
     }
+
+    @Test
+    void aRedeliveredScheduleOfAStreamBodyKeepsItsGeneratedIdAndStoresOneCopy() throws Exception {
+        CamelContext node = withoutStreamCaching(new RouteBuilder() {
+            @Override
+            public void configure() {
+                onException(NotReplicatedException.class).maximumRedeliveries(1).redeliveryDelay(0);
+                from("direct:schedule").to("redis-delay:orders?delay=1h&syncReplicas=1&syncTimeout=50");
+            }
+        });
+
+        // fails again: no replica answers the redelivery either
+        node.createProducerTemplate().send("direct:schedule",
+                e -> e.getMessage().setBody(new ByteArrayInputStream("order-1".getBytes(StandardCharsets.UTF_8))));
+
+        List<Exchange> stored = node.getEndpoint("redis-delay:orders", BrowsableEndpoint.class).getExchanges();
+        assertThat(stored).as("the redelivery used the id the first try stored under").hasSize(1);
+        assertThat(stored.get(0).getMessage().getBody(String.class)).isEqualTo("order-1");
+    }
 }
