@@ -199,9 +199,8 @@ final class MessageMapper {
             if (EnvelopeCodec.isSupportedHeaderValue(value)) {
                 stored.put(name, value);
             } else if (warnedHeaders.add(name)) {
-                LOG.warn("Header {} of type {} is not stored on queue {}: only String, numbers, Boolean, Date and Instant "
-                         + "values are (warned once per header name)",
-                        name, value.getClass().getName(), queue);
+                LOG.warn("Header {} of type {} is not stored on queue {}: only {} values are (warned once per header name)",
+                        name, value.getClass().getName(), queue, EnvelopeCodec.STORED_HEADER_TYPES);
             }
         });
         return stored;

@@ -45,6 +45,10 @@ import java.util.Map;
  */
 public final class EnvelopeCodec {
 
+    /** The header value types {@link #isSupportedHeaderValue} accepts, as messages name them. */
+    public static final String STORED_HEADER_TYPES
+            = "String, Long, Integer, Short, Byte, Double, Float, BigDecimal, BigInteger, Boolean, Date and Instant";
+
     /** The format written by this version; docs/stored-format.md describes it and the compatibility rule. */
     public static final byte VERSION = 1;
 
