@@ -168,6 +168,22 @@ class BadInputTest extends RedisDelayTestSupport {
         assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = { "a\uD800", "a\uDC00", "\uDC00\uD800" })
+    void aMessageIdThatIsNotValidUnicodeIsRejectedAndStoresNothing(String id) {
+        // stored as UTF-8, an unpaired surrogate becomes '?': a\uD800 and a\uDC00 would be one message, the second
+        // kept out as a duplicate of the first
+        Exchange result = producer.send("redis-delay:orders", e -> {
+            e.getMessage().setBody("x");
+            e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, id);
+        });
+
+        assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(RedisDelayConstants.MESSAGE_ID).hasMessageContaining("queue orders")
+                .hasMessageContaining("unpaired UTF-16 surrogate");
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+    }
+
     @Test
     void negativeNumericDelayHeaderIsRejected() {
         Exchange result = producer.send("redis-delay:orders",
