@@ -722,7 +722,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
                     "Invalid message id " + where + ": no message id was given; 1 to "
                                                + MessageIds.MAX_LENGTH + " characters are allowed");
         }
-        return MessageIds.requireAllowedLength(messageId, where);
+        return MessageIds.requireValid(messageId, where);
     }
 
     /** The validated delays of the retry schedule, in ms. */

@@ -505,7 +505,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         String id = message.getHeader(RedisDelayConstants.MESSAGE_ID, String.class);
         return id == null
                 ? null
-                : MessageIds.requireAllowedLength(id,
+                : MessageIds.requireValid(id,
                         "in header " + RedisDelayConstants.MESSAGE_ID + " for queue " + endpoint.getQueueName());
     }
 

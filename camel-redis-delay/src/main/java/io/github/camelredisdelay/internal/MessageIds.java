@@ -89,16 +89,36 @@ public final class MessageIds {
     }
 
     /**
-     * Refuses, naming {@code where} it was given ("in header ... for queue ..."), an {@code id} no message can have
-     * ({@link #hasAllowedLength}); returns it otherwise.
+     * Refuses, naming {@code where} it was given ("in header ... for queue ..."), an {@code id} no message can have: of
+     * a length {@link #hasAllowedLength} refuses, or not valid Unicode (ids are stored as UTF-8, where an unpaired
+     * surrogate would become '?', making two ids one); returns it otherwise.
      */
-    public static String requireAllowedLength(String id, String where) {
+    public static String requireValid(String id, String where) {
         if (!hasAllowedLength(id)) {
             throw new IllegalArgumentException(
                     "Invalid message id of " + id.length() + " characters " + where + ": 1 to "
                                                + MAX_LENGTH + " characters are allowed");
         }
+        int unpaired = unpairedSurrogate(id);
+        if (unpaired >= 0) {
+            throw new IllegalArgumentException(
+                    "Invalid message id " + where + ": it holds an unpaired UTF-16 surrogate at index " + unpaired
+                                               + "; an id must be valid Unicode, as it is stored as UTF-8");
+        }
         return id;
+    }
+
+    /** The index of the first surrogate in {@code text} that is not half of a pair, or -1. */
+    private static int unpairedSurrogate(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /**
