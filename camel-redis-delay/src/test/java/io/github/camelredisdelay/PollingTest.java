@@ -17,7 +17,9 @@ package io.github.camelredisdelay;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -177,6 +179,36 @@ class PollingTest extends RedisDelayTestSupport {
         producer.sendBody("direct:take", "take one");
 
         await().atMost(Duration.ofSeconds(5)).until(() -> worked.size() == 1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("orders", "msg")).isEmpty());
+    }
+
+    /**
+     * A route that took a message with {@code pollEnrich} and runs longer than {@code visibilityTimeout}: its lease is
+     * kept alive, so a second taker waiting meanwhile (three visibility timeouts) gets nothing, and the message is
+     * acknowledged once the first route is done.
+     */
+    @Test
+    void aMessageTakenByPollEnrichKeepsItsLeaseWhileItsRouteRuns() throws Exception {
+        List<String> taken = new CopyOnWriteArrayList<>();
+        CountDownLatch release = new CountDownLatch(1);
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:take").pollEnrich("redis-delay:orders?visibilityTimeout=1s", 3000)
+                        .process(e -> taken.add(e.getMessage().getBody(String.class)))
+                        .filter(e -> taken.size() == 1)
+                        .process(e -> assertThat(release.await(10, TimeUnit.SECONDS)).isTrue());
+            }
+        }).createProducerTemplate();
+        producer.sendBody("redis-delay:orders", "order-1");
+        CompletableFuture<Object> slowRoute = producer.asyncSendBody("direct:take", "take one");
+        await().atMost(Duration.ofSeconds(5)).until(() -> taken.size() == 1);
+
+        producer.sendBody("direct:take", "take another");
+        release.countDown();
+        slowRoute.get(10, TimeUnit.SECONDS);
+
+        assertThat(taken).as("taken while the first route ran").hasSize(2).filteredOn("order-1"::equals).hasSize(1);
         await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("orders", "msg")).isEmpty());
     }
 
