@@ -54,6 +54,8 @@ final class Deliverer {
     private final RedisDelayEndpoint endpoint;
     private final QueueShard queue;
     private final String consumerName;
+    /** Whether a route's consumer fetches for this deliverer ({@link #Deliverer}). */
+    private final boolean forRoute;
     private final LeaseKeeper leases;
     private final AckBuffer acks;
     private final Settlement settlement;
@@ -94,15 +96,19 @@ final class Deliverer {
     private volatile boolean acksRefused;
 
     /**
-     * @param deferAcks {@code true} to acknowledge finished messages with the next {@link #fetch}, in the same round
-     *                  trip (for consumers that keep fetching); {@code false} to acknowledge each at once
+     * @param forRoute {@code true} for a route's consumer, which keeps fetching: finished messages are acknowledged
+     *                 with its next {@link #fetch}, in the same round trip, and the leases of fetched messages are kept
+     *                 alive from the fetch; {@code false} for a {@code ConsumerTemplate}'s or {@code pollEnrich}'s,
+     *                 whose messages are acknowledged each at once, and whose leases are kept alive only when the taker
+     *                 routes them ({@link #keepLease})
      */
-    Deliverer(RedisDelayEndpoint endpoint, QueueShard shard, boolean deferAcks) {
+    Deliverer(RedisDelayEndpoint endpoint, QueueShard shard, boolean forRoute) {
         this.endpoint = endpoint;
         this.queue = shard;
+        this.forRoute = forRoute;
         this.consumerName = ConsumerNames.unique(endpoint.getConfiguration().getVisibilityTimeout());
         this.leases = new LeaseKeeper(queue, consumerName);
-        this.acks = deferAcks ? new AckBuffer() : null;
+        this.acks = forRoute ? new AckBuffer() : null;
         RetryPolicy retryPolicy = new RetryPolicy(endpoint.retryDelays(), endpoint.getConfiguration().getMaxDeliveries());
         this.settlement = new Settlement(
                 queue, consumerName, retryPolicy, new DeadLetters(queue, endpoint.deadLetterQueue()), leases, acks,
@@ -220,10 +226,11 @@ final class Deliverer {
 
     /**
      * Keeps the leases of a fetched batch alive from the moment it is fetched, while its messages wait for their turn,
-     * when this consumer extends leases at all.
+     * when a route's consumer fetched it and extends leases at all. A message a {@code ConsumerTemplate} takes is held
+     * by its caller, who may never be done with it: its lease expires unless {@link #keepLease} says a route runs it.
      */
     private List<Delivery> leased(List<Delivery> batch) {
-        if (leaseExtension != null) {
+        if (forRoute && leaseExtension != null) {
             batch.forEach(leases::started);
         }
         return batch;
@@ -235,6 +242,16 @@ final class Deliverer {
         long due = nextReclaimNanos.get();
         return now - due >= 0
                 && nextReclaimNanos.compareAndSet(due, now + TimeUnit.MILLISECONDS.toNanos(Math.max(100, visibility / 2)));
+    }
+
+    /**
+     * Keeps the lease of a message taken for a route ({@code pollEnrich}'s) alive until it is settled, as a route's
+     * consumer keeps those of the exchanges it routes.
+     */
+    void keepLease(Delivery delivery) {
+        if (leaseExtension != null) {
+            settlement.keepLease(delivery);
+        }
     }
 
     /**

@@ -22,22 +22,25 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.camelredisdelay.internal.Delivery;
+import org.apache.camel.DynamicPollingConsumer;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.PollingConsumerSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Camel {@code PollingConsumer} of the endpoint, which lets a {@code ConsumerTemplate} receive due messages (route
- * consumers are {@link RedisDelayConsumer} and {@link RedisDelayScheduledPollConsumer}): {@code receive},
- * {@code receive(timeout)} and {@code receiveNoWait} each take one message. The message is acknowledged when the
- * exchange's unit of work is done: {@code receiveBody*} do that at once; after {@code receive} call
- * {@code consumerTemplate.doneUoW(exchange)}. Until then it stays leased, without extension: if it is not done within
- * {@code visibilityTimeout}, the message is delivered again. Done with a failed exchange, it is retried or
- * dead-lettered like any failed delivery. An exchange handed on to another route ({@code seda:}) is settled by that
- * route's copy when it is done, whatever the taking route does afterwards.
+ * The Camel {@code PollingConsumer} of the endpoint, which lets a {@code ConsumerTemplate} or {@code pollEnrich}
+ * receive due messages (route consumers are {@link RedisDelayConsumer} and {@link RedisDelayScheduledPollConsumer}):
+ * {@code receive}, {@code receive(timeout)} and {@code receiveNoWait} each take one message. The message is
+ * acknowledged when the exchange's unit of work is done: {@code receiveBody*} do that at once; after {@code receive}
+ * call {@code consumerTemplate.doneUoW(exchange)}. Until then it stays leased, without extension: if it is not done
+ * within {@code visibilityTimeout}, the message is delivered again. A message {@code pollEnrich} takes (through the
+ * {@link DynamicPollingConsumer} methods, which name the exchange that takes it) goes on in that exchange's route: its
+ * lease is kept alive until the route is done with it, as a route consumer's are. Done with a failed exchange, it is
+ * retried or dead-lettered like any failed delivery. An exchange handed on to another route ({@code seda:}) is settled
+ * by that route's copy when it is done, whatever the taking route does afterwards.
  */
-public class RedisDelayPollingConsumer extends PollingConsumerSupport {
+public class RedisDelayPollingConsumer extends PollingConsumerSupport implements DynamicPollingConsumer {
 
     private static final Logger LOG = LoggerFactory.getLogger(RedisDelayPollingConsumer.class);
     private static final Duration LONGEST_WAIT = Duration.ofSeconds(1);
@@ -58,6 +61,7 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport {
     @Override
     protected void doStart() throws Exception {
         shards = new ShardDeliverers(endpoint, false);
+        shards.keepLeases();
         String migrateFrom = endpoint.getConfiguration().getMigrateFrom();
         if (migrateFrom != null) {
             LOG.warn("A ConsumerTemplate or pollEnrich receiving from queue {} does not migrate: migrateFrom={} is an "
@@ -69,45 +73,70 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport {
 
     @Override
     public Exchange receive() {
-        Exchange exchange = null;
-        while (exchange == null && isRunAllowed()) {
-            exchange = take(LONGEST_WAIT);
-        }
-        return exchange;
+        return receiveFor(false);
     }
 
     @Override
     public Exchange receiveNoWait() {
-        return take(null);
+        return take(null, false);
     }
 
     @Override
     public Exchange receive(long timeout) {
+        return receiveFor(timeout, false);
+    }
+
+    /** {@code pollEnrich} takes a message for {@code taker}'s route, which it goes on in. */
+    @Override
+    public Exchange receive(Exchange taker) {
+        return receiveFor(true);
+    }
+
+    @Override
+    public Exchange receiveNoWait(Exchange taker) {
+        return take(null, true);
+    }
+
+    @Override
+    public Exchange receive(Exchange taker, long timeout) {
+        return receiveFor(timeout, true);
+    }
+
+    private Exchange receiveFor(boolean routed) {
+        Exchange exchange = null;
+        while (exchange == null && isRunAllowed()) {
+            exchange = take(LONGEST_WAIT, routed);
+        }
+        return exchange;
+    }
+
+    private Exchange receiveFor(long timeout, boolean routed) {
         // in ms, and up to Long.MAX_VALUE: counted down in ms, as nanoseconds would overflow
         long start = System.nanoTime();
-        Exchange exchange = take(null);
+        Exchange exchange = take(null, routed);
         while (exchange == null && isRunAllowed()) {
             long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             if (waitedMs >= timeout) {
                 return null;
             }
             long left = TimeUnit.MILLISECONDS.toNanos(timeout - waitedMs);
-            exchange = take(Duration.ofNanos(Math.min(left, LONGEST_WAIT.toNanos())).plusMillis(1));
+            exchange = take(Duration.ofNanos(Math.min(left, LONGEST_WAIT.toNanos())).plusMillis(1), routed);
         }
         return exchange;
     }
 
     /**
-     * One message, or {@code null} when none came within {@code block}. A sharded queue is asked shard by shard without
-     * waiting, then waited on one shard at a time, taking turns.
+     * One message, or {@code null} when none came within {@code block}; {@code routed}: its lease is kept alive until
+     * it is settled (a route runs it). A sharded queue is asked shard by shard without waiting, then waited on one
+     * shard at a time, taking turns.
      */
-    private Exchange take(Duration block) {
+    private Exchange take(Duration block, boolean routed) {
         List<Deliverer> deliverers = shards.all();
         if (deliverers.size() == 1) {
-            return take(deliverers.get(0), block);
+            return take(deliverers.get(0), block, routed);
         }
         for (Deliverer deliverer : deliverers) {
-            Exchange exchange = take(deliverer, null);
+            Exchange exchange = take(deliverer, null, routed);
             if (exchange != null) {
                 return exchange;
             }
@@ -116,7 +145,7 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport {
             return null;
         }
         Deliverer turn = deliverers.get(Math.floorMod(nextShard.incrementAndGet(), deliverers.size()));
-        return take(turn, block.compareTo(LONGEST_SHARD_WAIT) < 0 ? block : LONGEST_SHARD_WAIT);
+        return take(turn, block.compareTo(LONGEST_SHARD_WAIT) < 0 ? block : LONGEST_SHARD_WAIT, routed);
     }
 
     /**
@@ -124,19 +153,19 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport {
      * ({@link RedisDelayEndpoint#blockingReadPermits()}) while it waits; when none is free the shard is asked without
      * waiting, and the caller waits here a while before it asks again.
      */
-    private Exchange take(Deliverer deliverer, Duration block) {
+    private Exchange take(Deliverer deliverer, Duration block, boolean routed) {
         if (block == null) {
-            return takeNow(deliverer, null);
+            return takeNow(deliverer, null, routed);
         }
         Semaphore permits = endpoint.blockingReadPermits();
         if (permits.tryAcquire()) {
             try {
-                return takeNow(deliverer, block);
+                return takeNow(deliverer, block, routed);
             } finally {
                 permits.release();
             }
         }
-        Exchange exchange = takeNow(deliverer, null);
+        Exchange exchange = takeNow(deliverer, null, routed);
         if (exchange == null) {
             try {
                 TimeUnit.NANOSECONDS.sleep(Math.min(block.toNanos(), WITHOUT_PERMIT_WAIT.toNanos()));
@@ -147,7 +176,7 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport {
         return exchange;
     }
 
-    private Exchange takeNow(Deliverer deliverer, Duration block) {
+    private Exchange takeNow(Deliverer deliverer, Duration block, boolean routed) {
         endpoint.requireUsableQueue();
         String deadLetterProblem = endpoint.consumerProblem();
         if (deadLetterProblem != null) {
@@ -156,6 +185,9 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport {
         for (Delivery delivery : deliverer.fetch(1, block)) {
             Exchange exchange = endpoint.createExchange();
             if (deliverer.prepare(delivery, exchange, false) != null) {
+                if (routed) {
+                    deliverer.keepLease(delivery);
+                }
                 return exchange;
             }
         }

@@ -204,6 +204,11 @@ final class Settlement {
         return null;
     }
 
+    /** A taken delivery goes to a route ({@code pollEnrich}'s): its lease is kept alive until it is settled. */
+    void keepLease(Delivery delivery) {
+        leases.started(delivery);
+    }
+
     /**
      * The delivery is not settled (its exchange never completed, or a stop cut it off): its lease is left to expire,
      * and it is delivered again.

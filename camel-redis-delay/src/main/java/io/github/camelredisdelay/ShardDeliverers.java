@@ -33,12 +33,12 @@ final class ShardDeliverers {
     private boolean countingDeadLetters = true;
 
     /**
-     * @param deferAcks see {@link Deliverer#Deliverer}
+     * @param forRoute see {@link Deliverer#Deliverer}
      */
-    ShardDeliverers(RedisDelayEndpoint endpoint, boolean deferAcks) {
+    ShardDeliverers(RedisDelayEndpoint endpoint, boolean forRoute) {
         this.endpoint = endpoint;
         this.deliverers = endpoint.queue().all().stream()
-                .map((QueueShard shard) -> new Deliverer(endpoint, shard, deferAcks))
+                .map((QueueShard shard) -> new Deliverer(endpoint, shard, forRoute))
                 .toList();
         // last: nothing that can fail follows, so the consumer's stop is certain to undo it
         endpoint.consumerStarting();
@@ -54,6 +54,11 @@ final class ShardDeliverers {
      */
     void start(DefaultConsumer owner) {
         RedisDelayHealthCheck.attach(owner, endpoint, endpoint.getComponent().isHealthCheckConsumerEnabled());
+        keepLeases();
+    }
+
+    /** Starts keeping the leases of the messages under way alive, without a health check of a route's consumer. */
+    void keepLeases() {
         ScheduledExecutorService leaseTimer = endpoint.leaseTimer();
         deliverers.forEach(deliverer -> deliverer.start(leaseTimer));
     }
