@@ -108,6 +108,36 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
         await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("jobs", "msg")).isEmpty());
     }
 
+    /**
+     * An error handler that handles the route's exception and marks the exchange rollback-only, to have the queue retry
+     * it without Camel logging the failure: the redelivery and the dead letter name the exception it handled.
+     */
+    @Test
+    void exchangeAnErrorHandlerMarkedRollbackOnlyIsDeadLetteredWithTheErrorItHandled() throws Exception {
+        var producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                onException(IllegalStateException.class).handled(true).markRollbackOnly();
+                from("redis-delay:jobs?retrySchedule=50&maxDeliveries=2").process(e -> {
+                    attempts.add(e.getMessage().copy());
+                    throw new IllegalStateException("payment gateway down");
+                });
+                from("redis-delay:jobs.dead").process(e -> deadLetters.add(e.getMessage().copy()));
+            }
+        }).createProducerTemplate();
+
+        producer.sendBody("redis-delay:jobs", "job");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> deadLetters.size() == 1);
+        assertThat(attempts).hasSize(2);
+        assertThat(attempts.get(1).getHeader(RedisDelayConstants.LAST_ERROR, String.class))
+                .startsWith("org.apache.camel.RollbackExchangeException: ")
+                .contains("java.lang.IllegalStateException", "payment gateway down");
+        assertThat(deadLetters.get(0).getHeader(RedisDelayConstants.LAST_ERROR, String.class))
+                .startsWith("org.apache.camel.RollbackExchangeException: ")
+                .contains("java.lang.IllegalStateException", "payment gateway down");
+    }
+
     @Test
     void exchangeHandledByTheRoutesErrorHandlerCountsAsSuccess() throws Exception {
         var producer = startContext(new RouteBuilder() {
