@@ -145,10 +145,21 @@ final class DeliveryCompletion implements SynchronizationVetoable {
             return () -> settleFailed(exchange);
         }
         if (!succeeded(exchange)) {
-            return () -> settlement.failed(
-                    delivery, new RollbackExchangeException("The exchange was marked rollback-only", exchange));
+            return () -> settlement.failed(delivery, rolledBack(exchange));
         }
         return () -> settlement.succeeded(delivery);
+    }
+
+    /**
+     * Why an exchange marked rollback-only failed, with the exception an error handler or {@code doCatch} handled
+     * before, if any ({@code onException(...).handled(true).markRollbackOnly()}) as its cause: the failure the
+     * message's last error names.
+     */
+    private static RollbackExchangeException rolledBack(Exchange exchange) {
+        Exception handled = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
+        return handled == null
+                ? new RollbackExchangeException("The exchange was marked rollback-only", exchange)
+                : new RollbackExchangeException("The exchange was marked rollback-only", exchange, handled);
     }
 
     /**
