@@ -70,6 +70,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
     private final String readBodyProperty;
     /** The exchange property that holds the {@link ReadStream} of a schedule on this queue. */
     private final String readStreamProperty;
+    private final FanOutWarning fanOutWarning;
     private Runnable unregisterHealthCheck;
 
     public RedisDelayProducer(RedisDelayEndpoint endpoint) {
@@ -78,6 +79,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         this.unconfirmedIdsProperty = "CamelRedisDelayUnconfirmedIds:" + endpoint.getQueueName();
         this.readBodyProperty = "CamelRedisDelayBatchElements:" + endpoint.getQueueName();
         this.readStreamProperty = "CamelRedisDelayReadStream:" + endpoint.getQueueName();
+        this.fanOutWarning = new FanOutWarning(endpoint.getQueueName());
     }
 
     @Override
@@ -177,6 +179,8 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         private final QueueShard shard;
         private final OnDuplicate onDuplicate;
         private final boolean repeated;
+        /** Whether it stores a new version of the message the exchange delivers, in place of the stored one. */
+        private final boolean redelay;
 
         Schedule(Exchange exchange) {
             this.exchange = exchange;
@@ -196,7 +200,8 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             // would let its acknowledgement remove it
             // a generated id used again may find the copy a failed try stored: that one stands
             repeated = given == null && unconfirmed != null;
-            onDuplicate = DeliveredMessage.isDeliveryOf(exchange, shard, id) ? OnDuplicate.replace
+            redelay = DeliveredMessage.isDeliveryOf(exchange, shard, id);
+            onDuplicate = redelay ? OnDuplicate.replace
                     : repeated ? OnDuplicate.keep : endpoint.getConfiguration().getOnDuplicate();
             // before the call: a schedule that fails after Redis stored it (too few replicas, a lost reply) is retried
             // under the same id, which stores no second copy
@@ -215,6 +220,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             }
             message.setHeader(RedisDelayConstants.DUPLICATE, !stored);
             setScheduledFor(message, result);
+            fanOutWarning.afterSchedule(exchange, id, !stored, redelay);
         }
     }
 

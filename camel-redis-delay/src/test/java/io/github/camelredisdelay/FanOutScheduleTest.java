@@ -59,7 +59,8 @@ class FanOutScheduleTest extends RedisDelayTestSupport {
             }).sendBody("direct:remind", "order-1");
 
             assertThat(warnings(log)).singleElement().asString().contains("queue reminders", "iteration 1 of a loop",
-                    "kept out as a duplicate", "CamelLoopIndex", RedisDelayConstants.MESSAGE_ID);
+                    "kept out as a duplicate",
+                    "simple(\"${header.CamelRedisDelayMessageId}-${exchangeProperty.CamelLoopIndex}\")");
         }
     }
 
