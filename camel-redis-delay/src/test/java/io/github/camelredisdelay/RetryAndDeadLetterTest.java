@@ -28,6 +28,7 @@ import io.github.camelredisdelay.internal.Refusal;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
+import org.apache.camel.CamelExecutionException;
 import org.apache.camel.Consumer;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
@@ -136,6 +137,33 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
         assertThat(deadLetters.get(0).getHeader(RedisDelayConstants.LAST_ERROR, String.class))
                 .startsWith("org.apache.camel.RollbackExchangeException: ")
                 .contains("java.lang.IllegalStateException", "payment gateway down");
+    }
+
+    /**
+     * A route whose failure wraps another (a bean that called a ProducerTemplate gets a CamelExecutionException, whose
+     * message names only the exchange): the last error names the exception underneath too.
+     */
+    @Test
+    void theLastErrorOfAWrappedFailureNamesTheExceptionItWraps() throws Exception {
+        var producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                errorHandler(noErrorHandler());
+                from("redis-delay:jobs?retrySchedule=50&maxDeliveries=2").process(e -> {
+                    attempts.add(e.getMessage().copy());
+                    throw new CamelExecutionException(
+                            "Exception occurred during execution on the exchange", e,
+                            new IllegalStateException("payment gateway down"));
+                });
+            }
+        }).createProducerTemplate();
+
+        producer.sendBody("redis-delay:jobs", "job");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> attempts.size() == 2);
+        assertThat(attempts.get(1).getHeader(RedisDelayConstants.LAST_ERROR, String.class))
+                .startsWith("org.apache.camel.CamelExecutionException: Exception occurred during execution")
+                .endsWith("; caused by java.lang.IllegalStateException: payment gateway down");
     }
 
     @Test
