@@ -85,7 +85,8 @@ public final class RedisDelayConstants {
 
     @Metadata(label = "consumer",
               description = "On redeliveries and dead letters: the exception class and message of the last failed delivery, "
-                            + "as class: message.",
+                            + "as class: message, followed by '; caused by class: message' for each exception it wraps "
+                            + "whose message it does not hold already (up to 4).",
               javaType = "String")
     public static final String LAST_ERROR = "CamelRedisDelayLastError";
 

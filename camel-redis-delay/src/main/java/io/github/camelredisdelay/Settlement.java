@@ -45,6 +45,9 @@ import org.slf4j.LoggerFactory;
  */
 final class Settlement {
 
+    /** How many wrapped exceptions a last error names at most. */
+    private static final int DESCRIBED_CAUSES = 4;
+
     private static final Logger LOG = LoggerFactory.getLogger(Settlement.class);
     private static final long NEWER_FORMAT_QUIET_NANOS = TimeUnit.MINUTES.toNanos(1);
 
@@ -272,10 +275,23 @@ final class Settlement {
     private record UnsettledFailure(Delivery delivery, String lastError) {
     }
 
+    /**
+     * The route's error as the last error names it: its class and message, then each exception it wraps whose message
+     * it does not already hold (a {@code CamelExecutionException} names only the exchange), up to
+     * {@value #DESCRIBED_CAUSES} of them.
+     */
     private static String describe(Throwable error) {
         if (error == null) {
             return "exchange failed without an exception";
         }
-        return error.getClass().getName() + ": " + error.getMessage();
+        StringBuilder text = new StringBuilder(error.getClass().getName()).append(": ").append(error.getMessage());
+        Throwable cause = error.getCause();
+        for (int depth = 0; cause != null && cause != error && depth < DESCRIBED_CAUSES; depth++, cause = cause.getCause()) {
+            String message = String.valueOf(cause.getMessage());
+            if (text.indexOf(message) < 0) {
+                text.append("; caused by ").append(cause.getClass().getName()).append(": ").append(message);
+            }
+        }
+        return text.toString();
     }
 }

@@ -70,7 +70,8 @@ class InterruptedCauseRetryTest extends RedisDelayTestSupport {
 
         await().atMost(Duration.ofSeconds(10)).until(() -> attempts.size() == 2);
         assertThat(attempts.get(1).getHeader(RedisDelayConstants.LAST_ERROR, String.class))
-                .isEqualTo("java.lang.IllegalStateException: payment service call cut short");
+                .isEqualTo("java.lang.IllegalStateException: payment service call cut short; caused by "
+                           + "java.lang.InterruptedException: deadline of 2 s reached");
         // retried after 100 ms, not after the 5 s lease
         assertThat(attempts.get(1).getHeader(Exchange.MESSAGE_TIMESTAMP, Long.class)
                    - attempts.get(0).getHeader(Exchange.MESSAGE_TIMESTAMP, Long.class))
@@ -86,6 +87,7 @@ class InterruptedCauseRetryTest extends RedisDelayTestSupport {
 
         await().atMost(Duration.ofSeconds(10)).until(() -> deadLetters.size() == 1);
         assertThat(deadLetters.get(0).getHeader(RedisDelayConstants.LAST_ERROR, String.class))
-                .isEqualTo("java.lang.IllegalStateException: payment service call cut short");
+                .isEqualTo("java.lang.IllegalStateException: payment service call cut short; caused by "
+                           + "java.lang.InterruptedException: deadline of 2 s reached");
     }
 }
