@@ -81,7 +81,7 @@ public class RedisDelayConfiguration implements Cloneable {
     private int maxDeliveries = 5;
     @UriParam(label = "consumer", defaultValue = "1s,5s,30s,2m,10m")
     private String retrySchedule = "1s,5s,30s,2m,10m";
-    @UriParam(label = "consumer")
+    @UriParam(label = "common")
     private String deadLetterQueue;
     @UriParam(label = "consumer")
     private String migrateFrom;
