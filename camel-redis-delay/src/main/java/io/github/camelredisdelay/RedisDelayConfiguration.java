@@ -296,7 +296,8 @@ public class RedisDelayConfiguration implements Cloneable {
     }
 
     /**
-     * Number of threads of a blocking consumer; a polling consumer polls on one thread and warns when this is above 1.
+     * Number of threads of a blocking consumer per shard of the queue (shards times this many in all); a polling
+     * consumer polls on one thread and warns when this is above 1.
      */
     public void setConcurrentConsumers(int concurrentConsumers) {
         this.concurrentConsumers = concurrentConsumers;
@@ -406,7 +407,7 @@ public class RedisDelayConfiguration implements Cloneable {
 
     /**
      * The Redisson codec the migrated values were written with: string (StringCodec) or json (a JSON codec) deliver a
-     * UTF-8 String body; bytes (any other codec, Kryo included) delivers the codec's bytes as byte[]. Nothing is
+     * UTF-8 String body; bytes (any other codec, Kryo included) delivers the codec's bytes as a byte array. Nothing is
      * deserialized.
      */
     public void setMigrateCodec(MigrateCodec migrateCodec) {
