@@ -178,7 +178,7 @@ public class RedisDelayConfiguration implements Cloneable {
 
     /**
      * Redis ACL user name, for the connection to address (a RedissonClient or redissonConfig has its own: beside one,
-     * it fails the startup).
+     * it fails the startup). Needs a password: without one Redis logs no user in, so it fails the startup too.
      */
     public void setUsername(String username) {
         this.username = username;
@@ -532,6 +532,7 @@ public class RedisDelayConfiguration implements Cloneable {
                                                + ": give redis://host:port, or rediss://host:port for TLS, e.g. "
                                                + DEFAULT_ADDRESS);
         }
+        requirePasswordBesideUsername(queue);
         Durations.checkRange(delay, "delay option of queue " + queue, delay);
         atLeast("concurrentConsumers", concurrentConsumers, 1, queue);
         atLeast("maxMessagesPerPoll", maxMessagesPerPoll, 1, queue);
@@ -609,6 +610,22 @@ public class RedisDelayConfiguration implements Cloneable {
             return uri.isUDS() || uri.getPort() >= 0;
         } catch (IllegalArgumentException | NullPointerException e) {
             return false;
+        }
+    }
+
+    /**
+     * A username of the connection to {@code address} needs a password: the client logs a user in only with
+     * {@code AUTH <user> <password>}, and without one its connection runs as Redis' default user, the username ignored.
+     * (Beside a client or a Redisson configuration, {@link ClientChoice} refuses the username anyway.)
+     */
+    private void requirePasswordBesideUsername(String queue) {
+        if (username != null && password == null && redissonClient == null && redissonConfig == null
+                && new RedisURI(address).getPassword() == null) {
+            throw new IllegalArgumentException(
+                    "Invalid username of queue " + queue + ": without a password (the password option, or "
+                                               + "redis://user:password@host:port) Redis is not asked to log the user "
+                                               + "in, and the connection would run as its default user. Give the "
+                                               + "user's password (any, for a user with nopass)");
         }
     }
 

@@ -59,7 +59,7 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
 
     /**
      * Redis ACL user name, for the connection to address (a RedissonClient or redissonConfig has its own: beside one,
-     * it fails the startup).
+     * it fails the startup). Needs a password: without one Redis logs no user in, so it fails the startup too.
      */
     private String username;
 
