@@ -48,6 +48,7 @@ import org.redisson.config.Config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -278,6 +279,31 @@ class ConfigurationTrapsTest extends RedisDelayTestSupport {
         assertThatThrownBy(context::start).rootCause().isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("address 'redis://:xxxxxx@queues.example'").hasMessageContaining("redis://host:port")
                 .message().doesNotContain("s3cret");
+    }
+
+    /**
+     * A Redis URI may name a database as its path ({@code redis://host:6379/3}, as many a {@code REDIS_URL} does), but
+     * Redisson reads the address's host and port only: the queue went to database 0, where another application's keys
+     * may be, instead of failing as an address that is not {@code redis://host:port} does.
+     */
+    @Test
+    void anAddressNamingADatabaseFailsStartupInsteadOfConnectingToDatabase0() throws Exception {
+        CamelContext context = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:in").to("redis-delay:orders?delay=1h&address=" + RedisServerExtension.redisUrl() + "/3");
+            }
+        });
+
+        Throwable failure = catchThrowable(() -> {
+            context.start();
+            context.createProducerTemplate().sendBody("direct:in", "order-1");
+        });
+
+        assertThat(redis().getMap(key("orders", "msg")).size()).as("messages stored in database 0").isZero();
+        assertThat(failure).rootCause().isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("address '" + RedisServerExtension.redisUrl() + "/3'")
+                .hasMessageContaining("queue orders").hasMessageContaining("database=3");
     }
 
     /**
