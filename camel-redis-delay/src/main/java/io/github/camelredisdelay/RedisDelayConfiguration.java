@@ -15,6 +15,8 @@
  */
 package io.github.camelredisdelay;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.List;
 
 import io.github.camelredisdelay.internal.QueueNames;
@@ -123,7 +125,8 @@ public class RedisDelayConfiguration implements Cloneable {
     }
 
     /**
-     * Redis address used when no RedissonClient is given: redis://host:port, or rediss:// for TLS.
+     * Redis address used when no RedissonClient is given: redis://host:port, or rediss:// for TLS. A database goes in
+     * the database option: as the path of the address (/3) it fails the startup.
      */
     public void setAddress(String address) {
         this.address = address;
@@ -532,6 +535,7 @@ public class RedisDelayConfiguration implements Cloneable {
                                                + ": give redis://host:port, or rediss://host:port for TLS, e.g. "
                                                + DEFAULT_ADDRESS);
         }
+        requireNothingIgnoredInAddress(queue);
         requirePasswordBesideUsername(queue);
         Durations.checkRange(delay, "delay option of queue " + queue, delay);
         atLeast("concurrentConsumers", concurrentConsumers, 1, queue);
@@ -611,6 +615,37 @@ public class RedisDelayConfiguration implements Cloneable {
         } catch (IllegalArgumentException | NullPointerException e) {
             return false;
         }
+    }
+
+    /**
+     * The address is read for its scheme, user-info, host and port only: a database as its path ({@code /3}, as many a
+     * {@code REDIS_URL} has) or a query would be ignored, the queue in database 0. A path naming the database the
+     * connection uses anyway (the database option, else 0) is harmless.
+     */
+    private void requireNothingIgnoredInAddress(String queue) {
+        if (redissonClient != null || redissonConfig != null || new RedisURI(address).isUDS()) {
+            return;
+        }
+        URI uri;
+        try {
+            uri = new URI(address);
+        } catch (URISyntaxException e) {
+            // Redisson parsed it (isRedisUri): whatever it ignores, this cannot tell
+            return;
+        }
+        String path = uri.getRawPath() == null ? "" : uri.getRawPath();
+        boolean databaseUsed = path.isEmpty() || path.equals("/") || path.equals("/" + (database == null ? 0 : database));
+        if (databaseUsed && uri.getRawQuery() == null) {
+            return;
+        }
+        String ignored = uri.getRawQuery() == null ? path : "?" + uri.getRawQuery();
+        throw new IllegalArgumentException(
+                "Invalid address '" + URISupport.sanitizeUri(address) + "' of queue " + queue + ": Redisson connects to "
+                                           + "its host and port only and would ignore '" + ignored + "'; "
+                                           + (path.matches("/\\d+") && uri.getRawQuery() == null
+                                                   ? "name the database with the database option instead (database="
+                                                     + path.substring(1) + ")"
+                                                   : "give redis://host:port, or rediss://host:port for TLS"));
     }
 
     /**

@@ -53,7 +53,7 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
     /**
      * Redis address used without a client: the component creates (and on stop shuts down) one client. Beside a client
      * (the only RedissonClient bean, which Camel autowires) it fails startup; set autowired-enabled=false to use the
-     * address. rediss:// for TLS.
+     * address. rediss:// for TLS. A database goes in database: as the path of the address (/3) it fails the startup.
      */
     private String address = "redis://127.0.0.1:6379";
 
