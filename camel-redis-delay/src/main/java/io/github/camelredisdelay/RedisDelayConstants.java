@@ -41,8 +41,9 @@ public final class RedisDelayConstants {
               javaType = "long")
     public static final String SCHEDULED_FOR = "CamelRedisDelayScheduledFor";
 
-    @Metadata(description = "Id of the message to schedule, cancel or reschedule; generated when absent on schedule. "
-                            + "Always set on delivered exchanges.",
+    @Metadata(description = "Id of the message to schedule, cancel, reschedule, peek at or redrive; generated when absent "
+                            + "on schedule (scheduleBatch always generates its messages' ids). Always set on delivered "
+                            + "exchanges.",
               javaType = "String")
     public static final String MESSAGE_ID = "CamelRedisDelayMessageId";
 
@@ -91,8 +92,8 @@ public final class RedisDelayConstants {
     public static final String LAST_ERROR = "CamelRedisDelayLastError";
 
     @Metadata(label = "producer",
-              description = "Set by operation=peek when the message exists: scheduled, ready, inflight, or dead (found in "
-                            + "the queue's dead-letter queue).",
+              description = "Set by operation=peek when the message exists, and on the exchanges browsing the endpoint "
+                            + "lists: scheduled, ready, inflight, or dead (found in the queue's dead-letter queue).",
               javaType = "String")
     public static final String STATE = "CamelRedisDelayState";
 
