@@ -101,7 +101,8 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
     private RedisDelayOperation operation = RedisDelayOperation.schedule;
 
     /**
-     * What a schedule whose id exists does: keep the first, replace it while still scheduled, or fail.
+     * What a schedule whose id exists does: keep the first, replace it (one already due or being delivered is still
+     * delivered, and the new version at its own due time), or fail.
      */
     private OnDuplicate onDuplicate = OnDuplicate.keep;
 
