@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
@@ -279,6 +280,34 @@ class ConfigurationTrapsTest extends RedisDelayTestSupport {
         assertThatThrownBy(context::start).rootCause().isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("address 'redis://:xxxxxx@queues.example'").hasMessageContaining("redis://host:port")
                 .message().doesNotContain("s3cret");
+    }
+
+    /**
+     * A value from an environment variable set from a file (a Kubernetes secret or ConfigMap key, a YAML block scalar)
+     * may end with a line break, which camel-main keeps: a key prefix so read put the queues in another namespace than
+     * that of the nodes configured elsewhere, in silence.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { "shop:delay\n", " shop:delay", "shop:delay\t" })
+    void aKeyPrefixWithBlanksAroundItFailsStartupNamingTheOption(String keyPrefix) {
+        Properties properties = new Properties();
+        properties.setProperty("camel.component.redis-delay.address", RedisServerExtension.redisUrl());
+        properties.setProperty("camel.component.redis-delay.key-prefix", keyPrefix);
+        Main main = new Main();
+        main.setOverrideProperties(properties);
+        main.configure().addRoutesBuilder(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:in").to("redis-delay:orders");
+            }
+        });
+        try {
+            assertThatThrownBy(main::start).as("key prefix '%s'", keyPrefix).rootCause()
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("keyPrefix")
+                    .hasMessageContaining("queue orders");
+        } finally {
+            main.stop();
+        }
     }
 
     /**

@@ -28,13 +28,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The YAML DSL hands a parameter written {@code null} (or {@code Null}, {@code NULL}) to the endpoint as the text
- * {@code null}: a queue-name option so written would name a queue "null" in silence, where its author meant none.
+ * {@code null}: a queue-name option so written would name a queue "null" in silence, where its author meant none; a
+ * {@code keyPrefix} so written would put the queues in a namespace "null", apart from those of every endpoint that
+ * leaves it out.
  */
 @CamelSide
 class YamlNullQueueNameTest extends RedisDelayTestSupport {
 
     @ParameterizedTest
-    @ValueSource(strings = { "deadLetterQueue: null", "migrateFrom: null", "deadLetterQueue: NULL" })
+    @ValueSource(strings = { "deadLetterQueue: null", "migrateFrom: null", "deadLetterQueue: NULL", "keyPrefix: null" })
     void aQueueNameOptionWrittenAsNullInYamlFailsTheStartSayingToLeaveItOut(String parameter) throws Exception {
         String option = parameter.substring(0, parameter.indexOf(':'));
         CamelContext context = createContext();
