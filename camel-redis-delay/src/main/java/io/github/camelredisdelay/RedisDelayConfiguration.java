@@ -40,6 +40,7 @@ public class RedisDelayConfiguration implements Cloneable {
     static final long MAX_VISIBILITY_TIMEOUT_MS = 86_400_000;
 
     private static final String DEFAULT_ADDRESS = "redis://127.0.0.1:6379";
+    private static final String DEFAULT_KEY_PREFIX = "camel:delay";
 
     @UriParam(label = "common")
     @Metadata(autowired = true)
@@ -55,8 +56,8 @@ public class RedisDelayConfiguration implements Cloneable {
     private Integer database;
     @UriParam(label = "common")
     private String redissonConfig;
-    @UriParam(label = "common", defaultValue = "camel:delay")
-    private String keyPrefix = "camel:delay";
+    @UriParam(label = "common", defaultValue = DEFAULT_KEY_PREFIX)
+    private String keyPrefix = DEFAULT_KEY_PREFIX;
 
     @UriParam(label = "producer", defaultValue = "0", javaType = "java.time.Duration")
     private long delay;
@@ -228,7 +229,8 @@ public class RedisDelayConfiguration implements Cloneable {
     }
 
     /**
-     * Namespace of every Redis key and channel the component uses.
+     * Namespace of every Redis key and channel the component uses. Refused with a blank at either end, a line break or
+     * other control character, a { or }, or as null (the YAML DSL's text of a null value).
      */
     public void setKeyPrefix(String keyPrefix) {
         this.keyPrefix = keyPrefix;
@@ -524,11 +526,7 @@ public class RedisDelayConfiguration implements Cloneable {
      * @throws IllegalArgumentException naming the first bad option, its value and what is allowed
      */
     List<Long> validate(String queue) {
-        if (keyPrefix == null || keyPrefix.isEmpty() || keyPrefix.contains("{") || keyPrefix.contains("}")) {
-            throw new IllegalArgumentException(
-                    "Invalid keyPrefix '" + keyPrefix + "' of queue " + queue
-                                               + ": it must be non-empty and must not contain { or }");
-        }
+        validateKeyPrefix(queue);
         if (redissonClient == null && redissonConfig == null && !isRedisUri(address)) {
             throw new IllegalArgumentException(
                     "Invalid address '" + URISupport.sanitizeUri(address) + "' of queue " + queue
@@ -614,6 +612,28 @@ public class RedisDelayConfiguration implements Cloneable {
             return uri.isUDS() || uri.getPort() >= 0;
         } catch (IllegalArgumentException | NullPointerException e) {
             return false;
+        }
+    }
+
+    /**
+     * The key prefix is the queues' namespace: one with a blank or control character at either end (a line break kept
+     * from an environment variable set from a file, say) or the text the YAML DSL makes of a null value would put them
+     * apart from those of every endpoint configured otherwise, in silence.
+     */
+    private void validateKeyPrefix(String queue) {
+        if (keyPrefix == null || keyPrefix.isEmpty() || keyPrefix.contains("{") || keyPrefix.contains("}")
+                || !keyPrefix.strip().equals(keyPrefix) || keyPrefix.chars().anyMatch(Character::isISOControl)) {
+            throw new IllegalArgumentException(
+                    "Invalid keyPrefix '" + keyPrefix + "' of queue " + queue
+                                               + ": it must be non-empty, must not start or end with a blank, must "
+                                               + "hold no line break or other control character, and must not contain "
+                                               + "{ or }");
+        }
+        if ("null".equalsIgnoreCase(keyPrefix)) {
+            throw new IllegalArgumentException(
+                    "Invalid keyPrefix '" + keyPrefix + "' of queue " + queue + ": it is the text the YAML DSL makes of "
+                                               + "a null value. For the default, " + DEFAULT_KEY_PREFIX
+                                               + ", leave keyPrefix out; else name the namespace");
         }
     }
 

@@ -81,7 +81,7 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
     private String redissonConfig;
 
     /**
-     * Namespace of every key this component touches.
+     * Namespace of every key this component touches; refused with a blank at either end or a line break.
      */
     private String keyPrefix = "camel:delay";
 
