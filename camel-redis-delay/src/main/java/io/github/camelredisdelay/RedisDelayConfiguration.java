@@ -15,8 +15,6 @@
  */
 package io.github.camelredisdelay;
 
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.util.List;
 
 import io.github.camelredisdelay.internal.QueueNames;
@@ -26,7 +24,6 @@ import org.apache.camel.spi.UriParam;
 import org.apache.camel.spi.UriParams;
 import org.apache.camel.util.URISupport;
 import org.redisson.api.RedissonClient;
-import org.redisson.misc.RedisURI;
 
 /**
  * Options of the {@code redis-delay} component; set on the component, overridable per endpoint.
@@ -527,14 +524,9 @@ public class RedisDelayConfiguration implements Cloneable {
      */
     List<Long> validate(String queue) {
         validateKeyPrefix(queue);
-        if (redissonClient == null && redissonConfig == null && !isRedisUri(address)) {
-            throw new IllegalArgumentException(
-                    "Invalid address '" + URISupport.sanitizeUri(address) + "' of queue " + queue
-                                               + ": give redis://host:port, or rediss://host:port for TLS, e.g. "
-                                               + DEFAULT_ADDRESS);
+        if (redissonClient == null && redissonConfig == null) {
+            OwnConnectionCheck.check(address, username, password, database, queue);
         }
-        requireNothingIgnoredInAddress(queue);
-        requirePasswordBesideUsername(queue);
         Durations.checkRange(delay, "delay option of queue " + queue, delay);
         atLeast("concurrentConsumers", concurrentConsumers, 1, queue);
         atLeast("maxMessagesPerPoll", maxMessagesPerPoll, 1, queue);
@@ -602,20 +594,6 @@ public class RedisDelayConfiguration implements Cloneable {
     }
 
     /**
-     * Whether Redisson can connect to {@code address}: Redisson's own check, whose error names neither the option nor
-     * the value, and a port, which that check misses when a password precedes the host ({@code redis://:pw@host} would
-     * connect to port -1).
-     */
-    private static boolean isRedisUri(String address) {
-        try {
-            RedisURI uri = new RedisURI(address);
-            return uri.isUDS() || uri.getPort() >= 0;
-        } catch (IllegalArgumentException | NullPointerException e) {
-            return false;
-        }
-    }
-
-    /**
      * The key prefix is the queues' namespace: one with a blank or control character at either end (a line break kept
      * from an environment variable set from a file, say) or the text the YAML DSL makes of a null value would put them
      * apart from those of every endpoint configured otherwise, in silence.
@@ -634,53 +612,6 @@ public class RedisDelayConfiguration implements Cloneable {
                     "Invalid keyPrefix '" + keyPrefix + "' of queue " + queue + ": it is the text the YAML DSL makes of "
                                                + "a null value. For the default, " + DEFAULT_KEY_PREFIX
                                                + ", leave keyPrefix out; else name the namespace");
-        }
-    }
-
-    /**
-     * The address is read for its scheme, user-info, host and port only: a database as its path ({@code /3}, as many a
-     * {@code REDIS_URL} has) or a query would be ignored, the queue in database 0. A path naming the database the
-     * connection uses anyway (the database option, else 0) is harmless.
-     */
-    private void requireNothingIgnoredInAddress(String queue) {
-        if (redissonClient != null || redissonConfig != null || new RedisURI(address).isUDS()) {
-            return;
-        }
-        URI uri;
-        try {
-            uri = new URI(address);
-        } catch (URISyntaxException e) {
-            // Redisson parsed it (isRedisUri): whatever it ignores, this cannot tell
-            return;
-        }
-        String path = uri.getRawPath() == null ? "" : uri.getRawPath();
-        boolean databaseUsed = path.isEmpty() || path.equals("/") || path.equals("/" + (database == null ? 0 : database));
-        if (databaseUsed && uri.getRawQuery() == null) {
-            return;
-        }
-        String ignored = uri.getRawQuery() == null ? path : "?" + uri.getRawQuery();
-        throw new IllegalArgumentException(
-                "Invalid address '" + URISupport.sanitizeUri(address) + "' of queue " + queue + ": Redisson connects to "
-                                           + "its host and port only and would ignore '" + ignored + "'; "
-                                           + (path.matches("/\\d+") && uri.getRawQuery() == null
-                                                   ? "name the database with the database option instead (database="
-                                                     + path.substring(1) + ")"
-                                                   : "give redis://host:port, or rediss://host:port for TLS"));
-    }
-
-    /**
-     * A username of the connection to {@code address} needs a password: the client logs a user in only with
-     * {@code AUTH <user> <password>}, and without one its connection runs as Redis' default user, the username ignored.
-     * (Beside a client or a Redisson configuration, {@link ClientChoice} refuses the username anyway.)
-     */
-    private void requirePasswordBesideUsername(String queue) {
-        if (username != null && password == null && redissonClient == null && redissonConfig == null
-                && new RedisURI(address).getPassword() == null) {
-            throw new IllegalArgumentException(
-                    "Invalid username of queue " + queue + ": without a password (the password option, or "
-                                               + "redis://user:password@host:port) Redis is not asked to log the user "
-                                               + "in, and the connection would run as its default user. Give the "
-                                               + "user's password (any, for a user with nopass)");
         }
     }
 
