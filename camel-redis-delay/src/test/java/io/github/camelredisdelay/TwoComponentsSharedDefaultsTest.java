@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * {@code camel.component.<name>.configuration=#bean:<defaults>} is "a bean of shared defaults". Two redis-delay
@@ -88,6 +89,29 @@ class TwoComponentsSharedDefaultsTest extends RedisDelayTestSupport {
                     .send("direct:order", e -> e.getMessage().setBody("order 1")).getException();
             assertThat(failure).as("schedule on the orders' Redis").isNull();
             assertThat(redis().getMap(key("orders", "msg")).size()).isEqualTo(1);
+        } finally {
+            main.stop();
+        }
+    }
+
+    /**
+     * A value the second component refuses names that component, whose properties hold it, not the first one's.
+     */
+    @Test
+    void aValueTheSecondComponentRefusesIsNamedWithThatComponent() {
+        Main main = new Main();
+        main.bind("audit-delay", new RedisDelayComponent());
+        main.addInitialProperty("camel.component.audit-delay.address", RedisServerExtension.redisUrl());
+        main.addInitialProperty("camel.component.audit-delay.delay", "30M");
+        main.configure().addRoutesBuilder(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:audit").to("audit-delay:events");
+            }
+        });
+        try {
+            assertThatThrownBy(main::start).rootCause().isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("delay option of component audit-delay").hasMessageContaining("'30M'");
         } finally {
             main.stop();
         }
