@@ -184,6 +184,23 @@ class BadInputTest extends RedisDelayTestSupport {
         assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = { "long", "text" })
+    void aDueAtInEpochSecondsIsRejectedRatherThanDueAtOnce(String form) {
+        // 2025-11-26T00:00:00Z in seconds: as milliseconds, a time in January 1970, which would be due at once
+        long seconds = 1_764_115_200L;
+        Exchange result = producer.send("redis-delay:orders", e -> {
+            e.getMessage().setBody("x");
+            e.getMessage().setHeader(RedisDelayConstants.DUE_AT, form.equals("long") ? seconds : String.valueOf(seconds));
+        });
+
+        assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(RedisDelayConstants.DUE_AT).hasMessageContaining("queue orders")
+                .hasMessageContaining("1764115200").hasMessageContaining("epoch seconds")
+                .hasMessageContaining("1764115200000");
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+    }
+
     @Test
     void negativeNumericDelayHeaderIsRejected() {
         Exchange result = producer.send("redis-delay:orders",
