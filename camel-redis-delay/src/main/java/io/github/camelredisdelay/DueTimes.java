@@ -36,6 +36,10 @@ import org.apache.camel.Message;
 final class DueTimes {
 
     private static final Pattern EPOCH_MILLIS = Pattern.compile("-?\\d+");
+    /** Epoch seconds of 2001-09-09, the first ten-digit ones. */
+    private static final long SECONDS_FROM = 1_000_000_000L;
+    /** Epoch seconds of 2286-11-20, the first eleven-digit ones. */
+    private static final long SECONDS_UNTIL = 10_000_000_000L;
 
     private DueTimes() {
     }
@@ -82,7 +86,7 @@ final class DueTimes {
     private static long epochMillis(Object dueAt, String queue) {
         String what = "header " + RedisDelayConstants.DUE_AT + " of queue " + queue;
         if (dueAt instanceof Number number) {
-            return wholeMillis(number, what);
+            return notEpochSeconds(wholeMillis(number, what), what);
         }
         if (dueAt instanceof Instant instant) {
             return millisOf(instant);
@@ -100,12 +104,30 @@ final class DueTimes {
             return calendar.getTimeInMillis();
         }
         if (dueAt instanceof CharSequence text) {
-            return parseEpoch(text.toString().trim(), what);
+            String trimmed = text.toString().trim();
+            long millis = parseEpoch(trimmed, what);
+            return EPOCH_MILLIS.matcher(trimmed).matches() ? notEpochSeconds(millis, what) : millis;
         }
         throw new IllegalArgumentException(
                 "Unsupported " + what + " of type " + dueAt.getClass().getName()
                                            + ": use epoch milliseconds (long), Instant, Date, ZonedDateTime, OffsetDateTime, Calendar "
                                            + "or a string of epoch milliseconds or an ISO-8601 instant");
+    }
+
+    /**
+     * Refuses a number of epoch milliseconds that is a time of this century in epoch seconds ({@value #SECONDS_FROM} to
+     * {@value #SECONDS_UNTIL}, 2001 to 2286): as milliseconds it is a time between January and April 1970, which no
+     * schedule means, and would make the message due at once.
+     */
+    private static long notEpochSeconds(long millis, String what) {
+        if (millis >= SECONDS_FROM && millis < SECONDS_UNTIL) {
+            throw new IllegalArgumentException(
+                    "The " + what + " is " + millis + ", which as epoch milliseconds is " + Instant.ofEpochMilli(millis)
+                                               + " and would be due at once; it looks like epoch seconds: give epoch "
+                                               + "milliseconds (" + Math.multiplyExact(millis, 1000L)
+                                               + "), an Instant or an ISO-8601 instant");
+        }
+        return millis;
     }
 
     /**
