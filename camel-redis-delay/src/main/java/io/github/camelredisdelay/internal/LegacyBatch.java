@@ -20,17 +20,24 @@ import java.util.List;
 /**
  * What one claim on a legacy {@code RDelayedQueue} returned (see {@code legacy-claim.lua}).
  *
- * @param owned    whether this task holds the migration lease; when not, {@code messages} is empty
- * @param lease    the lease this task writes the batch under
- * @param pending  messages taken over and not yet migrated, including this batch
- * @param waiting  messages still in Redisson's timeout set (offered since the last take-over)
- * @param ready    values still in Redisson's destination list
- * @param unmark   ids of migrated messages already removed from the legacy keys whose marks on the queue may still be
- *                 set: by a task that died (or failed) before it cleared them; the caller clears them first
- * @param messages the next messages to migrate, earliest due time first
+ * @param owned      whether this task holds the migration lease; when not, {@code messages} is empty
+ * @param lease      the lease this task writes the batch under
+ * @param pending    messages taken over and not yet migrated, including this batch
+ * @param waiting    messages still in Redisson's timeout set (offered since the last take-over)
+ * @param ready      values still in Redisson's destination list
+ * @param unmark     ids of migrated messages already removed from the legacy keys whose marks on the queue may still be
+ *                   set: by a task that died (or failed) before it cleared them; the caller clears them first
+ * @param messages   the next messages to migrate, earliest due time first
+ * @param otherQueue the queue another task migrates the legacy queue into, when that refused this claim; else
+ *                   {@code null}
  */
 public record LegacyBatch(boolean owned, MigrationLease lease, long pending, long waiting, long ready, List<String> unmark,
-        List<LegacyMessage> messages) {
+        List<LegacyMessage> messages, String otherQueue) {
+
+    /** A claim refused because a task migrating into {@code otherQueue} claimed the legacy queue lately. */
+    static LegacyBatch migratedInto(String otherQueue, MigrationLease lease, long pending, long waiting, long ready) {
+        return new LegacyBatch(false, lease, pending, waiting, ready, List.of(), List.of(), otherQueue);
+    }
 
     /** Everything the legacy queue still holds, this batch included. */
     public long left() {

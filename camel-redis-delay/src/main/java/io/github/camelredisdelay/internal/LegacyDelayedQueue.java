@@ -34,6 +34,12 @@ import static io.github.camelredisdelay.internal.Replies.toLong;
  */
 public final class LegacyDelayedQueue {
 
+    /**
+     * How long the queue a task migrates into stays the legacy queue's after its last claim: a task migrating into
+     * another queue is refused meanwhile (a restart of the nodes of the first does not hand the messages over).
+     */
+    public static final long INTO_KEPT_MS = 10 * 60_000;
+
     private final String name;
     private final ScriptCalls scripts;
 
@@ -48,7 +54,8 @@ public final class LegacyDelayedQueue {
                 base + "sequence",
                 base + "owner",
                 base + "unmark",
-                base + "fence");
+                base + "fence",
+                base + "into");
         this.scripts = new ScriptCalls(client, "RDelayedQueue " + name, keys, WriteSync.NONE);
     }
 
@@ -57,28 +64,35 @@ public final class LegacyDelayedQueue {
     }
 
     /**
-     * The first claim of a task: {@link #claim(String, long, int, boolean, long)} with {@code settled} false and no
-     * lease number seen.
+     * The first claim of a task: {@link #claim(String, String, long, int, boolean, long)} with {@code settled} false
+     * and no lease number seen.
      */
-    public LegacyBatch claim(String owner, long leaseMs, int batchSize) {
-        return claim(owner, leaseMs, batchSize, false, 0);
+    public LegacyBatch claim(String owner, String into, long leaseMs, int batchSize) {
+        return claim(owner, into, leaseMs, batchSize, false, 0);
     }
 
     /**
      * Takes over what the legacy queue holds and returns the next batch; see {@code legacy-claim.lua}.
      *
      * @param owner     this task's token for the migration lease
+     * @param into      the name of the queue this task migrates into: while a task migrating into another one claimed
+     *                  within {@link #INTO_KEPT_MS}, the batch says so ({@link LegacyBatch#otherQueue()}) and holds
+     *                  nothing
      * @param leaseMs   how long the lease lasts without a further claim
      * @param settled   whether this task cleared the marks of every batch it {@linkplain #remove removed}; when not, or
      *                  when the lease was another's, the batch names the ids to clear ({@link LegacyBatch#unmark()})
      * @param fenceSeen the highest lease number a queue shard refused this task's writes for
      *                  ({@link MigrationLeaseLostException#latestFence()}), else 0
      */
-    public LegacyBatch claim(String owner, long leaseMs, int batchSize, boolean settled, long fenceSeen) {
+    public LegacyBatch claim(String owner, String into, long leaseMs, int batchSize, boolean settled, long fenceSeen) {
         // a claim lost in a failover only leaves the legacy keys as they were
         List<Object> reply = scripts.callAndWait("Migration claim", LuaScript.LEGACY_CLAIM, Durability.NONE,
                 RScript.ReturnType.LIST, bytes(owner), bytes(leaseMs), bytes(batchSize), bytes(settled ? 1 : 0),
-                bytes(fenceSeen), bytes(BatchLimits.MIGRATION_BATCH_BYTES));
+                bytes(fenceSeen), bytes(BatchLimits.MIGRATION_BATCH_BYTES), bytes(into), bytes(INTO_KEPT_MS));
+        if (toLong(reply.get(0)) == -1) {
+            return LegacyBatch.migratedInto(Replies.text(reply.get(6)), new MigrationLease(name, owner, 0),
+                    toLong(reply.get(1)), toLong(reply.get(2)), toLong(reply.get(3)));
+        }
         int first = 6 + (int) toLong(reply.get(5));
         List<String> unmark = new ArrayList<>(first - 6);
         for (int i = 6; i < first; i++) {
@@ -90,7 +104,7 @@ public final class LegacyDelayedQueue {
         }
         return new LegacyBatch(
                 toLong(reply.get(0)) == 1, new MigrationLease(name, owner, toLong(reply.get(4))), toLong(reply.get(1)),
-                toLong(reply.get(2)), toLong(reply.get(3)), unmark, messages);
+                toLong(reply.get(2)), toLong(reply.get(3)), unmark, messages, null);
     }
 
     /**

@@ -45,6 +45,7 @@ public final class MigrationProgress {
     private long left = -1;
     private boolean owned;
     private boolean emptyAnnounced;
+    private boolean refusalAnnounced;
     private long lastLogNanos;
     private boolean logged;
 
@@ -67,6 +68,7 @@ public final class MigrationProgress {
      */
     public synchronized void record(boolean owned, int count, long left) {
         this.owned = owned;
+        refusalAnnounced = false;
         this.moved += count;
         this.left = left;
         if (!owned) {
@@ -85,6 +87,26 @@ public final class MigrationProgress {
             LOG.info("RDelayedQueue {} is empty: {} messages moved to queue {}; late writes to it are moved until the route "
                      + "stops",
                     legacy, moved, queue);
+        }
+    }
+
+    /**
+     * Records a step refused because the legacy queue is migrated into {@code otherQueue} (its consumers name it in
+     * {@code migrateFrom} too): said once as an ERROR, until a step of this migration moves messages again.
+     *
+     * @param left what the legacy queue holds
+     */
+    public synchronized void refused(String otherQueue, long left) {
+        this.owned = false;
+        this.left = left;
+        if (!refusalAnnounced) {
+            refusalAnnounced = true;
+            LOG.error("Migration from RDelayedQueue {} to queue {} refused: it is migrated into queue {}, whose consumers "
+                      + "name it in migrateFrom too (and claimed it within the last {} minutes). Its messages would be "
+                      + "split between the two queues: name it in migrateFrom of one queue only. To migrate it into queue "
+                      + "{} instead, stop the migration into queue {}: this one starts {} minutes after its last claim",
+                    legacy, queue, otherQueue, LegacyDelayedQueue.INTO_KEPT_MS / 60_000, queue, otherQueue,
+                    LegacyDelayedQueue.INTO_KEPT_MS / 60_000);
         }
     }
 

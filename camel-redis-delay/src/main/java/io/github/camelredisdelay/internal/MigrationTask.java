@@ -80,7 +80,11 @@ public final class MigrationTask {
     }
 
     private boolean move() {
-        LegacyBatch batch = legacy.claim(owner, LEASE_MS, BATCH_SIZE, settled, fenceSeen);
+        LegacyBatch batch = legacy.claim(owner, queue.name(), LEASE_MS, BATCH_SIZE, settled, fenceSeen);
+        if (batch.otherQueue() != null) {
+            progress.refused(batch.otherQueue(), batch.left());
+            return false;
+        }
         // unsettled until this step succeeds: an exception below leaves marks the next claim must name again
         settled = false;
         unmark(batch.lease(), batch.unmark());

@@ -31,6 +31,9 @@
                           (migrate.lua) may not be cleared yet
   KEYS[8] fence    STRING counts the leases: each new holder gets the next number, and the queue refuses the writes
                           of a task holding a lower one (migration-fence.lua), whose lease ran out while it stalled
+  KEYS[9] into     STRING the queue the messages are migrated into, kept ARGV[8] ms after its last claim (PX): a task
+                          migrating into another queue is refused meanwhile, so that two queues naming the legacy
+                          queue in migrateFrom do not split its messages between them
   ARGV[1] owner token of the calling task
   ARGV[2] lease in ms
   ARGV[3] batch size: most messages returned, and most taken from the destination list or moved one by one
@@ -39,6 +42,8 @@
   ARGV[5] the highest lease number a queue shard named when it refused the calling task's writes, else 0
   ARGV[6] batch bytes: the messages returned or taken from the destination list end with the first that brings their
           bytes to this many (at least one is taken), so a batch of large values stays small
+  ARGV[7] the name of the queue the calling task migrates into
+  ARGV[8] ms KEYS[9] is kept after a claim
 
   The timeout set is taken over whole: renamed to KEYS[4] in O(1) when that is empty, else moved member by member
   once it holds at most a batch, within the batch bytes (larger, it waits for KEYS[4] to empty); the order list, which
@@ -51,7 +56,8 @@
   are returned for the caller to clear before anything else.
 
   Returns {owned, pending, waiting, ready, fence, unmark, id, ..., member, dueAt, value, member, dueAt, value, ...}
-    owned:   1, or 0 when another task holds the lease (then nothing follows but fence 0 and unmark 0)
+    owned:   1, or 0 when another task holds the lease (then nothing follows but fence 0 and unmark 0), or -1 when a
+             task migrating into another queue claimed within ARGV[8] ms (then fence 0, unmark 0 and that queue's name)
     pending: members of KEYS[4]; waiting: of KEYS[1]; ready: of KEYS[3], all after this call
     fence:   the number of the caller's lease, for its writes to the queue
     unmark:  the number of ids that follow, those of KEYS[7], whose marks the caller is to clear
@@ -59,7 +65,7 @@
 ]]
 local rcall = redis.call
 local timeoutKey, orderKey, targetKey, pendingKey, sequenceKey, ownerKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
-local unmarkKey, fenceKey = KEYS[7], KEYS[8]
+local unmarkKey, fenceKey, intoKey = KEYS[7], KEYS[8], KEYS[9]
 local owner, batch, batchBytes = ARGV[1], tonumber(ARGV[3]), tonumber(ARGV[6])
 
 -- The value packed in a member of Redisson's timeout set. Redisson since 3.21.1 packs 'Bc0Lc0' (a random id of its
@@ -122,6 +128,14 @@ local function counts(owned)
   return {owned, rcall('ZCARD', pendingKey), rcall('ZCARD', timeoutKey), rcall('LLEN', targetKey)}
 end
 
+local into = rcall('GET', intoKey)
+if into and into ~= ARGV[7] then
+  local reply = counts(-1)
+  reply[5] = 0
+  reply[6] = 0
+  reply[7] = into
+  return reply
+end
 local holder = rcall('GET', ownerKey)
 if holder and holder ~= owner then
   local reply = counts(0)
@@ -138,6 +152,7 @@ if holder ~= owner or seen >= fence then
   rcall('SET', fenceKey, fence)
 end
 rcall('SET', ownerKey, owner, 'PX', ARGV[2])
+rcall('SET', intoKey, ARGV[7], 'PX', ARGV[8])
 
 local unmark = {}
 if holder == owner and ARGV[4] == '1' then

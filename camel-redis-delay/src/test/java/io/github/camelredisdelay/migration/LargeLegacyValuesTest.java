@@ -53,7 +53,7 @@ class LargeLegacyValuesTest extends RedisDelayTestSupport {
         redis().getList(keys.destination(), StringCodec.INSTANCE).addAll(values("ready", 12));
 
         LegacyBatch batch = new LegacyDelayedQueue(redis(), keyPrefix, keys.name())
-                .claim("task", 5_000, MigrationTask.BATCH_SIZE);
+                .claim("task", "orders", 5_000, MigrationTask.BATCH_SIZE);
 
         List<LegacyMessage> messages = batch.messages();
         long allButTheLast = messages.subList(0, messages.size() - 1).stream().mapToLong(m -> m.member().length).sum();

@@ -64,7 +64,7 @@ class RepeatedBatchTest extends RedisDelayTestSupport {
     void batchRepeatedAfterACrashBetweenWriteAndRemoveIsNotDeliveredTwice() throws Exception {
 
         // the crashed migrator: claimed and wrote, never removed (its lease runs out)
-        LegacyBatch batch = legacyQueue.claim("crashed", 1000, MigrationTask.BATCH_SIZE);
+        LegacyBatch batch = legacyQueue.claim("crashed", "orders", 1000, MigrationTask.BATCH_SIZE);
         assertThat(batch.messages()).hasSize(5);
         write(queue, batch);
         await().atMost(Duration.ofSeconds(5)).until(() -> delivered.size() == 5);
@@ -82,7 +82,7 @@ class RepeatedBatchTest extends RedisDelayTestSupport {
     void marksOfABatchRemovedJustBeforeACrashAreClearedByTheMigratorThatTakesOver() throws Exception {
 
         // the crashed migrator: claimed, wrote and removed the batch, never cleared the marks of its ids
-        LegacyBatch batch = legacyQueue.claim("crashed", 1000, MigrationTask.BATCH_SIZE);
+        LegacyBatch batch = legacyQueue.claim("crashed", "orders", 1000, MigrationTask.BATCH_SIZE);
         write(queue, batch);
         assertThat(legacyQueue.remove(batch.lease(), batch.messages())).isZero();
         assertThat(marks()).hasSize(5);
@@ -97,7 +97,7 @@ class RepeatedBatchTest extends RedisDelayTestSupport {
     void aMigratorWhoseLeaseRanOutWhileItStalledWritesNothingAfterTheOneThatTookOver() throws Exception {
 
         // the stalled migrator claimed the batch (a long GC pause, say) and its lease ran out before it wrote it
-        LegacyBatch stalled = legacyQueue.claim("stalled", 200, MigrationTask.BATCH_SIZE);
+        LegacyBatch stalled = legacyQueue.claim("stalled", "orders", 200, MigrationTask.BATCH_SIZE);
         assertThat(stalled.messages()).hasSize(5);
         // the migrator that took over moved everything, and the route delivered and acknowledged it
         resumeAfterLease(legacyQueue, queue);
@@ -114,15 +114,15 @@ class RepeatedBatchTest extends RedisDelayTestSupport {
 
     @Test
     void aMigratorWhoseLeaseRanOutCannotRemoveTheBatchItWroteOnceAnotherClaimedIt() throws Exception {
-        LegacyBatch stalled = legacyQueue.claim("stalled", 200, MigrationTask.BATCH_SIZE);
+        LegacyBatch stalled = legacyQueue.claim("stalled", "orders", 200, MigrationTask.BATCH_SIZE);
         write(queue, stalled);
         // its lease runs out; another task claims the same batch but has not written yet
         await().atMost(Duration.ofSeconds(5))
-                .until(() -> legacyQueue.claim("successor", 5_000, MigrationTask.BATCH_SIZE).owned());
+                .until(() -> legacyQueue.claim("successor", "orders", 5_000, MigrationTask.BATCH_SIZE).owned());
 
         assertThatThrownBy(() -> legacyQueue.remove(stalled.lease(), stalled.messages()))
                 .isInstanceOf(MigrationLeaseLostException.class);
-        assertThat(legacyQueue.claim("successor", 5_000, MigrationTask.BATCH_SIZE).messages()).hasSize(5);
+        assertThat(legacyQueue.claim("successor", "orders", 5_000, MigrationTask.BATCH_SIZE).messages()).hasSize(5);
     }
 
     @Test
