@@ -52,6 +52,14 @@ class BadInputTest extends RedisDelayTestSupport {
         producer = node.createProducerTemplate();
     }
 
+    /** Schedules the body "x" on queue orders with one header set. */
+    private Exchange scheduleWithHeader(String name, Object value) {
+        return producer.send("redis-delay:orders", e -> {
+            e.getMessage().setBody("x");
+            e.getMessage().setHeader(name, value);
+        });
+    }
+
     @Test
     void queueNameWithAForbiddenCharacterIsRejectedNamingIt() {
         assertThatThrownBy(() -> node.getEndpoint("redis-delay:orders/eu"))
@@ -158,10 +166,7 @@ class BadInputTest extends RedisDelayTestSupport {
     @ParameterizedTest
     @ValueSource(strings = { "30M", "-1s", "", "tomorrow" })
     void badDelayHeaderFailsTheExchangeAndStoresNothing(String delay) {
-        Exchange result = producer.send("redis-delay:orders", e -> {
-            e.getMessage().setBody("x");
-            e.getMessage().setHeader(RedisDelayConstants.DELAY, delay);
-        });
+        Exchange result = scheduleWithHeader(RedisDelayConstants.DELAY, delay);
 
         assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(RedisDelayConstants.DELAY).hasMessageContaining("queue orders");
@@ -173,10 +178,7 @@ class BadInputTest extends RedisDelayTestSupport {
     void aMessageIdThatIsNotValidUnicodeIsRejectedAndStoresNothing(String id) {
         // stored as UTF-8, an unpaired surrogate becomes '?': a\uD800 and a\uDC00 would be one message, the second
         // kept out as a duplicate of the first
-        Exchange result = producer.send("redis-delay:orders", e -> {
-            e.getMessage().setBody("x");
-            e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, id);
-        });
+        Exchange result = scheduleWithHeader(RedisDelayConstants.MESSAGE_ID, id);
 
         assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(RedisDelayConstants.MESSAGE_ID).hasMessageContaining("queue orders")
@@ -189,10 +191,8 @@ class BadInputTest extends RedisDelayTestSupport {
     void aDueAtInEpochSecondsIsRejectedRatherThanDueAtOnce(String form) {
         // 2025-11-26T00:00:00Z in seconds: as milliseconds, a time in January 1970, which would be due at once
         long seconds = 1_764_115_200L;
-        Exchange result = producer.send("redis-delay:orders", e -> {
-            e.getMessage().setBody("x");
-            e.getMessage().setHeader(RedisDelayConstants.DUE_AT, form.equals("long") ? seconds : String.valueOf(seconds));
-        });
+        Exchange result
+                = scheduleWithHeader(RedisDelayConstants.DUE_AT, form.equals("long") ? seconds : String.valueOf(seconds));
 
         assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(RedisDelayConstants.DUE_AT).hasMessageContaining("queue orders")
@@ -317,10 +317,7 @@ class BadInputTest extends RedisDelayTestSupport {
     void anIsoDelayHeaderBeyondTheLargestDelayIsRejectedAsTooLargeNotAsAnInvalidForm() {
         // well-formed ISO-8601 (as PT5S), only too long: 999999999999999 days do not fit java.time.Duration's seconds,
         // as 999999999999999d do not fit a long of milliseconds, which is reported as too large
-        Exchange result = producer.send("redis-delay:orders", e -> {
-            e.getMessage().setBody("x");
-            e.getMessage().setHeader(RedisDelayConstants.DELAY, "P999999999999999D");
-        });
+        Exchange result = scheduleWithHeader(RedisDelayConstants.DELAY, "P999999999999999D");
 
         assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("P999999999999999D").hasMessageContaining("too large")
@@ -332,10 +329,7 @@ class BadInputTest extends RedisDelayTestSupport {
     @ValueSource(strings = { "P1W", "P1M", "P1Y" })
     void anIsoDelayInWeeksMonthsOrYearsIsRejectedSayingWhichIsoFormsAreRead(String delay) {
         // ISO-8601 too, but a month or a year has no fixed length: the refusal must not just say "use ISO-8601"
-        Exchange result = producer.send("redis-delay:orders", e -> {
-            e.getMessage().setBody("x");
-            e.getMessage().setHeader(RedisDelayConstants.DELAY, delay);
-        });
+        Exchange result = scheduleWithHeader(RedisDelayConstants.DELAY, delay);
 
         assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class).hasMessageContaining(delay)
                 .hasMessageContaining("days to seconds");
@@ -345,10 +339,7 @@ class BadInputTest extends RedisDelayTestSupport {
     @Test
     void aDurationDelayHeaderBeyondWhatMillisecondsHoldIsRejectedNamingTheLargestDelay() {
         // as one just past the largest delay is ("... is too large; at most 9007199254740991 ms")
-        Exchange result = producer.send("redis-delay:orders", e -> {
-            e.getMessage().setBody("x");
-            e.getMessage().setHeader(RedisDelayConstants.DELAY, Duration.ofSeconds(Long.MAX_VALUE));
-        });
+        Exchange result = scheduleWithHeader(RedisDelayConstants.DELAY, Duration.ofSeconds(Long.MAX_VALUE));
 
         assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(RedisDelayConstants.DELAY).hasMessageContaining("too large")
