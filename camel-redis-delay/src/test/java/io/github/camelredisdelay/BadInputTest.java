@@ -20,6 +20,7 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -198,6 +199,17 @@ class BadInputTest extends RedisDelayTestSupport {
                 .hasMessageContaining(RedisDelayConstants.DUE_AT).hasMessageContaining("queue orders")
                 .hasMessageContaining("1764115200").hasMessageContaining("epoch seconds")
                 .hasMessageContaining("1764115200000");
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { RedisDelayConstants.DUE_AT, RedisDelayConstants.DELAY })
+    void aSchedulingHeaderOfAnUnsupportedTypeIsRejectedNamingItsValue(String header) {
+        // a LocalDateTime has no zone: which instant it means is the application's to say
+        Exchange result = scheduleWithHeader(header, LocalDateTime.of(2030, 1, 1, 9, 0));
+
+        assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class).hasMessageContaining(header)
+                .hasMessageContaining("java.time.LocalDateTime").hasMessageContaining("2030-01-01T09:00");
         assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
     }
 
