@@ -79,7 +79,7 @@ final class DueTimes {
             return Durations.parse(text.toString(), what);
         }
         throw new IllegalArgumentException(
-                "Unsupported " + what + " of type " + delay.getClass().getName()
+                "Unsupported " + what + " '" + delay + "' of type " + delay.getClass().getName()
                                            + ": use milliseconds (long), a java.time.Duration or a string such as 30m, 1h30m or PT5S");
     }
 
@@ -109,7 +109,7 @@ final class DueTimes {
             return EPOCH_MILLIS.matcher(trimmed).matches() ? notEpochSeconds(millis, what) : millis;
         }
         throw new IllegalArgumentException(
-                "Unsupported " + what + " of type " + dueAt.getClass().getName()
+                "Unsupported " + what + " '" + dueAt + "' of type " + dueAt.getClass().getName()
                                            + ": use epoch milliseconds (long), Instant, Date, ZonedDateTime, OffsetDateTime, Calendar "
                                            + "or a string of epoch milliseconds or an ISO-8601 instant");
     }
