@@ -334,8 +334,8 @@ public class RedisDelayComponent extends HealthCheckComponent {
     }
 
     /**
-     * The check of a queue's shard count, shared by the endpoints of the queue with the same {@code shards} on one
-     * connection; it stops after the last of them.
+     * The guard of a queue ({@link QueueGuard}: its shard count, its server's commands), shared by the endpoints of the
+     * queue with the same {@code shards} on one connection; it stops after the last of them.
      */
     QueueGuard acquireQueueGuard(String key, Supplier<QueueGuard> create) {
         return queueGuards.acquire(key, create);
