@@ -51,6 +51,11 @@ final class MicrometerQueueMeters implements QueueEvents {
     /** The name camel-micrometer looks its registry up by first. */
     private static final String REGISTRY_BEAN = "metricsRegistry";
     private static final String PREFIX = "camel.redis.delay.";
+    /**
+     * The largest lateness the histogram's buckets tell apart. Micrometer's default for timers, 30 s, would make
+     * Prometheus' {@code histogram_quantile} read every later delivery (consumers down for minutes) as 30 s late.
+     */
+    private static final Duration LATENESS_BUCKETS_MAX = Duration.ofDays(1);
 
     private static final Logger LOG = LoggerFactory.getLogger(MicrometerQueueMeters.class);
     /** Held while a binding checks its meters are free and takes them, or gives them up. */
@@ -92,7 +97,7 @@ final class MicrometerQueueMeters implements QueueEvents {
         reclaimed = counter("reclaimed", "Leases taken over from a consumer that stopped answering");
         cancelled = counter("cancelled", "Scheduled messages cancelled");
         lateness = Timer.builder(PREFIX + "lateness").description("Delivery time minus due time, both on Redis' clock")
-                .tags(tags).publishPercentileHistogram().register(registry);
+                .tags(tags).publishPercentileHistogram().maximumExpectedValue(LATENESS_BUCKETS_MAX).register(registry);
         meters.add(lateness);
     }
 
