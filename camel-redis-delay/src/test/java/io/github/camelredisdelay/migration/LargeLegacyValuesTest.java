@@ -28,7 +28,6 @@ import io.github.camelredisdelay.internal.MigrationTask;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
-import org.redisson.api.RScript;
 import org.redisson.client.codec.StringCodec;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -103,13 +102,6 @@ class LargeLegacyValuesTest extends RedisDelayTestSupport {
 
     /** Writes the values as Redisson's offer does (an 8-byte random id, then the value), due long ago. */
     private void offerLongAgo(LegacyKeys keys, List<String> values) {
-        for (String value : values) {
-            redis().getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_WRITE,
-                    "local member = struct.pack('Bc0Lc0', 8, ARGV[3], string.len(ARGV[2]), ARGV[2]); "
-                                                                                  + "redis.call('zadd', KEYS[1], ARGV[1], member); "
-                                                                                  + "redis.call('rpush', KEYS[2], member)",
-                    RScript.ReturnType.VALUE, List.of(keys.timeout(), keys.order()), "1000", value,
-                    UUID.randomUUID().toString().substring(0, 8));
-        }
+        values.forEach(value -> keys.offerDueAt(redis(), value, 1000));
     }
 }

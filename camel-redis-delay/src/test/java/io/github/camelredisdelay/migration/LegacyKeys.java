@@ -16,9 +16,12 @@
 package io.github.camelredisdelay.migration;
 
 import java.util.List;
+import java.util.UUID;
 
+import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.ByteArrayCodec;
+import org.redisson.client.codec.StringCodec;
 
 /**
  * The keys a migration from the RDelayedQueue {@code name} reads and writes beside the new queue: Redisson's three, the
@@ -52,6 +55,19 @@ public record LegacyKeys(String name, String keyPrefix) {
     /** Ids of migrated messages removed from {@link #pending()} whose marks on the queue may still be set. */
     public String unmark() {
         return keyPrefix + ":migrate:{" + name + "}:unmark";
+    }
+
+    /**
+     * Puts {@code value} in Redisson's keys as an offer of Redisson 3.21.1 and later would, due at {@code dueAt} (epoch
+     * ms): a time long past stands for a message its old consumers never took.
+     */
+    public void offerDueAt(RedissonClient redis, String value, long dueAt) {
+        redis.getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_WRITE,
+                "local member = struct.pack('Bc0Lc0', 8, ARGV[3], string.len(ARGV[2]), ARGV[2]); "
+                                                                            + "redis.call('zadd', KEYS[1], ARGV[1], member); "
+                                                                            + "redis.call('rpush', KEYS[2], member)",
+                RScript.ReturnType.VALUE, List.of(timeout(), order()), String.valueOf(dueAt), value,
+                UUID.randomUUID().toString().substring(0, 8));
     }
 
     /** Messages the legacy keys still hold, each counted once (the order list repeats the timeout set). */
