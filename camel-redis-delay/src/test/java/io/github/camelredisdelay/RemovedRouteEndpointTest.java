@@ -1,0 +1,52 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Camel stops the endpoints only a removed route used (a route reloaded in development, a route a route controller
+ * removes), also when a long-lived ProducerTemplate (Spring's bean, say) holds a producer of that very endpoint: the
+ * producer goes on scheduling rather than failing every exchange until the application restarts.
+ */
+class RemovedRouteEndpointTest extends RedisDelayTestSupport {
+
+    @Test
+    void aTemplatesProducerOfTheEndpointARemovedRouteConsumedFromGoesOnScheduling() throws Exception {
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:jobs?delay=1h").routeId("consumer").log("${body}");
+            }
+        });
+        ProducerTemplate template = node.createProducerTemplate();
+        template.sendBody("redis-delay:jobs?delay=1h", "before");
+        node.getRouteController().stopRoute("consumer");
+        node.removeRoute("consumer");
+
+        Exchange after = template.send("redis-delay:jobs?delay=1h", e -> e.getMessage().setBody("after"));
+
+        assertThat(after.getException()).isNull();
+        assertThat(redis().getMap(key("jobs", "msg")).size()).as("both stored").isEqualTo(2);
+    }
+}
