@@ -63,6 +63,7 @@ import org.apache.camel.spi.UriParam;
 import org.apache.camel.spi.UriPath;
 import org.apache.camel.support.DefaultConsumer;
 import org.apache.camel.support.DefaultEndpoint;
+import org.apache.camel.support.service.ServiceHelper;
 import org.apache.camel.util.URISupport;
 import org.redisson.api.RedissonClient;
 import org.slf4j.Logger;
@@ -319,6 +320,17 @@ public class RedisDelayEndpoint extends DefaultEndpoint
                      + "Set them on the component, or alike on every endpoint of the queue.",
                     maskedUri(), configuration.getTransferInterval(),
                     configuration.getTransferBatchSize(), queueName, running.intervalMs(), running.batchSize());
+        }
+    }
+
+    /**
+     * Starts this endpoint again for a producer that is still in use after Camel stopped it: Camel stops the endpoints
+     * only a removed route used, also one a long-lived {@code ProducerTemplate} holds a producer of. Not while the
+     * context or the component stops: the component stops the endpoint with the rest at its own stop.
+     */
+    void startForProducer() {
+        if (isStopped() && getCamelContext().isStarted() && getComponent().isStarted()) {
+            ServiceHelper.startService(this);
         }
     }
 

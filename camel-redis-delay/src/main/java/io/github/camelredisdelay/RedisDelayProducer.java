@@ -106,6 +106,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
     @Override
     public boolean process(Exchange exchange, AsyncCallback callback) {
         try {
+            endpoint.startForProducer();
             RedisDelayOperation operation = operation(exchange.getMessage());
             if (operation == RedisDelayOperation.schedule && !endpoint.getConfiguration().isSynchronous()
                     && !RedisDelayComponent.onCompletionThread()) {
