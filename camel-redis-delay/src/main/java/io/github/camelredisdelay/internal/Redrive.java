@@ -166,9 +166,10 @@ public final class Redrive {
             return Outcome.LEFT;
         }
         if (!source.inspection().discard(entry)) {
-            // a consumer of the dead-letter queue fetched it between the listing and now
-            LOG.warn("Dead letter {} of queue {} was copied back to queue {}, but a consumer of the dead-letter queue "
-                     + "fetched it meanwhile: both have it now",
+            // a consumer of the dead-letter queue fetched it, or another redrive moved it, between the listing and now
+            LOG.warn("Dead letter {} of queue {} was copied back to queue {}, but the dead-letter queue no longer held it "
+                     + "as listed: a consumer of the dead-letter queue fetched it, or another redrive running at once "
+                     + "moved it, meanwhile; it may be delivered twice",
                     entry.messageId(), source.name(), target.name());
             return Outcome.LEFT;
         }
