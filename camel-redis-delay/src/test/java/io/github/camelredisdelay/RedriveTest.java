@@ -21,6 +21,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import io.github.camelredisdelay.internal.DueTime;
@@ -120,6 +124,42 @@ class RedriveTest extends RedisDelayTestSupport {
         assertThat(delivered.stream().map(m -> m.getHeader(RedisDelayConstants.MESSAGE_ID)))
                 .containsExactlyInAnyOrderElementsOf(ids);
         assertThat(redis().getKeys().getKeysByPattern(keyPrefix + ":{jobs.dead}:msg")).isEmpty();
+    }
+
+    /**
+     * Two operators (or one, twice) redrive the same dead-letter queue at once: each dead letter goes back, and is
+     * delivered, once; not once per redrive that listed it before the other removed it.
+     */
+    @Test
+    void redrivesRunningAtOnceMoveAndDeliverEachDeadLetterOnce() throws Exception {
+        String uri = "redis-delay:jobs?retrySchedule=10";
+        ProducerTemplate producer = node(uri);
+        List<String> ids = IntStream.range(0, 300).mapToObj(i -> "j" + i).toList();
+        failing.addAll(ids);
+        ids.forEach(id -> producer.sendBodyAndHeader(uri, id, RedisDelayConstants.MESSAGE_ID, id));
+        await().atMost(Duration.ofSeconds(20)).until(() -> deadLettered(producer, uri) == ids.size());
+        failing.clear();
+
+        ExecutorService operators = Executors.newFixedThreadPool(3);
+        try {
+            List<Future<Object>> redrives = IntStream.range(0, 3)
+                    .mapToObj(i -> operators.submit(() -> producer.requestBody(uri + "&operation=redrive", (Object) null)))
+                    .toList();
+            long moved = 0;
+            for (Future<Object> redrive : redrives) {
+                moved += (Long) redrive.get(30, TimeUnit.SECONDS);
+            }
+
+            assertThat(moved).as("moved by the three redrives together").isEqualTo(ids.size());
+        } finally {
+            operators.shutdownNow();
+            assertThat(operators.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        }
+        // every copy moved back delivered and acknowledged: the queue holds nothing more to deliver
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> delivered.size() >= ids.size() && redis().getMap(key("jobs", "msg")).isEmpty());
+        assertThat(delivered.stream().map(m -> m.getHeader(RedisDelayConstants.MESSAGE_ID, String.class)))
+                .containsExactlyInAnyOrderElementsOf(ids);
     }
 
     @Test
