@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * fetched are left alone, and so is one whose id the queue holds again (a newer message with that id, or another dead
  * letter of the id just moved), one another queue dead-lettered (a dead-letter queue that several queues share), or one
  * that cannot be read (with a warning). One such a consumer fetches between the listing and the removal is in both
- * queues afterwards, with a warning, and is not counted as moved.
+ * queues afterwards, with a warning, and is not counted as moved. Each dead letter is claimed before it is copied
+ * ({@code redrive-claim.lua}), so that of redrives running at once only one moves it.
  */
 public final class Redrive {
 
@@ -42,9 +43,13 @@ public final class Redrive {
 
     /** The most dead letters one listing call returns. */
     static final int PAGE = 100;
+    /** How long a redrive's claim on a dead letter lasts: after that, one that died after claiming leaves it free. */
+    private static final long CLAIM_MS = 60_000;
 
     private final ShardedQueue deadLetterQueue;
     private final ShardedQueue target;
+    /** Names this redrive's claims. */
+    private final String token = MessageIds.next();
 
     public Redrive(ShardedQueue deadLetterQueue, ShardedQueue target) {
         this.deadLetterQueue = deadLetterQueue;
@@ -161,15 +166,20 @@ public final class Redrive {
             // a dead-letter queue that several queues share: each queue's redrive takes back its own dead letters
             return Outcome.OTHER_QUEUE;
         }
+        if (!source.inspection().claimForRedrive(entry, token, CLAIM_MS)) {
+            // another redrive running at once moves it
+            return Outcome.LEFT;
+        }
         byte[] envelope = EnvelopeCodec.encode(new Envelope(stored.body(), DeadLetters.originalHeaders(stored.headers())));
         if (!target.forMessage(id).schedule(id, envelope, due, OnDuplicate.keep).scheduled()) {
+            // the queue holds the id again: a later redrive may move it once it no longer does
+            source.inspection().releaseRedriveClaim(entry, token);
             return Outcome.LEFT;
         }
         if (!source.inspection().discard(entry)) {
-            // a consumer of the dead-letter queue fetched it, or another redrive moved it, between the listing and now
-            LOG.warn("Dead letter {} of queue {} was copied back to queue {}, but the dead-letter queue no longer held it "
-                     + "as listed: a consumer of the dead-letter queue fetched it, or another redrive running at once "
-                     + "moved it, meanwhile; it may be delivered twice",
+            // a consumer of the dead-letter queue fetched it between the listing and now
+            LOG.warn("Dead letter {} of queue {} was copied back to queue {}, but a consumer of the dead-letter queue "
+                     + "fetched it meanwhile: both have it now",
                     entry.messageId(), source.name(), target.name());
             return Outcome.LEFT;
         }

@@ -133,6 +133,27 @@ public final class ShardInspection {
      *
      * @return {@code true} when removed; {@code false} when gone or fetched by a consumer meanwhile
      */
+    /**
+     * Claims a dead letter for the redrive named by {@code token}, for {@code claimMs}; see {@code redrive-claim.lua}.
+     *
+     * @return {@code false} when it is gone or another redrive holds it
+     */
+    public boolean claimForRedrive(ReadyEntry entry, String token, long claimMs) {
+        return redriveClaim(entry, token, claimMs, true);
+    }
+
+    /** Gives up the claim {@link #claimForRedrive} took, when the redrive did not copy the dead letter. */
+    public void releaseRedriveClaim(ReadyEntry entry, String token) {
+        redriveClaim(entry, token, 0, false);
+    }
+
+    private boolean redriveClaim(ReadyEntry entry, String token, long claimMs, boolean claim) {
+        Long held = scripts.callAndWait("Redrive claim of message " + entry.messageId(), LuaScript.REDRIVE_CLAIM,
+                Durability.NONE, RScript.ReturnType.LONG, bytes(entry.entryId()), bytes(token), bytes(claimMs),
+                bytes(claim ? 1 : 0));
+        return held == 1;
+    }
+
     public boolean discard(ReadyEntry entry) {
         Long removed = scripts.callAndWait("Removal of redriven message " + entry.messageId(), LuaScript.DISCARD,
                 Durability.REQUIRED, RScript.ReturnType.LONG, bytes(entry.entryId()), bytes(entry.messageId()),

@@ -20,12 +20,14 @@
   to it: the copy then is a duplicate, never a loss. One a stopping consumer handed back unrouted (hand-back.lua) is
   no consumer's: removed.
 
-  Includes: record.lua, ready-stream.lua
+  Includes: record.lua, ready-stream.lua, redrive-claims.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] stream entry id
   ARGV[4] message id
   ARGV[5] version the entry holds (record.lua)
+
+  Removes the entry's redrive claim (redrive-claim.lua) with it.
 
   Returns 1 when the entry was removed, 0 when it is gone or in flight
 ]]
@@ -41,6 +43,7 @@ if type(pending) == 'table' and not pending.err and #pending > 0 then
   rcall('XACK', readyKey, group, entryId)
 end
 rcall('XDEL', readyKey, entryId)
+rcall('HDEL', redriveClaimsKey, entryId)
 if isVersion(rcall('HGET', msgKey, id), version) then
   rcall('HDEL', msgKey, id)
   rcall('HDEL', failKey, id)

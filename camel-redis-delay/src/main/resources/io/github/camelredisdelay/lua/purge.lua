@@ -19,7 +19,7 @@
   (the ready stream; a consumer that still holds one finds it gone when it settles), with their records and failure
   notes. Called again until it reports nothing left, so that no single call blocks Redis for long.
 
-  Includes: due-set.lua
+  Includes: due-set.lua, redrive-claims.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] chunk: the most messages this call removes from each of the due set and the ready stream
@@ -78,7 +78,7 @@ if rcall('EXISTS', dueKey) == 0 and rcall('XLEN', readyKey) == 0 then
   -- records in neither structure (none, unless written behind the component's back) go with the last chunk, however
   -- many: UNLINK frees a large hash in the background, so it does not block Redis
   removed = removed + rcall('HLEN', msgKey)
-  rcall('UNLINK', msgKey, failKey)
+  rcall('UNLINK', msgKey, failKey, redriveClaimsKey)
   return {removed, 0}
 end
 return {removed, 1}

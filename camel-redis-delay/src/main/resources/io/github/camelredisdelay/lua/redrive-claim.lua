@@ -1,0 +1,55 @@
+--
+-- Copyright The camel-redis-delay authors
+--
+-- Licensed under the Apache License, Version 2.0 (the "License");
+-- you may not use this file except in compliance with the License.
+-- You may obtain a copy of the License at
+--
+--     https://www.apache.org/licenses/LICENSE-2.0
+--
+-- Unless required by applicable law or agreed to in writing, software
+-- distributed under the License is distributed on an "AS IS" BASIS,
+-- WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+-- See the License for the specific language governing permissions and
+-- limitations under the License.
+--
+
+--[[
+  Claims a dead letter (an entry of this dead-letter queue's ready stream) for one redrive before it copies it back to
+  its queue, or gives the claim up when the copy was not made: another redrive running at once leaves a claimed dead
+  letter, and one already removed, rather than copy it a second time, which no removal would undo once the first copy
+  was delivered. A claim expires, so that the dead letter of a redrive that died after claiming is left to a later one.
+
+  Includes: redrive-claims.lua
+
+  KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
+  ARGV[3] stream entry id
+  ARGV[4] the redrive's token
+  ARGV[5] ms the claim lasts
+  ARGV[6] "1" to claim, "0" to give up the redrive's own claim
+
+  Returns 1 when the redrive holds the claim now (taken, or its own already) or gave it up; 0 when the entry is gone
+  or another redrive holds it
+]]
+local entryId, token = ARGV[3], ARGV[4]
+local claim = rcall('HGET', redriveClaimsKey, entryId)
+local holder, expiry
+if claim then
+  holder, expiry = string.match(claim, '^(%S+) (%d+)$')
+end
+if ARGV[6] == '0' then
+  if holder == token then
+    rcall('HDEL', redriveClaimsKey, entryId)
+  end
+  return 1
+end
+if #rcall('XRANGE', readyKey, entryId, entryId) == 0 then
+  -- moved by another redrive (or consumed) since this one listed it
+  return 0
+end
+local now = redisNow()
+if holder and holder ~= token and tonumber(expiry) > now then
+  return 0
+end
+rcall('HSET', redriveClaimsKey, entryId, token .. ' ' .. (now + tonumber(ARGV[5])))
+return 1
