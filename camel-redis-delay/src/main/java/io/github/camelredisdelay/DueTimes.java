@@ -104,9 +104,7 @@ final class DueTimes {
             return calendar.getTimeInMillis();
         }
         if (dueAt instanceof CharSequence text) {
-            String trimmed = text.toString().trim();
-            long millis = parseEpoch(trimmed, what);
-            return EPOCH_MILLIS.matcher(trimmed).matches() ? notEpochSeconds(millis, what) : millis;
+            return parseEpoch(text.toString().trim(), what);
         }
         throw new IllegalArgumentException(
                 "Unsupported " + what + " '" + dueAt + "' of type " + dueAt.getClass().getName()
@@ -147,7 +145,7 @@ final class DueTimes {
             if (EPOCH_MILLIS.matcher(text).matches()) {
                 // more digits than a long holds: its bound on that side, as for an instant
                 BigInteger millis = new BigInteger(text);
-                return millis.bitLength() < Long.SIZE ? millis.longValue()
+                return millis.bitLength() < Long.SIZE ? notEpochSeconds(millis.longValue(), what)
                         : millis.signum() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
             }
             return millisOf(Instant.parse(text));

@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 
 import io.github.camelredisdelay.internal.BatchLimits;
 import io.github.camelredisdelay.internal.DueTime;
@@ -66,10 +67,10 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
      * confirmed them.
      */
     private final String unconfirmedIdsProperty;
-    /** The exchange property that holds the {@link ReadBody} of a batch on this queue until it is stored. */
+    /**
+     * The exchange property that holds the {@link ReadBody} of a schedule or batch on this queue until it is stored.
+     */
     private final String readBodyProperty;
-    /** The exchange property that holds the {@link ReadStream} of a schedule on this queue. */
-    private final String readStreamProperty;
     private final FanOutWarning fanOutWarning;
     private Runnable unregisterHealthCheck;
 
@@ -77,8 +78,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         super(endpoint);
         this.endpoint = endpoint;
         this.unconfirmedIdsProperty = "CamelRedisDelayUnconfirmedIds:" + endpoint.getQueueName();
-        this.readBodyProperty = "CamelRedisDelayBatchElements:" + endpoint.getQueueName();
-        this.readStreamProperty = "CamelRedisDelayReadStream:" + endpoint.getQueueName();
+        this.readBodyProperty = "CamelRedisDelayReadBody:" + endpoint.getQueueName();
         this.fanOutWarning = new FanOutWarning(endpoint.getQueueName());
     }
 
@@ -214,6 +214,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
 
         void stored(ScheduleResult result) {
             exchange.removeProperty(unconfirmedIdsProperty);
+            exchange.removeProperty(readBodyProperty);
             // a repeated try that kept its message kept the copy an earlier try of this exchange stored
             boolean stored = result.scheduled() || repeated;
             if (stored) {
@@ -227,27 +228,52 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
 
     /**
      * The body of a schedule as it is stored. A stream that can be read only once (an {@code InputStream} or
-     * {@code Reader} that is not stream-cached, as without Camel's stream caching) is read once per exchange: what was
-     * read is kept with the exchange for Camel's redelivery of a failed schedule, which restores the stream already
-     * read, and the message gets a stream cache of it, which the steps after the producer can read.
+     * {@code Reader} that is not stream-cached, as without Camel's stream caching) is {@linkplain #readOnce read once}
+     * per exchange, and the message gets a stream cache of it, which the steps after the producer can read.
      */
     private Object storedBody(Exchange exchange, Object body) {
         if (!(body instanceof InputStream || body instanceof Reader) || body instanceof StreamCache) {
             return endpoint.messageMapper().storableBody(exchange, body);
         }
-        ReadStream read = exchange.getProperty(readStreamProperty, ReadStream.class);
-        if (read == null || read.stream() != body) {
-            read = new ReadStream(body, (byte[]) endpoint.messageMapper().storableBody(exchange, body));
-            exchange.setProperty(readStreamProperty, read);
-        }
+        byte[] bytes = readOnce(exchange, body, RedisDelayOperation.schedule,
+                () -> (byte[]) endpoint.messageMapper().storableBody(exchange, body));
         exchange.getMessage().setBody(body instanceof Reader
-                ? new ReaderCache(new String(read.bytes(), Charset.forName(ExchangeHelper.getCharsetName(exchange))))
-                : new InputStreamCache(read.bytes()));
-        return read.bytes();
+                ? new ReaderCache(new String(bytes, Charset.forName(ExchangeHelper.getCharsetName(exchange))))
+                : new InputStreamCache(bytes));
+        return bytes;
     }
 
-    /** What was read of a stream body that can be read only once, and that stream. */
-    private record ReadStream(Object stream, byte[] bytes) {
+    /**
+     * What {@code read} gives of a body that can be read only once, read once per exchange: Camel's redelivery of a
+     * failed try restores that very body, already read, so what the first try read is kept with the exchange until it
+     * is stored, and so is its failure, as a try again would read on from where it failed.
+     *
+     * @throws IllegalStateException when an earlier try of the exchange failed reading the body
+     */
+    @SuppressWarnings("unchecked")
+    private <T> T readOnce(Exchange exchange, Object body, RedisDelayOperation operation, Supplier<T> read) {
+        ReadBody kept = exchange.getProperty(readBodyProperty, ReadBody.class);
+        if (kept == null || kept.body() != body) {
+            try {
+                kept = new ReadBody(body, read.get(), null);
+            } catch (RuntimeException e) {
+                exchange.setProperty(readBodyProperty, new ReadBody(body, null, e));
+                throw e;
+            }
+            exchange.setProperty(readBodyProperty, kept);
+        }
+        if (kept.failure() != null) {
+            throw new IllegalStateException(
+                    "The body of a " + operation + " on queue " + endpoint.getQueueName() + " could be read only once and "
+                                            + "failed while it was read, so it cannot be tried again whole: "
+                                            + kept.failure() + ". Nothing was stored",
+                    kept.failure());
+        }
+        return (T) kept.read();
+    }
+
+    /** What was read of a body that can be read only once, or why reading it failed, and that body. */
+    private record ReadBody(Object body, Object read, RuntimeException failure) {
     }
 
     /**
@@ -289,31 +315,11 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         if (body instanceof Collection || body != null && body.getClass().isArray()) {
             return ObjectHelper.createIterable(body);
         }
-        ReadBody read = exchange.getProperty(readBodyProperty, ReadBody.class);
-        if (read == null || read.body() != body) {
+        return readOnce(exchange, body, RedisDelayOperation.scheduleBatch, () -> {
             List<Object> elements = new ArrayList<>();
-            try {
-                ObjectHelper.createIterable(body).forEach(elements::add);
-            } catch (RuntimeException e) {
-                // a try again would read on from where this one failed
-                exchange.setProperty(readBodyProperty, new ReadBody(body, null, e));
-                throw e;
-            }
-            read = new ReadBody(body, elements, null);
-            exchange.setProperty(readBodyProperty, read);
-        }
-        if (read.failure() != null) {
-            throw new IllegalStateException(
-                    "The body of a scheduleBatch on queue " + endpoint.getQueueName() + " could be read only once and "
-                                            + "failed while it was read, so it cannot be tried again whole: "
-                                            + read.failure() + ". Nothing was stored",
-                    read.failure());
-        }
-        return read.elements();
-    }
-
-    /** The elements of a batch's body that can be read only once, or why reading it failed, and that body. */
-    private record ReadBody(Object body, List<Object> elements, RuntimeException failure) {
+            ObjectHelper.createIterable(body).forEach(elements::add);
+            return elements;
+        });
     }
 
     private void scheduleBatch(Exchange exchange) {

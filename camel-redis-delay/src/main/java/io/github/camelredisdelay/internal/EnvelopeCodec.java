@@ -28,7 +28,9 @@ import java.time.DateTimeException;
 import java.time.Instant;
 import java.util.Date;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * Turns an {@link Envelope} into bytes and back. The format is compact, versioned by its first byte, and never uses
@@ -45,9 +47,14 @@ import java.util.Map;
  */
 public final class EnvelopeCodec {
 
+    /** The types of header values stored with their type (a {@code Date} subclass as a {@code Date}). */
+    private static final List<Class<?>> STORED_HEADER_CLASSES = List.of(String.class, Long.class, Integer.class,
+            Short.class, Byte.class, Double.class, Float.class, BigDecimal.class, BigInteger.class, Boolean.class,
+            Date.class, Instant.class);
+
     /** The header value types {@link #isSupportedHeaderValue} accepts, as messages name them. */
     public static final String STORED_HEADER_TYPES
-            = "String, Long, Integer, Short, Byte, Double, Float, BigDecimal, BigInteger, Boolean, Date and Instant";
+            = STORED_HEADER_CLASSES.stream().map(Class::getSimpleName).collect(Collectors.joining(", "));
 
     /** The format written by this version; docs/stored-format.md describes it and the compatibility rule. */
     public static final byte VERSION = 1;
@@ -71,10 +78,12 @@ public final class EnvelopeCodec {
      * Whether a header value of this type can be stored with its type.
      */
     public static boolean isSupportedHeaderValue(Object value) {
-        return value instanceof String || value instanceof Long || value instanceof Integer || value instanceof Short
-                || value instanceof Byte || value instanceof Double || value instanceof Float
-                || value instanceof Boolean || value instanceof Date || value instanceof Instant
-                || value instanceof BigDecimal || value instanceof BigInteger;
+        for (Class<?> stored : STORED_HEADER_CLASSES) {
+            if (stored.isInstance(value)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public static byte[] encode(Envelope envelope) {
