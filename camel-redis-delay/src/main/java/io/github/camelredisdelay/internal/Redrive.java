@@ -82,11 +82,9 @@ public final class Redrive {
             do {
                 asked = (int) Math.min(PAGE, limit - moved);
                 page = listing.next(asked);
-                for (ReadyEntry entry : page) {
-                    Outcome outcome = move(shard, entry, id -> true, due);
-                    moved += outcome == Outcome.MOVED ? 1 : 0;
-                    ofOtherQueues += outcome == Outcome.OTHER_QUEUE ? 1 : 0;
-                }
+                PageOutcome outcome = move(shard, page, id -> true, due);
+                moved += outcome.moved();
+                ofOtherQueues += outcome.ofOtherQueues();
             } while (page.size() == asked && moved < limit);
             if (moved >= limit) {
                 break;
@@ -120,13 +118,16 @@ public final class Redrive {
                 // a page of the stream per call, each after the last: the search ends with the listing
                 for (List<ReadyEntry> found = listing.next(1); !found.isEmpty(); found = listing.next(1)) {
                     ReadyEntry entry = found.get(0);
+                    if (entry.messageId().isEmpty()) {
+                        continue;
+                    }
                     // asked by the message's id, or by the one a later dead letter of it is stored under
-                    Predicate<String> wanted = id -> id.equals(messageId) || entry.messageId().equals(messageId);
-                    Outcome outcome = entry.messageId().isEmpty() ? Outcome.LEFT : move(shard, entry, wanted, due);
-                    if (outcome == Outcome.MOVED) {
+                    PageOutcome outcome = move(shard, found,
+                            id -> id.equals(messageId) || entry.messageId().equals(messageId), due);
+                    if (outcome.moved() > 0) {
                         return true;
                     }
-                    ofOtherQueues += outcome == Outcome.OTHER_QUEUE ? 1 : 0;
+                    ofOtherQueues += outcome.ofOtherQueues();
                 }
             }
             return false;
@@ -135,54 +136,76 @@ public final class Redrive {
         }
     }
 
-    /** What {@link #move} did with one dead letter. */
-    private enum Outcome {
-        MOVED,
-        /** Another queue dead-lettered it (a dead-letter queue that several queues share): left for that one. */
-        OTHER_QUEUE,
-        /**
-         * Left where it is: unreadable, not of the id looked for, its id is in the queue again, or fetched meanwhile.
-         */
-        LEFT
+    /** What {@link #move} did with a page of dead letters. */
+    private record PageOutcome(long moved, long ofOtherQueues) {
     }
 
-    /** @param wanted whether the message's own id is one to move */
-    private Outcome move(QueueShard source, ReadyEntry entry, Predicate<String> wanted, DueTime due) {
-        Envelope stored;
-        try {
-            stored = EnvelopeCodec.decode(StoredRecord.envelope(entry.record()));
-        } catch (IllegalArgumentException e) {
-            // unreadable (CorruptEnvelopeException included): left in the dead-letter queue for whoever inspects it
-            LOG.warn("Dead letter {} of queue {} is not redriven: it cannot be read ({}); it stays in the dead-letter queue",
-                    entry.messageId(), source.name(), e.getMessage());
-            return Outcome.LEFT;
+    /** A dead letter to move back: its entry, the message's own id and what is stored of it. */
+    private record Candidate(ReadyEntry entry, String id, Envelope stored) {
+    }
+
+    /**
+     * Moves the dead letters of a page that are this queue's and {@code wanted}: they are claimed in one call first,
+     * and those another redrive running at once holds are left to it.
+     *
+     * @param wanted whether the message's own id is one to move
+     */
+    private PageOutcome move(QueueShard source, List<ReadyEntry> page, Predicate<String> wanted, DueTime due) {
+        Map<String, Candidate> candidates = new LinkedHashMap<>();
+        long ofOtherQueues = 0;
+        for (ReadyEntry entry : page) {
+            Envelope stored;
+            try {
+                stored = EnvelopeCodec.decode(StoredRecord.envelope(entry.record()));
+            } catch (IllegalArgumentException e) {
+                // unreadable (CorruptEnvelopeException included): left in the dead-letter queue for whoever inspects it
+                LOG.warn("Dead letter {} of queue {} is not redriven: it cannot be read ({}); it stays in the dead-letter "
+                         + "queue",
+                        entry.messageId(), source.name(), e.getMessage());
+                continue;
+            }
+            String id = DeadLetters.originalId(entry.messageId(), stored.headers());
+            if (!wanted.test(id)) {
+                // an id of the message's own that only starts like the one looked for
+                continue;
+            }
+            if (!DeadLetters.cameFrom(stored.headers(), target.name())) {
+                // a dead-letter queue that several queues share: each queue's redrive takes back its own dead letters
+                ofOtherQueues++;
+                continue;
+            }
+            candidates.put(entry.entryId(), new Candidate(entry, id, stored));
         }
-        String id = DeadLetters.originalId(entry.messageId(), stored.headers());
-        if (!wanted.test(id)) {
-            // an id of the message's own that only starts like the one looked for
-            return Outcome.LEFT;
+        long moved = 0;
+        for (ReadyEntry claimed : source.inspection().claimForRedrive(
+                candidates.values().stream().map(Candidate::entry).toList(), token, CLAIM_MS)) {
+            moved += moveClaimed(source, candidates.get(claimed.entryId()), due) ? 1 : 0;
         }
-        if (!DeadLetters.cameFrom(stored.headers(), target.name())) {
-            // a dead-letter queue that several queues share: each queue's redrive takes back its own dead letters
-            return Outcome.OTHER_QUEUE;
-        }
-        if (!source.inspection().claimForRedrive(entry, token, CLAIM_MS)) {
-            // another redrive running at once moves it
-            return Outcome.LEFT;
-        }
-        byte[] envelope = EnvelopeCodec.encode(new Envelope(stored.body(), DeadLetters.originalHeaders(stored.headers())));
-        if (!target.forMessage(id).schedule(id, envelope, due, OnDuplicate.keep).scheduled()) {
+        return new PageOutcome(moved, ofOtherQueues);
+    }
+
+    /**
+     * Copies a claimed dead letter back and removes it: left where it is when the queue holds its id again, or when a
+     * consumer of the dead-letter queue fetched it meanwhile.
+     *
+     * @return whether it moved
+     */
+    private boolean moveClaimed(QueueShard source, Candidate candidate, DueTime due) {
+        ReadyEntry entry = candidate.entry();
+        byte[] envelope = EnvelopeCodec.encode(
+                new Envelope(candidate.stored().body(), DeadLetters.originalHeaders(candidate.stored().headers())));
+        if (!target.forMessage(candidate.id()).schedule(candidate.id(), envelope, due, OnDuplicate.keep).scheduled()) {
             // the queue holds the id again: a later redrive may move it once it no longer does
             source.inspection().releaseRedriveClaim(entry, token);
-            return Outcome.LEFT;
+            return false;
         }
         if (!source.inspection().discard(entry)) {
             // a consumer of the dead-letter queue fetched it between the listing and now
             LOG.warn("Dead letter {} of queue {} was copied back to queue {}, but a consumer of the dead-letter queue "
                      + "fetched it meanwhile: both have it now",
                     entry.messageId(), source.name(), target.name());
-            return Outcome.LEFT;
+            return false;
         }
-        return Outcome.MOVED;
+        return true;
     }
 }

@@ -134,24 +134,38 @@ public final class ShardInspection {
      * @return {@code true} when removed; {@code false} when gone or fetched by a consumer meanwhile
      */
     /**
-     * Claims a dead letter for the redrive named by {@code token}, for {@code claimMs}; see {@code redrive-claim.lua}.
+     * Claims dead letters for the redrive named by {@code token}, for {@code claimMs}, in one call; see
+     * {@code redrive-claim.lua}.
      *
-     * @return {@code false} when it is gone or another redrive holds it
+     * @return those it holds now: the others are gone or another redrive holds them
      */
-    public boolean claimForRedrive(ReadyEntry entry, String token, long claimMs) {
-        return redriveClaim(entry, token, claimMs, true);
+    public List<ReadyEntry> claimForRedrive(List<ReadyEntry> entries, String token, long claimMs) {
+        if (entries.isEmpty()) {
+            return entries;
+        }
+        List<Object> held = redriveClaims(entries, token, claimMs, true);
+        List<ReadyEntry> claimed = new ArrayList<>(entries.size());
+        for (int i = 0; i < entries.size(); i++) {
+            if (toLong(held.get(i)) == 1) {
+                claimed.add(entries.get(i));
+            }
+        }
+        return claimed;
     }
 
-    /** Gives up the claim {@link #claimForRedrive} took, when the redrive did not copy the dead letter. */
+    /** Gives up a claim {@link #claimForRedrive} took, when the redrive did not copy the dead letter. */
     public void releaseRedriveClaim(ReadyEntry entry, String token) {
-        redriveClaim(entry, token, 0, false);
+        redriveClaims(List.of(entry), token, 0, false);
     }
 
-    private boolean redriveClaim(ReadyEntry entry, String token, long claimMs, boolean claim) {
-        Long held = scripts.callAndWait("Redrive claim of message " + entry.messageId(), LuaScript.REDRIVE_CLAIM,
-                Durability.NONE, RScript.ReturnType.LONG, bytes(entry.entryId()), bytes(token), bytes(claimMs),
-                bytes(claim ? 1 : 0));
-        return held == 1;
+    private List<Object> redriveClaims(List<ReadyEntry> entries, String token, long claimMs, boolean claim) {
+        List<Object> args = new ArrayList<>(entries.size() + 3);
+        args.add(bytes(token));
+        args.add(bytes(claimMs));
+        args.add(bytes(claim ? 1 : 0));
+        entries.forEach(entry -> args.add(bytes(entry.entryId())));
+        return scripts.callAndWait("Redrive claim of " + entries.size() + " dead letters", LuaScript.REDRIVE_CLAIM,
+                Durability.NONE, RScript.ReturnType.LIST, args.toArray());
     }
 
     public boolean discard(ReadyEntry entry) {

@@ -15,41 +15,46 @@
 --
 
 --[[
-  Claims a dead letter (an entry of this dead-letter queue's ready stream) for one redrive before it copies it back to
-  its queue, or gives the claim up when the copy was not made: another redrive running at once leaves a claimed dead
+  Claims dead letters (entries of this dead-letter queue's ready stream) for one redrive before it copies them back to
+  their queue, or gives a claim up when the copy was not made: another redrive running at once leaves a claimed dead
   letter, and one already removed, rather than copy it a second time, which no removal would undo once the first copy
-  was delivered. A claim expires, so that the dead letter of a redrive that died after claiming is left to a later one.
+  was delivered. A claim expires, so that the dead letters of a redrive that died after claiming are left to a later
+  one.
 
   Includes: redrive-claims.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
-  ARGV[3] stream entry id
-  ARGV[4] the redrive's token
-  ARGV[5] ms the claim lasts
-  ARGV[6] "1" to claim, "0" to give up the redrive's own claim
+  ARGV[3] the redrive's token
+  ARGV[4] ms a claim lasts
+  ARGV[5] "1" to claim, "0" to give up the redrive's own claims
+  ARGV[6..] stream entry ids
 
-  Returns 1 when the redrive holds the claim now (taken, or its own already) or gave it up; 0 when the entry is gone
-  or another redrive holds it
+  Returns, per entry id in order, 1 when the redrive holds the claim now (taken, or its own already) or gave it up; 0
+  when the entry is gone or another redrive holds it
 ]]
-local entryId, token = ARGV[3], ARGV[4]
-local claim = rcall('HGET', redriveClaimsKey, entryId)
-local holder, expiry
-if claim then
-  holder, expiry = string.match(claim, '^(%S+) (%d+)$')
-end
-if ARGV[6] == '0' then
-  if holder == token then
-    rcall('HDEL', redriveClaimsKey, entryId)
-  end
-  return 1
-end
-if #rcall('XRANGE', readyKey, entryId, entryId) == 0 then
-  -- moved by another redrive (or consumed) since this one listed it
-  return 0
-end
+local token, claiming = ARGV[3], ARGV[5] == '1'
 local now = redisNow()
-if holder and holder ~= token and tonumber(expiry) > now then
-  return 0
+local held = {}
+for i = 6, #ARGV do
+  local entryId = ARGV[i]
+  local claim = rcall('HGET', redriveClaimsKey, entryId)
+  local holder, expiry
+  if claim then
+    holder, expiry = string.match(claim, '^(%S+) (%d+)$')
+  end
+  if not claiming then
+    if holder == token then
+      rcall('HDEL', redriveClaimsKey, entryId)
+    end
+    held[#held + 1] = 1
+  elseif #rcall('XRANGE', readyKey, entryId, entryId) == 0 then
+    -- moved by another redrive (or consumed) since this one listed it
+    held[#held + 1] = 0
+  elseif holder and holder ~= token and tonumber(expiry) > now then
+    held[#held + 1] = 0
+  else
+    rcall('HSET', redriveClaimsKey, entryId, token .. ' ' .. (now + tonumber(ARGV[4])))
+    held[#held + 1] = 1
+  end
 end
-rcall('HSET', redriveClaimsKey, entryId, token .. ' ' .. (now + tonumber(ARGV[5])))
-return 1
+return held
