@@ -607,7 +607,7 @@ public class RedisDelayConfiguration implements Cloneable {
                                                + "hold no line break or other control character, and must not contain "
                                                + "{ or }");
         }
-        if ("null".equalsIgnoreCase(keyPrefix)) {
+        if (QueueNames.isNullText(keyPrefix)) {
             throw new IllegalArgumentException(
                     "Invalid keyPrefix '" + keyPrefix + "' of queue " + queue + ": it is the text the YAML DSL makes of "
                                                + "a null value. For the default, " + DEFAULT_KEY_PREFIX

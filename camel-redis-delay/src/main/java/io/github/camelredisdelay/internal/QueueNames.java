@@ -64,8 +64,9 @@ public final class QueueNames {
         }
     }
 
-    private static boolean isNullText(String name) {
-        return "null".equalsIgnoreCase(name);
+    /** Whether {@code value} is the text the YAML DSL makes of a null value ({@code null}, in any case). */
+    public static boolean isNullText(String value) {
+        return "null".equalsIgnoreCase(value);
     }
 
     /** What is wrong with a non-empty queue name, or {@code null}. */
