@@ -24,6 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
@@ -39,6 +40,7 @@ import static org.awaitility.Awaitility.await;
  * Which thread a route continues on after a schedule, and that no continuation waits for a thread that is waiting
  * itself.
  */
+@CamelSide
 class ProducerThreadsTest extends RedisDelayTestSupport {
 
     private static final int EXCHANGES = 20;
