@@ -76,6 +76,37 @@ class MergedMigrationStatsTest extends RedisDelayTestSupport {
                 .containsEntry("migrateFrom", waiting).containsEntry("migrationLeft", (long) WAITING);
     }
 
+    @Test
+    void statsKeepTheMigrationOfALegacyQueueThatARouteStillMigratesWhenAnotherRouteMigratingItStops() throws Exception {
+        String legacy = "legacy-" + UUID.randomUUID().toString().substring(0, 8);
+        LegacyKeys legacyKeys = new LegacyKeys(legacy, keyPrefix);
+        for (int i = 0; i < WAITING; i++) {
+            legacyKeys.offerDueAt(redis(), "order-" + i, System.currentTimeMillis() + 3_600_000);
+        }
+
+        // two consumers of one queue whose URIs differ, each naming the same legacy queue in migrateFrom
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders?migrateFrom=" + legacy + "&migrateCodec=string").routeId("first")
+                        .log("${body}");
+                from("redis-delay:orders?migrateFrom=" + legacy + "&migrateCodec=string&concurrentConsumers=2")
+                        .routeId("second").log("${body}");
+            }
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> legacyKeys.left(redis()) == 0);
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(stats(node))
+                .as("stats once both routes migrated " + legacy).containsEntry("migrateFrom", legacy)
+                .containsEntry("migrationMoved", (long) WAITING).containsEntry("migrationLeft", 0L)
+                .containsEntry("migrationEmpty", true));
+
+        node.getRouteController().stopRoute("second");
+
+        assertThat(stats(node)).as("stats while route first still migrates " + legacy)
+                .containsEntry("migrateFrom", legacy).containsEntry("migrationLeft", 0L)
+                .containsEntry("migrationEmpty", true);
+    }
+
     @SuppressWarnings("unchecked")
     private static Map<String, Object> stats(CamelContext node) {
         return node.createProducerTemplate().requestBody("redis-delay:orders?operation=stats", null, Map.class);
