@@ -95,8 +95,12 @@ public class RedisDelayComponent extends HealthCheckComponent {
      * ({@link ClientPool#blockingReads}).
      */
     static final int READS_BLOCKING_IN_REDIS = 8;
-    /** Running migrations from RDelayedQueues by key prefix and queue, shown in the statistics of every endpoint. */
-    private final Map<String, MigrationProgress> migrations = new ConcurrentHashMap<>();
+    /**
+     * Running migrations from RDelayedQueues, each with the key prefix and queue it migrates into, shown in the
+     * statistics of every endpoint of that queue. One legacy queue may have several: each consumer endpoint naming it
+     * in {@code migrateFrom} runs its own.
+     */
+    private final Map<MigrationProgress, String> migrations = new ConcurrentHashMap<>();
     private volatile PropertyConfigurer strictComponentConfigurer;
     private volatile PropertyConfigurer strictEndpointConfigurer;
 
@@ -111,7 +115,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
         this.configuration = configuration;
     }
 
-    Map<String, MigrationProgress> migrations() {
+    Map<MigrationProgress, String> migrations() {
         return migrations;
     }
 

@@ -525,16 +525,16 @@ public class RedisDelayEndpoint extends DefaultEndpoint
 
     /** Shows a running migration's progress in the statistics of every endpoint of this queue in the CamelContext. */
     void migrationStarted(MigrationProgress progress) {
-        getComponent().migrations().put(migrationKey() + progress.legacy(), progress);
+        getComponent().migrations().put(progress, migratedQueue());
     }
 
     void migrationStopped(MigrationProgress progress) {
-        getComponent().migrations().remove(migrationKey() + progress.legacy(), progress);
+        getComponent().migrations().remove(progress);
     }
 
-    /** What the keys of this queue's migrations, one per RDelayedQueue migrated into it, start with. */
-    private String migrationKey() {
-        return configuration.getKeyPrefix() + "|" + queueName + "|";
+    /** This queue, as the component's running migrations name the queue each migrates into. */
+    private String migratedQueue() {
+        return configuration.getKeyPrefix() + "|" + queueName;
     }
 
     /**
@@ -544,9 +544,9 @@ public class RedisDelayEndpoint extends DefaultEndpoint
      */
     public Map<String, Object> statisticsSnapshot() {
         Map<String, Object> stats = statistics.asMap();
-        String key = migrationKey();
+        String queue = migratedQueue();
         List<MigrationProgress> migrations = getComponent().migrations().entrySet().stream()
-                .filter(migration -> migration.getKey().startsWith(key)).map(Map.Entry::getValue).toList();
+                .filter(migration -> migration.getValue().equals(queue)).map(Map.Entry::getKey).toList();
         if (!migrations.isEmpty()) {
             stats.putAll(MigrationProgress.snapshot(migrations));
         }

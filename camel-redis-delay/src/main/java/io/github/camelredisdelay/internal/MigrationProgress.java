@@ -15,12 +15,10 @@
  */
 package io.github.camelredisdelay.internal;
 
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -43,6 +41,7 @@ public final class MigrationProgress {
     private long moved;
     private long movedAtLastLog;
     private long left = -1;
+    private long steppedAtNanos;
     private boolean owned;
     private boolean emptyAnnounced;
     private boolean refusalAnnounced;
@@ -67,6 +66,8 @@ public final class MigrationProgress {
      * @param left  what the legacy queue holds after the step
      */
     public synchronized void record(boolean owned, int count, long left) {
+        long now = nanoClock.getAsLong();
+        steppedAtNanos = now;
         this.owned = owned;
         refusalAnnounced = false;
         this.moved += count;
@@ -74,7 +75,6 @@ public final class MigrationProgress {
         if (!owned) {
             return;
         }
-        long now = nanoClock.getAsLong();
         boolean news = moved != movedAtLastLog || left > 0;
         if (news && (!logged || now - lastLogNanos >= LOG_INTERVAL_NANOS)) {
             LOG.info("Migration from RDelayedQueue {} to queue {}: {} messages moved, {} left", legacy, queue, moved, left);
@@ -97,6 +97,7 @@ public final class MigrationProgress {
      * @param left what the legacy queue holds
      */
     public synchronized void refused(String otherQueue, long left) {
+        steppedAtNanos = nanoClock.getAsLong();
         this.owned = false;
         this.left = left;
         if (!refusalAnnounced) {
@@ -112,30 +113,45 @@ public final class MigrationProgress {
 
     /**
      * The statistics of the migrations into one queue by name, for the {@code stats} operation: the legacy queues'
-     * names (comma-separated, when several are migrated into it), messages moved and left in all (left is -1 until each
-     * migration took its first step), whether this JVM migrates any, and whether all are empty.
+     * names (comma-separated, when several are migrated into it), messages moved in all, what the legacy queues hold in
+     * all at their latest steps (-1 until each took its first), whether this JVM migrates any, and whether all are
+     * empty. Several migrations of one legacy queue (consumer endpoints of the queue whose URIs differ, each naming it
+     * in {@code migrateFrom}) count as one.
      */
     public static Map<String, Object> snapshot(Collection<MigrationProgress> migrations) {
-        List<String> legacies = new ArrayList<>();
+        Map<String, LegacyStep> latestSteps = new TreeMap<>();
         long moved = 0;
-        long left = 0;
         boolean active = false;
         for (MigrationProgress migration : migrations) {
             synchronized (migration) {
-                legacies.add(migration.legacy);
                 moved += migration.moved;
-                left = left < 0 || migration.left < 0 ? -1 : left + migration.left;
                 active |= migration.owned;
+                latestSteps.merge(migration.legacy, new LegacyStep(migration.left, migration.steppedAtNanos),
+                        LegacyStep::later);
             }
         }
-        Collections.sort(legacies);
+        long left = 0;
+        for (LegacyStep step : latestSteps.values()) {
+            left = left < 0 || step.left() < 0 ? -1 : left + step.left();
+        }
         Map<String, Object> stats = new LinkedHashMap<>();
-        stats.put("migrateFrom", String.join(",", legacies));
+        stats.put("migrateFrom", String.join(",", latestSteps.keySet()));
         stats.put("migrationMoved", moved);
         stats.put("migrationLeft", left);
         stats.put("migrationActive", active);
         stats.put("migrationEmpty", left == 0);
         return stats;
+    }
+
+    /** What a legacy queue held at a migration's step ({@code -1} before its first), and when that step was. */
+    private record LegacyStep(long left, long atNanos) {
+
+        LegacyStep later(LegacyStep other) {
+            if (left < 0) {
+                return other;
+            }
+            return other.left >= 0 && other.atNanos - atNanos > 0 ? other : this;
+        }
     }
 
     /** The RDelayedQueue migrated. */

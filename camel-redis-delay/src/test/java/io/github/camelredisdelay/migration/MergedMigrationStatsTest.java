@@ -59,11 +59,11 @@ class MergedMigrationStatsTest extends RedisDelayTestSupport {
                         .log("${body}");
             }
         });
-        await().pollDelay(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> true);
+        // each migration took its first step: the statistics know what both legacy queues hold
+        await().atMost(Duration.ofSeconds(5)).until(() -> !Long.valueOf(-1).equals(stats(node).get("migrationLeft")));
         assertThat(waitingKeys.left(redis())).as("messages the first legacy queue holds").isEqualTo(WAITING);
 
         Map<String, Object> stats = stats(node);
-        System.out.println("stats with both migrations running: " + stats);
         assertThat(stats.get("migrationEmpty")).as("migrationEmpty while " + waiting + " holds " + WAITING + " messages")
                 .isNotEqualTo(true);
         assertThat(stats.get("migrationLeft")).as("migrationLeft while " + waiting + " holds " + WAITING + " messages")
@@ -71,7 +71,6 @@ class MergedMigrationStatsTest extends RedisDelayTestSupport {
 
         node.getRouteController().stopRoute("from-b");
         stats = stats(node);
-        System.out.println("stats with the migration from " + waiting + " still running: " + stats);
         assertThat(stats).as("stats while the migration from " + waiting + " runs in this context")
                 .containsEntry("migrateFrom", waiting).containsEntry("migrationLeft", (long) WAITING);
     }
