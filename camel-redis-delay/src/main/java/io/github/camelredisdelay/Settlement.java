@@ -95,16 +95,31 @@ final class Settlement {
         }
         int earlierDeliveries = delivery.deliveryCount() - 1;
         if (retryPolicy.isExhausted(earlierDeliveries)) {
-            // those that failed were retried: the last one at least ended with its lease
-            rejected(delivery, delivery.lastError() == null
-                    ? "delivered " + earlierDeliveries + " times without being acknowledged within the visibility "
-                      + "timeout (the consumers crashed, hung or were too slow)"
-                    : "delivered " + earlierDeliveries + " times, the last one not acknowledged within the visibility "
-                      + "timeout (its consumer crashed, hung or was too slow); the last failure before it: "
-                      + delivery.lastError());
+            rejected(delivery, exhaustionBefore(delivery, earlierDeliveries));
             return false;
         }
         return true;
+    }
+
+    /**
+     * Why a delivery whose earlier deliveries used up {@code maxDeliveries} goes to the dead-letter queue before the
+     * route: the last of them ended with an expired lease (those that failed were retried), or it failed and a consumer
+     * allowing more deliveries retried it, with a WARN (the last error, as any exhausted message's).
+     */
+    private String exhaustionBefore(Delivery delivery, int earlierDeliveries) {
+        if (delivery.lastError() == null) {
+            return "delivered " + earlierDeliveries + " times without being acknowledged within the visibility timeout "
+                   + "(the consumers crashed, hung or were too slow)";
+        }
+        if (delivery.expiredLeases() == 0) {
+            LOG.warn("Message {} on queue {} failed {} deliveries, as many as this consumer's maxDeliveries allows or "
+                     + "more, and another consumer retried it: the consumers of the queue have different maxDeliveries "
+                     + "(use one value on every node). It goes to the dead-letter queue without a delivery here",
+                    delivery.messageId(), queue.name(), earlierDeliveries);
+            return delivery.lastError();
+        }
+        return "delivered " + earlierDeliveries + " times, the last one not acknowledged within the visibility timeout "
+               + "(its consumer crashed, hung or was too slow); the last failure before it: " + delivery.lastError();
     }
 
     /** Sends a delivery that cannot go to the route to the dead-letter queue. */

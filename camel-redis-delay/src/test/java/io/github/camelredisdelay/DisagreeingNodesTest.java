@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Message;
@@ -56,6 +57,7 @@ class DisagreeingNodesTest extends RedisDelayTestSupport {
         lenient.stop();
 
         // the new configuration, rolled out: fewer deliveries; its first is the message's fourth
+        LogLines log = LogLines.of(Settlement.class);
         startContext(new RouteBuilder() {
             @Override
             public void configure() {
@@ -68,11 +70,15 @@ class DisagreeingNodesTest extends RedisDelayTestSupport {
             }
         });
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> deadLetters.size() == 1);
+        try (log) {
+            await().atMost(Duration.ofSeconds(15)).until(() -> deadLetters.size() == 1);
+        }
         assertThat(failedDeliveries).containsExactly(1, 2, 3);
         assertThat(deadLetters.get(0).getHeader(RedisDelayConstants.LAST_ERROR, String.class))
                 .as("every delivery failed with the route's exception; none was left to its visibility timeout")
                 .contains("java.lang.IllegalStateException: payment service down")
                 .doesNotContain("visibility timeout");
+        assertThat(log.lines()).anySatisfy(line -> assertThat(line).startsWith("WARN Message order-1 on queue orders")
+                .contains("failed 3 deliveries", "different maxDeliveries (use one value on every node)"));
     }
 }

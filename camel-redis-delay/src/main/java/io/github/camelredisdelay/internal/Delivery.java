@@ -27,12 +27,15 @@ import org.redisson.api.stream.StreamMessageId;
  * @param generation    which version of the message id was delivered ({@code record.lua}), or {@link #ANY_GENERATION}
  *                      when the stored entry could not be read
  * @param deliveryCount 1 on the first delivery
+ * @param expiredLeases deliveries of this stream entry before this one, each ended by a lease that expired (its
+ *                      consumer crashed, hung or was too slow): 0 when the delivery before it failed and was retried,
+ *                      or when there was none
  * @param envelope      the stored envelope, still encoded; the raw stored bytes when {@code problem} is set
  * @param lastError     the last failed delivery's error, or {@code null}
  * @param problem       why the stored entry cannot be delivered (it is corrupt), or {@code null}
  */
 public record Delivery(StreamMessageId entryId, String messageId, long dueAt, long scheduledAt, int generation,
-        int deliveryCount, byte[] envelope, String lastError, String problem) {
+        int deliveryCount, int expiredLeases, byte[] envelope, String lastError, String problem) {
 
     /** The generation of a delivery whose record could not be read: settling it settles whatever is stored. */
     public static final int ANY_GENERATION = -1;
@@ -40,7 +43,7 @@ public record Delivery(StreamMessageId entryId, String messageId, long dueAt, lo
     /** A stream entry that cannot be read as a message; it can only go to the dead-letter queue. */
     static Delivery corrupt(StreamMessageId entryId, String messageId, byte[] raw, String problem) {
         return new Delivery(
-                entryId, messageId != null ? messageId : entryId.toString(), -1, -1, ANY_GENERATION, 1,
+                entryId, messageId != null ? messageId : entryId.toString(), -1, -1, ANY_GENERATION, 1, 0,
                 raw != null ? raw : new byte[0], null, problem);
     }
 }

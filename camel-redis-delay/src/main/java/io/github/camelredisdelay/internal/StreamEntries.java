@@ -57,7 +57,8 @@ final class StreamEntries {
                 throw new IllegalArgumentException("no message id");
             }
             return new Delivery(
-                    entryId, id, dueAt, scheduledAt, generation, failed + timesDelivered, envelope, lastError, null);
+                    entryId, id, dueAt, scheduledAt, generation, failed + timesDelivered, timesDelivered - 1, envelope,
+                    lastError, null);
         } catch (RuntimeException e) {
             return Delivery.corrupt(entryId, id, record, "unreadable stream entry " + entryId + ": " + e);
         }
