@@ -21,9 +21,9 @@ import org.apache.camel.Message;
 import org.apache.camel.Processor;
 
 /**
- * A simulated, unreliable HTTP callback to the shop. It times out on the first delivery of every callback, which the
- * queue's retry schedule absorbs, and it always rejects the callbacks of orders 4, 8, 12..., which therefore end in the
- * dead-letter queue.
+ * A simulated, unreliable HTTP callback to the shop. It always rejects the callbacks of orders 4, 8, 12..., which
+ * therefore end in the dead-letter queue, and times out on the first delivery of every other callback, which the
+ * queue's retry schedule absorbs.
  */
 final class ShopWebhook implements Processor {
 
