@@ -160,6 +160,42 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
                 .endsWith("; caused by java.lang.IllegalStateException: payment gateway down");
     }
 
+    /**
+     * A wrapper whose message already holds its cause's (as many frameworks write them) is not one of the four wrapped
+     * exceptions the last error names: the four below it are.
+     */
+    @Test
+    void theLastErrorNamesFourWrappedExceptionsBesidesOneWhoseMessageItHoldsAlready() throws Exception {
+        var producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                errorHandler(noErrorHandler());
+                from("redis-delay:jobs?maxDeliveries=1").process(e -> {
+                    throw new IllegalStateException(
+                            "callback failed: read timed out",
+                            new IllegalStateException(
+                                    "read timed out", new IllegalStateException(
+                                            "pool exhausted",
+                                            new IllegalStateException(
+                                                    "connection refused", new IllegalStateException(
+                                                            "partner down",
+                                                            new IllegalStateException("maintenance window"))))));
+                });
+                from("redis-delay:jobs.dead").process(e -> deadLetters.add(e.getMessage().copy()));
+            }
+        }).createProducerTemplate();
+
+        producer.sendBody("redis-delay:jobs", "job");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> deadLetters.size() == 1);
+        assertThat(deadLetters.get(0).getHeader(RedisDelayConstants.LAST_ERROR, String.class))
+                .isEqualTo("java.lang.IllegalStateException: callback failed: read timed out"
+                           + "; caused by java.lang.IllegalStateException: pool exhausted"
+                           + "; caused by java.lang.IllegalStateException: connection refused"
+                           + "; caused by java.lang.IllegalStateException: partner down"
+                           + "; caused by java.lang.IllegalStateException: maintenance window");
+    }
+
     @Test
     void exchangeHandledByTheRoutesErrorHandlerCountsAsSuccess() throws Exception {
         var producer = startContext(new RouteBuilder() {
