@@ -47,6 +47,8 @@ final class Settlement {
 
     /** How many wrapped exceptions a last error names at most. */
     private static final int DESCRIBED_CAUSES = 4;
+    /** How deep a last error looks for them, which also ends a chain of causes that loops. */
+    private static final int SEARCHED_CAUSES = 16;
 
     private static final Logger LOG = LoggerFactory.getLogger(Settlement.class);
     private static final long NEWER_FORMAT_QUIET_NANOS = TimeUnit.MINUTES.toNanos(1);
@@ -301,10 +303,13 @@ final class Settlement {
         }
         StringBuilder text = new StringBuilder(error.getClass().getName()).append(": ").append(error.getMessage());
         Throwable cause = error.getCause();
-        for (int depth = 0; cause != null && cause != error && depth < DESCRIBED_CAUSES; depth++, cause = cause.getCause()) {
+        int described = 0;
+        for (int depth = 0; cause != null && cause != error && depth < SEARCHED_CAUSES
+                && described < DESCRIBED_CAUSES; depth++, cause = cause.getCause()) {
             String message = String.valueOf(cause.getMessage());
             if (text.indexOf(message) < 0) {
                 text.append("; caused by ").append(cause.getClass().getName()).append(": ").append(message);
+                described++;
             }
         }
         return text.toString();
