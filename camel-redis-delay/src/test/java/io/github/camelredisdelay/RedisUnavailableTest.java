@@ -32,6 +32,8 @@ import org.apache.camel.support.LoggingExceptionHandler;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.redisson.client.RedisConnectionException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -96,5 +98,30 @@ class RedisUnavailableTest extends RedisDelayTestSupport {
         await().atMost(Duration.ofSeconds(20)).until(() -> !handled.isEmpty());
         assertThat(handled.get(0)).contains("queue orders");
         CompletableFuture.runAsync(node::stop).get(30, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Before an endpoint ever reached Redis its first check of the queue cannot answer either: the operation fails with
+     * Redis' own error, as producers do while Redis is down, not with a message about the queue's shard count.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { "", "&synchronous=true" })
+    void aScheduleBeforeRedisWasEverReachedFailsWithRedisOwnError(String options) throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        CamelContext node = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:schedule").to("redis-delay:orders?address=redis://127.0.0.1:" + closedPort + options);
+            }
+        });
+        CompletableFuture.runAsync(node::start).get(30, TimeUnit.SECONDS);
+
+        Exchange sent = node.createProducerTemplate().send("direct:schedule", e -> e.getMessage().setBody("x"));
+
+        assertThat(sent.getException()).isInstanceOf(RedisConnectionException.class)
+                .hasMessageNotContaining("shard count");
     }
 }
