@@ -281,7 +281,9 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     /**
      * Waits for the first check of the queue, if none has answered yet (at most {@value #QUEUE_CHECK_WAIT_MS} ms).
      *
-     * @throws IllegalStateException when this endpoint has a {@link #queueProblem()}, or Redis did not answer the check
+     * @throws IllegalStateException              when this endpoint has a {@link #queueProblem()}, or Redis did not
+     *                                            answer the check
+     * @throws org.redisson.client.RedisException when Redis cannot be asked (it is down, say)
      */
     void requireUsableQueue() {
         QueueGuard ownQueue = startedQueueGuard();

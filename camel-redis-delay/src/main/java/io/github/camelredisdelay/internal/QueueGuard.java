@@ -26,6 +26,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.redisson.api.RedissonClient;
+import org.redisson.client.RedisException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -105,7 +106,8 @@ public final class QueueGuard {
      * Completes once a check has answered (asking at once when none has), so that the caller acts only on a checked
      * queue; at once when one has.
      *
-     * @return a stage that fails with an {@link IllegalStateException} when the check fails or Redis does not answer
+     * @return a stage that fails with Redis' error when Redis cannot be asked (it is down, say), as any operation then
+     *         fails, and with an {@link IllegalStateException} when the check fails otherwise or Redis does not answer
      *         within {@code wait}
      */
     public CompletableFuture<Void> answer(Duration wait) {
@@ -117,6 +119,9 @@ public final class QueueGuard {
                 return null;
             }
             Throwable cause = error instanceof CompletionException ? error.getCause() : error;
+            if (cause instanceof RedisException redis) {
+                throw new CompletionException(redis);
+            }
             throw new CompletionException(
                     new IllegalStateException(
                             "Cannot check the shard count of queue " + queue.name() + ": "
@@ -131,13 +136,14 @@ public final class QueueGuard {
     /**
      * Waits, at most {@code wait}, for {@link #answer}.
      *
-     * @throws IllegalStateException when the check fails or Redis did not answer in time
+     * @throws org.redisson.client.RedisException when Redis cannot be asked
+     * @throws IllegalStateException              when the check fails otherwise or Redis did not answer in time
      */
     public void requireAnswer(Duration wait) {
         try {
             answer(wait).join();
         } catch (CompletionException e) {
-            throw (IllegalStateException) e.getCause();
+            throw (RuntimeException) e.getCause();
         }
     }
 
