@@ -17,6 +17,7 @@ package io.github.camelredisdelay.faults;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -103,6 +104,31 @@ class UnansweringRedisTest extends FaultTestSupport {
             ProcessSignals.resume(silent);
             assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
             producer.stop();
+        });
+    }
+
+    /**
+     * With nothing in flight and Redis unreachable, a stopping consumer has nothing to wait for (leases can be neither
+     * kept nor settled): its stop must not take the shutdown strategy's whole timeout, and then more, because its first
+     * read is still waiting for the client's first connection.
+     */
+    @Test
+    void aContextWhoseConsumerNeverReachedItsRedisStopsBeforeItsShutdownTimeout() throws Exception {
+        withSilentRedis(silent -> {
+            CamelContext node = startContext(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("redis-delay:orders?address=" + silent.uri()).log("${body}");
+                }
+            });
+            Duration shutdownTimeout = Duration.ofSeconds(node.getShutdownStrategy().getTimeout());
+
+            long stopping = System.nanoTime();
+            CompletableFuture.runAsync(node::stop).get(2, TimeUnit.MINUTES);
+            Duration stop = Duration.ofNanos(System.nanoTime() - stopping);
+
+            assertThat(stop).as("stop of a context whose only consumer never got an answer from Redis")
+                    .isLessThan(shutdownTimeout);
         });
     }
 }
