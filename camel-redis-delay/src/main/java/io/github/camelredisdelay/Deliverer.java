@@ -461,13 +461,14 @@ final class Deliverer {
      * run, and keep the endpoint's connection for that, also when the endpoint stops (its route removed); the lease
      * timer then leaves the group and gives the connection back.
      * <p>
-     * With {@code redisUnreachable} (the consumer's last read failed) the stop waits for Redis neither to acknowledge
-     * what finished nor to answer its leaving the group: the client tries such a call again for as long as its retries
-     * last (several seconds with Redisson's defaults, as an application's client bean often has them), and consumers
-     * stop one after another, so each queue would add that to the stop. The acknowledgements are left to the lease
-     * timer, as after a stop whose acknowledgement failed (their leases kept meanwhile, what is not acknowledged
-     * delivered again); the call to leave goes on meanwhile, and a consumer that could not leave stays listed in the
-     * group, holding nothing, as when leaving fails.
+     * With {@code redisUnreachable} (the consumer's last read failed, or Redis left one unanswered) the stop waits for
+     * Redis neither to acknowledge what finished nor to answer its leaving the group: the client tries such a call
+     * again for as long as its retries last (several seconds with Redisson's defaults, as an application's client bean
+     * often has them), and consumers stop one after another, so each queue would add that to the stop. The
+     * acknowledgements are left to the lease timer, as after a stop whose acknowledgement failed (their leases kept
+     * meanwhile, what is not acknowledged delivered again); the call to leave is made on another thread (a client that
+     * never connected makes its first connection within the call, as long as its connect timeout), and a consumer that
+     * could not leave stays listed in the group, holding nothing, as when leaving fails.
      */
     void stop(boolean redisUnreachable) {
         WakeChannels wake = handBackChannels;
@@ -485,13 +486,14 @@ final class Deliverer {
         }
         stopped = true;
         if (leaseExtension == null || leases.size() == 0) {
-            CompletionStage<?> left = leaveGroup();
-            if (!redisUnreachable) {
-                try {
-                    Futures.await(left);
-                } catch (RuntimeException e) {
-                    // logged by leaveGroup
-                }
+            if (redisUnreachable) {
+                CompletableFuture.runAsync(this::leaveGroup);
+                return;
+            }
+            try {
+                Futures.await(leaveGroup());
+            } catch (RuntimeException e) {
+                // logged by leaveGroup
             }
         }
     }

@@ -81,7 +81,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
      * Reads under way, whose batches a stop waits for too: counted apart, so that a consumer suspended while a read is
      * under way (the strategy suspends first) is not reported busy, which would cost a stop the strategy's 1 s wait.
      */
-    private final AtomicInteger readsUnderWay = new AtomicInteger();
+    private final ReadsUnderWay readsUnderWay = new ReadsUnderWay();
     private final FetchFailures fetchFailures;
     private final StopWait stopWait;
     private final Backoff backoff = new Backoff(50, 1000);
@@ -143,7 +143,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
         stopping.fetching = false;
         readerThreads.forEach(reader -> reader.signal().close());
         // fetched exchanges finish, routed or still to route, while their leases are kept alive
-        awaitExchangesInFlight();
+        boolean redisSilent = awaitExchangesInFlight();
         stopping.waitOver = true;
         if (readers != null) {
             // waiting threads return at once; while Redis is down, interrupt Redisson's retries
@@ -153,8 +153,8 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
         readerThreads.forEach(reader -> endpoint.wakeChannels().stopListening(reader.shard().wakeChannel(), reader.signal()));
         readerThreads = List.of();
         if (deliverers != null) {
-            // while Redis is unreachable, leaving the consumer group is not waited for
-            deliverers.stop(fetchFailures.isDown());
+            // while Redis is unreachable or silent, leaving the consumer group is not waited for
+            deliverers.stop(fetchFailures.isDown() || redisSilent);
         }
         super.doStop();
     }
@@ -188,10 +188,10 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
                 continue;
             }
             // a stop must wait for what a read under way brings: its batch is pending before the read ends
-            readsUnderWay.incrementAndGet();
+            readsUnderWay.begin();
             if (!run.fetching) {
                 // a stop that counted the reads before this one began: it does not wait for it, so it must not start
-                readsUnderWay.decrementAndGet();
+                readsUnderWay.end();
                 break;
             }
             Duration block = busy && blockingReads.tryAcquire() ? BUSY_QUEUE_BLOCK : null;
@@ -210,7 +210,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
                 idle(run, ready, seen, backoff.next());
                 continue;
             } finally {
-                readsUnderWay.decrementAndGet();
+                readsUnderWay.end();
                 if (block != null) {
                     blockingReads.release();
                 }
@@ -261,9 +261,12 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
     /**
      * Lets fetched exchanges end (a reader thread routes the rest of its batch; asynchronously routed ones complete
      * elsewhere), and reads under way bring their batch, so that they are acknowledged rather than delivered again.
+     *
+     * @return whether Redis left a read unanswered, which is not waited for
      */
-    private void awaitExchangesInFlight() {
-        stopWait.forWorkUnderWay(() -> pending.get() + readsUnderWay.get());
+    private boolean awaitExchangesInFlight() {
+        stopWait.forWorkUnderWay(() -> pending.get() + readsUnderWay.awaited());
+        return readsUnderWay.unanswered();
     }
 
     /**
