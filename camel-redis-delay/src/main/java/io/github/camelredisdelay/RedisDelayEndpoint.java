@@ -108,6 +108,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     private volatile QueueGuard queueGuard;
     private String queueGuardKey;
     private volatile QueueGuard deadLetterGuard;
+    private String deadLetterGuardKey;
     private QueueAdmin admin;
     private String statisticsKey;
     private RedissonClient client;
@@ -237,15 +238,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint
             transferKeys.add(key);
         }
         warnOfUnusedTransferOptions(running);
-        // one check per queue and shard count on a connection, however many endpoints (toD makes one per URI)
-        String guardKey = wakeKey + "|" + queueName + "|" + configuration.getShards();
-        ShardedQueue checked = queue;
-        queueGuard = component.acquireQueueGuard(guardKey, () -> {
-            QueueGuard created = new QueueGuard(client, configuration.getKeyPrefix(), checked, maskedUri());
-            created.start(connectionShares.transfer());
-            return created;
-        });
-        queueGuardKey = guardKey;
+        queueGuardKey = guardKey(queue);
+        queueGuard = acquireQueueGuard(queueGuardKey, queue);
         component.endpointStarted(this);
     }
 
@@ -463,12 +457,26 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     /** A consumer dead-letters with this endpoint's {@code shards}: its dead-letter queue must be stored in as many. */
     private synchronized void startDeadLetterGuard() {
         if (deadLetterGuard == null) {
-            QueueGuard guard = new QueueGuard(
-                    client, configuration.getKeyPrefix(), deadLetterQueue,
-                    maskedUri());
-            guard.start(shares.transfer());
-            deadLetterGuard = guard;
+            deadLetterGuardKey = guardKey(deadLetterQueue);
+            deadLetterGuard = acquireQueueGuard(deadLetterGuardKey, deadLetterQueue);
         }
+    }
+
+    /**
+     * The key of a queue's check among the component's: one check per queue and shard count on a connection and key
+     * prefix, however many endpoints name it (toD makes one per URI), as their queue or as their consumers' dead-letter
+     * queue.
+     */
+    private String guardKey(ShardedQueue checked) {
+        return connection + "|" + configuration.getKeyPrefix() + "|" + checked.name() + "|" + checked.all().size();
+    }
+
+    private QueueGuard acquireQueueGuard(String key, ShardedQueue checked) {
+        return getComponent().acquireQueueGuard(key, () -> {
+            QueueGuard created = new QueueGuard(client, configuration.getKeyPrefix(), checked, maskedUri());
+            created.start(shares.transfer());
+            return created;
+        });
     }
 
     private synchronized void stopQueueGuards() {
@@ -477,7 +485,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
             queueGuard = null;
         }
         if (deadLetterGuard != null) {
-            deadLetterGuard.stop();
+            getComponent().releaseQueueGuard(deadLetterGuardKey);
             deadLetterGuard = null;
         }
     }
