@@ -16,6 +16,7 @@
 package io.github.camelredisdelay;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -25,6 +26,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 
+import io.github.camelredisdelay.test.CommandStats;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
@@ -210,6 +212,35 @@ class PollingTest extends RedisDelayTestSupport {
 
         assertThat(taken).as("taken while the first route ran").hasSize(2).filteredOn("order-1"::equals).hasSize(1);
         await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("orders", "msg")).isEmpty());
+    }
+
+    @Test
+    void consumerTemplateReceiversOnAnIdleQueueBeyondTheBlockingReadPermitsWaitForANoticeInsteadOfPolling()
+            throws Exception {
+        ConsumerTemplate consumer = startContext().createConsumerTemplate();
+        int receivers = 20;
+        long waitMs = 3000;
+        // the endpoint and its consumer group exist before counting
+        assertThat(consumer.receiveNoWait("redis-delay:idle")).isNull();
+        long readsBefore = CommandStats.calls(redis()).getOrDefault("xreadgroup", 0L);
+        ExecutorService pool = Executors.newFixedThreadPool(receivers);
+        try {
+            List<CompletableFuture<Exchange>> received = new ArrayList<>();
+            for (int i = 0; i < receivers; i++) {
+                received.add(CompletableFuture.supplyAsync(() -> consumer.receive("redis-delay:idle", waitMs), pool));
+            }
+            CompletableFuture.allOf(received.toArray(CompletableFuture[]::new)).get(waitMs + 10_000, TimeUnit.MILLISECONDS);
+            assertThat(received).allSatisfy(exchange -> assertThat(exchange.join()).isNull());
+        } finally {
+            pool.shutdown();
+        }
+        long reads = CommandStats.calls(redis()).getOrDefault("xreadgroup", 0L) - readsBefore;
+
+        // each receiver reads at once, then at least once a second (in Redis on a permit, else after a notice or the
+        // second), and once more for a notice of the subscription: a few reads each in 3 s, not one every 50 ms
+        long perReceiver = 1 + waitMs / 1000 + 1 + 2;
+        assertThat(reads).as("reads of %d receivers waiting %d ms on an idle queue", receivers, waitMs)
+                .isLessThanOrEqualTo(receivers * perReceiver);
     }
 
     @Test
