@@ -22,6 +22,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.camelredisdelay.internal.Delivery;
+import io.github.camelredisdelay.internal.ReadySignal;
+import io.github.camelredisdelay.internal.WakeChannels;
 import org.apache.camel.DynamicPollingConsumer;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.PollingConsumerSupport;
@@ -46,11 +48,16 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
     private static final Duration LONGEST_WAIT = Duration.ofSeconds(1);
     /** Longest wait on one shard of a sharded queue before looking at the others again. */
     private static final Duration LONGEST_SHARD_WAIT = Duration.ofMillis(100);
-    /** How long a receiver that found no free blocking-read permit waits before it asks again. */
-    private static final Duration WITHOUT_PERMIT_WAIT = Duration.ofMillis(50);
 
     private final RedisDelayEndpoint endpoint;
     private ShardDeliverers shards;
+    /**
+     * The queue's "ready" notices, which a receiver without a blocking-read permit waits for: a new one each start,
+     * closed by the stop.
+     */
+    private volatile ReadySignal ready = new ReadySignal();
+    /** Where {@link #ready} listens from start to stop: the endpoint may let go of it first. */
+    private WakeChannels readyChannels;
     private final AtomicInteger nextShard = new AtomicInteger();
 
     public RedisDelayPollingConsumer(RedisDelayEndpoint endpoint) {
@@ -62,6 +69,11 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
     protected void doStart() throws Exception {
         shards = new ShardDeliverers(endpoint, false);
         shards.keepLeases();
+        ReadySignal signal = new ReadySignal();
+        WakeChannels wake = endpoint.wakeChannels();
+        shards.all().forEach(shard -> wake.listen(shard.wakeChannel(), signal));
+        readyChannels = wake;
+        ready = signal;
         String migrateFrom = endpoint.getConfiguration().getMigrateFrom();
         if (migrateFrom != null) {
             LOG.warn("A ConsumerTemplate or pollEnrich receiving from queue {} does not migrate: migrateFrom={} is an "
@@ -151,7 +163,8 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
     /**
      * One message of a shard. A read that would wait in Redis holds one of the client's blocking-read permits
      * ({@link RedisDelayEndpoint#blockingReadPermits()}) while it waits; when none is free the shard is asked without
-     * waiting, and the caller waits here a while before it asks again.
+     * waiting, and the caller then waits here, holding no connection, for the queue's next "ready" notice, at most
+     * {@code block} (a notice may be lost: the caller asks again then), as an idle route consumer does.
      */
     private Exchange take(Deliverer deliverer, Duration block, boolean routed) {
         if (block == null) {
@@ -165,10 +178,13 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
                 permits.release();
             }
         }
+        ReadySignal signal = ready;
+        // noted before the read, so that a notice arriving during it is not missed
+        long seen = signal.generation();
         Exchange exchange = takeNow(deliverer, null, routed);
         if (exchange == null) {
             try {
-                TimeUnit.NANOSECONDS.sleep(Math.min(block.toNanos(), WITHOUT_PERMIT_WAIT.toNanos()));
+                signal.awaitAfter(seen, Math.max(1, block.toMillis()));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -196,6 +212,13 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
 
     @Override
     protected void doStop() {
+        ReadySignal signal = ready;
+        signal.close();
+        WakeChannels wake = readyChannels;
+        if (wake != null && shards != null) {
+            shards.all().forEach(shard -> wake.stopListening(shard.wakeChannel(), signal));
+        }
+        readyChannels = null;
         // a received exchange settles itself when its unit of work is done; this consumer leaves the consumer group,
         // unless it still holds messages (retire.lua)
         if (shards != null) {
