@@ -244,6 +244,27 @@ class PollingTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void consumerTemplateReceiversOnAnIdleShardedQueueReadEachShardAboutOnceASecond() throws Exception {
+        ConsumerTemplate consumer = startContext().createConsumerTemplate();
+        int shards = 4;
+        String uri = "redis-delay:idle-sharded?shards=" + shards;
+        long waitMs = 3000;
+        assertThat(consumer.receiveNoWait(uri)).isNull();
+        long readsBefore = CommandStats.calls(redis()).getOrDefault("xreadgroup", 0L);
+        CompletableFuture<Exchange> first = CompletableFuture.supplyAsync(() -> consumer.receive(uri, waitMs));
+        CompletableFuture<Exchange> second = CompletableFuture.supplyAsync(() -> consumer.receive(uri, waitMs));
+        assertThat(first.get(waitMs + 10_000, TimeUnit.MILLISECONDS)).isNull();
+        assertThat(second.get(waitMs + 10_000, TimeUnit.MILLISECONDS)).isNull();
+        long reads = CommandStats.calls(redis()).getOrDefault("xreadgroup", 0L) - readsBefore;
+
+        // as on a queue of one shard: every shard at once, then at least once a second, and once more for a notice of
+        // the subscription; not every shard every 100 ms
+        long perReceiver = shards * (1 + waitMs / 1000 + 1 + 2);
+        assertThat(reads).as("reads of 2 receivers waiting %d ms on an idle queue of %d shards", waitMs, shards)
+                .isLessThanOrEqualTo(2 * perReceiver);
+    }
+
+    @Test
     void consumerTemplateReceiversOnAnIdleQueueWaitInRedisOnAtMostTheClientsBlockingReadPermits() throws Exception {
         ConsumerTemplate consumer = startContext().createConsumerTemplate();
         RedisMaster server = redis().getRedisNodes(RedisNodes.SINGLE).getInstance();
