@@ -19,7 +19,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.camelredisdelay.internal.Delivery;
 import io.github.camelredisdelay.internal.ReadySignal;
@@ -46,8 +45,6 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
 
     private static final Logger LOG = LoggerFactory.getLogger(RedisDelayPollingConsumer.class);
     private static final Duration LONGEST_WAIT = Duration.ofSeconds(1);
-    /** Longest wait on one shard of a sharded queue before looking at the others again. */
-    private static final Duration LONGEST_SHARD_WAIT = Duration.ofMillis(100);
 
     private final RedisDelayEndpoint endpoint;
     private ShardDeliverers shards;
@@ -58,7 +55,6 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
     private volatile ReadySignal ready = new ReadySignal();
     /** Where {@link #ready} listens from start to stop: the endpoint may let go of it first. */
     private WakeChannels readyChannels;
-    private final AtomicInteger nextShard = new AtomicInteger();
 
     public RedisDelayPollingConsumer(RedisDelayEndpoint endpoint) {
         super(endpoint);
@@ -139,25 +135,27 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
 
     /**
      * One message, or {@code null} when none came within {@code block}; {@code routed}: its lease is kept alive until
-     * it is settled (a route runs it). A sharded queue is asked shard by shard without waiting, then waited on one
-     * shard at a time, taking turns.
+     * it is settled (a route runs it). A sharded queue is asked shard by shard without waiting, then waited for,
+     * holding no connection, until the next "ready" notice of any of its shards (a read blocking in Redis would wait on
+     * one shard only).
      */
     private Exchange take(Duration block, boolean routed) {
         List<Deliverer> deliverers = shards.all();
         if (deliverers.size() == 1) {
             return take(deliverers.get(0), block, routed);
         }
+        ReadySignal signal = ready;
+        long seen = signal.generation();
         for (Deliverer deliverer : deliverers) {
-            Exchange exchange = take(deliverer, null, routed);
+            Exchange exchange = takeNow(deliverer, null, routed);
             if (exchange != null) {
                 return exchange;
             }
         }
-        if (block == null) {
-            return null;
+        if (block != null) {
+            awaitNotice(signal, seen, block);
         }
-        Deliverer turn = deliverers.get(Math.floorMod(nextShard.incrementAndGet(), deliverers.size()));
-        return take(turn, block.compareTo(LONGEST_SHARD_WAIT) < 0 ? block : LONGEST_SHARD_WAIT, routed);
+        return null;
     }
 
     /**
@@ -179,17 +177,24 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
             }
         }
         ReadySignal signal = ready;
-        // noted before the read, so that a notice arriving during it is not missed
         long seen = signal.generation();
         Exchange exchange = takeNow(deliverer, null, routed);
         if (exchange == null) {
-            try {
-                signal.awaitAfter(seen, Math.max(1, block.toMillis()));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            awaitNotice(signal, seen, block);
         }
         return exchange;
+    }
+
+    /**
+     * Waits for a "ready" notice newer than {@code seen} (noted before the reads, so that a notice arriving during them
+     * is not missed), at most {@code block}: a notice may be lost, the caller asks again then.
+     */
+    private static void awaitNotice(ReadySignal signal, long seen, Duration block) {
+        try {
+            signal.awaitAfter(seen, Math.max(1, block.toMillis()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private Exchange takeNow(Deliverer deliverer, Duration block, boolean routed) {
