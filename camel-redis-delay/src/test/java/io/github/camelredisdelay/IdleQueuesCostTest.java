@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.CommandStats;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.ProducerTemplate;
@@ -34,6 +35,7 @@ import static org.awaitility.Awaitility.await;
  * thread, a transfer a second, a shard-count check of the queue and of its dead-letter queue every 10 s, a look for
  * expired leases every half visibility timeout), nothing that grows faster, and no fast polling left after a burst.
  */
+@CamelSide
 class IdleQueuesCostTest extends RedisDelayTestSupport {
 
     private static final int QUEUES = 50;

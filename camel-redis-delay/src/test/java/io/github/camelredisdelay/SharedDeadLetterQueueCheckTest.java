@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.camelredisdelay.internal.QueueGuard;
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
@@ -34,6 +35,7 @@ import static org.awaitility.Awaitility.await;
  * count is checked (a script that writes its record) by one {@link QueueGuard} of the context every 10 s, as any
  * queue's is however many endpoints name it, not once per consumer.
  */
+@CamelSide
 class SharedDeadLetterQueueCheckTest extends RedisDelayTestSupport {
 
     private static final int TENANTS = 20;

@@ -24,9 +24,10 @@ import org.junit.jupiter.api.Tag;
 
 /**
  * A test class whose subject is the component's Camel side (stopping and suspending, route policies, hand-overs to
- * other routes, option parsing, Camel Main, metrics, tracing, logging) rather than what Redis does: it talks to a real
- * Redis through the same scripts and commands as the tests of the server's side, so the default build runs it against
- * Redis 7 only, and the Redis 6.2 and Valkey passes leave it out ({@code -Pevery-server} runs it there too).
+ * other routes, option parsing, Camel Main, metrics, tracing, logging, how often it calls Redis) rather than what Redis
+ * does: it talks to a real Redis through the same scripts and commands as the tests of the server's side, so the
+ * default build runs it against Redis 7 only, and the Redis 6.2 and Valkey passes leave it out ({@code -Pevery-server}
+ * runs it there too).
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
