@@ -18,6 +18,7 @@ package io.github.camelredisdelay;
 import io.github.camelredisdelay.embedded.RedisBinary;
 import io.github.camelredisdelay.embedded.RedisServerOptions;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.RedisServerExtension;
 import org.apache.camel.CamelContext;
@@ -38,6 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * endpoint's own client they fail its start (the endpoint cannot unset them), and with the endpoint's own address they
  * are sent to that other server (the component's password included).
  */
+@CamelSide
 class EndpointOwnConnectionTest extends RedisDelayTestSupport {
 
     private static CamelContext contextWithComponentDatabase(String uri, RedissonClient bean) throws Exception {

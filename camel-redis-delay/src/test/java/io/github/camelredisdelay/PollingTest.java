@@ -26,6 +26,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.CommandStats;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
@@ -42,6 +43,7 @@ import org.redisson.api.redisnode.RedisNodes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+@CamelSide
 class PollingTest extends RedisDelayTestSupport {
 
     @Test
