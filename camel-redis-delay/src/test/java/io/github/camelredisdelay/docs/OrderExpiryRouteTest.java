@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The snippet of the component page's section "Testing routes that use redis-delay", run as it is shown there
- * ({@link ComponentPageTestingSectionTest} checks that the page shows exactly this): a unit test of a route between two
+ * ({@link ComponentPageSnippetsTest} checks that the page shows exactly this): a unit test of a route between two
  * queues, without Redis.
  */
 // tag::snippet[]
