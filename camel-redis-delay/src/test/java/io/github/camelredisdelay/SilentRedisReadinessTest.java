@@ -1,0 +1,79 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+import io.github.camelredisdelay.embedded.RedisServerProcess;
+import io.github.camelredisdelay.test.CamelSide;
+import io.github.camelredisdelay.test.HealthChecks;
+import io.github.camelredisdelay.test.NeedsRedisProcess;
+import io.github.camelredisdelay.test.ProcessSignals;
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import io.github.camelredisdelay.test.RedisServerExtension;
+import org.apache.camel.CamelContext;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.health.HealthCheck;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A readiness probe of a context with many queues on a Redis that stopped answering (SIGSTOP): Kubernetes and the
+ * actuator ask every few seconds, with a timeout of a second or so, so the probe must answer DOWN within a bounded
+ * time, whatever the number of queues, not two seconds per check one after another.
+ */
+@CamelSide
+@NeedsRedisProcess
+class SilentRedisReadinessTest extends RedisDelayTestSupport {
+
+    private static final int QUEUES = 20;
+
+    @Test
+    void readinessOfManyQueuesIsDownWithinABoundedTimeWhileRedisIsSilent() throws Exception {
+        RedisServerProcess server = RedisServerExtension.process()
+                .orElseThrow(() -> new IllegalStateException("this test pauses its private redis-server"));
+        CamelContext node = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                for (int i = 0; i < QUEUES; i++) {
+                    from("redis-delay:tenant-" + i).routeId("tenant-" + i).log("${body}");
+                }
+            }
+        });
+        HealthChecks.enableConsumersAndProducers(node);
+        node.start();
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> HealthChecks.readiness(node).values().stream().allMatch(HealthCheck.State.UP::equals));
+
+        ProcessSignals.pause(server);
+        try {
+            CompletableFuture<Map<String, HealthCheck.State>> probe
+                    = CompletableFuture.supplyAsync(() -> HealthChecks.readiness(node));
+            await("one readiness probe of " + QUEUES + " queues on a silent Redis")
+                    .atMost(Duration.ofSeconds(10)).until(probe::isDone);
+            assertThat(probe.join()).hasSize(QUEUES).allSatisfy((id, state) -> assertThat(state)
+                    .as(id).isEqualTo(HealthCheck.State.DOWN));
+        } finally {
+            ProcessSignals.resume(server);
+        }
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> HealthChecks.readiness(node).values().stream().allMatch(HealthCheck.State.UP::equals));
+    }
+}
