@@ -16,6 +16,7 @@
 package io.github.camelredisdelay;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -31,17 +32,20 @@ import org.apache.camel.util.StringHelper;
 import org.apache.camel.util.URISupport;
 
 /**
- * Readiness of a redis-delay consumer or producer: DOWN, with the reason, while the queue's Redis does not answer
- * within two seconds or refuses its writes, while a producer's writes do not reach the replicas its
- * {@code syncReplicas} asks for (each schedule would fail with {@link NotReplicatedException}), or while the endpoint's
- * {@code shards} differs from the count its queue (for a consumer, or its dead-letter queue) is stored in, or its
- * server lacks a command the component needs; UP again as soon as it does, or agrees.
+ * Readiness of a redis-delay consumer or producer: DOWN, with the reason, while the queue's Redis (for a consumer, also
+ * that of its dead-letter queue) does not answer within two seconds or refuses its writes, while a producer's writes do
+ * not reach the replicas its {@code syncReplicas} asks for (each schedule would fail with
+ * {@link NotReplicatedException}), or while the endpoint's {@code shards} differs from the count its queue (for a
+ * consumer, or its dead-letter queue) is stored in, or its server lacks a command the component needs; UP again as soon
+ * as it does, or agrees.
  */
 public class RedisDelayHealthCheck extends AbstractHealthCheck {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
 
     private final ShardedQueue queue;
+    /** The queue, and for a consumer the dead-letter queue it moves exhausted messages to: each must take writes. */
+    private final List<ShardedQueue> written;
     private final Supplier<String> problem;
     /** How the probe write waits for replicas: as a schedule's write for a producer, not at all for a consumer. */
     private final Durability durability;
@@ -49,10 +53,11 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
 
     private RedisDelayHealthCheck(
                                   CamelContext context, String id, RedisDelayEndpoint endpoint,
-                                  Supplier<String> problem, Durability durability,
+                                  List<ShardedQueue> written, Supplier<String> problem, Durability durability,
                                   boolean enabled) {
         super("camel", id);
         this.queue = endpoint.queue();
+        this.written = written;
         this.problem = problem;
         this.durability = durability;
         // the wait for replicas comes on top of the answer's time
@@ -70,7 +75,9 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
         String id = "consumer:redis-delay-" + (consumer.getRouteId() != null ? consumer.getRouteId() : endpoint.getQueueName());
         consumer.setHealthCheck(
                 new RedisDelayHealthCheck(
-                        endpoint.getCamelContext(), id, endpoint, endpoint::consumerProblem, Durability.NONE, enabled));
+                        endpoint.getCamelContext(), id, endpoint,
+                        List.of(endpoint.queue(), endpoint.deadLetterQueue()), endpoint::consumerProblem,
+                        Durability.NONE, enabled));
     }
 
     /**
@@ -91,7 +98,7 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
         }
         RedisDelayHealthCheck check
                 = new RedisDelayHealthCheck(
-                        context, producerCheckId(endpoint), endpoint,
+                        context, producerCheckId(endpoint), endpoint, List.of(endpoint.queue()),
                         endpoint::queueProblem, Durability.REQUIRED, enabled);
         repository.addHealthCheck(check);
         return () -> repository.removeHealthCheck(check);
@@ -116,16 +123,21 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
             builder.down().message(found);
             return;
         }
+        ShardedQueue pinged = queue;
         try {
-            queue.ping(timeout, durability);
+            for (ShardedQueue each : written) {
+                pinged = each;
+                each.ping(timeout, durability);
+            }
             builder.up();
         } catch (NotReplicatedException e) {
-            builder.down().message("A write of queue " + queue.name() + " reached " + e.getReached() + " of the "
+            builder.down().message("A write of queue " + pinged.name() + " reached " + e.getReached() + " of the "
                                    + e.getRequired() + " replicas syncReplicas asks for within syncTimeout: every "
                                    + "schedule fails with NotReplicatedException")
                     .error(e);
         } catch (Exception e) {
-            builder.down().message("Redis of queue " + queue.name() + " does not answer or refuses its writes: "
+            builder.down().message("Redis of " + (pinged == queue ? "queue " : "dead-letter queue ") + pinged.name()
+                                   + " does not answer or refuses its writes: "
                                    + e.getMessage())
                     .error(e);
         }
