@@ -19,6 +19,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
+import io.github.camelredisdelay.embedded.RedisBinary;
+import io.github.camelredisdelay.embedded.RedisServerOptions;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
 import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.HealthChecks;
@@ -37,7 +39,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * A readiness probe of a context with many queues on a Redis that stopped answering (SIGSTOP): Kubernetes and the
  * actuator ask every few seconds, with a timeout of a second or so, so the probe must answer DOWN within a bounded
- * time, whatever the number of queues, not two seconds per check one after another.
+ * time, whatever the number of queues, not two seconds per check one after another, nor the client's whole connect
+ * attempt.
  */
 @CamelSide
 @NeedsRedisProcess
@@ -75,5 +78,33 @@ class SilentRedisReadinessTest extends RedisDelayTestSupport {
         }
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> HealthChecks.readiness(node).values().stream().allMatch(HealthCheck.State.UP::equals));
+    }
+
+    @Test
+    void readinessIsDownWithinTwoSecondsOnARedisThatNeverAnswered() throws Exception {
+        RedisBinary binary
+                = RedisBinary.select(System.getProperty(RedisServerExtension.BINARY_PROPERTY, RedisBinary.PATH_CHOICE));
+        try (RedisServerProcess silent = RedisServerProcess.start(binary, RedisServerOptions.defaults())) {
+            ProcessSignals.pause(silent);
+            try {
+                CamelContext node = createContext(new RouteBuilder() {
+                    @Override
+                    public void configure() {
+                        from("redis-delay:orders?address=" + silent.uri()).routeId("orders").log("${body}");
+                    }
+                });
+                HealthChecks.enableConsumersAndProducers(node);
+                node.start();
+
+                CompletableFuture<Map<String, HealthCheck.State>> probe
+                        = CompletableFuture.supplyAsync(() -> HealthChecks.readiness(node));
+                // the check waits two seconds for Redis' answer, not for the client's first connect attempt (6 s)
+                await("one readiness probe of a queue whose Redis never answered")
+                        .atMost(Duration.ofSeconds(4)).until(probe::isDone);
+                assertThat(probe.join()).containsEntry("consumer:orders", HealthCheck.State.DOWN);
+            } finally {
+                ProcessSignals.resume(silent);
+            }
+        }
     }
 }
