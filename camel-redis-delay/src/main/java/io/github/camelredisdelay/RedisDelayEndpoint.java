@@ -505,6 +505,14 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         return shares.blockingReads();
     }
 
+    /**
+     * The thread that sends this endpoint's health-check probes, one per connection (the transfer tasks'): the client's
+     * first call may block it for the whole connect attempt, but not a probe's caller.
+     */
+    Executor probeSender() {
+        return shares.transfer();
+    }
+
     /** The thread that extends the leases of this endpoint's consumers, one per connection. */
     ScheduledExecutorService leaseTimer() {
         return shares.leases();

@@ -18,6 +18,9 @@ package io.github.camelredisdelay;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 import io.github.camelredisdelay.internal.ScriptCalls.Durability;
@@ -44,11 +47,9 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
 
     private final ShardedQueue queue;
-    /** The queue, and for a consumer the dead-letter queue it moves exhausted messages to: each must take writes. */
-    private final List<ShardedQueue> written;
+    /** Of the queue, and for a consumer of the dead-letter queue it moves exhausted messages to. */
+    private final WriteProbes probes;
     private final Supplier<String> problem;
-    /** How the probe write waits for replicas: as a schedule's write for a producer, not at all for a consumer. */
-    private final Durability durability;
     private final Duration timeout;
 
     private RedisDelayHealthCheck(
@@ -57,9 +58,9 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
                                   boolean enabled) {
         super("camel", id);
         this.queue = endpoint.queue();
-        this.written = written;
+        // how the probe write waits for replicas: as a schedule's write for a producer, not at all for a consumer
+        this.probes = new WriteProbes(written, durability, endpoint.probeSender());
         this.problem = problem;
-        this.durability = durability;
         // the wait for replicas comes on top of the answer's time
         this.timeout = durability == Durability.REQUIRED && endpoint.getConfiguration().getSyncReplicas() > 0
                 ? TIMEOUT.plusMillis(endpoint.getConfiguration().getSyncTimeout())
@@ -123,23 +124,41 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
             builder.down().message(found);
             return;
         }
-        ShardedQueue pinged = queue;
+        WriteProbes.Sent sent = probes.current();
+        long leftNanos = timeout.toNanos() - (System.nanoTime() - sent.sentNanos());
         try {
-            for (ShardedQueue each : written) {
-                pinged = each;
-                each.ping(timeout, durability);
-            }
+            sent.all().get(Math.max(0, leftNanos), TimeUnit.NANOSECONDS);
             builder.up();
-        } catch (NotReplicatedException e) {
-            builder.down().message("A write of queue " + pinged.name() + " reached " + e.getReached() + " of the "
-                                   + e.getRequired() + " replicas syncReplicas asks for within syncTimeout: every "
+        } catch (TimeoutException | ExecutionException e) {
+            failure(builder, sent);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            builder.down().message("Interrupted while waiting for Redis of queue " + queue.name());
+        }
+    }
+
+    /** DOWN with why the first queue that did not take the probe's write did not. */
+    private void failure(HealthCheckResultBuilder builder, WriteProbes.Sent sent) {
+        ShardedQueue failed = sent.firstUnanswered();
+        if (failed == null) {
+            // every answer came in meanwhile
+            builder.up();
+            return;
+        }
+        String which = (failed == queue ? "queue " : "dead-letter queue ") + failed.name();
+        Throwable refusal = sent.refusal(failed);
+        if (refusal == null) {
+            builder.down().message("Redis of " + which + " does not answer: a write sent "
+                                   + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent.sentNanos())
+                                   + " ms ago has no reply (the check waits " + timeout.toMillis() + " ms)");
+        } else if (refusal instanceof NotReplicatedException shortfall) {
+            builder.down().message("A write of " + which + " reached " + shortfall.getReached() + " of the "
+                                   + shortfall.getRequired() + " replicas syncReplicas asks for within syncTimeout: every "
                                    + "schedule fails with NotReplicatedException")
-                    .error(e);
-        } catch (Exception e) {
-            builder.down().message("Redis of " + (pinged == queue ? "queue " : "dead-letter queue ") + pinged.name()
-                                   + " does not answer or refuses its writes: "
-                                   + e.getMessage())
-                    .error(e);
+                    .error(shortfall);
+        } else {
+            builder.down().message("Redis of " + which + " does not answer or refuses its writes: " + refusal.getMessage())
+                    .error(refusal);
         }
     }
 }

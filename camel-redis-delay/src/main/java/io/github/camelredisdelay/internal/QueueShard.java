@@ -20,9 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 
 import io.github.camelredisdelay.DuplicateMessageException;
 import io.github.camelredisdelay.OnDuplicate;
@@ -232,19 +230,14 @@ public final class QueueShard {
     }
 
     /**
-     * Checks that the master of this queue answers within {@code timeout} and takes the queue's writes; see
-     * {@code probe.lua}. With {@link Durability#REQUIRED}, also that a write reaches the replicas a schedule's must.
+     * Checks that the master of this queue takes the queue's writes; see {@code probe.lua}. With
+     * {@link Durability#REQUIRED}, also that a write reaches the replicas a schedule's must.
      *
-     * @throws Exception the failure (Redis' refusal, such as OOM or READONLY; {@code NotReplicatedException}) or
-     *                   time-out
+     * @return completes when Redis answered; fails with its refusal (such as OOM or READONLY;
+     *         {@code NotReplicatedException})
      */
-    public void ping(Duration timeout, Durability durability) throws Exception {
-        try {
-            scripts.call("Write probe", LuaScript.PROBE, durability, RScript.ReturnType.LONG).toCompletableFuture()
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof Exception cause ? cause : e;
-        }
+    public CompletionStage<Long> pingAsync(Durability durability) {
+        return scripts.call("Write probe", LuaScript.PROBE, durability, RScript.ReturnType.LONG);
     }
 
     /**

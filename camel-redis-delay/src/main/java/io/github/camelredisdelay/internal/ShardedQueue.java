@@ -15,7 +15,6 @@
  */
 package io.github.camelredisdelay.internal;
 
-import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
@@ -205,14 +204,14 @@ public final class ShardedQueue {
     }
 
     /**
-     * Checks that the Redis of every shard answers within {@code timeout} and takes its writes (shards may live on
-     * different masters), with {@link Durability#REQUIRED} also that they reach the replicas a schedule's must.
+     * Checks that the Redis of every shard takes its writes (shards may live on different masters), with
+     * {@link Durability#REQUIRED} also that they reach the replicas a schedule's must: one probe per shard, all sent at
+     * once.
      *
-     * @throws Exception the first failure or time-out
+     * @return completes when every shard answered; fails with the first failure
      */
-    public void ping(Duration timeout, Durability durability) throws Exception {
-        for (QueueShard shard : shards) {
-            shard.ping(timeout, durability);
-        }
+    public CompletableFuture<Void> pingAsync(Durability durability) {
+        return CompletableFuture.allOf(shards.stream().map(shard -> shard.pingAsync(durability).toCompletableFuture())
+                .toArray(CompletableFuture[]::new));
     }
 }
