@@ -28,6 +28,9 @@ import java.util.concurrent.Semaphore;
  * @param leases        extends the leases of every consumer's fetched messages
  * @param blockingReads the permits of the consumer reads that block in Redis (RedisDelayConsumer): each such read holds
  *                      one of the client's pooled connections, so they are sized from its pool
+ * @param probeRound    the write probes of the health checks of the connection's queues, sent together
  */
-record ConnectionShares(ScheduledExecutorService transfer, ScheduledExecutorService leases, Semaphore blockingReads) {
+record ConnectionShares(
+        ScheduledExecutorService transfer, ScheduledExecutorService leases, Semaphore blockingReads,
+        ProbeRound probeRound) {
 }

@@ -513,6 +513,11 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         return shares.transfer();
     }
 
+    /** The write probes of the health checks on this endpoint's connection, sent together. */
+    ProbeRound probeRound() {
+        return shares.probeRound();
+    }
+
     /** The thread that extends the leases of this endpoint's consumers, one per connection. */
     ScheduledExecutorService leaseTimer() {
         return shares.leases();

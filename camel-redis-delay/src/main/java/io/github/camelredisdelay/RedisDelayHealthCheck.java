@@ -49,6 +49,7 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
     private final ShardedQueue queue;
     /** Of the queue, and for a consumer of the dead-letter queue it moves exhausted messages to. */
     private final WriteProbes probes;
+    private final ProbeRound round;
     private final Supplier<String> problem;
     private final Duration timeout;
 
@@ -58,27 +59,39 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
                                   boolean enabled) {
         super("camel", id);
         this.queue = endpoint.queue();
-        // how the probe write waits for replicas: as a schedule's write for a producer, not at all for a consumer
-        this.probes = new WriteProbes(written, durability, endpoint.probeSender());
         this.problem = problem;
         // the wait for replicas comes on top of the answer's time
         this.timeout = durability == Durability.REQUIRED && endpoint.getConfiguration().getSyncReplicas() > 0
                 ? TIMEOUT.plusMillis(endpoint.getConfiguration().getSyncTimeout())
                 : TIMEOUT;
+        this.round = endpoint.probeRound();
+        // how the probe write waits for replicas: as a schedule's write for a producer, not at all for a consumer
+        this.probes = new WriteProbes(written, durability, endpoint.probeSender(), timeout, round);
         setCamelContext(context);
         setEnabled(enabled);
+        if (enabled) {
+            round.add(probes);
+        }
+    }
+
+    /** Leaves the connection's round of probes: the check's consumer or producer stopped. */
+    void close() {
+        round.remove(probes);
     }
 
     /**
      * Gives a consumer its check; Camel's {@code consumers} repository asks each route's consumer for it.
+     *
+     * @return the check, to {@link #close()} when the consumer stops
      */
-    static void attach(DefaultConsumer consumer, RedisDelayEndpoint endpoint, boolean enabled) {
+    static RedisDelayHealthCheck attach(DefaultConsumer consumer, RedisDelayEndpoint endpoint, boolean enabled) {
         String id = "consumer:redis-delay-" + (consumer.getRouteId() != null ? consumer.getRouteId() : endpoint.getQueueName());
-        consumer.setHealthCheck(
-                new RedisDelayHealthCheck(
-                        endpoint.getCamelContext(), id, endpoint,
-                        List.of(endpoint.queue(), endpoint.deadLetterQueue()), endpoint::consumerProblem,
-                        Durability.NONE, enabled));
+        RedisDelayHealthCheck check = new RedisDelayHealthCheck(
+                endpoint.getCamelContext(), id, endpoint,
+                List.of(endpoint.queue(), endpoint.deadLetterQueue()), endpoint::consumerProblem,
+                Durability.NONE, enabled);
+        consumer.setHealthCheck(check);
+        return check;
     }
 
     /**
@@ -102,7 +115,10 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
                         context, producerCheckId(endpoint), endpoint, List.of(endpoint.queue()),
                         endpoint::queueProblem, Durability.REQUIRED, enabled);
         repository.addHealthCheck(check);
-        return () -> repository.removeHealthCheck(check);
+        return () -> {
+            repository.removeHealthCheck(check);
+            check.close();
+        };
     }
 
     /** {@code producer:redis-delay-orders?delay=1h} for {@code redis-delay:orders?delay=1h}. */

@@ -31,6 +31,8 @@ final class ShardDeliverers {
     private final List<Deliverer> deliverers;
     /** Whether the endpoint still counts this consumer's dead-letter queue as the one its statistics count. */
     private boolean countingDeadLetters = true;
+    /** The check {@link #start} gave the consumer, until it stops. */
+    private volatile RedisDelayHealthCheck healthCheck;
 
     /**
      * @param forRoute see {@link Deliverer#Deliverer}
@@ -53,7 +55,7 @@ final class ShardDeliverers {
      * Gives the consumer its health check and starts keeping the leases of fetched messages alive.
      */
     void start(DefaultConsumer owner) {
-        RedisDelayHealthCheck.attach(owner, endpoint, endpoint.getComponent().isHealthCheckConsumerEnabled());
+        healthCheck = RedisDelayHealthCheck.attach(owner, endpoint, endpoint.getComponent().isHealthCheckConsumerEnabled());
         keepLeases();
     }
 
@@ -69,6 +71,11 @@ final class ShardDeliverers {
      * {@link #consumerStopped()}.
      */
     void stop(boolean redisUnreachable) {
+        RedisDelayHealthCheck check = healthCheck;
+        if (check != null) {
+            check.close();
+            healthCheck = null;
+        }
         deliverers.forEach(deliverer -> deliverer.stop(redisUnreachable));
         consumerStopped();
     }

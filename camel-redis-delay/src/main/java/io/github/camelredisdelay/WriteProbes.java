@@ -15,11 +15,13 @@
  */
 package io.github.camelredisdelay;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.camelredisdelay.internal.ScriptCalls.Durability;
@@ -29,30 +31,60 @@ import io.github.camelredisdelay.internal.ShardedQueue;
  * The write probes of one health check ({@code probe.lua} on every shard of each of its queues). They are sent from the
  * connection's own thread, since the client's first call blocks its caller for the whole connect attempt, and at most
  * one is under way: a Redis that does not answer holds a probe's caller no longer than the check waits, and piles up no
- * probes.
+ * probes. The check that sends its own sends those of the other checks of its {@link ProbeRound} too.
  */
 final class WriteProbes {
 
     private final List<ShardedQueue> queues;
     private final Durability durability;
     private final Executor sender;
-    private final AtomicReference<Sent> underWay = new AtomicReference<>();
+    private final long waitNanos;
+    private final ProbeRound round;
+    private final AtomicReference<Sent> last = new AtomicReference<>();
 
-    WriteProbes(List<ShardedQueue> queues, Durability durability, Executor sender) {
+    /**
+     * @param wait how long the check waits for an answer; a write another check sent for it within that time stands for
+     *             its own
+     */
+    WriteProbes(List<ShardedQueue> queues, Durability durability, Executor sender, Duration wait, ProbeRound round) {
         this.queues = queues;
         this.durability = durability;
         this.sender = sender;
+        this.waitNanos = wait.toNanos();
+        this.round = round;
     }
 
-    /** @return the probe under way, or a new one sent now when none is */
+    /**
+     * @return the probe the check waits for: the one under way, else the one another check sent for it within its wait
+     *         that it has not waited for yet, else one sent now, with those of the other checks of the round
+     */
     Sent current() {
-        Sent earlier = underWay.get();
-        if (earlier != null && !earlier.all().isDone()) {
-            return earlier;
+        Sent earlier = last.get();
+        if (earlier != null) {
+            boolean sentAhead = earlier.claim();
+            if (!earlier.all().isDone() || sentAhead && System.nanoTime() - earlier.sentNanos() < waitNanos) {
+                return earlier;
+            }
         }
-        Sent sent = new Sent(System.nanoTime(), queues, queues.stream().map(queue -> new CompletableFuture<Void>()).toList());
-        if (!underWay.compareAndSet(earlier, sent)) {
-            return underWay.get();
+        Sent sent = send(earlier, false);
+        round.sendOthers(this);
+        return sent;
+    }
+
+    /** Sends a probe for the check's next call, unless one was sent within its wait or is still under way. */
+    void sendAhead() {
+        Sent earlier = last.get();
+        if (earlier == null || System.nanoTime() - earlier.sentNanos() >= waitNanos && earlier.all().isDone()) {
+            send(earlier, true);
+        }
+    }
+
+    private Sent send(Sent earlier, boolean ahead) {
+        Sent sent = new Sent(
+                System.nanoTime(), queues, queues.stream().map(queue -> new CompletableFuture<Void>()).toList(),
+                new AtomicBoolean(ahead));
+        if (!last.compareAndSet(earlier, sent)) {
+            return last.get();
         }
         try {
             sender.execute(() -> {
@@ -84,9 +116,16 @@ final class WriteProbes {
     /**
      * A probe sent at {@code sentNanos} ({@link System#nanoTime()}).
      *
-     * @param answers one per queue, in the order of {@code queues}
+     * @param answers   one per queue, in the order of {@code queues}
+     * @param unclaimed sent by another check, and not yet waited for by this one
      */
-    record Sent(long sentNanos, List<ShardedQueue> queues, List<CompletableFuture<Void>> answers) {
+    record Sent(long sentNanos, List<ShardedQueue> queues, List<CompletableFuture<Void>> answers,
+            AtomicBoolean unclaimed) {
+
+        /** @return whether it was sent by another check and this is the first wait for it */
+        boolean claim() {
+            return unclaimed.compareAndSet(true, false);
+        }
 
         /** Completes once every queue answered, failed when one refused. */
         CompletableFuture<Void> all() {
