@@ -15,6 +15,9 @@
  */
 package io.github.camelredisdelay.docs;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
 import io.github.camelredisdelay.RedisDelayConstants;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
@@ -35,20 +38,9 @@ class ScheduleBesideADatabaseWriteTest extends RedisDelayTestSupport {
 
     @Test
     void aPlacementThatFailsAfterItsScheduleCancelsItAndOneThatSucceedsKeepsIt() throws Exception {
-        CamelContext node = startContext(new RouteBuilder() {
+        CamelContext node = startContext(placeOrder(), new RouteBuilder() {
             @Override
             public void configure() {
-                // tag::snippet[]
-                from("direct:placeOrder")
-                        .onCompletion().onFailureOnly()
-                        // saving the order failed after its deadline was scheduled: cancel it, by the id it was given
-                        .to("redis-delay:orders?operation=cancel")
-                        .end()
-                        .setHeader(RedisDelayConstants.MESSAGE_ID, header("orderId"))
-                        .to("redis-delay:orders?delay=30m")
-                        .to("direct:saveOrder"); // the database write, last: its failure fails the exchange
-                // end::snippet[]
-
                 from("direct:saveOrder").filter(header("orderId").isEqualTo("order-2"))
                         .throwException(new IllegalStateException("duplicate key"));
             }
@@ -61,6 +53,52 @@ class ScheduleBesideADatabaseWriteTest extends RedisDelayTestSupport {
 
         assertThat(state(producer, "order-1")).as("the saved order's deadline").isEqualTo("scheduled");
         assertThat(state(producer, "order-2")).as("the deadline of the order that could not be saved").isNull();
+    }
+
+    /**
+     * An order placed again (a client that retries the request) is refused by the database, as saved already: the
+     * schedule kept the saved order's deadline (onDuplicate=keep), which the failure must not cancel.
+     */
+    @Test
+    void aRepeatedPlacementOfASavedOrderThatTheDatabaseRefusesKeepsItsDeadline() throws Exception {
+        Set<String> saved = ConcurrentHashMap.newKeySet();
+        CamelContext node = startContext(placeOrder(), new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:saveOrder").process(e -> {
+                    if (!saved.add(e.getMessage().getHeader("orderId", String.class))) {
+                        throw new IllegalStateException("duplicate key");
+                    }
+                });
+            }
+        });
+        ProducerTemplate producer = node.createProducerTemplate();
+
+        producer.sendBodyAndHeader("direct:placeOrder", "order", "orderId", "order-1");
+        assertThatThrownBy(() -> producer.sendBodyAndHeader("direct:placeOrder", "order", "orderId", "order-1"))
+                .isInstanceOf(CamelExecutionException.class).hasRootCauseMessage("duplicate key");
+
+        assertThat(state(producer, "order-1")).as("the deadline of the order saved by its first placement")
+                .isEqualTo("scheduled");
+    }
+
+    /** The route the component page shows. */
+    private static RouteBuilder placeOrder() {
+        return new RouteBuilder() {
+            @Override
+            public void configure() {
+                // tag::snippet[]
+                from("direct:placeOrder")
+                        .onCompletion().onFailureOnly()
+                        // saving the order failed after its deadline was scheduled: cancel it, by the id it was given
+                        .to("redis-delay:orders?operation=cancel")
+                        .end()
+                        .setHeader(RedisDelayConstants.MESSAGE_ID, header("orderId"))
+                        .to("redis-delay:orders?delay=30m")
+                        .to("direct:saveOrder"); // the database write, last: its failure fails the exchange
+                // end::snippet[]
+            }
+        };
     }
 
     private static Object state(ProducerTemplate producer, String id) {
