@@ -32,7 +32,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * The route of the component page's section "Scheduling beside a database write", run as it is shown there
  * ({@link ComponentPageSnippetsTest} checks that the page shows exactly this route): an order whose saving fails after
- * its deadline was scheduled leaves no deadline behind; a saved one keeps it.
+ * its deadline was scheduled leaves no deadline behind; a saved one keeps it, also when it is placed again and the
+ * database refuses it.
  */
 class ScheduleBesideADatabaseWriteTest extends RedisDelayTestSupport {
 
@@ -90,7 +91,9 @@ class ScheduleBesideADatabaseWriteTest extends RedisDelayTestSupport {
                 // tag::snippet[]
                 from("direct:placeOrder")
                         .onCompletion().onFailureOnly()
-                        // saving the order failed after its deadline was scheduled: cancel it, by the id it was given
+                        // saving the order failed after this exchange stored its deadline: cancel it, by the id it was
+                        // given; not one that was there already (a repeated placement), kept by the schedule
+                        .onWhen(header(RedisDelayConstants.DUPLICATE).isEqualTo(false))
                         .to("redis-delay:orders?operation=cancel")
                         .end()
                         .setHeader(RedisDelayConstants.MESSAGE_ID, header("orderId"))
