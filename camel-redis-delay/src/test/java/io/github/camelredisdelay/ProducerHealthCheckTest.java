@@ -15,7 +15,6 @@
  */
 package io.github.camelredisdelay;
 
-import java.net.ServerSocket;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -39,10 +38,7 @@ class ProducerHealthCheckTest extends RedisDelayTestSupport {
 
     @Test
     void producersOfOneQueueNameOnTwoRedisServersAreCheckedEach() throws Exception {
-        int closedPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            closedPort = socket.getLocalPort();
-        }
+        int closedPort = closedPort();
         CamelContext node = createContext(new RouteBuilder() {
             @Override
             public void configure() {

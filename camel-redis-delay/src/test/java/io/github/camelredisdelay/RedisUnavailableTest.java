@@ -15,7 +15,6 @@
  */
 package io.github.camelredisdelay;
 
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -48,10 +47,7 @@ class RedisUnavailableTest extends RedisDelayTestSupport {
 
     @Test
     void contextStartsAndStopsWhileRedisIsUnreachableAndProducersFailFast() throws Exception {
-        int closedPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            closedPort = socket.getLocalPort();
-        }
+        int closedPort = closedPort();
         String uri = "redis-delay:orders?address=redis://127.0.0.1:" + closedPort;
         CamelContext node = createContext(new RouteBuilder() {
             @Override
@@ -74,10 +70,7 @@ class RedisUnavailableTest extends RedisDelayTestSupport {
     @ParameterizedTest
     @EnumSource(ConsumerType.class)
     void aConsumersOwnExceptionHandlerIsToldThatItCannotFetch(ConsumerType type) throws Exception {
-        int closedPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            closedPort = socket.getLocalPort();
-        }
+        int closedPort = closedPort();
         List<String> handled = new CopyOnWriteArrayList<>();
         CamelContext node = createContext(new RouteBuilder() {
             @Override
@@ -107,10 +100,7 @@ class RedisUnavailableTest extends RedisDelayTestSupport {
     @ParameterizedTest
     @ValueSource(strings = { "", "&synchronous=true" })
     void aScheduleBeforeRedisWasEverReachedFailsWithRedisOwnError(String options) throws Exception {
-        int closedPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            closedPort = socket.getLocalPort();
-        }
+        int closedPort = closedPort();
         CamelContext node = createContext(new RouteBuilder() {
             @Override
             public void configure() {

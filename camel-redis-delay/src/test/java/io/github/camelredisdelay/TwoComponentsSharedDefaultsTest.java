@@ -15,7 +15,6 @@
  */
 package io.github.camelredisdelay;
 
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -43,10 +42,7 @@ class TwoComponentsSharedDefaultsTest extends RedisDelayTestSupport {
 
     @Test
     void twoComponentsSharingADefaultsBeanKeepTheirOwnAddressAndKeyPrefix(@TempDir Path directory) throws Exception {
-        int otherPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            otherPort = socket.getLocalPort();
-        }
+        int otherPort = closedPort();
         String otherRedis = "redis://127.0.0.1:" + otherPort;
         Path properties = directory.resolve("application.properties");
         Files.writeString(properties, String.join("\n",

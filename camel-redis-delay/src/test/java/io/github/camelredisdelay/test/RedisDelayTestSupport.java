@@ -15,6 +15,8 @@
  */
 package io.github.camelredisdelay.test;
 
+import java.io.IOException;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,6 +54,13 @@ public abstract class RedisDelayTestSupport {
 
     private final List<CamelContext> contexts = new ArrayList<>();
     private RedissonClient redis;
+
+    /** A local port nothing listens on (its socket just closed): a Redis address there refuses connections at once. */
+    protected static int closedPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
 
     /**
      * Starts a CamelContext (think: one node) whose redis-delay component talks to the test Redis.
