@@ -338,8 +338,9 @@ public class RedisDelayComponent extends HealthCheckComponent {
     }
 
     /**
-     * The guard of a queue ({@link QueueGuard}: its shard count, its server's commands), shared by the endpoints of the
-     * queue with the same {@code shards} on one connection; it stops after the last of them.
+     * The guard of a queue ({@link QueueGuard}: its shard count, its server's commands), shared on one connection and
+     * key prefix by the endpoints of the queue and the endpoints whose consumers name it as their dead-letter queue,
+     * those with the same {@code shards}; it stops after the last of them.
      */
     QueueGuard acquireQueueGuard(String key, Supplier<QueueGuard> create) {
         return queueGuards.acquire(key, create);

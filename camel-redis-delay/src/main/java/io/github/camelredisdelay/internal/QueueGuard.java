@@ -70,7 +70,8 @@ public final class QueueGuard {
     private ScheduledFuture<?> checks;
 
     /**
-     * @param endpoint the endpoint's URI (sanitized), as the log names it
+     * @param endpoint the URI (sanitized) of the endpoint that starts the check, as the log names it also for the other
+     *                 endpoints that share the check (those of the queue, and those whose consumers dead-letter there)
      */
     public QueueGuard(RedissonClient client, String keyPrefix, ShardedQueue queue, String endpoint) {
         this.client = client;
