@@ -131,4 +131,34 @@ class UnansweringRedisTest extends FaultTestSupport {
                     .isLessThan(shutdownTimeout);
         });
     }
+
+    /**
+     * A ConsumerTemplate's receiver leaves the consumer group when its context stops: while its Redis stopped answering
+     * after a receive, that must not hold the stop for the client's retries (about 6 s with Redisson's defaults).
+     */
+    @Test
+    void aContextWhoseConsumerTemplateReceivedFromARedisThatStoppedAnsweringStopsBeforeItsShutdownTimeout()
+            throws Exception {
+        RedisBinary binary
+                = RedisBinary.select(System.getProperty(RedisServerExtension.BINARY_PROPERTY, RedisBinary.PATH_CHOICE));
+        try (RedisServerProcess server = RedisServerProcess.start(binary, RedisServerOptions.defaults())) {
+            CamelContext node = startContext();
+            String uri = "redis-delay:orders?address=" + server.uri();
+            assertThat(node.createConsumerTemplate().receiveNoWait(uri)).as("nothing scheduled").isNull();
+            // shorter than the client's retries of a call Redis leaves unanswered (about 6 s with Redisson's defaults)
+            node.getShutdownStrategy().setTimeout(5);
+            Duration shutdownTimeout = Duration.ofSeconds(node.getShutdownStrategy().getTimeout());
+            ProcessSignals.pause(server);
+            try {
+                long stopping = System.nanoTime();
+                CompletableFuture.runAsync(node::stop).get(2, TimeUnit.MINUTES);
+                Duration stop = Duration.ofNanos(System.nanoTime() - stopping);
+
+                assertThat(stop).as("stop of a context whose ConsumerTemplate received from a Redis now silent")
+                        .isLessThan(shutdownTimeout);
+            } finally {
+                ProcessSignals.resume(server);
+            }
+        }
+    }
 }
