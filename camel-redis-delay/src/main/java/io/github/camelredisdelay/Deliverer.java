@@ -19,9 +19,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -50,6 +52,8 @@ import org.slf4j.LoggerFactory;
 final class Deliverer {
 
     private static final Logger LOG = LoggerFactory.getLogger(Deliverer.class);
+    /** Longest wait of a stop for leaving the consumer group, while Redis answers as far as the consumer knows. */
+    private static final long LEAVE_WAIT_MS = 2000;
 
     private final RedisDelayEndpoint endpoint;
     private final QueueShard queue;
@@ -468,7 +472,9 @@ final class Deliverer {
      * acknowledgements are left to the lease timer, as after a stop whose acknowledgement failed (their leases kept
      * meanwhile, what is not acknowledged delivered again); the call to leave is made on another thread (a client that
      * never connected makes its first connection within the call, as long as its connect timeout), and a consumer that
-     * could not leave stays listed in the group, holding nothing, as when leaving fails.
+     * could not leave stays listed in the group, holding nothing, as when leaving fails. Otherwise the stop waits for
+     * leaving at most {@value #LEAVE_WAIT_MS} ms, which only a Redis that stopped answering meanwhile (a paused server)
+     * takes: the call goes on.
      */
     void stop(boolean redisUnreachable) {
         WakeChannels wake = handBackChannels;
@@ -491,9 +497,14 @@ final class Deliverer {
                 return;
             }
             try {
-                Futures.await(leaveGroup());
-            } catch (RuntimeException e) {
+                leaveGroup().toCompletableFuture().get(LEAVE_WAIT_MS, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                LOG.debug("Consumer {} stops without waiting longer than {} ms for leaving the group of queue {}",
+                        consumerName, LEAVE_WAIT_MS, queue.name());
+            } catch (ExecutionException e) {
                 // logged by leaveGroup
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
     }
