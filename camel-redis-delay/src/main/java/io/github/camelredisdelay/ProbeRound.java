@@ -35,7 +35,7 @@ final class ProbeRound {
         checks.remove(probes);
     }
 
-    /** Sends the write of every check but {@code sender} that has none sent within its wait. */
+    /** Sends the write of every check but {@code sender} that has none under way or sent for it and not yet used. */
     void sendOthers(WriteProbes sender) {
         for (WriteProbes other : checks) {
             if (other != sender) {

@@ -71,10 +71,15 @@ final class WriteProbes {
         return sent;
     }
 
-    /** Sends a probe for the check's next call, unless one was sent within its wait or is still under way. */
+    /**
+     * Sends a probe for the check's next call, unless one is still under way or one sent for it within its wait has not
+     * been waited for yet. A probe the check already waited for does not count, however recent: its next call would
+     * send one of its own and wait for it, a second wait within the same probe.
+     */
     void sendAhead() {
         Sent earlier = last.get();
-        if (earlier == null || System.nanoTime() - earlier.sentNanos() >= waitNanos && earlier.all().isDone()) {
+        if (earlier == null || earlier.all().isDone()
+                && !(earlier.unclaimed().get() && System.nanoTime() - earlier.sentNanos() < waitNanos)) {
             send(earlier, true);
         }
     }
