@@ -55,6 +55,11 @@ import static org.awaitility.Awaitility.await;
 class ClusterSilentMasterTest extends ClusterTestSupport {
 
     private static final String SHARDED = "spread";
+    /**
+     * Queues wholly on the silent master: a context's consumers stop one after another, so a stop that waits a while
+     * for each consumer's unanswered read exceeds the test contexts' shutdown timeout of 10 s.
+     */
+    private static final int SILENT_QUEUES = 6;
 
     private final Queue<String> delivered = new ConcurrentLinkedQueue<>();
     private RedisServerProcess silent;
@@ -72,7 +77,7 @@ class ClusterSilentMasterTest extends ClusterTestSupport {
         silent = masterOf(shards.get(2));
         replica = cluster.replicaOf(silent);
         healthy = queuesNamed(name -> masterOf(name) != silent && masterOf(name + ".dead") != silent, 1).get(0);
-        onSilent = queuesNamed(name -> masterOf(name) == silent && masterOf(name + ".dead") != silent, 3);
+        onSilent = queuesNamed(name -> masterOf(name) == silent && masterOf(name + ".dead") != silent, SILENT_QUEUES);
         cluster.nodes().forEach(node -> node.command("CONFIG", "SET", "cluster-require-full-coverage", "no"));
         replica.command("CONFIG", "SET", "cluster-replica-no-failover", "yes");
     }
@@ -107,7 +112,7 @@ class ClusterSilentMasterTest extends ClusterTestSupport {
     /** Ids of the sharded queue whose shard lives on a master that answers. */
     private List<String> idsOnAnsweringShards(String prefix, int count) {
         List<String> shards = ShardTags.of(SHARDED, 3);
-        return IntStream.range(0, 1000).mapToObj(i -> prefix + i)
+        return IntStream.range(0, 1000).mapToObj(i -> "q" + i)
                 .filter(id -> masterOf(shards.get(ShardTags.shardOf(id, 3))) != silent).limit(count).toList();
     }
 
