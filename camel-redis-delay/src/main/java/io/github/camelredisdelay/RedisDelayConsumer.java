@@ -143,18 +143,24 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
         stopping.fetching = false;
         readerThreads.forEach(reader -> reader.signal().close());
         // fetched exchanges finish, routed or still to route, while their leases are kept alive
-        boolean redisSilent = awaitExchangesInFlight();
+        boolean redisUnreachable = awaitExchangesInFlight() || fetchFailures.isDown();
         stopping.waitOver = true;
         if (readers != null) {
-            // waiting threads return at once; while Redis is down, interrupt Redisson's retries
-            endpoint.getCamelContext().getExecutorServiceManager().shutdownGraceful(readers, 2000);
+            if (redisUnreachable && pending.get() == 0) {
+                // nothing left to route: a reader stuck in a call Redis leaves unanswered, or in the client's retries,
+                // would cost the stop the 2 s below, and consumers stop one after another
+                endpoint.getCamelContext().getExecutorServiceManager().shutdownNow(readers);
+            } else {
+                // waiting threads return at once; while Redis is down, interrupt Redisson's retries
+                endpoint.getCamelContext().getExecutorServiceManager().shutdownGraceful(readers, 2000);
+            }
             readers = null;
         }
         readerThreads.forEach(reader -> endpoint.wakeChannels().stopListening(reader.shard().wakeChannel(), reader.signal()));
         readerThreads = List.of();
         if (deliverers != null) {
             // while Redis is unreachable or silent, leaving the consumer group is not waited for
-            deliverers.stop(fetchFailures.isDown() || redisSilent);
+            deliverers.stop(redisUnreachable);
         }
         super.doStop();
     }
