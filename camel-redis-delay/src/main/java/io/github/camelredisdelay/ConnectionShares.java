@@ -29,8 +29,10 @@ import java.util.concurrent.Semaphore;
  * @param blockingReads the permits of the consumer reads that block in Redis (RedisDelayConsumer): each such read holds
  *                      one of the client's pooled connections, so they are sized from its pool
  * @param probeRound    the write probes of the health checks of the connection's queues, sent together
+ * @param silence       whether a stopping consumer found the connection's Redis silent, which the others then do not
+ *                      wait for
  */
 record ConnectionShares(
         ScheduledExecutorService transfer, ScheduledExecutorService leases, Semaphore blockingReads,
-        ProbeRound probeRound) {
+        ProbeRound probeRound, SilentRedis silence) {
 }

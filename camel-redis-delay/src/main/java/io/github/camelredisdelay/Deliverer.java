@@ -465,18 +465,21 @@ final class Deliverer {
      * run, and keep the endpoint's connection for that, also when the endpoint stops (its route removed); the lease
      * timer then leaves the group and gives the connection back.
      * <p>
-     * With {@code redisUnreachable} (the consumer's last read failed, or Redis left one unanswered) the stop waits for
-     * Redis neither to acknowledge what finished nor to answer its leaving the group: the client tries such a call
-     * again for as long as its retries last (several seconds with Redisson's defaults, as an application's client bean
-     * often has them), and consumers stop one after another, so each queue would add that to the stop. The
-     * acknowledgements are left to the lease timer, as after a stop whose acknowledgement failed (their leases kept
-     * meanwhile, what is not acknowledged delivered again); the call to leave is made on another thread (a client that
-     * never connected makes its first connection within the call, as long as its connect timeout), and a consumer that
-     * could not leave stays listed in the group, holding nothing, as when leaving fails. Otherwise the stop waits for
-     * leaving at most {@value #LEAVE_WAIT_MS} ms, which only a Redis that stopped answering meanwhile (a paused server)
-     * takes: the call goes on.
+     * With {@code unreachable} (the consumer's last read failed, or Redis left one unanswered), or once a consumer of
+     * the connection found Redis silent at its stop ({@link SilentRedis}), the stop waits for Redis neither to
+     * acknowledge what finished nor to answer its leaving the group: the client tries such a call again for as long as
+     * its retries last (several seconds with Redisson's defaults, as an application's client bean often has them), and
+     * consumers stop one after another, so each queue would add that to the stop. The acknowledgements are left to the
+     * lease timer, as after a stop whose acknowledgement failed (their leases kept meanwhile, what is not acknowledged
+     * delivered again); the call to leave is made on another thread (a client that never connected makes its first
+     * connection within the call, as long as its connect timeout), and a consumer that could not leave stays listed in
+     * the group, holding nothing, as when leaving fails. Otherwise the stop waits for leaving at most
+     * {@value #LEAVE_WAIT_MS} ms, which only a Redis that stopped answering meanwhile (a paused server) takes: the call
+     * goes on.
      */
-    void stop(boolean redisUnreachable) {
+    void stop(boolean unreachable) {
+        // a consumer of the connection that stopped before found Redis silent: not waited for again
+        boolean redisUnreachable = unreachable || endpoint.silence().isSilent();
         WakeChannels wake = handBackChannels;
         if (wake != null) {
             wake.stopListening(wakeChannel(), handBacks);
@@ -499,6 +502,7 @@ final class Deliverer {
             try {
                 leaveGroup().toCompletableFuture().get(LEAVE_WAIT_MS, TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
+                endpoint.silence().found();
                 LOG.debug("Consumer {} stops without waiting longer than {} ms for leaving the group of queue {}",
                         consumerName, LEAVE_WAIT_MS, queue.name());
             } catch (ExecutionException e) {

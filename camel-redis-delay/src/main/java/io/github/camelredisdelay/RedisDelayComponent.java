@@ -370,7 +370,8 @@ public class RedisDelayComponent extends HealthCheckComponent {
             int number = timerNumbers.incrementAndGet();
             return new ConnectionShares(
                     timerThread("RedisDelayTransfer-" + number), timerThread("RedisDelayLeases-" + number),
-                    new Semaphore(ClientPool.blockingReads(client, READS_BLOCKING_IN_REDIS)), new ProbeRound());
+                    new Semaphore(ClientPool.blockingReads(client, READS_BLOCKING_IN_REDIS)), new ProbeRound(),
+                    new SilentRedis());
         });
     }
 

@@ -206,6 +206,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
                 batch = deliverer.fetch(room, block);
                 pending.addAndGet(batch.size());
                 fetchFailures.succeeded();
+                endpoint.silence().answered();
                 backoff.reset();
             } catch (RuntimeException e) {
                 busy = false;
@@ -268,11 +269,16 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
      * Lets fetched exchanges end (a reader thread routes the rest of its batch; asynchronously routed ones complete
      * elsewhere), and reads under way bring their batch, so that they are acknowledged rather than delivered again.
      *
-     * @return whether Redis left a read unanswered, which is not waited for
+     * @return whether Redis is silent: it left a read of this consumer unanswered, which is not waited for, or another
+     *         consumer of the connection found so at its stop (then no read is waited for)
      */
     private boolean awaitExchangesInFlight() {
-        stopWait.forWorkUnderWay(() -> pending.get() + readsUnderWay.awaited());
-        return readsUnderWay.unanswered();
+        SilentRedis silence = endpoint.silence();
+        stopWait.forWorkUnderWay(() -> pending.get() + (silence.isSilent() ? 0 : readsUnderWay.awaited()));
+        if (readsUnderWay.unanswered()) {
+            silence.found();
+        }
+        return silence.isSilent();
     }
 
     /**

@@ -518,6 +518,11 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         return shares.probeRound();
     }
 
+    /** Whether a stopping consumer found this endpoint's Redis silent, shared by the consumers of its connection. */
+    SilentRedis silence() {
+        return shares.silence();
+    }
+
     /** The thread that extends the leases of this endpoint's consumers, one per connection. */
     ScheduledExecutorService leaseTimer() {
         return shares.leases();
