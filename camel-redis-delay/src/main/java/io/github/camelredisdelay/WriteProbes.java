@@ -18,12 +18,12 @@ package io.github.camelredisdelay;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.github.camelredisdelay.internal.Futures;
 import io.github.camelredisdelay.internal.ScriptCalls.Durability;
 import io.github.camelredisdelay.internal.ShardedQueue;
 
@@ -112,9 +112,7 @@ final class WriteProbes {
         if (failure == null) {
             answer.complete(null);
         } else {
-            answer.completeExceptionally(failure instanceof CompletionException && failure.getCause() != null
-                    ? failure.getCause()
-                    : failure);
+            answer.completeExceptionally(Futures.unwrap(failure));
         }
     }
 
