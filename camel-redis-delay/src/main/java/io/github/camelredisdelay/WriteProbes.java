@@ -61,8 +61,9 @@ final class WriteProbes {
     Sent current() {
         Sent earlier = last.get();
         if (earlier != null) {
+            // claimed whatever follows: a call of the check has now had it
             boolean sentAhead = earlier.claim();
-            if (!earlier.all().isDone() || sentAhead && System.nanoTime() - earlier.sentNanos() < waitNanos) {
+            if (!earlier.answered() || sentAhead && earlier.sentWithin(waitNanos)) {
                 return earlier;
             }
         }
@@ -78,8 +79,7 @@ final class WriteProbes {
      */
     void sendAhead() {
         Sent earlier = last.get();
-        if (earlier == null || earlier.all().isDone()
-                && !(earlier.unclaimed().get() && System.nanoTime() - earlier.sentNanos() < waitNanos)) {
+        if (earlier == null || earlier.answered() && !(earlier.unclaimed().get() && earlier.sentWithin(waitNanos))) {
             send(earlier, true);
         }
     }
@@ -128,6 +128,16 @@ final class WriteProbes {
         /** @return whether it was sent by another check and this is the first wait for it */
         boolean claim() {
             return unclaimed.compareAndSet(true, false);
+        }
+
+        /** Whether every queue answered, or refused. */
+        boolean answered() {
+            return answers.stream().allMatch(CompletableFuture::isDone);
+        }
+
+        /** Whether it was sent less than {@code nanos} ago. */
+        boolean sentWithin(long nanos) {
+            return System.nanoTime() - sentNanos < nanos;
         }
 
         /** Completes once every queue answered, failed when one refused. */
