@@ -44,6 +44,17 @@ public final class DeadLetters {
      */
     public static final String COPY_OF = "CamelRedisDelayDeadLetterOf";
 
+    /**
+     * Prefixes the headers {@link #move} added when it dead-lettered the message before (from a queue into the
+     * dead-letter queue it now leaves), so that a redrive back there restores them. The component's own; never given to
+     * a route.
+     */
+    static final String EARLIER = "CamelRedisDelayEarlier";
+
+    /** The headers {@link #move} adds, besides those it keeps of an earlier move under {@link #EARLIER}. */
+    private static final List<String> ADDED
+            = List.of(RedisDelayConstants.ORIGINAL_QUEUE, RedisDelayConstants.LAST_ERROR, COPY_OF);
+
     private final QueueShard source;
     private final ShardedQueue target;
 
@@ -81,7 +92,7 @@ public final class DeadLetters {
             // keep the undecodable bytes as the body, for whoever inspects the dead letter
             original = new Envelope(delivery.envelope(), Map.of());
         }
-        Map<String, Object> headers = new LinkedHashMap<>(original.headers());
+        Map<String, Object> headers = keepingEarlierMove(original.headers());
         headers.put(RedisDelayConstants.ORIGINAL_QUEUE, source.name());
         headers.put(RedisDelayConstants.LAST_ERROR, reason);
         String copyOf = source.keys().ready() + " " + delivery.entryId() + " " + delivery.scheduledAt() + " "
@@ -128,13 +139,34 @@ public final class DeadLetters {
         return shard.schedule(id, envelope, DueTime.after(0), OnDuplicate.keep).scheduled() || isCopy(shard, id, copyOf);
     }
 
-    /** A dead letter's headers without those {@link #move} added: the message's own, as a redrive stores it again. */
-    static Map<String, Object> originalHeaders(Map<String, Object> deadLetterHeaders) {
-        Map<String, Object> headers = new LinkedHashMap<>(deadLetterHeaders);
-        headers.remove(RedisDelayConstants.ORIGINAL_QUEUE);
-        headers.remove(RedisDelayConstants.LAST_ERROR);
-        headers.remove(COPY_OF);
+    /**
+     * A message's headers with those an earlier {@link #move} added (it is a dead letter leaving its dead-letter queue)
+     * kept under {@link #EARLIER}, as are those that move kept of one before it.
+     */
+    private static Map<String, Object> keepingEarlierMove(Map<String, Object> messageHeaders) {
+        Map<String, Object> headers = new LinkedHashMap<>();
+        messageHeaders.forEach((name, value) -> headers.put(isAdded(name) ? EARLIER + name : name, value));
         return headers;
+    }
+
+    /**
+     * A dead letter's headers without those {@link #move} added: the message's own, as a redrive stores it again, with
+     * those of an earlier move back (a dead letter of a dead-letter queue names again the queue it came from there).
+     */
+    static Map<String, Object> originalHeaders(Map<String, Object> deadLetterHeaders) {
+        Map<String, Object> headers = new LinkedHashMap<>();
+        deadLetterHeaders.forEach((name, value) -> {
+            if (name.startsWith(EARLIER)) {
+                headers.put(name.substring(EARLIER.length()), value);
+            } else if (!ADDED.contains(name)) {
+                headers.put(name, value);
+            }
+        });
+        return headers;
+    }
+
+    private static boolean isAdded(String name) {
+        return ADDED.contains(name) || name.startsWith(EARLIER);
     }
 
     /**
