@@ -90,14 +90,18 @@ public final class ShardInspection {
     }
 
     /**
-     * Removes up to {@code chunk} scheduled and up to {@code chunk} ready or in-flight messages; see {@code purge.lua}.
+     * Removes up to {@code chunk} scheduled and up to {@code chunk} ready or in-flight messages of those the shard held
+     * when the purge started; see {@code purge.lua}.
      *
-     * @return {removed, 1 when more may be left else 0}
+     * @param  progress {@link PurgeProgress#START}, or what the last call returned
+     * @return          the progress, with this call's removed messages added
      */
-    public long[] purgeChunk(int chunk) {
+    public PurgeProgress purgeChunk(int chunk, PurgeProgress progress) {
         List<Object> reply = scripts.callAndWait("Purge", LuaScript.PURGE, Durability.REQUIRED, RScript.ReturnType.LIST,
-                bytes(chunk));
-        return new long[] { toLong(reply.get(0)), toLong(reply.get(1)) };
+                bytes(chunk), bytes(progress.dueFrom()), bytes(progress.dueTo()), bytes(progress.streamTo()));
+        return new PurgeProgress(
+                progress.removed() + toLong(reply.get(0)), toLong(reply.get(1)) == 1, text(reply.get(2)),
+                text(reply.get(3)), text(reply.get(4)));
     }
 
     /**

@@ -172,20 +172,19 @@ public final class ShardedQueue {
 
     /**
      * Removes every message of every shard, {@code chunk} at a time per script call, so no call blocks Redis for long.
-     * Messages scheduled while it runs are removed only if a later call meets them: each shard gets the calls its size
-     * at the start needs, and two more.
+     * Every message a shard held when its purge started is removed; messages scheduled while it runs are removed when
+     * the walk of the due set meets them (see {@code purge.lua}).
      *
      * @return the messages removed
      */
     public long purge(int chunk) {
         long removed = 0;
         for (QueueShard shard : shards) {
-            long maxCalls = shard.size() / chunk + 2;
-            long[] step = { 0, 1 };
-            for (long call = 0; call < maxCalls && step[1] == 1; call++) {
-                step = shard.inspection().purgeChunk(chunk);
-                removed += step[0];
+            PurgeProgress progress = PurgeProgress.START;
+            while (!progress.done()) {
+                progress = shard.inspection().purgeChunk(chunk, progress);
             }
+            removed += progress.removed();
         }
         return removed;
     }

@@ -17,18 +17,32 @@
 --[[
   Removes up to a chunk of a queue's messages, whatever their state: scheduled (the due set), ready and in flight
   (the ready stream; a consumer that still holds one finds it gone when it settles), with their records and failure
-  notes. Called again until it reports nothing left, so that no single call blocks Redis for long.
+  notes. Called again, with the progress the last call returned, until it reports the purge done, so that no single
+  call blocks Redis for long.
+
+  Every message the queue held when the purge started is removed, however many are scheduled meanwhile: the first
+  call notes the latest due time then scheduled, and the calls walk the due set from the earliest due time up to it,
+  in due order, each going on from where the last stopped; messages scheduled meanwhile with a due time behind that
+  point are left (they are newer than the purge). Once the walk is past the noted due time, every message of the start
+  is gone or moved to the ready stream, whose last entry the same call notes: the next calls remove the stream's
+  entries from its head up to that one. Every call removes ready messages from the stream's head first, before it
+  deletes anything else, so that a refused XACK (an ACL without it) fails the call with the queue whole.
 
   Includes: due-set.lua, redrive-claims.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] chunk: the most messages this call removes from each of the due set and the ready stream
+  ARGV[4] dueFrom:  the due time (epoch ms) the walk goes on from; '' in the first call
+  ARGV[5] dueTo:    the latest due time scheduled when the purge started ('-1': none); '' in the first call
+  ARGV[6] streamTo: the last ready stream entry when the walk was past dueTo; '' until then
 
-  Returns {removed, more}
+  Returns {removed, done, dueFrom, dueTo, streamTo}
     removed: messages of the queue removed by this call (records deleted from msg)
-    more:    1 when the queue may hold more messages, 0 when it is empty
+    done:    1 when every message of the purge's start is removed, else 0
+    dueFrom, dueTo, streamTo: the progress, for the next call's ARGV[4] to ARGV[6]
 ]]
 local chunk = tonumber(ARGV[3])
+local dueFrom, dueTo, streamTo = ARGV[4], ARGV[5], ARGV[6]
 local removed = 0
 
 local function forget(ids)
@@ -38,8 +52,17 @@ local function forget(ids)
   end
 end
 
--- the ready stream first: ready and in-flight entries alike; XACK drops a lease, XDEL the entry
-local entries = rcall('XRANGE', readyKey, '-', '+', 'COUNT', chunk)
+if dueTo == '' then
+  -- the first call: the latest due time scheduled now, the last entry of the last bucket
+  dueFrom, dueTo = '0', '-1'
+  local last = rcall('ZRANGE', dueKey, -1, -1)[1]
+  if last then
+    dueTo = decimal(tonumber(rcall('ZRANGE', bucketKey(dueKey, last), -1, -1, 'WITHSCORES')[2]))
+  end
+end
+
+-- the ready stream from its head: ready and in-flight entries alike; XACK drops a lease, XDEL the entry
+local entries = rcall('XRANGE', readyKey, '-', streamTo == '' and '+' or streamTo, 'COUNT', chunk)
 if #entries > 0 then
   local entryIds, ids = {}, {}
   for _, entry in ipairs(entries) do
@@ -51,34 +74,65 @@ if #entries > 0 then
       end
     end
   end
-  -- before anything is deleted: a refused XACK (an ACL without it) fails the call with the queue whole
+  -- before anything is deleted: a refused XACK fails the call with the queue whole
   rcall('XACK', readyKey, group, unpack(entryIds))
   forget(ids)
   rcall('XDEL', readyKey, unpack(entryIds))
 end
 
--- the due set, whole buckets from the first while the chunk lasts
+-- the due set, in due order from dueFrom up to dueTo, bucket by bucket, while the chunk lasts
+local from, to = tonumber(dueFrom), tonumber(dueTo)
 local taken = 0
-while taken < chunk do
-  local name = rcall('ZRANGE', dueKey, 0, 0)[1]
-  if not name then
-    break
+if from <= to then
+  -- the bucket that holds dueFrom, else (dueFrom lies before every bucket) the first
+  local name = rcall('ZREVRANGEBYSCORE', dueKey, decimal(from), '-inf', 'LIMIT', '0', '1')[1]
+      or rcall('ZRANGE', dueKey, 0, 0)[1]
+  while name and taken < chunk do
+    local bound = tonumber(rcall('ZSCORE', dueKey, name))
+    if bound > to then
+      break
+    end
+    local bucket = bucketKey(dueKey, name)
+    local scheduled = rcall('ZRANGEBYSCORE', bucket, decimal(from), decimal(to), 'WITHSCORES', 'LIMIT', '0',
+        chunk - taken)
+    if #scheduled > 0 then
+      local ids = {}
+      for i = 1, #scheduled, 2 do
+        ids[#ids + 1] = scheduled[i]
+      end
+      forget(ids)
+      rcall('ZREM', bucket, unpack(ids))
+      if rcall('EXISTS', bucket) == 0 then
+        rcall('ZREM', dueKey, name)
+      end
+      taken = taken + #ids
+      from = tonumber(scheduled[#scheduled])
+    end
+    if taken < chunk then
+      -- nothing more of the range in this bucket: the next one
+      name = rcall('ZRANGEBYSCORE', dueKey, '(' .. decimal(bound), '+inf', 'LIMIT', '0', '1')[1]
+    end
   end
-  local bucket = bucketKey(dueKey, name)
-  local ids = rcall('ZRANGE', bucket, 0, chunk - taken - 1)
-  forget(ids)
-  rcall('ZREMRANGEBYRANK', bucket, 0, #ids - 1)
-  if rcall('EXISTS', bucket) == 0 then
-    rcall('ZREM', dueKey, name)
+  if taken < chunk then
+    -- the walk is past dueTo
+    from = to + 1
   end
-  taken = taken + #ids
+end
+if from > to and streamTo == '' then
+  -- every message of the start that is not removed was moved to the ready stream before this instant
+  local last = rcall('XREVRANGE', readyKey, '+', '-', 'COUNT', 1)[1]
+  streamTo = last and last[1] or '0-0'
 end
 
+local done = 0
+if streamTo ~= '' and #rcall('XRANGE', readyKey, '-', streamTo, 'COUNT', 1) == 0 then
+  done = 1
+end
 if rcall('EXISTS', dueKey) == 0 and rcall('XLEN', readyKey) == 0 then
-  -- records in neither structure (none, unless written behind the component's back) go with the last chunk, however
+  -- records in neither structure (none, unless written behind the component's back) go once both are empty, however
   -- many: UNLINK frees a large hash in the background, so it does not block Redis
   removed = removed + rcall('HLEN', msgKey)
   rcall('UNLINK', msgKey, failKey, redriveClaimsKey)
-  return {removed, 0}
+  done = 1
 end
-return {removed, 1}
+return {removed, done, decimal(from), dueTo, streamTo}

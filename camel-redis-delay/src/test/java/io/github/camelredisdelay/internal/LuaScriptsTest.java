@@ -145,12 +145,36 @@ class LuaScriptsTest extends RedisDelayTestSupport {
         }
         queue.scheduleAll(requests);
 
-        long[] first = queue.inspection().purgeChunk(100);
-        long[] second = queue.inspection().purgeChunk(100);
+        PurgeProgress first = queue.inspection().purgeChunk(100, PurgeProgress.START);
+        PurgeProgress second = queue.inspection().purgeChunk(100, first);
 
-        assertThat(first).containsExactly(100, 1);
-        assertThat(second).containsExactly(100, 0);
+        assertThat(first.removed()).isEqualTo(100);
+        assertThat(first.done()).isFalse();
+        assertThat(second.removed()).isEqualTo(200);
+        assertThat(second.done()).isTrue();
         assertThat(redis().getMap(key("q", "msg")).size()).isZero();
+    }
+
+    @Test
+    void purgeRemovesEveryMessageOfItsStartAndLeavesThoseScheduledBehindItsWalk() {
+        List<ScheduleRequest> requests = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            requests.add(new ScheduleRequest("m" + i, envelope("x"), DueTime.after(60_000 + i), OnDuplicate.fail));
+        }
+        queue.scheduleAll(requests);
+
+        PurgeProgress progress = queue.inspection().purgeChunk(100, PurgeProgress.START);
+        // due before the 100 removed: behind the walk; due between the rest: ahead of it
+        queue.schedule("behind", envelope("x"), DueTime.after(30_000), OnDuplicate.fail);
+        queue.schedule("ahead", envelope("x"), DueTime.after(60_150), OnDuplicate.fail);
+        for (int call = 0; call < 10 && !progress.done(); call++) {
+            progress = queue.inspection().purgeChunk(100, progress);
+        }
+
+        assertThat(progress.done()).isTrue();
+        assertThat(progress.removed()).isEqualTo(201);
+        assertThat(redis().getMap(key("q", "msg")).readAllKeySet()).containsExactly("behind");
+        assertThat(dueSet("q").dueOf("behind")).isNotNull();
     }
 
     @Test
@@ -163,9 +187,10 @@ class LuaScriptsTest extends RedisDelayTestSupport {
         redis().<String, String>getMap(key("q", "msg"), StringCodec.INSTANCE).putAll(strays);
         redis().<String, String>getMap(key("q", "fail"), StringCodec.INSTANCE).put("stray-0", "1:error");
 
-        long[] purged = queue.inspection().purgeChunk(100);
+        PurgeProgress purged = queue.inspection().purgeChunk(100, PurgeProgress.START);
 
-        assertThat(purged).containsExactly(601, 0);
+        assertThat(purged.removed()).isEqualTo(601);
+        assertThat(purged.done()).isTrue();
         assertThat(redis().getKeys().countExists(key("q", "msg"), key("q", "fail"))).isZero();
     }
 
