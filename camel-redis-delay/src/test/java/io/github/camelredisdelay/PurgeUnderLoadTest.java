@@ -33,11 +33,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The component page: a purge's "calls repeat until the queue is empty (messages scheduled meanwhile may or may not be
- * removed)". A purge makes as many calls as the queue's size at its start needs, and two more, each taking the earliest
- * due messages first; messages scheduled meanwhile with a shorter delay than those already there come first, so under a
- * steady flow of them the calls ran out before they reached the older messages: the purge answered, and messages
- * scheduled before it had started were still there, to be delivered.
+ * A purge removes every message the queue held when it started, however many producers schedule meanwhile (the
+ * component page). Messages scheduled meanwhile with a shorter delay than those already there are due first: a purge
+ * that took the earliest due messages for as many calls as the queue's size at its start needed ran out of calls on
+ * them, and answered with the messages scheduled before it still there, to be delivered.
  */
 class PurgeUnderLoadTest extends RedisDelayTestSupport {
 
