@@ -271,6 +271,18 @@ class BadInputTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void batchWithNoBodyIsRejectedRatherThanTakenAsAnEmptyBatch() {
+        // a body a step before left null (a bean that found nothing, a missing variable) is no list of messages:
+        // taken as an empty batch, the exchange succeeded with no ids and nothing stored
+        Exchange result = producer.send("redis-delay:orders?operation=scheduleBatch&delay=1h",
+                e -> e.getMessage().setBody(null));
+
+        assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("scheduleBatch on queue orders").hasMessageContaining("no body");
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+    }
+
+    @Test
     void batchWhoseBodyIsAMapIsRejectedAsNoBodyOfMessagesRatherThanForAnEntryTypeItNeverHeld() {
         // a Map is none of the bodies a batch takes (Collection, array, Iterable, Iterator); Camel's iteration hands
         // out its entries, and the refusal then speaks of "the body of type java.util.LinkedHashMap$Entry" and advises
