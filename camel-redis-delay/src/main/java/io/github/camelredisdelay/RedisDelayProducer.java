@@ -299,20 +299,27 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
     private IllegalArgumentException notABodyOfMessages(Object body, String advice) {
         return new IllegalArgumentException(
                 "scheduleBatch on queue " + endpoint.getQueueName() + " takes a body of messages (a Collection, an "
-                                            + "array other than byte[], an Iterable or an Iterator), not a "
-                                            + body.getClass().getSimpleName() + " body" + advice + ". Nothing was stored");
+                                            + "array other than byte[], an Iterable or an Iterator), "
+                                            + (body == null
+                                                    ? "but the message has no body"
+                                                    : "not a " + body.getClass().getSimpleName() + " body")
+                                            + advice + ". Nothing was stored");
     }
 
     private Iterable<?> batchElements(Exchange exchange) {
         Object body = exchange.getMessage().getBody();
+        if (body == null) {
+            // most likely a step before found nothing; a batch of no messages is an empty Collection
+            throw notABodyOfMessages(null, ": send an empty list for a batch of no messages");
+        }
         if (body instanceof String || body instanceof byte[]) {
             throw notABodyOfMessages(body, ", which is one message: send it with operation=schedule, or split it first");
         }
-        if (body != null && !(body instanceof Iterable || body instanceof Iterator || body.getClass().isArray())) {
+        if (!(body instanceof Iterable || body instanceof Iterator || body.getClass().isArray())) {
             // Camel would iterate a Map's entries and make one message of anything else
             throw notABodyOfMessages(body, body instanceof Map ? ": send its values() or its entrySet()" : "");
         }
-        if (body instanceof Collection || body != null && body.getClass().isArray()) {
+        if (body instanceof Collection || body.getClass().isArray()) {
             return ObjectHelper.createIterable(body);
         }
         return readOnce(exchange, body, RedisDelayOperation.scheduleBatch, () -> {

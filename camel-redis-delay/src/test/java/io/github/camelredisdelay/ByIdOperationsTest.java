@@ -17,6 +17,7 @@ package io.github.camelredisdelay;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -218,6 +219,32 @@ class ByIdOperationsTest extends RedisDelayTestSupport {
             assertThat(m.getHeader(RedisDelayConstants.SCHEDULED_FOR))
                     .isEqualTo(sent.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR));
         });
+    }
+
+    @Test
+    void scheduleBatchOfAnEmptyListStoresNothingAndGivesNoIds() throws Exception {
+        ProducerTemplate producer = nodeConsuming("orders");
+
+        Exchange sent = producer.request("redis-delay:orders?operation=scheduleBatch&delay=1h",
+                e -> e.getMessage().setBody(List.of()));
+
+        assertThat(sent.getException()).isNull();
+        assertThat(sent.getMessage().getBody(List.class)).isEmpty();
+        assertThat(sent.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR)).isNull();
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+    }
+
+    @Test
+    void scheduleBatchStoresANullElementAsAMessageWithNoBody() throws Exception {
+        ProducerTemplate producer = nodeConsuming("orders");
+
+        List<?> ids = producer.requestBody("redis-delay:orders?operation=scheduleBatch", Arrays.asList("a", null),
+                List.class);
+
+        assertThat(ids).hasSize(2);
+        await().atMost(Duration.ofSeconds(5)).until(() -> deliveries.size() == 2);
+        assertThat(deliveries).filteredOn(m -> ids.get(1).equals(m.getHeader(RedisDelayConstants.MESSAGE_ID)))
+                .singleElement().satisfies(m -> assertThat(m.getBody()).isNull());
     }
 
     @Test
