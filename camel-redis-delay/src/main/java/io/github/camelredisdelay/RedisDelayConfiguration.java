@@ -348,7 +348,7 @@ public class RedisDelayConfiguration implements Cloneable {
 
     /**
      * How long a delivered message stays leased to its consumer without being acknowledged before another consumer gets
-     * it; leases of exchanges still running are extended. At most 1 day.
+     * it; leases of exchanges still running are extended. From 100 ms to 1 day.
      */
     public void setVisibilityTimeout(long visibilityTimeout) {
         this.visibilityTimeout = visibilityTimeout;
@@ -421,7 +421,7 @@ public class RedisDelayConfiguration implements Cloneable {
     }
 
     /**
-     * Most due messages moved to the ready stream in one step of the transfer task.
+     * Most due messages moved to the ready stream in one step of the transfer task; 1 to 10000.
      */
     public void setTransferBatchSize(int transferBatchSize) {
         this.transferBatchSize = transferBatchSize;
@@ -433,7 +433,7 @@ public class RedisDelayConfiguration implements Cloneable {
 
     /**
      * Most messages browsing the endpoint lists (scheduled, ready and in flight, earliest due time first); each shard
-     * reads at most twice this many, never the whole queue.
+     * reads at most twice this many, never the whole queue. 1 to 10000.
      */
     public void setBrowseLimit(int browseLimit) {
         this.browseLimit = browseLimit;
@@ -444,7 +444,8 @@ public class RedisDelayConfiguration implements Cloneable {
     }
 
     /**
-     * Safety-net period of the transfer task, which otherwise wakes exactly when the next message is due.
+     * Safety-net period of the transfer task, which otherwise wakes exactly when the next message is due; at least 10
+     * ms.
      */
     public void setTransferInterval(long transferInterval) {
         this.transferInterval = transferInterval;
@@ -455,9 +456,9 @@ public class RedisDelayConfiguration implements Cloneable {
     }
 
     /**
-     * Number of hash tags (cluster slots) one queue is spread over, so a busy queue can use several cluster masters.
-     * Every producer and consumer of a queue, and of its dead-letter queue, must use the same value: the count is
-     * recorded in Redis and confirmed by every running endpoint; one with another value logs an ERROR, fails its
+     * Number of hash tags (cluster slots) one queue is spread over, so a busy queue can use several cluster masters; 1
+     * to 128. Every producer and consumer of a queue, and of its dead-letter queue, must use the same value: the count
+     * is recorded in Redis and confirmed by every running endpoint; one with another value logs an ERROR, fails its
      * operations, reads nothing and reports DOWN. It may change once the queue is empty and no endpoint with the old
      * value has run for 30 s.
      */

@@ -145,7 +145,7 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
     private String pollInterval = "1s";
 
     /**
-     * Lease of a delivered, unacknowledged message; after it another consumer gets the message.
+     * Lease of a delivered, unacknowledged message; after it another consumer gets the message. 100 ms to 1 day.
      */
     private String visibilityTimeout = "30s";
 
@@ -182,22 +182,22 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
     private Boolean bridgeErrorHandler = false;
 
     /**
-     * Due messages moved per transfer step.
+     * Due messages moved per transfer step; 1 to 10000.
      */
     private Integer transferBatchSize = 100;
 
     /**
-     * Most messages browsing an endpoint lists, earliest due time first.
+     * Most messages browsing an endpoint lists, earliest due time first; 1 to 10000.
      */
     private Integer browseLimit = 100;
 
     /**
-     * Safety-net period of the transfer task, on top of its exact timer and wake-ups.
+     * Safety-net period of the transfer task, on top of its exact timer and wake-ups; at least 10 ms.
      */
     private String transferInterval = "1s";
 
     /**
-     * Hash tags (cluster slots) one queue is spread over; the same on every node of a queue.
+     * Hash tags (cluster slots) one queue is spread over, 1 to 128; the same on every node of a queue.
      */
     private Integer shards = 1;
 
