@@ -21,7 +21,9 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
 
+import io.github.camelredisdelay.internal.QueueGuard;
 import io.github.camelredisdelay.test.HealthChecks;
+import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.ProducerTemplate;
@@ -200,6 +202,28 @@ class ShardCountAgreementTest extends RedisDelayTestSupport {
 
         assertThat(failure).as("b's own queue agrees; only its consumer dead-letters").isNull();
         assertThat(redis().getMap(key("b", "msg")).size()).isEqualTo(1);
+    }
+
+    @Test
+    void theErrorOfADeadLetterQueueWithAnotherCountNamesEveryEndpointWhoseConsumerDisagrees() throws Exception {
+        nodeConsuming("redis-delay:a?shards=2&deadLetterQueue=failed");
+        await().atMost(Duration.ofSeconds(10)).until(() -> "2".equals(shardRecord("failed").get("count")));
+
+        try (LogLines log = LogLines.of(QueueGuard.class)) {
+            startContext(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("redis-delay:b?deadLetterQueue=failed").routeId("b").log("${body}");
+                    from("redis-delay:c?deadLetterQueue=failed").routeId("c").log("${body}");
+                }
+            });
+
+            // each of b and c has to be set to shards=2: an ERROR naming only one leaves the other to the next restart
+            await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(
+                    String.join("\n", log.lines().stream().filter(line -> line.startsWith("ERROR")).toList()))
+                    .contains("Queue failed is in use with shards=2").contains("redis-delay://b")
+                    .contains("redis-delay://c"));
+        }
     }
 
     @Test
