@@ -472,19 +472,23 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     }
 
     private QueueGuard acquireQueueGuard(String key, ShardedQueue checked) {
-        return getComponent().acquireQueueGuard(key, () -> {
-            QueueGuard created = new QueueGuard(client, configuration.getKeyPrefix(), checked, maskedUri());
+        QueueGuard guard = getComponent().acquireQueueGuard(key, () -> {
+            QueueGuard created = new QueueGuard(client, configuration.getKeyPrefix(), checked);
             created.start(shares.transfer());
             return created;
         });
+        guard.join(maskedUri());
+        return guard;
     }
 
     private synchronized void stopQueueGuards() {
         if (queueGuard != null) {
+            queueGuard.leave(maskedUri());
             getComponent().releaseQueueGuard(queueGuardKey);
             queueGuard = null;
         }
         if (deadLetterGuard != null) {
+            deadLetterGuard.leave(maskedUri());
             getComponent().releaseQueueGuard(deadLetterGuardKey);
             deadLetterGuard = null;
         }

@@ -16,6 +16,8 @@
 package io.github.camelredisdelay.internal;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -55,7 +57,8 @@ public final class QueueGuard {
     private final RedissonClient client;
     private final String keyPrefix;
     private final ShardedQueue queue;
-    private final String endpoint;
+    /** The URIs (sanitized) of the endpoints that share the check, once per endpoint; guarded by itself. */
+    private final List<String> endpoints = new ArrayList<>();
     private final AtomicReference<CompletableFuture<Void>> underWay = new AtomicReference<>();
     private final CompletableFuture<Void> answered = new CompletableFuture<>();
     private volatile boolean running;
@@ -69,15 +72,34 @@ public final class QueueGuard {
     private volatile OtherCount otherCountInUse;
     private ScheduledFuture<?> checks;
 
-    /**
-     * @param endpoint the URI (sanitized) of the endpoint that starts the check, as the log names it also for the other
-     *                 endpoints that share the check (those of the queue, and those whose consumers dead-letter there)
-     */
-    public QueueGuard(RedissonClient client, String keyPrefix, ShardedQueue queue, String endpoint) {
+    public QueueGuard(RedissonClient client, String keyPrefix, ShardedQueue queue) {
         this.client = client;
         this.keyPrefix = keyPrefix;
         this.queue = queue;
-        this.endpoint = endpoint;
+    }
+
+    /**
+     * Adds an endpoint that shares the check (one of the queue, or one whose consumer dead-letters there): a problem is
+     * logged as an ERROR for each, so that the operator learns every endpoint to change, not only the first.
+     *
+     * @param endpoint its URI, sanitized
+     */
+    public void join(String endpoint) {
+        String found;
+        synchronized (endpoints) {
+            endpoints.add(endpoint);
+            found = problem;
+        }
+        if (found != null) {
+            LOG.error("Endpoint {}: {}", endpoint, found);
+        }
+    }
+
+    /** Removes an endpoint that {@link #join joined}. */
+    public void leave(String endpoint) {
+        synchronized (endpoints) {
+            endpoints.remove(endpoint);
+        }
     }
 
     /** Checks now and then every {@value #CONFIRM_EVERY_MS} ms, on {@code timer}. */
@@ -181,12 +203,18 @@ public final class QueueGuard {
             LOG.debug("Cannot check the shard count of queue {} yet: {}", queue.name(), error.toString());
             return;
         }
-        if (found == null && problem != null) {
-            LOG.info("Endpoint {}: queue {} can be used again; the problem was: {}", endpoint, queue.name(), problem);
-        } else if (found != null && problem == null) {
-            LOG.error("Endpoint {}: {}", endpoint, found);
+        String was;
+        List<String> sharing;
+        synchronized (endpoints) {
+            was = problem;
+            problem = found;
+            sharing = List.copyOf(endpoints);
         }
-        problem = found;
+        if (found == null && was != null) {
+            LOG.info("Endpoints {}: queue {} can be used again; the problem was: {}", sharing, queue.name(), was);
+        } else if (found != null && was == null) {
+            sharing.forEach(endpoint -> LOG.error("Endpoint {}: {}", endpoint, found));
+        }
         answered.complete(null);
     }
 
