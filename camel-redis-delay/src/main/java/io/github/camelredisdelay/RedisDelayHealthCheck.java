@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
+import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.ScriptCalls.Durability;
 import io.github.camelredisdelay.internal.ShardedQueue;
 import org.apache.camel.CamelContext;
@@ -47,6 +48,8 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
 
     private final ShardedQueue queue;
+    /** The queue, and for a consumer its dead-letter queue: the queues the probes write to. */
+    private final List<ShardedQueue> written;
     /** Of the queue, and for a consumer of the dead-letter queue it moves exhausted messages to. */
     private final WriteProbes probes;
     private final ProbeRound round;
@@ -59,6 +62,7 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
                                   boolean enabled) {
         super("camel", id);
         this.queue = endpoint.queue();
+        this.written = written;
         this.problem = problem;
         // the wait for replicas comes on top of the answer's time
         this.timeout = durability == Durability.REQUIRED && endpoint.getConfiguration().getSyncReplicas() > 0
@@ -153,15 +157,15 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
         }
     }
 
-    /** DOWN with why the first queue that did not take the probe's write did not. */
+    /** DOWN with why the first shard that did not take the probe's write did not. */
     private void failure(HealthCheckResultBuilder builder, WriteProbes.Sent sent) {
-        ShardedQueue failed = sent.firstUnanswered();
+        QueueShard failed = sent.firstUnanswered();
         if (failed == null) {
             // every answer came in meanwhile
             builder.up();
             return;
         }
-        String which = (failed == queue ? "queue " : "dead-letter queue ") + failed.name();
+        String which = describe(failed);
         Throwable refusal = sent.refusal(failed);
         if (refusal == null) {
             builder.down().message("Redis of " + which + " does not answer: a write sent "
@@ -176,5 +180,11 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
             builder.down().message("Redis of " + which + " does not answer or refuses its writes: " + refusal.getMessage())
                     .error(refusal);
         }
+    }
+
+    /** "queue orders" or "dead-letter queue orders.dead", with the shard's number and hash tag when it has several. */
+    private String describe(QueueShard shard) {
+        ShardedQueue owner = written.stream().filter(each -> each.all().contains(shard)).findFirst().orElseThrow();
+        return (owner == queue ? "queue " : "dead-letter queue ") + owner.describe(shard);
     }
 }

@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.camelredisdelay.internal.Futures;
+import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.ScriptCalls.Durability;
 import io.github.camelredisdelay.internal.ShardedQueue;
 
@@ -35,7 +36,8 @@ import io.github.camelredisdelay.internal.ShardedQueue;
  */
 final class WriteProbes {
 
-    private final List<ShardedQueue> queues;
+    /** Every shard of each queue: shards may live on different masters. */
+    private final List<QueueShard> shards;
     private final Durability durability;
     private final Executor sender;
     private final long waitNanos;
@@ -47,7 +49,7 @@ final class WriteProbes {
      *             its own
      */
     WriteProbes(List<ShardedQueue> queues, Durability durability, Executor sender, Duration wait, ProbeRound round) {
-        this.queues = queues;
+        this.shards = queues.stream().flatMap(queue -> queue.all().stream()).toList();
         this.durability = durability;
         this.sender = sender;
         this.waitNanos = wait.toNanos();
@@ -86,17 +88,17 @@ final class WriteProbes {
 
     private Sent send(Sent earlier, boolean ahead) {
         Sent sent = new Sent(
-                System.nanoTime(), queues, queues.stream().map(queue -> new CompletableFuture<Void>()).toList(),
+                System.nanoTime(), shards, shards.stream().map(shard -> new CompletableFuture<Void>()).toList(),
                 new AtomicBoolean(ahead));
         if (!last.compareAndSet(earlier, sent)) {
             return last.get();
         }
         try {
             sender.execute(() -> {
-                for (int i = 0; i < queues.size(); i++) {
+                for (int i = 0; i < shards.size(); i++) {
                     CompletableFuture<Void> answer = sent.answers().get(i);
                     try {
-                        queues.get(i).pingAsync(durability).whenComplete((done, failure) -> settle(answer, failure));
+                        shards.get(i).pingAsync(durability).whenComplete((done, failure) -> settle(answer, failure));
                     } catch (RuntimeException e) {
                         answer.completeExceptionally(e);
                     }
@@ -119,10 +121,10 @@ final class WriteProbes {
     /**
      * A probe sent at {@code sentNanos} ({@link System#nanoTime()}).
      *
-     * @param answers   one per queue, in the order of {@code queues}
+     * @param answers   one per shard, in the order of {@code shards}
      * @param unclaimed sent by another check, and not yet waited for by this one
      */
-    record Sent(long sentNanos, List<ShardedQueue> queues, List<CompletableFuture<Void>> answers,
+    record Sent(long sentNanos, List<QueueShard> shards, List<CompletableFuture<Void>> answers,
             AtomicBoolean unclaimed) {
 
         /** @return whether it was sent by another check and this is the first wait for it */
@@ -130,7 +132,7 @@ final class WriteProbes {
             return unclaimed.compareAndSet(true, false);
         }
 
-        /** Whether every queue answered, or refused. */
+        /** Whether every shard answered, or refused. */
         boolean answered() {
             return answers.stream().allMatch(CompletableFuture::isDone);
         }
@@ -140,25 +142,25 @@ final class WriteProbes {
             return System.nanoTime() - sentNanos < nanos;
         }
 
-        /** Completes once every queue answered, failed when one refused. */
+        /** Completes once every shard answered, failed when one refused. */
         CompletableFuture<Void> all() {
             return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new));
         }
 
-        /** The first queue that has not answered, or refused; {@code null} when all took the write. */
-        ShardedQueue firstUnanswered() {
+        /** The first shard that has not answered, or refused; {@code null} when all took the write. */
+        QueueShard firstUnanswered() {
             for (int i = 0; i < answers.size(); i++) {
                 CompletableFuture<Void> answer = answers.get(i);
                 if (!answer.isDone() || answer.isCompletedExceptionally()) {
-                    return queues.get(i);
+                    return shards.get(i);
                 }
             }
             return null;
         }
 
-        /** What the queue's Redis refused the write with, or {@code null} when it has not (yet). */
-        Throwable refusal(ShardedQueue queue) {
-            CompletableFuture<Void> answer = answers.get(queues.indexOf(queue));
+        /** What the shard's Redis refused the write with, or {@code null} when it has not (yet). */
+        Throwable refusal(QueueShard shard) {
+            CompletableFuture<Void> answer = answers.get(shards.indexOf(shard));
             return answer.isCompletedExceptionally() ? answer.handle((done, failure) -> failure).join() : null;
         }
     }

@@ -23,7 +23,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.stream.Stream;
 
-import io.github.camelredisdelay.internal.ScriptCalls.Durability;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -34,18 +33,21 @@ import org.redisson.api.RedissonClient;
 public final class ShardedQueue {
 
     private final String name;
+    private final List<String> tags;
     private final List<QueueShard> shards;
 
-    private ShardedQueue(String name, List<QueueShard> shards) {
+    private ShardedQueue(String name, List<String> tags, List<QueueShard> shards) {
         this.name = name;
+        this.tags = tags;
         this.shards = shards;
     }
 
     /** @param completer where the stages of {@link QueueShard#scheduleAsync} complete: one task per script call */
     public static ShardedQueue of(
             RedissonClient client, String keyPrefix, String queue, int shards, WriteSync sync, Executor completer) {
+        List<String> tags = ShardTags.of(queue, shards);
         return new ShardedQueue(
-                queue, ShardTags.of(queue, shards).stream()
+                queue, tags, tags.stream()
                         .map(tag -> new QueueShard(client, QueueKeys.of(keyPrefix, queue, tag), sync, completer))
                         .toList());
     }
@@ -203,14 +205,14 @@ public final class ShardedQueue {
     }
 
     /**
-     * Checks that the Redis of every shard takes its writes (shards may live on different masters), with
-     * {@link Durability#REQUIRED} also that they reach the replicas a schedule's must: one probe per shard, all sent at
-     * once.
-     *
-     * @return completes when every shard answered; fails with the first failure
+     * How messages name one of this queue's shards: by the queue's name alone when it has one shard, else also by the
+     * shard's number and hash tag, with which {@code CLUSTER KEYSLOT} finds its slot and so its master.
      */
-    public CompletableFuture<Void> pingAsync(Durability durability) {
-        return CompletableFuture.allOf(shards.stream().map(shard -> shard.pingAsync(durability).toCompletableFuture())
-                .toArray(CompletableFuture[]::new));
+    public String describe(QueueShard shard) {
+        if (shards.size() == 1) {
+            return name;
+        }
+        int index = shards.indexOf(shard);
+        return name + " (shard " + (index + 1) + " of " + shards.size() + ", hash tag {" + tags.get(index) + "})";
     }
 }
