@@ -227,6 +227,36 @@ class ShardCountAgreementTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void theErrorAndDownMessageOfADeadLetterQueueWithAnotherCountSayItIsTheConsumersDeadLetterQueue() throws Exception {
+        nodeConsuming("redis-delay:a?shards=2&deadLetterQueue=failed");
+        await().atMost(Duration.ofSeconds(10)).until(() -> "2".equals(shardRecord("failed").get("count")));
+
+        try (LogLines log = LogLines.of(QueueGuard.class)) {
+            CamelContext node = createContext(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("redis-delay:b?deadLetterQueue=failed").routeId("b").log("${body}");
+                }
+            });
+            HealthChecks.enableConsumersAndProducers(node);
+            node.start();
+
+            // b's own queue agrees: the operator must learn that b's shards are the dead-letter queue's too
+            String error = await().atMost(Duration.ofSeconds(15)).until(
+                    () -> log.lines().stream().filter(line -> line.startsWith("ERROR") && line.contains("redis-delay://b"))
+                            .findFirst().orElse(null),
+                    line -> line != null);
+            assertThat(error).contains("Queue failed is in use with shards=2", "dead-letters to queue failed");
+            HealthCheck.Result down = await().atMost(Duration.ofSeconds(10)).until(
+                    () -> HealthCheckHelper.invokeReadiness(node).stream()
+                            .filter(result -> result.getCheck().getId().equals("consumer:b")).findFirst().orElseThrow(),
+                    result -> result.getState() == HealthCheck.State.DOWN);
+            assertThat(down.getMessage()).hasValueSatisfying(message -> assertThat(message)
+                    .contains("Queue failed is in use with shards=2", "dead-letters to queue failed"));
+        }
+    }
+
+    @Test
     void anEndpointThatNamesNoDeadLetterQueueRecordsNoCountForOne() throws Exception {
         nodeProducingTo("redis-delay:orders?delay=1h");
         await().atMost(Duration.ofSeconds(10)).until(() -> "1".equals(shardRecord("orders").get("count")));
