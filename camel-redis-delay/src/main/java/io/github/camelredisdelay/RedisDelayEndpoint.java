@@ -239,7 +239,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         }
         warnOfUnusedTransferOptions(running);
         queueGuardKey = guardKey(queue);
-        queueGuard = acquireQueueGuard(queueGuardKey, queue);
+        queueGuard = acquireQueueGuard(queueGuardKey, queue, "");
         component.endpointStarted(this);
     }
 
@@ -259,7 +259,19 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     String consumerProblem() {
         QueueGuard deadLetters = deadLetterGuard;
         String problem = queueProblem();
-        return problem != null || deadLetters == null ? problem : deadLetters.problem();
+        if (problem != null || deadLetters == null) {
+            return problem;
+        }
+        String deadLetterProblem = deadLetters.problem();
+        return deadLetterProblem == null ? null : deadLetteringRole() + deadLetterProblem;
+    }
+
+    /**
+     * What an endpoint that checks its dead-letter queue puts before that queue's problem: the queue is not its own,
+     * and the count compared with the queue's is the endpoint's {@code shards}.
+     */
+    private String deadLetteringRole() {
+        return "Its consumer dead-letters to queue " + deadLetterQueue.name() + ", in this endpoint's shards: ";
     }
 
     /**
@@ -458,7 +470,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     private synchronized void startDeadLetterGuard() {
         if (deadLetterGuard == null) {
             deadLetterGuardKey = guardKey(deadLetterQueue);
-            deadLetterGuard = acquireQueueGuard(deadLetterGuardKey, deadLetterQueue);
+            deadLetterGuard = acquireQueueGuard(deadLetterGuardKey, deadLetterQueue, deadLetteringRole());
         }
     }
 
@@ -471,24 +483,24 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         return connection + "|" + configuration.getKeyPrefix() + "|" + checked.name() + "|" + checked.all().size();
     }
 
-    private QueueGuard acquireQueueGuard(String key, ShardedQueue checked) {
+    private QueueGuard acquireQueueGuard(String key, ShardedQueue checked, String role) {
         QueueGuard guard = getComponent().acquireQueueGuard(key, () -> {
             QueueGuard created = new QueueGuard(client, configuration.getKeyPrefix(), checked);
             created.start(shares.transfer());
             return created;
         });
-        guard.join(maskedUri());
+        guard.join(maskedUri(), role);
         return guard;
     }
 
     private synchronized void stopQueueGuards() {
         if (queueGuard != null) {
-            queueGuard.leave(maskedUri());
+            queueGuard.leave(maskedUri(), "");
             getComponent().releaseQueueGuard(queueGuardKey);
             queueGuard = null;
         }
         if (deadLetterGuard != null) {
-            deadLetterGuard.leave(maskedUri());
+            deadLetterGuard.leave(maskedUri(), deadLetteringRole());
             getComponent().releaseQueueGuard(deadLetterGuardKey);
             deadLetterGuard = null;
         }

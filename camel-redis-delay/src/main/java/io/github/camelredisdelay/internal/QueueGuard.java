@@ -57,8 +57,8 @@ public final class QueueGuard {
     private final RedissonClient client;
     private final String keyPrefix;
     private final ShardedQueue queue;
-    /** The URIs (sanitized) of the endpoints that share the check, once per endpoint; guarded by itself. */
-    private final List<String> endpoints = new ArrayList<>();
+    /** The endpoints that share the check, once per endpoint; guarded by itself. */
+    private final List<Sharer> endpoints = new ArrayList<>();
     private final AtomicReference<CompletableFuture<Void>> underWay = new AtomicReference<>();
     private final CompletableFuture<Void> answered = new CompletableFuture<>();
     private volatile boolean running;
@@ -83,22 +83,25 @@ public final class QueueGuard {
      * logged as an ERROR for each, so that the operator learns every endpoint to change, not only the first.
      *
      * @param endpoint its URI, sanitized
+     * @param role     put before the problem in its ERROR: empty for an endpoint of the queue, else how the endpoint
+     *                 uses the queue (its consumer dead-letters there)
      */
-    public void join(String endpoint) {
+    public void join(String endpoint, String role) {
+        Sharer sharer = new Sharer(endpoint, role);
         String found;
         synchronized (endpoints) {
-            endpoints.add(endpoint);
+            endpoints.add(sharer);
             found = problem;
         }
         if (found != null) {
-            LOG.error("Endpoint {}: {}", endpoint, found);
+            sharer.logError(found);
         }
     }
 
-    /** Removes an endpoint that {@link #join joined}. */
-    public void leave(String endpoint) {
+    /** Removes an endpoint that {@link #join joined}, with the same arguments. */
+    public void leave(String endpoint, String role) {
         synchronized (endpoints) {
-            endpoints.remove(endpoint);
+            endpoints.remove(new Sharer(endpoint, role));
         }
     }
 
@@ -204,16 +207,17 @@ public final class QueueGuard {
             return;
         }
         String was;
-        List<String> sharing;
+        List<Sharer> sharing;
         synchronized (endpoints) {
             was = problem;
             problem = found;
             sharing = List.copyOf(endpoints);
         }
         if (found == null && was != null) {
-            LOG.info("Endpoints {}: queue {} can be used again; the problem was: {}", sharing, queue.name(), was);
+            LOG.info("Endpoints {}: queue {} can be used again; the problem was: {}",
+                    sharing.stream().map(Sharer::endpoint).toList(), queue.name(), was);
         } else if (found != null && was == null) {
-            sharing.forEach(endpoint -> LOG.error("Endpoint {}: {}", endpoint, found));
+            sharing.forEach(sharer -> sharer.logError(found));
         }
         answered.complete(null);
     }
@@ -304,5 +308,13 @@ public final class QueueGuard {
      * A shard count other endpoints used, known to be in use until {@code inUseUntilNanos} ({@link System#nanoTime}).
      */
     private record OtherCount(int count, long inUseUntilNanos) {
+    }
+
+    /** An endpoint that shares the check, and how it uses the queue ({@link #join}). */
+    private record Sharer(String endpoint, String role) {
+
+        void logError(String problem) {
+            LOG.error("Endpoint {}: {}{}", endpoint, role, problem);
+        }
     }
 }
