@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import io.github.camelredisdelay.internal.DueTime;
+import io.github.camelredisdelay.internal.QueueCounts;
 import io.github.camelredisdelay.internal.QueueKeys;
 import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.Redrive;
@@ -102,8 +103,16 @@ class RedriveTest extends RedisDelayTestSupport {
         failing.clear();
     }
 
+    /**
+     * The dead letters of the queue of {@code uri}, counted in Redis now: what the {@code stats} operation calls
+     * {@code deadLettered}, without waiting for its snapshot, which is read at most once every 2 s.
+     */
     private static long deadLettered(ProducerTemplate producer, String uri) {
-        return (Long) producer.requestBody(uri + "&operation=stats", null, Map.class).get("deadLettered");
+        return endpoint(producer, uri).deadLetterQueue().size();
+    }
+
+    private static RedisDelayEndpoint endpoint(ProducerTemplate producer, String uri) {
+        return producer.getCamelContext().getEndpoint(uri, RedisDelayEndpoint.class);
     }
 
     @Test
@@ -209,11 +218,10 @@ class RedriveTest extends RedisDelayTestSupport {
         assertThat(deliveries).as("deliveries of the redriven messages").containsExactlyInAnyOrderElementsOf(ids);
     }
 
-    /** Whether the queue holds nothing and its dead-letter queue {@code count} messages. */
+    /** Whether the queue holds nothing and its dead-letter queue {@code count} messages, counted in Redis now. */
     private static boolean allDeadLettered(ProducerTemplate producer, String uri, long count) {
-        Map<?, ?> stats = producer.requestBody(uri + "&operation=stats", null, Map.class);
-        return (Long) stats.get("deadLettered") == count
-                && (Long) stats.get("scheduled") + (Long) stats.get("ready") + (Long) stats.get("inFlight") == 0;
+        QueueCounts counts = endpoint(producer, uri).queue().counts();
+        return deadLettered(producer, uri) == count && counts.scheduled() + counts.ready() + counts.inFlight() == 0;
     }
 
     @Test
