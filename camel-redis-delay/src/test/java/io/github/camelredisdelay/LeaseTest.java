@@ -106,14 +106,15 @@ class LeaseTest extends RedisDelayTestSupport {
 
     @Test
     void aConsumerWithAShorterVisibilityTimeoutDoesNotTakeOverALeaseAnotherStillExtends() throws Exception {
-        // the first consumer extends its lease every 20 s, the second looks for leases idle longer than 500 ms
-        var producer = startContext(consuming("redis-delay:jobs?visibilityTimeout=60s", 3000)).createProducerTemplate();
+        // the first consumer extends its lease every 20 s, the second looks for leases idle longer than 500 ms every
+        // 250 ms: while the first exchange runs, its lease is idle that long several times over
+        var producer = startContext(consuming("redis-delay:jobs?visibilityTimeout=60s", 1500)).createProducerTemplate();
         producer.sendBody("redis-delay:jobs", "slow job");
         await().atMost(Duration.ofSeconds(5)).until(() -> deliveries.size() == 1);
 
         startContext(consuming("redis-delay:jobs?visibilityTimeout=500", 0));
 
-        // the first exchange ends 3 s after it began, and its acknowledgement follows at once
+        // the first exchange ends 1.5 s after it began, and its acknowledgement follows at once
         await().atMost(Duration.ofSeconds(10)).until(() -> redis().getMap(key("jobs", "msg")).isEmpty());
         assertThat(deliveries).as("deliveries of the one message").hasSize(1);
     }
@@ -152,7 +153,8 @@ class LeaseTest extends RedisDelayTestSupport {
                 .id(org.redisson.api.stream.StreamMessageId.ALL));
         ready.createConsumer(QueueKeys.GROUP, "gone-process");
 
-        startContext(consuming("redis-delay:jobs?visibilityTimeout=200", 0));
+        // it forgets consumers that hold nothing once they are idle for ten of its visibility timeouts: 1 s
+        startContext(consuming("redis-delay:jobs?visibilityTimeout=100", 0));
 
         await().atMost(Duration.ofSeconds(10)).until(() -> deliveries.size() == 1 && ready.listConsumers(QueueKeys.GROUP)
                 .stream().noneMatch(c -> c.getName().equals("gone-process")));
@@ -192,7 +194,7 @@ class LeaseTest extends RedisDelayTestSupport {
             @Override
             public void configure() {
                 // its second thread goes on fetching (and looking for expired leases) while an exchange runs
-                from("redis-delay:jobs?concurrentConsumers=2&visibilityTimeout=1s").process(e -> {
+                from("redis-delay:jobs?concurrentConsumers=2&visibilityTimeout=500").process(e -> {
                     deliveries.add(e.getMessage().copy());
                     release.await(10, TimeUnit.SECONDS);
                 });
@@ -211,8 +213,8 @@ class LeaseTest extends RedisDelayTestSupport {
                     RScript.ReturnType.LIST, List.of(key("jobs", "ready")), QueueKeys.GROUP, lease.getConsumerName(),
                     lease.getId().toString());
 
-            // the consumer looks for expired leases every half visibility timeout
-            await().during(Duration.ofMillis(2500)).atMost(Duration.ofSeconds(4)).until(() -> deliveries.size() == 1);
+            // the consumer looks for expired leases every half visibility timeout: five looks
+            await().during(Duration.ofMillis(1250)).atMost(Duration.ofSeconds(3)).until(() -> deliveries.size() == 1);
         } finally {
             release.countDown();
         }
