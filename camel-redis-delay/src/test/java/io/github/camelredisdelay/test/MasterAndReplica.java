@@ -16,6 +16,8 @@
 package io.github.camelredisdelay.test;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import io.github.camelredisdelay.embedded.RedisBinary;
 import io.github.camelredisdelay.embedded.RedisServerOptions;
@@ -31,11 +33,13 @@ import static org.awaitility.Awaitility.await;
 /**
  * A private master and one replica of it for the tests of one class ({@code @RegisterExtension static}), or for each
  * test (an instance field), from the binary {@code redis.test.binary} chooses; started before the class (each test)
- * once the replica's link is up, stopped after.
+ * once the replica's link is up and it acknowledges the master's writes (as WAIT counts), stopped after.
  */
 public final class MasterAndReplica implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
 
     private static final Duration LINK_TIMEOUT = Duration.ofSeconds(20);
+    /** Redis 7 and Valkey wait 5 s by default before a diskless full sync, in case more replicas come: none does. */
+    private static final List<String> SYNC_AT_ONCE = List.of("--repl-diskless-sync-delay", "0");
 
     private final RedisServerOptions options;
     private RedisServerProcess master;
@@ -71,12 +75,19 @@ public final class MasterAndReplica implements BeforeAllCallback, AfterAllCallba
     private void start() {
         RedisBinary binary
                 = RedisBinary.select(System.getProperty(RedisServerExtension.BINARY_PROPERTY, RedisBinary.PATH_CHOICE));
-        master = RedisServerProcess.start(binary, options);
+        master = RedisServerProcess.start(binary, optionsWith(SYNC_AT_ONCE));
         replica = RedisServerProcess.start(binary,
-                options.withExtraArgs("--replicaof", master.host(), String.valueOf(master.port())));
+                optionsWith(List.of("--replicaof", master.host(), String.valueOf(master.port()))));
         await().atMost(LINK_TIMEOUT)
-                .until(() -> master.command("INFO", "replication").contains("connected_slaves:1")
-                        && replica.command("INFO", "replication").contains("master_link_status:up"));
+                .until(() -> replica.command("INFO", "replication").contains("master_link_status:up")
+                        && "1".equals(master.command("WAIT", "1", "100")));
+    }
+
+    /** The options both servers start with, with {@code args} added to their extra arguments. */
+    private RedisServerOptions optionsWith(List<String> args) {
+        List<String> extraArgs = new ArrayList<>(options.extraArgs());
+        extraArgs.addAll(args);
+        return options.withExtraArgs(extraArgs.toArray(String[]::new));
     }
 
     @Override
