@@ -131,7 +131,8 @@ class ConsumerJvmSigtermTest extends FaultTestSupport {
                 .until(() -> deliveryLog.read().entries().stream().anyMatch(e -> e.consumer().equals(stopping.consumerName())));
 
         startContext(survivor(deliveryLog));
-        try (PacedProducer steady = new PacedProducer(producer, "redis-delay:" + QUEUE, "p", 5, 60, 300).start()) {
+        // 10 a second for 6 s: longer than the whole shutdown timeout, so it goes on through the stop, however long
+        try (PacedProducer steady = new PacedProducer(producer, "redis-delay:" + QUEUE, "p", 10, 60, 300).start()) {
             long sigtermAt = System.currentTimeMillis();
             Duration exit = stopping.terminate(Duration.ofSeconds(shutdownTimeout).plus(EXIT_MARGIN));
             long exitedAt = System.currentTimeMillis();
