@@ -118,16 +118,31 @@ class SyncReplicasTest {
     @Test
     void aConsumerWhoseServerCannotWaitForAppendOnlyFilesFailsToStartInsteadOfStallingAfterItsFirstBatch() {
         boolean hasWaitAof = !SERVERS.master().command("COMMAND", "INFO", "WAITAOF").isBlank();
-        RouteBuilder consumer = new RouteBuilder() {
-            @Override
-            public void configure() {
-                from("redis-delay:aofc?syncReplicas=1&syncAof=true").process(e -> delivered.add("delivered"));
-            }
-        };
 
         // these servers keep no append-only file, or have no WAITAOF: an acknowledgement could never be sent
-        assertThatThrownBy(() -> start(consumer)).hasStackTraceContaining("syncAof=true on queue aofc")
+        assertThatThrownBy(() -> start(syncAofConsumer("aofc"))).hasStackTraceContaining("syncAof=true on queue aofc")
                 .hasStackTraceContaining(hasWaitAof ? "appendonly is disabled" : "needs Redis 7.2 or later (WAITAOF)");
+    }
+
+    @Test
+    void aContextWhoseConsumerFailedToStartStopsWithoutAnError() {
+        // Camel logs a service that fails to stop as a warning of its InternalServiceManager (package-private)
+        try (LogLines stopping = LogLines.of("org.apache.camel.impl.engine.InternalServiceManager")) {
+            assertThatThrownBy(() -> start(syncAofConsumer("aofs"))).hasStackTraceContaining("syncAof=true on queue aofs");
+            nodes.close();
+
+            assertThat(stopping.lines()).as("what stopping the context whose consumer failed to start logged").isEmpty();
+        }
+    }
+
+    /** A route from {@code queue} with syncAof=true, which these servers without append-only files cannot serve. */
+    private RouteBuilder syncAofConsumer(String queue) {
+        return new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:" + queue + "?syncReplicas=1&syncAof=true").process(e -> delivered.add("delivered"));
+            }
+        };
     }
 
     @Test

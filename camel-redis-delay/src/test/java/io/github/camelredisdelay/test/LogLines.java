@@ -33,9 +33,9 @@ public final class LogLines implements AutoCloseable {
     private final List<String> lines = new CopyOnWriteArrayList<>();
     private final AbstractAppender appender;
 
-    private LogLines(Class<?> source) {
-        this.logger = (Logger) LogManager.getLogger(source);
-        this.appender = new AbstractAppender("test-" + source.getSimpleName(), null, null, true, Property.EMPTY_ARRAY) {
+    private LogLines(String loggerName) {
+        this.logger = (Logger) LogManager.getLogger(loggerName);
+        this.appender = new AbstractAppender("test-" + loggerName, null, null, true, Property.EMPTY_ARRAY) {
             @Override
             public void append(LogEvent event) {
                 lines.add(event.getLevel() + " " + event.getMessage().getFormattedMessage());
@@ -47,7 +47,12 @@ public final class LogLines implements AutoCloseable {
 
     /** Starts collecting what {@code source} logs. */
     public static LogLines of(Class<?> source) {
-        return new LogLines(source);
+        return new LogLines(source.getName());
+    }
+
+    /** Starts collecting what the logger of this name logs (a class one cannot name, say). */
+    public static LogLines of(String loggerName) {
+        return new LogLines(loggerName);
     }
 
     /** The lines so far. */
