@@ -93,6 +93,8 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
     private List<Reader> readerThreads = List.of();
     private ExecutorService readers;
     private LegacyMigration migration;
+    /** Whether Redis is silent, shared by the consumers of the connection; null until the consumer starts. */
+    private volatile SilentRedis silence;
 
     public RedisDelayConsumer(RedisDelayEndpoint endpoint, Processor processor) {
         super(endpoint, processor);
@@ -109,6 +111,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
     @Override
     protected void doStart() throws Exception {
         super.doStart();
+        silence = endpoint.silence();
         RedisDelayConfiguration options = endpoint.getConfiguration();
         deliverers = new ShardDeliverers(endpoint, true);
         stopWait.running();
@@ -206,7 +209,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
                 batch = deliverer.fetch(room, block);
                 pending.addAndGet(batch.size());
                 fetchFailures.succeeded();
-                endpoint.silence().answered();
+                silence.answered();
                 backoff.reset();
             } catch (RuntimeException e) {
                 busy = false;
@@ -273,7 +276,10 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
      *         consumer of the connection found so at its stop (then no read is waited for)
      */
     private boolean awaitExchangesInFlight() {
-        SilentRedis silence = endpoint.silence();
+        if (silence == null) {
+            // never started (Camel stops the consumers of a route whose start failed): nothing fetched, nothing to wait for
+            return false;
+        }
         stopWait.forWorkUnderWay(() -> pending.get() + (silence.isSilent() ? 0 : readsUnderWay.awaited()));
         if (readsUnderWay.unanswered()) {
             silence.found();
