@@ -35,6 +35,7 @@ import org.apache.camel.ResolveEndpointFailedException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -129,6 +130,16 @@ class BadInputTest extends RedisDelayTestSupport {
     void negativeDatabaseIsRejectedNamingIt() {
         assertThatThrownBy(() -> node.getEndpoint("redis-delay:orders?address=redis://127.0.0.1:6379&database=-1"))
                 .rootCause().hasMessageContaining("Invalid database -1 of queue orders: at least 0 is required");
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "transferInterval=5ms, Invalid transferInterval 5 ms of queue orders: at least 10 ms is required",
+            "visibilityTimeout=50ms, Invalid visibilityTimeout 50 ms of queue orders: at least 100 ms is required",
+            "pollInterval=0, Invalid pollInterval 0 ms of queue orders: at least 1 ms is required" })
+    void durationBelowItsLeastIsRejectedInMilliseconds(String option, String message) {
+        // the value is the option's text in ms ("5ms" and "5" alike): a bound without its unit reads as a count
+        assertThatThrownBy(() -> node.getEndpoint("redis-delay:orders?" + option)).rootCause().hasMessage(message);
     }
 
     @ParameterizedTest
