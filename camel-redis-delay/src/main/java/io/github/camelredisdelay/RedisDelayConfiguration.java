@@ -531,18 +531,18 @@ public class RedisDelayConfiguration implements Cloneable {
         Durations.checkRange(delay, "delay option of queue " + queue, delay);
         atLeast("concurrentConsumers", concurrentConsumers, 1, queue);
         atLeast("maxMessagesPerPoll", maxMessagesPerPoll, 1, queue);
-        atLeast("pollInterval", pollInterval, 1, queue);
-        atLeast("visibilityTimeout", visibilityTimeout, 100, queue);
+        atLeastMillis("pollInterval", pollInterval, 1, queue);
+        atLeastMillis("visibilityTimeout", visibilityTimeout, 100, queue);
         if (visibilityTimeout > MAX_VISIBILITY_TIMEOUT_MS) {
             throw new IllegalArgumentException(
-                    "Invalid visibilityTimeout " + visibilityTimeout + " of queue " + queue + ": at most "
-                                               + MAX_VISIBILITY_TIMEOUT_MS + " (1 day); a lease is extended while its "
+                    "Invalid visibilityTimeout " + visibilityTimeout + " ms of queue " + queue + ": at most "
+                                               + MAX_VISIBILITY_TIMEOUT_MS + " ms (1 day); a lease is extended while its "
                                                + "exchange runs, so a longer one would only delay the redelivery after "
                                                + "a crash");
         }
         atLeast("maxDeliveries", maxDeliveries, 0, queue);
         atLeast("transferBatchSize", transferBatchSize, 1, queue);
-        atLeast("transferInterval", transferInterval, 10, queue);
+        atLeastMillis("transferInterval", transferInterval, 10, queue);
         atLeast("browseLimit", browseLimit, 1, queue);
         if (browseLimit > 10_000) {
             throw new IllegalArgumentException(
@@ -559,7 +559,7 @@ public class RedisDelayConfiguration implements Cloneable {
             throw new IllegalArgumentException("Invalid shards " + shards + " of queue " + queue + ": at most " + MAX_SHARDS);
         }
         atLeast("syncReplicas", syncReplicas, 0, queue);
-        atLeast("syncTimeout", syncTimeout, 1, queue);
+        atLeastMillis("syncTimeout", syncTimeout, 1, queue);
         if (syncAof && syncReplicas == 0) {
             throw new IllegalArgumentException(
                     "syncAof=true on queue " + queue + " needs syncReplicas of at least 1; "
@@ -624,10 +624,19 @@ public class RedisDelayConfiguration implements Cloneable {
     }
 
     private static void atLeast(String option, long value, long minimum, String queue) {
+        atLeast(option, value, minimum, "", queue);
+    }
+
+    /** {@link #atLeast} for a duration in ms, named with its unit. */
+    private static void atLeastMillis(String option, long value, long minimum, String queue) {
+        atLeast(option, value, minimum, " ms", queue);
+    }
+
+    private static void atLeast(String option, long value, long minimum, String unit, String queue) {
         if (value < minimum) {
             throw new IllegalArgumentException(
-                    "Invalid " + option + " " + value + " of queue " + queue + ": at least "
-                                               + minimum + " is required");
+                    "Invalid " + option + " " + value + unit + " of queue " + queue + ": at least " + minimum + unit
+                                               + " is required");
         }
     }
 

@@ -163,8 +163,8 @@ class BadInputTest extends RedisDelayTestSupport {
         // a consumer's name carries its lease, which takeovers of the queue pass to XAUTOCLAIM: a number Redis would
         // refuse there (from 1e14 ms on, as Lua formats it) would fail every takeover of the queue
         assertThatThrownBy(() -> node.getEndpoint("redis-delay:orders?visibilityTimeout=100000000000000"))
-                .rootCause().hasMessageContaining("Invalid visibilityTimeout 100000000000000 of queue orders")
-                .hasMessageContaining("at most 86400000 (1 day)");
+                .rootCause().hasMessageContaining("Invalid visibilityTimeout 100000000000000 ms of queue orders")
+                .hasMessageContaining("at most 86400000 ms (1 day)");
         assertThat(node.getEndpoint("redis-delay:orders?visibilityTimeout=1d")).isNotNull();
     }
 
