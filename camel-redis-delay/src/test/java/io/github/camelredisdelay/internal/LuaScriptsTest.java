@@ -178,6 +178,26 @@ class LuaScriptsTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void purgeRemovesAMessageInFlightAtItsStartThatFailsAndIsScheduledAgainWhileItRuns() {
+        for (int i = 0; i < 4; i++) {
+            queue.schedule("m" + i, envelope("x"), DueTime.after(0), OnDuplicate.fail);
+        }
+        queue.group().create();
+        List<Delivery> inFlight = queue.group().readNew("c1", 10, null);
+
+        PurgeProgress progress = queue.inspection().purgeChunk(2, PurgeProgress.START);
+        // the last delivery fails before the purge reaches its stream entry: it is scheduled again
+        assertThat(queue.group().retry("c1", inFlight.get(3), 60_000, "boom")).isEmpty();
+        for (int call = 0; call < 10 && !progress.done(); call++) {
+            progress = queue.inspection().purgeChunk(2, progress);
+        }
+
+        assertThat(progress.done()).isTrue();
+        assertThat(redis().getMap(key("q", "msg")).readAllKeySet()).as("messages left after the purge").isEmpty();
+        assertThat(progress.removed()).isEqualTo(4);
+    }
+
+    @Test
     void purgeUnlinksRecordsHeldInNeitherStructureInTheCallThatEmptiesTheQueue() {
         queue.schedule("scheduled", envelope("x"), DueTime.after(60_000), OnDuplicate.keep);
         Map<String, String> strays = new HashMap<>();
