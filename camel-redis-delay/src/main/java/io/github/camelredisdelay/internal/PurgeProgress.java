@@ -22,8 +22,9 @@ package io.github.camelredisdelay.internal;
  * @param removed  the messages removed so far
  * @param done     whether every message the shard held when the purge started is removed
  * @param dueFrom  the due time the walk of the due set goes on from
- * @param dueTo    the latest due time scheduled when the purge started
- * @param streamTo the last ready-stream entry the purge removes, once the walk is past {@code dueTo}
+ * @param dueTo    the latest due time scheduled when the walk started
+ * @param streamTo the last ready-stream entry the purge removes: of its start before the walk, of the instant the walk
+ *                 was past {@code dueTo} after it
  */
 public record PurgeProgress(long removed, boolean done, String dueFrom, String dueTo, String streamTo) {
 

@@ -20,21 +20,25 @@
   notes. Called again, with the progress the last call returned, until it reports the purge done, so that no single
   call blocks Redis for long.
 
-  Every message the queue held when the purge started is removed, however many are scheduled meanwhile: the first
-  call notes the latest due time then scheduled, and the calls walk the due set from the earliest due time up to it,
-  in due order, each going on from where the last stopped; messages scheduled meanwhile with a due time behind that
-  point are left (they are newer than the purge). Once the walk is past the noted due time, every message of the start
-  is gone or moved to the ready stream, whose last entry the same call notes: the next calls remove the stream's
-  entries from its head up to that one. Every call removes ready messages from the stream's head first, before it
-  deletes anything else, so that a refused XACK (an ACL without it) fails the call with the queue whole.
+  Every message the queue held when the purge started is removed, however many are scheduled meanwhile. The first
+  call notes the ready stream's last entry, and the calls remove the stream's entries from its head up to that one
+  first: a message in flight then whose delivery fails meanwhile is scheduled again before the due set is walked. The
+  call that finds them gone notes the latest due time then scheduled, and the calls walk the due set from the earliest
+  due time up to it, in due order, each going on from where the last stopped; messages scheduled meanwhile with a due
+  time behind that point are left (they are newer than the purge). Once the walk is past the noted due time, every
+  message of the start is gone or moved to the ready stream, whose last entry the same call notes: the next calls
+  remove the stream's entries from its head up to that one. Every call removes ready messages from the stream's head
+  first, before it deletes anything else, so that a refused XACK (an ACL without it) fails the call with the queue
+  whole.
 
   Includes: due-set.lua, redrive-claims.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] chunk: the most messages this call removes from each of the due set and the ready stream
-  ARGV[4] dueFrom:  the due time (epoch ms) the walk goes on from; '' in the first call
-  ARGV[5] dueTo:    the latest due time scheduled when the purge started ('-1': none); '' in the first call
-  ARGV[6] streamTo: the last ready stream entry when the walk was past dueTo; '' until then
+  ARGV[4] dueFrom:  the due time (epoch ms) the walk goes on from; '' until the walk starts
+  ARGV[5] dueTo:    the latest due time scheduled when the walk started ('-1': none); '' until then
+  ARGV[6] streamTo: before the walk, the last ready stream entry when the purge started; during it, ''; after it, the
+                    last ready stream entry when the walk was past dueTo; '' in the first call
 
   Returns {removed, done, dueFrom, dueTo, streamTo}
     removed: messages of the queue removed by this call (records deleted from msg)
@@ -52,13 +56,10 @@ local function forget(ids)
   end
 end
 
-if dueTo == '' then
-  -- the first call: the latest due time scheduled now, the last entry of the last bucket
-  dueFrom, dueTo = '0', '-1'
-  local last = rcall('ZRANGE', dueKey, -1, -1)[1]
-  if last then
-    dueTo = decimal(tonumber(rcall('ZRANGE', bucketKey(dueKey, last), -1, -1, 'WITHSCORES')[2]))
-  end
+if dueTo == '' and streamTo == '' then
+  -- the first call: the ready stream's last entry now, the last of those removed before the walk
+  local last = rcall('XREVRANGE', readyKey, '+', '-', 'COUNT', 1)[1]
+  streamTo = last and last[1] or '0-0'
 end
 
 -- the ready stream from its head: ready and in-flight entries alike; XACK drops a lease, XDEL the entry
@@ -80,10 +81,19 @@ if #entries > 0 then
   rcall('XDEL', readyKey, unpack(entryIds))
 end
 
+if dueTo == '' and #rcall('XRANGE', readyKey, '-', streamTo, 'COUNT', 1) == 0 then
+  -- the ready and in-flight messages of the start are gone: the walk starts, up to the latest due time scheduled now
+  dueFrom, dueTo, streamTo = '0', '-1', ''
+  local last = rcall('ZRANGE', dueKey, -1, -1)[1]
+  if last then
+    dueTo = decimal(tonumber(rcall('ZRANGE', bucketKey(dueKey, last), -1, -1, 'WITHSCORES')[2]))
+  end
+end
+
 -- the due set, in due order from dueFrom up to dueTo, bucket by bucket, while the chunk lasts
 local from, to = tonumber(dueFrom), tonumber(dueTo)
 local taken = 0
-if from <= to then
+if dueTo ~= '' and from <= to then
   -- the bucket that holds dueFrom, else (dueFrom lies before every bucket) the first
   local name = rcall('ZREVRANGEBYSCORE', dueKey, decimal(from), '-inf', 'LIMIT', '0', '1')[1]
       or rcall('ZRANGE', dueKey, 0, 0)[1]
@@ -118,14 +128,14 @@ if from <= to then
     from = to + 1
   end
 end
-if from > to and streamTo == '' then
+if dueTo ~= '' and from > to and streamTo == '' then
   -- every message of the start that is not removed was moved to the ready stream before this instant
   local last = rcall('XREVRANGE', readyKey, '+', '-', 'COUNT', 1)[1]
   streamTo = last and last[1] or '0-0'
 end
 
 local done = 0
-if streamTo ~= '' and #rcall('XRANGE', readyKey, '-', streamTo, 'COUNT', 1) == 0 then
+if dueTo ~= '' and streamTo ~= '' and #rcall('XRANGE', readyKey, '-', streamTo, 'COUNT', 1) == 0 then
   done = 1
 end
 if rcall('EXISTS', dueKey) == 0 and rcall('XLEN', readyKey) == 0 then
@@ -135,4 +145,4 @@ if rcall('EXISTS', dueKey) == 0 and rcall('XLEN', readyKey) == 0 then
   rcall('UNLINK', msgKey, failKey, redriveClaimsKey)
   done = 1
 end
-return {removed, done, decimal(from), dueTo, streamTo}
+return {removed, done, from and decimal(from) or dueFrom, dueTo, streamTo}
