@@ -198,6 +198,27 @@ class LuaScriptsTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void purgeRemovesAScheduledMessageThatBecomesDueAndWhoseDeliveryFailsWhileItRuns() {
+        queue.schedule("first", envelope("x"), DueTime.after(100), OnDuplicate.fail);
+        for (int i = 0; i < 3; i++) {
+            queue.schedule("m" + i, envelope("x"), DueTime.after(200), OnDuplicate.fail);
+        }
+        queue.group().create();
+
+        PurgeProgress progress = queue.inspection().purgeChunk(1, PurgeProgress.START);
+        // the others become due before the walk reaches them; one is delivered and fails
+        await().atMost(Duration.ofSeconds(5)).until(() -> queue.transfer(10).toCompletableFuture().join().moved() == 3);
+        Delivery failed = queue.group().readNew("c1", 1, null).get(0);
+        assertThat(queue.group().retry("c1", failed, 60_000, "boom")).isEmpty();
+        for (int call = 0; call < 10 && !progress.done(); call++) {
+            progress = queue.inspection().purgeChunk(1, progress);
+        }
+
+        assertThat(progress.done()).isTrue();
+        assertThat(redis().getMap(key("q", "msg")).readAllKeySet()).as("messages left after the purge").isEmpty();
+    }
+
+    @Test
     void purgeUnlinksRecordsHeldInNeitherStructureInTheCallThatEmptiesTheQueue() {
         queue.schedule("scheduled", envelope("x"), DueTime.after(60_000), OnDuplicate.keep);
         Map<String, String> strays = new HashMap<>();
