@@ -31,7 +31,10 @@ public enum Refusal {
      * A newer version of the message was stored meanwhile (a replace, or a re-delay from this very delivery), which
      * keeps its own schedule; the failed delivery was only acknowledged.
      */
-    SUPERSEDED("a newer version of it was stored, which keeps its own schedule");
+    SUPERSEDED("a newer version of it was stored, which keeps its own schedule"),
+
+    /** A purge of the queue under way, which started after the message was scheduled, removed it. */
+    PURGED("a purge of the queue under way removed it");
 
     private final String reason;
 

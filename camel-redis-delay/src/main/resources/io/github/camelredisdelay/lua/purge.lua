@@ -29,9 +29,10 @@
   message of the start is gone or moved to the ready stream, whose last entry the same call notes: the next calls
   remove the stream's entries from its head up to that one. Every call removes ready messages from the stream's head
   first, before it deletes anything else, so that a refused XACK (an ACL without it) fails the call with the queue
-  whole.
+  whole. A message of the start whose delivery fails while the purge runs would be scheduled again, perhaps behind the
+  walk: the first call marks the purge under way (purge-mark.lua), and retry.lua removes such a message instead.
 
-  Includes: due-set.lua, redrive-claims.lua
+  Includes: due-set.lua, redrive-claims.lua, purge-mark.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] chunk: the most messages this call removes from each of the due set and the ready stream
@@ -56,8 +57,9 @@ local function forget(ids)
   end
 end
 
-if dueTo == '' and streamTo == '' then
-  -- the first call: the ready stream's last entry now, the last of those removed before the walk
+local firstCall = dueTo == '' and streamTo == ''
+if firstCall then
+  -- the ready stream's last entry now, the last of those removed before the walk
   local last = rcall('XREVRANGE', readyKey, '+', '-', 'COUNT', 1)[1]
   streamTo = last and last[1] or '0-0'
 end
@@ -144,5 +146,15 @@ if rcall('EXISTS', dueKey) == 0 and rcall('XLEN', readyKey) == 0 then
   removed = removed + rcall('HLEN', msgKey)
   rcall('UNLINK', msgKey, failKey, redriveClaimsKey)
   done = 1
+end
+if done == 1 then
+  rcall('HDEL', purgeMarkKey, 'start', 'until')
+else
+  local now = redisNow()
+  if firstCall then
+    -- the purge's start, for retry.lua
+    rcall('HSET', purgeMarkKey, 'start', now)
+  end
+  rcall('HSET', purgeMarkKey, 'until', now + PURGE_MARK_TTL_MS)
 end
 return {removed, done, from and decimal(from) or dueFrom, dueTo, streamTo}

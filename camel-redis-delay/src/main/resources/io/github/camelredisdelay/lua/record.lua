@@ -33,6 +33,7 @@
 -- wire.lua's sizes (number to string conversions) cost about a tenth of a schedule's time in Redis. WireTest checks
 -- them against the sizes.
 local HEAD_FORMAT = '>I6I7I2'
+local SCHEDULED_AT_FORMAT = '>I6'
 local DUE_AT_FORMAT = '>I7'
 local GENERATION_FORMAT = '>I2'
 local GENERATIONS = 65536
@@ -45,6 +46,11 @@ end
 -- behind the component's back and holds no message.
 local function isRecord(value)
   return value and #value >= RECORD_HEAD_BYTES
+end
+
+-- When the record's message was scheduled (epoch ms): a replacement's or a fresh message's own write, kept by a retry.
+local function scheduledAtOf(record)
+  return (struct.unpack(SCHEDULED_AT_FORMAT, record))
 end
 
 -- The due time a record holds: the one it is (or was last) scheduled for.

@@ -19,9 +19,10 @@
   delay and records how often it failed and why. Nothing happens when the entry is no longer pending to the consumer
   that failed it (its lease expired and another consumer took it over, or the message was settled meanwhile). When a newer version of the message was stored meanwhile (a replace,
   or a re-delay from this very delivery: see record.lua), the failed delivery is only acknowledged and the newer
-  version keeps its own schedule: the explicit re-delay wins.
+  version keeps its own schedule: the explicit re-delay wins. While a purge runs (purge-mark.lua), a message scheduled
+  before it started is removed instead, with its failure note.
 
-  Includes: record.lua, due-set.lua, ready-stream.lua
+  Includes: record.lua, due-set.lua, ready-stream.lua, purge-mark.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua). The wake channel is
   told the delay (ms) to a new earliest due time.
@@ -35,7 +36,7 @@
 
   Returns {status, dueAt} (statuses in wire.lua): RETRY_SCHEDULED when rescheduled for dueAt, RETRY_NOT_PENDING
   when the entry was no longer pending to that consumer, RETRY_SUPERSEDED when a newer version of the message is
-  stored (dueAt -1)
+  stored (dueAt -1), RETRY_PURGED when a purge under way removed it (dueAt -1)
 ]]
 local entryId, id = ARGV[3], ARGV[4]
 
@@ -49,6 +50,12 @@ if not isVersion(record, ARGV[7]) then
   return {RETRY_SUPERSEDED, -1}
 end
 local now = redisNow()
+local purgeStart = purgeStartOrNil(now)
+if purgeStart and scheduledAtOf(record) <= purgeStart then
+  rcall('HDEL', msgKey, id)
+  rcall('HDEL', failKey, id)
+  return {RETRY_PURGED, -1}
+end
 local dueAt = dueTimeOrNil('delay', ARGV[5], now) or MAX_DUE
 local firstBucket = addDue(dueKey, id, dueAt)
 rcall('HSET', msgKey, id, withDue(record, dueAt))

@@ -186,15 +186,33 @@ class LuaScriptsTest extends RedisDelayTestSupport {
         List<Delivery> inFlight = queue.group().readNew("c1", 10, null);
 
         PurgeProgress progress = queue.inspection().purgeChunk(2, PurgeProgress.START);
-        // the last delivery fails before the purge reaches its stream entry: it is scheduled again
-        assertThat(queue.group().retry("c1", inFlight.get(3), 60_000, "boom")).isEmpty();
+        // the last delivery fails before the purge reaches its stream entry: removed, not scheduled again
+        assertThat(queue.group().retry("c1", inFlight.get(3), 60_000, "boom")).contains(Refusal.PURGED);
         for (int call = 0; call < 10 && !progress.done(); call++) {
             progress = queue.inspection().purgeChunk(2, progress);
         }
 
         assertThat(progress.done()).isTrue();
         assertThat(redis().getMap(key("q", "msg")).readAllKeySet()).as("messages left after the purge").isEmpty();
-        assertThat(progress.removed()).isEqualTo(4);
+        assertThat(progress.removed()).as("removed by the purge's calls, not by the retry").isEqualTo(3);
+        assertThat(redis().getBucket(key("q", "purge")).isExists()).as("the purge's mark, once it is done").isFalse();
+    }
+
+    @Test
+    void theMarkOfAPurgeGivenUpLapsesAndFailedDeliveriesAreScheduledAgain() {
+        for (int i = 0; i < 3; i++) {
+            queue.schedule("m" + i, envelope("x"), DueTime.after(0), OnDuplicate.fail);
+        }
+        queue.group().create();
+        List<Delivery> inFlight = queue.group().readNew("c1", 10, null);
+        PurgeProgress progress = queue.inspection().purgeChunk(1, PurgeProgress.START);
+        assertThat(progress.done()).isFalse();
+
+        // the purge is given up (its process died, say): its mark lapses (written here as lapsed)
+        redis().<String, String>getMap(key("q", "purge"), StringCodec.INSTANCE).put("until", "0");
+
+        assertThat(queue.group().retry("c1", inFlight.get(2), 60_000, "boom")).isEmpty();
+        assertThat(dueSet("q").dueOf("m2")).isNotNull();
     }
 
     @Test
@@ -209,7 +227,8 @@ class LuaScriptsTest extends RedisDelayTestSupport {
         // the others become due before the walk reaches them; one is delivered and fails
         await().atMost(Duration.ofSeconds(5)).until(() -> queue.transfer(10).toCompletableFuture().join().moved() == 3);
         Delivery failed = queue.group().readNew("c1", 1, null).get(0);
-        assertThat(queue.group().retry("c1", failed, 60_000, "boom")).isEmpty();
+        // a message of the purge's start: removed rather than scheduled again, wherever the walk is
+        assertThat(queue.group().retry("c1", failed, 60_000, "boom")).contains(Refusal.PURGED);
         for (int call = 0; call < 10 && !progress.done(); call++) {
             progress = queue.inspection().purgeChunk(1, progress);
         }

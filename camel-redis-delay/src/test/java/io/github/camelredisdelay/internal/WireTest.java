@@ -54,6 +54,7 @@ class WireTest {
     void theRecordFormatsOfTheScriptsAreTheHeadSizes() {
         assertThat(luaConstants("record.lua")).containsExactlyInAnyOrderEntriesOf(Map.of(
                 "HEAD_FORMAT", ">I" + Wire.SCHEDULED_AT_BYTES + "I" + Wire.DUE_AT_BYTES + "I" + Wire.GENERATION_BYTES,
+                "SCHEDULED_AT_FORMAT", ">I" + Wire.SCHEDULED_AT_BYTES,
                 "DUE_AT_FORMAT", ">I" + Wire.DUE_AT_BYTES,
                 "GENERATION_FORMAT", ">I" + Wire.GENERATION_BYTES,
                 "GENERATIONS", String.valueOf(1 << (8 * Wire.GENERATION_BYTES))));
