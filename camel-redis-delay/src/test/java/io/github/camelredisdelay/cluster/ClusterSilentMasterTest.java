@@ -202,4 +202,60 @@ class ClusterSilentMasterTest extends ClusterTestSupport {
                 .getMessage().getHeader(RedisDelayConstants.STATE) != null).toList();
         assertThat(stillStored).as("messages of the answering shards finished before the stop, still stored").isEmpty();
     }
+
+    /**
+     * A queue of three shards named {@code prefix<n>}, apart from the other tests' queues of one shard, each shard on
+     * another master, shard 0 on the one that falls silent.
+     */
+    private String queueWithShard0OnTheSilentMaster(String prefix) {
+        return IntStream.range(0, 500).mapToObj(i -> prefix + i).filter(name -> {
+            List<String> shards = ShardTags.of(name, 3);
+            return masterOf(shards.get(0)) == silent && shards.stream().map(ClusterTestSupport::masterOf).distinct()
+                    .count() == 3;
+        }).findFirst().orElseThrow();
+    }
+
+    /**
+     * Sends a message id'd so that it lands on a shard whose master is, or is not, the silent one; and awaits it ready.
+     */
+    private static String sendReady(
+            ProducerTemplate producer, String queue, String uri, boolean onSilent, RedisServerProcess silent) {
+        List<String> shards = ShardTags.of(queue, 3);
+        String id = IntStream.range(0, 1000).mapToObj(i -> "m" + i)
+                .filter(candidate -> (masterOf(shards.get(ShardTags.shardOf(candidate, 3))) == silent) == onSilent)
+                .findFirst().orElseThrow();
+        producer.sendBodyAndHeader(uri, "ready on " + shards.get(ShardTags.shardOf(id, 3)), RedisDelayConstants.MESSAGE_ID,
+                id);
+        await().atMost(Duration.ofSeconds(10)).until(() -> "ready".equals(producer.request(uri + "&operation=peek",
+                e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, id)).getMessage()
+                .getHeader(RedisDelayConstants.STATE)));
+        return "ready on " + shards.get(ShardTags.shardOf(id, 3));
+    }
+
+    /** {@code receiveBody(uri, timeoutMs)} on another thread: what it returned or threw, and how long it took. */
+    private static Received receive(CamelContext node, String uri, long timeoutMs) throws Exception {
+        long asked = System.nanoTime();
+        Object body = CompletableFuture.supplyAsync(() -> node.createConsumerTemplate().receiveBody(uri, timeoutMs))
+                .handle((done, failure) -> failure != null ? failure : done).get(60, TimeUnit.SECONDS);
+        return new Received(body, Duration.ofNanos(System.nanoTime() - asked));
+    }
+
+    private record Received(Object body, Duration took) {
+    }
+
+    @Test
+    void aConsumerTemplateReceivesAMessageOfAnAnsweringShardWithinItsTimeout() throws Exception {
+        String polled = queueWithShard0OnTheSilentMaster("polled");
+        String uri = "redis-delay:" + polled + "?shards=3";
+        CamelContext node = startContext();
+        nodes.add(node);
+        String ready = sendReady(node.createProducerTemplate(), polled, uri, false, silent);
+
+        ProcessSignals.pause(silent);
+        Received received = receive(node, uri, 3000);
+
+        assertThat(received.body()).as("received in %s ms with shard 0's master silent", received.took().toMillis())
+                .isEqualTo(ready);
+        assertThat(received.took()).isLessThan(Duration.ofSeconds(3));
+    }
 }
