@@ -17,10 +17,13 @@ package io.github.camelredisdelay;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 import io.github.camelredisdelay.internal.Delivery;
+import io.github.camelredisdelay.internal.OutageLog;
 import io.github.camelredisdelay.internal.ReadySignal;
 import io.github.camelredisdelay.internal.WakeChannels;
 import org.apache.camel.DynamicPollingConsumer;
@@ -48,6 +51,10 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
 
     private final RedisDelayEndpoint endpoint;
     private ShardDeliverers shards;
+    /** The reads of each shard of a sharded queue, shard 0 first; none for a queue of one shard. */
+    private volatile List<ShardReads> shardReads = List.of();
+    /** Where the reads of a sharded queue run, off the receivers' threads. */
+    private ExecutorService readers;
     /**
      * The queue's "ready" notices, which a receiver without a blocking-read permit waits for: a new one each start,
      * closed by the stop.
@@ -65,6 +72,14 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
     protected void doStart() throws Exception {
         shards = new ShardDeliverers(endpoint, false);
         shards.keepLeases();
+        if (shards.all().size() > 1) {
+            readers = endpoint.getCamelContext().getExecutorServiceManager().newCachedThreadPool(this,
+                    "RedisDelayPollingConsumer[" + endpoint.getQueueName() + "]");
+            List<Deliverer> all = shards.all();
+            shardReads = IntStream.range(0, all.size()).mapToObj(i -> new ShardReads(
+                    all.get(i), readers,
+                    new OutageLog(LOG, "Receiver of shard " + i + " of queue " + endpoint.getQueueName()))).toList();
+        }
         ReadySignal signal = new ReadySignal();
         WakeChannels wake = endpoint.wakeChannels();
         shards.all().forEach(shard -> wake.listen(shard.wakeChannel(), signal));
@@ -135,9 +150,10 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
 
     /**
      * One message, or {@code null} when none came within {@code block}; {@code routed}: its lease is kept alive until
-     * it is settled (a route runs it). A sharded queue is asked shard by shard without waiting, then waited for,
-     * holding no connection, until the next "ready" notice of any of its shards (a read blocking in Redis would wait on
-     * one shard only).
+     * it is settled (a route runs it). A sharded queue is asked shard by shard without waiting in Redis, each shard's
+     * answer waited for a moment only ({@link ShardReads}), then waited for, holding no connection, until the next
+     * "ready" notice of any of its shards (a read blocking in Redis would wait on one shard only). A failed read fails
+     * the receive only when no shard answered.
      */
     private Exchange take(Duration block, boolean routed) {
         List<Deliverer> deliverers = shards.all();
@@ -146,11 +162,25 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
         }
         ReadySignal signal = ready;
         long seen = signal.generation();
-        for (Deliverer deliverer : deliverers) {
-            Exchange exchange = takeNow(deliverer, null, routed);
+        requireConsumable();
+        RuntimeException failure = null;
+        boolean answered = false;
+        for (ShardReads shard : shardReads) {
+            List<Delivery> batch;
+            try {
+                batch = shard.read();
+            } catch (RuntimeException e) {
+                failure = failure == null ? e : failure;
+                continue;
+            }
+            answered |= batch != null;
+            Exchange exchange = batch == null ? null : toExchange(shard.deliverer(), batch, routed);
             if (exchange != null) {
                 return exchange;
             }
+        }
+        if (!answered && failure != null) {
+            throw failure;
         }
         if (block != null) {
             awaitNotice(signal, seen, block);
@@ -198,12 +228,21 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
     }
 
     private Exchange takeNow(Deliverer deliverer, Duration block, boolean routed) {
+        requireConsumable();
+        return toExchange(deliverer, deliverer.fetch(1, block), routed);
+    }
+
+    private void requireConsumable() {
         endpoint.requireUsableQueue();
         String deadLetterProblem = endpoint.consumerProblem();
         if (deadLetterProblem != null) {
             throw new IllegalStateException(deadLetterProblem);
         }
-        for (Delivery delivery : deliverer.fetch(1, block)) {
+    }
+
+    /** The exchange of the first fetched delivery that goes to the taker, or {@code null}. */
+    private Exchange toExchange(Deliverer deliverer, List<Delivery> batch, boolean routed) {
+        for (Delivery delivery : batch) {
             Exchange exchange = endpoint.createExchange();
             if (deliverer.prepare(delivery, exchange, false) != null) {
                 if (routed) {
@@ -224,6 +263,11 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
             shards.all().forEach(shard -> wake.stopListening(shard.wakeChannel(), signal));
         }
         readyChannels = null;
+        if (readers != null) {
+            // not interrupted: what a read under way brings is handed back when it ends
+            endpoint.getCamelContext().getExecutorServiceManager().shutdown(readers);
+            readers = null;
+        }
         // a received exchange settles itself when its unit of work is done; this consumer leaves the consumer group,
         // unless it still holds messages (retire.lua)
         if (shards != null) {

@@ -258,4 +258,25 @@ class ClusterSilentMasterTest extends ClusterTestSupport {
                 .isEqualTo(ready);
         assertThat(received.took()).isLessThan(Duration.ofSeconds(3));
     }
+
+    @Test
+    void aMessageThatASilentShardLeasesAfterItsReceiverGaveUpIsHandedBackAndReceivedNext() throws Exception {
+        String polled = queueWithShard0OnTheSilentMaster("late");
+        // a message whose lease expired would come back only after a minute
+        String uri = "redis-delay:" + polled + "?shards=3&visibilityTimeout=60000";
+        CamelContext node = startContext();
+        nodes.add(node);
+        String ready = sendReady(node.createProducerTemplate(), polled, uri, true, silent);
+
+        ProcessSignals.pause(silent);
+        Received nothing = receive(node, uri, 1000);
+        // before the client's response timeout (3 s): the read under way is answered, not tried again
+        ProcessSignals.resume(silent);
+
+        assertThat(nothing.body()).as("received in %s ms with shard 0's master silent", nothing.took().toMillis()).isNull();
+        assertThat(nothing.took()).isLessThan(Duration.ofSeconds(2));
+        Received next = receive(node, uri, 10_000);
+        assertThat(next.body()).as("received in %s ms once the master answers", next.took().toMillis()).isEqualTo(ready);
+        assertThat(next.took()).isLessThan(Duration.ofSeconds(5));
+    }
 }

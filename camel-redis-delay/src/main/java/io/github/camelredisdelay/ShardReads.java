@@ -1,0 +1,119 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.github.camelredisdelay.internal.Backoff;
+import io.github.camelredisdelay.internal.Delivery;
+import io.github.camelredisdelay.internal.Futures;
+import io.github.camelredisdelay.internal.OutageLog;
+
+/**
+ * The reads of one shard for the receivers of a sharded queue ({@link RedisDelayPollingConsumer}): each runs on
+ * {@code readers}, off the receiver's thread, which waits for it at most {@value #ANSWER_WAIT_MS} ms, so that a shard
+ * whose master does not answer (a paused server, an address whose packets are dropped) holds a receiver up that long,
+ * not the client's whole retry time, and the other shards are still asked. While a read a receiver gave up on is under
+ * way, the shard is not asked again; after a failed read, not before a back-off. What a read a receiver gave up on
+ * brings is handed back ({@link Deliverer#handBack}): its lease ends at once, and any consumer, this one included,
+ * takes it over at its next read, without counting that delivery.
+ */
+final class ShardReads {
+
+    static final long ANSWER_WAIT_MS = 250;
+
+    private final Deliverer deliverer;
+    private final ExecutorService readers;
+    private final OutageLog outage;
+    private final Backoff backoff = new Backoff(50, 1000);
+    /** Reads under way that their receiver gave up on. */
+    private final AtomicInteger unanswered = new AtomicInteger();
+    private volatile long askAgainAt = System.nanoTime();
+
+    /**
+     * @param outage where the failures of this shard's reads are logged, once per outage
+     */
+    ShardReads(Deliverer deliverer, ExecutorService readers, OutageLog outage) {
+        this.deliverer = deliverer;
+        this.readers = readers;
+        this.outage = outage;
+    }
+
+    Deliverer deliverer() {
+        return deliverer;
+    }
+
+    /**
+     * Reads up to one message without waiting in Redis.
+     *
+     * @return                  what the shard answered (maybe nothing), or {@code null} when it is not asked (a read
+     *                          left unanswered is under way, or it is backed off after a failure) or did not answer in
+     *                          time
+     * @throws RuntimeException the read's failure, when it came in time (also logged)
+     */
+    List<Delivery> read() {
+        if (unanswered.get() > 0 || System.nanoTime() - askAgainAt < 0) {
+            return null;
+        }
+        AtomicBoolean waitOver = new AtomicBoolean();
+        CompletableFuture<List<Delivery>> read = CompletableFuture.supplyAsync(() -> deliverer.fetch(1, null), readers);
+        read.whenComplete((batch, failure) -> ended(batch, failure, waitOver));
+        try {
+            return read.get(ANSWER_WAIT_MS, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            return Futures.await(read);
+        } catch (TimeoutException e) {
+            return giveUp(read, waitOver);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return giveUp(read, waitOver);
+        }
+    }
+
+    /** The receiver waits no more: {@code null}, unless the read ended meanwhile, before it could see that. */
+    private List<Delivery> giveUp(CompletableFuture<List<Delivery>> read, AtomicBoolean waitOver) {
+        if (waitOver.compareAndSet(false, true)) {
+            unanswered.incrementAndGet();
+            return null;
+        }
+        return Futures.await(read);
+    }
+
+    /** A read ended: its outcome is noted, and what it brought is handed back when its receiver gave up on it. */
+    private void ended(List<Delivery> batch, Throwable failure, AtomicBoolean waitOver) {
+        boolean givenUp = !waitOver.compareAndSet(false, true);
+        if (failure != null) {
+            outage.failed(Futures.unwrap(failure));
+            askAgainAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoff.next());
+        } else {
+            outage.succeeded();
+            backoff.reset();
+            if (givenUp) {
+                deliverer.handBack(batch);
+            }
+        }
+        if (givenUp) {
+            unanswered.decrementAndGet();
+        }
+    }
+}
