@@ -238,6 +238,36 @@ class LuaScriptsTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void aPurgeThatEndsWhileAnotherRunsLeavesTheOtherItsMark() {
+        queue.schedule("e1", envelope("x"), DueTime.after(60_000), OnDuplicate.fail);
+        queue.schedule("e2", envelope("x"), DueTime.after(61_000), OnDuplicate.fail);
+        PurgeProgress earlier = queue.inspection().purgeChunk(1, PurgeProgress.START);
+        // scheduled behind the earlier purge's walk: messages of the later purge's start only
+        queue.schedule("first", envelope("x"), DueTime.after(100), OnDuplicate.fail);
+        for (int i = 0; i < 3; i++) {
+            queue.schedule("m" + i, envelope("x"), DueTime.after(200), OnDuplicate.fail);
+        }
+        queue.group().create();
+        PurgeProgress later = queue.inspection().purgeChunk(1, PurgeProgress.START);
+        for (int call = 0; call < 10 && !earlier.done(); call++) {
+            earlier = queue.inspection().purgeChunk(1, earlier);
+        }
+        assertThat(earlier.done()).isTrue();
+        assertThat(later.done()).isFalse();
+
+        // while the later purge runs, a message of its start becomes due, is delivered and fails
+        await().atMost(Duration.ofSeconds(5)).until(() -> queue.transfer(10).toCompletableFuture().join().moved() == 3);
+        Delivery failed = queue.group().readNew("c1", 1, null).get(0);
+        queue.group().retry("c1", failed, 120_000, "boom");
+        for (int call = 0; call < 10 && !later.done(); call++) {
+            later = queue.inspection().purgeChunk(1, later);
+        }
+
+        assertThat(later.done()).isTrue();
+        assertThat(redis().getMap(key("q", "msg")).readAllKeySet()).as("messages left after both purges").isEmpty();
+    }
+
+    @Test
     void purgeUnlinksRecordsHeldInNeitherStructureInTheCallThatEmptiesTheQueue() {
         queue.schedule("scheduled", envelope("x"), DueTime.after(60_000), OnDuplicate.keep);
         Map<String, String> strays = new HashMap<>();
