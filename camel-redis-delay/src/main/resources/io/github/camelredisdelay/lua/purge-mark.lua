@@ -15,21 +15,38 @@
 --
 
 --[[
-  The mark of a purge under way (purge.lua): a hash beside the queue's keys, field "start" = Redis' time (epoch ms)
-  when the purge started, field "until" = when the mark lapses (epoch ms). Every purge call moves "until"
-  PURGE_MARK_TTL_MS on; the call that finishes the purge removes the mark, and a purge given up lapses by itself (a
-  hash, not a string with an expiry: the scripts' ACL grants hash commands). While the mark holds, retry.lua removes a
-  failed message that was scheduled before the purge started instead of scheduling it again: wherever a retry put it,
-  the purge's walk of the due set may already have passed.
+  The mark of the purges under way (purge.lua): a hash beside the queue's keys, field "start" = Redis' time (epoch ms)
+  when the latest of them started, field "runs" = how many are under way, field "until" = when the mark lapses (epoch
+  ms). Every purge call moves "until" PURGE_MARK_TTL_MS on; the call that finishes the last purge under way removes the
+  mark, and purges given up lapse by themselves (a hash, not a string with an expiry: the scripts' ACL grants hash
+  commands). While the mark holds, retry.lua removes a failed message that was scheduled before the latest purge
+  started instead of scheduling it again: wherever a retry put it, that purge's walk of the due set may already have
+  passed.
 ]]
 local purgeMarkKey = string.sub(msgKey, 1, -4) .. 'purge'
 local PURGE_MARK_TTL_MS = 60000
 
--- When the purge under way started (epoch ms), or nil: none, or one given up.
+-- When the latest purge under way started (epoch ms), or nil: none, or only ones given up.
 local function purgeStartOrNil(now)
   local mark = rcall('HMGET', purgeMarkKey, 'start', 'until')
   if mark[1] and tonumber(mark[2]) >= now then
     return tonumber(mark[1])
   end
   return nil
+end
+
+-- A purge starts now: one more under way (the first, when the mark lapsed), and the latest start.
+local function beginPurge(now)
+  local runs = purgeStartOrNil(now) and tonumber(rcall('HGET', purgeMarkKey, 'runs') or '0') or 0
+  rcall('HSET', purgeMarkKey, 'start', now, 'runs', runs + 1)
+end
+
+-- A purge that began is done: the last one under way removes the mark.
+local function endPurge()
+  local runs = tonumber(rcall('HGET', purgeMarkKey, 'runs') or '0') - 1
+  if runs > 0 then
+    rcall('HSET', purgeMarkKey, 'runs', runs)
+  else
+    rcall('HDEL', purgeMarkKey, 'start', 'runs', 'until')
+  end
 end

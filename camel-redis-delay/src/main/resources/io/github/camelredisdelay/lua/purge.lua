@@ -30,7 +30,8 @@
   remove the stream's entries from its head up to that one. Every call removes ready messages from the stream's head
   first, before it deletes anything else, so that a refused XACK (an ACL without it) fails the call with the queue
   whole. A message of the start whose delivery fails while the purge runs would be scheduled again, perhaps behind the
-  walk: the first call marks the purge under way (purge-mark.lua), and retry.lua removes such a message instead.
+  walk: the first call marks the purge under way (purge-mark.lua, which counts purges of the queue at once, so that
+  one that ends leaves the mark to the others), and retry.lua removes such a message instead.
 
   Includes: due-set.lua, redrive-claims.lua, purge-mark.lua
 
@@ -148,12 +149,14 @@ if rcall('EXISTS', dueKey) == 0 and rcall('XLEN', readyKey) == 0 then
   done = 1
 end
 if done == 1 then
-  rcall('HDEL', purgeMarkKey, 'start', 'until')
+  if not firstCall then
+    endPurge()
+  end
 else
   local now = redisNow()
   if firstCall then
     -- the purge's start, for retry.lua
-    rcall('HSET', purgeMarkKey, 'start', now)
+    beginPurge(now)
   end
   rcall('HSET', purgeMarkKey, 'until', now + PURGE_MARK_TTL_MS)
 end
