@@ -268,6 +268,27 @@ class LuaScriptsTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void aMessageOfAPurgesStartWhoseLastDeliveryFailsWhileItRunsIsRemovedNotDeadLettered() {
+        for (int i = 0; i < 4; i++) {
+            queue.schedule("m" + i, envelope("x"), DueTime.after(0), OnDuplicate.fail);
+        }
+        queue.group().create();
+        List<Delivery> inFlight = queue.group().readNew("c1", 10, null);
+        ShardedQueue deadLetterQueue = ShardedQueue.of(redis(), keyPrefix, "q.dead", 1, WriteSync.NONE, Runnable::run);
+
+        PurgeProgress progress = queue.inspection().purgeChunk(2, PurgeProgress.START);
+        // the last delivery fails for the last time before the purge reaches its stream entry
+        new DeadLetters(queue, deadLetterQueue).move("c1", inFlight.get(3), "boom");
+        for (int call = 0; call < 10 && !progress.done(); call++) {
+            progress = queue.inspection().purgeChunk(2, progress);
+        }
+
+        assertThat(progress.done()).isTrue();
+        assertThat(redis().getMap(key("q.dead", "msg")).readAllKeySet()).as("dead letters of the purged messages")
+                .isEmpty();
+    }
+
+    @Test
     void purgeUnlinksRecordsHeldInNeitherStructureInTheCallThatEmptiesTheQueue() {
         queue.schedule("scheduled", envelope("x"), DueTime.after(60_000), OnDuplicate.keep);
         Map<String, String> strays = new HashMap<>();
