@@ -221,13 +221,14 @@ public final class ConsumerGroup {
     /**
      * Whether {@code consumer} still holds the lease of {@code delivery} (the entry is pending to it, not taken over
      * nor settled), and whether the stored message is still the version it delivered (not replaced or re-delayed since;
-     * a delivery whose record could not be read counts as current); read on the master, see {@code lease-check.lua}.
+     * a delivery whose record could not be read counts as current), and whether a purge under way removes it; read on
+     * the master, see {@code lease-check.lua}.
      */
     public LeaseCheck checkLease(String consumer, Delivery delivery) {
         List<Object> reply = scripts.callAndWait("Lease check of message " + delivery.messageId(), LuaScript.LEASE_CHECK,
                 Durability.NONE, RScript.ReturnType.LIST, bytes(delivery.entryId()), bytes(delivery.messageId()),
                 bytes(consumer), version(delivery));
-        return new LeaseCheck(toLong(reply.get(0)) == 1, toLong(reply.get(1)) == 1);
+        return new LeaseCheck(toLong(reply.get(0)) == 1, toLong(reply.get(1)) == 1, toLong(reply.get(2)) == 1);
     }
 
     /**
@@ -235,8 +236,9 @@ public final class ConsumerGroup {
      *
      * @param holds   the consumer still holds the delivery's lease
      * @param current the stored message is still the version the delivery carries
+     * @param purged  a purge under way started after the stored message was scheduled: it is removed, not settled
      */
-    public record LeaseCheck(boolean holds, boolean current) {
+    public record LeaseCheck(boolean holds, boolean current, boolean purged) {
     }
 
     private static List<Delivery> firstDeliveries(Map<StreamMessageId, Map<String, byte[]>> entries) {

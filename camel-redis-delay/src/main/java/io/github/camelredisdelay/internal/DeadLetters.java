@@ -34,7 +34,7 @@ import io.github.camelredisdelay.RedisDelayConstants;
  * back under its id ({@link #originalId}). A delivery whose message was replaced or re-delayed meanwhile (a newer
  * version is stored) is not dead-lettered: it is only acknowledged, and the newer version keeps its own schedule. Nor
  * is one whose lease another consumer took over (this one was too slow to extend it): the message is left to that
- * consumer.
+ * consumer. Nor is a message a purge under way started after: it is removed, as a retry would remove it.
  */
 public final class DeadLetters {
 
@@ -84,6 +84,10 @@ public final class DeadLetters {
         if (!lease.current()) {
             source.group().ack(List.of(delivery));
             return Moved.refused(Refusal.SUPERSEDED);
+        }
+        if (lease.purged()) {
+            source.group().ack(List.of(delivery));
+            return Moved.refused(Refusal.PURGED);
         }
         Envelope original;
         try {

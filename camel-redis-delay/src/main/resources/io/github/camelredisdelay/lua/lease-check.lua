@@ -16,11 +16,11 @@
 
 --[[
   Checks a delivery that is about to be settled outside a script (dead-lettering writes to another queue first): whether
-  the consumer still holds its entry (no other consumer took its lease over) and whether the stored message is still
-  the version it delivered (see record.lua). Runs on the master, as every script that may write does: a replica may
-  not show the take-over or settlement yet.
+  the consumer still holds its entry (no other consumer took its lease over), whether the stored message is still the
+  version it delivered (see record.lua), and whether a purge under way removes it instead. Runs on the master, as every
+  script that may write does: a replica may not show the take-over or settlement yet.
 
-  Includes: record.lua, ready-stream.lua
+  Includes: record.lua, ready-stream.lua, purge-mark.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] stream entry id
@@ -28,8 +28,11 @@
   ARGV[5] the consumer that was delivered the message
   ARGV[6] version delivered (record.lua; "*": any, for a delivery whose record could not be read)
 
-  Returns {holds, current}: 1 or 0 each
+  Returns {holds, current, purged}: 1 or 0 each; purged: a purge under way started after the stored message was
+  scheduled (purge-mark.lua), so the delivery is removed rather than dead-lettered
 ]]
 local held = holds(ARGV[3], ARGV[5]) and 1 or 0
-local current = (ARGV[6] == '*' or isVersion(rcall('HGET', msgKey, ARGV[4]), ARGV[6])) and 1 or 0
-return {held, current}
+local record = rcall('HGET', msgKey, ARGV[4])
+local current = (ARGV[6] == '*' or isVersion(record, ARGV[6])) and 1 or 0
+local purged = purgedOnFailure(record, redisNow()) and 1 or 0
+return {held, current, purged}

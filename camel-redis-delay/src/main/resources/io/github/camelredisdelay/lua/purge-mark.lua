@@ -20,8 +20,8 @@
   ms). Every purge call moves "until" PURGE_MARK_TTL_MS on; the call that finishes the last purge under way removes the
   mark, and purges given up lapse by themselves (a hash, not a string with an expiry: the scripts' ACL grants hash
   commands). While the mark holds, retry.lua removes a failed message that was scheduled before the latest purge
-  started instead of scheduling it again: wherever a retry put it, that purge's walk of the due set may already have
-  passed.
+  started instead of scheduling it again (wherever a retry put it, that purge's walk of the due set may already have
+  passed), and lease-check.lua tells a consumer to remove such a message instead of dead-lettering it.
 ]]
 local purgeMarkKey = string.sub(msgKey, 1, -4) .. 'purge'
 local PURGE_MARK_TTL_MS = 60000
@@ -33,6 +33,13 @@ local function purgeStartOrNil(now)
     return tonumber(mark[1])
   end
   return nil
+end
+
+-- Whether a purge under way removes, rather than retries or dead-letters, a failed delivery of this stored record: it
+-- started after the message was scheduled.
+local function purgedOnFailure(record, now)
+  local purgeStart = record and purgeStartOrNil(now)
+  return purgeStart and scheduledAtOf(record) <= purgeStart or false
 end
 
 -- A purge starts now: one more under way (the first, when the mark lapsed), and the latest start.

@@ -50,8 +50,7 @@ if not isVersion(record, ARGV[7]) then
   return {RETRY_SUPERSEDED, -1}
 end
 local now = redisNow()
-local purgeStart = purgeStartOrNil(now)
-if purgeStart and scheduledAtOf(record) <= purgeStart then
+if purgedOnFailure(record, now) then
   rcall('HDEL', msgKey, id)
   rcall('HDEL', failKey, id)
   return {RETRY_PURGED, -1}
