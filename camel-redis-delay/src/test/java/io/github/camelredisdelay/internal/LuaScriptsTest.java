@@ -55,6 +55,25 @@ class LuaScriptsTest extends RedisDelayTestSupport {
         return EnvelopeCodec.encode(new Envelope(body, Map.of()));
     }
 
+    /** Messages m0, m1, ... due now, all delivered to consumer c1. */
+    private List<Delivery> inFlight(int count) {
+        for (int i = 0; i < count; i++) {
+            queue.schedule("m" + i, envelope("x"), DueTime.after(0), OnDuplicate.fail);
+        }
+        queue.group().create();
+        List<Delivery> deliveries = queue.group().readNew("c1", count, null);
+        assertThat(deliveries).hasSize(count);
+        return deliveries;
+    }
+
+    /** Calls {@code purge.lua} until it reports done, at most ten more times. */
+    private PurgeProgress purgeToItsEnd(int chunk, PurgeProgress progress) {
+        for (int call = 0; call < 10 && !progress.done(); call++) {
+            progress = queue.inspection().purgeChunk(chunk, progress);
+        }
+        return progress;
+    }
+
     @Test
     void anErrorRedisRepliesToAScriptNamesTheScriptNotTheLicence() {
         redis().getBucket(key("q", "msg")).set("a string where the queue keeps a hash");
@@ -167,9 +186,7 @@ class LuaScriptsTest extends RedisDelayTestSupport {
         // due before the 100 removed: behind the walk; due between the rest: ahead of it
         queue.schedule("behind", envelope("x"), DueTime.after(30_000), OnDuplicate.fail);
         queue.schedule("ahead", envelope("x"), DueTime.after(60_150), OnDuplicate.fail);
-        for (int call = 0; call < 10 && !progress.done(); call++) {
-            progress = queue.inspection().purgeChunk(100, progress);
-        }
+        progress = purgeToItsEnd(100, progress);
 
         assertThat(progress.done()).isTrue();
         assertThat(progress.removed()).isEqualTo(201);
@@ -179,18 +196,12 @@ class LuaScriptsTest extends RedisDelayTestSupport {
 
     @Test
     void purgeRemovesAMessageInFlightAtItsStartThatFailsAndIsScheduledAgainWhileItRuns() {
-        for (int i = 0; i < 4; i++) {
-            queue.schedule("m" + i, envelope("x"), DueTime.after(0), OnDuplicate.fail);
-        }
-        queue.group().create();
-        List<Delivery> inFlight = queue.group().readNew("c1", 10, null);
+        List<Delivery> inFlight = inFlight(4);
 
         PurgeProgress progress = queue.inspection().purgeChunk(2, PurgeProgress.START);
         // the last delivery fails before the purge reaches its stream entry: removed, not scheduled again
         assertThat(queue.group().retry("c1", inFlight.get(3), 60_000, "boom")).contains(Refusal.PURGED);
-        for (int call = 0; call < 10 && !progress.done(); call++) {
-            progress = queue.inspection().purgeChunk(2, progress);
-        }
+        progress = purgeToItsEnd(2, progress);
 
         assertThat(progress.done()).isTrue();
         assertThat(redis().getMap(key("q", "msg")).readAllKeySet()).as("messages left after the purge").isEmpty();
@@ -200,11 +211,7 @@ class LuaScriptsTest extends RedisDelayTestSupport {
 
     @Test
     void theMarkOfAPurgeGivenUpLapsesAndFailedDeliveriesAreScheduledAgain() {
-        for (int i = 0; i < 3; i++) {
-            queue.schedule("m" + i, envelope("x"), DueTime.after(0), OnDuplicate.fail);
-        }
-        queue.group().create();
-        List<Delivery> inFlight = queue.group().readNew("c1", 10, null);
+        List<Delivery> inFlight = inFlight(3);
         PurgeProgress progress = queue.inspection().purgeChunk(1, PurgeProgress.START);
         assertThat(progress.done()).isFalse();
 
@@ -229,9 +236,7 @@ class LuaScriptsTest extends RedisDelayTestSupport {
         Delivery failed = queue.group().readNew("c1", 1, null).get(0);
         // a message of the purge's start: removed rather than scheduled again, wherever the walk is
         assertThat(queue.group().retry("c1", failed, 60_000, "boom")).contains(Refusal.PURGED);
-        for (int call = 0; call < 10 && !progress.done(); call++) {
-            progress = queue.inspection().purgeChunk(1, progress);
-        }
+        progress = purgeToItsEnd(1, progress);
 
         assertThat(progress.done()).isTrue();
         assertThat(redis().getMap(key("q", "msg")).readAllKeySet()).as("messages left after the purge").isEmpty();
@@ -249,9 +254,7 @@ class LuaScriptsTest extends RedisDelayTestSupport {
         }
         queue.group().create();
         PurgeProgress later = queue.inspection().purgeChunk(1, PurgeProgress.START);
-        for (int call = 0; call < 10 && !earlier.done(); call++) {
-            earlier = queue.inspection().purgeChunk(1, earlier);
-        }
+        earlier = purgeToItsEnd(1, earlier);
         assertThat(earlier.done()).isTrue();
         assertThat(later.done()).isFalse();
 
@@ -259,9 +262,7 @@ class LuaScriptsTest extends RedisDelayTestSupport {
         await().atMost(Duration.ofSeconds(5)).until(() -> queue.transfer(10).toCompletableFuture().join().moved() == 3);
         Delivery failed = queue.group().readNew("c1", 1, null).get(0);
         queue.group().retry("c1", failed, 120_000, "boom");
-        for (int call = 0; call < 10 && !later.done(); call++) {
-            later = queue.inspection().purgeChunk(1, later);
-        }
+        later = purgeToItsEnd(1, later);
 
         assertThat(later.done()).isTrue();
         assertThat(redis().getMap(key("q", "msg")).readAllKeySet()).as("messages left after both purges").isEmpty();
@@ -269,19 +270,13 @@ class LuaScriptsTest extends RedisDelayTestSupport {
 
     @Test
     void aMessageOfAPurgesStartWhoseLastDeliveryFailsWhileItRunsIsRemovedNotDeadLettered() {
-        for (int i = 0; i < 4; i++) {
-            queue.schedule("m" + i, envelope("x"), DueTime.after(0), OnDuplicate.fail);
-        }
-        queue.group().create();
-        List<Delivery> inFlight = queue.group().readNew("c1", 10, null);
+        List<Delivery> inFlight = inFlight(4);
         ShardedQueue deadLetterQueue = ShardedQueue.of(redis(), keyPrefix, "q.dead", 1, WriteSync.NONE, Runnable::run);
 
         PurgeProgress progress = queue.inspection().purgeChunk(2, PurgeProgress.START);
         // the last delivery fails for the last time before the purge reaches its stream entry
         new DeadLetters(queue, deadLetterQueue).move("c1", inFlight.get(3), "boom");
-        for (int call = 0; call < 10 && !progress.done(); call++) {
-            progress = queue.inspection().purgeChunk(2, progress);
-        }
+        progress = purgeToItsEnd(2, progress);
 
         assertThat(progress.done()).isTrue();
         assertThat(redis().getMap(key("q.dead", "msg")).readAllKeySet()).as("dead letters of the purged messages")
