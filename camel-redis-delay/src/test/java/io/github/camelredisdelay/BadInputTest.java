@@ -266,6 +266,21 @@ class BadInputTest extends RedisDelayTestSupport {
         assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
     }
 
+    @Test
+    void batchOfRowsThatCannotBeStoredIsRejectedNamingTheElementNotTheBodyAndAdvisingToConvertEachElement() {
+        // the rows a sql: or jdbc: step gives: a List of Maps. Refused as "the body of type LinkedHashMap" with the advice
+        // to marshal it, a user marshals the list into one JSON text, which a batch refuses as one message
+        List<Map<String, Object>> rows = List.of(Map.of("order_id", 1), Map.of("order_id", 2));
+
+        Exchange result = producer.send("redis-delay:orders?operation=scheduleBatch&delay=1h",
+                e -> e.getMessage().setBody(rows));
+
+        assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("Element at index 0 of the scheduleBatch body")
+                .hasMessageContaining("convert each element").hasMessageNotContaining("The body of type");
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+    }
+
     @ParameterizedTest
     @ValueSource(strings = { "byte[]", "String" })
     void batchWhoseBodyIsOneMessageOfTextOrBytesIsRejectedNamingItsTypeAndStoresNothing(String type) {
