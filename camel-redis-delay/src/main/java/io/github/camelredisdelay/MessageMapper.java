@@ -61,6 +61,13 @@ final class MessageMapper {
     private static final String TRACEPARENT = "traceparent";
     private static final String TRACESTATE = "tracestate";
 
+    /**
+     * What to do with an element of a batch that cannot be stored: marshalling the whole body, as a body's refusal
+     * advises, makes one text, which a batch refuses.
+     */
+    private static final String ELEMENT_ADVICE
+            = "convert each element to String or byte[] first (e.g. marshal each to JSON), not the whole body";
+
     private final HeaderFilterStrategy headerFilter;
     private final String queue;
     private final Set<String> warnedHeaders = ConcurrentHashMap.newKeySet();
@@ -79,6 +86,21 @@ final class MessageMapper {
      * @throws IllegalArgumentException when the body has no conversion to bytes
      */
     Object storableBody(Exchange exchange, Object body) {
+        return storable(exchange, body, "The body",
+                "marshal it first (e.g. marshal().json()) or convert it to String or byte[]");
+    }
+
+    /**
+     * An element of a {@code scheduleBatch} body as it is stored, as {@link #storableBody} stores a body.
+     *
+     * @throws IllegalArgumentException when the element has no conversion to bytes, naming its index
+     */
+    Object storableElement(Exchange exchange, Object element, int index) {
+        return storable(exchange, element, "Element at index " + index + " of the scheduleBatch body: a value",
+                ELEMENT_ADVICE);
+    }
+
+    private Object storable(Exchange exchange, Object body, String what, String advice) {
         if (body == null || body instanceof String || body instanceof byte[]) {
             return body;
         }
@@ -100,9 +122,8 @@ final class MessageMapper {
             return converter.mandatoryConvertTo(byte[].class, exchange, body);
         } catch (NoTypeConversionAvailableException | RuntimeException e) {
             throw new IllegalArgumentException(
-                    "The body of type " + body.getClass().getName() + " cannot be stored on queue "
-                                               + queue + ": it has no conversion to byte[]; marshal it first (e.g. "
-                                               + "marshal().json()) or convert it to String or byte[]",
+                    what + " of type " + body.getClass().getName() + " cannot be stored on queue " + queue
+                                               + ": it has no conversion to byte[]; " + advice,
                     e);
         } finally {
             resetIfCached(body);

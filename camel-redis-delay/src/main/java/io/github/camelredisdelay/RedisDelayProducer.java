@@ -345,7 +345,8 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             String id
                     = unconfirmed != null && ids.size() < unconfirmed.size() ? unconfirmed.get(ids.size()) : MessageIds.next();
             QueueShard shard = queue().forMessage(id);
-            byte[] envelope = EnvelopeCodec.encode(new Envelope(mapper.storableBody(exchange, item), headers));
+            byte[] envelope
+                    = EnvelopeCodec.encode(new Envelope(mapper.storableElement(exchange, item, ids.size()), headers));
             BatchCall call = filling.get(shard);
             if (call != null && !call.fits(envelope.length)) {
                 calls.add(filling.remove(shard));
