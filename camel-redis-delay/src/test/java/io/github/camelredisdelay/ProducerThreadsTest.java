@@ -29,8 +29,12 @@ import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.ExchangePattern;
+import org.apache.camel.NamedNode;
+import org.apache.camel.Processor;
 import org.apache.camel.ProducerTemplate;
+import org.apache.camel.Route;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.spi.TransactedPolicy;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -119,6 +123,61 @@ class ProducerThreadsTest extends RedisDelayTestSupport {
         assertThat(sent.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR)).isNotNull();
         assertThat(continuedOn.values()).containsExactly(Thread.currentThread().getName());
         assertThat(dueSet("q").size()).isEqualTo(1);
+    }
+
+    /**
+     * A {@code transacted()} route: Camel routes a transacted exchange synchronously, so the steps after the schedule
+     * (the database write) run on the thread the transaction is bound to, as they do with {@code synchronous=true}.
+     */
+    @Test
+    void inATransactedRouteTheRouteContinuesOnTheTransactionsThread() throws Exception {
+        ThreadBoundTransaction transaction = new ThreadBoundTransaction();
+        CamelContext node = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:schedule").transacted().to("redis-delay:q?delay=60000")
+                        .process(exchange -> continuedOn.put(exchange.getExchangeId(),
+                                String.valueOf(transaction.current())));
+            }
+        });
+        node.getRegistry().bind("PROPAGATION_REQUIRED", transaction);
+        node.start();
+
+        Exchange sent = node.createProducerTemplate().send("direct:schedule", exchange -> exchange.getMessage().setBody("m"));
+
+        assertThat(sent.getException()).isNull();
+        assertThat(continuedOn.values()).containsExactly("transaction of " + Thread.currentThread().getName());
+        assertThat(dueSet("q").size()).isEqualTo(1);
+    }
+
+    /**
+     * A transaction policy that, as Spring's, marks the exchange transacted and binds its transaction to the thread
+     * that begins it: {@link #current} names it on that thread only.
+     */
+    private static final class ThreadBoundTransaction implements TransactedPolicy {
+
+        private final ThreadLocal<String> bound = new ThreadLocal<>();
+
+        String current() {
+            return bound.get();
+        }
+
+        @Override
+        public void beforeWrap(Route route, NamedNode definition) {
+        }
+
+        @Override
+        public Processor wrap(Route route, Processor processor) {
+            return exchange -> {
+                exchange.getExchangeExtension().setTransacted(true);
+                bound.set("transaction of " + Thread.currentThread().getName());
+                try {
+                    processor.process(exchange);
+                } finally {
+                    bound.remove();
+                }
+            };
+        }
     }
 
     @Test
