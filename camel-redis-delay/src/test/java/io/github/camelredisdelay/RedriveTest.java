@@ -103,16 +103,9 @@ class RedriveTest extends RedisDelayTestSupport {
         failing.clear();
     }
 
-    /**
-     * The dead letters of the queue of {@code uri}, counted in Redis now: what the {@code stats} operation calls
-     * {@code deadLettered}, without waiting for its snapshot, which is read at most once every 2 s.
-     */
+    /** The dead letters of the queue of {@code uri}, counted in Redis now (not the 2 s {@code stats} snapshot). */
     private static long deadLettered(ProducerTemplate producer, String uri) {
-        return endpoint(producer, uri).deadLetterQueue().size();
-    }
-
-    private static RedisDelayEndpoint endpoint(ProducerTemplate producer, String uri) {
-        return producer.getCamelContext().getEndpoint(uri, RedisDelayEndpoint.class);
+        return CountedNow.deadLettered(producer.getCamelContext(), uri);
     }
 
     @Test
@@ -220,7 +213,7 @@ class RedriveTest extends RedisDelayTestSupport {
 
     /** Whether the queue holds nothing and its dead-letter queue {@code count} messages, counted in Redis now. */
     private static boolean allDeadLettered(ProducerTemplate producer, String uri, long count) {
-        QueueCounts counts = endpoint(producer, uri).queue().counts();
+        QueueCounts counts = CountedNow.queue(producer.getCamelContext(), uri);
         return deadLettered(producer, uri) == count && counts.scheduled() + counts.ready() + counts.inFlight() == 0;
     }
 

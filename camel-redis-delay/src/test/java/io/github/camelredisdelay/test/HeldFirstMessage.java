@@ -17,12 +17,12 @@ package io.github.camelredisdelay.test;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import io.github.camelredisdelay.CountedNow;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 
@@ -82,13 +82,16 @@ public final class HeldFirstMessage extends RouteBuilder {
     }
 
     /**
-     * Waits until the queue holds no message any more, then checks that none went to the dead-letter queue and that the
-     * route got {@code first} and each of {@code next} once.
+     * Waits until the queue and its dead-letter queue hold no message any more (counted in Redis now, not the
+     * {@code stats} operation's snapshot, which is refreshed at most every 2 s), then checks that none went to the
+     * dead-letter queue and that the route got {@code first} and each of {@code next} once.
      */
     public void assertEachRoutedOnceAndNoneDeadLettered(ProducerTemplate producer, List<String> next, Duration within) {
-        await().atMost(within).ignoreExceptions().untilAsserted(() -> assertThat(
-                producer.requestBody("redis-delay:" + queue + "?operation=stats", null, Map.class))
-                .containsEntry("scheduled", 0L).containsEntry("ready", 0L).containsEntry("inFlight", 0L));
+        await().atMost(within).ignoreExceptions().untilAsserted(() -> assertThat(Stream.of(queue, queue + ".dead")
+                .map(name -> CountedNow.queue(producer.getCamelContext(), "redis-delay:" + name)))
+                .as("scheduled, ready and in flight in the queue and its dead-letter queue")
+                .allSatisfy(counts -> assertThat(List.of(counts.scheduled(), counts.ready(), counts.inFlight()))
+                        .containsOnly(0L)));
         assertThat(deadLettered).as("dead-lettered without being processed").isEmpty();
         assertThat(routed).containsExactlyInAnyOrderElementsOf(Stream.concat(Stream.of(FIRST), next.stream()).toList());
     }
