@@ -70,8 +70,9 @@ class MisShardedMigrationTest extends RedisDelayTestSupport {
                 }
             });
 
-            // time for the migration to run (it moves 200 messages in well under a second) and for deliveries
-            await().pollDelay(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(7)).until(() -> true);
+            // time for the migration to run (it starts with its consumer and moves 200 messages in well under a
+            // second) and for deliveries
+            await().pollDelay(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4)).until(() -> true);
 
             long left = legacyKeys.left(redis());
             Set<String> reached = new HashSet<>(delivered);
