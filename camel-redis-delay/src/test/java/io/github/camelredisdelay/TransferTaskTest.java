@@ -54,7 +54,8 @@ class TransferTaskTest extends RedisDelayTestSupport {
     void consumerOnlyContextStartedAfterTheDueTimeDeliversEverything() throws Exception {
         CamelContext producerNode = startContext();
         ProducerTemplate producer = producerNode.createProducerTemplate();
-        long dueAt = redisTimeMillis() + 3000;
+        // sending the 50 and stopping the node takes about 200 ms
+        long dueAt = redisTimeMillis() + 1500;
         for (int i = 0; i < 50; i++) {
             producer.sendBodyAndHeader("redis-delay:orders", "order-" + i, RedisDelayConstants.DUE_AT, dueAt + i);
         }
