@@ -227,7 +227,7 @@ class LeaseTest extends RedisDelayTestSupport {
             @Override
             public void configure() {
                 errorHandler(noErrorHandler());
-                from("redis-delay:jobs?retrySchedule=2s&maxDeliveries=2").routeId("jobs").process(e -> {
+                from("redis-delay:jobs?retrySchedule=1s&maxDeliveries=2").routeId("jobs").process(e -> {
                     deliveries.add(e.getMessage().copy());
                     throw new IllegalStateException("boom");
                 });
@@ -235,8 +235,9 @@ class LeaseTest extends RedisDelayTestSupport {
         });
         first.createProducerTemplate().sendBody("redis-delay:jobs", "job");
         await().atMost(Duration.ofSeconds(5)).until(() -> deliveries.size() == 1);
+        // the route stops well within the retry's 1 s (about 200 ms), so the retry is not read by it
         first.getRouteController().stopRoute("jobs");
-        // its retry comes back into the stream 2 s later, where a consumer that then dies reads it
+        // its retry comes back into the stream 1 s later, where a consumer that then dies reads it
         var ready = redis().getStream(key("jobs", "ready"));
         await().atMost(Duration.ofSeconds(5)).until(() -> !ready
                 .readGroup(QueueKeys.GROUP, "crashed-consumer", StreamReadGroupArgs.neverDelivered().count(1)).isEmpty());
