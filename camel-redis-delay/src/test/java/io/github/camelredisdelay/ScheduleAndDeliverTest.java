@@ -53,7 +53,7 @@ class ScheduleAndDeliverTest extends RedisDelayTestSupport {
     void messageIsNotDeliveredBeforeItIsDueAndSoonAfter() throws Exception {
         ProducerTemplate producer = nodeConsuming("orders").createProducerTemplate();
 
-        Exchange sent = producer.send("redis-delay:orders?delay=1500", e -> e.getMessage().setBody("order-1"));
+        Exchange sent = producer.send("redis-delay:orders?delay=1000", e -> e.getMessage().setBody("order-1"));
 
         long scheduledFor = sent.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class);
         await().atMost(Duration.ofSeconds(10)).until(() -> arrivals.size() == 1);
