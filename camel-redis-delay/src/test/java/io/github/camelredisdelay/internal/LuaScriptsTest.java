@@ -284,6 +284,19 @@ class LuaScriptsTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void aLeaseCheckDuringAPurgeOfAMessageWhoseStoredValueIsNoRecordStillAnswers() {
+        List<Delivery> inFlight = inFlight(4);
+        queue.inspection().purgeChunk(2, PurgeProgress.START);
+        // a value written behind the component's back, too short for a record's head
+        redis().<String, String>getMap(key("q", "msg"), StringCodec.INSTANCE).put(inFlight.get(3).messageId(), "xx");
+
+        ConsumerGroup.LeaseCheck check = queue.group().checkLease("c1", inFlight.get(3));
+
+        assertThat(check.holds()).isTrue();
+        assertThat(check.purged()).as("no record to tell when it was scheduled").isFalse();
+    }
+
+    @Test
     void purgeUnlinksRecordsHeldInNeitherStructureInTheCallThatEmptiesTheQueue() {
         queue.schedule("scheduled", envelope("x"), DueTime.after(60_000), OnDuplicate.keep);
         Map<String, String> strays = new HashMap<>();
