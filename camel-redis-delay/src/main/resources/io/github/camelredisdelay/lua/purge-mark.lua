@@ -35,10 +35,11 @@ local function purgeStartOrNil(now)
   return nil
 end
 
--- Whether a purge under way removes, rather than retries or dead-letters, a failed delivery of this stored record: it
--- started after the message was scheduled.
+-- Whether a purge under way removes, rather than retries or dead-letters, a failed delivery of this stored value: it
+-- started after the message was scheduled. Not a value that is no record (none, or one written behind the
+-- component's back), which tells no time.
 local function purgedOnFailure(record, now)
-  local purgeStart = record and purgeStartOrNil(now)
+  local purgeStart = isRecord(record) and purgeStartOrNil(now)
   return purgeStart and scheduledAtOf(record) <= purgeStart or false
 end
 
