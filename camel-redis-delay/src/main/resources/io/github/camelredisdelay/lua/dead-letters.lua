@@ -40,8 +40,7 @@
 local limit, after, last, wanted = tonumber(ARGV[3]), ARGV[4], ARGV[5], ARGV[6]
 
 if last == '+' then
-  local newest = rcall('XREVRANGE', readyKey, '+', '-', 'COUNT', 1)[1]
-  last = newest and newest[1] or '0-0'
+  last = newestEntryId()
 end
 if limit == 0 and wanted == '' then
   return {last}

@@ -45,7 +45,8 @@ end
 
 -- A purge starts now: one more under way (the first, when the mark lapsed), and the latest start.
 local function beginPurge(now)
-  local runs = purgeStartOrNil(now) and tonumber(rcall('HGET', purgeMarkKey, 'runs') or '0') or 0
+  local mark = rcall('HMGET', purgeMarkKey, 'until', 'runs')
+  local runs = mark[1] and tonumber(mark[1]) >= now and tonumber(mark[2] or '0') or 0
   rcall('HSET', purgeMarkKey, 'start', now, 'runs', runs + 1)
 end
 

@@ -33,7 +33,7 @@
   walk: the first call marks the purge under way (purge-mark.lua, which counts purges of the queue at once, so that
   one that ends leaves the mark to the others), and retry.lua removes such a message instead.
 
-  Includes: due-set.lua, redrive-claims.lua, purge-mark.lua
+  Includes: due-set.lua, ready-stream.lua, redrive-claims.lua, purge-mark.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] chunk: the most messages this call removes from each of the due set and the ready stream
@@ -58,11 +58,15 @@ local function forget(ids)
   end
 end
 
+-- Whether the ready stream still holds an entry up to entryId.
+local function streamHoldsUpTo(entryId)
+  return #rcall('XRANGE', readyKey, '-', entryId, 'COUNT', 1) > 0
+end
+
 local firstCall = dueTo == '' and streamTo == ''
 if firstCall then
   -- the ready stream's last entry now, the last of those removed before the walk
-  local last = rcall('XREVRANGE', readyKey, '+', '-', 'COUNT', 1)[1]
-  streamTo = last and last[1] or '0-0'
+  streamTo = newestEntryId()
 end
 
 -- the ready stream from its head: ready and in-flight entries alike; XACK drops a lease, XDEL the entry
@@ -71,12 +75,7 @@ if #entries > 0 then
   local entryIds, ids = {}, {}
   for _, entry in ipairs(entries) do
     entryIds[#entryIds + 1] = entry[1]
-    local fields = entry[2]
-    for i = 1, #fields, 2 do
-      if fields[i] == FIELD_ID then
-        ids[#ids + 1] = fields[i + 1]
-      end
-    end
+    ids[#ids + 1] = entryFields(entry[2])
   end
   -- before anything is deleted: a refused XACK fails the call with the queue whole
   rcall('XACK', readyKey, group, unpack(entryIds))
@@ -84,7 +83,7 @@ if #entries > 0 then
   rcall('XDEL', readyKey, unpack(entryIds))
 end
 
-if dueTo == '' and #rcall('XRANGE', readyKey, '-', streamTo, 'COUNT', 1) == 0 then
+if dueTo == '' and not streamHoldsUpTo(streamTo) then
   -- the ready and in-flight messages of the start are gone: the walk starts, up to the latest due time scheduled now
   dueFrom, dueTo, streamTo = '0', '-1', ''
   local last = rcall('ZRANGE', dueKey, -1, -1)[1]
@@ -133,12 +132,11 @@ if dueTo ~= '' and from <= to then
 end
 if dueTo ~= '' and from > to and streamTo == '' then
   -- every message of the start that is not removed was moved to the ready stream before this instant
-  local last = rcall('XREVRANGE', readyKey, '+', '-', 'COUNT', 1)[1]
-  streamTo = last and last[1] or '0-0'
+  streamTo = newestEntryId()
 end
 
 local done = 0
-if dueTo ~= '' and streamTo ~= '' and #rcall('XRANGE', readyKey, '-', streamTo, 'COUNT', 1) == 0 then
+if dueTo ~= '' and streamTo ~= '' and not streamHoldsUpTo(streamTo) then
   done = 1
 end
 if rcall('EXISTS', dueKey) == 0 and rcall('XLEN', readyKey) == 0 then

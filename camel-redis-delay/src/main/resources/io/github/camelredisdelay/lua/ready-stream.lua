@@ -49,6 +49,12 @@ local function groupState()
   return nil
 end
 
+-- The id of the stream's newest entry, '0-0' when it is empty: a bound that no entry added later falls under.
+local function newestEntryId()
+  local newest = rcall('XREVRANGE', readyKey, '+', '-', 'COUNT', 1)[1]
+  return newest and newest[1] or '0-0'
+end
+
 -- The message id, record and failure note (false when none) a stream entry's fields hold.
 local function entryFields(fields)
   local id, record, note = nil, nil, false
