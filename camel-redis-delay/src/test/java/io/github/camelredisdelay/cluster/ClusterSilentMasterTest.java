@@ -232,6 +232,23 @@ class ClusterSilentMasterTest extends ClusterTestSupport {
         return "ready on " + shards.get(ShardTags.shardOf(id, 3));
     }
 
+    /**
+     * Starts a node and sends it a message, ready, on a queue of three shards named {@code prefix<n>} whose shard 0 is
+     * on the master that falls silent; the message on a shard of that master, or not.
+     *
+     * @param options more endpoint options, each starting with {@code &}
+     */
+    private ReadyMessage readyMessage(String prefix, String options, boolean onSilent) throws Exception {
+        String queue = queueWithShard0OnTheSilentMaster(prefix);
+        String uri = "redis-delay:" + queue + "?shards=3" + options;
+        CamelContext node = startContext();
+        nodes.add(node);
+        return new ReadyMessage(node, uri, sendReady(node.createProducerTemplate(), queue, uri, onSilent, silent));
+    }
+
+    private record ReadyMessage(CamelContext node, String uri, String body) {
+    }
+
     /** {@code receiveBody(uri, timeoutMs)} on another thread: what it returned or threw, and how long it took. */
     private static Received receive(CamelContext node, String uri, long timeoutMs) throws Exception {
         long asked = System.nanoTime();
@@ -245,38 +262,31 @@ class ClusterSilentMasterTest extends ClusterTestSupport {
 
     @Test
     void aConsumerTemplateReceivesAMessageOfAnAnsweringShardWithinItsTimeout() throws Exception {
-        String polled = queueWithShard0OnTheSilentMaster("polled");
-        String uri = "redis-delay:" + polled + "?shards=3";
-        CamelContext node = startContext();
-        nodes.add(node);
-        String ready = sendReady(node.createProducerTemplate(), polled, uri, false, silent);
+        ReadyMessage ready = readyMessage("polled", "", false);
 
         ProcessSignals.pause(silent);
-        Received received = receive(node, uri, 3000);
+        Received received = receive(ready.node(), ready.uri(), 3000);
 
         assertThat(received.body()).as("received in %s ms with shard 0's master silent", received.took().toMillis())
-                .isEqualTo(ready);
+                .isEqualTo(ready.body());
         assertThat(received.took()).isLessThan(Duration.ofSeconds(3));
     }
 
     @Test
     void aMessageThatASilentShardLeasesAfterItsReceiverGaveUpIsHandedBackAndReceivedNext() throws Exception {
-        String polled = queueWithShard0OnTheSilentMaster("late");
         // a message whose lease expired would come back only after a minute
-        String uri = "redis-delay:" + polled + "?shards=3&visibilityTimeout=60000";
-        CamelContext node = startContext();
-        nodes.add(node);
-        String ready = sendReady(node.createProducerTemplate(), polled, uri, true, silent);
+        ReadyMessage ready = readyMessage("late", "&visibilityTimeout=60000", true);
 
         ProcessSignals.pause(silent);
-        Received nothing = receive(node, uri, 1000);
+        Received nothing = receive(ready.node(), ready.uri(), 1000);
         // before the client's response timeout (3 s): the read under way is answered, not tried again
         ProcessSignals.resume(silent);
 
         assertThat(nothing.body()).as("received in %s ms with shard 0's master silent", nothing.took().toMillis()).isNull();
         assertThat(nothing.took()).isLessThan(Duration.ofSeconds(2));
-        Received next = receive(node, uri, 10_000);
-        assertThat(next.body()).as("received in %s ms once the master answers", next.took().toMillis()).isEqualTo(ready);
+        Received next = receive(ready.node(), ready.uri(), 10_000);
+        assertThat(next.body()).as("received in %s ms once the master answers", next.took().toMillis())
+                .isEqualTo(ready.body());
         assertThat(next.took()).isLessThan(Duration.ofSeconds(5));
     }
 }
