@@ -56,7 +56,7 @@ final class LegacyMigration {
         this.owner = owner;
         String legacy = options.getMigrateFrom();
         MigrateCodec codec = options.getMigrateCodec();
-        LegacyDelayedQueue legacyQueue = new LegacyDelayedQueue(endpoint.redissonClient(), options.getKeyPrefix(), legacy);
+        LegacyDelayedQueue legacyQueue = new LegacyDelayedQueue(endpoint.client(), options.getKeyPrefix(), legacy);
         Map<String, Object> headers = Map.of(RedisDelayConstants.MIGRATED_FROM, legacy);
         this.task = new MigrationTask(
                 legacyQueue, endpoint.queue(),

@@ -24,13 +24,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 import io.github.camelredisdelay.internal.ClientPool;
+import io.github.camelredisdelay.internal.ConnectedClient;
 import io.github.camelredisdelay.internal.EvictionPolicyCheck;
 import io.github.camelredisdelay.internal.MigrationProgress;
 import io.github.camelredisdelay.internal.QueueGuard;
@@ -73,7 +73,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
     @Metadata(description = "Default options for every endpoint of this component")
     private RedisDelayConfiguration configuration = new RedisDelayConfiguration();
 
-    private final SharedRegistry<Object, RedissonClient> clients = new SharedRegistry<>();
+    private final SharedRegistry<Object, ConnectedClient> clients = new SharedRegistry<>();
     private final SharedRegistry<String, TransferTask> transferTasks = new SharedRegistry<>();
     private final SharedRegistry<String, WakeChannels> wakeChannels = new SharedRegistry<>();
     private final SharedRegistry<String, QueueStatistics> statistics = new SharedRegistry<>();
@@ -273,24 +273,24 @@ public class RedisDelayComponent extends HealthCheckComponent {
      * The client for an endpoint's options: its client bean, or one this component creates and shares among endpoints
      * with equal connection options.
      */
-    RedissonClient acquireClient(RedisDelayConfiguration options) {
-        if (options.getRedissonClient() != null) {
-            return options.getRedissonClient();
+    ConnectedClient acquireClient(RedisDelayConfiguration options) {
+        RedissonClient bean = options.getRedissonClient();
+        if (bean != null) {
+            return clients.acquire(bean, () -> ConnectedClient.borrowed(bean));
         }
         return clients.acquire(RedissonClientFactory.connectionKey(options),
-                () -> RedissonClientFactory.create(getCamelContext(), options));
+                () -> ConnectedClient.owned(RedissonClientFactory.create(getCamelContext(), options)));
     }
 
     void releaseClient(RedisDelayConfiguration options) {
-        if (options.getRedissonClient() == null) {
-            // every endpoint using the client has stopped and settled its work: nothing in flight is worth waiting
-            // for; a command still waiting for the client's first connections would hold the stop for the whole wait
-            clients.release(RedissonClientFactory.connectionKey(options), RedisDelayComponent::shutDown);
-        }
+        RedissonClient bean = options.getRedissonClient();
+        // every endpoint using the client has stopped and settled its work: nothing in flight is worth waiting for; a
+        // command still waiting for the client's first connections would hold the stop for the whole wait
+        clients.release(bean != null ? bean : RedissonClientFactory.connectionKey(options), RedisDelayComponent::shutDown);
     }
 
-    private static void shutDown(RedissonClient client) {
-        client.shutdown(0, CLIENT_SHUTDOWN_MS, TimeUnit.MILLISECONDS);
+    private static void shutDown(ConnectedClient client) {
+        client.shutdown(CLIENT_SHUTDOWN_MS);
     }
 
     /**
@@ -365,7 +365,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
      * What the endpoints of a connection (of {@code client}) share, created by its first endpoint; its threads stop
      * after its last.
      */
-    ConnectionShares acquireConnection(String connection, RedissonClient client) {
+    ConnectionShares acquireConnection(String connection, ConnectedClient client) {
         return connections.acquire(connection, () -> {
             int number = timerNumbers.incrementAndGet();
             return new ConnectionShares(

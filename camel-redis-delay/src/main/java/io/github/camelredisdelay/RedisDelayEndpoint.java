@@ -29,6 +29,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 
+import io.github.camelredisdelay.internal.ConnectedClient;
 import io.github.camelredisdelay.internal.DueTime;
 import io.github.camelredisdelay.internal.EvictionPolicyCheck;
 import io.github.camelredisdelay.internal.InspectedMessage;
@@ -111,7 +112,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     private String deadLetterGuardKey;
     private QueueAdmin admin;
     private String statisticsKey;
-    private RedissonClient client;
+    private ConnectedClient client;
 
     public RedisDelayEndpoint(String uri, RedisDelayComponent component, String queueName,
                               RedisDelayConfiguration configuration) {
@@ -180,7 +181,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         super.doStart();
         RedisDelayComponent component = getComponent();
         ClientChoice.checkUnambiguous(getCamelContext(), configuration, queueName, component.isAutowiredEnabled());
-        RedissonClient client = component.acquireClient(configuration);
+        ConnectedClient client = component.acquireClient(configuration);
         this.client = client;
         WriteSync sync
                 = new WriteSync(configuration.getSyncReplicas(), configuration.isSyncAof(), configuration.getSyncTimeout());
@@ -563,7 +564,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         return admin;
     }
 
-    RedissonClient redissonClient() {
+    ConnectedClient client() {
         return client;
     }
 

@@ -80,7 +80,7 @@ class DynamicEndpointEvictionTest extends RedisDelayTestSupport {
         }
         assertThat(dueSet("orders").size()).isEqualTo(DISTINCT_DELAYS);
         assertThat(created).hasSize(DISTINCT_DELAYS);
-        RedissonClient client = created.get(0).redissonClient();
+        RedissonClient client = created.get(0).client().get();
         RedisDelayComponent component = node.getComponent("redis-delay", RedisDelayComponent.class);
 
         node.stop();

@@ -24,6 +24,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.camelredisdelay.embedded.RedisServerProcess;
+import io.github.camelredisdelay.internal.ConnectedClient;
 import io.github.camelredisdelay.internal.Delivery;
 import io.github.camelredisdelay.internal.QueueKeys;
 import io.github.camelredisdelay.internal.QueueShard;
@@ -146,7 +147,7 @@ class LongPendingListTest extends RedisDelayTestSupport {
         producer.sendBody("redis-delay:orders?operation=scheduleBatch", List.of("h1", "h2", "h3", "h4", "h5"));
         hold(server, "orders", 20_000);
         // a consumer reads the last five and, stopping, hands them back unrouted
-        QueueShard queue = new QueueShard(redis(), QueueKeys.of(keyPrefix, "orders"));
+        QueueShard queue = new QueueShard(ConnectedClient.borrowed(redis()), QueueKeys.of(keyPrefix, "orders"));
         List<Delivery> read = queue.group().readNew("stopping~60000", 5, null);
         assertThat(read).extracting(Delivery::messageId).hasSize(5);
         List<String> taken = new CopyOnWriteArrayList<>();

@@ -27,6 +27,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
+import io.github.camelredisdelay.internal.ConnectedClient;
 import io.github.camelredisdelay.internal.DueTime;
 import io.github.camelredisdelay.internal.QueueCounts;
 import io.github.camelredisdelay.internal.QueueKeys;
@@ -329,7 +330,7 @@ class RedriveTest extends RedisDelayTestSupport {
         String uri = "redis-delay:jobs?retrySchedule=10";
         ProducerTemplate producer = node(uri);
         // a dead letter whose stored bytes are no envelope (written by a newer version, or damaged)
-        QueueShard deadLetters = new QueueShard(redis(), QueueKeys.of(keyPrefix, "jobs.dead"));
+        QueueShard deadLetters = new QueueShard(ConnectedClient.borrowed(redis()), QueueKeys.of(keyPrefix, "jobs.dead"));
         deadLetters.schedule("unreadable", new byte[] { (byte) 0x7f, 1, 2, 3 }, DueTime.after(0), OnDuplicate.keep);
 
         try (LogLines log = LogLines.of(Redrive.class)) {

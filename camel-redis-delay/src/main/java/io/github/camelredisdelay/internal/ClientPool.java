@@ -15,7 +15,6 @@
  */
 package io.github.camelredisdelay.internal;
 
-import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,9 +34,9 @@ public final class ClientPool {
      * How many reads blocking in Redis may hold connections of {@code client}'s pool at once: a quarter of the pool, at
      * most {@code most}, none under 4; {@code most} for a client whose configuration cannot be read.
      */
-    public static int blockingReads(RedissonClient client, int most) {
+    public static int blockingReads(ConnectedClient client, int most) {
         try {
-            return blockingReads(client.getConfig(), most);
+            return blockingReads(client.config(), most);
         } catch (RuntimeException e) {
             LOG.debug("The pool size of Redis client {} cannot be read; {} reads may block in Redis", client, most, e);
             return most;

@@ -29,7 +29,6 @@ import java.util.function.Supplier;
 import io.github.camelredisdelay.internal.ScriptCalls.Durability;
 import org.redisson.api.RScript;
 import org.redisson.api.RStream;
-import org.redisson.api.RedissonClient;
 import org.redisson.api.stream.StreamCreateGroupArgs;
 import org.redisson.api.stream.StreamMessageId;
 import org.redisson.api.stream.StreamReadGroupArgs;
@@ -53,12 +52,16 @@ public final class ConsumerGroup {
 
     private final QueueKeys keys;
     private final ScriptCalls scripts;
-    private final RStream<String, byte[]> ready;
+    private final ConnectedClient client;
 
-    ConsumerGroup(RedissonClient client, QueueKeys keys, ScriptCalls scripts) {
+    ConsumerGroup(ConnectedClient client, QueueKeys keys, ScriptCalls scripts) {
+        this.client = client;
         this.keys = keys;
         this.scripts = scripts;
-        this.ready = client.getStream(keys.ready(), TEXT_KEYS_BINARY_VALUES);
+    }
+
+    private RStream<String, byte[]> ready() {
+        return client.get().getStream(keys.ready(), TEXT_KEYS_BINARY_VALUES);
     }
 
     /**
@@ -67,7 +70,7 @@ public final class ConsumerGroup {
      */
     public void create() {
         try {
-            ready.createGroup(StreamCreateGroupArgs.name(QueueKeys.GROUP).id(StreamMessageId.ALL).makeStream());
+            ready().createGroup(StreamCreateGroupArgs.name(QueueKeys.GROUP).id(StreamMessageId.ALL).makeStream());
         } catch (RedisException e) {
             if (Replies.errorReply(e, "BUSYGROUP ") == null) {
                 throw e;
@@ -81,7 +84,7 @@ public final class ConsumerGroup {
     public List<Delivery> readNew(String consumer, int count, Duration block) {
         StreamReadGroupArgs args = StreamReadGroupArgs.neverDelivered().count(count);
         StreamReadGroupArgs read = block != null ? args.timeout(block) : args;
-        return firstDeliveries(withGroup(() -> ready.readGroup(QueueKeys.GROUP, consumer, read)));
+        return firstDeliveries(withGroup(() -> ready().readGroup(QueueKeys.GROUP, consumer, read)));
     }
 
     /**

@@ -21,7 +21,6 @@ import java.util.List;
 
 import io.github.camelredisdelay.internal.ScriptCalls.Durability;
 import org.redisson.api.RScript;
-import org.redisson.api.RedissonClient;
 
 import static io.github.camelredisdelay.internal.Replies.bytes;
 import static io.github.camelredisdelay.internal.Replies.toLong;
@@ -43,7 +42,7 @@ public final class LegacyDelayedQueue {
     private final String name;
     private final ScriptCalls scripts;
 
-    public LegacyDelayedQueue(RedissonClient client, String keyPrefix, String name) {
+    public LegacyDelayedQueue(ConnectedClient client, String keyPrefix, String name) {
         this.name = QueueNames.validate(name);
         String base = keyPrefix + ":migrate:{" + name + "}:";
         List<Object> keys = List.of(

@@ -27,7 +27,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
-import org.redisson.api.RedissonClient;
 import org.redisson.client.RedisException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,7 +53,7 @@ public final class QueueGuard {
 
     private static final Logger LOG = LoggerFactory.getLogger(QueueGuard.class);
 
-    private final RedissonClient client;
+    private final ConnectedClient client;
     private final String keyPrefix;
     private final ShardedQueue queue;
     /** The endpoints that share the check, once per endpoint; guarded by itself. */
@@ -72,7 +71,7 @@ public final class QueueGuard {
     private volatile OtherCount otherCountInUse;
     private ScheduledFuture<?> checks;
 
-    public QueueGuard(RedissonClient client, String keyPrefix, ShardedQueue queue) {
+    public QueueGuard(ConnectedClient client, String keyPrefix, ShardedQueue queue) {
         this.client = client;
         this.keyPrefix = keyPrefix;
         this.queue = queue;

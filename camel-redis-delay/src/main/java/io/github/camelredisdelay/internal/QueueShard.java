@@ -26,7 +26,6 @@ import io.github.camelredisdelay.DuplicateMessageException;
 import io.github.camelredisdelay.OnDuplicate;
 import io.github.camelredisdelay.internal.ScriptCalls.Durability;
 import org.redisson.api.RScript;
-import org.redisson.api.RedissonClient;
 import org.redisson.client.RedisException;
 import org.redisson.client.codec.StringCodec;
 
@@ -48,7 +47,7 @@ public final class QueueShard {
      */
     static final Duration SECOND_CALL_LINK_BOUND = Duration.ofNanos(300_000);
 
-    private final RedissonClient client;
+    private final ConnectedClient client;
     private final QueueKeys keys;
     private final ScriptCalls scripts;
     private final ConsumerGroup group;
@@ -56,7 +55,7 @@ public final class QueueShard {
     private final ShardMigration migration;
     private final GroupCommit<ScheduleRequest, ScheduleResult> schedules;
 
-    public QueueShard(RedissonClient client, QueueKeys keys) {
+    public QueueShard(ConnectedClient client, QueueKeys keys) {
         this(client, keys, WriteSync.NONE, Runnable::run);
     }
 
@@ -64,7 +63,7 @@ public final class QueueShard {
      * @param sync      how long schedules, cancels, reschedules and acknowledgements wait for replicas
      * @param completer where the stages of {@link #scheduleAsync} complete: one task per script call
      */
-    public QueueShard(RedissonClient client, QueueKeys keys, WriteSync sync, Executor completer) {
+    public QueueShard(ConnectedClient client, QueueKeys keys, WriteSync sync, Executor completer) {
         this.client = client;
         this.keys = keys;
         this.scripts = new ScriptCalls(client, keys, sync);
@@ -226,7 +225,7 @@ public final class QueueShard {
 
     /** {@link #size}, when Redis answers. */
     public CompletionStage<Integer> sizeAsync() {
-        return client.getMap(keys.msg(), StringCodec.INSTANCE).sizeAsync();
+        return client.get().getMap(keys.msg(), StringCodec.INSTANCE).sizeAsync();
     }
 
     /**

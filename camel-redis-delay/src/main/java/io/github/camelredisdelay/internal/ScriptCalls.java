@@ -27,7 +27,6 @@ import org.redisson.api.BatchResult;
 import org.redisson.api.RBatch;
 import org.redisson.api.RFuture;
 import org.redisson.api.RScript;
-import org.redisson.api.RedissonClient;
 import org.redisson.client.RedisException;
 import org.redisson.client.RedisNoScriptException;
 import org.redisson.client.codec.ByteArrayCodec;
@@ -55,16 +54,15 @@ public final class ScriptCalls {
 
     private static final Logger LOG = LoggerFactory.getLogger(ScriptCalls.class);
 
-    private final RedissonClient client;
+    private final ConnectedClient client;
     private final String queue;
     private final String routingKey;
     private final WriteSync sync;
-    private final RScript script;
     private final List<Object> scriptKeys;
     private final Object[] commonArgs;
     private final OutageLog shortfalls;
 
-    ScriptCalls(RedissonClient client, QueueKeys keys, WriteSync sync) {
+    ScriptCalls(ConnectedClient client, QueueKeys keys, WriteSync sync) {
         this(client, keys.queue(), List.of(keys.due(), keys.msg(), keys.ready(), keys.fail(), keys.migrated(), keys.absent()),
              new Object[] { bytes(keys.wake()), bytes(QueueKeys.GROUP) }, sync);
     }
@@ -75,16 +73,15 @@ public final class ScriptCalls {
      *
      * @param name names the keys' owner in errors and logs
      */
-    ScriptCalls(RedissonClient client, String name, List<Object> scriptKeys, WriteSync sync) {
+    ScriptCalls(ConnectedClient client, String name, List<Object> scriptKeys, WriteSync sync) {
         this(client, name, scriptKeys, new Object[0], sync);
     }
 
-    private ScriptCalls(RedissonClient client, String name, List<Object> scriptKeys, Object[] commonArgs, WriteSync sync) {
+    private ScriptCalls(ConnectedClient client, String name, List<Object> scriptKeys, Object[] commonArgs, WriteSync sync) {
         this.client = client;
         this.queue = name;
         this.routingKey = (String) scriptKeys.get(0);
         this.sync = sync;
-        this.script = client.getScript(ByteArrayCodec.INSTANCE);
         this.scriptKeys = scriptKeys;
         this.commonArgs = commonArgs;
         this.shortfalls = new OutageLog(LOG, "Replication of acknowledgements on queue " + name);
@@ -103,7 +100,7 @@ public final class ScriptCalls {
         Object[] argv = argv(args);
         try {
             if (!waits(durability)) {
-                return script.evalAsync(routingKey, lua.mode(), lua.text(), type, scriptKeys, argv);
+                return script().evalAsync(routingKey, lua.mode(), lua.text(), type, scriptKeys, argv);
             }
             return pipelined(operation, lua, durability, batch -> batch.getScript(ByteArrayCodec.INSTANCE)
                     .evalAsync(routingKey, lua.mode(), lua.text(), type, scriptKeys, argv));
@@ -203,7 +200,7 @@ public final class ScriptCalls {
             if (!(Futures.unwrap(failure) instanceof RedisNoScriptException)) {
                 return CompletableFuture.failedFuture(failure);
             }
-            return script.scriptLoadAsync(routingKey, lua.text())
+            return script().scriptLoadAsync(routingKey, lua.text())
                     .thenCompose(loaded -> pipelinedOnce(operation, durability, commands));
         });
     }
@@ -221,9 +218,13 @@ public final class ScriptCalls {
         });
     }
 
+    private RScript script() {
+        return client.get().getScript(ByteArrayCodec.INSTANCE);
+    }
+
     /** A pipeline, followed by a wait for replicas as {@link WriteSync} and {@code durability} say. */
     private RBatch newBatch(Durability durability) {
-        return client.createBatch(waits(durability) ? sync.batchOptions() : BatchOptions.defaults());
+        return client.get().createBatch(waits(durability) ? sync.batchOptions() : BatchOptions.defaults());
     }
 
     /**

@@ -23,8 +23,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.stream.Stream;
 
-import org.redisson.api.RedissonClient;
-
 /**
  * The shards of one queue ({@code shards} option): each a {@link QueueShard} with keys of its own hash tag (see
  * {@link ShardTags}). A message lives on the shard its id picks; consumers and transfer tasks serve every shard. With
@@ -44,7 +42,7 @@ public final class ShardedQueue {
 
     /** @param completer where the stages of {@link QueueShard#scheduleAsync} complete: one task per script call */
     public static ShardedQueue of(
-            RedissonClient client, String keyPrefix, String queue, int shards, WriteSync sync, Executor completer) {
+            ConnectedClient client, String keyPrefix, String queue, int shards, WriteSync sync, Executor completer) {
         List<String> tags = ShardTags.of(queue, shards);
         return new ShardedQueue(
                 queue, tags, tags.stream()

@@ -23,7 +23,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import org.redisson.api.RPatternTopic;
-import org.redisson.api.RedissonClient;
 import org.redisson.api.listener.PatternMessageListener;
 import org.redisson.api.listener.PatternStatusListener;
 import org.redisson.client.codec.StringCodec;
@@ -44,7 +43,7 @@ public final class WakeChannels implements SharedService {
 
     private static final Logger LOG = LoggerFactory.getLogger(WakeChannels.class);
 
-    private final RPatternTopic topic;
+    private final ConnectedClient client;
     private final String pattern;
     private final ScheduledExecutorService timer;
     private final OutageLog outage;
@@ -54,9 +53,9 @@ public final class WakeChannels implements SharedService {
     private volatile int messageListenerId = -1;
     private volatile int statusListenerId = -1;
 
-    public WakeChannels(RedissonClient client, String keyPrefix, ScheduledExecutorService timer) {
+    public WakeChannels(ConnectedClient client, String keyPrefix, ScheduledExecutorService timer) {
+        this.client = client;
         this.pattern = globEscaped(keyPrefix) + ":*";
-        this.topic = client.getPatternTopic(pattern, StringCodec.INSTANCE);
         this.timer = timer;
         this.outage = new OutageLog(LOG, "Subscription to " + pattern);
     }
@@ -84,13 +83,17 @@ public final class WakeChannels implements SharedService {
         running = false;
         if (messageListenerId >= 0 || statusListenerId >= 0) {
             try {
-                topic.removeListenerAsync(messageListenerId, statusListenerId);
+                topic().removeListenerAsync(messageListenerId, statusListenerId);
             } catch (RuntimeException e) {
                 LOG.debug("Could not unsubscribe from {}: {}", pattern, e.toString());
             }
         }
         messageListenerId = -1;
         statusListenerId = -1;
+    }
+
+    private RPatternTopic topic() {
+        return client.get().getPatternTopic(pattern, StringCodec.INSTANCE);
     }
 
     private void subscribe() {
@@ -107,6 +110,7 @@ public final class WakeChannels implements SharedService {
             }
         };
         try {
+            RPatternTopic topic = topic();
             topic.addListenerAsync(onStatus).thenCompose(statusId -> {
                 statusListenerId = statusId;
                 return topic.addListenerAsync(String.class, onMessage);

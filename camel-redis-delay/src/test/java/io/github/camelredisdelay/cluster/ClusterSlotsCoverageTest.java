@@ -67,9 +67,7 @@ class ClusterSlotsCoverageTest extends ClusterTestSupport {
         }
 
         owner.command("CLUSTER", "ADDSLOTS", SLOT);
-        // a schedule sent before the client saw the slot served again waits out the client's retries (about 12 s)
-        // first; on a loaded machine (the default build's two test JVMs) more than one did, past 30 s
-        await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
+        await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
             defaultClient.sendBody(URI, "stored once the slot is served");
             return true;
         });

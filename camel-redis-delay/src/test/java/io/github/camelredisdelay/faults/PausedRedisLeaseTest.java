@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.Map;
 
 import io.github.camelredisdelay.OnDuplicate;
+import io.github.camelredisdelay.internal.ConnectedClient;
 import io.github.camelredisdelay.internal.Delivery;
 import io.github.camelredisdelay.internal.DueTime;
 import io.github.camelredisdelay.internal.Envelope;
@@ -41,7 +42,7 @@ class PausedRedisLeaseTest extends FaultTestSupport {
 
     @Test
     void extendingLeasesDoesNotWaitForARedisThatDoesNotAnswer() {
-        QueueShard queue = new QueueShard(redis(), QueueKeys.of(keyPrefix, "paused"));
+        QueueShard queue = new QueueShard(ConnectedClient.borrowed(redis()), QueueKeys.of(keyPrefix, "paused"));
         queue.schedule("a", EnvelopeCodec.encode(new Envelope("x", Map.of())), DueTime.after(0), OnDuplicate.keep);
         queue.group().create();
         Delivery delivery = queue.group().readNew("c1", 1, null).get(0);

@@ -43,7 +43,7 @@ class ClientShortageLogTest extends RedisDelayTestSupport {
         try {
             // the pool's only connection waits in a blocking pop, as a starved pool's connections do
             RFuture<String> parked = client.<String>getBlockingQueue(keyPrefix + ":parked").pollAsync(3, TimeUnit.SECONDS);
-            QueueShard queue = new QueueShard(client, QueueKeys.of(keyPrefix, "starved"));
+            QueueShard queue = new QueueShard(ConnectedClient.borrowed(client), QueueKeys.of(keyPrefix, "starved"));
             Throwable failure = catchThrowable(() -> queue.group().readNew("c1", 1, null));
             parked.toCompletableFuture().get(10, TimeUnit.SECONDS);
 

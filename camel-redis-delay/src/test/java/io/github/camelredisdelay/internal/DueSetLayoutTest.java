@@ -52,7 +52,7 @@ class DueSetLayoutTest extends RedisDelayTestSupport {
 
     @BeforeEach
     void createQueue() {
-        queue = new QueueShard(redis(), QueueKeys.of(keyPrefix, "q"));
+        queue = new QueueShard(ConnectedClient.borrowed(redis()), QueueKeys.of(keyPrefix, "q"));
         dueSet = dueSet("q");
     }
 

@@ -33,7 +33,7 @@ class HandBackTest extends RedisDelayTestSupport {
 
     @Test
     void anExtensionThatReachesRedisAfterTheHandBackDoesNotRenewTheLease() {
-        QueueShard queue = new QueueShard(redis(), QueueKeys.of(keyPrefix, "q"));
+        QueueShard queue = new QueueShard(ConnectedClient.borrowed(redis()), QueueKeys.of(keyPrefix, "q"));
         queue.schedule("a", EnvelopeCodec.encode(new Envelope("x", Map.of())), DueTime.after(0), OnDuplicate.keep);
         queue.group().create();
         Delivery read = queue.group().readNew("stopping", 10, null).get(0);
@@ -50,7 +50,7 @@ class HandBackTest extends RedisDelayTestSupport {
 
     @Test
     void aHandedBackEntryDeletedBeforeItIsTakenOverLeavesThePendingList() {
-        QueueShard queue = new QueueShard(redis(), QueueKeys.of(keyPrefix, "q"));
+        QueueShard queue = new QueueShard(ConnectedClient.borrowed(redis()), QueueKeys.of(keyPrefix, "q"));
         for (String id : List.of("a", "b")) {
             queue.schedule(id, EnvelopeCodec.encode(new Envelope(id, Map.of())), DueTime.after(0), OnDuplicate.keep);
         }
@@ -69,7 +69,7 @@ class HandBackTest extends RedisDelayTestSupport {
 
     @Test
     void handedBackMessagesCountAsReadyUntilAConsumerTakesThemOverAndTheirConsumerMayLeaveTheGroup() {
-        QueueShard queue = new QueueShard(redis(), QueueKeys.of(keyPrefix, "q"));
+        QueueShard queue = new QueueShard(ConnectedClient.borrowed(redis()), QueueKeys.of(keyPrefix, "q"));
         for (String id : List.of("a", "b", "c")) {
             queue.schedule(id, EnvelopeCodec.encode(new Envelope(id, Map.of())), DueTime.after(0), OnDuplicate.keep);
         }
@@ -101,7 +101,7 @@ class HandBackTest extends RedisDelayTestSupport {
 
     @Test
     void handedBackMessagesBehindAPageOfReplacedOnesAreTakenOverAsHandedBackNotAsExpiredLeases() {
-        QueueShard queue = new QueueShard(redis(), QueueKeys.of(keyPrefix, "q"));
+        QueueShard queue = new QueueShard(ConnectedClient.borrowed(redis()), QueueKeys.of(keyPrefix, "q"));
         for (String id : List.of("a", "b", "c", "d")) {
             queue.schedule(id, EnvelopeCodec.encode(new Envelope(id, Map.of())), DueTime.after(0), OnDuplicate.keep);
         }

@@ -40,7 +40,7 @@ class LeaseOwnershipTest extends RedisDelayTestSupport {
 
     @BeforeEach
     void messageTakenOverFromASlowConsumer() {
-        queue = new QueueShard(redis(), QueueKeys.of(keyPrefix, "q"));
+        queue = new QueueShard(ConnectedClient.borrowed(redis()), QueueKeys.of(keyPrefix, "q"));
         ready = redis().getStream(key("q", "ready"));
         queue.schedule("a", EnvelopeCodec.encode(new Envelope("x", Map.of())), DueTime.after(0), OnDuplicate.keep);
         queue.group().create();
@@ -66,7 +66,8 @@ class LeaseOwnershipTest extends RedisDelayTestSupport {
 
     @Test
     void deadLetteringADeliveryAnotherConsumerHoldsChangesNothing() {
-        ShardedQueue deadLetterQueue = ShardedQueue.of(redis(), keyPrefix, "q.dead", 1, WriteSync.NONE, Runnable::run);
+        ShardedQueue deadLetterQueue
+                = ShardedQueue.of(ConnectedClient.borrowed(redis()), keyPrefix, "q.dead", 1, WriteSync.NONE, Runnable::run);
 
         assertThat(new DeadLetters(queue, deadLetterQueue).move("slow", slow, "boom").refusal()).isEqualTo(Refusal.LEASE_LOST);
 

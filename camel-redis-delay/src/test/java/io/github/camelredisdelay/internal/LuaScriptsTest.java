@@ -44,7 +44,7 @@ class LuaScriptsTest extends RedisDelayTestSupport {
 
     @BeforeEach
     void createQueue() {
-        queue = new QueueShard(redis(), QueueKeys.of(keyPrefix, "q"));
+        queue = new QueueShard(ConnectedClient.borrowed(redis()), QueueKeys.of(keyPrefix, "q"));
     }
 
     private static byte[] bytes(String text) {
@@ -271,7 +271,8 @@ class LuaScriptsTest extends RedisDelayTestSupport {
     @Test
     void aMessageOfAPurgesStartWhoseLastDeliveryFailsWhileItRunsIsRemovedNotDeadLettered() {
         List<Delivery> inFlight = inFlight(4);
-        ShardedQueue deadLetterQueue = ShardedQueue.of(redis(), keyPrefix, "q.dead", 1, WriteSync.NONE, Runnable::run);
+        ShardedQueue deadLetterQueue
+                = ShardedQueue.of(ConnectedClient.borrowed(redis()), keyPrefix, "q.dead", 1, WriteSync.NONE, Runnable::run);
 
         PurgeProgress progress = queue.inspection().purgeChunk(2, PurgeProgress.START);
         // the last delivery fails for the last time before the purge reaches its stream entry

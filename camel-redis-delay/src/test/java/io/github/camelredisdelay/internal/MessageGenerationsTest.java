@@ -37,7 +37,7 @@ class MessageGenerationsTest extends RedisDelayTestSupport {
 
     @BeforeEach
     void createQueue() {
-        queue = new QueueShard(redis(), QueueKeys.of(keyPrefix, "q"));
+        queue = new QueueShard(ConnectedClient.borrowed(redis()), QueueKeys.of(keyPrefix, "q"));
         queue.group().create();
     }
 

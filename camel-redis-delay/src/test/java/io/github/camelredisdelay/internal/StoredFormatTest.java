@@ -78,7 +78,7 @@ class StoredFormatTest extends RedisDelayTestSupport {
 
     /** Writes every fixture with this version's scripts and returns them by name, as stored bytes. */
     private Map<String, byte[]> writeWithTodaysCode() {
-        QueueShard queue = new QueueShard(redis(), QueueKeys.of(keyPrefix, "fixtures"));
+        QueueShard queue = new QueueShard(ConnectedClient.borrowed(redis()), QueueKeys.of(keyPrefix, "fixtures"));
         queue.group().create();
         queue.schedule("all-header-types", envelope("order-1 ✓", everyHeaderType()), DueTime.after(60_000), OnDuplicate.keep);
         queue.schedule("bytes-body", envelope(new byte[] { 0, 1, -128, 127 }, Map.of()), DueTime.after(60_000),

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.camelredisdelay.internal.ConnectedClient;
 import io.github.camelredisdelay.internal.LegacyBatch;
 import io.github.camelredisdelay.internal.LegacyDelayedQueue;
 import io.github.camelredisdelay.internal.LegacyMessage;
@@ -51,7 +52,7 @@ class LargeLegacyValuesTest extends RedisDelayTestSupport {
         offerLongAgo(keys, values("pending", 12));
         redis().getList(keys.destination(), StringCodec.INSTANCE).addAll(values("ready", 12));
 
-        LegacyBatch batch = new LegacyDelayedQueue(redis(), keyPrefix, keys.name())
+        LegacyBatch batch = new LegacyDelayedQueue(ConnectedClient.borrowed(redis()), keyPrefix, keys.name())
                 .claim("task", "orders", 5_000, MigrationTask.BATCH_SIZE);
 
         List<LegacyMessage> messages = batch.messages();

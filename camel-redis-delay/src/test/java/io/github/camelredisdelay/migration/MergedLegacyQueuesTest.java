@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 
+import io.github.camelredisdelay.internal.ConnectedClient;
 import io.github.camelredisdelay.internal.Envelope;
 import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.LegacyDelayedQueue;
@@ -41,13 +42,14 @@ class MergedLegacyQueuesTest extends RedisDelayTestSupport {
 
     @Test
     void theSameValueDueInTwoLegacyQueuesIsMigratedFromEachAsAMessageOfItsOwn() {
-        ShardedQueue queue = ShardedQueue.of(redis(), keyPrefix, "orders", 1, WriteSync.NONE, Runnable::run);
+        ShardedQueue queue
+                = ShardedQueue.of(ConnectedClient.borrowed(redis()), keyPrefix, "orders", 1, WriteSync.NONE, Runnable::run);
         for (int i = 0; i < 2; i++) {
             String legacy = "legacy-" + UUID.randomUUID().toString().substring(0, 8);
             // already due: in the destination list, where no random id sets the two apart
             redis().getList(legacy, StringCodec.INSTANCE).add("order-42");
             MigrationTask task = new MigrationTask(
-                    new LegacyDelayedQueue(redis(), keyPrefix, legacy), queue,
+                    new LegacyDelayedQueue(ConnectedClient.borrowed(redis()), keyPrefix, legacy), queue,
                     value -> EnvelopeCodec.encode(new Envelope(new String(value, StandardCharsets.UTF_8), Map.of())));
             await().atMost(Duration.ofSeconds(5)).until(() -> {
                 task.step();

@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.camelredisdelay.internal.ConnectedClient;
 import io.github.camelredisdelay.internal.Envelope;
 import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.LegacyBatch;
@@ -147,7 +148,7 @@ class RepeatedBatchTest extends RedisDelayTestSupport {
                 old.offer("m" + i, 0);
             }
         }
-        return new LegacyDelayedQueue(redis(), keyPrefix, legacy);
+        return new LegacyDelayedQueue(ConnectedClient.borrowed(redis()), keyPrefix, legacy);
     }
 
     /** The queue "orders", with a route recording what it delivers. */
@@ -158,7 +159,7 @@ class RepeatedBatchTest extends RedisDelayTestSupport {
                 from("redis-delay:orders").process(exchange -> delivered.add(exchange.getIn().getBody(String.class)));
             }
         });
-        return ShardedQueue.of(redis(), keyPrefix, "orders", 1, WriteSync.NONE, Runnable::run);
+        return ShardedQueue.of(ConnectedClient.borrowed(redis()), keyPrefix, "orders", 1, WriteSync.NONE, Runnable::run);
     }
 
     private static void write(ShardedQueue queue, LegacyBatch batch) {

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 
+import io.github.camelredisdelay.internal.ConnectedClient;
 import io.github.camelredisdelay.internal.Envelope;
 import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.LegacyDelayedQueue;
@@ -46,9 +47,10 @@ class SameLegacyQueueTwoQueuesTest extends RedisDelayTestSupport {
     private final String legacy = "legacy-" + UUID.randomUUID().toString().substring(0, 8);
 
     private MigrationTask migrationInto(String queueName) {
-        ShardedQueue queue = ShardedQueue.of(redis(), keyPrefix, queueName, 1, WriteSync.NONE, Runnable::run);
+        ShardedQueue queue
+                = ShardedQueue.of(ConnectedClient.borrowed(redis()), keyPrefix, queueName, 1, WriteSync.NONE, Runnable::run);
         return new MigrationTask(
-                new LegacyDelayedQueue(redis(), keyPrefix, legacy), queue,
+                new LegacyDelayedQueue(ConnectedClient.borrowed(redis()), keyPrefix, legacy), queue,
                 value -> EnvelopeCodec.encode(new Envelope(new String(value, StandardCharsets.UTF_8), Map.of())));
     }
 
