@@ -60,8 +60,6 @@ import org.redisson.api.RedissonClient;
 @Component("redis-delay")
 public class RedisDelayComponent extends HealthCheckComponent {
 
-    /** Longest wait of a client's shutdown for its commands in flight and its connections to close. */
-    private static final long CLIENT_SHUTDOWN_MS = 200;
     /** Longest wait of the timer threads' running tasks on stop. */
     private static final long TIMER_SHUTDOWN_MS = 200;
     /**
@@ -265,7 +263,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
         }
         // clients a stopped consumer still kept for deliveries that never settled (deaf to the stop); Camel shuts the
         // lease timers down with the context
-        clients.disposeAll(RedisDelayComponent::shutDown);
+        clients.disposeAll(ConnectedClient::shutdown);
         super.doStop();
     }
 
@@ -279,18 +277,14 @@ public class RedisDelayComponent extends HealthCheckComponent {
             return clients.acquire(bean, () -> ConnectedClient.borrowed(bean));
         }
         return clients.acquire(RedissonClientFactory.connectionKey(options),
-                () -> ConnectedClient.owned(RedissonClientFactory.create(getCamelContext(), options)));
+                () -> ConnectedClient.owned(RedissonClientFactory.config(getCamelContext(), options)));
     }
 
     void releaseClient(RedisDelayConfiguration options) {
         RedissonClient bean = options.getRedissonClient();
         // every endpoint using the client has stopped and settled its work: nothing in flight is worth waiting for; a
         // command still waiting for the client's first connections would hold the stop for the whole wait
-        clients.release(bean != null ? bean : RedissonClientFactory.connectionKey(options), RedisDelayComponent::shutDown);
-    }
-
-    private static void shutDown(ConnectedClient client) {
-        client.shutdown(CLIENT_SHUTDOWN_MS);
+        clients.release(bean != null ? bean : RedissonClientFactory.connectionKey(options), ConnectedClient::shutdown);
     }
 
     /**

@@ -26,15 +26,13 @@ import java.util.HexFormat;
 import org.apache.camel.CamelContext;
 import org.apache.camel.RuntimeCamelException;
 import org.apache.camel.support.ResourceHelper;
-import org.redisson.Redisson;
-import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
 import org.redisson.config.ConstantDelay;
 import org.redisson.config.SingleServerConfig;
 
 /**
- * Creates the RedissonClient the component owns when no client bean is given.
+ * Configures the RedissonClient the component owns when no client bean is given.
  */
 final class RedissonClientFactory {
 
@@ -62,7 +60,8 @@ final class RedissonClientFactory {
         }
     }
 
-    static RedissonClient create(CamelContext context, RedisDelayConfiguration configuration) {
+    /** The configuration of the client for {@code configuration}'s connection options. */
+    static Config config(CamelContext context, RedisDelayConfiguration configuration) {
         Config config = configuration.getRedissonConfig() != null
                 ? loadYaml(context, configuration.getRedissonConfig()) : singleServer(configuration);
         // Redisson's default codec would deserialize any class; every call passes its own codec anyway.
@@ -70,9 +69,10 @@ final class RedissonClientFactory {
         // The component stores no Redisson objects in Redis; with references on, Redisson checks every value passed to
         // a script for its annotations by reflection (about 1 µs of client CPU per scheduled or delivered message).
         config.setReferenceEnabled(false);
-        // Start even while Redis is down; consumers and the transfer task retry until it is back.
-        config.setLazyInitialization(true);
-        return Redisson.create(config);
+        // the component creates the client when first used, one caller at a time (ConnectedClient): a client that
+        // connected lazily could hang after a failed first connection
+        config.setLazyInitialization(false);
+        return config;
     }
 
     private static Config singleServer(RedisDelayConfiguration configuration) {

@@ -21,15 +21,14 @@ import java.nio.file.Path;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The settings of the client the component creates, from an address or from a YAML file. Clients start lazily, so
- * nothing here connects to Redis.
+ * The settings of the client the component creates, from an address or from a YAML file. Only the configuration is
+ * built, so nothing here connects to Redis.
  */
 class RedissonClientFactoryTest {
 
@@ -44,6 +43,7 @@ class RedissonClientFactoryTest {
     @Test
     void aClientFromAYamlFileSkipsRedissonsReferenceChecksToo(@TempDir Path dir) throws Exception {
         Path yaml = Files.writeString(dir.resolve("redisson.yaml"), """
+                lazyInitialization: true
                 singleServerConfig:
                   address: "redis://127.0.0.1:6379"
                 """);
@@ -57,17 +57,13 @@ class RedissonClientFactoryTest {
     private static void componentSettings(Config config) {
         assertThat(config.isReferenceEnabled()).isFalse();
         assertThat(config.getCodec()).isSameAs(StringCodec.INSTANCE);
-        assertThat(config.isLazyInitialization()).isTrue();
+        // the component creates the client when first used, one caller at a time (ConnectedClient)
+        assertThat(config.isLazyInitialization()).isFalse();
     }
 
     private static Config settingsOf(RedisDelayConfiguration configuration) throws Exception {
         try (DefaultCamelContext context = new DefaultCamelContext()) {
-            RedissonClient client = RedissonClientFactory.create(context, configuration);
-            try {
-                return client.getConfig();
-            } finally {
-                client.shutdown();
-            }
+            return RedissonClientFactory.config(context, configuration);
         }
     }
 }

@@ -17,6 +17,7 @@ package io.github.camelredisdelay.internal;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
@@ -24,84 +25,124 @@ import org.redisson.client.RedisConnectionException;
 import org.redisson.config.Config;
 
 /**
- * A Redisson client that the component uses only once it has connected, and whose first connection is made by one
- * caller at a time.
+ * The Redisson client of a connection, handed out only once it has connected; its first connection is made by one
+ * caller at a time, and a failed attempt answers every caller that waited for it.
  * <p>
- * A client with lazy initialization (the component's own, or a bean built so) connects at its first call. When that
- * connection fails, Redisson 4.7 lets the next caller try again, and a caller that tries while another one's failed try
- * is still returning can wait for ever on its own try (on a cluster, where the retry tears down what the failed try set
- * up), and with it every later call of the client. Callers waiting here in turn never overlap: each either finds the
- * client connected or makes one try itself, whose failure it throws.
+ * The component creates its own clients here, when first used, rather than with Redisson's lazy initialization. A
+ * lazily initialized client of Redisson 4.7 keeps what a failed first connection set up; on a cluster, taking that down
+ * on the next attempt can run a new attempt on one of the client's own I/O threads (stalling it until the attempt times
+ * out, 40 s by default), and two attempts at once can leave one waiting for ever, and every later call of the client
+ * with it. A client that fails to connect here is shut down whole, and the next caller creates a new one. A client bean
+ * is used as it was built; if it is lazily initialized, its first connection is made here too, one caller at a time.
  */
 public final class ConnectedClient {
 
-    private final RedissonClient client;
-    private final boolean owned;
-    private final ReentrantLock firstConnection = new ReentrantLock();
-    private volatile boolean connected;
+    /** Longest wait of a client's shutdown for its commands in flight and its connections to close. */
+    private static final long SHUTDOWN_MS = 200;
 
-    private ConnectedClient(RedissonClient client, boolean owned) {
-        this.client = client;
+    private final Supplier<RedissonClient> connect;
+    private final Supplier<Config> config;
+    private final boolean owned;
+    private final ReentrantLock attempts = new ReentrantLock();
+    private volatile RedissonClient client;
+    private volatile long failedAttempts;
+    private RuntimeException lastFailure;
+    private volatile boolean shutDown;
+
+    private ConnectedClient(Supplier<RedissonClient> connect, Supplier<Config> config, boolean owned) {
+        this.connect = connect;
+        this.config = config;
         this.owned = owned;
     }
 
-    /** A client the component created: {@link #shutdown} shuts it down. */
-    public static ConnectedClient owned(RedissonClient client) {
-        return new ConnectedClient(client, true);
+    /** A client the component creates from {@code config} when first used, and {@link #shutdown shuts down}. */
+    public static ConnectedClient owned(Config config) {
+        return new ConnectedClient(() -> Redisson.create(config), () -> config, true);
     }
 
     /** A client the application gave (a bean): the application shuts it down, never {@link #shutdown}. */
-    public static ConnectedClient borrowed(RedissonClient client) {
-        return new ConnectedClient(client, false);
+    public static ConnectedClient borrowed(RedissonClient bean) {
+        return new ConnectedClient(() -> {
+            if (bean instanceof Redisson redisson) {
+                // a lazily initialized client connects here, or throws why it cannot
+                redisson.getCommandExecutor().getConnectionManager().getEntrySet();
+            }
+            return bean;
+        }, bean::getConfig, false);
     }
 
     /**
-     * The client, connected: the first callers make its first connection, one at a time.
+     * The client, connected: the first callers connect it, one at a time.
      *
-     * @throws org.redisson.client.RedisException when the client cannot connect (Redis is down, say), or the caller is
-     *                                            interrupted while another caller tries
+     * @throws org.redisson.client.RedisException when it cannot connect (Redis is down, say): the failure of this
+     *                                            caller's attempt, or of one made while this caller waited for it
      */
     public RedissonClient get() {
-        if (!connected) {
-            connect();
-        }
-        return client;
+        RedissonClient connected = client;
+        return connected != null ? connected : connect();
     }
 
-    private void connect() {
+    private RedissonClient connect() {
+        long failedBefore = failedAttempts;
         try {
-            firstConnection.lockInterruptibly();
+            attempts.lockInterruptibly();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RedisConnectionException("Interrupted while waiting for the client's first connection", e);
         }
         try {
-            if (!connected) {
-                if (client instanceof Redisson redisson) {
-                    // a client with lazy initialization connects here, or throws why it cannot
-                    redisson.getCommandExecutor().getConnectionManager().getEntrySet();
+            if (client != null) {
+                return client;
+            }
+            if (shutDown) {
+                throw new RedisConnectionException("The client is shut down");
+            }
+            if (failedAttempts != failedBefore) {
+                throw new RedisConnectionException(lastFailure.getMessage(), lastFailure);
+            }
+            try {
+                RedissonClient made = connect.get();
+                client = made;
+                if (shutDown) {
+                    shutDown(made);
                 }
-                connected = true;
+                return made;
+            } catch (RuntimeException e) {
+                lastFailure = e;
+                failedAttempts++;
+                throw e;
             }
         } finally {
-            firstConnection.unlock();
+            attempts.unlock();
         }
     }
 
     /** The client's configuration, read without connecting. */
     public Config config() {
-        return client.getConfig();
+        return config.get();
     }
 
-    /** Shuts the client down if the component created it, waiting at most {@code timeoutMillis}. */
-    public void shutdown(long timeoutMillis) {
-        if (owned) {
-            client.shutdown(0, timeoutMillis, TimeUnit.MILLISECONDS);
+    /**
+     * Shuts the client down if the component created it, waiting at most 200 ms for its commands in flight; a client
+     * still connecting is shut down once connected.
+     */
+    public void shutdown() {
+        shutDown = true;
+        RedissonClient connected = client;
+        if (connected != null) {
+            shutDown(connected);
+        }
+    }
+
+    private void shutDown(RedissonClient connected) {
+        if (owned && !connected.isShuttingDown()) {
+            connected.shutdown(0, SHUTDOWN_MS, TimeUnit.MILLISECONDS);
         }
     }
 
     @Override
     public String toString() {
-        return client.toString();
+        RedissonClient connected = client;
+        return connected != null ? connected.toString() : "Redisson client, not connected";
     }
 }
