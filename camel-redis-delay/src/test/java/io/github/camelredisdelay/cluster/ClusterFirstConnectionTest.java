@@ -33,7 +33,6 @@ import org.apache.camel.ProducerTemplate;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * A client whose first connection to a cluster fails (a slot no master serves, with Redisson's default
@@ -44,7 +43,6 @@ import static org.awaitility.Awaitility.await;
 @CamelSide
 class ClusterFirstConnectionTest extends ClusterTestSupport {
 
-    private static final String SLOT = "16383";
     private static final String URI = "redis-delay:orders?delay=1h";
     private static final int SENDERS = 8;
     private static final int ROUNDS = 3;
@@ -53,11 +51,6 @@ class ClusterFirstConnectionTest extends ClusterTestSupport {
 
     @Test
     void everySenderOfAClientWhoseFirstConnectionFailedIsAnsweredOnceEverySlotIsServed() throws Exception {
-        RedisServerProcess owner = cluster.masterOf("{reminders}");
-        assertThat(owner.command("CLUSTER", "COUNTKEYSINSLOT", SLOT)).as("the slot of the last master").isEqualTo("0");
-        for (RedisServerProcess node : cluster.nodes()) {
-            node.command("CONFIG", "SET", "cluster-require-full-coverage", "no");
-        }
         // without retries a first connection fails within a few milliseconds: many fail while the senders run
         Path config = RedissonClusterYaml.write(cluster.nodeAddresses());
         Files.writeString(config, Files.readString(config).replace("retryAttempts: 3", "retryAttempts: 0"));
@@ -68,7 +61,7 @@ class ClusterFirstConnectionTest extends ClusterTestSupport {
         });
         try {
             for (int round = 1; round <= ROUNDS; round++) {
-                unserve();
+                RedisServerProcess owner = unserveLastSlot();
                 try (CamelNodes nodes = new CamelNodes()) {
                     ProducerTemplate template = nodes.start(options -> {
                         options.setRedissonConfig("file:" + config);
@@ -76,7 +69,7 @@ class ClusterFirstConnectionTest extends ClusterTestSupport {
                     }).createProducerTemplate();
                     List<Future<Integer>> sends = startSenders(senders, template);
                     Thread.sleep(UNSERVED.toMillis());
-                    owner.command("CLUSTER", "ADDSLOTS", SLOT);
+                    owner.command("CLUSTER", "ADDSLOTS", LAST_SLOT);
 
                     long deadline = System.nanoTime() + ANSWER_WAIT.toNanos();
                     int stored = 0;
@@ -98,21 +91,6 @@ class ClusterFirstConnectionTest extends ClusterTestSupport {
             Files.delete(config);
         }
         assertThat(masterOf("orders").command("HLEN", key("orders", "msg"))).isEqualTo(String.valueOf(SENDERS * ROUNDS));
-    }
-
-    private static void unserve() {
-        // every node has heard of the last round's ADDSLOTS first: DELSLOTS of an unassigned slot is refused
-        awaitSlotsAssigned(16384);
-        for (RedisServerProcess node : cluster.nodes()) {
-            node.command("CLUSTER", "DELSLOTS", SLOT);
-        }
-        awaitSlotsAssigned(16383);
-    }
-
-    private static void awaitSlotsAssigned(int slots) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> cluster.nodes().stream()
-                .allMatch(node -> node.command("CLUSTER", "INFO").lines()
-                        .anyMatch(line -> line.equals("cluster_slots_assigned:" + slots))));
     }
 
     /** Each sender sends until one message is stored (then answers 1), at most 10,000 times and for a minute. */

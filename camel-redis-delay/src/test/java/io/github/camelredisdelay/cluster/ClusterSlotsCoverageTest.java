@@ -36,19 +36,11 @@ import static org.awaitility.Awaitility.await;
  */
 class ClusterSlotsCoverageTest extends ClusterTestSupport {
 
-    private static final String SLOT = "16383";
     private static final String URI = "redis-delay:orders?delay=1h";
 
     @Test
     void aSlotNoMasterServesFailsEveryQueueOfADefaultClientUntilItIsServedAgain() throws Exception {
-        RedisServerProcess owner = cluster.masterOf("{reminders}");
-        assertThat(owner.command("CLUSTER", "COUNTKEYSINSLOT", SLOT)).as("the slot of the last master").isEqualTo("0");
-        for (RedisServerProcess node : cluster.nodes()) {
-            node.command("CONFIG", "SET", "cluster-require-full-coverage", "no");
-            node.command("CLUSTER", "DELSLOTS", SLOT);
-        }
-        await().atMost(Duration.ofSeconds(10)).until(() -> cluster.nodes().stream()
-                .allMatch(node -> node.command("CLUSTER", "INFO").contains("cluster_slots_assigned:16383")));
+        RedisServerProcess owner = unserveLastSlot();
         ProducerTemplate defaultClient = startContext().createProducerTemplate();
 
         assertThatThrownBy(() -> defaultClient.sendBody(URI, "refused")).isInstanceOf(CamelExecutionException.class)
@@ -66,7 +58,7 @@ class ClusterSlotsCoverageTest extends ClusterTestSupport {
             Files.delete(lenient);
         }
 
-        owner.command("CLUSTER", "ADDSLOTS", SLOT);
+        owner.command("CLUSTER", "ADDSLOTS", LAST_SLOT);
         await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
             defaultClient.sendBody(URI, "stored once the slot is served");
             return true;

@@ -18,6 +18,7 @@ package io.github.camelredisdelay.cluster;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.UUID;
 
 import io.github.camelredisdelay.embedded.RedisBinary;
@@ -32,6 +33,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 /**
  * Base of the tests against a real Redis Cluster of three masters and three replicas, one per test class, from the
  * binary {@value RedisServerExtension#BINARY_PROPERTY} chooses. Each CamelContext's component is configured the
@@ -45,6 +49,8 @@ abstract class ClusterTestSupport {
     static RedisClusterDeployment cluster;
     /** Key prefix of this test class' queues. */
     static String keyPrefix;
+    /** The slot {@link #unserveLastSlot} takes from its master. */
+    static final String LAST_SLOT = "16383";
 
     private static Path redissonConfig;
     private static final CamelNodes NODES = new CamelNodes();
@@ -86,6 +92,31 @@ abstract class ClusterTestSupport {
     /** The key of one of a queue's structures, e.g. {@code key("orders", "msg")}. */
     static String key(String queue, String structure) {
         return keyPrefix + ":{" + queue + "}:" + structure;
+    }
+
+    /**
+     * Makes every node forget who serves {@link #LAST_SLOT} (no key of these tests is in it), with
+     * cluster-require-full-coverage no, so that Redis serves the other slots on.
+     *
+     * @return the master that served it, which may take it again with {@code CLUSTER ADDSLOTS}
+     */
+    static RedisServerProcess unserveLastSlot() {
+        RedisServerProcess owner = cluster.masterOf("{reminders}");
+        assertThat(owner.command("CLUSTER", "COUNTKEYSINSLOT", LAST_SLOT)).as("the slot of the last master").isEqualTo("0");
+        // every node has heard of an earlier ADDSLOTS first: DELSLOTS of an unassigned slot is refused
+        awaitSlotsAssigned(16384);
+        for (RedisServerProcess node : cluster.nodes()) {
+            node.command("CONFIG", "SET", "cluster-require-full-coverage", "no");
+            node.command("CLUSTER", "DELSLOTS", LAST_SLOT);
+        }
+        awaitSlotsAssigned(16383);
+        return owner;
+    }
+
+    private static void awaitSlotsAssigned(int slots) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> cluster.nodes().stream()
+                .allMatch(node -> node.command("CLUSTER", "INFO").lines()
+                        .anyMatch(line -> line.equals("cluster_slots_assigned:" + slots))));
     }
 
     /** The node that serves the slot of every key of {@code queue} now. */
