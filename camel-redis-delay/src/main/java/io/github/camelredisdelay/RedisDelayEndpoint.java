@@ -269,10 +269,12 @@ public class RedisDelayEndpoint extends DefaultEndpoint
 
     /**
      * What an endpoint that checks its dead-letter queue puts before that queue's problem: the queue is not its own,
-     * and the count compared with the queue's is the endpoint's {@code shards}.
+     * the count compared with the queue's is the endpoint's {@code shards}, and naming another dead-letter queue is a
+     * way out too.
      */
     private String deadLetteringRole() {
-        return "Its consumer dead-letters to queue " + deadLetterQueue.name() + ", in this endpoint's shards: ";
+        return "Its consumer dead-letters to queue " + deadLetterQueue.name()
+               + ", in this endpoint's shards (set the count below, or name another deadLetterQueue): ";
     }
 
     /**
