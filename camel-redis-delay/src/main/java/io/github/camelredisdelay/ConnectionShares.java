@@ -21,8 +21,8 @@ import java.util.concurrent.Semaphore;
 /**
  * What every endpoint of one Redis connection (client) shares in a CamelContext, whatever its queue and key prefix.
  * Each connection has timer threads of its own: the first call on a client that has never reached its Redis blocks the
- * calling thread for the whole connect attempt (Redisson's lazy initialization), so a server that does not answer
- * delays only the queues on it.
+ * calling thread for the whole connect attempt ({@link io.github.camelredisdelay.internal.ConnectedClient}), so a
+ * server that does not answer delays only the queues on it.
  *
  * @param transfer      runs the transfer tasks' steps, the wake channels' subscriptions and the checks of the server
  * @param leases        extends the leases of every consumer's fetched messages

@@ -372,7 +372,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
     void releaseConnection(String connection) {
         connections.release(connection, released -> {
             // their tasks only arm timers and send asynchronous calls; a task still stuck in the client's first connect
-            // (Redisson's lazy initialization blocks the caller) is interrupted rather than waited for
+            // (ConnectedClient blocks the caller) is interrupted rather than waited for
             getCamelContext().getExecutorServiceManager().shutdownGraceful(released.transfer(), TIMER_SHUTDOWN_MS);
             getCamelContext().getExecutorServiceManager().shutdownGraceful(released.leases(), TIMER_SHUTDOWN_MS);
         });

@@ -228,7 +228,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
             if (configuration.isRequireNoEviction()) {
                 EvictionPolicyCheck.require(shard);
             } else {
-                // off the start thread: the client's first call waits for its connection (lazy initialization)
+                // off the start thread: the client's first call waits for its connection (ConnectedClient)
                 connectionShares.transfer().execute(() -> component.evictionPolicyCheck().checkSoon(shard, connection));
             }
             String key = connection + "|" + shard.keys().due();

@@ -46,8 +46,8 @@ public final class EvictionPolicyCheck {
 
     /**
      * Reads the policy of the node holding {@code shard} without waiting for the reply, and warns once when it evicts.
-     * The client's first call may still block the caller for its connect (Redisson's lazy initialization): call it from
-     * a thread that may wait.
+     * The client's first call may still block the caller for its connect ({@link ConnectedClient}): call it from a
+     * thread that may wait.
      *
      * @param connection identifies the client, e.g. its address
      */

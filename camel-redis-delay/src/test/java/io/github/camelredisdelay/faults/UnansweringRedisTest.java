@@ -41,9 +41,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The first call on a client that has never reached its Redis blocks the calling thread for the whole connect attempt
- * (Redisson's lazy initialization, which lets a context start while Redis is down). A Redis that does not answer (here
- * a server stopped with SIGSTOP) must delay only the queues on it, not those of another Redis in the same context.
- * Camel's side: a stopped process answers nothing whatever server it runs, so the Redis 7 pass is enough.
+ * (the client is created when first used, which lets a context start while Redis is down). A Redis that does not answer
+ * (here a server stopped with SIGSTOP) must delay only the queues on it, not those of another Redis in the same
+ * context. Camel's side: a stopped process answers nothing whatever server it runs, so the Redis 7 pass is enough.
  */
 @CamelSide
 class UnansweringRedisTest extends FaultTestSupport {
