@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
 
+import io.github.camelredisdelay.test.LogLines;
 import org.junit.jupiter.api.Test;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
@@ -65,6 +66,23 @@ class ConnectedClientTest {
             ConnectedClient.borrowed(bean).shutdown();
 
             assertThat(bean.isShutdown()).isFalse();
+        } finally {
+            bean.shutdown();
+        }
+    }
+
+    @Test
+    void aLazilyInitializedClusterClientBeanIsWarnedOf() throws IOException {
+        Config config = new Config();
+        config.setLazyInitialization(true);
+        config.useClusterServers().addNodeAddress("redis://127.0.0.1:" + closedPort());
+        RedissonClient bean = Redisson.create(config);
+        try (LogLines log = LogLines.of(ConnectedClient.class)) {
+            ConnectedClient.borrowed(bean);
+
+            // the stall of design notes 10 is the bean's to avoid: nothing else tells its owner
+            assertThat(log.lines()).singleElement().asString().startsWith("WARN ").contains("lazyInitialization",
+                    "Redis Cluster", "40 s");
         } finally {
             bean.shutdown();
         }
