@@ -23,6 +23,8 @@ import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.RedisConnectionException;
 import org.redisson.config.Config;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Redisson client of a connection, handed out only once it has connected; its first connection is made by one
@@ -36,6 +38,8 @@ import org.redisson.config.Config;
  * is used as it was built; if it is lazily initialized, its first connection is made here too, one caller at a time.
  */
 public final class ConnectedClient {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ConnectedClient.class);
 
     /** Longest wait of a client's shutdown for its commands in flight and its connections to close. */
     private static final long SHUTDOWN_MS = 200;
@@ -60,8 +64,20 @@ public final class ConnectedClient {
         return new ConnectedClient(() -> Redisson.create(config), () -> config, true);
     }
 
-    /** A client the application gave (a bean): the application shuts it down, never {@link #shutdown}. */
+    /**
+     * A client the application gave (a bean): the application shuts it down, never {@link #shutdown}. A lazily
+     * initialized cluster client is warned of: the component can make its first connection one caller at a time, but
+     * not keep Redisson from stalling it after a failed one.
+     */
     public static ConnectedClient borrowed(RedissonClient bean) {
+        if (bean instanceof Redisson redisson && redisson.getConfig().isLazyInitialization()
+                && redisson.getConfig().isClusterConfig()) {
+            LOG.warn("The RedissonClient {} is built with lazyInitialization for Redis Cluster: after a failed first "
+                     + "connection (a master down, a slot no master serves), Redisson 4.7 can stall its queues for about "
+                     + "40 s, or longer with longer timeouts. Build it without lazyInitialization, or leave the client "
+                     + "to this component (redissonConfig).",
+                    bean);
+        }
         return new ConnectedClient(() -> {
             if (bean instanceof Redisson redisson) {
                 // a lazily initialized client connects here, or throws why it cannot
