@@ -17,10 +17,13 @@ package io.github.camelredisdelay.faults;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import io.github.camelredisdelay.embedded.RedisBinary;
 import io.github.camelredisdelay.embedded.RedisServerOptions;
@@ -34,6 +37,7 @@ import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.support.DefaultExchange;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -133,6 +137,44 @@ class UnansweringRedisTest extends FaultTestSupport {
             assertThat(stop).as("stop of a context whose only consumer never got an answer from Redis")
                     .isLessThan(shutdownTimeout);
         });
+    }
+
+    /**
+     * A stop while the consumer's client is still making its first connection to a Redis that does not answer
+     * interrupts the thread creating it (the transfer timer's shutdown): the client must not be left running, its
+     * threads alive for the rest of the JVM's life. Slow (it waits out a whole creation): the faults profile runs it.
+     */
+    @Test
+    @Tag("slow")
+    void aContextStoppedWhileItsClientWasConnectingToARedisThatNeverAnsweredLeavesNoClientThreads() throws Exception {
+        long before = redissonThreads();
+        withSilentRedis(silent -> {
+            CamelContext node = startContext(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("redis-delay:orders?address=" + silent.uri()).log("${body}");
+                }
+            });
+            await().atMost(Duration.ofSeconds(5)).until(() -> redissonThreads() > before);
+
+            CompletableFuture.runAsync(node::stop).get(2, TimeUnit.MINUTES);
+        });
+
+        // longer than a whole creation against the silent Redis (about 6 s), which shuts a failed client down itself
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> assertThat(redissonThreads()).as(() -> "Redisson threads left after the stop: "
+                                                                            + redissonThreadNames())
+                        .isLessThanOrEqualTo(before));
+    }
+
+    private static SortedSet<String> redissonThreadNames() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> thread.isAlive() && thread.getName().startsWith("redisson-")).map(Thread::getName)
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    private static long redissonThreads() {
+        return redissonThreadNames().size();
     }
 
     /**
