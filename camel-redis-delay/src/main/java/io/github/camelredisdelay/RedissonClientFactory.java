@@ -69,7 +69,7 @@ final class RedissonClientFactory {
         // The component stores no Redisson objects in Redis; with references on, Redisson checks every value passed to
         // a script for its annotations by reflection (about 1 µs of client CPU per scheduled or delivered message).
         config.setReferenceEnabled(false);
-        // the component creates the client when first used, one caller at a time (ConnectedClient): a client that
+        // the component creates the client when first used, one attempt at a time (ConnectedClient): a client that
         // connected lazily could hang after a failed first connection
         config.setLazyInitialization(false);
         return config;

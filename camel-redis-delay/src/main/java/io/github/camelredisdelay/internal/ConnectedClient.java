@@ -15,8 +15,9 @@
  */
 package io.github.camelredisdelay.internal;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 import org.redisson.Redisson;
@@ -27,15 +28,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Redisson client of a connection, handed out only once it has connected; its first connection is made by one
- * caller at a time, and a failed attempt answers every caller that waited for it.
+ * The Redisson client of a connection, handed out only once it has connected; its first connection is made one attempt
+ * at a time, on a thread of its own, and an attempt answers every caller that waited for it.
  * <p>
  * The component creates its own clients here, when first used, rather than with Redisson's lazy initialization. A
  * lazily initialized client of Redisson 4.7 keeps what a failed first connection set up; on a cluster, taking that down
  * on the next attempt can run a new attempt on one of the client's own I/O threads (stalling it until the attempt times
  * out, 40 s by default), and two attempts at once can leave one waiting for ever, and every later call of the client
- * with it. A client that fails to connect here is shut down whole, and the next caller creates a new one. A client bean
- * is used as it was built; if it is lazily initialized, its first connection is made here too, one caller at a time.
+ * with it. A client that fails to connect here is shut down whole (a stop does not interrupt the attempt: Redisson
+ * leaves an interrupted one running), and the next caller creates a new one. A client bean is used as it was built; if
+ * it is lazily initialized, its first connection is made here too, one attempt at a time.
  */
 public final class ConnectedClient {
 
@@ -47,10 +49,9 @@ public final class ConnectedClient {
     private final Supplier<RedissonClient> connect;
     private final Supplier<Config> config;
     private final boolean owned;
-    private final ReentrantLock attempts = new ReentrantLock();
     private volatile RedissonClient client;
-    private volatile long failedAttempts;
-    private RuntimeException lastFailure;
+    /** The attempt under way, which every caller meanwhile waits for; guarded by this. */
+    private CompletableFuture<RedissonClient> attempt;
     private volatile boolean shutDown;
 
     private ConnectedClient(Supplier<RedissonClient> connect, Supplier<Config> config, boolean owned) {
@@ -66,7 +67,7 @@ public final class ConnectedClient {
 
     /**
      * A client the application gave (a bean): the application shuts it down, never {@link #shutdown}. A lazily
-     * initialized cluster client is warned of: the component can make its first connection one caller at a time, but
+     * initialized cluster client is warned of: the component can make its first connection one attempt at a time, but
      * not keep Redisson from stalling it after a failed one.
      */
     public static ConnectedClient borrowed(RedissonClient bean) {
@@ -88,48 +89,68 @@ public final class ConnectedClient {
     }
 
     /**
-     * The client, connected: the first callers connect it, one at a time.
+     * The client, connected: the first callers wait for one attempt at a time, made on a thread of its own.
      *
-     * @throws org.redisson.client.RedisException when it cannot connect (Redis is down, say): the failure of this
-     *                                            caller's attempt, or of one made while this caller waited for it
+     * @throws org.redisson.client.RedisException when it cannot connect (Redis is down, say): the failure of the
+     *                                            attempt this caller waited for; or the caller was interrupted
+     *                                            meanwhile (the attempt goes on)
      */
     public RedissonClient get() {
         RedissonClient connected = client;
-        return connected != null ? connected : connect();
+        return connected != null ? connected : await(attempt());
     }
 
-    private RedissonClient connect() {
-        long failedBefore = failedAttempts;
+    private synchronized CompletableFuture<RedissonClient> attempt() {
+        if (client != null) {
+            return CompletableFuture.completedFuture(client);
+        }
+        if (shutDown) {
+            return CompletableFuture.failedFuture(new RedisConnectionException("The client is shut down"));
+        }
+        if (attempt == null) {
+            CompletableFuture<RedissonClient> started = new CompletableFuture<>();
+            attempt = started;
+            Thread connecting = new Thread(() -> connect(started), "RedisDelayConnect");
+            connecting.setDaemon(true);
+            connecting.start();
+        }
+        return attempt;
+    }
+
+    /**
+     * Makes one attempt, on a thread that no stop interrupts: Redisson shuts a client that failed to connect down only
+     * when the failure was not an interrupt.
+     */
+    private void connect(CompletableFuture<RedissonClient> started) {
         try {
-            attempts.lockInterruptibly();
+            RedissonClient made = connect.get();
+            synchronized (this) {
+                client = made;
+                attempt = null;
+            }
+            if (shutDown) {
+                shutDown(made);
+            }
+            started.complete(made);
+        } catch (Throwable e) {
+            synchronized (this) {
+                attempt = null;
+            }
+            started.completeExceptionally(e);
+        }
+    }
+
+    private static RedissonClient await(CompletableFuture<RedissonClient> attempt) {
+        try {
+            return attempt.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RedisConnectionException("Interrupted while waiting for the client's first connection", e);
-        }
-        try {
-            if (client != null) {
-                return client;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException failure) {
+                throw failure;
             }
-            if (shutDown) {
-                throw new RedisConnectionException("The client is shut down");
-            }
-            if (failedAttempts != failedBefore) {
-                throw new RedisConnectionException(lastFailure.getMessage(), lastFailure);
-            }
-            try {
-                RedissonClient made = connect.get();
-                client = made;
-                if (shutDown) {
-                    shutDown(made);
-                }
-                return made;
-            } catch (RuntimeException e) {
-                lastFailure = e;
-                failedAttempts++;
-                throw e;
-            }
-        } finally {
-            attempts.unlock();
+            throw new RedisConnectionException("Cannot create the Redis client: " + e.getCause(), e.getCause());
         }
     }
 
@@ -143,6 +164,9 @@ public final class ConnectedClient {
      * still connecting is shut down once connected.
      */
     public void shutdown() {
+        if (!owned) {
+            return;
+        }
         shutDown = true;
         RedissonClient connected = client;
         if (connected != null) {
@@ -150,8 +174,8 @@ public final class ConnectedClient {
         }
     }
 
-    private void shutDown(RedissonClient connected) {
-        if (owned && !connected.isShuttingDown()) {
+    private static void shutDown(RedissonClient connected) {
+        if (!connected.isShuttingDown()) {
             connected.shutdown(0, SHUTDOWN_MS, TimeUnit.MILLISECONDS);
         }
     }
