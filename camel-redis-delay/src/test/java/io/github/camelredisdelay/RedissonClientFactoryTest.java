@@ -18,6 +18,7 @@ package io.github.camelredisdelay;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,6 +26,7 @@ import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The settings of the client the component creates, from an address or from a YAML file. Only the configuration is
@@ -51,6 +53,26 @@ class RedissonClientFactoryTest {
         configuration.setRedissonConfig(yaml.toString());
 
         assertThat(settingsOf(configuration)).satisfies(RedissonClientFactoryTest::componentSettings);
+    }
+
+    @Test
+    void aRouteWhoseRedissonConfigRedissonRefusesFailsToStart(@TempDir Path dir) throws Exception {
+        // Redisson refuses this when it builds the client, before connecting: the route must not start and fail later
+        Path yaml = Files.writeString(dir.resolve("redisson.yaml"), """
+                masterSlaveServersConfig:
+                  masterAddress: "redis://127.0.0.1:6379"
+                  readMode: "SLAVE"
+                """);
+        try (DefaultCamelContext context = new DefaultCamelContext()) {
+            context.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("redis-delay:orders?redissonConfig=" + yaml).log("${body}");
+                }
+            });
+
+            assertThatThrownBy(context::start).rootCause().hasMessageContaining("readMode can't be SLAVE");
+        }
     }
 
     /** Each value passed to a script is otherwise checked for Redisson annotations by reflection: ~1 µs a message. */
