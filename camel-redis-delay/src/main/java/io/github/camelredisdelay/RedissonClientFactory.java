@@ -22,10 +22,12 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.camel.CamelContext;
 import org.apache.camel.RuntimeCamelException;
 import org.apache.camel.support.ResourceHelper;
+import org.redisson.Redisson;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
 import org.redisson.config.ConstantDelay;
@@ -72,7 +74,18 @@ final class RedissonClientFactory {
         // the component creates the client when first used, one attempt at a time (ConnectedClient): a client that
         // connected lazily could hang after a failed first connection
         config.setLazyInitialization(false);
+        checkedByRedisson(config);
         return config;
+    }
+
+    /**
+     * Has Redisson build a client from {@code config} without connecting, then shuts it down: what Redisson refuses as
+     * it builds one ({@code readMode: SLAVE} without slaves, say) fails the endpoint's start, not every call later.
+     */
+    private static void checkedByRedisson(Config config) {
+        Config unconnected = new Config(config);
+        unconnected.setLazyInitialization(true);
+        Redisson.create(unconnected).shutdown(0, 0, TimeUnit.MILLISECONDS);
     }
 
     private static Config singleServer(RedisDelayConfiguration configuration) {
