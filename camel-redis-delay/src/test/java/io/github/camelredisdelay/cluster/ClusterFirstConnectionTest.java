@@ -25,6 +25,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.camelredisdelay.embedded.RedisServerProcess;
 import io.github.camelredisdelay.test.CamelNodes;
@@ -33,6 +34,7 @@ import org.apache.camel.ProducerTemplate;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A client whose first connection to a cluster fails (a slot no master serves, with Redisson's default
@@ -46,7 +48,8 @@ class ClusterFirstConnectionTest extends ClusterTestSupport {
     private static final String URI = "redis-delay:orders?delay=1h";
     private static final int SENDERS = 8;
     private static final int ROUNDS = 3;
-    private static final Duration UNSERVED = Duration.ofSeconds(3);
+    /** Refused sends before the slot is served again: many first connections fail while every sender sends. */
+    private static final int REFUSALS = 200;
     private static final Duration ANSWER_WAIT = Duration.ofSeconds(45);
 
     @Test
@@ -67,8 +70,11 @@ class ClusterFirstConnectionTest extends ClusterTestSupport {
                         options.setRedissonConfig("file:" + config);
                         options.setKeyPrefix(keyPrefix);
                     }).createProducerTemplate();
-                    List<Future<Integer>> sends = startSenders(senders, template);
-                    Thread.sleep(UNSERVED.toMillis());
+                    AtomicInteger refusals = new AtomicInteger();
+                    List<Future<Integer>> sends = startSenders(senders, template, refusals);
+                    await(REFUSALS + " refused sends (a sender waiting for ever refuses no more)")
+                            .atMost(Duration.ofSeconds(30))
+                            .until(() -> refusals.get() >= REFUSALS);
                     owner.command("CLUSTER", "ADDSLOTS", LAST_SLOT);
 
                     long deadline = System.nanoTime() + ANSWER_WAIT.toNanos();
@@ -93,8 +99,12 @@ class ClusterFirstConnectionTest extends ClusterTestSupport {
         assertThat(masterOf("orders").command("HLEN", key("orders", "msg"))).isEqualTo(String.valueOf(SENDERS * ROUNDS));
     }
 
-    /** Each sender sends until one message is stored (then answers 1), at most 10,000 times and for a minute. */
-    private static List<Future<Integer>> startSenders(ExecutorService senders, ProducerTemplate template) {
+    /**
+     * Each sender sends until one message is stored (then answers 1), at most 10,000 times and for a minute, counting
+     * its refused sends.
+     */
+    private static List<Future<Integer>> startSenders(
+            ExecutorService senders, ProducerTemplate template, AtomicInteger refusals) {
         List<Future<Integer>> sends = new ArrayList<>();
         for (int i = 0; i < SENDERS; i++) {
             sends.add(senders.submit(() -> {
@@ -105,6 +115,7 @@ class ClusterFirstConnectionTest extends ClusterTestSupport {
                         return 1;
                     } catch (RuntimeException refused) {
                         // not all slots covered yet: try again
+                        refusals.incrementAndGet();
                     }
                 }
                 return 0;
