@@ -376,6 +376,46 @@ class RedriveTest extends RedisDelayTestSupport {
         assertThat(delivered).isEmpty();
     }
 
+    /**
+     * A consumer of the dead-letter queue that failed a dead letter scheduled it again after its own retry delay; with
+     * that consumer stopped, as an operator stops it before a redrive, the dead letter waits in the dead-letter queue's
+     * due set, not its ready stream: a redrive, of all or by its id, moves it back too.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = { false, true })
+    void redriveMovesADeadLetterTheDeadLetterQueuesConsumerFailedAndScheduledAgain(boolean byId) throws Exception {
+        String uri = "redis-delay:jobs?retrySchedule=10";
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri + "&maxDeliveries=1").process(RedriveTest.this::failOrRecord);
+                from("redis-delay:jobs.dead?retrySchedule=1h").routeId("alerts").process(e -> {
+                    throw new IllegalStateException("alerting down");
+                });
+            }
+        }).createProducerTemplate();
+        failing.add("j1");
+        producer.sendBodyAndHeader(uri, "j1", RedisDelayConstants.MESSAGE_ID, "j1");
+        await().atMost(Duration.ofSeconds(10)).until(() -> "scheduled".equals(
+                producer.request("redis-delay:jobs.dead?operation=peek",
+                        e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "j1")).getMessage()
+                        .getHeader(RedisDelayConstants.STATE)));
+        producer.getCamelContext().getRouteController().stopRoute("alerts");
+        failing.clear();
+
+        Object moved = byId
+                ? producer.requestBodyAndHeader(uri + "&operation=redrive", null, RedisDelayConstants.MESSAGE_ID, "j1")
+                : producer.requestBody(uri + "&operation=redrive", (Object) null);
+
+        assertThat(moved).isEqualTo(1L);
+        await().atMost(Duration.ofSeconds(5)).until(() -> delivered.size() == 1);
+        assertThat(delivered.get(0).getBody()).isEqualTo("j1");
+        assertThat(delivered.get(0).getHeader(RedisDelayConstants.DELIVERY_COUNT)).isEqualTo(1);
+        assertThat(delivered.get(0).getHeaders()).doesNotContainKeys(RedisDelayConstants.LAST_ERROR,
+                RedisDelayConstants.ORIGINAL_QUEUE);
+        assertThat(redis().getKeys().getKeysByPattern(keyPrefix + ":{jobs.dead}:msg")).isEmpty();
+    }
+
     @Test
     void redriveOfAShardedQueueMovesTheDeadLettersOfEveryShard() throws Exception {
         String uri = "redis-delay:jobs?shards=3&retrySchedule=10";
