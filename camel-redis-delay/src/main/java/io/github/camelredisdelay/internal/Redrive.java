@@ -15,6 +15,7 @@
  */
 package io.github.camelredisdelay.internal;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,12 +31,13 @@ import org.slf4j.LoggerFactory;
  * writes first and removes second, each a script call of its own (the two queues live in different cluster slots): a
  * crash in between leaves a duplicate, never a loss. A moved message keeps its id (a later dead letter of an id, stored
  * as {@code <id>#<stream entry>} or {@code <id>#<stream entry>.<n>}, goes back under the id), body and headers, loses
- * the dead-letter headers and starts with a fresh delivery count. Dead letters a consumer of the dead-letter queue has
- * fetched are left alone, and so is one whose id the queue holds again (a newer message with that id, or another dead
- * letter of the id just moved), one another queue dead-lettered (a dead-letter queue that several queues share), or one
- * that cannot be read (with a warning). One such a consumer fetches between the listing and the removal is in both
- * queues afterwards, with a warning, and is not counted as moved. Each dead letter is claimed before it is copied
- * ({@code redrive-claim.lua}), so that of redrives running at once only one moves it.
+ * the dead-letter headers and starts with a fresh delivery count. Dead letters a consumer of the dead-letter queue
+ * failed and scheduled again (its {@code retrySchedule}) are made ready first, and moved as the others. Dead letters
+ * such a consumer has fetched are left alone, and so is one whose id the queue holds again (a newer message with that
+ * id, or another dead letter of the id just moved), one another queue dead-lettered (a dead-letter queue that several
+ * queues share), or one that cannot be read (with a warning). One such a consumer fetches between the listing and the
+ * removal is in both queues afterwards, with a warning, and is not counted as moved. Each dead letter is claimed before
+ * it is copied ({@code redrive-claim.lua}), so that of redrives running at once only one moves it.
  */
 public final class Redrive {
 
@@ -70,6 +72,8 @@ public final class Redrive {
         // which may be one not listed yet
         Map<QueueShard, ReadyListing> listings = new LinkedHashMap<>();
         for (QueueShard shard : deadLetterQueue.all()) {
+            // dead letters a consumer of the dead-letter queue failed and scheduled again: ready now, so listed too
+            shard.inspection().makeReady(true, limit, PAGE);
             ReadyListing listing = shard.inspection().readyListing("");
             listing.fixLast();
             listings.put(shard, listing);
@@ -106,34 +110,66 @@ public final class Redrive {
      * Moves one dead letter of this id, the first that can move, oldest first on each shard and the id's own shard
      * first: the one stored under the id, or a later one stored as {@code <id>#<stream entry>} (see
      * {@link DeadLetters}), which may be on any shard; asked by that stored id, just that one. Either goes back under
-     * the message's own id.
+     * the message's own id. When none is ready to move, those a consumer of the dead-letter queue failed and scheduled
+     * again are made ready, and the search runs once more.
      *
      * @return {@code true} when one was moved
      */
     public boolean one(String messageId, DueTime due) {
-        long ofOtherQueues = 0;
-        try {
-            for (QueueShard shard : deadLetterQueue.allFrom(messageId)) {
-                ReadyListing listing = shard.inspection().readyListing(messageId);
-                // a page of the stream per call, each after the last: the search ends with the listing
-                for (List<ReadyEntry> found = listing.next(1); !found.isEmpty(); found = listing.next(1)) {
-                    ReadyEntry entry = found.get(0);
-                    if (entry.messageId().isEmpty()) {
-                        continue;
-                    }
-                    // asked by the message's id, or by the one a later dead letter of it is stored under
-                    PageOutcome outcome = move(shard, found,
-                            id -> id.equals(messageId) || entry.messageId().equals(messageId), due);
-                    if (outcome.moved() > 0) {
-                        return true;
-                    }
-                    ofOtherQueues += outcome.ofOtherQueues();
-                }
-            }
-            return false;
-        } finally {
-            reportOtherQueues(ofOtherQueues);
+        PageOutcome found = search(messageId, due);
+        if (found.moved() == 0 && madeReady(messageId)) {
+            found = search(messageId, due);
         }
+        reportOtherQueues(found.ofOtherQueues());
+        return found.moved() > 0;
+    }
+
+    /** Looks for a ready dead letter of this id ({@link #one}) and moves it; stops at the first that moves. */
+    private PageOutcome search(String messageId, DueTime due) {
+        long ofOtherQueues = 0;
+        for (QueueShard shard : deadLetterQueue.allFrom(messageId)) {
+            ReadyListing listing = shard.inspection().readyListing(messageId);
+            // a page of the stream per call, each after the last: the search ends with the listing
+            for (List<ReadyEntry> found = listing.next(1); !found.isEmpty(); found = listing.next(1)) {
+                ReadyEntry entry = found.get(0);
+                if (entry.messageId().isEmpty()) {
+                    continue;
+                }
+                // asked by the message's id, or by the one a later dead letter of it is stored under
+                PageOutcome outcome = move(shard, found,
+                        id -> id.equals(messageId) || entry.messageId().equals(messageId), due);
+                if (outcome.moved() > 0) {
+                    return new PageOutcome(1, ofOtherQueues);
+                }
+                ofOtherQueues += outcome.ofOtherQueues();
+            }
+        }
+        return new PageOutcome(0, ofOtherQueues);
+    }
+
+    /**
+     * Makes the dead letters of this id that a consumer of the dead-letter queue failed and scheduled again ready now:
+     * the one under the id, on its shard, and later ones under {@code <id>#...} on any shard.
+     *
+     * @return whether any was made ready
+     */
+    private boolean madeReady(String messageId) {
+        boolean any = false;
+        for (QueueShard shard : deadLetterQueue.all()) {
+            List<String> ids = new ArrayList<>(shard.inspection().suffixedIds(messageId));
+            if (shard == deadLetterQueue.forMessage(messageId)) {
+                ids.add(0, messageId);
+            }
+            boolean rescheduled = false;
+            for (String id : ids) {
+                rescheduled |= shard.reschedule(id, DueTime.at(0)).scheduled();
+            }
+            if (rescheduled) {
+                shard.inspection().makeReady(false, Long.MAX_VALUE, PAGE);
+                any = true;
+            }
+        }
+        return any;
     }
 
     /** What {@link #move} did with a page of dead letters. */

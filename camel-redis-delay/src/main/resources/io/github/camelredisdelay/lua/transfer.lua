@@ -24,6 +24,8 @@
   told WAKE_READY once when messages were moved (waiting consumers read then). Stream entries get FIELD_ID,
   FIELD_RECORD and, for a message that failed before, FIELD_FAILURE (wire.lua).
   ARGV[3] at most this many messages are moved
+  ARGV[4] optional: "all" moves scheduled messages whatever their due time (a redrive makes the dead letters a
+          consumer of the dead-letter queue failed and scheduled again ready, see Redrive.java); absent: those due now
 
   Returns {moved, nextDelay}
     moved:     messages moved now
@@ -33,17 +35,18 @@
 local batch = tonumber(ARGV[3])
 
 local now, nowMicros = redisNow()
+local upTo = ARGV[4] == 'all' and MAX_DUE or now
 
 -- Due entries come from the first buckets, in order; a bucket left with entries holds none that is due, and the
 -- buckets after it none either.
 local ids = {}
 while #ids < batch do
   local first = rcall('ZRANGE', dueKey, 0, 0, 'WITHSCORES')
-  if #first == 0 or tonumber(first[2]) > now then
+  if #first == 0 or tonumber(first[2]) > upTo then
     break
   end
   local bucket = bucketKey(dueKey, first[1])
-  local due = rcall('ZRANGEBYSCORE', bucket, '-inf', decimal(now), 'LIMIT', '0', batch - #ids)
+  local due = rcall('ZRANGEBYSCORE', bucket, '-inf', decimal(upTo), 'LIMIT', '0', batch - #ids)
   for i = 1, #due do
     ids[#ids + 1] = due[i]
   end
