@@ -31,9 +31,12 @@
   first, before it deletes anything else, so that a refused XACK (an ACL without it) fails the call with the queue
   whole. A message of the start whose delivery fails while the purge runs would be scheduled again, perhaps behind the
   walk: the first call marks the purge under way (purge-mark.lua, which counts purges of the queue at once, so that
-  one that ends leaves the mark to the others), and retry.lua removes such a message instead.
+  one that ends leaves the mark to the others), and retry.lua removes such a message instead. A stream entry takes
+  its message's record along only while that is the entry's version: a newer one (a replace or re-delay of a message
+  ready or in flight) is in the due set or the stream on its own, and goes with the walk or its own entry, or, stored
+  after the purge started, may stay.
 
-  Includes: due-set.lua, ready-stream.lua, redrive-claims.lua, purge-mark.lua
+  Includes: record.lua, due-set.lua, ready-stream.lua, redrive-claims.lua, purge-mark.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] chunk: the most messages this call removes from each of the due set and the ready stream
@@ -58,6 +61,29 @@ local function forget(ids)
   end
 end
 
+-- The ids of ready stream entries whose records to remove with them: of each entry's id, unless a newer version of it
+-- is stored (a replace or re-delay of a message in flight), which is in the due set or the ready stream on its own,
+-- where the walk or its own entry finds it; removing its record here would leave its id in the due set without one.
+local function ownRecords(entries)
+  local ids, records = {}, {}
+  for _, entry in ipairs(entries) do
+    local id, record = entryFields(entry[2])
+    if id then
+      ids[#ids + 1], records[#records + 1] = id, record
+    end
+  end
+  if #ids == 0 then
+    return ids
+  end
+  local stored, own = rcall('HMGET', msgKey, unpack(ids)), {}
+  for i = 1, #ids do
+    if not (isRecord(records[i]) and isRecord(stored[i])) or versionOf(stored[i]) == versionOf(records[i]) then
+      own[#own + 1] = ids[i]
+    end
+  end
+  return own
+end
+
 -- Whether the ready stream still holds an entry up to entryId.
 local function streamHoldsUpTo(entryId)
   return #rcall('XRANGE', readyKey, '-', entryId, 'COUNT', 1) > 0
@@ -72,11 +98,11 @@ end
 -- the ready stream from its head: ready and in-flight entries alike; XACK drops a lease, XDEL the entry
 local entries = rcall('XRANGE', readyKey, '-', streamTo == '' and '+' or streamTo, 'COUNT', chunk)
 if #entries > 0 then
-  local entryIds, ids = {}, {}
+  local entryIds = {}
   for _, entry in ipairs(entries) do
     entryIds[#entryIds + 1] = entry[1]
-    ids[#ids + 1] = entryFields(entry[2])
   end
+  local ids = ownRecords(entries)
   -- before anything is deleted: a refused XACK fails the call with the queue whole
   rcall('XACK', readyKey, group, unpack(entryIds))
   forget(ids)
