@@ -416,6 +416,33 @@ class RedriveTest extends RedisDelayTestSupport {
         assertThat(redis().getKeys().getKeysByPattern(keyPrefix + ":{jobs.dead}:msg")).isEmpty();
     }
 
+    /**
+     * A consumer of the dead-letter queue that took a dead letter and died holding it (here a ConsumerTemplate that
+     * never finishes with it) lets its lease expire: nobody works on that dead letter any more, and a redrive, of all
+     * or by its id, moves it back.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = { false, true })
+    void redriveMovesADeadLetterWhoseLeaseAConsumerOfTheDeadLetterQueueLetExpire(boolean byId) throws Exception {
+        String uri = "redis-delay:jobs?retrySchedule=10";
+        ProducerTemplate producer = node(uri);
+        deadLetterOne(producer, uri, "jobs.dead");
+        ConsumerTemplate deadLetterConsumer = producer.getCamelContext().createConsumerTemplate();
+        assertThat(deadLetterConsumer.receive("redis-delay:jobs.dead?visibilityTimeout=200", 5000)).isNotNull();
+        // never finished, never extended: the lease expires
+        await().pollDelay(Duration.ofMillis(500)).atMost(Duration.ofSeconds(1)).until(() -> true);
+
+        Object moved = byId
+                ? producer.requestBodyAndHeader(uri + "&operation=redrive", null, RedisDelayConstants.MESSAGE_ID, "j1")
+                : producer.requestBody(uri + "&operation=redrive", (Object) null);
+
+        assertThat(moved).isEqualTo(1L);
+        await().atMost(Duration.ofSeconds(5)).until(() -> delivered.size() == 1);
+        assertThat(delivered.get(0).getBody()).isEqualTo("j1");
+        assertThat(redis().getStream(key("jobs.dead", "ready")).size()).isZero();
+        assertThat(redis().getKeys().getKeysByPattern(keyPrefix + ":{jobs.dead}:msg")).isEmpty();
+    }
+
     @Test
     void redriveOfAShardedQueueMovesTheDeadLettersOfEveryShard() throws Exception {
         String uri = "redis-delay:jobs?shards=3&retrySchedule=10";
