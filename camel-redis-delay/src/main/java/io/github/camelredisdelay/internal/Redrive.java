@@ -33,11 +33,12 @@ import org.slf4j.LoggerFactory;
  * as {@code <id>#<stream entry>} or {@code <id>#<stream entry>.<n>}, goes back under the id), body and headers, loses
  * the dead-letter headers and starts with a fresh delivery count. Dead letters a consumer of the dead-letter queue
  * failed and scheduled again (its {@code retrySchedule}) are made ready first, and moved as the others. Dead letters
- * such a consumer has fetched are left alone, and so is one whose id the queue holds again (a newer message with that
- * id, or another dead letter of the id just moved), one another queue dead-lettered (a dead-letter queue that several
- * queues share), or one that cannot be read (with a warning). One such a consumer fetches between the listing and the
- * removal is in both queues afterwards, with a warning, and is not counted as moved. Each dead letter is claimed before
- * it is copied ({@code redrive-claim.lua}), so that of redrives running at once only one moves it.
+ * such a consumer has fetched are left alone, unless it let their lease expire (it died or hangs), and so is one whose
+ * id the queue holds again (a newer message with that id, or another dead letter of the id just moved), one another
+ * queue dead-lettered (a dead-letter queue that several queues share), or one that cannot be read (with a warning). One
+ * such a consumer fetches between the listing and the removal is in both queues afterwards, with a warning, and is not
+ * counted as moved. Each dead letter is claimed before it is copied ({@code redrive-claim.lua}), so that of redrives
+ * running at once only one moves it.
  */
 public final class Redrive {
 

@@ -17,9 +17,10 @@
 --[[
   Lists messages of a dead-letter queue to move back (redrive): entries of its ready stream that no consumer of the
   dead-letter queue works on (not fetched yet, or fetched and handed back unrouted by a stopping consumer, see
-  hand-back.lua), oldest first, up to a last entry that the listing's first call fixes (one listing none, see ARGV[3],
-  may fix it before the first page), so that entries added while a redrive pages through the stream (dead letters it
-  moved that failed again) are not listed. Changes nothing.
+  hand-back.lua, or fetched by one that let the lease expire: it died or hangs), oldest first, up to a last entry
+  that the listing's first call fixes (one listing none, see ARGV[3], may fix it before the first page), so that
+  entries added while a redrive pages through the stream (dead letters it moved that failed again) are not listed.
+  Changes nothing.
 
   Includes: ready-stream.lua
 
@@ -59,14 +60,40 @@ local function before(a, b)
   return tonumber(aSeq) < tonumber(bSeq)
 end
 
+-- At most count leases between low and high, in entry order, that no consumer works on: those handed back, and those
+-- that expired (leaseExpired), each consumer's looked for with its own visibility timeout
+local function unheld(low, high, count)
+  local leases = {}
+  for _, consumerInfo in ipairs(rcall('XINFO', 'CONSUMERS', readyKey, group)) do
+    local name, pending
+    for i = 1, #consumerInfo, 2 do
+      if consumerInfo[i] == 'name' then name = consumerInfo[i + 1]
+      elseif consumerInfo[i] == 'pending' then pending = consumerInfo[i + 1] end
+    end
+    local visibility = visibilityOf(name)
+    local found = {}
+    if pending > 0 and name == HANDED_BACK_CONSUMER then
+      found = rcall('XPENDING', readyKey, group, low, high, count, name)
+    elseif pending > 0 and visibility then
+      found = rcall('XPENDING', readyKey, group, 'IDLE', visibility, low, high, count, name)
+    end
+    for _, lease in ipairs(found) do
+      leases[#leases + 1] = lease
+    end
+  end
+  table.sort(leases, function(a, b) return before(a[1], b[1]) end)
+  return {unpack(leases, 1, math.min(count, #leases))}
+end
+
 -- At most count entries after the one with id from ("-": from the first), up to last, that no consumer works on: up
--- to the group's last delivered entry only those handed back (the others are in flight), then every entry
+-- to the group's last delivered entry only those handed back or whose lease expired (the others are in flight), then
+-- every entry
 local function listable(from, count)
   local entries = {}
   if lastDelivered ~= '0-0' and (from == '-' or before(from, lastDelivered)) then
     local high = before(last, lastDelivered) and last or lastDelivered
     local low = from == '-' and '-' or '(' .. from
-    for _, pending in ipairs(rcall('XPENDING', readyKey, group, low, high, count, HANDED_BACK_CONSUMER)) do
+    for _, pending in ipairs(unheld(low, high, count)) do
       entries[#entries + 1] = rcall('XRANGE', readyKey, pending[1], pending[1])[1]
     end
     from = lastDelivered

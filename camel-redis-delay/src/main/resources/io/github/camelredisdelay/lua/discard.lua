@@ -17,8 +17,8 @@
 --[[
   Removes a message that was copied elsewhere (a redriven dead letter) from the ready stream, with its record and
   failure note while they are still the version the entry holds. An entry a consumer has fetched meanwhile is left
-  to it: the copy then is a duplicate, never a loss. One a stopping consumer handed back unrouted (hand-back.lua) is
-  no consumer's: removed.
+  to it: the copy then is a duplicate, never a loss. One a stopping consumer handed back unrouted (hand-back.lua), or
+  whose lease expired (its consumer died or hangs, ready-stream.lua's leaseExpired), is no consumer's: removed.
 
   Includes: record.lua, ready-stream.lua, redrive-claims.lua
 
@@ -37,7 +37,7 @@ if #rcall('XRANGE', readyKey, entryId, entryId) == 0 then
 end
 local pending = redis.pcall('XPENDING', readyKey, group, entryId, entryId, 1)
 if type(pending) == 'table' and not pending.err and #pending > 0 then
-  if not handedBack(pending[1]) then
+  if not (handedBack(pending[1]) or leaseExpired(pending[1])) then
     return 0
   end
   rcall('XACK', readyKey, group, entryId)

@@ -87,6 +87,19 @@ local function handedBack(pending)
   return pending[2] == HANDED_BACK_CONSUMER
 end
 
+-- The visibility timeout (ms) a consumer's name ends in, "~<ms>" (ConsumerNames.java), or nil for another name (the
+-- HANDED_BACK_CONSUMER's).
+local function visibilityOf(consumer)
+  return tonumber(string.match(consumer, '~(%d+)$'))
+end
+
+-- Whether a lease (see lease) expired: the consumer holding it neither settled nor extended it within its visibility
+-- timeout (it died or hangs), so that it is no consumer's work any more. Not a handed-back lease (see handedBack).
+local function leaseExpired(pending)
+  local visibility = visibilityOf(pending[2])
+  return visibility ~= nil and pending[3] >= visibility
+end
+
 -- How many entries are handed back, and the lease (see lease) of the first of them, or nil when none is: read in time
 -- that grows with the number of consumers of the group, not with the number of messages in flight.
 local function handedBackEntries()

@@ -70,7 +70,7 @@ for _, consumerInfo in ipairs(consumers) do
     elseif consumerInfo[i] == 'idle' then idle = consumerInfo[i + 1] end
   end
   if pending > 0 then
-    local lease = tonumber(string.match(name, '~(%d+)$'))
+    local lease = visibilityOf(name)
     if lease and lease > minIdle then
       minIdle = lease
     end
