@@ -17,6 +17,8 @@ package io.github.camelredisdelay.benchmark;
 
 import java.time.Duration;
 
+import io.github.camelredisdelay.embedded.LatencyProxy;
+
 /**
  * P6: P2 with {@value #THREADS} threads and P3 with {@value #CONSUMERS} consumers with both sides' clients reaching
  * Redis through a {@link LatencyProxy} that adds {@value #ADDED_RTT_MICROS} µs of round-trip time, the latency of a

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.github.camelredisdelay.benchmark;
+package io.github.camelredisdelay.embedded;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,13 +33,19 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * A TCP proxy on 127.0.0.1 that delays each direction by a fixed time, as the network between an application and a
  * Redis server on another host does. Each direction of a connection has a reader, which stamps every chunk it reads
  * with its release time and queues it, and a writer, which sends the chunk once that time has come. Reading goes on
  * while chunks wait, so pipelined commands keep flowing and throughput is not capped by the delay, as on a real link.
+ * The benchmark's added round trip (P6) and the component's tests of a Redis on a slow link use it.
  */
-final class LatencyProxy implements AutoCloseable {
+public final class LatencyProxy implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LatencyProxy.class);
 
     private static final int CHUNK_BYTES = 64 * 1024;
     /** Chunks waiting per direction; a reader beyond it waits, as a sender does when the TCP window is full. */
@@ -65,7 +71,7 @@ final class LatencyProxy implements AutoCloseable {
     }
 
     /** Listens on an ephemeral loopback port and forwards to {@code targetPort} on loopback. */
-    static LatencyProxy start(int targetPort, Duration oneWay) {
+    public static LatencyProxy start(int targetPort, Duration oneWay) {
         try {
             ServerSocket server = new ServerSocket();
             server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
@@ -78,19 +84,19 @@ final class LatencyProxy implements AutoCloseable {
     }
 
     /** Changes the delay of each direction for what is read from now on. */
-    void oneWay(Duration delay) {
+    public void oneWay(Duration delay) {
         oneWayNanos = delay.toNanos();
     }
 
-    Duration oneWay() {
+    public Duration oneWay() {
         return Duration.ofNanos(oneWayNanos);
     }
 
-    int port() {
+    public int port() {
         return server.getLocalPort();
     }
 
-    String uri() {
+    public String uri() {
         return "redis://127.0.0.1:" + port();
     }
 
@@ -107,7 +113,7 @@ final class LatencyProxy implements AutoCloseable {
                 forward(target, client);
             } catch (IOException e) {
                 if (open) {
-                    Bench.log("latency proxy: cannot connect a client: %s", e);
+                    LOG.warn("Latency proxy: cannot connect a client: {}", e.toString());
                 }
             }
         }
