@@ -101,7 +101,7 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
 
     @Override
     public Exchange receiveNoWait() {
-        return take(null, false);
+        return take(null, 0, false);
     }
 
     @Override
@@ -117,7 +117,7 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
 
     @Override
     public Exchange receiveNoWait(Exchange taker) {
-        return take(null, true);
+        return take(null, 0, true);
     }
 
     @Override
@@ -128,7 +128,7 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
     private Exchange receiveFor(boolean routed) {
         Exchange exchange = null;
         while (exchange == null && isRunAllowed()) {
-            exchange = take(LONGEST_WAIT, routed);
+            exchange = take(LONGEST_WAIT, Long.MAX_VALUE, routed);
         }
         return exchange;
     }
@@ -136,14 +136,15 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
     private Exchange receiveFor(long timeout, boolean routed) {
         // in ms, and up to Long.MAX_VALUE: counted down in ms, as nanoseconds would overflow
         long start = System.nanoTime();
-        Exchange exchange = take(null, routed);
+        Exchange exchange = take(null, timeout, routed);
         while (exchange == null && isRunAllowed()) {
             long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             if (waitedMs >= timeout) {
                 return null;
             }
             long left = TimeUnit.MILLISECONDS.toNanos(timeout - waitedMs);
-            exchange = take(Duration.ofNanos(Math.min(left, LONGEST_WAIT.toNanos())).plusMillis(1), routed);
+            exchange = take(Duration.ofNanos(Math.min(left, LONGEST_WAIT.toNanos())).plusMillis(1), timeout - waitedMs,
+                    routed);
         }
         return exchange;
     }
@@ -151,11 +152,11 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
     /**
      * One message, or {@code null} when none came within {@code block}; {@code routed}: its lease is kept alive until
      * it is settled (a route runs it). A sharded queue is asked shard by shard without waiting in Redis, each shard's
-     * answer waited for a moment only ({@link ShardReads}), then waited for, holding no connection, until the next
-     * "ready" notice of any of its shards (a read blocking in Redis would wait on one shard only). A failed read fails
-     * the receive only when no shard answered.
+     * answer waited for a moment only ({@link ShardReads}, within the receive's {@code leftMs}), then waited for,
+     * holding no connection, until the next "ready" notice of any of its shards (a read blocking in Redis would wait on
+     * one shard only). A failed read fails the receive only when no shard answered.
      */
-    private Exchange take(Duration block, boolean routed) {
+    private Exchange take(Duration block, long leftMs, boolean routed) {
         List<Deliverer> deliverers = shards.all();
         if (deliverers.size() == 1) {
             return take(deliverers.get(0), block, routed);
@@ -163,12 +164,15 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
         ReadySignal signal = ready;
         long seen = signal.generation();
         requireConsumable();
+        long start = System.nanoTime();
         RuntimeException failure = null;
         boolean answered = false;
         for (ShardReads shard : shardReads) {
             List<Delivery> batch;
             try {
-                batch = shard.read();
+                batch = shard.read(leftMs == Long.MAX_VALUE
+                        ? leftMs
+                        : leftMs - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
             } catch (RuntimeException e) {
                 failure = failure == null ? e : failure;
                 continue;

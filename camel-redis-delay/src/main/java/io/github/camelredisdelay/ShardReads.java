@@ -31,21 +31,20 @@ import io.github.camelredisdelay.internal.OutageLog;
 
 /**
  * The reads of one shard for the receivers of a sharded queue ({@link RedisDelayPollingConsumer}): each runs on
- * {@code readers}, off the receiver's thread, which waits for it at most {@value #ANSWER_WAIT_MS} ms, so that a shard
- * whose master does not answer (a paused server, an address whose packets are dropped) holds a receiver up that long,
- * not the client's whole retry time, and the other shards are still asked. While a read a receiver gave up on is under
- * way, the shard is not asked again; after a failed read, not before a back-off. What a read a receiver gave up on
- * brings is handed back ({@link Deliverer#handBack}): its lease ends at once, and any consumer, this one included,
- * takes it over at its next read, without counting that delivery.
+ * {@code readers}, off the receiver's thread, which waits for it a moment only ({@link ShardAnswerWait}: 250 ms, longer
+ * on a slow link), so that a shard whose master does not answer (a paused server, an address whose packets are dropped)
+ * holds a receiver up that long, not the client's whole retry time, and the other shards are still asked. While a read
+ * a receiver gave up on is under way, the shard is not asked again; after a failed read, not before a back-off. What a
+ * read a receiver gave up on brings is handed back ({@link Deliverer#handBack}): its lease ends at once, and any
+ * consumer, this one included, takes it over at its next read, without counting that delivery.
  */
 final class ShardReads {
-
-    static final long ANSWER_WAIT_MS = 250;
 
     private final Deliverer deliverer;
     private final ExecutorService readers;
     private final OutageLog outage;
     private final Backoff backoff = new Backoff(50, 1000);
+    private final ShardAnswerWait answerWait = new ShardAnswerWait();
     /** Reads under way that their receiver gave up on. */
     private final AtomicInteger unanswered = new AtomicInteger();
     private volatile long askAgainAt = System.nanoTime();
@@ -64,22 +63,23 @@ final class ShardReads {
     }
 
     /**
-     * Reads up to one message without waiting in Redis.
+     * Reads up to one message without waiting in Redis, for a receive with {@code leftMs} left of its timeout.
      *
      * @return                  what the shard answered (maybe nothing), or {@code null} when it is not asked (a read
      *                          left unanswered is under way, or it is backed off after a failure) or did not answer in
      *                          time
      * @throws RuntimeException the read's failure, when it came in time (also logged)
      */
-    List<Delivery> read() {
+    List<Delivery> read(long leftMs) {
         if (unanswered.get() > 0 || System.nanoTime() - askAgainAt < 0) {
             return null;
         }
         AtomicBoolean waitOver = new AtomicBoolean();
+        long sentAt = System.nanoTime();
         CompletableFuture<List<Delivery>> read = CompletableFuture.supplyAsync(() -> deliverer.fetch(1, null), readers);
-        read.whenComplete((batch, failure) -> ended(batch, failure, waitOver));
+        read.whenComplete((batch, failure) -> ended(batch, failure, waitOver, sentAt));
         try {
-            return read.get(ANSWER_WAIT_MS, TimeUnit.MILLISECONDS);
+            return read.get(answerWait.millis(leftMs), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             return Futures.await(read);
         } catch (TimeoutException e) {
@@ -99,13 +99,17 @@ final class ShardReads {
         return Futures.await(read);
     }
 
-    /** A read ended: its outcome is noted, and what it brought is handed back when its receiver gave up on it. */
-    private void ended(List<Delivery> batch, Throwable failure, AtomicBoolean waitOver) {
+    /**
+     * A read sent at {@code sentAt} ended: its outcome and how long it took are noted, and what it brought is handed
+     * back when its receiver gave up on it.
+     */
+    private void ended(List<Delivery> batch, Throwable failure, AtomicBoolean waitOver, long sentAt) {
         boolean givenUp = !waitOver.compareAndSet(false, true);
         if (failure != null) {
             outage.failed(Futures.unwrap(failure));
             askAgainAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoff.next());
         } else {
+            answerWait.answered(System.nanoTime() - sentAt);
             outage.succeeded();
             backoff.reset();
             if (givenUp) {
