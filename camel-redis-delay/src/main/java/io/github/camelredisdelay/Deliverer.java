@@ -475,7 +475,8 @@ final class Deliverer {
      * connection within the call, as long as its connect timeout), and a consumer that could not leave stays listed in
      * the group, holding nothing, as when leaving fails. Otherwise the stop waits for leaving at most
      * {@value #LEAVE_WAIT_MS} ms, which only a Redis that stopped answering meanwhile (a paused server) takes: the call
-     * goes on.
+     * goes on. While the whole CamelContext stops, no consumer waits for Redis at its stop: the component waits for the
+     * departures of all its consumers at once ({@link #departWithoutWaiting}).
      */
     void stop(boolean unreachable) {
         // a consumer of the connection that stopped before found Redis silent: not waited for again
@@ -486,6 +487,10 @@ final class Deliverer {
         }
         if (acks != null) {
             acks.close();
+        }
+        if (!redisUnreachable && endpoint.getCamelContext().isStopping()) {
+            departWithoutWaiting();
+            return;
         }
         if (!redisUnreachable) {
             flushAcknowledgements();
@@ -511,6 +516,45 @@ final class Deliverer {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /**
+     * The stop of a consumer whose CamelContext stops: sends the acknowledgements of what finished and then leaves the
+     * consumer group (unless it still holds messages), without waiting for Redis; the component waits for the
+     * departures of all its consumers once ({@link Departures}). The connection is kept until this consumer has left.
+     */
+    private void departWithoutWaiting() {
+        List<Delivery> finished = drainAcks();
+        connectionKept = endpoint.keepConnection();
+        stopped = true;
+        CompletionStage<?> acknowledged = finished.isEmpty()
+                ? CompletableFuture.completedFuture(null)
+                : acknowledgeAsync(finished);
+        endpoint.getComponent().departures().add(acknowledged.thenCompose(
+                done -> leaseExtension == null || leases.size() == 0 ? leaveGroup() : CompletableFuture.completedFuture(null)));
+    }
+
+    /**
+     * Acknowledges what finished without waiting; what fails stays queued and leased, for the lease timer to send again
+     * ({@link #retrySettlements}). The stage completes normally either way.
+     */
+    private CompletionStage<?> acknowledgeAsync(List<Delivery> finished) {
+        CompletionStage<Long> sent;
+        try {
+            sent = queue.group().ackAsync(finished);
+        } catch (RuntimeException e) {
+            sent = CompletableFuture.failedFuture(e);
+        }
+        return sent.handle((removed, failure) -> {
+            if (failure == null) {
+                settlement.acknowledged(finished);
+            } else {
+                Throwable cause = Futures.unwrap(failure);
+                notAcknowledged(finished,
+                        cause instanceof RuntimeException runtime ? runtime : new IllegalStateException(cause));
+            }
+            return null;
+        });
     }
 
     /** Stops extending leases and leaves the consumer group unless this consumer still holds messages; once. */

@@ -82,6 +82,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
      */
     private final Set<RedisDelayEndpoint> startedEndpoints = ConcurrentHashMap.newKeySet();
     private final EvictionPolicyCheck evictionPolicyCheck = new EvictionPolicyCheck();
+    private final Departures departures = new Departures();
     private final SharedRegistry<String, ConnectionShares> connections = new SharedRegistry<>();
     private final AtomicInteger timerNumbers = new AtomicInteger();
     private volatile ExecutorService completions;
@@ -261,6 +262,8 @@ public class RedisDelayComponent extends HealthCheckComponent {
         for (RedisDelayEndpoint endpoint : List.copyOf(startedEndpoints)) {
             ServiceHelper.stopService(endpoint);
         }
+        // the last acknowledgements and leaves of the consumers, sent without waiting each
+        departures.await();
         // clients a stopped consumer still kept for deliveries that never settled (deaf to the stop); Camel shuts the
         // lease timers down with the context
         clients.disposeAll(ConnectedClient::shutdown);
@@ -296,6 +299,11 @@ public class RedisDelayComponent extends HealthCheckComponent {
 
     void releaseTransferTask(String key) {
         transferTasks.release(key, SharedService::stop);
+    }
+
+    /** The departures of the consumers of a stopping CamelContext, which this component's stop waits for. */
+    Departures departures() {
+        return departures;
     }
 
     EvictionPolicyCheck evictionPolicyCheck() {

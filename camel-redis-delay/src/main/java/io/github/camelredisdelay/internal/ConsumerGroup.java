@@ -129,6 +129,12 @@ public final class ConsumerGroup {
                 ackArguments(deliveries));
     }
 
+    /** {@link #ack}, without waiting: the stage completes with how many were removed when Redis replied. */
+    public CompletionStage<Long> ackAsync(Collection<Delivery> deliveries) {
+        return scripts.call("Acknowledgement", LuaScript.ACK, Durability.BEST_EFFORT, RScript.ReturnType.LONG,
+                ackArguments(deliveries));
+    }
+
     private static Object[] ackArguments(Collection<Delivery> deliveries) {
         List<Object> args = new ArrayList<>(deliveries.size() * 3);
         for (Delivery delivery : deliveries) {
