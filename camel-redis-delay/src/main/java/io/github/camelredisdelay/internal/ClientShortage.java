@@ -21,7 +21,9 @@ import org.redisson.client.RedisTimeoutException;
  * Tells a shortage inside the Redis client from Redis being unreachable. Redisson fails a command with a
  * {@link RedisTimeoutException} "Unable to acquire connection" when every connection of its pool stayed busy for the
  * whole wait, while Redis itself may be perfectly healthy; an operator must raise a pool setting, not look at the
- * server.
+ * server. With retries configured (the component's own client retries once, 200 ms apart) Redisson 4 waits for a free
+ * connection {@code retryDelay} per attempt, not its {@code timeout}; each call holds a connection for a round trip, so
+ * a pool runs short sooner the longer the link to Redis is.
  */
 final class ClientShortage {
 
@@ -40,7 +42,9 @@ final class ClientShortage {
             }
             if (cause instanceof RedisTimeoutException && message.contains("Unable to acquire connection")) {
                 return "the Redis client's connection pool is exhausted (not a Redis outage): raise the Redisson setting "
-                       + "connectionPoolSize (or timeout), or use fewer threads per client";
+                       + "connectionPoolSize, or retryDelay (with retries, how long a call waits for a free connection "
+                       + "each attempt; each call holds one for a round trip, so a distant Redis needs more), or use fewer "
+                       + "threads per client";
             }
         }
         return null;
