@@ -1,0 +1,92 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.github.camelredisdelay.test.CamelSide;
+import io.github.camelredisdelay.test.HealthChecks;
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import io.github.camelredisdelay.test.RedisServerExtension;
+import org.apache.camel.CamelContext;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.health.HealthCheck;
+import org.apache.camel.health.HealthCheckHelper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.redisson.Redisson;
+import org.redisson.api.RFuture;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+import org.redisson.config.ConstantDelay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A readiness check whose write finds no free connection in the client's pool (every connection busy for longer than
+ * the client waits for one, as many queues' calls through a slow link keep them): Redis is fine, so the check must say
+ * that the client ran short and name the settings that help, not that Redis does not answer or refuses writes.
+ */
+@CamelSide
+class PoolShortageReadinessTest extends RedisDelayTestSupport {
+
+    private final RedissonClient client = Redisson.create(smallPool());
+
+    private static Config smallPool() {
+        Config config = new Config();
+        config.useSingleServer().setAddress(RedisServerExtension.redisUrl()).setConnectionPoolSize(1)
+                .setConnectionMinimumIdleSize(1).setRetryAttempts(1).setRetryDelay(new ConstantDelay(Duration.ofMillis(100)));
+        return config;
+    }
+
+    @AfterEach
+    void shutDownClient() {
+        client.shutdown(0, 2, TimeUnit.SECONDS);
+    }
+
+    @Override
+    protected boolean usesSharedClient() {
+        return false;
+    }
+
+    @Override
+    protected void connectOnItsOwn(RedisDelayConfiguration configuration) {
+        configuration.setRedissonClient(client);
+    }
+
+    @Test
+    void aCheckWhoseWriteFindsNoFreeConnectionBlamesTheClientsPoolNotRedis() throws Exception {
+        CamelContext context = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:busy").log("${body}");
+            }
+        });
+        HealthChecks.enableConsumersAndProducers(context);
+        // the pool's only connection waits in a blocking pop, as a pool whose calls each wait a long round trip does
+        RFuture<Object> parked = client.getBlockingQueue(keyPrefix + ":parked").pollAsync(3, TimeUnit.SECONDS);
+
+        List<HealthCheck.Result> down = HealthCheckHelper.invokeReadiness(context).stream()
+                .filter(result -> result.getState() == HealthCheck.State.DOWN).toList();
+        parked.toCompletableFuture().get(10, TimeUnit.SECONDS);
+
+        assertThat(down).singleElement().satisfies(result -> assertThat(result.getMessage()).hasValueSatisfying(
+                message -> assertThat(message).contains("not a Redis outage").contains("connectionPoolSize")
+                        .contains("retryDelay").doesNotContain("does not answer")));
+    }
+}
