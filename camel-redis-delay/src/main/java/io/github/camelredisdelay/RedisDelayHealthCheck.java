@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
+import io.github.camelredisdelay.internal.ClientShortage;
 import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.ScriptCalls.Durability;
 import io.github.camelredisdelay.internal.ShardedQueue;
@@ -171,6 +172,9 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
             builder.down().message("Redis of " + which + " does not answer: a write sent "
                                    + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent.sentNanos())
                                    + " ms ago has no reply (the check waits " + timeout.toMillis() + " ms)");
+        } else if (ClientShortage.advice(refusal) != null) {
+            builder.down().message("The write of " + which + " found no free connection: " + ClientShortage.advice(refusal))
+                    .error(refusal);
         } else if (refusal instanceof NotReplicatedException shortfall) {
             builder.down().message("A write of " + which + " reached " + shortfall.getReached() + " of the "
                                    + shortfall.getRequired() + " replicas syncReplicas asks for within syncTimeout: every "

@@ -25,7 +25,7 @@ import org.redisson.client.RedisTimeoutException;
  * connection {@code retryDelay} per attempt, not its {@code timeout}; each call holds a connection for a round trip, so
  * a pool runs short sooner the longer the link to Redis is.
  */
-final class ClientShortage {
+public final class ClientShortage {
 
     private ClientShortage() {
     }
@@ -33,7 +33,7 @@ final class ClientShortage {
     /**
      * What to tell the operator when {@code failure} (or a cause of it) is such a shortage, else {@code null}.
      */
-    static String advice(Throwable failure) {
+    public static String advice(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
             String message = String.valueOf(cause.getMessage());
             if (cause instanceof RedisTimeoutException && message.contains("Unable to acquire connection for subscription")) {
