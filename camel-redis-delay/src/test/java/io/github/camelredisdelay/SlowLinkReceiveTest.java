@@ -18,13 +18,10 @@ package io.github.camelredisdelay;
 import java.time.Duration;
 
 import io.github.camelredisdelay.test.CamelSide;
-import io.github.camelredisdelay.test.RedisDelayTestSupport;
-import io.github.camelredisdelay.test.SlowLink;
+import io.github.camelredisdelay.test.SlowLinkTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.ConsumerTemplate;
 import org.apache.camel.ProducerTemplate;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,30 +32,9 @@ import static org.awaitility.Awaitility.await;
  * trip longer than 250 ms, which a receiver waiting only 250 ms for a shard's answer never sees.
  */
 @CamelSide
-class SlowLinkReceiveTest extends RedisDelayTestSupport {
+class SlowLinkReceiveTest extends SlowLinkTestSupport {
 
     private static final Duration ROUND_TRIP = Duration.ofMillis(300);
-    private static SlowLink link;
-
-    @BeforeAll
-    static void openLink() {
-        link = SlowLink.open();
-    }
-
-    @AfterAll
-    static void closeLink() {
-        link.close();
-    }
-
-    @Override
-    protected boolean usesSharedClient() {
-        return false;
-    }
-
-    @Override
-    protected void connectOnItsOwn(RedisDelayConfiguration configuration) {
-        configuration.setRedissonClient(link.client());
-    }
 
     @Test
     void aReceiverOfAShardedQueueGetsItsReadyMessageThroughALinkSlowerThanItsShardWait() throws Exception {

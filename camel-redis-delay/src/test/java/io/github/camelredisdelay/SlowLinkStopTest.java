@@ -22,13 +22,10 @@ import java.util.stream.IntStream;
 
 import io.github.camelredisdelay.internal.QueueKeys;
 import io.github.camelredisdelay.test.CamelSide;
-import io.github.camelredisdelay.test.RedisDelayTestSupport;
-import io.github.camelredisdelay.test.SlowLink;
+import io.github.camelredisdelay.test.SlowLinkTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,33 +37,12 @@ import static org.awaitility.Awaitility.await;
  * context take one round trip per queue.
  */
 @CamelSide
-class SlowLinkStopTest extends RedisDelayTestSupport {
+class SlowLinkStopTest extends SlowLinkTestSupport {
 
     private static final Duration ROUND_TRIP = Duration.ofMillis(300);
     private static final int QUEUES = 20;
-    private static SlowLink link;
 
     private final List<String> delivered = new CopyOnWriteArrayList<>();
-
-    @BeforeAll
-    static void openLink() {
-        link = SlowLink.open();
-    }
-
-    @AfterAll
-    static void closeLink() {
-        link.close();
-    }
-
-    @Override
-    protected boolean usesSharedClient() {
-        return false;
-    }
-
-    @Override
-    protected void connectOnItsOwn(RedisDelayConfiguration configuration) {
-        configuration.setRedissonClient(link.client());
-    }
 
     @Test
     void aContextOfManyQueuesStopsInAboutARoundTripAndStillAcknowledgesAndLeaves() throws Exception {

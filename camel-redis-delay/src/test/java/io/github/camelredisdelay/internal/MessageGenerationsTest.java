@@ -16,6 +16,7 @@
 package io.github.camelredisdelay.internal;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -26,10 +27,11 @@ import org.junit.jupiter.api.Test;
 import org.redisson.client.codec.ByteArrayCodec;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
- * A message replaced while an earlier version of it is in flight: settling the old delivery, whichever way, never
- * removes or reschedules the new version.
+ * A message replaced while an earlier version of it is in flight: settling the old delivery, whichever way, or purging
+ * it, never removes or reschedules the new version.
  */
 class MessageGenerationsTest extends RedisDelayTestSupport {
 
@@ -160,5 +162,45 @@ class MessageGenerationsTest extends RedisDelayTestSupport {
 
         assertThat(dueSet("q").dueOf("a")).isEqualTo(anew.dueAt());
         assertThat(redis().getMap(key("q", "fail")).isExists()).as("no failure note for the new message").isFalse();
+    }
+
+    private long transfer() throws Exception {
+        return queue.transfer(1000).toCompletableFuture().get().moved();
+    }
+
+    /**
+     * A purge, call by call, while a message it started with is moved to the ready stream and replaced (a re-delay of
+     * its delivery, say) by a version due after the latest due time of the purge's start, which the purge may leave.
+     */
+    @Test
+    void anIdScheduledAgainAfterThePurgeIsNotDeliveredAtTheDueTimeOfTheVersionThePurgeTookTheRecordOf() throws Exception {
+        long now = queue.redisTimeMillis();
+        queue.schedule("f", envelope("f"), DueTime.at(now + 100), OnDuplicate.keep);
+        queue.schedule("a", envelope("v1"), DueTime.at(now + 200), OnDuplicate.keep);
+        queue.schedule("z", envelope("z"), DueTime.at(now + 2_000), OnDuplicate.keep);
+        // one message per call: the first walks the due set up to z's due time and removes f
+        PurgeProgress progress = queue.inspection().purgeChunk(1, PurgeProgress.START);
+        // a falls due meanwhile and goes to the ready stream ahead of the walk, which the purge's last calls remove
+        await().atMost(Duration.ofSeconds(5)).until(() -> transfer() == 1);
+        long replacedDue = now + 3_000;
+        queue.schedule("a", envelope("v2"), DueTime.at(replacedDue), OnDuplicate.replace);
+        for (int call = 0; call < 10 && !progress.done(); call++) {
+            progress = queue.inspection().purgeChunk(1, progress);
+        }
+        assertThat(progress.done()).isTrue();
+
+        // a scheduled again, for an hour later, behind messages that put that due time into a bucket of its own
+        for (int i = 1; i <= 64; i++) {
+            queue.schedule("g" + i, envelope("g"), DueTime.at(replacedDue + i), OnDuplicate.keep);
+        }
+        ScheduleResult again = queue.schedule("a", envelope("v3"), DueTime.at(now + 3_600_000), OnDuplicate.replace);
+        assertThat(again.scheduled()).isTrue();
+        await().atMost(Duration.ofSeconds(10)).until(() -> queue.redisTimeMillis() > replacedDue + 64);
+        transfer();
+
+        assertThat(queue.group().readNew("c1", 1000, null)).noneSatisfy(delivery -> {
+            assertThat(delivery.messageId()).isEqualTo("a");
+            assertThat(delivery.dueAt()).isGreaterThan(replacedDue);
+        });
     }
 }
