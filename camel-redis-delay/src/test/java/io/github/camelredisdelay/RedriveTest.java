@@ -403,13 +403,7 @@ class RedriveTest extends RedisDelayTestSupport {
         producer.getCamelContext().getRouteController().stopRoute("alerts");
         failing.clear();
 
-        Object moved = byId
-                ? producer.requestBodyAndHeader(uri + "&operation=redrive", null, RedisDelayConstants.MESSAGE_ID, "j1")
-                : producer.requestBody(uri + "&operation=redrive", (Object) null);
-
-        assertThat(moved).isEqualTo(1L);
-        await().atMost(Duration.ofSeconds(5)).until(() -> delivered.size() == 1);
-        assertThat(delivered.get(0).getBody()).isEqualTo("j1");
+        redriveJ1(producer, uri, byId);
         assertThat(delivered.get(0).getHeader(RedisDelayConstants.DELIVERY_COUNT)).isEqualTo(1);
         assertThat(delivered.get(0).getHeaders()).doesNotContainKeys(RedisDelayConstants.LAST_ERROR,
                 RedisDelayConstants.ORIGINAL_QUEUE);
@@ -432,13 +426,7 @@ class RedriveTest extends RedisDelayTestSupport {
         // never finished, never extended: the lease expires
         await().pollDelay(Duration.ofMillis(500)).atMost(Duration.ofSeconds(1)).until(() -> true);
 
-        Object moved = byId
-                ? producer.requestBodyAndHeader(uri + "&operation=redrive", null, RedisDelayConstants.MESSAGE_ID, "j1")
-                : producer.requestBody(uri + "&operation=redrive", (Object) null);
-
-        assertThat(moved).isEqualTo(1L);
-        await().atMost(Duration.ofSeconds(5)).until(() -> delivered.size() == 1);
-        assertThat(delivered.get(0).getBody()).isEqualTo("j1");
+        redriveJ1(producer, uri, byId);
         assertThat(redis().getStream(key("jobs.dead", "ready")).size()).isZero();
         assertThat(redis().getKeys().getKeysByPattern(keyPrefix + ":{jobs.dead}:msg")).isEmpty();
     }
@@ -647,5 +635,16 @@ class RedriveTest extends RedisDelayTestSupport {
                         .throwException(new IllegalStateException("still down"));
             }
         }).createProducerTemplate();
+    }
+
+    /** Redrives j1 by its id or with all dead letters, and expects it moved and delivered once. */
+    private void redriveJ1(ProducerTemplate producer, String uri, boolean byId) {
+        Object moved = byId
+                ? producer.requestBodyAndHeader(uri + "&operation=redrive", null, RedisDelayConstants.MESSAGE_ID, "j1")
+                : producer.requestBody(uri + "&operation=redrive", (Object) null);
+
+        assertThat(moved).isEqualTo(1L);
+        await().atMost(Duration.ofSeconds(5)).until(() -> delivered.size() == 1);
+        assertThat(delivered.get(0).getBody()).isEqualTo("j1");
     }
 }
