@@ -120,6 +120,26 @@ class PeekLaterDeadLetterTest extends RedisDelayTestSupport {
         assertThat(older.getHeader(RedisDelayConstants.MESSAGE_ID)).isEqualTo(id);
     }
 
+    @Test
+    void aPeekByTheIdALaterDeadLetterIsHeldUnderReportsItAsTheFirstPeekDid() throws Exception {
+        CamelContext context = startFailingConsumers("mail server down", QUEUE);
+        ProducerTemplate producer = context.createProducerTemplate();
+        producer.sendBodyAndHeader(QUEUE, "first reminder", RedisDelayConstants.MESSAGE_ID, "r-1");
+        await().atMost(Duration.ofSeconds(10)).until(() -> "dead".equals(peek(producer).getHeader(RedisDelayConstants.STATE)));
+        producer.sendBodyAndHeader(QUEUE, "second reminder", RedisDelayConstants.MESSAGE_ID, "r-1");
+        await().atMost(Duration.ofSeconds(10)).until(() -> "second reminder".equals(peek(producer).getBody()));
+        String heldUnder = peek(producer).getHeader(RedisDelayConstants.MESSAGE_ID, String.class);
+        assertThat(heldUnder).startsWith("r-1#");
+
+        // the id the peek reported names that dead letter, as it does for a redrive
+        Message again = peek(producer, QUEUE, heldUnder);
+        assertThat(again.getHeader(RedisDelayConstants.STATE)).as("state of " + heldUnder).isEqualTo("dead");
+        assertThat(again.getBody()).isEqualTo("second reminder");
+        assertThat(again.getHeader(RedisDelayConstants.MESSAGE_ID)).isEqualTo(heldUnder);
+        RedisDelayEndpoint endpoint = context.getEndpoint(QUEUE, RedisDelayEndpoint.class);
+        assertThat(endpoint.peekMessage(heldUnder)).as("JMX peekMessage of " + heldUnder).containsEntry("state", "dead");
+    }
+
     private static Message peek(ProducerTemplate producer, String queue, String id) {
         return producer.request(queue + "&operation=peek", e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, id))
                 .getMessage();
