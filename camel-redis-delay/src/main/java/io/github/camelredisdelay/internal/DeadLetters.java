@@ -201,7 +201,9 @@ public final class DeadLetters {
 
     /**
      * Whether the dead letter held under {@code storedId} is one of message {@code messageId} of {@code queue}
-     * ({@link #cameFrom}); one that cannot be read is, under the message's id, as nothing says whose it is.
+     * ({@link #cameFrom}), or that dead letter itself, named by the id it is held under ({@code <id>#<stream entry>},
+     * as a peek reports it and a redrive takes it); one that cannot be read is, under the message's id, as nothing says
+     * whose it is.
      */
     static boolean isDeadLetterOf(String queue, String messageId, String storedId, byte[] envelope) {
         Envelope stored;
@@ -210,7 +212,8 @@ public final class DeadLetters {
         } catch (IllegalArgumentException e) {
             return storedId.equals(messageId);
         }
-        return cameFrom(stored.headers(), queue) && originalId(storedId, stored.headers()).equals(messageId);
+        return cameFrom(stored.headers(), queue)
+                && (storedId.equals(messageId) || originalId(storedId, stored.headers()).equals(messageId));
     }
 
     /** Whether the dead letter {@code id} of {@code shard} was copied from the delivery {@code copyOf} names. */

@@ -129,7 +129,8 @@ public final class ShardedQueue {
     /**
      * Of the dead letters of message {@code id} of {@code queue} that this dead-letter queue holds, under the id or as
      * a later dead letter of the id under {@code <id>#<stream entry>} or {@code <id>#<stream entry>.<n>}
-     * ({@link DeadLetters}) on any shard, the newest: the one dead-lettered last. Never another queue's, of a
+     * ({@link DeadLetters}) on any shard, the newest: the one dead-lettered last; for an {@code id} that is such a
+     * later dead letter's, that one (the id a peek reports, which a redrive takes too). Never another queue's, of a
      * dead-letter queue that several queues share ({@link DeadLetters#isDeadLetterOf}). Reads every shard's record
      * hash, a page per script call.
      *
