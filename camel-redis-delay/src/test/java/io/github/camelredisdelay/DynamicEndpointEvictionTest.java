@@ -15,7 +15,10 @@
  */
 package io.github.camelredisdelay;
 
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.camelredisdelay.test.CamelSide;
@@ -43,6 +46,8 @@ class DynamicEndpointEvictionTest extends RedisDelayTestSupport {
 
     private static final int ENDPOINT_CACHE = 10;
     private static final int DISTINCT_DELAYS = 30;
+    private static final int TENANTS = 20;
+    private static final int ROUNDS = 3;
 
     @Override
     protected boolean usesSharedClient() {
@@ -91,5 +96,43 @@ class DynamicEndpointEvictionTest extends RedisDelayTestSupport {
         assertThat(created).filteredOn(RedisDelayEndpoint::isStarted).isEmpty();
         assertThat(component.runningTransferTasks()).isZero();
         assertThat(client.isShutdown()).isTrue();
+    }
+
+    @Test
+    void aQueuePerTenantKeepsOneStartedEndpointPerUriHoweverOftenCamelEvictsAndRecreatesIt() throws Exception {
+        Set<RedisDelayEndpoint> created = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+        CamelContext node = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:order").toD("redis-delay:tenant-${header.tenant}?delay=1h");
+            }
+        });
+        node.getGlobalOptions().put(Exchange.MAXIMUM_ENDPOINT_CACHE_SIZE, String.valueOf(ENDPOINT_CACHE));
+        node.addLifecycleStrategy(new LifecycleStrategySupport() {
+            @Override
+            public void onEndpointAdd(Endpoint endpoint) {
+                if (endpoint instanceof RedisDelayEndpoint redisDelay) {
+                    created.add(redisDelay);
+                }
+            }
+        });
+        node.start();
+        ProducerTemplate template = node.createProducerTemplate();
+        for (int round = 0; round < ROUNDS; round++) {
+            for (int tenant = 0; tenant < TENANTS; tenant++) {
+                int sentTo = tenant;
+                Exchange sent = template.send("direct:order", e -> {
+                    e.getMessage().setBody("order");
+                    e.getMessage().setHeader("tenant", sentTo);
+                });
+                assertThat(sent.getException()).isNull();
+            }
+        }
+        assertThat(dueSet("tenant-0").size()).isEqualTo(ROUNDS);
+        assertThat(dueSet("tenant-" + (TENANTS - 1)).size()).isEqualTo(ROUNDS);
+
+        // found: every URI Camel evicted and created again left its former endpoint started for good (all 60 were,
+        // growing with every round), each with its share of the queue's check and statistics
+        assertThat(created).filteredOn(RedisDelayEndpoint::isStarted).hasSizeLessThanOrEqualTo(TENANTS);
     }
 }
