@@ -15,9 +15,7 @@
  */
 package io.github.camelredisdelay;
 
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -76,11 +74,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
     private final SharedRegistry<String, WakeChannels> wakeChannels = new SharedRegistry<>();
     private final SharedRegistry<String, QueueStatistics> statistics = new SharedRegistry<>();
     private final SharedRegistry<String, QueueGuard> queueGuards = new SharedRegistry<>();
-    /**
-     * The endpoints started and not stopped: Camel stops those of its endpoint cache at its stop, but not those it
-     * evicted from the cache (toD makes one endpoint per distinct URI), which this component stops.
-     */
-    private final Set<RedisDelayEndpoint> startedEndpoints = ConcurrentHashMap.newKeySet();
+    private final StartedEndpoints startedEndpoints = new StartedEndpoints();
     private final EvictionPolicyCheck evictionPolicyCheck = new EvictionPolicyCheck();
     private final Departures departures = new Departures();
     private final SharedRegistry<String, ConnectionShares> connections = new SharedRegistry<>();
@@ -141,6 +135,13 @@ public class RedisDelayComponent extends HealthCheckComponent {
                                                + "RDelayedQueue into its own queue; set it on the consumer endpoint of "
                                                + "the one queue it goes to, e.g. from(\"redis-delay:orders?migrateFrom="
                                                + configuration.getMigrateFrom() + "\")");
+        }
+        RedisDelayEndpoint evicted = startedEndpoints.of(uri);
+        if (evicted != null && getCamelContext().hasEndpoint(uri) == null) {
+            // Camel evicted it from its endpoint cache without stopping it: a second endpoint beside it would hold its
+            // own share of the queue's resources until the context stops, another for every eviction
+            parameters.clear();
+            return evicted;
         }
         RedisDelayConfiguration options = configuration.copy();
         if (parameters.keySet().stream().anyMatch(RedisDelayComponent::choosesRedis)) {
@@ -259,7 +260,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
             getCamelContext().getExecutorServiceManager().shutdownGraceful(completions, TIMER_SHUTDOWN_MS);
             completions = null;
         }
-        for (RedisDelayEndpoint endpoint : List.copyOf(startedEndpoints)) {
+        for (RedisDelayEndpoint endpoint : startedEndpoints.snapshot()) {
             ServiceHelper.stopService(endpoint);
         }
         // the last acknowledgements and leaves of the consumers, sent without waiting each
