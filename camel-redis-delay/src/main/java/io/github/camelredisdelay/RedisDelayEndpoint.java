@@ -27,6 +27,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 import io.github.camelredisdelay.internal.ConnectedClient;
@@ -102,6 +103,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     private String connection;
     private ConnectionShares shares;
     private QueueStatistics statistics;
+    /** The consumers that {@linkplain #consumerStarting started} and have not stopped. */
+    private final AtomicInteger runningConsumers = new AtomicInteger();
     /** How long an operation waits for the first check of its queue ({@link QueueGuard}). */
     private static final long QUEUE_CHECK_WAIT_MS = 5000;
 
@@ -427,6 +430,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
                      + "deadLetterQueue on every consumer of the queue (or on the component)",
                     queueName, other, deadLetterQueue.name(), other);
         }
+        runningConsumers.incrementAndGet();
     }
 
     /**
@@ -434,7 +438,36 @@ public class RedisDelayEndpoint extends DefaultEndpoint
      * dead-letter queue of the consumers still running.
      */
     void consumerStopped() {
+        runningConsumers.decrementAndGet();
         statistics.stopCountingDeadLettersOf(deadLetterQueue, namesDeadLetterQueue());
+    }
+
+    /**
+     * Camel stops an endpoint it removes from its registry, as it does when a ConsumerTemplate's or pollEnrich's cache
+     * evicts the endpoint's polling consumer, also while a route still consumes from it. Such an endpoint stays started
+     * for its running consumers: the component stops it at its own stop, and Camel's next lookup of its URI gets it
+     * back.
+     */
+    @Override
+    public void stop() {
+        if (!keptForConsumers()) {
+            super.stop();
+        }
+    }
+
+    @Override
+    public void shutdown() {
+        if (!keptForConsumers()) {
+            super.shutdown();
+        }
+    }
+
+    private boolean keptForConsumers() {
+        boolean kept = runningConsumers.get() > 0 && getCamelContext().isStarted() && getComponent().isStarted();
+        if (kept) {
+            LOG.debug("Endpoint {} stays started: {} of its consumers still run", maskedUri(), runningConsumers.get());
+        }
+        return kept;
     }
 
     private boolean namesDeadLetterQueue() {
