@@ -102,6 +102,11 @@ public final class EvictionPolicyCheck {
         return first[0];
     }
 
+    /** How many queue shards and reports it remembers, for tests. */
+    int remembered() {
+        return reported.size();
+    }
+
     private void reportUnreadable(QueueShard shard, String connection, Throwable error) {
         if (firstInAMinute(connection + "|?")) {
             LOG.debug("Cannot read the maxmemory-policy of the Redis holding queue {} (INFO not allowed?): {}", shard.name(),
