@@ -15,6 +15,7 @@
  */
 package io.github.camelredisdelay.internal;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,8 +37,21 @@ public final class EvictionPolicyCheck {
 
     private static final long QUIET_NANOS = TimeUnit.MINUTES.toNanos(1);
 
+    /** Most queue shards whose check it remembers: one forgotten is only checked again sooner. */
+    static final int REMEMBERED_SHARDS = 1_024;
+
     /** When each "connection|policy" was last reported, System.nanoTime(). */
     private final Map<String, Long> reported = new ConcurrentHashMap<>();
+    /**
+     * When each "connection|shard" was last checked, System.nanoTime(), the least recently checked forgotten first:
+     * queues come and go (named per request, per day) while the component lives. Guarded by itself.
+     */
+    private final Map<String, Long> checked = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
+            return size() > REMEMBERED_SHARDS;
+        }
+    };
 
     /** Whether {@code policy} can evict keys without a time to live. */
     public static boolean evicts(String policy) {
@@ -54,7 +68,11 @@ public final class EvictionPolicyCheck {
     public void checkSoon(QueueShard shard, String connection) {
         // the endpoints of a queue (producer and consumer) and its transfer task's first subscription all ask at start:
         // one INFO a minute per shard is enough
-        if (!firstInAMinute(connection + "|checked|" + shard.keys().due())) {
+        boolean first;
+        synchronized (checked) {
+            first = firstInAMinute(checked, connection + "|" + shard.keys().due());
+        }
+        if (!first) {
             return;
         }
         shard.memoryPolicyAsync().whenComplete((policy, error) -> {
@@ -93,9 +111,13 @@ public final class EvictionPolicyCheck {
     }
 
     private boolean firstInAMinute(String key) {
+        return firstInAMinute(reported, key);
+    }
+
+    private static boolean firstInAMinute(Map<String, Long> times, String key) {
         long now = System.nanoTime();
         boolean[] first = new boolean[1];
-        reported.compute(key, (any, last) -> {
+        times.compute(key, (any, last) -> {
             first[0] = last == null || now - last > QUIET_NANOS;
             return first[0] ? now : last;
         });
@@ -104,7 +126,9 @@ public final class EvictionPolicyCheck {
 
     /** How many queue shards and reports it remembers, for tests. */
     int remembered() {
-        return reported.size();
+        synchronized (checked) {
+            return reported.size() + checked.size();
+        }
     }
 
     private void reportUnreadable(QueueShard shard, String connection, Throwable error) {
