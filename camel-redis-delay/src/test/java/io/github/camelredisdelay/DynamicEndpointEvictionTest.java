@@ -15,6 +15,7 @@
  */
 package io.github.camelredisdelay;
 
+import java.util.Collection;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -58,22 +59,7 @@ class DynamicEndpointEvictionTest extends RedisDelayTestSupport {
     @Test
     void stoppingTheContextStopsEveryEndpointThatToDCreatedAndShutsTheComponentsClientDown() throws Exception {
         List<RedisDelayEndpoint> created = new CopyOnWriteArrayList<>();
-        CamelContext node = createContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                from("direct:order").toD("redis-delay:orders?delay=${header.wait}");
-            }
-        });
-        node.getGlobalOptions().put(Exchange.MAXIMUM_ENDPOINT_CACHE_SIZE, String.valueOf(ENDPOINT_CACHE));
-        node.addLifecycleStrategy(new LifecycleStrategySupport() {
-            @Override
-            public void onEndpointAdd(Endpoint endpoint) {
-                if (endpoint instanceof RedisDelayEndpoint redisDelay) {
-                    created.add(redisDelay);
-                }
-            }
-        });
-        node.start();
+        CamelContext node = startRecordingEndpoints("redis-delay:orders?delay=${header.wait}", created);
         ProducerTemplate template = node.createProducerTemplate();
         for (int i = 0; i < DISTINCT_DELAYS; i++) {
             long wait = 3_600_000L + i;
@@ -101,22 +87,7 @@ class DynamicEndpointEvictionTest extends RedisDelayTestSupport {
     @Test
     void aQueuePerTenantKeepsOneStartedEndpointPerUriHoweverOftenCamelEvictsAndRecreatesIt() throws Exception {
         Set<RedisDelayEndpoint> created = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
-        CamelContext node = createContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                from("direct:order").toD("redis-delay:tenant-${header.tenant}?delay=1h");
-            }
-        });
-        node.getGlobalOptions().put(Exchange.MAXIMUM_ENDPOINT_CACHE_SIZE, String.valueOf(ENDPOINT_CACHE));
-        node.addLifecycleStrategy(new LifecycleStrategySupport() {
-            @Override
-            public void onEndpointAdd(Endpoint endpoint) {
-                if (endpoint instanceof RedisDelayEndpoint redisDelay) {
-                    created.add(redisDelay);
-                }
-            }
-        });
-        node.start();
+        CamelContext node = startRecordingEndpoints("redis-delay:tenant-${header.tenant}?delay=1h", created);
         ProducerTemplate template = node.createProducerTemplate();
         for (int round = 0; round < ROUNDS; round++) {
             for (int tenant = 0; tenant < TENANTS; tenant++) {
@@ -134,5 +105,29 @@ class DynamicEndpointEvictionTest extends RedisDelayTestSupport {
         // found: every URI Camel evicted and created again left its former endpoint started for good (all 60 were,
         // growing with every round), each with its share of the queue's check and statistics
         assertThat(created).filteredOn(RedisDelayEndpoint::isStarted).hasSizeLessThanOrEqualTo(TENANTS);
+    }
+
+    /**
+     * Starts a context whose endpoint cache holds {@value #ENDPOINT_CACHE} endpoints, with a route from direct:order to
+     * {@code toD}, adding every redis-delay endpoint Camel creates to {@code created}.
+     */
+    private CamelContext startRecordingEndpoints(String toD, Collection<RedisDelayEndpoint> created) throws Exception {
+        CamelContext node = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:order").toD(toD);
+            }
+        });
+        node.getGlobalOptions().put(Exchange.MAXIMUM_ENDPOINT_CACHE_SIZE, String.valueOf(ENDPOINT_CACHE));
+        node.addLifecycleStrategy(new LifecycleStrategySupport() {
+            @Override
+            public void onEndpointAdd(Endpoint endpoint) {
+                if (endpoint instanceof RedisDelayEndpoint redisDelay) {
+                    created.add(redisDelay);
+                }
+            }
+        });
+        node.start();
+        return node;
     }
 }

@@ -38,12 +38,7 @@ class PeekLaterDeadLetterTest extends RedisDelayTestSupport {
 
     @Test
     void aPeekFindsTheQueuesDeadLetterHeldUnderItsIdWithASuffix() throws Exception {
-        CamelContext context = startFailingConsumers("mail server down", QUEUE);
-        ProducerTemplate producer = context.createProducerTemplate();
-        producer.sendBodyAndHeader(QUEUE, "first reminder", RedisDelayConstants.MESSAGE_ID, "r-1");
-        await().atMost(Duration.ofSeconds(10)).until(() -> "dead".equals(peek(producer).getHeader(RedisDelayConstants.STATE)));
-        producer.sendBodyAndHeader(QUEUE, "second reminder", RedisDelayConstants.MESSAGE_ID, "r-1");
-        await().atMost(Duration.ofSeconds(10)).until(() -> redis().getMap(key("reminders.dead", "msg")).size() == 2);
+        ProducerTemplate producer = deadLetterR1Twice();
 
         // the first dead letter, held under the id, goes back to the queue (for later) and is cancelled there
         assertThat(producer.requestBodyAndHeader(QUEUE + "&operation=redrive&delay=1h", null,
@@ -57,7 +52,7 @@ class PeekLaterDeadLetterTest extends RedisDelayTestSupport {
         assertThat(peeked.getHeader(RedisDelayConstants.STATE)).as("state of r-1").isEqualTo("dead");
         assertThat(peeked.getBody()).isEqualTo("second reminder");
         assertThat(peeked.getHeader(RedisDelayConstants.QUEUE)).isEqualTo("reminders.dead");
-        RedisDelayEndpoint endpoint = context.getEndpoint(QUEUE, RedisDelayEndpoint.class);
+        RedisDelayEndpoint endpoint = producer.getCamelContext().getEndpoint(QUEUE, RedisDelayEndpoint.class);
         assertThat(endpoint.peekMessage("r-1")).as("JMX peekMessage of r-1").containsEntry("state", "dead");
 
         // as a redrive by the id finds it
@@ -122,12 +117,7 @@ class PeekLaterDeadLetterTest extends RedisDelayTestSupport {
 
     @Test
     void aPeekByTheIdALaterDeadLetterIsHeldUnderReportsItAsTheFirstPeekDid() throws Exception {
-        CamelContext context = startFailingConsumers("mail server down", QUEUE);
-        ProducerTemplate producer = context.createProducerTemplate();
-        producer.sendBodyAndHeader(QUEUE, "first reminder", RedisDelayConstants.MESSAGE_ID, "r-1");
-        await().atMost(Duration.ofSeconds(10)).until(() -> "dead".equals(peek(producer).getHeader(RedisDelayConstants.STATE)));
-        producer.sendBodyAndHeader(QUEUE, "second reminder", RedisDelayConstants.MESSAGE_ID, "r-1");
-        await().atMost(Duration.ofSeconds(10)).until(() -> "second reminder".equals(peek(producer).getBody()));
+        ProducerTemplate producer = deadLetterR1Twice();
         String heldUnder = peek(producer).getHeader(RedisDelayConstants.MESSAGE_ID, String.class);
         assertThat(heldUnder).startsWith("r-1#");
 
@@ -136,7 +126,7 @@ class PeekLaterDeadLetterTest extends RedisDelayTestSupport {
         assertThat(again.getHeader(RedisDelayConstants.STATE)).as("state of " + heldUnder).isEqualTo("dead");
         assertThat(again.getBody()).isEqualTo("second reminder");
         assertThat(again.getHeader(RedisDelayConstants.MESSAGE_ID)).isEqualTo(heldUnder);
-        RedisDelayEndpoint endpoint = context.getEndpoint(QUEUE, RedisDelayEndpoint.class);
+        RedisDelayEndpoint endpoint = producer.getCamelContext().getEndpoint(QUEUE, RedisDelayEndpoint.class);
         assertThat(endpoint.peekMessage(heldUnder)).as("JMX peekMessage of " + heldUnder).containsEntry("state", "dead");
     }
 
@@ -147,5 +137,19 @@ class PeekLaterDeadLetterTest extends RedisDelayTestSupport {
 
     private static Message peek(ProducerTemplate producer) {
         return peek(producer, QUEUE, "r-1");
+    }
+
+    /**
+     * Dead-letters a first and a second reminder r-1, held as r-1 and {@code r-1#<stream entry>}, through a failing
+     * consumer.
+     */
+    private ProducerTemplate deadLetterR1Twice() throws Exception {
+        CamelContext context = startFailingConsumers("mail server down", QUEUE);
+        ProducerTemplate producer = context.createProducerTemplate();
+        producer.sendBodyAndHeader(QUEUE, "first reminder", RedisDelayConstants.MESSAGE_ID, "r-1");
+        await().atMost(Duration.ofSeconds(10)).until(() -> "dead".equals(peek(producer).getHeader(RedisDelayConstants.STATE)));
+        producer.sendBodyAndHeader(QUEUE, "second reminder", RedisDelayConstants.MESSAGE_ID, "r-1");
+        await().atMost(Duration.ofSeconds(10)).until(() -> redis().getMap(key("reminders.dead", "msg")).size() == 2);
+        return producer;
     }
 }
