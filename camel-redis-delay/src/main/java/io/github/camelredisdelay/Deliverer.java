@@ -204,7 +204,7 @@ final class Deliverer {
         }
     }
 
-    private void notAcknowledged(List<Delivery> finished, RuntimeException failure) {
+    private void notAcknowledged(List<Delivery> finished, Throwable failure) {
         putBackAcks(finished);
         LOG.warn("Could not acknowledge {} finished messages of queue {}; trying again with the next read (once the "
                  + "consumer has stopped, with each lease extension, their leases kept until then): {}",
@@ -527,10 +527,7 @@ final class Deliverer {
         List<Delivery> finished = drainAcks();
         connectionKept = endpoint.keepConnection();
         stopped = true;
-        CompletionStage<?> acknowledged = finished.isEmpty()
-                ? CompletableFuture.completedFuture(null)
-                : acknowledgeAsync(finished);
-        endpoint.getComponent().departures().add(acknowledged.thenCompose(
+        endpoint.getComponent().departures().add(acknowledgeAsync(finished).thenCompose(
                 done -> leaseExtension == null || leases.size() == 0 ? leaveGroup() : CompletableFuture.completedFuture(null)));
     }
 
@@ -539,6 +536,9 @@ final class Deliverer {
      * ({@link #retrySettlements}). The stage completes normally either way.
      */
     private CompletionStage<?> acknowledgeAsync(List<Delivery> finished) {
+        if (finished.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
         CompletionStage<Long> sent;
         try {
             sent = queue.group().ackAsync(finished);
@@ -549,9 +549,7 @@ final class Deliverer {
             if (failure == null) {
                 settlement.acknowledged(finished);
             } else {
-                Throwable cause = Futures.unwrap(failure);
-                notAcknowledged(finished,
-                        cause instanceof RuntimeException runtime ? runtime : new IllegalStateException(cause));
+                notAcknowledged(finished, Futures.unwrap(failure));
             }
             return null;
         });

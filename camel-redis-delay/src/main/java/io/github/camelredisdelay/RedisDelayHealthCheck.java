@@ -168,12 +168,13 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
         }
         String which = describe(failed);
         Throwable refusal = sent.refusal(failed);
+        String shortage = refusal == null ? null : ClientShortage.advice(refusal);
         if (refusal == null) {
             builder.down().message("Redis of " + which + " does not answer: a write sent "
                                    + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent.sentNanos())
                                    + " ms ago has no reply (the check waits " + timeout.toMillis() + " ms)");
-        } else if (ClientShortage.advice(refusal) != null) {
-            builder.down().message("The write of " + which + " found no free connection: " + ClientShortage.advice(refusal))
+        } else if (shortage != null) {
+            builder.down().message("The write of " + which + " found no free connection: " + shortage)
                     .error(refusal);
         } else if (refusal instanceof NotReplicatedException shortfall) {
             builder.down().message("A write of " + which + " reached " + shortfall.getReached() + " of the "

@@ -170,9 +170,7 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
         for (ShardReads shard : shardReads) {
             List<Delivery> batch;
             try {
-                batch = shard.read(leftMs == Long.MAX_VALUE
-                        ? leftMs
-                        : leftMs - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+                batch = shard.read(leftMs - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
             } catch (RuntimeException e) {
                 failure = failure == null ? e : failure;
                 continue;

@@ -124,13 +124,12 @@ public final class ConsumerGroup {
      * @return how many were still pending and are now removed
      */
     public long ack(Collection<Delivery> deliveries) {
-        // an acknowledgement lost in a failover only means the message is delivered again
-        return scripts.<Long>callAndWait("Acknowledgement", LuaScript.ACK, Durability.BEST_EFFORT, RScript.ReturnType.LONG,
-                ackArguments(deliveries));
+        return Futures.await(ackAsync(deliveries));
     }
 
     /** {@link #ack}, without waiting: the stage completes with how many were removed when Redis replied. */
     public CompletionStage<Long> ackAsync(Collection<Delivery> deliveries) {
+        // an acknowledgement lost in a failover only means the message is delivered again
         return scripts.call("Acknowledgement", LuaScript.ACK, Durability.BEST_EFFORT, RScript.ReturnType.LONG,
                 ackArguments(deliveries));
     }

@@ -194,10 +194,38 @@ public final class QueueShard {
      * Moves at most {@code batchSize} due messages to the ready stream; see {@code transfer.lua}.
      */
     public CompletionStage<TransferResult> transfer(int batchSize) {
+        return transfer(batchSize, false);
+    }
+
+    /**
+     * Moves at most {@code batchSize} scheduled messages to the ready stream, earliest due time first: those due now,
+     * or with {@code all} every one, whatever its due time; see {@code transfer.lua}.
+     */
+    private CompletionStage<TransferResult> transfer(int batchSize, boolean all) {
         // a transfer lost in a failover is repeated: the messages are still in the due set of the new master
         CompletionStage<List<Object>> reply = scripts.call("Transfer", LuaScript.TRANSFER, Durability.NONE,
-                RScript.ReturnType.LIST, bytes(batchSize));
+                RScript.ReturnType.LIST, bytes(batchSize), bytes(all ? "all" : "due"));
         return reply.thenApply(result -> new TransferResult(toLong(result.get(0)), toLong(result.get(1))));
+    }
+
+    /**
+     * Moves scheduled messages to the ready stream, {@code batch} per call, until {@code limit} are moved or none is
+     * left to move: those due now, or with {@code all} every one, whatever its due time. A redrive makes the dead
+     * letters that a consumer of the dead-letter queue failed and scheduled again ready so, as it moves only ready
+     * ones.
+     *
+     * @return how many were moved
+     */
+    public long makeReady(boolean all, long limit, int batch) {
+        long moved = 0;
+        int asked;
+        long step;
+        do {
+            asked = (int) Math.min(batch, limit - moved);
+            step = Futures.await(transfer(asked, all)).moved();
+            moved += step;
+        } while (step == asked && moved < limit);
+        return moved;
     }
 
     /**

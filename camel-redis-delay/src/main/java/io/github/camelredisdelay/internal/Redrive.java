@@ -74,7 +74,7 @@ public final class Redrive {
         Map<QueueShard, ReadyListing> listings = new LinkedHashMap<>();
         for (QueueShard shard : deadLetterQueue.all()) {
             // dead letters a consumer of the dead-letter queue failed and scheduled again: ready now, so listed too
-            shard.inspection().makeReady(true, limit, PAGE);
+            shard.makeReady(true, limit, PAGE);
             ReadyListing listing = shard.inspection().readyListing("");
             listing.fixLast();
             listings.put(shard, listing);
@@ -166,7 +166,7 @@ public final class Redrive {
                 rescheduled |= shard.reschedule(id, DueTime.at(0)).scheduled();
             }
             if (rescheduled) {
-                shard.inspection().makeReady(false, Long.MAX_VALUE, PAGE);
+                shard.makeReady(false, Long.MAX_VALUE, PAGE);
                 any = true;
             }
         }

@@ -90,28 +90,6 @@ public final class ShardInspection {
     }
 
     /**
-     * Moves scheduled messages to the ready stream, earliest due time first, {@code batch} per call, until
-     * {@code limit} are moved or none is left to move: those due now, or with {@code all} every one, whatever its due
-     * time; see {@code transfer.lua}. A redrive makes the dead letters that a consumer of the dead-letter queue failed
-     * and scheduled again ready so, as it moves only ready ones.
-     *
-     * @return how many were moved
-     */
-    public long makeReady(boolean all, long limit, int batch) {
-        long moved = 0;
-        int asked;
-        long step;
-        do {
-            asked = (int) Math.min(batch, limit - moved);
-            List<Object> reply = scripts.callAndWait("Transfer for a redrive", LuaScript.TRANSFER, Durability.NONE,
-                    RScript.ReturnType.LIST, bytes(asked), bytes(all ? "all" : "due"));
-            step = toLong(reply.get(0));
-            moved += step;
-        } while (step == asked && moved < limit);
-        return moved;
-    }
-
-    /**
      * Removes up to {@code chunk} scheduled and up to {@code chunk} ready or in-flight messages of those the shard held
      * when the purge started; see {@code purge.lua}.
      *

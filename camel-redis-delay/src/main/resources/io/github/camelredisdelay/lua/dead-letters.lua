@@ -64,12 +64,8 @@ end
 -- that expired (leaseExpired), each consumer's looked for with its own visibility timeout
 local function unheld(low, high, count)
   local leases = {}
-  for _, consumerInfo in ipairs(rcall('XINFO', 'CONSUMERS', readyKey, group)) do
-    local name, pending
-    for i = 1, #consumerInfo, 2 do
-      if consumerInfo[i] == 'name' then name = consumerInfo[i + 1]
-      elseif consumerInfo[i] == 'pending' then pending = consumerInfo[i + 1] end
-    end
+  for _, consumerInfo in ipairs(groupConsumers()) do
+    local name, pending = consumerInfo.name, consumerInfo.pending
     local visibility = visibilityOf(name)
     local found = {}
     if pending > 0 and name == HANDED_BACK_CONSUMER then

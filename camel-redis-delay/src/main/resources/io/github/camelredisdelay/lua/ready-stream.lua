@@ -23,6 +23,15 @@
 -- Redis busy: a search goes on in further calls, each after the last entry the previous one read.
 local STREAM_PAGE = 500
 
+-- An entry of XINFO GROUPS or XINFO CONSUMERS (field names alternating with their values) as a table by field name.
+local function infoFields(info)
+  local fields = {}
+  for i = 1, #info, 2 do
+    fields[info[i]] = info[i + 1]
+  end
+  return fields
+end
+
 -- The consumer group's pending count and the id of the entry it delivered last, or nil when the group does not exist
 -- (no consumer ever started). Entries up to that id are in flight: acknowledged and retried ones are deleted from the
 -- stream.
@@ -32,21 +41,25 @@ local function groupState()
     return nil
   end
   for _, info in ipairs(groups) do
-    local name, pending, lastDelivered
-    for i = 1, #info, 2 do
-      if info[i] == 'name' then
-        name = info[i + 1]
-      elseif info[i] == 'pending' then
-        pending = info[i + 1]
-      elseif info[i] == 'last-delivered-id' then
-        lastDelivered = info[i + 1]
-      end
-    end
-    if name == group then
-      return pending, lastDelivered
+    local fields = infoFields(info)
+    if fields['name'] == group then
+      return fields['pending'], fields['last-delivered-id']
     end
   end
   return nil
+end
+
+-- The consumers of the group (XINFO CONSUMERS), each as a table by field name (name, pending, idle); none while the
+-- ready stream does not exist.
+local function groupConsumers()
+  local consumers = {}
+  if rcall('EXISTS', readyKey) == 0 then
+    return consumers
+  end
+  for _, info in ipairs(rcall('XINFO', 'CONSUMERS', readyKey, group)) do
+    consumers[#consumers + 1] = infoFields(info)
+  end
+  return consumers
 end
 
 -- The id of the stream's newest entry, '0-0' when it is empty: a bound that no entry added later falls under.

@@ -61,14 +61,8 @@ end
 -- The longest lease of the consumers holding messages; consumers holding none that were not seen for long are forgotten
 local minIdle = tonumber(ARGV[4])
 -- (no stream yet: XAUTOCLAIM below answers NOGROUP, on which the caller creates the group)
-local consumers = rcall('EXISTS', readyKey) == 1 and rcall('XINFO', 'CONSUMERS', readyKey, group) or {}
-for _, consumerInfo in ipairs(consumers) do
-  local name, pending, idle
-  for i = 1, #consumerInfo, 2 do
-    if consumerInfo[i] == 'name' then name = consumerInfo[i + 1]
-    elseif consumerInfo[i] == 'pending' then pending = consumerInfo[i + 1]
-    elseif consumerInfo[i] == 'idle' then idle = consumerInfo[i + 1] end
-  end
+for _, consumerInfo in ipairs(groupConsumers()) do
+  local name, pending, idle = consumerInfo.name, consumerInfo.pending, consumerInfo.idle
   if pending > 0 then
     local lease = visibilityOf(name)
     if lease and lease > minIdle then
