@@ -214,6 +214,22 @@ class BadInputTest extends RedisDelayTestSupport {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = { "long", "text" })
+    void aDueAtInEpochMicrosecondsIsRejectedRatherThanDueInTheYear57000(String form) {
+        // 2025-11-26T00:00:00Z in microseconds (what Instant-to-micros code and some databases give): as
+        // milliseconds, a time in the year 57,870, which would keep the message for ever
+        long micros = 1_764_115_200_000_000L;
+        Exchange result
+                = scheduleWithHeader(RedisDelayConstants.DUE_AT, form.equals("long") ? micros : String.valueOf(micros));
+
+        assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(RedisDelayConstants.DUE_AT).hasMessageContaining("queue orders")
+                .hasMessageContaining("1764115200000000").hasMessageContaining("epoch microseconds")
+                .hasMessageContaining("(1764115200000)");
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = { RedisDelayConstants.DUE_AT, RedisDelayConstants.DELAY })
     void aSchedulingHeaderOfAnUnsupportedTypeIsRejectedNamingItsValue(String header) {
         // a LocalDateTime has no zone: which instant it means is the application's to say
