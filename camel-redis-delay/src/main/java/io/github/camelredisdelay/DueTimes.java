@@ -40,6 +40,10 @@ final class DueTimes {
     private static final long SECONDS_FROM = 1_000_000_000L;
     /** Epoch seconds of 2286-11-20, the first eleven-digit ones. */
     private static final long SECONDS_UNTIL = 10_000_000_000L;
+    /** Epoch microseconds of 2001-09-09, the first sixteen-digit ones. */
+    private static final long MICROS_FROM = SECONDS_FROM * 1_000_000L;
+    /** Epoch microseconds of 2286-11-20, the first seventeen-digit ones. */
+    private static final long MICROS_UNTIL = SECONDS_UNTIL * 1_000_000L;
 
     private DueTimes() {
     }
@@ -86,7 +90,7 @@ final class DueTimes {
     private static long epochMillis(Object dueAt, String queue) {
         String what = "header " + RedisDelayConstants.DUE_AT + " of queue " + queue;
         if (dueAt instanceof Number number) {
-            return notEpochSeconds(wholeMillis(number, what), what);
+            return notEpochSecondsOrMicros(wholeMillis(number, what), what);
         }
         if (dueAt instanceof Instant instant) {
             return millisOf(instant);
@@ -114,18 +118,27 @@ final class DueTimes {
 
     /**
      * Refuses a number of epoch milliseconds that is a time of this century in epoch seconds ({@value #SECONDS_FROM} to
-     * {@value #SECONDS_UNTIL}, 2001 to 2286): as milliseconds it is a time between January and April 1970, which no
-     * schedule means, and would make the message due at once.
+     * {@value #SECONDS_UNTIL}, 2001 to 2286) or in epoch microseconds ({@value #MICROS_FROM} to
+     * {@value #MICROS_UNTIL}): as milliseconds the first is a time between January and April 1970, which would make the
+     * message due at once, the second a time after the year 33,000, which would keep it for ever; no schedule means
+     * either.
      */
-    private static long notEpochSeconds(long millis, String what) {
+    private static long notEpochSecondsOrMicros(long millis, String what) {
         if (millis >= SECONDS_FROM && millis < SECONDS_UNTIL) {
-            throw new IllegalArgumentException(
-                    "The " + what + " is " + millis + ", which as epoch milliseconds is " + Instant.ofEpochMilli(millis)
-                                               + " and would be due at once; it looks like epoch seconds: give epoch "
-                                               + "milliseconds (" + Math.multiplyExact(millis, 1000L)
-                                               + "), an Instant or an ISO-8601 instant");
+            throw misreadUnit(millis, what, "be due at once", "seconds", Math.multiplyExact(millis, 1000L));
+        }
+        if (millis >= MICROS_FROM && millis < MICROS_UNTIL) {
+            throw misreadUnit(millis, what, "never be delivered", "microseconds", millis / 1000L);
         }
         return millis;
+    }
+
+    private static IllegalArgumentException misreadUnit(long millis, String what, String effect, String unit, long meant) {
+        return new IllegalArgumentException(
+                "The " + what + " is " + millis + ", which as epoch milliseconds is " + Instant.ofEpochMilli(millis)
+                                            + " and would " + effect + "; it looks like epoch " + unit
+                                            + ": give epoch milliseconds (" + meant
+                                            + "), an Instant or an ISO-8601 instant");
     }
 
     /**
@@ -145,7 +158,7 @@ final class DueTimes {
             if (EPOCH_MILLIS.matcher(text).matches()) {
                 // more digits than a long holds: its bound on that side, as for an instant
                 BigInteger millis = new BigInteger(text);
-                return millis.bitLength() < Long.SIZE ? notEpochSeconds(millis.longValue(), what)
+                return millis.bitLength() < Long.SIZE ? notEpochSecondsOrMicros(millis.longValue(), what)
                         : millis.signum() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
             }
             return millisOf(Instant.parse(text));

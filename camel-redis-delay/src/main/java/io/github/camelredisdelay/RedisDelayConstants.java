@@ -32,8 +32,8 @@ public final class RedisDelayConstants {
               description = "Absolute due time; wins over the delay. Epoch milliseconds, Instant, Date, ZonedDateTime, "
                             + "OffsetDateTime, Calendar, or a string of epoch milliseconds or an ISO-8601 instant. "
                             + "A time in the past makes the message due at once (its ScheduledFor is then Redis' time of "
-                            + "the schedule), except a number of 1000000000 to 9999999999, epoch seconds of 2001 to 2286, "
-                            + "which is refused as such.",
+                            + "the schedule). A number of 1000000000 to 9999999999 or of 1000000000000000 to "
+                            + "9999999999999999 (epoch seconds or microseconds of 2001 to 2286) is refused as such.",
               javaType = "Object")
     public static final String DUE_AT = "CamelRedisDelayDueAt";
 
