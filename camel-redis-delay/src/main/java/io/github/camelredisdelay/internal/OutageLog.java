@@ -17,10 +17,11 @@ package io.github.camelredisdelay.internal;
 
 import java.util.concurrent.TimeUnit;
 
+import org.redisson.client.RedisBusyException;
 import org.redisson.client.RedisConnectionException;
 import org.redisson.client.RedisException;
+import org.redisson.client.RedisLoadingException;
 import org.redisson.client.RedisNodeNotFoundException;
-import org.redisson.client.RedisRetryException;
 import org.redisson.client.RedisTimeoutException;
 import org.slf4j.Logger;
 
@@ -102,19 +103,20 @@ public final class OutageLog {
     }
 
     /**
-     * The error Redis answered of its own (a failing script, a refused command: OOM, READONLY, NOPERM...), found in
-     * {@code cause} or among its causes: one the component explains in an exception of its own, or one that kept
-     * Redisson from setting up a connection (a database the server lacks, a wrong password); {@code null} when Redis
-     * was out of reach. Redisson reports such replies as a {@link RedisException} without a cause, and what it cannot
-     * reach, hear back from in time, or reach yet (LOADING, BUSY) as the subclasses for that, or with the cause
-     * attached.
+     * The error Redis answered of its own (a failing script, a refused command: OOM, READONLY, NOREPLICAS, NOPERM...),
+     * found in {@code cause} or among its causes: one the component explains in an exception of its own, or one that
+     * kept Redisson from setting up a connection (a database the server lacks, a wrong password); {@code null} when
+     * Redis was out of reach. Redisson reports such replies as a {@link RedisException} without a cause (some, such as
+     * NOREPLICAS, as kinds it retries), and what it cannot reach, hear back from in time, or reach yet (LOADING, BUSY)
+     * as the subclasses for that, or with the cause attached.
      */
     private static RedisException errorReply(Throwable cause) {
         Throwable failure = Futures.unwrap(cause);
         for (int depth = 0; failure != null && depth < MAX_CAUSES; depth++, failure = failure.getCause()) {
             if (failure instanceof RedisException reply && failure.getCause() == null
                     && !(failure instanceof RedisConnectionException || failure instanceof RedisTimeoutException
-                            || failure instanceof RedisRetryException || failure instanceof RedisNodeNotFoundException)) {
+                            || failure instanceof RedisLoadingException || failure instanceof RedisBusyException
+                            || failure instanceof RedisNodeNotFoundException)) {
                 return reply;
             }
         }
