@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 import io.github.camelredisdelay.internal.ConsumerGroup;
 import io.github.camelredisdelay.internal.ConsumerNames;
@@ -41,6 +42,7 @@ import io.github.camelredisdelay.internal.WakeChannels;
 import io.github.camelredisdelay.internal.WakeListener;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.DefaultConsumer;
+import org.redisson.api.stream.StreamMessageId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,6 +56,8 @@ final class Deliverer {
     private static final Logger LOG = LoggerFactory.getLogger(Deliverer.class);
     /** Longest wait of a stop for leaving the consumer group, while Redis answers as far as the consumer knows. */
     private static final long LEAVE_WAIT_MS = 2000;
+    /** Most pending entries of this consumer one look for what lost reads left reads. */
+    private static final int LOST_READ_LOOK = 1_000;
 
     private final RedisDelayEndpoint endpoint;
     private final QueueShard queue;
@@ -98,6 +102,16 @@ final class Deliverer {
     private final AtomicBoolean retryingSettlements = new AtomicBoolean();
     /** Redis refused the last acknowledgement and answered the read beside it: the next fetch only acknowledges. */
     private volatile boolean acksRefused;
+    /**
+     * A fetch failed, so Redis may have run a read whose reply never came ({@link #handBackLostReads}); reset by the
+     * look for what such reads left.
+     */
+    private volatile boolean readsMayBeLost;
+    /**
+     * Fetches hold the read lock while they read and lease what they read; the look for what lost reads left holds the
+     * write lock, so that it never takes a concurrent fetch's entries for lost ones.
+     */
+    private final ReentrantReadWriteLock reading = new ReentrantReadWriteLock();
 
     /**
      * @param forRoute {@code true} for a route's consumer, which keeps fetching: finished messages are acknowledged
@@ -130,6 +144,44 @@ final class Deliverer {
      * pending list), else new ones, waiting up to {@code block} for them ({@code null}: no wait).
      */
     List<Delivery> fetch(int count, Duration block) {
+        if (readsMayBeLost && forRoute && leaseExtension != null) {
+            handBackLostReads();
+        }
+        reading.readLock().lock();
+        try {
+            return fetchNow(count, block);
+        } catch (RuntimeException e) {
+            readsMayBeLost = true;
+            throw e;
+        } finally {
+            reading.readLock().unlock();
+        }
+    }
+
+    /**
+     * Hands back, at most {@value #LOST_READ_LOOK} at a time, the entries pending under this consumer that it does not
+     * hold: those a read left whose reply never came (the client gave up waiting while Redis held the read, as
+     * {@code CLIENT PAUSE WRITE} does, or the connection dropped after sending it). They are taken over at once, their
+     * delivery uncounted, rather than after the visibility timeout as expired leases.
+     */
+    private void handBackLostReads() {
+        reading.writeLock().lock();
+        try {
+            List<StreamMessageId> lost = queue.group().pendingOf(consumerName, LOST_READ_LOOK).stream()
+                    .filter(entryId -> !leases.keeps(entryId)).toList();
+            if (!lost.isEmpty()) {
+                nextReclaimNanos.set(System.nanoTime());
+                queue.group().handBackEntries(consumerName, lost);
+                LOG.info("Consumer {} handed back {} messages of queue {} that a read whose reply never came left with it",
+                        consumerName, lost.size(), queue.name());
+            }
+            readsMayBeLost = false;
+        } finally {
+            reading.writeLock().unlock();
+        }
+    }
+
+    private List<Delivery> fetchNow(int count, Duration block) {
         List<Delivery> finished = drainAcks();
         try {
             boolean reclaim = reclaimIsDue();

@@ -29,6 +29,7 @@ import java.util.function.Supplier;
 import io.github.camelredisdelay.internal.ScriptCalls.Durability;
 import org.redisson.api.RScript;
 import org.redisson.api.RStream;
+import org.redisson.api.stream.PendingEntry;
 import org.redisson.api.stream.StreamCreateGroupArgs;
 import org.redisson.api.stream.StreamMessageId;
 import org.redisson.api.stream.StreamReadGroupArgs;
@@ -196,11 +197,22 @@ public final class ConsumerGroup {
      * not counted; see {@code hand-back.lua}.
      */
     public void handBack(String consumer, Collection<Delivery> deliveries) {
-        List<Object> args = new ArrayList<>(deliveries.size() + 1);
+        handBackEntries(consumer, deliveries.stream().map(Delivery::entryId).toList());
+    }
+
+    /** Hands back entries a consumer read but never routed, as {@link #handBack} does. */
+    public void handBackEntries(String consumer, Collection<StreamMessageId> entryIds) {
+        List<Object> args = new ArrayList<>(entryIds.size() + 1);
         args.add(bytes(consumer));
-        deliveries.forEach(delivery -> args.add(bytes(delivery.entryId())));
+        entryIds.forEach(entryId -> args.add(bytes(entryId)));
         scripts.callAndWait("Hand-back of unrouted messages", LuaScript.HAND_BACK, Durability.NONE, RScript.ReturnType.LONG,
                 args.toArray());
+    }
+
+    /** The ids of at most {@code count} entries pending under {@code consumer}, oldest first. */
+    public List<StreamMessageId> pendingOf(String consumer, int count) {
+        return withGroup(() -> ready().listPending(QueueKeys.GROUP, consumer, StreamMessageId.MIN, StreamMessageId.MAX,
+                count)).stream().map(PendingEntry::getId).toList();
     }
 
     /**
