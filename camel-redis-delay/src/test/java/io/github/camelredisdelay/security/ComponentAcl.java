@@ -54,6 +54,16 @@ final class ComponentAcl {
     /** The commands of {@link #migrationRulesFor}, each of them necessary. */
     static final String MIGRATION_COMMANDS = "+get +set +llen +lpop +rename +del +incr +smembers +sadd +srem";
 
+    /**
+     * What the guide adds for {@code syncReplicas}: Redisson follows the writes with {@code WAIT}, outside any script.
+     */
+    static final String SYNC_REPLICAS_RULES = "+wait";
+
+    /**
+     * What the guide adds for {@code syncAof} (Redis 7.2 and later, Valkey): {@code WAITAOF} instead of {@code WAIT}.
+     */
+    static final String SYNC_AOF_RULES = "+waitaof";
+
     private ComponentAcl() {
     }
 

@@ -50,6 +50,14 @@ class SecurityGuideTest {
     }
 
     @Test
+    void guideGrantsWhatSyncReplicasAndSyncAofNeed() throws IOException {
+        String guide = Files.readString(GUIDE, StandardCharsets.UTF_8);
+
+        assertThat(guide).contains("ACL SETUSER camel-delay " + ComponentAcl.SYNC_REPLICAS_RULES + "\n")
+                .contains("ACL SETUSER camel-delay " + ComponentAcl.SYNC_AOF_RULES + "\n");
+    }
+
+    @Test
     void guideGrantsAMigratingConsumerTheRulesTheMigrationAclTestAdds() throws IOException {
         String guide = Files.readString(GUIDE, StandardCharsets.UTF_8);
 
