@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.camelredisdelay.RedisDelayConfiguration;
 import io.github.camelredisdelay.RedisDelayConstants;
 import io.github.camelredisdelay.embedded.RedisServerOptions;
 import io.github.camelredisdelay.test.CamelNodes;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -92,13 +94,48 @@ class SyncAclTest {
         assertSyncedQueueWorks("syncReplicas=1&syncAof=true&syncTimeout=5s");
     }
 
+    /**
+     * On a server that has {@code WAITAOF}, a user not allowed it must be told so: the endpoint's start check used to
+     * report that syncAof needs Redis 7.2 or later, sending the operator to upgrade a server that is new enough.
+     */
+    @Test
+    void aWaitAofRefusedByTheAclFailsTheStartNamingThePermissionNotTheServersVersion() throws Exception {
+        assumeTrue(!SERVERS.master().command("COMMAND", "INFO", "WAITAOF").isBlank(),
+                "WAITAOF on " + SERVERS.master().version());
+        SERVERS.master().command("ACL", "SETUSER", USER, "-waitaof");
+
+        Throwable failure = catchThrowable(() -> nodes.start(this::loggedIn, new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:refused?syncReplicas=1&syncAof=true").log("${body}");
+            }
+        }));
+
+        assertThat(messages(failure)).as("the messages of the start's failure and its causes")
+                .anySatisfy(message -> assertThat(message).contains("NOPERM").contains("'waitaof'"))
+                .noneSatisfy(message -> assertThat(message).contains("needs Redis 7.2"));
+        assertThat(AclLog.entries(SERVERS.master().command("ACL", "LOG"))).as("what was refused")
+                .anyMatch(denial -> denial.contains("'waitaof'"));
+        SERVERS.master().command("ACL", "LOG", "RESET");
+    }
+
+    private static List<String> messages(Throwable failure) {
+        List<String> messages = new ArrayList<>();
+        for (Throwable cause = failure; cause != null && messages.size() < 20; cause = cause.getCause()) {
+            messages.add(String.valueOf(cause.getMessage()));
+        }
+        return messages;
+    }
+
+    private void loggedIn(RedisDelayConfiguration options) {
+        options.setAddress(SERVERS.master().uri());
+        options.setUsername(USER);
+        options.setPassword(PASSWORD);
+    }
+
     private void assertSyncedQueueWorks(String sync) throws Exception {
         String uri = "redis-delay:synced?consumerType=polling&pollInterval=50&" + sync;
-        ProducerTemplate producer = nodes.start(options -> {
-            options.setAddress(SERVERS.master().uri());
-            options.setUsername(USER);
-            options.setPassword(PASSWORD);
-        }, new RouteBuilder() {
+        ProducerTemplate producer = nodes.start(this::loggedIn, new RouteBuilder() {
             @Override
             public void configure() {
                 from(uri).process(e -> delivered.add(e.getMessage().getBody(String.class)));
