@@ -246,14 +246,19 @@ public final class ScriptCalls {
         }
     }
 
-    /** The failure of a batch, unwrapped; names the Redis version syncAof needs when WAITAOF is what failed. */
+    /**
+     * The failure of a batch, unwrapped; names what syncAof needs when WAITAOF is what failed: Redis 7.2 or later, or,
+     * when the server has it but the ACL refused it ({@code NOPERM}), a user allowed it.
+     */
     private RuntimeException batchFailure(Throwable failure) {
         Throwable cause = Futures.unwrap(failure);
-        if (sync.aof() && cause instanceof RedisException && String.valueOf(cause.getMessage()).contains("WAITAOF")) {
+        String reply = String.valueOf(cause.getMessage());
+        if (sync.aof() && cause instanceof RedisException && reply.contains("WAITAOF")) {
+            String needs = reply.startsWith("NOPERM")
+                    ? "a Redis user allowed WAITAOF (ACL rule +waitaof)"
+                    : "Redis 7.2 or later (WAITAOF)";
             return new IllegalStateException(
-                    "syncAof=true on queue " + queue + " needs Redis 7.2 or later (WAITAOF); "
-                                             + "the server replied: " + cause.getMessage(),
-                    cause);
+                    "syncAof=true on queue " + queue + " needs " + needs + "; the server replied: " + reply, cause);
         }
         return cause instanceof RuntimeException runtime ? runtime : new CompletionException(cause);
     }
