@@ -236,6 +236,62 @@ class AclTest {
         assertThat(routed).containsExactly("held");
     }
 
+    /**
+     * Statistics and {@code peek} tell in-flight messages from ready ones by the consumer group's state, read in their
+     * scripts with {@code redis.pcall} so that a queue no consumer ever started (no group) answers. A refusal of those
+     * reads by the ACL must fail them, naming the command (Redis 7.0's refusal inside a script does not: "The user
+     * executing the script can't run this command"), rather than count the message in flight as ready.
+     */
+    @Test
+    void statisticsAndPeekRefusedTheConsumerGroupsStateFailNamingTheCommand() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> routed = new CopyOnWriteArrayList<>();
+        CamelContext node = nodes.start(this::loggedIn, new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:watched?" + POLLING).process(exchange -> {
+                    routed.add(exchange.getMessage().getBody(String.class));
+                    release.await(10, TimeUnit.SECONDS);
+                });
+            }
+        });
+        ProducerTemplate producer = node.createProducerTemplate();
+        Exchange stats;
+        Exchange peek;
+        try {
+            producer.sendBodyAndHeader("redis-delay:watched", "held", RedisDelayConstants.MESSAGE_ID, "held");
+            await().atMost(Duration.ofSeconds(10)).until(() -> routed.contains("held"));
+
+            // Redis 6.2 takes no rule that removes a subcommand
+            server.changeRules(USER, "-xinfo");
+            try {
+                stats = producer.request("redis-delay:watched?operation=stats", exchange -> {
+                });
+            } finally {
+                server.changeRules(USER, "+xinfo|groups", "+xinfo|consumers");
+            }
+            server.changeRules(USER, "-xpending");
+            try {
+                peek = producer.request("redis-delay:watched?operation=peek",
+                        exchange -> exchange.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "held"));
+            } finally {
+                server.changeRules(USER, "+xpending");
+            }
+        } finally {
+            release.countDown();
+        }
+
+        assertThat(stats.getException()).as("the statistics' failure, not %s", stats.getMessage().getBody())
+                .hasStackTraceContaining("XINFO GROUPS: ");
+        assertThat(peek.getException()).as("the peek's failure, not the state %s",
+                peek.getMessage().getHeader(RedisDelayConstants.STATE))
+                .hasStackTraceContaining("XPENDING camel:delay:{watched}:ready: ");
+        // the refused read's failure stands for the statistics' cache time
+        await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> Long.valueOf(0).equals(
+                producer.requestBody("redis-delay:watched?operation=stats", null, Map.class).get("inFlight")));
+        server.forgetDenials();
+    }
+
     private static String stateOf(ProducerTemplate producer, String queue, String id) {
         return producer.request("redis-delay:" + queue + "?operation=peek",
                 exchange -> exchange.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, id))
