@@ -35,8 +35,8 @@ local entryId, id, version = ARGV[3], ARGV[4], ARGV[5]
 if #rcall('XRANGE', readyKey, entryId, entryId) == 0 then
   return 0
 end
-local pending = redis.pcall('XPENDING', readyKey, group, entryId, entryId, 1)
-if type(pending) == 'table' and not pending.err and #pending > 0 then
+local pending = groupCall('XPENDING', readyKey, group, entryId, entryId, 1)
+if pending and #pending > 0 then
   if not (handedBack(pending[1]) or leaseExpired(pending[1])) then
     return 0
   end

@@ -60,8 +60,8 @@ local entries = rcall('XRANGE', readyKey, from, '+', 'COUNT', STREAM_PAGE)
 for _, entry in ipairs(entries) do
   if deliversStored(entry[2]) then
     -- no group yet (no consumer ever started): nothing is in flight
-    local held = redis.pcall('XPENDING', readyKey, group, entry[1], entry[1], 1)
-    held = type(held) == 'table' and not held.err and held[1]
+    local held = groupCall('XPENDING', readyKey, group, entry[1], entry[1], 1)
+    held = held and held[1]
     if held and not handedBack(held) then
       return {'inflight', record, note, held[4]}
     end

@@ -32,12 +32,28 @@ local function infoFields(info)
   return fields
 end
 
+-- Runs a command on the consumer group with redis.pcall: its reply, or nil when the ready stream or the group does not
+-- exist (no consumer ever started). Any other error, such as an ACL's refusal, fails the script, naming the command and
+-- its first argument (Redis 7.0's refusal inside a script does not): answering as if there were no group would count
+-- messages in flight as ready.
+local function groupCall(...)
+  local reply = redis.pcall(...)
+  if type(reply) == 'table' and reply.err then
+    if string.find(reply.err, '^NOGROUP') or string.find(reply.err, '^ERR no such key') then
+      return nil
+    end
+    local args = {...}
+    error(args[1] .. ' ' .. args[2] .. ': ' .. reply.err)
+  end
+  return reply
+end
+
 -- The consumer group's pending count and the id of the entry it delivered last, or nil when the group does not exist
 -- (no consumer ever started). Entries up to that id are in flight: acknowledged and retried ones are deleted from the
 -- stream.
 local function groupState()
-  local groups = redis.pcall('XINFO', 'GROUPS', readyKey)
-  if type(groups) ~= 'table' or groups.err then
+  local groups = groupCall('XINFO', 'GROUPS', readyKey)
+  if not groups then
     return nil
   end
   for _, info in ipairs(groups) do
