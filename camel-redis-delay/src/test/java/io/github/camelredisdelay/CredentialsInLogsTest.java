@@ -68,6 +68,26 @@ class CredentialsInLogsTest extends RedisDelayTestSupport {
         }
     }
 
+    /**
+     * Camel names an endpoint by its {@code toString()} (its log lines and exceptions, a route's {@code toString()}),
+     * which masks credentials with {@code URISupport.sanitizeUri} on the normalized URI: the percent-encoded address of
+     * an endpoint with more than one option kept its password in clear.
+     */
+    @Test
+    void anEndpointAndItsRouteNamedAsTextMaskThePasswordOfTheAddress() throws Exception {
+        String uri = "redis-delay:orders?consumerType=polling&address=" + addressWithPassword();
+        CamelContext context = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri).routeId("orders").log("${body}");
+            }
+        });
+
+        assertThat(context.getEndpoint(uri).toString()).as("the endpoint as text").doesNotContain(PASSWORD)
+                .contains("xxxxxx");
+        assertThat(context.getRoute("orders").toString()).as("its route as text").doesNotContain(PASSWORD);
+    }
+
     @Test
     void theShardCountErrorDoesNotLogThePasswordOfTheAddress() throws Exception {
         String address = addressWithPassword();
