@@ -482,6 +482,12 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         return URISupport.sanitizeUri(URLDecoder.decode(getEndpointUri(), StandardCharsets.UTF_8));
     }
 
+    /** The endpoint as Camel names it (logs, exceptions, its route's text): {@link #maskedUri()}. */
+    @Override
+    public String toString() {
+        return maskedUri();
+    }
+
     /**
      * Keeps this endpoint's connection (its client and the lease timer) for work that outlives the endpoint's stop: the
      * leases of deliveries a stopped consumer left unsettled.
