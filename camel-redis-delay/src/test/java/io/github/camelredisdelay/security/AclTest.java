@@ -39,7 +39,9 @@ import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.console.DevConsole;
 import org.apache.camel.console.DevConsoleResolver;
 import org.apache.camel.health.HealthCheck;
+import org.apache.camel.health.HealthCheckHelper;
 import org.apache.camel.spi.BrowsableEndpoint;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -316,6 +318,50 @@ class AclTest {
             assertThat(HealthChecks.readiness(node)).containsEntry("consumer:checked", HealthCheck.State.UP);
             assertThat(producerCheck.call().getState()).isEqualTo(HealthCheck.State.UP);
         });
+    }
+
+    /**
+     * A consumer Redis refuses every read (here the ACL, {@code XREADGROUP}) delivers nothing while messages wait: its
+     * readiness, which only wrote its probe, stayed UP. It must be DOWN naming the refusal, and UP again once the reads
+     * are answered.
+     */
+    @Test
+    void aConsumerWhoseReadsAreRefusedIsNotReadyUntilTheyAreAnswered() throws Exception {
+        CamelContext node = nodes.create(this::loggedIn, new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:refused?" + POLLING).routeId("refused")
+                        .process(exchange -> delivered.add(exchange.getMessage().copy()));
+            }
+        });
+        HealthChecks.enableConsumersAndProducers(node);
+        node.start();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> HealthChecks.readiness(node).get("consumer:refused") == HealthCheck.State.UP);
+
+        server.changeRules(USER, "-xreadgroup");
+        try {
+            node.createProducerTemplate().sendBody("redis-delay:refused", "waiting");
+            await("readiness of the consumer refused its reads").atMost(Duration.ofSeconds(10)).untilAsserted(
+                    () -> assertThat(readinessOf(node, "consumer:refused")).satisfies(result -> {
+                        assertThat(result.getState()).isEqualTo(HealthCheck.State.DOWN);
+                        assertThat(result.getMessage()).get(InstanceOfAssertFactories.STRING).contains("refused")
+                                .contains("xreadgroup");
+                    }));
+            assertThat(delivered).as("delivered while the reads are refused").isEmpty();
+        } finally {
+            server.changeRules(USER, "+xreadgroup");
+        }
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> bodies().contains("waiting"));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> HealthChecks.readiness(node).get("consumer:refused") == HealthCheck.State.UP);
+        server.forgetDenials();
+    }
+
+    private static HealthCheck.Result readinessOf(CamelContext node, String id) {
+        return HealthCheckHelper.invokeReadiness(node).stream().filter(result -> result.getCheck().getId().equals(id))
+                .findFirst().orElseThrow();
     }
 
     @Test
