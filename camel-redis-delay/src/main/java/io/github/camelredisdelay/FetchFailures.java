@@ -17,6 +17,7 @@ package io.github.camelredisdelay;
 
 import io.github.camelredisdelay.internal.OutageLog;
 import org.apache.camel.spi.ExceptionHandler;
+import org.redisson.client.RedisException;
 import org.slf4j.Logger;
 
 /**
@@ -44,6 +45,18 @@ final class FetchFailures {
     /** A fetch succeeded: ends the outage, if one was under way. */
     void succeeded() {
         outage.succeeded();
+    }
+
+    /**
+     * Why the consumer reads nothing while Redis refuses its fetches (an error reply: an ACL's NOPERM, say), for its
+     * readiness; {@code null} while they succeed or Redis is out of reach, which the check's probe reports.
+     */
+    String refusal() {
+        RedisException reply = outage.refusal();
+        return reply == null
+                ? null
+                : "Consumer of queue " + endpoint.getQueueName() + " cannot fetch messages: Redis refused its read: "
+                  + reply.getMessage();
     }
 
     /** Whether the last fetch failed. */

@@ -117,7 +117,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
         stopWait.running();
         Run thisRun = new Run(true);
         run = thisRun;
-        deliverers.start(this);
+        deliverers.start(this, fetchFailures);
         List<Deliverer> shards = deliverers.all();
         WakeChannels wake = endpoint.wakeChannels();
         List<Reader> started = new ArrayList<>();

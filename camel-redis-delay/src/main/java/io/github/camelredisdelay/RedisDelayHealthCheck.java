@@ -40,9 +40,10 @@ import org.apache.camel.util.URISupport;
  * Readiness of a redis-delay consumer or producer: DOWN, with the reason, while the queue's Redis (for a consumer, also
  * that of its dead-letter queue) does not answer within two seconds or refuses its writes, while a producer's writes do
  * not reach the replicas its {@code syncReplicas} asks for (each schedule would fail with
- * {@link NotReplicatedException}), or while the endpoint's {@code shards} differs from the count its queue (for a
- * consumer, or its dead-letter queue) is stored in, or its server lacks a command the component needs; UP again as soon
- * as it does, or agrees.
+ * {@link NotReplicatedException}), while Redis refuses a consumer's fetches (an error reply, such as an ACL's
+ * {@code NOPERM}), or while the endpoint's {@code shards} differs from the count its queue (for a consumer, or its
+ * dead-letter queue) is stored in, or its server lacks a command the component needs; UP again as soon as it does, or
+ * agrees.
  */
 public class RedisDelayHealthCheck extends AbstractHealthCheck {
 
@@ -87,14 +88,19 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
     /**
      * Gives a consumer its check; Camel's {@code consumers} repository asks each route's consumer for it.
      *
-     * @return the check, to {@link #close()} when the consumer stops
+     * @param  fetchRefusal why Redis refuses the consumer's fetches, {@code null} while it does not
+     * @return              the check, to {@link #close()} when the consumer stops
      */
-    static RedisDelayHealthCheck attach(DefaultConsumer consumer, RedisDelayEndpoint endpoint, boolean enabled) {
+    static RedisDelayHealthCheck attach(
+            DefaultConsumer consumer, RedisDelayEndpoint endpoint, boolean enabled, Supplier<String> fetchRefusal) {
         String id = "consumer:redis-delay-" + (consumer.getRouteId() != null ? consumer.getRouteId() : endpoint.getQueueName());
+        Supplier<String> problem = () -> {
+            String found = endpoint.consumerProblem();
+            return found != null ? found : fetchRefusal.get();
+        };
         RedisDelayHealthCheck check = new RedisDelayHealthCheck(
                 endpoint.getCamelContext(), id, endpoint,
-                List.of(endpoint.queue(), endpoint.deadLetterQueue()), endpoint::consumerProblem,
-                Durability.NONE, enabled);
+                List.of(endpoint.queue(), endpoint.deadLetterQueue()), problem, Durability.NONE, enabled);
         consumer.setHealthCheck(check);
         return check;
     }

@@ -80,7 +80,7 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
                     endpoint.getQueueName(), concurrentConsumers, concurrentConsumers);
         }
         deliverers = new ShardDeliverers(endpoint, true);
-        deliverers.start(this);
+        deliverers.start(this, fetchFailures);
         stopWait.running();
         super.doStart();
         migration = LegacyMigration.startFor(endpoint, this);

@@ -52,10 +52,12 @@ final class ShardDeliverers {
     }
 
     /**
-     * Gives the consumer its health check and starts keeping the leases of fetched messages alive.
+     * Gives the consumer its health check, which also reports the refusal of its fetches, and starts keeping the leases
+     * of fetched messages alive.
      */
-    void start(DefaultConsumer owner) {
-        healthCheck = RedisDelayHealthCheck.attach(owner, endpoint, endpoint.getComponent().isHealthCheckConsumerEnabled());
+    void start(DefaultConsumer owner, FetchFailures fetchFailures) {
+        healthCheck = RedisDelayHealthCheck.attach(owner, endpoint, endpoint.getComponent().isHealthCheckConsumerEnabled(),
+                fetchFailures::refusal);
         keepLeases();
     }
 

@@ -41,8 +41,11 @@ public final class OutageLog {
     private final String what;
     /** Written under the lock, read without it by the common case of {@link #succeeded()}. */
     private volatile boolean down;
-    /** Whether the failure that started this spell was an error Redis replied, rather than Redis out of reach. */
-    private boolean refused;
+    /**
+     * The error Redis replied that started this spell, {@code null} when Redis was out of reach or no spell is under
+     * way. Written under the lock.
+     */
+    private volatile RedisException refusal;
     private boolean reported;
     private long lastReportNanos;
 
@@ -67,14 +70,14 @@ public final class OutageLog {
         }
         down = true;
         RedisException reply = errorReply(cause);
-        refused = reply != null;
+        refusal = reply;
         long now = System.nanoTime();
         reported = lastReportNanos == 0 || now - lastReportNanos > QUIET_NANOS;
         if (reported) {
             lastReportNanos = now;
             if (shortage != null) {
                 log.warn("{} failed: {}; retrying with back-off: {}", what, shortage, cause.toString());
-            } else if (refused) {
+            } else if (reply != null) {
                 String text = cause.toString();
                 log.warn("{} failed on an error Redis replied; retrying with back-off: {}", what,
                         text.contains(reply.getMessage()) ? text : text + "; Redis replied: " + reply.getMessage());
@@ -96,10 +99,16 @@ public final class OutageLog {
             if (down) {
                 down = false;
                 if (reported) {
-                    log.info(refused ? "{} succeeds again" : "{} reaches Redis again", what);
+                    log.info(refusal != null ? "{} succeeds again" : "{} reaches Redis again", what);
                 }
+                refusal = null;
             }
         }
+    }
+
+    /** The error Redis replied that started the spell of failures under way; {@code null} if none did. */
+    public RedisException refusal() {
+        return refusal;
     }
 
     /**
