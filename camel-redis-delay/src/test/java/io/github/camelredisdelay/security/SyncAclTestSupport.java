@@ -29,23 +29,20 @@ import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * {@code syncReplicas} and {@code syncAof} run by a user that holds the rules of {@link ComponentAcl} and those the
- * guide adds for them ({@link ComponentAcl#SYNC_REPLICAS_RULES}, {@link ComponentAcl#SYNC_AOF_RULES}): Redisson sends
- * {@code WAIT} (or {@code WAITAOF}) after the writes, outside any script. The master and its replica keep append-only
- * files; {@code syncAof} runs where the server has {@code WAITAOF} (Valkey 8), the rest everywhere.
+ * Base of the tests of {@code syncReplicas} and {@code syncAof} run by a user that holds the rules of
+ * {@link ComponentAcl} and those the guide adds for them ({@link ComponentAcl#SYNC_REPLICAS_RULES},
+ * {@link ComponentAcl#SYNC_AOF_RULES}): Redisson sends {@code WAIT} (or {@code WAITAOF}) after the writes, outside any
+ * script. The master and its replica keep append-only files.
  */
-class SyncAclTest {
+abstract class SyncAclTestSupport {
 
-    private static final String USER = "camel-delay";
+    static final String USER = "camel-delay";
     private static final String PASSWORD = "sync-acl-secret";
 
     @RegisterExtension
@@ -53,7 +50,7 @@ class SyncAclTest {
             RedisServerOptions.defaults().withAppendOnly(true)
                     .withExtraArgs(userArgs()));
 
-    private final CamelNodes nodes = new CamelNodes();
+    final CamelNodes nodes = new CamelNodes();
     private final List<String> delivered = new CopyOnWriteArrayList<>();
 
     /**
@@ -81,59 +78,13 @@ class SyncAclTest {
                 .allMatch(denial -> denial.endsWith(ComponentAcl.REDISSON_CLUSTER_PROBE));
     }
 
-    @Test
-    void syncedSchedulesAndAcknowledgementsRunUnderTheGuidesRules() throws Exception {
-        assertSyncedQueueWorks("syncReplicas=1&syncTimeout=5s");
-    }
-
-    @Test
-    void schedulesAndAcknowledgementsWaitingForAppendOnlyFilesRunUnderTheGuidesRules() throws Exception {
-        assumeTrue(!SERVERS.master().command("COMMAND", "INFO", "WAITAOF").isBlank(),
-                "WAITAOF on " + SERVERS.master().version());
-        SERVERS.master().command("ACL", "SETUSER", USER, ComponentAcl.SYNC_AOF_RULES);
-        assertSyncedQueueWorks("syncReplicas=1&syncAof=true&syncTimeout=5s");
-    }
-
-    /**
-     * On a server that has {@code WAITAOF}, a user not allowed it must be told so: the endpoint's start check used to
-     * report that syncAof needs Redis 7.2 or later, sending the operator to upgrade a server that is new enough.
-     */
-    @Test
-    void aWaitAofRefusedByTheAclFailsTheStartNamingThePermissionNotTheServersVersion() throws Exception {
-        assumeTrue(!SERVERS.master().command("COMMAND", "INFO", "WAITAOF").isBlank(),
-                "WAITAOF on " + SERVERS.master().version());
-        SERVERS.master().command("ACL", "SETUSER", USER, "-waitaof");
-
-        Throwable failure = catchThrowable(() -> nodes.start(this::loggedIn, new RouteBuilder() {
-            @Override
-            public void configure() {
-                from("redis-delay:refused?syncReplicas=1&syncAof=true").log("${body}");
-            }
-        }));
-
-        assertThat(messages(failure)).as("the messages of the start's failure and its causes")
-                .anySatisfy(message -> assertThat(message).contains("NOPERM").contains("'waitaof'"))
-                .noneSatisfy(message -> assertThat(message).contains("needs Redis 7.2"));
-        assertThat(AclLog.entries(SERVERS.master().command("ACL", "LOG"))).as("what was refused")
-                .anyMatch(denial -> denial.contains("'waitaof'"));
-        SERVERS.master().command("ACL", "LOG", "RESET");
-    }
-
-    private static List<String> messages(Throwable failure) {
-        List<String> messages = new ArrayList<>();
-        for (Throwable cause = failure; cause != null && messages.size() < 20; cause = cause.getCause()) {
-            messages.add(String.valueOf(cause.getMessage()));
-        }
-        return messages;
-    }
-
-    private void loggedIn(RedisDelayConfiguration options) {
+    void loggedIn(RedisDelayConfiguration options) {
         options.setAddress(SERVERS.master().uri());
         options.setUsername(USER);
         options.setPassword(PASSWORD);
     }
 
-    private void assertSyncedQueueWorks(String sync) throws Exception {
+    void assertSyncedQueueWorks(String sync) throws Exception {
         String uri = "redis-delay:synced?consumerType=polling&pollInterval=50&" + sync;
         ProducerTemplate producer = nodes.start(this::loggedIn, new RouteBuilder() {
             @Override
