@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
 import io.github.camelredisdelay.RedisDelayConfiguration;
@@ -203,28 +204,15 @@ class AclTest {
     void aPurgeWhoseAcknowledgementIsRefusedFailsAndRemovesNothing() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         List<String> routed = new CopyOnWriteArrayList<>();
-        CamelContext node = nodes.start(this::loggedIn, new RouteBuilder() {
-            @Override
-            public void configure() {
-                from("redis-delay:purged").process(exchange -> {
-                    routed.add(exchange.getMessage().getBody(String.class));
-                    release.await(10, TimeUnit.SECONDS);
-                });
-            }
-        });
+        CamelContext node = startHoldingConsumer("redis-delay:purged", routed, release);
         ProducerTemplate producer = node.createProducerTemplate();
         producer.sendBodyAndHeader("redis-delay:purged", "held", RedisDelayConstants.MESSAGE_ID, "held");
         producer.sendBodyAndHeader("redis-delay:purged?delay=1h", "later", RedisDelayConstants.MESSAGE_ID, "later");
         await().atMost(Duration.ofSeconds(10)).until(() -> routed.contains("held"));
 
-        Exchange purge;
-        server.changeRules(USER, "-xack");
-        try {
-            purge = producer.request("redis-delay:purged?operation=purge",
-                    exchange -> exchange.getMessage().setHeader(RedisDelayConstants.CONFIRM, "purged"));
-        } finally {
-            server.changeRules(USER, "+xack");
-        }
+        Exchange purge = whileRefused("-xack", new String[] { "+xack" },
+                () -> producer.request("redis-delay:purged?operation=purge",
+                        exchange -> exchange.getMessage().setHeader(RedisDelayConstants.CONFIRM, "purged")));
         String heldState = stateOf(producer, "purged", "held");
         release.countDown();
 
@@ -248,15 +236,7 @@ class AclTest {
     void statisticsAndPeekRefusedTheConsumerGroupsStateFailNamingTheCommand() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         List<String> routed = new CopyOnWriteArrayList<>();
-        CamelContext node = nodes.start(this::loggedIn, new RouteBuilder() {
-            @Override
-            public void configure() {
-                from("redis-delay:watched?" + POLLING).process(exchange -> {
-                    routed.add(exchange.getMessage().getBody(String.class));
-                    release.await(10, TimeUnit.SECONDS);
-                });
-            }
-        });
+        CamelContext node = startHoldingConsumer("redis-delay:watched?" + POLLING, routed, release);
         ProducerTemplate producer = node.createProducerTemplate();
         Exchange stats;
         Exchange peek;
@@ -265,20 +245,12 @@ class AclTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> routed.contains("held"));
 
             // Redis 6.2 takes no rule that removes a subcommand
-            server.changeRules(USER, "-xinfo");
-            try {
-                stats = producer.request("redis-delay:watched?operation=stats", exchange -> {
-                });
-            } finally {
-                server.changeRules(USER, "+xinfo|groups", "+xinfo|consumers");
-            }
-            server.changeRules(USER, "-xpending");
-            try {
-                peek = producer.request("redis-delay:watched?operation=peek",
-                        exchange -> exchange.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "held"));
-            } finally {
-                server.changeRules(USER, "+xpending");
-            }
+            stats = whileRefused("-xinfo", new String[] { "+xinfo|groups", "+xinfo|consumers" },
+                    () -> producer.request("redis-delay:watched?operation=stats", exchange -> {
+                    }));
+            peek = whileRefused("-xpending", new String[] { "+xpending" },
+                    () -> producer.request("redis-delay:watched?operation=peek",
+                            exchange -> exchange.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "held")));
         } finally {
             release.countDown();
         }
@@ -292,6 +264,16 @@ class AclTest {
         await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> Long.valueOf(0).equals(
                 producer.requestBody("redis-delay:watched?operation=stats", null, Map.class).get("inFlight")));
         server.forgetDenials();
+    }
+
+    /** Sends {@code request} while the user lacks what {@code refusing} takes away; {@code restoring} gives it back. */
+    private Exchange whileRefused(String refusing, String[] restoring, Supplier<Exchange> request) {
+        server.changeRules(USER, refusing);
+        try {
+            return request.get();
+        } finally {
+            server.changeRules(USER, restoring);
+        }
     }
 
     private static String stateOf(ProducerTemplate producer, String queue, String id) {
@@ -489,6 +471,19 @@ class AclTest {
         config.setUsername(USER).setPassword(PASSWORD);
         config.useSingleServer().setAddress(server.address());
         return Redisson.create(config);
+    }
+
+    /** Starts a context whose route records each body it gets and holds the exchange until {@code release}. */
+    private CamelContext startHoldingConsumer(String uri, List<String> routed, CountDownLatch release) throws Exception {
+        return nodes.start(this::loggedIn, new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri).process(exchange -> {
+                    routed.add(exchange.getMessage().getBody(String.class));
+                    release.await(10, TimeUnit.SECONDS);
+                });
+            }
+        });
     }
 
     private void loggedIn(RedisDelayConfiguration options) {
