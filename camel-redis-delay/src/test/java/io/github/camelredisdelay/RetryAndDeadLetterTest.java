@@ -196,6 +196,46 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
                            + "; caused by java.lang.IllegalStateException: maintenance window");
     }
 
+    /**
+     * An exception that builds its message from state that is gone by the time the message is read (a closed session,
+     * say), so reading it throws, fails the exchange itself or as the cause of its failure: the delivery is retried on
+     * the retry schedule, not kept leased for ever, and its last error names the exception's class.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = { false, true })
+    void aFailureWhoseMessageCannotBeReadIsRetriedNamingItsClass(boolean asCause) throws Exception {
+        var producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                errorHandler(noErrorHandler());
+                from("redis-delay:jobs?retrySchedule=50&visibilityTimeout=20s").process(e -> {
+                    attempts.add(e.getMessage().copy());
+                    if (attempts.size() == 1) {
+                        throw asCause
+                                ? new IllegalStateException("callback failed", new UnreadableMessageException())
+                                : new UnreadableMessageException();
+                    }
+                });
+            }
+        }).createProducerTemplate();
+
+        producer.sendBody("redis-delay:jobs", "job");
+
+        // retrySchedule=50 ms: well within 5 s; the 20 s lease must not be what brings it back
+        await("retried on its retrySchedule").atMost(Duration.ofSeconds(5)).until(() -> attempts.size() == 2);
+        assertThat(attempts.get(1).getHeader(RedisDelayConstants.DELIVERY_COUNT)).isEqualTo(2);
+        assertThat(attempts.get(1).getHeader(RedisDelayConstants.LAST_ERROR, String.class))
+                .contains(UnreadableMessageException.class.getName());
+    }
+
+    /** An exception whose message cannot be read: reading it throws. */
+    private static final class UnreadableMessageException extends RuntimeException {
+        @Override
+        public String getMessage() {
+            throw new IllegalStateException("the session this message is read from is closed");
+        }
+    }
+
     @Test
     void exchangeHandledByTheRoutesErrorHandlerCountsAsSuccess() throws Exception {
         var producer = startContext(new RouteBuilder() {
