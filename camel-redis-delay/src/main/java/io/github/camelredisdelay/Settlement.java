@@ -301,17 +301,29 @@ final class Settlement {
         if (error == null) {
             return "exchange failed without an exception";
         }
-        StringBuilder text = new StringBuilder(error.getClass().getName()).append(": ").append(error.getMessage());
+        StringBuilder text = new StringBuilder(error.getClass().getName()).append(": ").append(messageOf(error));
         Throwable cause = error.getCause();
         int described = 0;
         for (int depth = 0; cause != null && cause != error && depth < SEARCHED_CAUSES
                 && described < DESCRIBED_CAUSES; depth++, cause = cause.getCause()) {
-            String message = String.valueOf(cause.getMessage());
+            String message = messageOf(cause);
             if (text.indexOf(message) < 0) {
                 text.append("; caused by ").append(cause.getClass().getName()).append(": ").append(message);
                 described++;
             }
         }
         return text.toString();
+    }
+
+    /**
+     * The exception's message ({@code "null"} when it has none), or, when reading it throws (an exception that builds
+     * its message from state that is gone, a closed session say), what it threw: the failure is settled all the same.
+     */
+    private static String messageOf(Throwable error) {
+        try {
+            return String.valueOf(error.getMessage());
+        } catch (RuntimeException | Error unreadable) {
+            return "(its getMessage() threw " + unreadable.getClass().getName() + ")";
+        }
     }
 }
