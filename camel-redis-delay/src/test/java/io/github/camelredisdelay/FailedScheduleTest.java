@@ -15,8 +15,13 @@
  */
 package io.github.camelredisdelay;
 
+import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.IntStream;
 
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.Exchange;
@@ -51,6 +56,41 @@ class FailedScheduleTest extends RedisDelayTestSupport {
         String id = result.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID, String.class);
         assertThat(id).isNotNull();
         assertThat(redis().getMap(key("orders", "msg")).keySet()).containsExactly(id);
+    }
+
+    /**
+     * Concurrent schedules share script calls, and the exchanges of one call continue one after another on one
+     * completion thread. When their schedules fail, each exchange's error handling runs there: a redelivery delay that
+     * sleeps (Camel's, without asyncDelayedRedelivery) must not hold up the other exchanges of the call, each of which
+     * would then wait for the delays of all before it.
+     */
+    @Test
+    void aRedeliveryDelayOfAFailedScheduleDoesNotHoldUpTheOtherExchangesOfItsCall() throws Exception {
+        var producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                onException(NotReplicatedException.class).maximumRedeliveries(1).redeliveryDelay(1000);
+                // no replica answers: each try fails after 50 ms
+                from("direct:schedule").to("redis-delay:orders?delay=1h&syncReplicas=1&syncTimeout=50");
+            }
+        }).createProducerTemplate();
+        // the queue checked: the twenty below go to Redis at once, most of them in one call
+        producer.send("direct:schedule", e -> e.getMessage().setBody("order-0"));
+        ExecutorService callers = Executors.newFixedThreadPool(20);
+        try {
+            List<CompletableFuture<Exchange>> sent = IntStream.rangeClosed(1, 20)
+                    .mapToObj(n -> CompletableFuture.supplyAsync(
+                            () -> producer.send("direct:schedule", e -> e.getMessage().setBody("order-" + n)), callers))
+                    .toList();
+
+            // each waits its own 1 s delay, all at once: about 1 s in all, not 1 s for each exchange before it
+            assertThat(CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)))
+                    .as("every exchange redelivered once and failed").succeedsWithin(Duration.ofSeconds(6));
+            assertThat(sent).allSatisfy(done -> assertThat(done.join().getException())
+                    .isInstanceOf(NotReplicatedException.class));
+        } finally {
+            callers.shutdownNow();
+        }
     }
 
     @ParameterizedTest
