@@ -130,12 +130,20 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         return true;
     }
 
+    /**
+     * Continues the route on a completion thread of the component, where the exchanges of one script call continue one
+     * after another ({@link RedisDelayComponent#whenCompleteOnCompletionThread}). A failed one continues on a thread of
+     * its own: its error handling (Camel's redelivery delay, which sleeps on the thread without
+     * {@code asyncDelayedRedelivery}) must not hold up the other exchanges of the call, which all failed together.
+     */
     private void continueAfter(Exchange exchange, Throwable failure, AsyncCallback callback) {
-        if (failure != null) {
-            exchange.setException(Futures.unwrap(failure));
+        Runnable resume = () -> DeliveryMdc.continueRestoring(() -> callback.done(false));
+        if (failure == null) {
+            resume.run();
+            return;
         }
-        // on a completion thread of the component (RedisDelayComponent.whenCompleteOnCompletionThread)
-        DeliveryMdc.continueRestoring(() -> callback.done(false));
+        exchange.setException(Futures.unwrap(failure));
+        endpoint.getComponent().runOnCompletionThread(resume);
     }
 
     private void process(Exchange exchange, RedisDelayOperation operation) {
