@@ -15,9 +15,11 @@
  */
 package io.github.camelredisdelay;
 
+import java.io.File;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -34,6 +36,7 @@ import org.apache.camel.ProducerTemplate;
 import org.apache.camel.ResolveEndpointFailedException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -453,6 +456,24 @@ class BadInputTest extends RedisDelayTestSupport {
         Exchange result = producer.send("redis-delay:orders", e -> e.getMessage().setBody(new Object()));
 
         assertThat(result.getException()).hasMessageContaining("java.lang.Object cannot be stored on queue orders");
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+    }
+
+    /**
+     * A body Camel has a conversion to bytes for, whose conversion fails this time (a file gone since a step named it,
+     * a stream whose connection broke): the failure names what went wrong, not a missing conversion with the advice to
+     * marshal the body.
+     */
+    @Test
+    void bodyWhoseConversionFailsIsRefusedNamingTheFailureRatherThanAMissingConversion(@TempDir Path dir) {
+        File gone = dir.resolve("order-1.json").toFile();
+
+        Exchange result = producer.send("redis-delay:orders", e -> e.getMessage().setBody(gone));
+
+        assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("java.io.File cannot be stored on queue orders")
+                .hasMessageContaining("java.nio.file.NoSuchFileException").hasMessageContaining("order-1.json")
+                .hasMessageNotContaining("no conversion").hasMessageNotContaining("marshal");
         assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
     }
 
