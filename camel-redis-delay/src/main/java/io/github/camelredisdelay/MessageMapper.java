@@ -32,6 +32,7 @@ import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.NoTypeConversionAvailableException;
 import org.apache.camel.StreamCache;
+import org.apache.camel.TypeConversionException;
 import org.apache.camel.TypeConverter;
 import org.apache.camel.spi.HeaderFilterStrategy;
 import org.slf4j.Logger;
@@ -83,7 +84,7 @@ final class MessageMapper {
      * {@code Character}, {@code UUID} or other {@code CharSequence}) as text; anything else converted to bytes by
      * Camel's type converters.
      *
-     * @throws IllegalArgumentException when the body has no conversion to bytes
+     * @throws IllegalArgumentException when the body has no conversion to bytes, or its conversion failed
      */
     Object storableBody(Exchange exchange, Object body) {
         return storable(exchange, body, "The body",
@@ -93,7 +94,8 @@ final class MessageMapper {
     /**
      * An element of a {@code scheduleBatch} body as it is stored, as {@link #storableBody} stores a body.
      *
-     * @throws IllegalArgumentException when the element has no conversion to bytes, naming its index
+     * @throws IllegalArgumentException when the element has no conversion to bytes, or its conversion failed, naming
+     *                                  its index
      */
     Object storableElement(Exchange exchange, Object element, int index) {
         return storable(exchange, element, "Element at index " + index + " of the scheduleBatch body: a value",
@@ -120,10 +122,18 @@ final class MessageMapper {
         resetIfCached(body);
         try {
             return converter.mandatoryConvertTo(byte[].class, exchange, body);
-        } catch (NoTypeConversionAvailableException | RuntimeException e) {
+        } catch (NoTypeConversionAvailableException e) {
             throw new IllegalArgumentException(
                     what + " of type " + body.getClass().getName() + " cannot be stored on queue " + queue
                                                + ": it has no conversion to byte[]; " + advice,
+                    e);
+        } catch (RuntimeException e) {
+            // a conversion that failed this time (a file gone, a stream whose connection broke): Camel wraps what the
+            // converter threw
+            Throwable failure = e instanceof TypeConversionException && e.getCause() != null ? e.getCause() : e;
+            throw new IllegalArgumentException(
+                    what + " of type " + body.getClass().getName() + " cannot be stored on queue " + queue
+                                               + ": its conversion to byte[] failed: " + failure,
                     e);
         } finally {
             resetIfCached(body);
