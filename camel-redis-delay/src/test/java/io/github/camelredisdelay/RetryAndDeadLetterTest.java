@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.camelredisdelay.internal.FailureNote;
 import io.github.camelredisdelay.internal.Refusal;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
@@ -226,6 +227,28 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
         assertThat(attempts.get(1).getHeader(RedisDelayConstants.DELIVERY_COUNT)).isEqualTo(2);
         assertThat(attempts.get(1).getHeader(RedisDelayConstants.LAST_ERROR, String.class))
                 .contains(UnreadableMessageException.class.getName());
+    }
+
+    /**
+     * An exception whose message is huge (a validator's list of every violation in a large document): the last error is
+     * stored with the message until its next delivery, in the dead letter after that, and logged with each failure, so
+     * it is cut after 4,000 characters, saying how many more there were.
+     */
+    @Test
+    void aHugeExceptionMessageIsStoredAsALastErrorCutAfterFourThousandCharacters() throws Exception {
+        String violations = "line 1: value out of range; ".repeat(40_000);
+        startFailingConsumers(violations, "redis-delay:jobs?retrySchedule=1h");
+
+        startContext().createProducerTemplate().sendBodyAndHeader("redis-delay:jobs", "job", RedisDelayConstants.MESSAGE_ID,
+                "job-1");
+
+        var failureNotes = redis().getMap(key("jobs", "fail"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> failureNotes.containsKey("job-1"));
+        String lastError = FailureNote.parse((String) failureNotes.get("job-1")).lastError();
+        assertThat(lastError).startsWith("java.lang.IllegalStateException: line 1: value out of range; ")
+                .endsWith("... (" + (violations.length() + "java.lang.IllegalStateException: ".length() - 4_000)
+                          + " more characters)");
+        assertThat(lastError.length()).isLessThan(4_100);
     }
 
     /** An exception whose message cannot be read: reading it throws. */
