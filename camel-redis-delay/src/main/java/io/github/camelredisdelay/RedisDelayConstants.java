@@ -88,7 +88,7 @@ public final class RedisDelayConstants {
     @Metadata(label = "consumer",
               description = "On redeliveries and dead letters: the exception class and message of the last failed delivery, "
                             + "as class: message, followed by '; caused by class: message' for each exception it wraps "
-                            + "whose message it does not hold already (up to 4).",
+                            + "whose message it does not hold already (up to 4); cut after 4,000 characters.",
               javaType = "String")
     public static final String LAST_ERROR = "CamelRedisDelayLastError";
 

@@ -49,6 +49,11 @@ final class Settlement {
     private static final int DESCRIBED_CAUSES = 4;
     /** How deep a last error looks for them, which also ends a chain of causes that loops. */
     private static final int SEARCHED_CAUSES = 16;
+    /**
+     * Most characters of a last error, which is stored with the message and logged with each failure: an exception's
+     * message can be huge (a validator's list of every violation in a large document).
+     */
+    private static final int LAST_ERROR_CHARS = 4_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(Settlement.class);
     private static final long NEWER_FORMAT_QUIET_NANOS = TimeUnit.MINUTES.toNanos(1);
@@ -295,7 +300,7 @@ final class Settlement {
     /**
      * The route's error as the last error names it: its class and message, then each exception it wraps whose message
      * it does not already hold (a {@code CamelExecutionException} names only the exchange), up to
-     * {@value #DESCRIBED_CAUSES} of them.
+     * {@value #DESCRIBED_CAUSES} of them; cut after {@value #LAST_ERROR_CHARS} characters.
      */
     private static String describe(Throwable error) {
         if (error == null) {
@@ -312,7 +317,17 @@ final class Settlement {
                 described++;
             }
         }
-        return text.toString();
+        return cut(text);
+    }
+
+    /** The text, or its first {@value #LAST_ERROR_CHARS} characters and how many more there were. */
+    private static String cut(StringBuilder text) {
+        if (text.length() <= LAST_ERROR_CHARS) {
+            return text.toString();
+        }
+        // never half of a surrogate pair, which would be stored as '?'
+        int end = Character.isHighSurrogate(text.charAt(LAST_ERROR_CHARS - 1)) ? LAST_ERROR_CHARS - 1 : LAST_ERROR_CHARS;
+        return text.substring(0, end) + "... (" + (text.length() - end) + " more characters)";
     }
 
     /**
