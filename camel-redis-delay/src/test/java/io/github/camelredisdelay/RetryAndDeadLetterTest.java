@@ -279,6 +279,45 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
         assertThat(attempts).hasSize(1);
     }
 
+    /**
+     * Camel's dead letter channel handles what it dead-letters, so the message is acknowledged: by default (Camel's
+     * deadLetterHandleNewException) also when sending it to the dead letter endpoint failed, and then it is gone; with
+     * deadLetterHandleNewException(false) that failure fails the exchange, and the queue retries the message.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = { true, false })
+    void aMessageCamelsDeadLetterChannelFailedToDeadLetterIsAcknowledgedUnlessItLeavesTheNewExceptionUnhandled(
+            boolean handleNewException)
+            throws Exception {
+        var producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                errorHandler(deadLetterChannel("direct:parked").deadLetterHandleNewException(handleNewException));
+                from("direct:parked").process(e -> {
+                    throw new IllegalStateException("parking lot down");
+                });
+                from("redis-delay:jobs?retrySchedule=50").process(e -> {
+                    attempts.add(e.getMessage().copy());
+                    if (attempts.size() == 1) {
+                        throw new IllegalStateException("callback refused");
+                    }
+                });
+            }
+        }).createProducerTemplate();
+
+        producer.sendBody("redis-delay:jobs", "job");
+
+        if (handleNewException) {
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> attempts.size() == 1 && redis().getMap(key("jobs", "msg")).isEmpty());
+            await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1)).until(() -> true);
+            assertThat(attempts).as("acknowledged: never delivered again").hasSize(1);
+        } else {
+            await("retried on its retrySchedule").atMost(Duration.ofSeconds(5)).until(() -> attempts.size() == 2);
+            assertThat(attempts.get(1).getHeader(RedisDelayConstants.LAST_ERROR, String.class)).contains("parking lot down");
+        }
+    }
+
     @Test
     void aDeliveryTheHeaderFilterStrategyFailsOnIsRetriedAndTheConsumerGoesOn() throws Exception {
         CamelContext node = createContext(new RouteBuilder() {
