@@ -216,6 +216,59 @@ class PollingTest extends RedisDelayTestSupport {
         await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("orders", "msg")).isEmpty());
     }
 
+    /**
+     * A pollEnrich whose aggregation strategy fails: Camel drops the exchange that took the message instead of handing
+     * its completion over to the route's exchange, so nothing settled the message and its lease was kept alive for as
+     * long as the endpoint ran. It is retried as the message of a failed route, with the route's failure.
+     */
+    @Test
+    void aMessagePollEnrichTookIsRetriedWhenTheAggregationStrategyFails() throws Exception {
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                errorHandler(noErrorHandler());
+                from("direct:take").pollEnrich("redis-delay:orders?retrySchedule=1h&visibilityTimeout=20s", 3000,
+                        (original, taken) -> {
+                            throw new IllegalStateException("cannot merge order-1");
+                        });
+            }
+        }).createProducerTemplate();
+        producer.sendBodyAndHeader("redis-delay:orders", "order-1", RedisDelayConstants.MESSAGE_ID, "order-1");
+
+        Exchange result = producer.send("direct:take", e -> e.getMessage().setBody("take one"));
+
+        assertThat(result.getException()).hasMessageContaining("Error occurred during aggregation");
+        // put back on schedule (due in an hour) with the failure, not left in flight with its 20 s lease extended
+        var failureNotes = redis().getMap(key("orders", "fail"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> failureNotes.containsKey("order-1"));
+        assertThat((String) failureNotes.get("order-1")).contains("cannot merge order-1");
+    }
+
+    /**
+     * A pollEnrich whose aggregation strategy returns null (it merged the message in some other way): Camel drops the
+     * exchange that took the message, whose completion the route's exchange then never gets. The message is
+     * acknowledged when the route is done, as one the route took over.
+     */
+    @Test
+    void aMessagePollEnrichTookIsAcknowledgedWithItsRouteWhenTheAggregationStrategyReturnsNull() throws Exception {
+        List<String> merged = new CopyOnWriteArrayList<>();
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:take").pollEnrich("redis-delay:orders?visibilityTimeout=20s", 3000, (original, taken) -> {
+                    merged.add(taken.getMessage().getBody(String.class));
+                    return null;
+                });
+            }
+        }).createProducerTemplate();
+        producer.sendBody("redis-delay:orders", "order-1");
+
+        producer.sendBody("direct:take", "take one");
+
+        assertThat(merged).containsExactly("order-1");
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("orders", "msg")).isEmpty());
+    }
+
     @Test
     void consumerTemplateReceiversOnAnIdleQueueBeyondTheBlockingReadPermitsWaitForANoticeInsteadOfPolling()
             throws Exception {
