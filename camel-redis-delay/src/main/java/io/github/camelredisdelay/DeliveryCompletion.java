@@ -25,7 +25,9 @@ import org.apache.camel.Exchange;
 import org.apache.camel.RollbackExchangeException;
 import org.apache.camel.Route;
 import org.apache.camel.StatefulService;
+import org.apache.camel.spi.Synchronization;
 import org.apache.camel.spi.SynchronizationVetoable;
+import org.apache.camel.support.SynchronizationAdapter;
 
 /**
  * Hands the outcome of a delivered message's exchange to its {@link Settlement}. When Camel hands this completion over
@@ -94,6 +96,23 @@ final class DeliveryCompletion implements SynchronizationVetoable {
         }
         forgetCopy();
         outcome.run();
+    }
+
+    /**
+     * What settles a message that {@code pollEnrich} took when the exchange that took it ({@code taker}) is done,
+     * unless Camel handed this completion over to that exchange: it does so once the aggregation strategy merged the
+     * message in, and drops the taken exchange with this completion instead when the strategy failed (the message is
+     * then retried with the taker's failure) or returned {@code null} (acknowledged as the taker's route succeeded).
+     */
+    Synchronization whenTakerDone() {
+        return new SynchronizationAdapter() {
+            @Override
+            public void onDone(Exchange taker) {
+                if (!handedOver) {
+                    settleOrHold(outcomeOf(taker));
+                }
+            }
+        };
     }
 
     /** The copy that had this completion was dropped before it completed: the message is delivered again. */

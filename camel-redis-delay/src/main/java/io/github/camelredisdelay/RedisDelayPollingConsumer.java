@@ -41,8 +41,9 @@ import org.slf4j.LoggerFactory;
  * within {@code visibilityTimeout}, the message is delivered again. A message {@code pollEnrich} takes (through the
  * {@link DynamicPollingConsumer} methods, which name the exchange that takes it) goes on in that exchange's route: its
  * lease is kept alive until the route is done with it, as a route consumer's are. Done with a failed exchange, it is
- * retried or dead-lettered like any failed delivery. An exchange handed on to another route ({@code seda:}) is settled
- * by that route's copy when it is done, whatever the taking route does afterwards.
+ * retried or dead-lettered like any failed delivery; so it is when the aggregation strategy failed, and Camel dropped
+ * the exchange that took it. An exchange handed on to another route ({@code seda:}) is settled by that route's copy
+ * when it is done, whatever the taking route does afterwards.
  */
 public class RedisDelayPollingConsumer extends PollingConsumerSupport implements DynamicPollingConsumer {
 
@@ -96,47 +97,47 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
 
     @Override
     public Exchange receive() {
-        return receiveFor(false);
+        return receiveFor(null);
     }
 
     @Override
     public Exchange receiveNoWait() {
-        return take(null, 0, false);
+        return take(null, 0, null);
     }
 
     @Override
     public Exchange receive(long timeout) {
-        return receiveFor(timeout, false);
+        return receiveFor(timeout, null);
     }
 
     /** {@code pollEnrich} takes a message for {@code taker}'s route, which it goes on in. */
     @Override
     public Exchange receive(Exchange taker) {
-        return receiveFor(true);
+        return receiveFor(taker);
     }
 
     @Override
     public Exchange receiveNoWait(Exchange taker) {
-        return take(null, 0, true);
+        return take(null, 0, taker);
     }
 
     @Override
     public Exchange receive(Exchange taker, long timeout) {
-        return receiveFor(timeout, true);
+        return receiveFor(timeout, taker);
     }
 
-    private Exchange receiveFor(boolean routed) {
+    private Exchange receiveFor(Exchange taker) {
         Exchange exchange = null;
         while (exchange == null && isRunAllowed()) {
-            exchange = take(LONGEST_WAIT, Long.MAX_VALUE, routed);
+            exchange = take(LONGEST_WAIT, Long.MAX_VALUE, taker);
         }
         return exchange;
     }
 
-    private Exchange receiveFor(long timeout, boolean routed) {
+    private Exchange receiveFor(long timeout, Exchange taker) {
         // in ms, and up to Long.MAX_VALUE: counted down in ms, as nanoseconds would overflow
         long start = System.nanoTime();
-        Exchange exchange = take(null, timeout, routed);
+        Exchange exchange = take(null, timeout, taker);
         while (exchange == null && isRunAllowed()) {
             long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             if (waitedMs >= timeout) {
@@ -144,22 +145,23 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
             }
             long left = TimeUnit.MILLISECONDS.toNanos(timeout - waitedMs);
             exchange = take(Duration.ofNanos(Math.min(left, LONGEST_WAIT.toNanos())).plusMillis(1), timeout - waitedMs,
-                    routed);
+                    taker);
         }
         return exchange;
     }
 
     /**
-     * One message, or {@code null} when none came within {@code block}; {@code routed}: its lease is kept alive until
-     * it is settled (a route runs it). A sharded queue is asked shard by shard without waiting in Redis, each shard's
-     * answer waited for a moment only ({@link ShardReads}, within the receive's {@code leftMs}), then waited for,
-     * holding no connection, until the next "ready" notice of any of its shards (a read blocking in Redis would wait on
-     * one shard only). A failed read fails the receive only when no shard answered.
+     * One message, or {@code null} when none came within {@code block}; with a {@code taker} (the exchange of
+     * {@code pollEnrich}, whose route runs it), its lease is kept alive until it is settled. A sharded queue is asked
+     * shard by shard without waiting in Redis, each shard's answer waited for a moment only ({@link ShardReads}, within
+     * the receive's {@code leftMs}), then waited for, holding no connection, until the next "ready" notice of any of
+     * its shards (a read blocking in Redis would wait on one shard only). A failed read fails the receive only when no
+     * shard answered.
      */
-    private Exchange take(Duration block, long leftMs, boolean routed) {
+    private Exchange take(Duration block, long leftMs, Exchange taker) {
         List<Deliverer> deliverers = shards.all();
         if (deliverers.size() == 1) {
-            return take(deliverers.get(0), block, routed);
+            return take(deliverers.get(0), block, taker);
         }
         ReadySignal signal = ready;
         long seen = signal.generation();
@@ -176,7 +178,7 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
                 continue;
             }
             answered |= batch != null;
-            Exchange exchange = batch == null ? null : toExchange(shard.deliverer(), batch, routed);
+            Exchange exchange = batch == null ? null : toExchange(shard.deliverer(), batch, taker);
             if (exchange != null) {
                 return exchange;
             }
@@ -196,21 +198,21 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
      * waiting, and the caller then waits here, holding no connection, for the queue's next "ready" notice, at most
      * {@code block} (a notice may be lost: the caller asks again then), as an idle route consumer does.
      */
-    private Exchange take(Deliverer deliverer, Duration block, boolean routed) {
+    private Exchange take(Deliverer deliverer, Duration block, Exchange taker) {
         if (block == null) {
-            return takeNow(deliverer, null, routed);
+            return takeNow(deliverer, null, taker);
         }
         Semaphore permits = endpoint.blockingReadPermits();
         if (permits.tryAcquire()) {
             try {
-                return takeNow(deliverer, block, routed);
+                return takeNow(deliverer, block, taker);
             } finally {
                 permits.release();
             }
         }
         ReadySignal signal = ready;
         long seen = signal.generation();
-        Exchange exchange = takeNow(deliverer, null, routed);
+        Exchange exchange = takeNow(deliverer, null, taker);
         if (exchange == null) {
             awaitNotice(signal, seen, block);
         }
@@ -229,9 +231,9 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
         }
     }
 
-    private Exchange takeNow(Deliverer deliverer, Duration block, boolean routed) {
+    private Exchange takeNow(Deliverer deliverer, Duration block, Exchange taker) {
         requireConsumable();
-        return toExchange(deliverer, deliverer.fetch(1, block), routed);
+        return toExchange(deliverer, deliverer.fetch(1, block), taker);
     }
 
     private void requireConsumable() {
@@ -242,13 +244,18 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
         }
     }
 
-    /** The exchange of the first fetched delivery that goes to the taker, or {@code null}. */
-    private Exchange toExchange(Deliverer deliverer, List<Delivery> batch, boolean routed) {
+    /**
+     * The exchange of the first fetched delivery that goes to the caller, or {@code null}. One a {@code taker} takes is
+     * settled when the taker is done at the latest, should Camel drop it rather than hand its completion over.
+     */
+    private Exchange toExchange(Deliverer deliverer, List<Delivery> batch, Exchange taker) {
         for (Delivery delivery : batch) {
             Exchange exchange = endpoint.createExchange();
-            if (deliverer.prepare(delivery, exchange, false) != null) {
-                if (routed) {
+            DeliveryCompletion completion = deliverer.prepare(delivery, exchange, false);
+            if (completion != null) {
+                if (taker != null) {
                     deliverer.keepLease(delivery);
+                    taker.getExchangeExtension().addOnCompletion(completion.whenTakerDone());
                 }
                 return exchange;
             }
