@@ -230,6 +230,34 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
     }
 
     /**
+     * A route that handles such an exception ({@code doCatch}) and marks the exchange rollback-only, to have the queue
+     * retry it: the delivery is retried on the retry schedule, not kept leased for ever, and its last error names the
+     * handled exception's class.
+     */
+    @Test
+    void aRollbackAfterHandlingAFailureWhoseMessageCannotBeReadIsRetriedNamingItsClass() throws Exception {
+        var producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:jobs?retrySchedule=50&visibilityTimeout=20s")
+                        .process(e -> attempts.add(e.getMessage().copy()))
+                        .doTry().process(e -> {
+                            if (attempts.size() == 1) {
+                                throw new UnreadableMessageException();
+                            }
+                        }).doCatch(UnreadableMessageException.class).markRollbackOnly().end();
+            }
+        }).createProducerTemplate();
+
+        producer.sendBody("redis-delay:jobs", "job");
+
+        await("retried on its retrySchedule").atMost(Duration.ofSeconds(5)).until(() -> attempts.size() == 2);
+        assertThat(attempts.get(1).getHeader(RedisDelayConstants.LAST_ERROR, String.class))
+                .startsWith("org.apache.camel.RollbackExchangeException: ")
+                .contains(UnreadableMessageException.class.getName());
+    }
+
+    /**
      * An exception whose message is huge (a validator's list of every violation in a large document): the last error is
      * stored with the message until its next delivery, in the dead letter after that, and logged with each failure, so
      * it is cut after 4,000 characters, saying how many more there were.
