@@ -172,13 +172,17 @@ final class DeliveryCompletion implements SynchronizationVetoable {
     /**
      * Why an exchange marked rollback-only failed, with the exception an error handler or {@code doCatch} handled
      * before, if any ({@code onException(...).handled(true).markRollbackOnly()}) as its cause: the failure the
-     * message's last error names.
+     * message's last error names. The cause is set after the exception is made, whose message Camel would otherwise
+     * build from the cause's, reading which may throw ({@link Settlement} names what it threw instead).
      */
     private static RollbackExchangeException rolledBack(Exchange exchange) {
+        RollbackExchangeException rolledBack
+                = new RollbackExchangeException("The exchange was marked rollback-only", exchange);
         Exception handled = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
-        return handled == null
-                ? new RollbackExchangeException("The exchange was marked rollback-only", exchange)
-                : new RollbackExchangeException("The exchange was marked rollback-only", exchange, handled);
+        if (handled != null) {
+            rolledBack.initCause(handled);
+        }
+        return rolledBack;
     }
 
     /**
