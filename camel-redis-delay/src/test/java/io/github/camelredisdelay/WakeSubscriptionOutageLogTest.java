@@ -98,6 +98,37 @@ class WakeSubscriptionOutageLogTest extends RedisDelayTestSupport {
         }
     }
 
+    @Test
+    void aWakeSubscriptionTheClientHasNoSubscriptionConnectionForIsStillLoggedAsAClientShortage() throws Exception {
+        Config config = new Config();
+        config.useSingleServer().setAddress(RedisServerExtension.redisUrl()).setRetryAttempts(1)
+                .setRetryDelay(new ConstantDelay(Duration.ofMillis(200))).setSubscriptionConnectionPoolSize(1)
+                .setSubscriptionConnectionMinimumIdleSize(1).setSubscriptionsPerConnection(1);
+        bean = Redisson.create(config);
+        try (LogLines wake = LogLines.of(WakeChannels.class)) {
+            // the application's own subscription takes the client's only one
+            bean.getTopic(keyPrefix + "-app-events").addListener(String.class, (channel, message) -> {
+            });
+            CamelContext node = startContext(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("redis-delay:orders").log("${body}");
+                }
+            });
+            try {
+                await("the subscription's failure logged").atMost(Duration.ofSeconds(20))
+                        .until(() -> !warnings(wake).isEmpty());
+
+                assertThat(warnings(wake)).first().asString().contains("subscriptionConnectionPoolSize")
+                        .doesNotContain("cannot reach Redis");
+            } finally {
+                node.stop();
+            }
+        } finally {
+            bean.shutdown(0, 2, TimeUnit.SECONDS);
+        }
+    }
+
     private static List<String> warnings(LogLines lines) {
         return lines.lines().stream().filter(line -> line.startsWith("WARN")).toList();
     }

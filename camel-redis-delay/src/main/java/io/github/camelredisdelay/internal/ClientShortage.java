@@ -23,7 +23,8 @@ import org.redisson.client.RedisTimeoutException;
  * whole wait, while Redis itself may be perfectly healthy; an operator must raise a pool setting, not look at the
  * server. With retries configured (the component's own client retries once, 200 ms apart) Redisson 4 waits for a free
  * connection {@code retryDelay} per attempt, not its {@code timeout}; each call holds a connection for a round trip, so
- * a pool runs short sooner the longer the link to Redis is.
+ * a pool runs short sooner the longer the link to Redis is. A subscription Redisson got no connection for in time fails
+ * alike while Redis is out of reach: {@link WakeChannels} asks Redis before it reports such a failure as a shortage.
  */
 public final class ClientShortage {
 

@@ -17,6 +17,8 @@ package io.github.camelredisdelay.internal;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
@@ -37,7 +39,9 @@ import org.slf4j.LoggerFactory;
  * delay to a new earliest due time; {@code handed-back} that a consumer handed messages back, whose leases ended.
  * <p>
  * The subscription is made on the timer thread, so starting never waits for Redis, and made again with back-off until
- * it succeeds; every (re)subscription tells all listeners, since announcements may have been missed.
+ * it succeeds; every (re)subscription tells all listeners, since announcements may have been missed. Redisson fails a
+ * subscription it got no connection for in time alike whether its subscription connections are all taken or Redis is
+ * out of reach; a command then tells which, and the failure is logged as what it is.
  */
 public final class WakeChannels implements SharedService {
 
@@ -133,6 +137,24 @@ public final class WakeChannels implements SharedService {
     }
 
     private void subscribeFailed(Throwable error) {
+        if (!running) {
+            return;
+        }
+        if (ClientShortage.advice(error) == null) {
+            retryAfter(error);
+            return;
+        }
+        // the pattern read as a key: in a cluster, the master of the pattern's slot is the one subscribed to
+        CompletionStage<Long> asked;
+        try {
+            asked = client.get().getKeys().countExistsAsync(pattern);
+        } catch (RuntimeException e) {
+            asked = CompletableFuture.failedFuture(e);
+        }
+        asked.whenComplete((answered, unreachable) -> retryAfter(unreachable == null ? error : unreachable));
+    }
+
+    private void retryAfter(Throwable error) {
         if (running) {
             outage.failed(error);
             timer.schedule(() -> {
