@@ -92,6 +92,43 @@ class ProducerThreadsTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void theKeptCompletionThreadsOutliveCamelsKeepAliveWhileIdle() throws Exception {
+        CamelContext node = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:schedule").to("redis-delay:q?delay=60000");
+            }
+        });
+        // how long Camel's pools keep an idle thread (camel.threadpool.keepAliveTime, 60 s by default), shortened
+        node.getExecutorServiceManager().getDefaultThreadPoolProfile().setKeepAliveTime(1L);
+        node.start();
+        RedisDelayComponent component = node.getComponent("redis-delay", RedisDelayComponent.class);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch busy = new CountDownLatch(RedisDelayComponent.COMPLETION_THREADS);
+        for (int i = 0; i < RedisDelayComponent.COMPLETION_THREADS; i++) {
+            component.runOnCompletionThread(() -> {
+                busy.countDown();
+                awaitQuietly(release);
+            });
+        }
+        assertThat(busy.await(10, TimeUnit.SECONDS)).isTrue();
+        release.countDown();
+
+        // found: every completion thread ended once idle for the keep-alive, and each continuation after a quiet spell
+        // started a thread again
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> assertThat(completionThreads(node)).as("the component's completion threads")
+                        .isEqualTo(RedisDelayComponent.COMPLETION_THREADS));
+    }
+
+    private static long completionThreads(CamelContext node) {
+        String marker = "(" + node.getName() + ")";
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> thread.getName().contains(marker) && thread.getName().contains("RedisDelayCompletions"))
+                .count();
+    }
+
+    @Test
     void aCompletionThatIsInBeforeItsContinuationIsAttachedStillRunsItOnACompletionThread() throws Exception {
         // Redis may reply before the producer attaches what continues the route: the stage is then complete already
         RedisDelayComponent component = node("redis-delay:q?delay=60000").getComponent("redis-delay",
