@@ -187,11 +187,13 @@ public class RedisDelayComponent extends HealthCheckComponent {
         super.doStart();
         // no queue, and no limit: a continuation that waits (for another route, whose schedule completes here too)
         // must never keep another from starting, else routes that wait for each other hang. A task is handed to an
-        // idle thread, else to a new one, which ends after a minute idle; never run on the caller, the Redis client's
-        // I/O thread (Camel's default policy), but refused once the pool shuts down (runOnCompletionThread)
+        // idle thread, else to a new one; the first COMPLETION_THREADS are kept (Camel's default profile would end
+        // them too), the others end after Camel's keep-alive idle (a minute by default); never run on the caller, the
+        // Redis client's I/O thread (Camel's default policy), but refused once the pool shuts down
+        // (runOnCompletionThread)
         completions = getCamelContext().getExecutorServiceManager().newThreadPool(this, "RedisDelayCompletions",
                 new ThreadPoolProfileBuilder("RedisDelayCompletions").poolSize(COMPLETION_THREADS)
-                        .maxPoolSize(Integer.MAX_VALUE).maxQueueSize(0)
+                        .allowCoreThreadTimeOut(false).maxPoolSize(Integer.MAX_VALUE).maxQueueSize(0)
                         .rejectedPolicy(ThreadPoolRejectedPolicy.Abort).build());
     }
 
