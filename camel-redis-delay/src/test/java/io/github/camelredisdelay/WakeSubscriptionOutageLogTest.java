@@ -19,10 +19,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import io.github.camelredisdelay.embedded.RedisBinary;
+import io.github.camelredisdelay.embedded.RedisServerOptions;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
 import io.github.camelredisdelay.internal.WakeChannels;
 import io.github.camelredisdelay.test.LogLines;
-import io.github.camelredisdelay.test.NeedsRedisProcess;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.RedisServerExtension;
 import org.apache.camel.CamelContext;
@@ -41,7 +42,6 @@ import static org.awaitility.Awaitility.await;
  * it before: Redisson fails the wake-up subscription with the error it also gives when its subscription connections are
  * all taken, and the component must not tell the operator that Redis is fine.
  */
-@NeedsRedisProcess
 class WakeSubscriptionOutageLogTest extends RedisDelayTestSupport {
 
     /** The application's client bean, shut down by the test: the server's restart leaves no client reconnecting. */
@@ -59,9 +59,17 @@ class WakeSubscriptionOutageLogTest extends RedisDelayTestSupport {
 
     @Test
     void aWakeSubscriptionMadeWhileRedisIsDownIsLoggedAsRedisOutOfReachNotAsAClientShortage() throws Exception {
-        RedisServerProcess server = RedisServerExtension.process().orElseThrow();
+        // a server of its own: the clients of other tests in this JVM are left out of its stop and restart
+        RedisBinary binary
+                = RedisBinary.select(System.getProperty(RedisServerExtension.BINARY_PROPERTY, RedisBinary.PATH_CHOICE));
+        try (RedisServerProcess server = RedisServerProcess.start(binary, RedisServerOptions.defaults())) {
+            subscribeWhileDown(server);
+        }
+    }
+
+    private void subscribeWhileDown(RedisServerProcess server) throws Exception {
         Config config = new Config();
-        config.useSingleServer().setAddress(RedisServerExtension.redisUrl()).setRetryAttempts(1)
+        config.useSingleServer().setAddress(server.uri()).setRetryAttempts(1)
                 .setRetryDelay(new ConstantDelay(Duration.ofMillis(200)));
         bean = Redisson.create(config);
         CamelContext first = startContext(new RouteBuilder() {
