@@ -70,15 +70,7 @@ class ProducerThreadsTest extends RedisDelayTestSupport {
             throws Exception {
         CamelContext node = node("redis-delay:q?delay=60000");
         RedisDelayComponent component = node.getComponent("redis-delay", RedisDelayComponent.class);
-        CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch busy = new CountDownLatch(RedisDelayComponent.COMPLETION_THREADS);
-        for (int i = 0; i < RedisDelayComponent.COMPLETION_THREADS; i++) {
-            component.runOnCompletionThread(() -> {
-                busy.countDown();
-                awaitQuietly(release);
-            });
-        }
-        assertThat(busy.await(10, TimeUnit.SECONDS)).isTrue();
+        CountDownLatch release = occupyKeptCompletionThreads(component);
 
         CompletableFuture<Exchange> sent = node.createProducerTemplate()
                 .asyncSend("direct:schedule", exchange -> exchange.getMessage().setBody("m"));
@@ -103,15 +95,7 @@ class ProducerThreadsTest extends RedisDelayTestSupport {
         node.getExecutorServiceManager().getDefaultThreadPoolProfile().setKeepAliveTime(1L);
         node.start();
         RedisDelayComponent component = node.getComponent("redis-delay", RedisDelayComponent.class);
-        CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch busy = new CountDownLatch(RedisDelayComponent.COMPLETION_THREADS);
-        for (int i = 0; i < RedisDelayComponent.COMPLETION_THREADS; i++) {
-            component.runOnCompletionThread(() -> {
-                busy.countDown();
-                awaitQuietly(release);
-            });
-        }
-        assertThat(busy.await(10, TimeUnit.SECONDS)).isTrue();
+        CountDownLatch release = occupyKeptCompletionThreads(component);
         release.countDown();
 
         // found: every completion thread ended once idle for the keep-alive, and each continuation after a quiet spell
@@ -139,6 +123,20 @@ class ProducerThreadsTest extends RedisDelayTestSupport {
                 (stored, failure) -> ranOn.complete(Thread.currentThread().getName()));
 
         assertThat(ranOn).succeedsWithin(Duration.ofSeconds(10)).asString().contains("RedisDelayCompletions");
+    }
+
+    /** Keeps each of the component's kept completion threads busy until the latch returned is counted down. */
+    private static CountDownLatch occupyKeptCompletionThreads(RedisDelayComponent component) throws InterruptedException {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch busy = new CountDownLatch(RedisDelayComponent.COMPLETION_THREADS);
+        for (int i = 0; i < RedisDelayComponent.COMPLETION_THREADS; i++) {
+            component.runOnCompletionThread(() -> {
+                busy.countDown();
+                awaitQuietly(release);
+            });
+        }
+        assertThat(busy.await(10, TimeUnit.SECONDS)).isTrue();
+        return release;
     }
 
     private static void awaitQuietly(CountDownLatch latch) {
