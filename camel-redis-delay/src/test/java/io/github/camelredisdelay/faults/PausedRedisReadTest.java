@@ -21,6 +21,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.camelredisdelay.RedisDelayConstants;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
+import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
 
@@ -55,6 +56,38 @@ class PausedRedisReadTest extends FaultTestSupport {
         server.command("CLIENT", "PAUSE", String.valueOf(PAUSE_MS), "WRITE");
 
         // what the consumer sent during the pause runs when it ends, whether or not the client still waits for it
+        await("m1 routed within 12 s of the pause's end").atMost(Duration.ofMillis(PAUSE_MS + 12_000))
+                .until(() -> routed.contains("m1"));
+        assertThat(routed).containsExactly("m1");
+        assertThat(deliveryCounts).as("its first delivery").containsExactly(1);
+    }
+
+    @Test
+    void aMessageABlockingReadTookWhileRedisHeldWritesReachesTheRouteSoonAfterNotAfterTheVisibilityTimeout()
+            throws Exception {
+        RedisServerProcess server = redisProcess();
+        List<String> routed = new CopyOnWriteArrayList<>();
+        List<Integer> deliveryCounts = new CopyOnWriteArrayList<>();
+        CamelContext context = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:held?visibilityTimeout=60s").routeId("held").process(e -> {
+                    routed.add(e.getMessage().getBody(String.class));
+                    deliveryCounts.add(e.getMessage().getHeader(RedisDelayConstants.DELIVERY_COUNT, Integer.class));
+                });
+            }
+        });
+        context.getRouteController().suspendRoute("held");
+        context.createProducerTemplate().sendBody("redis-delay:held", "m1");
+        await("m1 ready").atMost(Duration.ofSeconds(10))
+                .until(() -> "1".equals(server.command("XLEN", key("held", "ready"))));
+
+        // m1's ready notice makes the queue busy, so the resumed consumer's first read blocks in Redis (250 ms): the client
+        // gives such a read up 3 s after its block as if it found nothing, and Redis runs it, taking m1, when the pause
+        // ends; the consumer's next read is answered then
+        server.command("CLIENT", "PAUSE", String.valueOf(PAUSE_MS), "WRITE");
+        context.getRouteController().resumeRoute("held");
+
         await("m1 routed within 12 s of the pause's end").atMost(Duration.ofMillis(PAUSE_MS + 12_000))
                 .until(() -> routed.contains("m1"));
         assertThat(routed).containsExactly("m1");
