@@ -28,9 +28,10 @@ import io.github.camelredisdelay.embedded.RedisServerProcess;
  *
  * <p>
  * The {@code default} user (a client that does not log in) keeps only what {@link RedisServerProcess} needs to run the
- * server, {@code PING}, {@code INFO} and {@code SHUTDOWN}, plus {@code ACL LOG} so the test can read the denials; it
- * has no key, no channel and no other command. A client that did not log in as the component's user can therefore do
- * nothing, as if the default user were disabled.
+ * server, {@code PING}, {@code INFO} and {@code SHUTDOWN}, plus {@code ACL LOG} so the test can read the denials (and
+ * {@code ACL SETUSER} and {@code CLIENT PAUSE}, to change rules and hold writes); it has no key, no channel and no
+ * other command. A client that did not log in as the component's user can therefore do nothing, as if the default user
+ * were disabled.
  */
 final class AclRedisServer implements AutoCloseable {
 
@@ -56,7 +57,8 @@ final class AclRedisServer implements AutoCloseable {
     static AclRedisServer start(RedisBinary binary, List<User> users) {
         List<String> args = new ArrayList<>(
                 List.of("--user", "default", "on", "nopass", "resetkeys", "resetchannels",
-                        "-@all", "+ping", "+info", "+shutdown", "+acl|log", "+acl|setuser"));
+                        "-@all", "+ping", "+info", "+shutdown", "+acl|log", "+acl|setuser",
+                        "+client|pause"));
         for (User user : users) {
             args.addAll(List.of("--user", user.name(), "reset", "on", ">" + user.password()));
             args.addAll(List.of(user.rules().split(" ")));
@@ -81,6 +83,11 @@ final class AclRedisServer implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of("ACL", "SETUSER", user));
         command.addAll(List.of(rules));
         process.command(command.toArray(new String[0]));
+    }
+
+    /** Holds every client's writes for {@code millis} ({@code CLIENT PAUSE ... WRITE}); reads and ACL changes go on. */
+    void pauseWrites(long millis) {
+        process.command("CLIENT", "PAUSE", String.valueOf(millis), "WRITE");
     }
 
     /** Clears the server's ACL log. */

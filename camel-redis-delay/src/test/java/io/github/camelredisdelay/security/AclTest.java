@@ -341,6 +341,50 @@ class AclTest {
         server.forgetDenials();
     }
 
+    /**
+     * Reads that time out first (Redis holds writes longer than the client waits) and are then refused: the spell of
+     * failed reads began with Redis out of reach, and the refusals that follow must still make the consumer not ready
+     * once Redis answers again.
+     */
+    @Test
+    void aConsumerWhoseReadsAreRefusedAfterTheyTimedOutIsNotReady() throws Exception {
+        CamelContext node = nodes.create(this::loggedIn, new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:refusedLater?" + POLLING).routeId("refusedLater")
+                        .process(exchange -> delivered.add(exchange.getMessage().copy()));
+            }
+        });
+        HealthChecks.enableConsumersAndProducers(node);
+        node.start();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> HealthChecks.readiness(node).get("consumer:refusedLater") == HealthCheck.State.UP);
+
+        // the read under way when writes are held times out (the client's 3 s, one retry 200 ms later, so 6.2 s in); the
+        // reads after it, held too, run once the pause ends, and are refused
+        long pauseMs = 10_000;
+        long readTimedOutMs = 7_000;
+        server.pauseWrites(pauseMs);
+        await("the held read timed out").pollDelay(Duration.ofMillis(readTimedOutMs))
+                .atMost(Duration.ofMillis(readTimedOutMs + 1_000)).until(() -> true);
+        server.changeRules(USER, "-xreadgroup");
+        try {
+            await("readiness of the consumer refused its reads after the pause")
+                    .pollDelay(Duration.ofMillis(pauseMs - readTimedOutMs)).atMost(Duration.ofSeconds(15)).untilAsserted(
+                            () -> assertThat(readinessOf(node, "consumer:refusedLater")).satisfies(result -> {
+                                assertThat(result.getState()).isEqualTo(HealthCheck.State.DOWN);
+                                assertThat(result.getMessage()).get(InstanceOfAssertFactories.STRING).contains("refused")
+                                        .contains("xreadgroup");
+                            }));
+        } finally {
+            server.changeRules(USER, "+xreadgroup");
+        }
+
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> HealthChecks.readiness(node).get("consumer:refusedLater") == HealthCheck.State.UP);
+        server.forgetDenials();
+    }
+
     private static HealthCheck.Result readinessOf(CamelContext node, String id) {
         return HealthCheckHelper.invokeReadiness(node).stream().filter(result -> result.getCheck().getId().equals(id))
                 .findFirst().orElseThrow();
