@@ -48,8 +48,9 @@ final class FetchFailures {
     }
 
     /**
-     * Why the consumer reads nothing while Redis refuses its fetches (an error reply: an ACL's NOPERM, say), for its
-     * readiness; {@code null} while they succeed or Redis is out of reach, which the check's probe reports.
+     * Why the consumer reads nothing while Redis refuses its fetches (an error reply to the last one: an ACL's NOPERM,
+     * say), for its readiness; {@code null} while they succeed or Redis is out of reach, which the check's probe
+     * reports.
      */
     String refusal() {
         RedisException reply = outage.refusal();

@@ -41,9 +41,12 @@ public final class OutageLog {
     private final String what;
     /** Written under the lock, read without it by the common case of {@link #succeeded()}. */
     private volatile boolean down;
+    /** Whether the failure that started this spell was an error Redis replied, rather than Redis out of reach. */
+    private boolean refused;
     /**
-     * The error Redis replied that started this spell, {@code null} when Redis was out of reach or no spell is under
-     * way. Written under the lock.
+     * The error Redis replied to the last failed call of this spell, {@code null} when Redis was out of reach for it or
+     * no spell is under way: a spell that began out of reach may go on with refusals, and the other way round. Written
+     * under the lock.
      */
     private volatile RedisException refusal;
     private boolean reported;
@@ -64,20 +67,21 @@ public final class OutageLog {
      */
     public synchronized boolean failed(Throwable cause) {
         String shortage = ClientShortage.advice(cause);
+        RedisException reply = errorReply(cause);
+        refusal = reply;
         if (down) {
             log.debug("{} still cannot reach Redis: {}", what, cause.toString());
             return false;
         }
         down = true;
-        RedisException reply = errorReply(cause);
-        refusal = reply;
+        refused = reply != null;
         long now = System.nanoTime();
         reported = lastReportNanos == 0 || now - lastReportNanos > QUIET_NANOS;
         if (reported) {
             lastReportNanos = now;
             if (shortage != null) {
                 log.warn("{} failed: {}; retrying with back-off: {}", what, shortage, cause.toString());
-            } else if (reply != null) {
+            } else if (refused) {
                 String text = cause.toString();
                 log.warn("{} failed on an error Redis replied; retrying with back-off: {}", what,
                         text.contains(reply.getMessage()) ? text : text + "; Redis replied: " + reply.getMessage());
@@ -99,14 +103,14 @@ public final class OutageLog {
             if (down) {
                 down = false;
                 if (reported) {
-                    log.info(refusal != null ? "{} succeeds again" : "{} reaches Redis again", what);
+                    log.info(refused ? "{} succeeds again" : "{} reaches Redis again", what);
                 }
                 refusal = null;
             }
         }
     }
 
-    /** The error Redis replied that started the spell of failures under way; {@code null} if none did. */
+    /** The error Redis replied to the last failed call of the spell under way; {@code null} if it did not reply one. */
     public RedisException refusal() {
         return refusal;
     }
