@@ -29,8 +29,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Redisson client of a connection, handed out only once it has connected; its first connection is made one attempt
- * at a time, on a thread of its own, and an attempt answers every caller that waited for it, and a failed one every
- * caller for a second after it.
+ * at a time, on a thread of its own, and an attempt answers every caller that waited for it.
  * <p>
  * The component creates its own clients here, when first used, rather than with Redisson's lazy initialization. A
  * lazily initialized client of Redisson 4.7 keeps what a failed first connection set up; on a cluster, taking that down
@@ -46,12 +45,6 @@ public final class ConnectedClient {
 
     /** Longest wait of a client's shutdown for its commands in flight and its connections to close. */
     private static final long SHUTDOWN_MS = 200;
-    /**
-     * How long the failure of an attempt answers the callers after it, rather than each making another: an attempt
-     * creates a whole Redisson client (its threads) and takes it down again, and the component's loops retry at most
-     * about this often anyway.
-     */
-    static final long FAILURE_ANSWERS_MS = 1000;
 
     private final Supplier<RedissonClient> connect;
     private final Supplier<Config> config;
@@ -59,9 +52,6 @@ public final class ConnectedClient {
     private volatile RedissonClient client;
     /** The attempt under way, which every caller meanwhile waits for; guarded by this. */
     private CompletableFuture<RedissonClient> attempt;
-    /** The last failed attempt, and when it failed ({@link System#nanoTime()}); guarded by this. */
-    private CompletableFuture<RedissonClient> failed;
-    private long failedAtNanos;
     private volatile boolean shutDown;
 
     private ConnectedClient(Supplier<RedissonClient> connect, Supplier<Config> config, boolean owned) {
@@ -102,8 +92,7 @@ public final class ConnectedClient {
      * The client, connected: the first callers wait for one attempt at a time, made on a thread of its own.
      *
      * @throws org.redisson.client.RedisException when it cannot connect (Redis is down, say): the failure of the
-     *                                            attempt this caller waited for, or of one that failed less than
-     *                                            {@value #FAILURE_ANSWERS_MS} ms before; or the caller was interrupted
+     *                                            attempt this caller waited for; or the caller was interrupted
      *                                            meanwhile (the attempt goes on)
      */
     public RedissonClient get() {
@@ -117,10 +106,6 @@ public final class ConnectedClient {
         }
         if (shutDown) {
             return CompletableFuture.failedFuture(new RedisConnectionException("The client is shut down"));
-        }
-        if (attempt == null && failed != null
-                && System.nanoTime() - failedAtNanos < TimeUnit.MILLISECONDS.toNanos(FAILURE_ANSWERS_MS)) {
-            return failed;
         }
         if (attempt == null) {
             CompletableFuture<RedissonClient> started = new CompletableFuture<>();
@@ -150,8 +135,6 @@ public final class ConnectedClient {
         } catch (Throwable e) {
             synchronized (this) {
                 attempt = null;
-                failed = started;
-                failedAtNanos = System.nanoTime();
             }
             started.completeExceptionally(e);
         }
