@@ -26,7 +26,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 import io.github.camelredisdelay.internal.ConsumerGroup;
 import io.github.camelredisdelay.internal.ConsumerNames;
@@ -42,7 +41,6 @@ import io.github.camelredisdelay.internal.WakeChannels;
 import io.github.camelredisdelay.internal.WakeListener;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.DefaultConsumer;
-import org.redisson.api.stream.StreamMessageId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,14 +54,6 @@ final class Deliverer {
     private static final Logger LOG = LoggerFactory.getLogger(Deliverer.class);
     /** Longest wait of a stop for leaving the consumer group, while Redis answers as far as the consumer knows. */
     private static final long LEAVE_WAIT_MS = 2000;
-    /** Most pending entries of this consumer one look for what lost reads left reads. */
-    private static final int LOST_READ_LOOK = 1_000;
-    /**
-     * How much longer than its block an empty blocking read may take before it counts as given up: the client ends such
-     * a read 3 s after its block as if it found nothing, while Redis may still run it (writes held, as
-     * {@code CLIENT PAUSE WRITE} does).
-     */
-    private static final long GIVEN_UP_AFTER_BLOCK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final RedisDelayEndpoint endpoint;
     private final QueueShard queue;
@@ -108,18 +98,8 @@ final class Deliverer {
     private final AtomicBoolean retryingSettlements = new AtomicBoolean();
     /** Redis refused the last acknowledgement and answered the read beside it: the next fetch only acknowledges. */
     private volatile boolean acksRefused;
-    /**
-     * Reads whose reply never came, which Redis may run later ({@link #handBackLostReads}): fetches that failed, and
-     * blocking reads the client gave up on as if they found nothing.
-     */
-    private final AtomicLong lostReads = new AtomicLong();
-    /** How many of {@link #lostReads} the looks for what they left have covered; written under the write lock. */
-    private volatile long lostReadsLooked;
-    /**
-     * Fetches hold the read lock while they read and lease what they read; the look for what lost reads left holds the
-     * write lock, so that it never takes a concurrent fetch's entries for lost ones.
-     */
-    private final ReentrantReadWriteLock reading = new ReentrantReadWriteLock();
+    /** Reads whose reply never came, and the hand-back of what they left with this consumer. */
+    private final LostReads lostReads;
 
     /**
      * @param forRoute {@code true} for a route's consumer, which keeps fetching: finished messages are acknowledged
@@ -139,6 +119,7 @@ final class Deliverer {
         this.settlement = new Settlement(
                 queue, consumerName, retryPolicy, new DeadLetters(queue, endpoint.deadLetterQueue()), leases, acks,
                 endpoint.statistics());
+        this.lostReads = new LostReads(queue, consumerName, leases, () -> nextReclaimNanos.set(System.nanoTime()));
     }
 
     /** The wake channel of this deliverer's shard, which announces ready messages. */
@@ -150,67 +131,10 @@ final class Deliverer {
      * Acknowledges the messages finished since the last call and fetches up to {@code count} messages: those whose
      * lease expired (looked for every half visibility timeout, and with each fetch until a look has covered the whole
      * pending list), else new ones, waiting up to {@code block} for them ({@code null}: no wait). Once Redis answers a
-     * fetch sent after a lost read, a route's consumer hands back what that read left with it
-     * ({@link #handBackLostReads}).
+     * fetch sent after a lost read, a route's consumer hands back what that read left with it ({@link LostReads}).
      */
     List<Delivery> fetch(int count, Duration block) {
-        long lostBefore = lostReads.get();
-        long started = System.nanoTime();
-        List<Delivery> fetched;
-        reading.readLock().lock();
-        try {
-            fetched = fetchNow(count, block);
-        } catch (RuntimeException e) {
-            lostReads.incrementAndGet();
-            throw e;
-        } finally {
-            reading.readLock().unlock();
-        }
-        if (givenUp(block, fetched, started)) {
-            lostReads.incrementAndGet();
-        } else if (lostBefore != lostReadsLooked && forRoute && leaseExtension != null) {
-            // Redis answered this read, sent after those: it ran them first
-            handBackLostReads(lostBefore);
-        }
-        return fetched;
-    }
-
-    /** Whether a blocking read came back empty so late that the client rather gave up on it. */
-    private static boolean givenUp(Duration block, List<Delivery> fetched, long startedNanos) {
-        return block != null && fetched.isEmpty()
-                && System.nanoTime() - startedNanos > block.toNanos() + GIVEN_UP_AFTER_BLOCK_NANOS;
-    }
-
-    /**
-     * Hands back, at most {@value #LOST_READ_LOOK} at a time, the entries pending under this consumer that it does not
-     * hold: those a read left whose reply never came (the client gave up waiting while Redis held the read, as
-     * {@code CLIENT PAUSE WRITE} does, or the connection dropped after sending it). They are taken over at once, their
-     * delivery uncounted, rather than after the visibility timeout as expired leases. Looked for once Redis answered a
-     * read sent after the first {@code lostBefore} lost ones, which it ran before (a look while Redis still holds them
-     * would find nothing); failing that, after the next read.
-     */
-    private void handBackLostReads(long lostBefore) {
-        reading.writeLock().lock();
-        try {
-            if (lostBefore <= lostReadsLooked) {
-                return;
-            }
-            List<StreamMessageId> lost = queue.group().pendingOf(consumerName, LOST_READ_LOOK).stream()
-                    .filter(entryId -> !leases.keeps(entryId)).toList();
-            if (!lost.isEmpty()) {
-                nextReclaimNanos.set(System.nanoTime());
-                queue.group().handBackEntries(consumerName, lost);
-                LOG.info("Consumer {} handed back {} messages of queue {} that a read whose reply never came left with it",
-                        consumerName, lost.size(), queue.name());
-            }
-            lostReadsLooked = lostBefore;
-        } catch (RuntimeException e) {
-            LOG.debug("Consumer {} could not look for what lost reads left with it on queue {}; it looks again after its "
-                      + "next read: {}",
-                    consumerName, queue.name(), e.toString());
-        } finally {
-            reading.writeLock().unlock();
-        }
+        return lostReads.fetch(block, forRoute && leaseExtension != null, () -> fetchNow(count, block));
     }
 
     private List<Delivery> fetchNow(int count, Duration block) {

@@ -1,0 +1,132 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
+
+import io.github.camelredisdelay.internal.Delivery;
+import io.github.camelredisdelay.internal.LeaseKeeper;
+import io.github.camelredisdelay.internal.QueueShard;
+import org.redisson.api.stream.StreamMessageId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The reads of a {@link Deliverer} whose reply never came, which Redis may run later (the client gave up waiting while
+ * Redis held the read, as {@code CLIENT PAUSE WRITE} or a {@code FAILOVER} does, or the connection dropped after
+ * sending it): fetches that failed, and blocking reads the client gave up on as if they found nothing. What such a read
+ * took stays pending under the consumer, which does not know of it; once Redis answered a read sent after the lost ones
+ * (it ran them first), the entries pending under the consumer that it does not hold are handed back, taken over at once
+ * with their delivery uncounted, rather than after the visibility timeout as expired leases.
+ */
+final class LostReads {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LostReads.class);
+    /** Most pending entries of the consumer one look reads. */
+    private static final int LOOK = 1_000;
+    /**
+     * How much longer than its block an empty blocking read may take before it counts as given up: the client ends such
+     * a read 3 s after its block as if it found nothing, while Redis may still run it.
+     */
+    private static final long GIVEN_UP_AFTER_BLOCK_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final QueueShard queue;
+    private final String consumerName;
+    private final LeaseKeeper leases;
+    /** What makes the consumer's next fetch take over expired and handed-back leases. */
+    private final Runnable reclaimSoon;
+    private final AtomicLong lost = new AtomicLong();
+    /** How many of {@link #lost} the looks have covered; written under the write lock. */
+    private volatile long looked;
+    /**
+     * Fetches hold the read lock while they read and lease what they read; a look holds the write lock, so that it
+     * never takes a concurrent fetch's entries for lost ones.
+     */
+    private final ReentrantReadWriteLock reading = new ReentrantReadWriteLock();
+
+    LostReads(QueueShard queue, String consumerName, LeaseKeeper leases, Runnable reclaimSoon) {
+        this.queue = queue;
+        this.consumerName = consumerName;
+        this.leases = leases;
+        this.reclaimSoon = reclaimSoon;
+    }
+
+    /**
+     * Runs {@code fetch} (a read waiting up to {@code block}, {@code null}: no wait, that leases what it read),
+     * counting it when it is lost, and after it, when {@code look} and Redis answered it, hands back what earlier lost
+     * reads left.
+     */
+    List<Delivery> fetch(Duration block, boolean look, Supplier<List<Delivery>> fetch) {
+        long lostBefore = lost.get();
+        long started = System.nanoTime();
+        List<Delivery> fetched;
+        reading.readLock().lock();
+        try {
+            fetched = fetch.get();
+        } catch (RuntimeException e) {
+            lost.incrementAndGet();
+            throw e;
+        } finally {
+            reading.readLock().unlock();
+        }
+        if (givenUp(block, fetched, started)) {
+            lost.incrementAndGet();
+        } else if (lostBefore != looked && look) {
+            // Redis answered this read, sent after those: it ran them first
+            handBack(lostBefore);
+        }
+        return fetched;
+    }
+
+    /** Whether a blocking read came back empty so late that the client rather gave up on it. */
+    private static boolean givenUp(Duration block, List<Delivery> fetched, long startedNanos) {
+        return block != null && fetched.isEmpty()
+                && System.nanoTime() - startedNanos > block.toNanos() + GIVEN_UP_AFTER_BLOCK_NANOS;
+    }
+
+    /**
+     * Hands back, at most {@value #LOOK} at a time, the entries pending under the consumer that it does not hold,
+     * covering the first {@code lostBefore} lost reads; failing that, it looks again after the next read.
+     */
+    private void handBack(long lostBefore) {
+        reading.writeLock().lock();
+        try {
+            if (lostBefore <= looked) {
+                return;
+            }
+            List<StreamMessageId> left = queue.group().pendingOf(consumerName, LOOK).stream()
+                    .filter(entryId -> !leases.keeps(entryId)).toList();
+            if (!left.isEmpty()) {
+                reclaimSoon.run();
+                queue.group().handBackEntries(consumerName, left);
+                LOG.info("Consumer {} handed back {} messages of queue {} that a read whose reply never came left with it",
+                        consumerName, left.size(), queue.name());
+            }
+            looked = lostBefore;
+        } catch (RuntimeException e) {
+            LOG.debug("Consumer {} could not look for what lost reads left with it on queue {}; it looks again after its "
+                      + "next read: {}",
+                    consumerName, queue.name(), e.toString());
+        } finally {
+            reading.writeLock().unlock();
+        }
+    }
+}
