@@ -309,17 +309,7 @@ class AclTest {
      */
     @Test
     void aConsumerWhoseReadsAreRefusedIsNotReadyUntilTheyAreAnswered() throws Exception {
-        CamelContext node = nodes.create(this::loggedIn, new RouteBuilder() {
-            @Override
-            public void configure() {
-                from("redis-delay:refused?" + POLLING).routeId("refused")
-                        .process(exchange -> delivered.add(exchange.getMessage().copy()));
-            }
-        });
-        HealthChecks.enableConsumersAndProducers(node);
-        node.start();
-        await().atMost(Duration.ofSeconds(10))
-                .until(() -> HealthChecks.readiness(node).get("consumer:refused") == HealthCheck.State.UP);
+        CamelContext node = startReadyConsumer("refused");
 
         server.changeRules(USER, "-xreadgroup");
         try {
@@ -348,17 +338,7 @@ class AclTest {
      */
     @Test
     void aConsumerWhoseReadsAreRefusedAfterTheyTimedOutIsNotReady() throws Exception {
-        CamelContext node = nodes.create(this::loggedIn, new RouteBuilder() {
-            @Override
-            public void configure() {
-                from("redis-delay:refusedLater?" + POLLING).routeId("refusedLater")
-                        .process(exchange -> delivered.add(exchange.getMessage().copy()));
-            }
-        });
-        HealthChecks.enableConsumersAndProducers(node);
-        node.start();
-        await().atMost(Duration.ofSeconds(10))
-                .until(() -> HealthChecks.readiness(node).get("consumer:refusedLater") == HealthCheck.State.UP);
+        CamelContext node = startReadyConsumer("refusedLater");
 
         // the read under way when writes are held times out (the client's 3 s, one retry 200 ms later, so 6.2 s in); the
         // reads after it, held too, run once the pause ends, and are refused
@@ -515,6 +495,25 @@ class AclTest {
         config.setUsername(USER).setPassword(PASSWORD);
         config.useSingleServer().setAddress(server.address());
         return Redisson.create(config);
+    }
+
+    /**
+     * Starts a context with health checks whose polling route, with {@code queue}'s name as its id, consumes
+     * {@code queue} into {@code delivered}, and waits until the route's consumer is ready.
+     */
+    private CamelContext startReadyConsumer(String queue) throws Exception {
+        CamelContext node = nodes.create(this::loggedIn, new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:" + queue + "?" + POLLING).routeId(queue)
+                        .process(exchange -> delivered.add(exchange.getMessage().copy()));
+            }
+        });
+        HealthChecks.enableConsumersAndProducers(node);
+        node.start();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> HealthChecks.readiness(node).get("consumer:" + queue) == HealthCheck.State.UP);
+        return node;
     }
 
     /** Starts a context whose route records each body it gets and holds the exchange until {@code release}. */
