@@ -15,6 +15,8 @@
  */
 package io.github.camelredisdelay;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -65,6 +67,30 @@ class RedisUnavailableTest extends RedisDelayTestSupport {
 
         CompletableFuture.runAsync(node::stop).get(30, TimeUnit.SECONDS);
         assertThat(node.isStopped()).isTrue();
+    }
+
+    @Test
+    void whileRedisIsUnreachableTheRetriesOfAQueuesLoopsShareTheirAttemptsToConnect() throws Exception {
+        int closedPort = closedPort();
+        CamelContext node = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                for (int queue = 0; queue < 5; queue++) {
+                    from("redis-delay:orders-" + queue + "?address=redis://127.0.0.1:" + closedPort).log("${body}");
+                }
+            }
+        });
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long before = threads.getTotalStartedThreadCount();
+
+        node.start();
+
+        // each attempt to connect creates a Redisson client (about 30 threads) and takes it down again; found: the
+        // transfer tasks, consumers and subscription retrying at once made about 150 threads a second, and 10 % of a
+        // core, for as long as Redis stayed away
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4))
+                .untilAsserted(() -> assertThat(threads.getTotalStartedThreadCount() - before)
+                        .as("threads started since the context started").isLessThan(3 * 60));
     }
 
     @ParameterizedTest
