@@ -29,7 +29,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Redisson client of a connection, handed out only once it has connected; its first connection is made one attempt
- * at a time, on a thread of its own, and an attempt answers every caller that waited for it.
+ * at a time, on a thread of its own, and an attempt answers every caller that waited for it. Attempts begin at least
+ * {@value #ATTEMPT_SPACING_MS} ms apart: each creates a whole Redisson client (some 30 threads) and takes it down again
+ * when it fails, and while Redis stays away every queue's transfer task, consumers and subscription retry on back-offs
+ * of their own. A caller that comes within that time of a failed attempt waits for the next one, rather than being
+ * answered with the old failure, so a schedule made just after Redis came back succeeds.
  * <p>
  * The component creates its own clients here, when first used, rather than with Redisson's lazy initialization. A
  * lazily initialized client of Redisson 4.7 keeps what a failed first connection set up; on a cluster, taking that down
@@ -45,6 +49,8 @@ public final class ConnectedClient {
 
     /** Longest wait of a client's shutdown for its commands in flight and its connections to close. */
     private static final long SHUTDOWN_MS = 200;
+    /** Shortest time between the beginnings of two attempts to connect. */
+    static final long ATTEMPT_SPACING_MS = 1000;
 
     private final Supplier<RedissonClient> connect;
     private final Supplier<Config> config;
@@ -52,6 +58,9 @@ public final class ConnectedClient {
     private volatile RedissonClient client;
     /** The attempt under way, which every caller meanwhile waits for; guarded by this. */
     private CompletableFuture<RedissonClient> attempt;
+    /** When the last attempt began ({@link System#nanoTime()}), if one did; guarded by this. */
+    private long lastAttemptNanos;
+    private boolean attempted;
     private volatile boolean shutDown;
 
     private ConnectedClient(Supplier<RedissonClient> connect, Supplier<Config> config, boolean owned) {
@@ -110,7 +119,10 @@ public final class ConnectedClient {
         if (attempt == null) {
             CompletableFuture<RedissonClient> started = new CompletableFuture<>();
             attempt = started;
-            Thread connecting = new Thread(() -> connect(started), "RedisDelayConnect");
+            long waitNanos = attempted
+                    ? TimeUnit.MILLISECONDS.toNanos(ATTEMPT_SPACING_MS) - (System.nanoTime() - lastAttemptNanos)
+                    : 0;
+            Thread connecting = new Thread(() -> connect(started, waitNanos), "RedisDelayConnect");
             connecting.setDaemon(true);
             connecting.start();
         }
@@ -118,11 +130,21 @@ public final class ConnectedClient {
     }
 
     /**
-     * Makes one attempt, on a thread that no stop interrupts: Redisson shuts a client that failed to connect down only
-     * when the failure was not an interrupt.
+     * Makes one attempt once {@code waitNanos} have passed, on a thread that no stop interrupts: Redisson shuts a
+     * client that failed to connect down only when the failure was not an interrupt.
      */
-    private void connect(CompletableFuture<RedissonClient> started) {
+    private void connect(CompletableFuture<RedissonClient> started, long waitNanos) {
         try {
+            if (waitNanos > 0) {
+                TimeUnit.NANOSECONDS.sleep(waitNanos);
+            }
+            if (shutDown) {
+                throw new RedisConnectionException("The client is shut down");
+            }
+            synchronized (this) {
+                attempted = true;
+                lastAttemptNanos = System.nanoTime();
+            }
             RedissonClient made = connect.get();
             synchronized (this) {
                 client = made;

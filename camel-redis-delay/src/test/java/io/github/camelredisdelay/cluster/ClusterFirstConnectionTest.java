@@ -48,8 +48,11 @@ class ClusterFirstConnectionTest extends ClusterTestSupport {
     private static final String URI = "redis-delay:orders?delay=1h";
     private static final int SENDERS = 8;
     private static final int ROUNDS = 3;
-    /** Refused sends before the slot is served again: many first connections fail while every sender sends. */
-    private static final int REFUSALS = 200;
+    /**
+     * Refused sends before the slot is served again: about three first connections fail while every sender sends (they
+     * begin a second apart, and each refuses every sender that waited for it).
+     */
+    private static final int REFUSALS = 3 * SENDERS;
     private static final Duration ANSWER_WAIT = Duration.ofSeconds(45);
 
     @Test
