@@ -1,0 +1,71 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.internal;
+
+import java.util.List;
+import java.util.Map;
+
+import io.github.camelredisdelay.OnDuplicate;
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The claims a redrive takes on dead letters (redrive-claim.lua) go with the dead letters: none is left in the
+ * dead-letter queue's {@code redrive} hash once the dead letter it names is gone, also when a consumer of the
+ * dead-letter queue fetched the dead letter while a redrive was copying it back ({@link Redrive}'s "both have it now").
+ */
+class RedriveClaimTest extends RedisDelayTestSupport {
+
+    private QueueShard deadLetters;
+
+    @BeforeEach
+    void createDeadLetterQueue() {
+        deadLetters = new QueueShard(ConnectedClient.borrowed(redis()), QueueKeys.of(keyPrefix, "q.dead"));
+        deadLetters.group().create();
+    }
+
+    /**
+     * Replays a redrive's steps for one dead letter (list, claim, copy back, remove: {@link Redrive}) with a consumer
+     * of the dead-letter queue fetching that dead letter after the claim, and acknowledging it before or after the
+     * redrive's removal finds it fetched.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = { true, false })
+    void aDeadLetterItsConsumerFetchedWhileARedriveCopiedItLeavesNoRedriveClaimOnceSettled(boolean ackedBeforeRemoval) {
+        deadLetters.schedule("a", EnvelopeCodec.encode(new Envelope("dead", Map.of())), DueTime.after(0), OnDuplicate.keep);
+        ReadyListing listing = deadLetters.inspection().readyListing("");
+        listing.fixLast();
+        List<ReadyEntry> claimed = deadLetters.inspection().claimForRedrive(listing.next(10), "redrive-1", 60_000);
+        assertThat(claimed).extracting(ReadyEntry::messageId).containsExactly("a");
+
+        List<Delivery> fetched = deadLetters.group().readNew("dead-letter-consumer~30000", 10, null);
+        assertThat(fetched).hasSize(1);
+        if (ackedBeforeRemoval) {
+            deadLetters.group().ack(fetched);
+        }
+        assertThat(deadLetters.inspection().discard(claimed.get(0))).as("removed by the redrive").isFalse();
+        if (!ackedBeforeRemoval) {
+            deadLetters.group().ack(fetched);
+        }
+
+        assertThat(redis().getMap(key("q.dead", "msg")).isExists()).as("the dead letter").isFalse();
+        assertThat(redis().getMap(key("q.dead", "redrive")).readAllMap()).as("redrive claims left").isEmpty();
+    }
+}
