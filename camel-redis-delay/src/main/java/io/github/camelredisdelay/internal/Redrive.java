@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * such a consumer has fetched are left alone, unless it let their lease expire (it died or hangs), and so is one whose
  * id the queue holds again (a newer message with that id, or another dead letter of the id just moved), one another
  * queue dead-lettered (a dead-letter queue that several queues share), or one that cannot be read (with a warning). One
- * such a consumer fetches between the listing and the removal is in both queues afterwards, with a warning, and is not
+ * such a consumer fetches between the claim and the removal is in both queues afterwards, with a warning, and is not
  * counted as moved. Each dead letter is claimed before it is copied ({@code redrive-claim.lua}), so that of redrives
  * running at once only one moves it.
  */

@@ -141,7 +141,7 @@ public final class ShardInspection {
      * Claims dead letters for the redrive named by {@code token}, for {@code claimMs}, in one call; see
      * {@code redrive-claim.lua}.
      *
-     * @return those it holds now: the others are gone or another redrive holds them
+     * @return those it holds now: the others are gone, fetched by a consumer or another redrive holds them
      */
     public List<ReadyEntry> claimForRedrive(List<ReadyEntry> entries, String token, long claimMs) {
         if (entries.isEmpty()) {

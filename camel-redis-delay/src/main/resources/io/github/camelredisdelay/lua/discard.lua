@@ -27,23 +27,25 @@
   ARGV[4] message id
   ARGV[5] version the entry holds (record.lua)
 
-  Removes the entry's redrive claim (redrive-claim.lua) with it.
+  Removes the entry's redrive claim (redrive-claim.lua) whatever the outcome: the redrive that calls this has copied the
+  dead letter, and an entry gone or in flight is no redrive's to claim any more (its consumer settles it without
+  knowing of claims).
 
   Returns 1 when the entry was removed, 0 when it is gone or in flight
 ]]
 local entryId, id, version = ARGV[3], ARGV[4], ARGV[5]
+rcall('HDEL', redriveClaimsKey, entryId)
 if #rcall('XRANGE', readyKey, entryId, entryId) == 0 then
   return 0
 end
 local pending = groupCall('XPENDING', readyKey, group, entryId, entryId, 1)
 if pending and #pending > 0 then
-  if not (handedBack(pending[1]) or leaseExpired(pending[1])) then
+  if inFlight(pending[1]) then
     return 0
   end
   rcall('XACK', readyKey, group, entryId)
 end
 rcall('XDEL', readyKey, entryId)
-rcall('HDEL', redriveClaimsKey, entryId)
 if isVersion(rcall('HGET', msgKey, id), version) then
   rcall('HDEL', msgKey, id)
   rcall('HDEL', failKey, id)

@@ -129,6 +129,12 @@ local function leaseExpired(pending)
   return visibility ~= nil and pending[3] >= visibility
 end
 
+-- Whether a consumer works on the entry of this lease (see lease): it was fetched, and neither handed back nor expired.
+-- Whoever copied the entry elsewhere (a redrive) leaves it to that consumer.
+local function inFlight(pending)
+  return not (handedBack(pending) or leaseExpired(pending))
+end
+
 -- How many entries are handed back, and the lease (see lease) of the first of them, or nil when none is: read in time
 -- that grows with the number of consumers of the group, not with the number of messages in flight.
 local function handedBackEntries()

@@ -19,9 +19,10 @@
   their queue, or gives a claim up when the copy was not made: another redrive running at once leaves a claimed dead
   letter, and one already removed, rather than copy it a second time, which no removal would undo once the first copy
   was delivered. A claim expires, so that the dead letters of a redrive that died after claiming are left to a later
-  one.
+  one. A dead letter a consumer of the dead-letter queue fetched since the listing is not claimed: that consumer settles
+  it (discard.lua would leave it to it, and removes the claim of the redrive that copied it).
 
-  Includes: redrive-claims.lua
+  Includes: ready-stream.lua, redrive-claims.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] the redrive's token
@@ -30,9 +31,16 @@
   ARGV[6..] stream entry ids
 
   Returns, per entry id in order, 1 when the redrive holds the claim now (taken, or its own already) or gave it up; 0
-  when the entry is gone or another redrive holds it
+  when the entry is gone, in flight or another redrive holds it
 ]]
 local token, claiming = ARGV[3], ARGV[5] == '1'
+
+-- Whether a consumer of the dead-letter queue works on the entry now (it was listed while no consumer did)
+local function fetchedSinceListing(entryId)
+  local pending = groupCall('XPENDING', readyKey, group, entryId, entryId, 1)
+  return pending ~= nil and #pending > 0 and inFlight(pending[1])
+end
+
 local now = redisNow()
 local held = {}
 for i = 6, #ARGV do
@@ -51,6 +59,8 @@ for i = 6, #ARGV do
     -- moved by another redrive (or consumed) since this one listed it
     held[#held + 1] = 0
   elseif holder and holder ~= token and tonumber(expiry) > now then
+    held[#held + 1] = 0
+  elseif fetchedSinceListing(entryId) then
     held[#held + 1] = 0
   else
     rcall('HSET', redriveClaimsKey, entryId, token .. ' ' .. (now + tonumber(ARGV[4])))

@@ -21,6 +21,7 @@ import java.util.Map;
 import io.github.camelredisdelay.OnDuplicate;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -67,5 +68,21 @@ class RedriveClaimTest extends RedisDelayTestSupport {
 
         assertThat(redis().getMap(key("q.dead", "msg")).isExists()).as("the dead letter").isFalse();
         assertThat(redis().getMap(key("q.dead", "redrive")).readAllMap()).as("redrive claims left").isEmpty();
+    }
+
+    /**
+     * A consumer of the dead-letter queue fetches a dead letter between a redrive's listing and its claim: the redrive
+     * leaves it to that consumer, rather than copy back a message the consumer is working on, and claims nothing.
+     */
+    @Test
+    void aDeadLetterItsConsumerFetchedAfterTheListingIsNotClaimed() {
+        deadLetters.schedule("a", EnvelopeCodec.encode(new Envelope("dead", Map.of())), DueTime.after(0), OnDuplicate.keep);
+        ReadyListing listing = deadLetters.inspection().readyListing("");
+        listing.fixLast();
+        List<ReadyEntry> listed = listing.next(10);
+        assertThat(deadLetters.group().readNew("dead-letter-consumer~30000", 10, null)).hasSize(1);
+
+        assertThat(deadLetters.inspection().claimForRedrive(listed, "redrive-1", 60_000)).isEmpty();
+        assertThat(redis().getMap(key("q.dead", "redrive")).isExists()).as("redrive claims").isFalse();
     }
 }
