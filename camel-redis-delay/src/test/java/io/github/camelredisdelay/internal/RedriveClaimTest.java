@@ -85,4 +85,25 @@ class RedriveClaimTest extends RedisDelayTestSupport {
         assertThat(deadLetters.inspection().claimForRedrive(listed, "redrive-1", 60_000)).isEmpty();
         assertThat(redis().getMap(key("q.dead", "redrive")).isExists()).as("redrive claims").isFalse();
     }
+
+    /**
+     * A redrive dies after claiming a dead letter (its claim lapses), and a consumer of the dead-letter queue then
+     * settles that dead letter: the next redrive of the queue leaves no claim behind either.
+     */
+    @Test
+    void theClaimOfARedriveThatDiedGoesWithTheNextRedriveOnceItsDeadLetterIsGone() throws Exception {
+        deadLetters.schedule("a", EnvelopeCodec.encode(new Envelope("dead", Map.of())), DueTime.after(0), OnDuplicate.keep);
+        ReadyListing listing = deadLetters.inspection().readyListing("");
+        listing.fixLast();
+        // claimed for 0 ms: lapsed at once, as the claims of a redrive that died do after a minute
+        assertThat(deadLetters.inspection().claimForRedrive(listing.next(10), "died", 0)).hasSize(1);
+        deadLetters.group().ack(deadLetters.group().readNew("dead-letter-consumer~30000", 10, null));
+        deadLetters.schedule("b", EnvelopeCodec.encode(new Envelope("dead too", Map.of())), DueTime.after(0),
+                OnDuplicate.keep);
+
+        Object moved = startContext().createProducerTemplate().requestBody("redis-delay:q?operation=redrive", (Object) null);
+
+        assertThat(moved).isEqualTo(1L);
+        assertThat(redis().getMap(key("q.dead", "redrive")).readAllMap()).as("redrive claims left").isEmpty();
+    }
 }
