@@ -19,8 +19,9 @@
   their queue, or gives a claim up when the copy was not made: another redrive running at once leaves a claimed dead
   letter, and one already removed, rather than copy it a second time, which no removal would undo once the first copy
   was delivered. A claim expires, so that the dead letters of a redrive that died after claiming are left to a later
-  one. A dead letter a consumer of the dead-letter queue fetched since the listing is not claimed: that consumer settles
-  it (discard.lua would leave it to it, and removes the claim of the redrive that copied it).
+  one; each claiming call removes the claims that expired, whose dead letters may be gone since. A dead letter a
+  consumer of the dead-letter queue fetched since the listing is not claimed: that consumer settles it (discard.lua
+  would leave it to it, and removes the claim of the redrive that copied it).
 
   Includes: ready-stream.lua, redrive-claims.lua
 
@@ -42,6 +43,23 @@ local function fetchedSinceListing(entryId)
 end
 
 local now = redisNow()
+if claiming then
+  -- lapsed claims hold nothing: those of redrives that died or failed, whose dead letters may be gone since (HSCAN,
+  -- which the component's ACL grants; the hash holds the claims of the redrives running now, and these)
+  local lapsed, cursor = {}, '0'
+  repeat
+    local page = rcall('HSCAN', redriveClaimsKey, cursor, 'COUNT', 100)
+    cursor = page[1]
+    for i = 1, #page[2], 2 do
+      if (tonumber(string.match(page[2][i + 1], ' (%d+)$')) or 0) <= now then
+        lapsed[#lapsed + 1] = page[2][i]
+      end
+    end
+  until cursor == '0'
+  for _, entryId in ipairs(lapsed) do
+    rcall('HDEL', redriveClaimsKey, entryId)
+  end
+end
 local held = {}
 for i = 6, #ARGV do
   local entryId = ARGV[i]
