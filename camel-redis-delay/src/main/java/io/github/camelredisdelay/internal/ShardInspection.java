@@ -132,12 +132,6 @@ public final class ShardInspection {
     }
 
     /**
-     * Removes a ready entry copied elsewhere, with its record while that is the version the entry holds; see
-     * {@code discard.lua}.
-     *
-     * @return {@code true} when removed; {@code false} when gone or fetched by a consumer meanwhile
-     */
-    /**
      * Claims dead letters for the redrive named by {@code token}, for {@code claimMs}, in one call; see
      * {@code redrive-claim.lua}.
      *
@@ -172,6 +166,12 @@ public final class ShardInspection {
                 Durability.NONE, RScript.ReturnType.LIST, args.toArray());
     }
 
+    /**
+     * Removes a ready entry copied elsewhere, with its record while that is the version the entry holds; see
+     * {@code discard.lua}.
+     *
+     * @return {@code true} when removed; {@code false} when gone or fetched by a consumer meanwhile
+     */
     public boolean discard(ReadyEntry entry) {
         Long removed = scripts.callAndWait("Removal of redriven message " + entry.messageId(), LuaScript.DISCARD,
                 Durability.REQUIRED, RScript.ReturnType.LONG, bytes(entry.entryId()), bytes(entry.messageId()),
