@@ -15,16 +15,19 @@
  */
 package io.github.camelredisdelay;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import io.github.camelredisdelay.main.EnvironmentConfiguredMain;
+import io.github.camelredisdelay.main.OtherLibraryPropertiesSource;
 import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisServerExtension;
 import org.junit.jupiter.api.Test;
@@ -51,6 +54,26 @@ class CamelMainEnvironmentTest {
                 "DELIVERED hello");
     }
 
+    /**
+     * Camel takes one {@code properties-source-factory} from the class path, the first it finds: the component must not
+     * take that place from another library's source (camel-microprofile-config's, say) that comes after it.
+     */
+    @Test
+    void anotherLibrarysPropertiesSourceStillConfiguresTheComponentUnderCamelMain(@TempDir Path directory)
+            throws Exception {
+        String keyPrefix = "env:" + UUID.randomUUID().toString().substring(0, 8);
+        Path factory = directory.resolve("META-INF/services/org/apache/camel/properties-source-factory");
+        Files.createDirectories(factory.getParent());
+        Files.writeString(factory, "class=" + OtherLibraryPropertiesSource.class.getName() + "\n");
+
+        String output = runMain(
+                List.of("-DotherLibrary.camel.component.redis-delay.address=" + RedisServerExtension.redisUrl()),
+                Map.of("CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX", keyPrefix), directory, List.of());
+
+        assertThat(output).contains("ADDRESS " + RedisServerExtension.redisUrl(), "KEY_PREFIX " + keyPrefix,
+                "DELIVERED hello");
+    }
+
     @Test
     void environmentVariablesWinOverAPropertyFileUnderCamelMain(@TempDir Path directory) throws Exception {
         String keyPrefix = "env:" + UUID.randomUUID().toString().substring(0, 8);
@@ -66,15 +89,28 @@ class CamelMainEnvironmentTest {
      * Runs {@link EnvironmentConfiguredMain} with the address and key prefix in the environment; returns its output.
      */
     private static String runMain(String keyPrefix, List<String> args) throws Exception {
+        return runMain(List.of(), Map.of("CAMEL_COMPONENT_REDIS_DELAY_ADDRESS", RedisServerExtension.redisUrl(),
+                "CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX", keyPrefix), null, args);
+    }
+
+    /**
+     * Runs {@link EnvironmentConfiguredMain} with these JVM options and environment variables, and
+     * {@code lastOnClassPath} (if any) after the test's class path; returns its output.
+     */
+    private static String runMain(
+            List<String> jvmOptions, Map<String, String> environment, Path lastOnClassPath,
+            List<String> args)
+            throws Exception {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        String classPath = System.getProperty("java.class.path")
+                           + (lastOnClassPath == null ? "" : File.pathSeparator + lastOnClassPath);
         List<String> command = new ArrayList<>(
-                List.of(java.toString(), "-Xmx256m", "-XX:+UseSerialGC",
-                        "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                        EnvironmentConfiguredMain.class.getName()));
+                List.of(java.toString(), "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", classPath, EnvironmentConfiguredMain.class.getName()));
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-        builder.environment().put("CAMEL_COMPONENT_REDIS_DELAY_ADDRESS", RedisServerExtension.redisUrl());
-        builder.environment().put("CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX", keyPrefix);
+        builder.environment().putAll(environment);
         Process process = builder.start();
         try {
             String output = readAll(process);
