@@ -27,10 +27,9 @@ import org.apache.camel.spi.LoadablePropertiesSource;
  * Turns the environment variables {@code CAMEL_COMPONENT_REDIS_DELAY_<OPTION>} into the properties
  * {@code camel.component.redis-delay.<option>}, as camel-main does for the components it knows by name: it cannot tell
  * where the dash of {@code redis-delay} goes and would read {@code CAMEL_COMPONENT_REDIS_DELAY_ADDRESS} as option
- * {@code delay-address} of a component {@code redis}. Camel's properties component finds this source through
- * {@code META-INF/services/org/apache/camel/properties-source-factory}. It comes first in Camel's order of sources
- * ({@link #getOrder()}), ahead of property files (ordered from 100 on), so the environment wins over them, as it does
- * in camel-main.
+ * {@code delay-address} of a component {@code redis}. {@link RedisDelayEnvironmentPlugin} adds this source to every
+ * CamelContext's properties. It comes first in Camel's order of sources ({@link #getOrder()}), ahead of property files
+ * (ordered from 100 on), so the environment wins over them, as it does in camel-main.
  */
 public final class RedisDelayEnvironmentVariables implements LoadablePropertiesSource, Ordered {
 

@@ -21,9 +21,9 @@ import java.util.function.Predicate;
 import org.apache.camel.spi.LoadablePropertiesSource;
 
 /**
- * The properties source of another library, such as camel-microprofile-config's, which Camel finds as this one does,
- * through {@code META-INF/services/org/apache/camel/properties-source-factory}: it serves the JVM's system properties
- * named {@code otherLibrary.<property>} as {@code <property>}.
+ * The properties source of another library, such as camel-microprofile-config's, which Camel finds through
+ * {@code META-INF/services/org/apache/camel/properties-source-factory}: it serves the JVM's system properties named
+ * {@code otherLibrary.<property>} as {@code <property>}.
  */
 public final class OtherLibraryPropertiesSource implements LoadablePropertiesSource {
 
