@@ -17,8 +17,10 @@ package io.github.camelredisdelay;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -64,6 +66,8 @@ final class Deliverer {
     private final AckBuffer acks;
     private final Settlement settlement;
     private final DroppedCopies droppedCopies = new DroppedCopies();
+    /** Batches whose rest the lease timer hands back once it waited a visibility timeout ({@link #inTurn}). */
+    private final Set<FetchedBatch> batchesInTurn = ConcurrentHashMap.newKeySet();
     private final AtomicLong nextReclaimNanos = new AtomicLong(System.nanoTime());
     /** Where the next look for expired leases starts in the pending list. */
     private volatile String reclaimCursor = Reclaimed.FROM_START;
@@ -257,6 +261,40 @@ final class Deliverer {
     }
 
     /**
+     * A fetched batch for a consumer thread to route one message after another. Its leases are kept alive while it
+     * waits, but not for ever: what is still waiting a visibility timeout after the read (behind an exchange that hangs
+     * or runs long) is handed back by the lease timer, uncounted, for an idle consumer (or this one's next read) to
+     * take at once.
+     */
+    FetchedBatch inTurn(List<Delivery> batch) {
+        FetchedBatch fetched = new FetchedBatch(batch);
+        if (leaseExtension != null && batch.size() > 1) {
+            batchesInTurn.add(fetched);
+        }
+        return fetched;
+    }
+
+    /** Hands back, off the lease timer, the rests of batches that waited a visibility timeout since their read. */
+    private void handBackWaitedRests() {
+        long readBefore = System.nanoTime()
+                          - TimeUnit.MILLISECONDS.toNanos(endpoint.getConfiguration().getVisibilityTimeout());
+        for (FetchedBatch batch : batchesInTurn) {
+            if (batch.fetchedBefore(readBefore)) {
+                batchesInTurn.remove(batch);
+                List<Delivery> rest = batch.takeRest();
+                if (!rest.isEmpty()) {
+                    LOG.debug("Consumer {} hands back {} messages of queue {} that waited a visibility timeout behind "
+                              + "a slow exchange of their batch",
+                            consumerName, rest.size(), queue.name());
+                    CompletableFuture.runAsync(() -> handBack(rest));
+                }
+            } else if (batch.isTaken()) {
+                batchesInTurn.remove(batch);
+            }
+        }
+    }
+
+    /**
      * Keeps the lease of a message taken for a route ({@code pollEnrich}'s) alive until it is settled, as a route's
      * consumer keeps those of the exchanges it routes.
      */
@@ -410,8 +448,9 @@ final class Deliverer {
 
     /**
      * One round of the lease timer: settles the deliveries whose copy was dropped, tries again the settlements Redis
-     * refused, and extends the leases of the others; once this deliverer stopped and the last of them settled, leaves
-     * the consumer group instead. Never waits for Redis: the timer thread serves every consumer of the connection.
+     * refused, hands back the rests of batches that waited too long ({@link #inTurn}), and extends the leases of the
+     * others; once this deliverer stopped and the last of them settled, leaves the consumer group instead. Never waits
+     * for Redis: the timer thread serves every consumer of the connection.
      */
     private void keepLeases() {
         droppedCopies.abandonDropped();
@@ -420,6 +459,7 @@ final class Deliverer {
             return;
         }
         retrySettlements();
+        handBackWaitedRests();
         leases.extend();
     }
 

@@ -239,16 +239,21 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
                 pending.addAndGet(-batch.size());
                 continue;
             }
-            for (int routed = 0; routed < batch.size(); routed++) {
+            FetchedBatch fetched = deliverer.inTurn(batch);
+            int routed = 0;
+            while (true) {
                 if (run.waitOver || !run.fetching && stopWait.timedOut() || !stopWait.routesRestOfBatch()) {
                     // its stop waits no more (its time, or the shutdown strategy's, ran out; or the consumer started
                     // again meanwhile), or the strategy stops or suspends a route that completes only its current
                     // exchange: the rest goes back to the queue, its delivery uncounted
-                    deliverer.handBack(batch.subList(routed, batch.size()));
-                    pending.addAndGet(routed - batch.size());
+                    deliverer.handBack(fetched.takeRest());
                     break;
                 }
-                Delivery delivery = batch.get(routed);
+                Delivery delivery = fetched.next();
+                if (delivery == null) {
+                    break;
+                }
+                routed++;
                 if (inFlightLimit == 0) {
                     try {
                         deliverer.deliver(delivery, this);
@@ -265,6 +270,8 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
                     });
                 }
             }
+            // handed back: by the stop above, or by the lease timer after waiting behind a slow exchange
+            pending.addAndGet(routed - batch.size());
         }
     }
 

@@ -197,12 +197,17 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
     private int route(Deliverer deliverer, List<Delivery> batch) throws InterruptedException {
         boolean async = endpoint.getConfiguration().isAsyncConsumer();
         Semaphore asyncExchangesDone = new Semaphore(0);
+        FetchedBatch fetched = deliverer.inTurn(batch);
         int routed = 0;
-        for (Delivery delivery : batch) {
+        while (true) {
             if (!isRunAllowed() || !stopWait.routesRestOfBatch()) {
                 // stopping, or the shutdown strategy stops or suspends a route that completes only its current
                 // exchange: the rest goes back to the queue, its delivery uncounted
-                deliverer.handBack(batch.subList(routed, batch.size()));
+                deliverer.handBack(fetched.takeRest());
+                break;
+            }
+            Delivery delivery = fetched.next();
+            if (delivery == null) {
                 break;
             }
             if (async) {
