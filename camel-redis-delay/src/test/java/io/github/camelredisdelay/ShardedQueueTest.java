@@ -23,6 +23,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
+import io.github.camelredisdelay.internal.ShardTags;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.ConsumerTemplate;
 import org.apache.camel.ProducerTemplate;
@@ -110,6 +111,28 @@ class ShardedQueueTest extends RedisDelayTestSupport {
         List<Object> received = IntStream.range(0, ids.size()).mapToObj(i -> consumer.receiveBody(SHARDED, 5000)).toList();
 
         assertThat(received).containsExactlyInAnyOrderElementsOf(ids);
+    }
+
+    @Test
+    void aReceiverTakesTheDueMessageOfAQuietShardWhileAnotherShardHoldsABacklog() throws Exception {
+        var context = startContext();
+        ProducerTemplate producer = context.createProducerTemplate();
+        ConsumerTemplate consumer = context.createConsumerTemplate();
+        // due first, on shard 2; then a backlog of 60 on shard 0
+        String early = IntStream.range(0, 100).mapToObj(i -> "early-" + i).filter(id -> ShardTags.shardOf(id, 3) == 2)
+                .findFirst().orElseThrow();
+        producer.sendBodyAndHeader(SHARDED, early, RedisDelayConstants.MESSAGE_ID, early);
+        List<String> backlog = IntStream.range(0, 1000).mapToObj(i -> "bulk-" + i).filter(id -> ShardTags.shardOf(id, 3) == 0)
+                .limit(60).toList();
+        backlog.forEach(id -> producer.sendBodyAndHeader(SHARDED, id, RedisDelayConstants.MESSAGE_ID, id));
+        await("all ready").atMost(Duration.ofSeconds(5)).until(
+                () -> Long.valueOf(61)
+                        .equals(producer.requestBody(SHARDED + "&operation=stats", null, Map.class).get("ready")));
+
+        // one receive per shard asks each shard first once
+        List<Object> received = IntStream.range(0, 3).mapToObj(i -> consumer.receiveBody(SHARDED, 5000)).toList();
+
+        assertThat(received).as("the first receives, one per shard").contains(early);
     }
 
     @Test
