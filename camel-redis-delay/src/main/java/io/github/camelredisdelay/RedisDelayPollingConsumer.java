@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 import io.github.camelredisdelay.internal.Delivery;
@@ -54,6 +55,8 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
     private ShardDeliverers shards;
     /** The reads of each shard of a sharded queue, shard 0 first; none for a queue of one shard. */
     private volatile List<ShardReads> shardReads = List.of();
+    /** Counts the takes of a sharded queue: each asks first the shard after the one the previous asked first. */
+    private final AtomicInteger takes = new AtomicInteger();
     /** Where the reads of a sharded queue run, off the receivers' threads. */
     private ExecutorService readers;
     /**
@@ -153,10 +156,11 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
     /**
      * One message, or {@code null} when none came within {@code block}; with a {@code taker} (the exchange of
      * {@code pollEnrich}, whose route runs it), its lease is kept alive until it is settled. A sharded queue is asked
-     * shard by shard without waiting in Redis, each shard's answer waited for a moment only ({@link ShardReads}, within
-     * the receive's {@code leftMs}), then waited for, holding no connection, until the next "ready" notice of any of
-     * its shards (a read blocking in Redis would wait on one shard only). A failed read fails the receive only when no
-     * shard answered.
+     * shard by shard without waiting in Redis, each take beginning with the next shard in turn (so that a backlog on
+     * one shard does not hold back the others'), each shard's answer waited for a moment only ({@link ShardReads},
+     * within the receive's {@code leftMs}), then waited for, holding no connection, until the next "ready" notice of
+     * any of its shards (a read blocking in Redis would wait on one shard only). A failed read fails the receive only
+     * when no shard answered.
      */
     private Exchange take(Duration block, long leftMs, Exchange taker) {
         List<Deliverer> deliverers = shards.all();
@@ -169,7 +173,10 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
         long start = System.nanoTime();
         RuntimeException failure = null;
         boolean answered = false;
-        for (ShardReads shard : shardReads) {
+        List<ShardReads> reads = shardReads;
+        int first = Math.floorMod(takes.getAndIncrement(), reads.size());
+        for (int i = 0; i < reads.size(); i++) {
+            ShardReads shard = reads.get((first + i) % reads.size());
             List<Delivery> batch;
             try {
                 batch = shard.read(leftMs - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
