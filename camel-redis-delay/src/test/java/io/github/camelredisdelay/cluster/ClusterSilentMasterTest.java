@@ -261,6 +261,34 @@ class ClusterSilentMasterTest extends ClusterTestSupport {
     }
 
     @Test
+    void aPollingConsumerDeliversTheMessagesOfAnsweringShardsWhileShard0sMasterIsSilent() throws Exception {
+        String queue = queueWithShard0OnTheSilentMaster("polling");
+        String uri = "redis-delay:" + queue + "?shards=3&consumerType=polling";
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri).process(e -> delivered.add(e.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID, String.class)));
+            }
+        });
+        nodes.add(node);
+        ProducerTemplate producer = node.createProducerTemplate();
+        List<String> shards = ShardTags.of(queue, 3);
+        List<String> ids = IntStream.range(0, 1000).mapToObj(i -> "m" + i)
+                .filter(id -> masterOf(shards.get(ShardTags.shardOf(id, 3))) != silent).limit(6).toList();
+        producer.sendBodyAndHeader(uri, "before", RedisDelayConstants.MESSAGE_ID, ids.get(0));
+        await("delivered before the master falls silent").atMost(Duration.ofSeconds(10))
+                .until(() -> delivered.contains(ids.get(0)));
+
+        ProcessSignals.pause(silent);
+        List<String> during = ids.subList(1, ids.size());
+        during.forEach(id -> producer.sendBodyAndHeader(uri, "during", RedisDelayConstants.MESSAGE_ID, id));
+
+        // a poll may wait for the silent shard's read as long as the client's timeout and retries: 4 x 3 s + 3 x 0.5 s
+        await("messages of the shards on the answering masters").atMost(Duration.ofSeconds(30))
+                .until(() -> delivered.containsAll(during));
+    }
+
+    @Test
     void aConsumerTemplateReceivesAMessageOfAnAnsweringShardWithinItsTimeout() throws Exception {
         ReadyMessage ready = readyMessage("polled", "", false);
 
