@@ -125,9 +125,11 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
     /**
      * Fetches and routes each shard's messages. A failed fetch is logged once per outage (and handed to the route's
      * error handler as often, with {@code bridgeErrorHandler}), as by the blocking consumer, rather than by Camel's
-     * poll strategy with each poll. Nothing is fetched while the endpoint's {@code shards} differs from its queue's,
-     * and no further shard once the consumer is suspended (a stop suspends it first); a read under way when that
-     * happens brings its batch, which is routed unless the route completes only its current task (then it goes back).
+     * poll strategy with each poll; the shards after it are read all the same, so that a shard whose master failed or
+     * does not answer holds back the others' messages by its read's timeout, not for as long as it fails. Nothing is
+     * fetched while the endpoint's {@code shards} differs from its queue's, and no further shard once the consumer is
+     * suspended (a stop suspends it first); a read under way when that happens brings its batch, which is routed unless
+     * the route completes only its current task (then it goes back).
      */
     @Override
     protected int poll() throws InterruptedException {
@@ -179,11 +181,13 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
                 batch = deliverer.fetch(endpoint.getConfiguration().getMaxMessagesPerPoll(), null);
                 fetchFailures.succeeded();
             } catch (RuntimeException e) {
-                if (isRunAllowed()) {
-                    // not a stop that ran out of time and interrupted the read
-                    fetchFailures.failed(e, getExceptionHandler());
+                if (!isRunAllowed()) {
+                    // a stop that ran out of time and interrupted the read
+                    break;
                 }
-                break;
+                // the other shards are read still: on a cluster they may live on masters that answer
+                fetchFailures.failed(e, getExceptionHandler());
+                continue;
             }
             delivered += route(deliverer, batch);
             if (!isRunAllowed()) {
