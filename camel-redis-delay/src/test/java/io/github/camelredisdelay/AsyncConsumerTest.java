@@ -18,14 +18,17 @@ package io.github.camelredisdelay;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 
 import io.github.camelredisdelay.internal.QueueKeys;
+import io.github.camelredisdelay.internal.ShardTags;
 import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.AsyncCallback;
@@ -256,5 +259,31 @@ class AsyncConsumerTest extends RedisDelayTestSupport {
         assertThat(step.bodies).hasSize(12).doesNotHaveDuplicates();
         assertThat(step.mostHeld.get()).isEqualTo(4);
         awaitNothingLeased();
+    }
+
+    @Test
+    void pollingConsumerWithAsyncConsumerRoutesThePollsMessagesOfEveryShardTogether() throws Exception {
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        String uri = "redis-delay:orders?shards=3&consumerType=polling&pollInterval=50&asyncConsumer=true";
+        // one due message on each shard
+        for (int shard = 0; shard < 3; shard++) {
+            int wanted = shard;
+            String id = IntStream.range(0, 100).mapToObj(i -> "s" + i)
+                    .filter(candidate -> ShardTags.shardOf(candidate, 3) == wanted)
+                    .findFirst().orElseThrow();
+            producer.sendBodyAndHeader(uri, "on shard " + shard, RedisDelayConstants.MESSAGE_ID, id);
+        }
+        await("all ready").atMost(Duration.ofSeconds(5))
+                .until(() -> Long.valueOf(3)
+                        .equals(producer.requestBody(uri + "&operation=stats", null, Map.class).get("ready")));
+        HeldStep step = new HeldStep();
+        startContext(routeTo(uri, step));
+
+        // a held exchange of shard 0 must not keep the poll from routing the other shards' messages
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(
+                () -> assertThat(step.held).as("exchanges held at once, one of each shard").hasSize(3));
+        releaseUntilDelivered(step, 3);
+
+        assertThat(step.bodies).containsExactlyInAnyOrder("on shard 0", "on shard 1", "on shard 2");
     }
 }
