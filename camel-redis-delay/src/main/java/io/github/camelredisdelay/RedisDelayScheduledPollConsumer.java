@@ -170,6 +170,8 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
             return 0;
         }
         int delivered = 0;
+        // with asyncConsumer the messages of every shard are in flight together: the poll ends once all are done
+        Semaphore asyncExchangesDone = new Semaphore(0);
         for (Deliverer deliverer : deliverers.all()) {
             if (isSuspendingOrSuspended()) {
                 // an exchange of an earlier shard's batch suspended the consumer (a route policy, the route
@@ -189,18 +191,23 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
                 fetchFailures.failed(e, getExceptionHandler());
                 continue;
             }
-            delivered += route(deliverer, batch);
+            delivered += route(deliverer, batch, asyncExchangesDone);
             if (!isRunAllowed()) {
                 break;
             }
         }
+        if (endpoint.getConfiguration().isAsyncConsumer()) {
+            asyncExchangesDone.acquire(delivered);
+        }
         return delivered;
     }
 
-    /** Routes a shard's batch; with asyncConsumer all at once, returning when every exchange is done. */
-    private int route(Deliverer deliverer, List<Delivery> batch) throws InterruptedException {
+    /**
+     * Routes a shard's batch; with asyncConsumer all at once, each exchange releasing a permit of
+     * {@code asyncExchangesDone} when it is done.
+     */
+    private int route(Deliverer deliverer, List<Delivery> batch, Semaphore asyncExchangesDone) {
         boolean async = endpoint.getConfiguration().isAsyncConsumer();
-        Semaphore asyncExchangesDone = new Semaphore(0);
         FetchedBatch fetched = deliverer.inTurn(batch);
         int routed = 0;
         while (true) {
@@ -220,9 +227,6 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
                 deliverer.deliver(delivery, this);
             }
             routed++;
-        }
-        if (async) {
-            asyncExchangesDone.acquire(routed);
         }
         return routed;
     }
