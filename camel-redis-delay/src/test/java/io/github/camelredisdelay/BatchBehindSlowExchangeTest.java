@@ -44,6 +44,7 @@ class BatchBehindSlowExchangeTest extends RedisDelayTestSupport {
 
     private final CopyOnWriteArrayList<String> routed = new CopyOnWriteArrayList<>();
     private final Map<String, Long> latenessMs = new ConcurrentHashMap<>();
+    private final CopyOnWriteArrayList<Integer> deliveryCounts = new CopyOnWriteArrayList<>();
     private final AtomicBoolean holding = new AtomicBoolean();
     private final CountDownLatch held = new CountDownLatch(1);
     private final CountDownLatch release = new CountDownLatch(1);
@@ -56,6 +57,7 @@ class BatchBehindSlowExchangeTest extends RedisDelayTestSupport {
                     String body = exchange.getMessage().getBody(String.class);
                     long dueAt = exchange.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class);
                     latenessMs.putIfAbsent(body, System.currentTimeMillis() - dueAt);
+                    deliveryCounts.add(exchange.getMessage().getHeader(RedisDelayConstants.DELIVERY_COUNT, Integer.class));
                     routed.add(body);
                     if (holding.compareAndSet(false, true)) {
                         held.countDown();
@@ -92,5 +94,6 @@ class BatchBehindSlowExchangeTest extends RedisDelayTestSupport {
                 .until(() -> redis().getMap(key(QUEUE, "msg")).isEmpty());
         assertThat(routed).as("each message routed once, none while it was held elsewhere").hasSize(MESSAGES)
                 .doesNotHaveDuplicates();
+        assertThat(deliveryCounts).as("a message handed back unrouted is not counted as delivered").containsOnly(1);
     }
 }
