@@ -24,8 +24,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.CamelContext;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.spi.ShutdownAware;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -95,5 +97,35 @@ class BatchBehindSlowExchangeTest extends RedisDelayTestSupport {
         assertThat(routed).as("each message routed once, none while it was held elsewhere").hasSize(MESSAGES)
                 .doesNotHaveDuplicates();
         assertThat(deliveryCounts).as("a message handed back unrouted is not counted as delivered").containsOnly(1);
+    }
+
+    /**
+     * What the consumer counts as pending (Camel's shutdown strategy waits for it, and logs it) is what it fetched and
+     * did not route yet: not the messages the lease timer handed back, which another consumer thread routed since.
+     */
+    @Test
+    void messagesHandedBackBehindAHungExchangeAreNoLongerPendingWithTheConsumer() throws Exception {
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        for (int i = 0; i < MESSAGES; i++) {
+            producer.sendBody("redis-delay:" + QUEUE, "m" + i);
+        }
+        await("all due and ready").atMost(Duration.ofSeconds(5))
+                .until(() -> redis().getStream(key(QUEUE, "ready")).size() == MESSAGES);
+
+        CamelContext context = startContext(
+                holdingTheFirstMessage("concurrentConsumers=2&maxMessagesPerPoll=10&visibilityTimeout=" + VISIBILITY_MS));
+        ShutdownAware consumer = (ShutdownAware) context.getRoutes().get(0).getConsumer();
+        try {
+            assertThat(held.await(10, TimeUnit.SECONDS)).as("the route holds one message").isTrue();
+            await("the other messages routed while one exchange hangs").atMost(Duration.ofMillis(3 * VISIBILITY_MS))
+                    .until(() -> routed.size() >= MESSAGES);
+
+            await("pending: the held exchange only").atMost(Duration.ofSeconds(2))
+                    .untilAsserted(() -> assertThat(consumer.getPendingExchangesSize()).isEqualTo(1));
+        } finally {
+            release.countDown();
+        }
+        await("nothing pending once the held exchange ended").atMost(Duration.ofSeconds(5))
+                .until(() -> consumer.getPendingExchangesSize() == 0);
     }
 }
