@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntConsumer;
 
 import io.github.camelredisdelay.internal.ConsumerGroup;
 import io.github.camelredisdelay.internal.ConsumerNames;
@@ -265,9 +266,11 @@ final class Deliverer {
      * waits, but not for ever: what is still waiting a visibility timeout after the read (behind an exchange that hangs
      * or runs long) is handed back by the lease timer, uncounted, for an idle consumer (or this one's next read) to
      * take at once.
+     *
+     * @param restTaken told how many messages of the batch were taken to be handed back, by whichever thread took them
      */
-    FetchedBatch inTurn(List<Delivery> batch) {
-        FetchedBatch fetched = new FetchedBatch(batch);
+    FetchedBatch inTurn(List<Delivery> batch, IntConsumer restTaken) {
+        FetchedBatch fetched = new FetchedBatch(batch, restTaken);
         if (leaseExtension != null && batch.size() > 1) {
             batchesInTurn.add(fetched);
         }

@@ -16,23 +16,28 @@
 package io.github.camelredisdelay;
 
 import java.util.List;
+import java.util.function.IntConsumer;
 
 import io.github.camelredisdelay.internal.Delivery;
 
 /**
  * The messages of one read, which a consumer thread routes one after another. Whoever hands back the rest (a stop, or
  * the lease timer once the rest waited a visibility timeout behind a slow exchange: {@link Deliverer#inTurn}) takes it
- * from the thread first, so a message is either routed here or handed back, never both.
+ * from the thread first, so a message is either routed here or handed back, never both; the consumer hears at once how
+ * many were taken, so that it no longer counts them as pending.
  */
 final class FetchedBatch {
 
     private final List<Delivery> deliveries;
+    /** Told how many messages {@link #takeRest} took. */
+    private final IntConsumer restTaken;
     private final long fetchedAtNanos = System.nanoTime();
     // guarded by this
     private int next;
 
-    FetchedBatch(List<Delivery> deliveries) {
+    FetchedBatch(List<Delivery> deliveries, IntConsumer restTaken) {
         this.deliveries = deliveries;
+        this.restTaken = restTaken;
     }
 
     /** The next message to route, or {@code null} when none is left: all were taken, or the rest was. */
@@ -40,10 +45,11 @@ final class FetchedBatch {
         return next < deliveries.size() ? deliveries.get(next++) : null;
     }
 
-    /** Takes the messages not taken yet, to hand them back. */
+    /** Takes the messages not taken yet, to hand them back, and says how many. */
     synchronized List<Delivery> takeRest() {
         List<Delivery> rest = List.copyOf(deliveries.subList(next, deliveries.size()));
         next = deliveries.size();
+        restTaken.accept(rest.size());
         return rest;
     }
 

@@ -239,8 +239,9 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
                 pending.addAndGet(-batch.size());
                 continue;
             }
-            FetchedBatch fetched = deliverer.inTurn(batch);
-            int routed = 0;
+            // what is handed back, by the stop below or by the lease timer after waiting behind a slow exchange, is
+            // no longer pending here from then on
+            FetchedBatch fetched = deliverer.inTurn(batch, handedBack -> pending.addAndGet(-handedBack));
             while (true) {
                 if (run.waitOver || !run.fetching && stopWait.timedOut() || !stopWait.routesRestOfBatch()) {
                     // its stop waits no more (its time, or the shutdown strategy's, ran out; or the consumer started
@@ -253,7 +254,6 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
                 if (delivery == null) {
                     break;
                 }
-                routed++;
                 if (inFlightLimit == 0) {
                     try {
                         deliverer.deliver(delivery, this);
@@ -270,8 +270,6 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
                     });
                 }
             }
-            // handed back: by the stop above, or by the lease timer after waiting behind a slow exchange
-            pending.addAndGet(routed - batch.size());
         }
     }
 

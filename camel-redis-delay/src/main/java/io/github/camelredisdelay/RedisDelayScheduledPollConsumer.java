@@ -208,7 +208,9 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
      */
     private int route(Deliverer deliverer, List<Delivery> batch, Semaphore asyncExchangesDone) {
         boolean async = endpoint.getConfiguration().isAsyncConsumer();
-        FetchedBatch fetched = deliverer.inTurn(batch);
+        // a poll under way is what this consumer counts as pending, not the messages of its batches
+        FetchedBatch fetched = deliverer.inTurn(batch, handedBack -> {
+        });
         int routed = 0;
         while (true) {
             if (!isRunAllowed() || !stopWait.routesRestOfBatch()) {
