@@ -67,7 +67,10 @@ final class Deliverer {
     private final AckBuffer acks;
     private final Settlement settlement;
     private final DroppedCopies droppedCopies = new DroppedCopies();
-    /** Batches whose rest the lease timer hands back once it waited a visibility timeout ({@link #inTurn}). */
+    /**
+     * Batches whose rest the lease timer hands back once it waited a visibility timeout ({@link #inTurn}), each until
+     * all of it was taken.
+     */
     private final Set<FetchedBatch> batchesInTurn = ConcurrentHashMap.newKeySet();
     private final AtomicLong nextReclaimNanos = new AtomicLong(System.nanoTime());
     /** Where the next look for expired leases starts in the pending list. */
@@ -270,7 +273,8 @@ final class Deliverer {
      * @param restTaken told how many messages of the batch were taken to be handed back, by whichever thread took them
      */
     FetchedBatch inTurn(List<Delivery> batch, IntConsumer restTaken) {
-        FetchedBatch fetched = new FetchedBatch(batch, restTaken);
+        // looked at by the lease timer until every message of it was taken, no longer: it holds their envelopes
+        FetchedBatch fetched = new FetchedBatch(batch, restTaken, batchesInTurn::remove);
         if (leaseExtension != null && batch.size() > 1) {
             batchesInTurn.add(fetched);
         }
@@ -283,7 +287,7 @@ final class Deliverer {
                           - TimeUnit.MILLISECONDS.toNanos(endpoint.getConfiguration().getVisibilityTimeout());
         for (FetchedBatch batch : batchesInTurn) {
             if (batch.fetchedBefore(readBefore)) {
-                batchesInTurn.remove(batch);
+                // leaves batchesInTurn with it
                 List<Delivery> rest = batch.takeRest();
                 if (!rest.isEmpty()) {
                     LOG.debug("Consumer {} hands back {} messages of queue {} that waited a visibility timeout behind "
@@ -291,8 +295,6 @@ final class Deliverer {
                             consumerName, rest.size(), queue.name());
                     CompletableFuture.runAsync(() -> handBack(rest));
                 }
-            } else if (batch.isTaken()) {
-                batchesInTurn.remove(batch);
             }
         }
     }

@@ -16,6 +16,7 @@
 package io.github.camelredisdelay;
 
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 
 import io.github.camelredisdelay.internal.Delivery;
@@ -31,18 +32,28 @@ final class FetchedBatch {
     private final List<Delivery> deliveries;
     /** Told how many messages {@link #takeRest} took. */
     private final IntConsumer restTaken;
+    /** Told once every message was taken, routed or handed back: nothing is left to wait for. */
+    private final Consumer<FetchedBatch> allTaken;
     private final long fetchedAtNanos = System.nanoTime();
     // guarded by this
     private int next;
 
-    FetchedBatch(List<Delivery> deliveries, IntConsumer restTaken) {
+    FetchedBatch(List<Delivery> deliveries, IntConsumer restTaken, Consumer<FetchedBatch> allTaken) {
         this.deliveries = deliveries;
         this.restTaken = restTaken;
+        this.allTaken = allTaken;
     }
 
     /** The next message to route, or {@code null} when none is left: all were taken, or the rest was. */
     synchronized Delivery next() {
-        return next < deliveries.size() ? deliveries.get(next++) : null;
+        if (next == deliveries.size()) {
+            return null;
+        }
+        Delivery delivery = deliveries.get(next++);
+        if (next == deliveries.size()) {
+            allTaken.accept(this);
+        }
+        return delivery;
     }
 
     /** Takes the messages not taken yet, to hand them back, and says how many. */
@@ -50,11 +61,8 @@ final class FetchedBatch {
         List<Delivery> rest = List.copyOf(deliveries.subList(next, deliveries.size()));
         next = deliveries.size();
         restTaken.accept(rest.size());
+        allTaken.accept(this);
         return rest;
-    }
-
-    synchronized boolean isTaken() {
-        return next == deliveries.size();
     }
 
     /** Whether it was read before {@code nanos} ({@link System#nanoTime}). */
