@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
+import io.github.camelredisdelay.main.ApplicationClassLoaderMain;
 import io.github.camelredisdelay.main.EnvironmentConfiguredMain;
 import io.github.camelredisdelay.main.OtherLibraryPropertiesSource;
 import io.github.camelredisdelay.test.CamelSide;
@@ -74,6 +75,25 @@ class CamelMainEnvironmentTest {
                 "DELIVERED hello");
     }
 
+    /**
+     * An application server (a web application's libraries), Spring Boot's executable jar or a launcher loads the
+     * application's jars, the component's and Camel's, with a class loader of their own: the JVM's system class loader
+     * does not see them.
+     */
+    @Test
+    void environmentVariablesConfigureTheComponentLoadedByAnApplicationsOwnClassLoader() throws Exception {
+        String keyPrefix = "env:" + UUID.randomUUID().toString().substring(0, 8);
+        Path launcher = Path.of(ApplicationClassLoaderMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+
+        String output = run(ApplicationClassLoaderMain.class.getName(), launcher.toString(), List.of(),
+                Map.of("CAMEL_COMPONENT_REDIS_DELAY_ADDRESS", RedisServerExtension.redisUrl(),
+                        "CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX", keyPrefix),
+                List.of(System.getProperty("java.class.path")));
+
+        assertThat(output).contains("ADDRESS " + RedisServerExtension.redisUrl(), "KEY_PREFIX " + keyPrefix,
+                "DELIVERED hello");
+    }
+
     @Test
     void environmentVariablesWinOverAPropertyFileUnderCamelMain(@TempDir Path directory) throws Exception {
         String keyPrefix = "env:" + UUID.randomUUID().toString().substring(0, 8);
@@ -101,13 +121,21 @@ class CamelMainEnvironmentTest {
             List<String> jvmOptions, Map<String, String> environment, Path lastOnClassPath,
             List<String> args)
             throws Exception {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         String classPath = System.getProperty("java.class.path")
                            + (lastOnClassPath == null ? "" : File.pathSeparator + lastOnClassPath);
+        return run(EnvironmentConfiguredMain.class.getName(), classPath, jvmOptions, environment, args);
+    }
+
+    /** Runs {@code mainClass} from {@code classPath} with these JVM options and environment variables; its output. */
+    private static String run(
+            String mainClass, String classPath, List<String> jvmOptions, Map<String, String> environment,
+            List<String> args)
+            throws Exception {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         List<String> command = new ArrayList<>(
                 List.of(java.toString(), "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
         command.addAll(jvmOptions);
-        command.addAll(List.of("-cp", classPath, EnvironmentConfiguredMain.class.getName()));
+        command.addAll(List.of("-cp", classPath, mainClass));
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().putAll(environment);
