@@ -44,6 +44,7 @@ import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.PropertyConfigurer;
 import org.apache.camel.spi.annotations.Component;
 import org.apache.camel.support.HealthCheckComponent;
+import org.apache.camel.support.PropertyBindingSupport;
 import org.apache.camel.support.service.ServiceHelper;
 import org.apache.camel.util.StringHelper;
 import org.apache.camel.util.concurrent.ThreadPoolRejectedPolicy;
@@ -96,6 +97,8 @@ public class RedisDelayComponent extends HealthCheckComponent {
     private final Map<MigrationProgress, String> migrations = new ConcurrentHashMap<>();
     private volatile PropertyConfigurer strictComponentConfigurer;
     private volatile PropertyConfigurer strictEndpointConfigurer;
+    /** Whether the environment's options were looked for ({@link #applyEnvironmentWithoutPlugin}); guarded by this. */
+    private boolean environmentLooked;
 
     public RedisDelayComponent() {
     }
@@ -126,6 +129,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
 
     @Override
     protected Endpoint createEndpoint(String uri, String remaining, Map<String, Object> parameters) throws Exception {
+        applyEnvironmentWithoutPlugin();
         QueueNames.validate(remaining);
         if (configuration.getMigrateFrom() != null) {
             // every queue's consumers, dead-letter queues' too, would migrate it: the first to start would take it all
@@ -169,6 +173,27 @@ public class RedisDelayComponent extends HealthCheckComponent {
             strictComponentConfigurer = new ComponentOptionsConfigurer(generated);
         }
         return strictComponentConfigurer;
+    }
+
+    /**
+     * Before the first endpoint of the component named {@code redis-delay}, where Camel did not find
+     * {@link RedisDelayEnvironmentPlugin}, adds the environment's properties source and sets the component options its
+     * variables name, as camel-main would have: Camel looks for plugins with the context's application class loader,
+     * else with the JVM's system class loader, which does not see this jar where the application's jars come from a
+     * class loader of their own (an application server's, a launcher's) and the context has none set. The variables
+     * then win over what was set before, property files included, as they do otherwise.
+     */
+    private synchronized void applyEnvironmentWithoutPlugin() {
+        if (environmentLooked) {
+            return;
+        }
+        environmentLooked = true;
+        if (getCamelContext().hasComponent("redis-delay") == this
+                && RedisDelayEnvironmentVariables.addTo(getCamelContext())) {
+            PropertyBindingSupport.build().withCamelContext(getCamelContext()).withTarget(this)
+                    .withConfigurer(getComponentPropertyConfigurer()).withMandatory(true).withRemoveParameters(false)
+                    .withIgnoreCase(true).withProperties(new RedisDelayEnvironmentVariables().componentOptions()).bind();
+        }
     }
 
     @Override

@@ -23,12 +23,14 @@ import org.apache.camel.spi.ContextServicePlugin;
  * (before camel-main configures its components). Camel finds it through {@code META-INF/services/org.apache.camel.spi.
  * ContextServicePlugin}, a service any number of jars may provide, not through the one
  * {@code properties-source-factory} Camel takes from the class path, which belongs to the application's own source
- * (camel-microprofile-config's, say).
+ * (camel-microprofile-config's, say). Camel looks for plugins with the context's application class loader, else with
+ * the JVM's system class loader; where neither sees this jar, the component adds the source itself
+ * ({@link RedisDelayComponent}).
  */
 public final class RedisDelayEnvironmentPlugin implements ContextServicePlugin {
 
     @Override
     public void load(CamelContext camelContext) {
-        camelContext.getPropertiesComponent().addPropertiesSource(new RedisDelayEnvironmentVariables());
+        RedisDelayEnvironmentVariables.addTo(camelContext);
     }
 }

@@ -15,24 +15,30 @@
  */
 package io.github.camelredisdelay;
 
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.function.Predicate;
 
+import org.apache.camel.CamelContext;
 import org.apache.camel.Ordered;
 import org.apache.camel.spi.LoadablePropertiesSource;
+import org.apache.camel.spi.PropertiesComponent;
+import org.apache.camel.util.StringHelper;
 
 /**
  * Turns the environment variables {@code CAMEL_COMPONENT_REDIS_DELAY_<OPTION>} into the properties
  * {@code camel.component.redis-delay.<option>}, as camel-main does for the components it knows by name: it cannot tell
  * where the dash of {@code redis-delay} goes and would read {@code CAMEL_COMPONENT_REDIS_DELAY_ADDRESS} as option
  * {@code delay-address} of a component {@code redis}. {@link RedisDelayEnvironmentPlugin} adds this source to every
- * CamelContext's properties. It comes first in Camel's order of sources ({@link #getOrder()}), ahead of property files
- * (ordered from 100 on), so the environment wins over them, as it does in camel-main.
+ * CamelContext's properties that Camel finds the plugin for, and the component to the others
+ * ({@link RedisDelayComponent}). It comes first in Camel's order of sources ({@link #getOrder()}), ahead of property
+ * files (ordered from 100 on), so the environment wins over them, as it does in camel-main.
  */
 public final class RedisDelayEnvironmentVariables implements LoadablePropertiesSource, Ordered {
 
+    private static final String NAME = "redis-delay environment variables";
     private static final String VARIABLE_PREFIX = "CAMEL_COMPONENT_REDIS_DELAY_";
     private static final String PROPERTY_PREFIX = "camel.component.redis-delay.";
 
@@ -47,9 +53,27 @@ public final class RedisDelayEnvironmentVariables implements LoadablePropertiesS
         this.environment = environment;
     }
 
+    /** Adds this source to the properties of {@code context} unless they have it; whether they had not. */
+    static boolean addTo(CamelContext context) {
+        PropertiesComponent properties = context.getPropertiesComponent();
+        if (properties.getPropertiesSource(NAME) != null) {
+            return false;
+        }
+        properties.addPropertiesSource(new RedisDelayEnvironmentVariables());
+        return true;
+    }
+
+    /** The component options the variables set, by name ({@code keyPrefix}), with their values. */
+    Map<String, Object> componentOptions() {
+        Map<String, Object> options = new LinkedHashMap<>();
+        loadProperties().forEach((name, value) -> options.put(
+                StringHelper.dashToCamelCase(((String) name).substring(PROPERTY_PREFIX.length())), value));
+        return options;
+    }
+
     @Override
     public String getName() {
-        return "redis-delay environment variables";
+        return NAME;
     }
 
     @Override

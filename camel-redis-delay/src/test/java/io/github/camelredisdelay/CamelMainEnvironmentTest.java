@@ -83,15 +83,37 @@ class CamelMainEnvironmentTest {
     @Test
     void environmentVariablesConfigureTheComponentLoadedByAnApplicationsOwnClassLoader() throws Exception {
         String keyPrefix = "env:" + UUID.randomUUID().toString().substring(0, 8);
-        Path launcher = Path.of(ApplicationClassLoaderMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
 
-        String output = run(ApplicationClassLoaderMain.class.getName(), launcher.toString(), List.of(),
-                Map.of("CAMEL_COMPONENT_REDIS_DELAY_ADDRESS", RedisServerExtension.redisUrl(),
-                        "CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX", keyPrefix),
-                List.of(System.getProperty("java.class.path")));
+        String output = runInApplicationClassLoader(keyPrefix, List.of());
 
         assertThat(output).contains("ADDRESS " + RedisServerExtension.redisUrl(), "KEY_PREFIX " + keyPrefix,
                 "DELIVERED hello");
+    }
+
+    @Test
+    void environmentVariablesWinOverAPropertyFileWhenTheApplicationHasAClassLoaderOfItsOwn(@TempDir Path directory)
+            throws Exception {
+        String keyPrefix = "env:" + UUID.randomUUID().toString().substring(0, 8);
+        Path properties = directory.resolve("application.properties");
+        Files.writeString(properties, "camel.component.redis-delay.key-prefix=from-file\n");
+
+        String output = runInApplicationClassLoader(keyPrefix, List.of(properties.toString()));
+
+        assertThat(output).contains("KEY_PREFIX " + keyPrefix, "DELIVERED hello");
+    }
+
+    /**
+     * Runs {@link EnvironmentConfiguredMain} with {@code args} in a class loader of its own
+     * ({@link ApplicationClassLoaderMain}), the address and key prefix in the environment; returns its output.
+     */
+    private static String runInApplicationClassLoader(String keyPrefix, List<String> args) throws Exception {
+        Path launcher = Path.of(ApplicationClassLoaderMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        List<String> launcherArgs = new ArrayList<>(List.of(System.getProperty("java.class.path")));
+        launcherArgs.addAll(args);
+        return run(ApplicationClassLoaderMain.class.getName(), launcher.toString(), List.of(),
+                Map.of("CAMEL_COMPONENT_REDIS_DELAY_ADDRESS", RedisServerExtension.redisUrl(),
+                        "CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX", keyPrefix),
+                launcherArgs);
     }
 
     @Test
