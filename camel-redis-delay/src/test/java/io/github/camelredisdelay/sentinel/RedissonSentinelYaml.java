@@ -35,8 +35,7 @@ final class RedissonSentinelYaml {
               masterName: "%s"
               sentinelAddresses:
             %s
-              # reads too go to the master: the stats and time scripts must not see a lagging replica
-              readMode: "MASTER"
+            %s
               subscriptionMode: "MASTER"
               # how often the Sentinels are asked for the master: the delay between a promotion and its use
               scanInterval: 500
@@ -51,11 +50,26 @@ final class RedissonSentinelYaml {
 
     /** Writes {@code redisson-sentinel.yaml} into {@code dir} and returns its path. */
     static Path write(RedisSentinelDeployment deployment, Path dir) {
+        return write(deployment, dir, "redisson-sentinel.yaml",
+                "  # reads too go to the master: the stats and time scripts must not see a lagging replica\n"
+                                                                + "  readMode: \"MASTER\"");
+    }
+
+    /**
+     * Writes {@code redisson-sentinel-default-read-mode.yaml} into {@code dir}, the same file without {@code readMode}
+     * (so with Redisson's default for Sentinel, {@code SLAVE}: read-only commands go to replicas), and returns its
+     * path.
+     */
+    static Path writeWithDefaultReadMode(RedisSentinelDeployment deployment, Path dir) {
+        return write(deployment, dir, "redisson-sentinel-default-read-mode.yaml", "  # readMode: Redisson's default");
+    }
+
+    private static Path write(RedisSentinelDeployment deployment, Path dir, String name, String readMode) {
         String addresses = deployment.sentinelAddresses().stream().map(address -> "    - \"" + address + "\"")
                 .collect(Collectors.joining("\n"));
-        Path file = dir.resolve("redisson-sentinel.yaml");
+        Path file = dir.resolve(name);
         try {
-            Files.writeString(file, TEMPLATE.formatted(deployment.masterName(), addresses), StandardCharsets.UTF_8);
+            Files.writeString(file, TEMPLATE.formatted(deployment.masterName(), addresses, readMode), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot write " + file, e);
         }

@@ -50,6 +50,7 @@ abstract class SentinelTestSupport {
     private String redisVersion;
     private Path configDir;
     private Path redissonConfig;
+    private Path redissonConfigReadingReplicas;
 
     @BeforeEach
     void startDeployment() throws IOException {
@@ -59,6 +60,7 @@ abstract class SentinelTestSupport {
         redisVersion = deployment.master().version();
         configDir = Files.createTempDirectory("redisson-sentinel-");
         redissonConfig = RedissonSentinelYaml.write(deployment, configDir);
+        redissonConfigReadingReplicas = RedissonSentinelYaml.writeWithDefaultReadMode(deployment, configDir);
     }
 
     @AfterEach
@@ -86,6 +88,17 @@ abstract class SentinelTestSupport {
     CamelContext startNode(RoutesBuilder... routes) throws Exception {
         return nodes.start(options -> {
             options.setRedissonConfig("file:" + redissonConfig);
+            options.setKeyPrefix(keyPrefix);
+        }, routes);
+    }
+
+    /**
+     * Creates, without starting, a node like {@link #startNode} whose Redisson file leaves {@code readMode} to
+     * Redisson's default for Sentinel, {@code SLAVE}: Redisson sends read-only commands to the replica.
+     */
+    CamelContext createNodeReadingReplicas(RoutesBuilder... routes) throws Exception {
+        return nodes.create(options -> {
+            options.setRedissonConfig("file:" + redissonConfigReadingReplicas);
             options.setKeyPrefix(keyPrefix);
         }, routes);
     }
