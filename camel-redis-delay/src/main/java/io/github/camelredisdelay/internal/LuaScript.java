@@ -64,7 +64,11 @@ public enum LuaScript {
     REDRIVE_CLAIM("redrive-claim.lua", RScript.Mode.READ_WRITE),
     TIME("time.lua", RScript.Mode.READ_ONLY),
     PROBE("probe.lua", RScript.Mode.READ_WRITE),
-    MEMORY_POLICY("memory-policy.lua", RScript.Mode.READ_ONLY),
+    /**
+     * Only reads, but the policy that matters is the master's (a replica does not evict, and may have another):
+     * READ_WRITE sends it there.
+     */
+    MEMORY_POLICY("memory-policy.lua", RScript.Mode.READ_WRITE),
     SHARD_COUNT("shard-count.lua", RScript.Mode.READ_WRITE),
     MIGRATE("migrate.lua", RScript.Mode.READ_WRITE),
     MIGRATED_FORGET("migrated-forget.lua", RScript.Mode.READ_WRITE),

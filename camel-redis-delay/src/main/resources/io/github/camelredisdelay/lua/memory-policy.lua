@@ -15,7 +15,8 @@
 --
 
 --[[
-  Reads the eviction policy of the node that holds the queue, from INFO (CONFIG GET is not allowed in scripts).
+  Reads the eviction policy of the master that holds the queue, from INFO (CONFIG GET is not allowed in scripts);
+  called READ_WRITE so that it runs there whatever the client's readMode.
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua); the keys route the
   call to the node that holds the queue
