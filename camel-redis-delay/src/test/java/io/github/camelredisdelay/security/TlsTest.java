@@ -21,9 +21,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.camelredisdelay.RedisDelayConsumer;
 import io.github.camelredisdelay.test.CamelNodes;
+import io.github.camelredisdelay.test.HealthChecks;
+import io.github.camelredisdelay.test.LogLines;
 import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.health.HealthCheck;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,6 +38,7 @@ import org.redisson.Redisson;
 import org.redisson.client.RedisConnectionException;
 import org.redisson.config.Config;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
@@ -116,6 +122,34 @@ class TlsTest {
 
         assertThatThrownBy(() -> connectOnce(yaml)).isInstanceOf(RedisConnectionException.class)
                 .hasStackTraceContaining("PKIX path building failed");
+    }
+
+    @Test
+    void untrustedServerCertificateIsNamedByTheFailedSendTheConsumersWarningAndReadiness() throws Exception {
+        Path yaml = RedissonYaml.forAddress(server.tlsAddress()).writeTo(dir.resolve("component-default-trust.yaml"));
+        String handshake = "PKIX path building failed";
+        try (LogLines consumerLog = LogLines.of(RedisDelayConsumer.class)) {
+            CamelContext node = nodes.create(options -> options.setRedissonConfig(yaml.toString()), new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("redis-delay:untrusted").to("mock:never");
+                    from("direct:in").to("redis-delay:untrusted?delay=1h");
+                }
+            });
+            HealthChecks.enableConsumersAndProducers(node);
+            node.start();
+
+            Exchange sent = node.createProducerTemplate().send("direct:in", exchange -> exchange.getMessage().setBody("o"));
+            assertThat(sent.getException()).as("the failed schedule's exception").isNotNull()
+                    .hasMessageContaining(handshake);
+            await("the consumer's warning").atMost(Duration.ofSeconds(20))
+                    .untilAsserted(() -> assertThat(consumerLog.lines())
+                            .anySatisfy(line -> assertThat(line).startsWith("WARN").contains(handshake)));
+            HealthCheck producerCheck = HealthChecks.producerCheck(node);
+            await("readiness naming the handshake").atMost(Duration.ofSeconds(20))
+                    .untilAsserted(() -> assertThat(producerCheck.call().getMessage()).hasValueSatisfying(
+                            message -> assertThat(message).contains(handshake)));
+        }
     }
 
     @Test
