@@ -175,7 +175,12 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
         String which = describe(failed);
         Throwable refusal = sent.refusal(failed);
         String shortage = refusal == null ? null : ClientShortage.advice(refusal);
-        if (refusal == null) {
+        RuntimeException unconnected = failed.connectFailure();
+        if (refusal == null && unconnected != null) {
+            // the write waits for the client's next attempt to connect, which may take longer than the check waits
+            builder.down().message("Redis of " + which + " cannot be connected to: " + unconnected.getMessage())
+                    .error(unconnected);
+        } else if (refusal == null) {
             builder.down().message("Redis of " + which + " does not answer: a write sent "
                                    + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent.sentNanos())
                                    + " ms ago has no reply (the check waits " + timeout.toMillis() + " ms)");

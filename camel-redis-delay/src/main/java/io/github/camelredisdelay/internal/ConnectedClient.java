@@ -15,7 +15,10 @@
  */
 package io.github.camelredisdelay.internal;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -51,6 +54,8 @@ public final class ConnectedClient {
     private static final long SHUTDOWN_MS = 200;
     /** Shortest time between the beginnings of two attempts to connect. */
     static final long ATTEMPT_SPACING_MS = 1000;
+    /** How far down a failure's chain of causes its root cause is looked for. */
+    private static final int MAX_CAUSES = 8;
 
     private final Supplier<RedissonClient> connect;
     private final Supplier<Config> config;
@@ -61,6 +66,8 @@ public final class ConnectedClient {
     /** When the last attempt began ({@link System#nanoTime()}), if one did; guarded by this. */
     private long lastAttemptNanos;
     private boolean attempted;
+    /** Why the last attempt failed, until one succeeds. */
+    private volatile RuntimeException connectFailure;
     private volatile boolean shutDown;
 
     private ConnectedClient(Supplier<RedissonClient> connect, Supplier<Config> config, boolean owned) {
@@ -150,16 +157,55 @@ public final class ConnectedClient {
                 client = made;
                 attempt = null;
             }
+            connectFailure = null;
             if (shutDown) {
                 shutDown(made);
             }
             started.complete(made);
         } catch (Throwable e) {
+            RuntimeException failure = naming(e);
+            connectFailure = failure;
             synchronized (this) {
                 attempt = null;
             }
-            started.completeExceptionally(e);
+            started.completeExceptionally(failure);
         }
+    }
+
+    /**
+     * {@code failure}, as a RedisConnectionException whose message names its root cause when its own does not:
+     * Redisson's "Unable to connect to Redis server: host:port" leaves out a TLS handshake that failed, say, which only
+     * its causes tell. The root cause is named by the outermost cause that still tells it (an SSLHandshakeException
+     * rather than the certificate path error inside it), not by a wrapper of a future.
+     */
+    private static RuntimeException naming(Throwable failure) {
+        List<Throwable> chain = new ArrayList<>();
+        for (Throwable cause = failure; cause != null && chain.size() < MAX_CAUSES && !chain.contains(cause); cause
+                = cause.getCause()) {
+            chain.add(cause);
+        }
+        String root = chain.get(chain.size() - 1).getMessage();
+        String message = String.valueOf(failure.getMessage());
+        if (chain.size() > 1 && root != null && !message.contains(root)) {
+            int named = chain.size() - 1;
+            while (named > 1 && String.valueOf(chain.get(named - 1).getMessage()).contains(root)
+                    && !(chain.get(named - 1) instanceof CompletionException
+                            || chain.get(named - 1) instanceof ExecutionException)) {
+                named--;
+            }
+            return new RedisConnectionException(message + "; caused by " + chain.get(named), failure);
+        }
+        return failure instanceof RuntimeException runtime
+                ? runtime
+                : new RedisConnectionException("Cannot create the Redis client: " + failure, failure);
+    }
+
+    /**
+     * Why the last attempt to connect failed, naming its root cause; {@code null} before the first attempt fails and
+     * once one succeeds.
+     */
+    public RuntimeException connectFailure() {
+        return connectFailure;
     }
 
     private static RedissonClient await(CompletableFuture<RedissonClient> attempt) {
@@ -169,10 +215,8 @@ public final class ConnectedClient {
             Thread.currentThread().interrupt();
             throw new RedisConnectionException("Interrupted while waiting for the client's first connection", e);
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException failure) {
-                throw failure;
-            }
-            throw new RedisConnectionException("Cannot create the Redis client: " + e.getCause(), e.getCause());
+            // connect(...) fails the attempt with a RuntimeException only
+            throw (RuntimeException) e.getCause();
         }
     }
 

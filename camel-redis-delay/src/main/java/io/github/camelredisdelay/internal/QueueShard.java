@@ -267,6 +267,11 @@ public final class QueueShard {
         return scripts.call("Write probe", LuaScript.PROBE, durability, RScript.ReturnType.LONG);
     }
 
+    /** Why the client of this shard has not connected yet, naming the root cause; {@code null} once it has. */
+    public RuntimeException connectFailure() {
+        return client.connectFailure();
+    }
+
     /**
      * Redis' clock, epoch ms.
      */
