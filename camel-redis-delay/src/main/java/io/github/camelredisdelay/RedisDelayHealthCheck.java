@@ -25,6 +25,7 @@ import java.util.function.Supplier;
 
 import io.github.camelredisdelay.internal.ClientShortage;
 import io.github.camelredisdelay.internal.QueueShard;
+import io.github.camelredisdelay.internal.RootCause;
 import io.github.camelredisdelay.internal.ScriptCalls.Durability;
 import io.github.camelredisdelay.internal.ShardedQueue;
 import org.apache.camel.CamelContext;
@@ -193,7 +194,8 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
                                    + "schedule fails with NotReplicatedException")
                     .error(shortfall);
         } else {
-            builder.down().message("Redis of " + which + " does not answer or refuses its writes: " + refusal.getMessage())
+            builder.down().message("Redis of " + which + " does not answer or refuses its writes: "
+                                   + RootCause.added(refusal.getMessage(), refusal))
                     .error(refusal);
         }
     }

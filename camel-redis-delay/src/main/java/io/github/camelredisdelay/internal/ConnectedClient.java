@@ -15,10 +15,7 @@
  */
 package io.github.camelredisdelay.internal;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -54,8 +51,6 @@ public final class ConnectedClient {
     private static final long SHUTDOWN_MS = 200;
     /** Shortest time between the beginnings of two attempts to connect. */
     static final long ATTEMPT_SPACING_MS = 1000;
-    /** How far down a failure's chain of causes its root cause is looked for. */
-    private static final int MAX_CAUSES = 8;
 
     private final Supplier<RedissonClient> connect;
     private final Supplier<Config> config;
@@ -173,27 +168,14 @@ public final class ConnectedClient {
     }
 
     /**
-     * {@code failure}, as a RedisConnectionException whose message names its root cause when its own does not:
-     * Redisson's "Unable to connect to Redis server: host:port" leaves out a TLS handshake that failed, say, which only
-     * its causes tell. The root cause is named by the outermost cause that still tells it (an SSLHandshakeException
-     * rather than the certificate path error inside it), not by a wrapper of a future.
+     * {@code failure}, as a RedisConnectionException whose message names its root cause when its own does not
+     * ({@link RootCause}).
      */
     private static RuntimeException naming(Throwable failure) {
-        List<Throwable> chain = new ArrayList<>();
-        for (Throwable cause = failure; cause != null && chain.size() < MAX_CAUSES && !chain.contains(cause); cause
-                = cause.getCause()) {
-            chain.add(cause);
-        }
-        String root = chain.get(chain.size() - 1).getMessage();
         String message = String.valueOf(failure.getMessage());
-        if (chain.size() > 1 && root != null && !message.contains(root)) {
-            int named = chain.size() - 1;
-            while (named > 1 && String.valueOf(chain.get(named - 1).getMessage()).contains(root)
-                    && !(chain.get(named - 1) instanceof CompletionException
-                            || chain.get(named - 1) instanceof ExecutionException)) {
-                named--;
-            }
-            return new RedisConnectionException(message + "; caused by " + chain.get(named), failure);
+        String named = RootCause.added(message, failure);
+        if (!named.equals(message)) {
+            return new RedisConnectionException(named, failure);
         }
         return failure instanceof RuntimeException runtime
                 ? runtime

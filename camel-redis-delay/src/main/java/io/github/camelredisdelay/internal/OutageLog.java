@@ -86,7 +86,8 @@ public final class OutageLog {
                 log.warn("{} failed on an error Redis replied; retrying with back-off: {}", what,
                         text.contains(reply.getMessage()) ? text : text + "; Redis replied: " + reply.getMessage());
             } else {
-                log.warn("{} cannot reach Redis, retrying with back-off: {}", what, cause.toString());
+                log.warn("{} cannot reach Redis, retrying with back-off: {}", what,
+                        RootCause.added(cause.toString(), cause));
             }
         } else {
             log.debug("{} cannot reach Redis again: {}", what, cause.toString());
