@@ -293,7 +293,7 @@ final class Deliverer {
                     LOG.debug("Consumer {} hands back {} messages of queue {} that waited a visibility timeout behind "
                               + "a slow exchange of their batch",
                             consumerName, rest.size(), queue.name());
-                    CompletableFuture.runAsync(() -> handBack(rest));
+                    endpoint.getComponent().runInBackground(() -> handBack(rest));
                 }
             }
         }
@@ -476,7 +476,7 @@ final class Deliverer {
     private void retrySettlements() {
         boolean acksLeft = stopped && acks != null && !acks.isEmpty();
         if ((acksLeft || settlement.hasUnsettledFailures()) && retryingSettlements.compareAndSet(false, true)) {
-            CompletableFuture.runAsync(() -> {
+            endpoint.getComponent().runInBackground(() -> {
                 try {
                     if (acksLeft) {
                         flushAcknowledgements();
@@ -554,7 +554,7 @@ final class Deliverer {
         stopped = true;
         if (leaseExtension == null || leases.size() == 0) {
             if (redisUnreachable) {
-                CompletableFuture.runAsync(this::leaveGroup);
+                endpoint.getComponent().runInBackground(this::leaveGroup);
                 return;
             }
             try {
@@ -631,7 +631,7 @@ final class Deliverer {
             Runnable kept = connectionKept;
             if (kept != null) {
                 // off Redisson's I/O thread and the lease timer, which giving the connection back may shut down
-                CompletableFuture.runAsync(kept);
+                endpoint.getComponent().runInBackground(kept);
             }
         });
     }

@@ -66,6 +66,8 @@ public class RedisDelayComponent extends HealthCheckComponent {
      * exchanges; while every one is busy, another is started.
      */
     static final int COMPLETION_THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
+    /** Name of the threads of {@link #runInBackground}. */
+    private static final String BACKGROUND = "RedisDelayBackground";
 
     @Metadata(description = "Default options for every endpoint of this component")
     private RedisDelayConfiguration configuration = new RedisDelayConfiguration();
@@ -81,6 +83,8 @@ public class RedisDelayComponent extends HealthCheckComponent {
     private final SharedRegistry<String, ConnectionShares> connections = new SharedRegistry<>();
     private final AtomicInteger timerNumbers = new AtomicInteger();
     private volatile ExecutorService completions;
+    /** Consumer work that may wait for Redis ({@link #runInBackground}). */
+    private volatile ExecutorService background;
     /** Set while a thread runs a task of {@link #runOnCompletionThread}. */
     private static final ThreadLocal<Boolean> COMPLETING = new ThreadLocal<>();
     /**
@@ -220,6 +224,34 @@ public class RedisDelayComponent extends HealthCheckComponent {
                 new ThreadPoolProfileBuilder("RedisDelayCompletions").poolSize(COMPLETION_THREADS)
                         .allowCoreThreadTimeOut(false).maxPoolSize(Integer.MAX_VALUE).maxQueueSize(0)
                         .rejectedPolicy(ThreadPoolRejectedPolicy.Abort).build());
+        // no queue, and no limit either: each task may wait out the client's retries while Redis is away, and must not
+        // hold up another queue's; idle threads end after Camel's keep-alive idle
+        background = getCamelContext().getExecutorServiceManager().newThreadPool(this, BACKGROUND,
+                new ThreadPoolProfileBuilder(BACKGROUND).poolSize(1).allowCoreThreadTimeOut(true)
+                        .maxPoolSize(Integer.MAX_VALUE).maxQueueSize(0).rejectedPolicy(ThreadPoolRejectedPolicy.Abort)
+                        .build());
+    }
+
+    /**
+     * Runs {@code task}, consumer work that may wait for Redis or shut a client down (handing messages back, trying
+     * settlements again, leaving the consumer group, giving a kept connection back), on one of the component's
+     * background threads: not on the JVM's common pool, whose threads the application needs, nor on the Redis client's
+     * I/O threads or a lease timer. Once they have stopped (a late settlement's consumer leaving as the component
+     * stops), on a thread of its own.
+     */
+    void runInBackground(Runnable task) {
+        ExecutorService pool = background;
+        try {
+            if (pool != null) {
+                pool.execute(task);
+                return;
+            }
+        } catch (RejectedExecutionException e) {
+            // stopped meanwhile
+        }
+        Thread thread = new Thread(task, getCamelContext().getExecutorServiceManager().resolveThreadName(BACKGROUND));
+        thread.setDaemon(true);
+        thread.start();
     }
 
     /**
@@ -295,6 +327,11 @@ public class RedisDelayComponent extends HealthCheckComponent {
         // clients a stopped consumer still kept for deliveries that never settled (deaf to the stop); Camel shuts the
         // lease timers down with the context
         clients.disposeAll(ConnectedClient::shutdown);
+        if (background != null) {
+            // after the clients: a task still waiting for Redis on one of them fails now rather than being interrupted
+            getCamelContext().getExecutorServiceManager().shutdownGraceful(background, TIMER_SHUTDOWN_MS);
+            background = null;
+        }
         super.doStop();
     }
 
