@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
+import io.github.camelredisdelay.internal.QueueKeys;
 import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
@@ -36,6 +37,11 @@ import org.apache.logging.log4j.core.appender.AbstractAppender;
 import org.apache.logging.log4j.core.config.Property;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.redisson.api.stream.StreamCreateGroupArgs;
+import org.redisson.api.stream.StreamMessageId;
+import org.redisson.api.stream.StreamReadGroupArgs;
 import org.slf4j.MDC;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -175,10 +181,11 @@ class MdcLoggingTest extends RedisDelayTestSupport {
         }
     }
 
-    @Test
-    void theComponentsLogLineAboutAFailedDeliveryCarriesTheKeys() throws Exception {
-        List<String> lines = new CopyOnWriteArrayList<>();
-        Logger settlementLog = (Logger) LogManager.getLogger(Settlement.class);
+    /**
+     * Starts collecting the lines {@link Settlement} logs into {@code lines}, each as
+     * {@code <MDC queue>/<MDC message id> <message>}; the returned appender is to be given to {@link #stopCollecting}.
+     */
+    private static AbstractAppender collectSettlementLines(List<String> lines) {
         AbstractAppender appender = new AbstractAppender("mdc-test", null, null, true, Property.EMPTY_ARRAY) {
             @Override
             public void append(LogEvent event) {
@@ -188,7 +195,19 @@ class MdcLoggingTest extends RedisDelayTestSupport {
             }
         };
         appender.start();
-        settlementLog.addAppender(appender);
+        ((Logger) LogManager.getLogger(Settlement.class)).addAppender(appender);
+        return appender;
+    }
+
+    private static void stopCollecting(AbstractAppender appender) {
+        ((Logger) LogManager.getLogger(Settlement.class)).removeAppender(appender);
+        appender.stop();
+    }
+
+    @Test
+    void theComponentsLogLineAboutAFailedDeliveryCarriesTheKeys() throws Exception {
+        List<String> lines = new CopyOnWriteArrayList<>();
+        AbstractAppender appender = collectSettlementLines(lines);
         try {
             CamelContext context = createContext(new RouteBuilder() {
                 @Override
@@ -204,8 +223,45 @@ class MdcLoggingTest extends RedisDelayTestSupport {
             await().atMost(Duration.ofSeconds(10)).until(() -> !lines.isEmpty());
             assertThat(lines.get(0)).startsWith("jobs/job-a Delivery 1 of message job-a on queue jobs failed");
         } finally {
-            settlementLog.removeAppender(appender);
-            appender.stop();
+            stopCollecting(appender);
+        }
+    }
+
+    /**
+     * A poison message that took its consumers down until its deliveries ran out is dead-lettered before it reaches the
+     * route: the ERROR saying so is the line an operator searches for by the message's id.
+     */
+    @ParameterizedTest(name = "asyncConsumer={0}")
+    @ValueSource(booleans = { false, true })
+    void theDeadLetterLineOfAMessageWhoseLeasesKeptExpiringCarriesTheKeys(boolean asyncConsumer) throws Exception {
+        startContext().createProducerTemplate().sendBodyAndHeader("redis-delay:jobs", "a", RedisDelayConstants.MESSAGE_ID,
+                "job-a");
+        var ready = redis().getStream(key("jobs", "ready"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> ready.size() == 1);
+        ready.createGroup(StreamCreateGroupArgs.name(QueueKeys.GROUP).id(StreamMessageId.ALL));
+        // a consumer that reads the message and dies before settling it
+        assertThat(ready.readGroup(QueueKeys.GROUP, "crashed-consumer", StreamReadGroupArgs.neverDelivered().count(1)))
+                .hasSize(1);
+        List<String> lines = new CopyOnWriteArrayList<>();
+        AbstractAppender appender = collectSettlementLines(lines);
+        try {
+            CamelContext context = createContext(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("redis-delay:jobs?visibilityTimeout=500&maxDeliveries=1&asyncConsumer=" + asyncConsumer)
+                            .process(e -> see("delivery"));
+                }
+            });
+            context.setUseMDCLogging(true);
+            context.start();
+
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> lines.stream().anyMatch(line -> line.contains("moved to dead-letter queue")));
+            assertThat(lines).filteredOn(line -> line.contains("moved to dead-letter queue")).singleElement()
+                    .asString().startsWith("jobs/job-a Message job-a on queue jobs moved to dead-letter queue");
+            assertThat(seen).isEmpty();
+        } finally {
+            stopCollecting(appender);
         }
     }
 }
