@@ -348,12 +348,13 @@ final class Deliverer {
      */
     void deliver(Delivery delivery, DefaultConsumer consumer) {
         Exchange exchange = consumer.createExchange(false);
-        DeliveryCompletion completion = prepare(delivery, exchange, true);
-        if (completion == null) {
-            consumer.releaseExchange(exchange, false);
-            return;
-        }
         try (DeliveryMdc mdc = DeliveryMdc.open(exchange.getContext(), delivery.messageId(), queue.name())) {
+            // with the keys: what prepare logs when the message does not go to the route (dead-lettered before it)
+            DeliveryCompletion completion = prepare(delivery, exchange, true);
+            if (completion == null) {
+                consumer.releaseExchange(exchange, false);
+                return;
+            }
             try {
                 consumer.getProcessor().process(exchange);
             } catch (Exception | Error e) {
@@ -405,12 +406,22 @@ final class Deliverer {
      */
     void deliverAsync(Delivery delivery, DefaultConsumer consumer, Runnable done) {
         Exchange exchange = consumer.createExchange(false);
-        DeliveryCompletion completion = prepare(delivery, exchange, true);
-        if (completion == null) {
-            consumer.releaseExchange(exchange, false);
-            done.run();
-            return;
+        try (DeliveryMdc mdc = DeliveryMdc.open(exchange.getContext(), delivery.messageId(), queue.name())) {
+            // with the keys: what prepare logs when the message does not go to the route (dead-lettered before it)
+            DeliveryCompletion completion = prepare(delivery, exchange, true);
+            if (completion != null) {
+                route(delivery, exchange, consumer, completion, done);
+                return;
+            }
         }
+        consumer.releaseExchange(exchange, false);
+        done.run();
+    }
+
+    /** Hands a prepared exchange to the asynchronous routing engine; {@code done} runs once it is done. */
+    private void route(
+            Delivery delivery, Exchange exchange, DefaultConsumer consumer, DeliveryCompletion completion,
+            Runnable done) {
         AtomicBoolean over = new AtomicBoolean();
         Runnable end = () -> {
             if (over.compareAndSet(false, true)) {
@@ -418,7 +429,7 @@ final class Deliverer {
                 done.run();
             }
         };
-        try (DeliveryMdc mdc = DeliveryMdc.open(exchange.getContext(), delivery.messageId(), queue.name())) {
+        try {
             consumer.getAsyncProcessor().process(exchange, doneSync -> end.run());
         } catch (Exception | Error e) {
             // thrown out of the routing engine, so its callback never runs: the exchange ends here
