@@ -23,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import io.github.camelredisdelay.internal.QueueKeys;
+import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Message;
@@ -161,7 +162,7 @@ class LeaseTest extends RedisDelayTestSupport {
     }
 
     @Test
-    void messageWhoseConsumersKeepDyingGoesToTheDeadLetterQueue() throws Exception {
+    void messageWhoseConsumersKeepDyingGoesToTheDeadLetterQueueLoggedWithTheDeliveriesItHad() throws Exception {
         var producer = startContext().createProducerTemplate();
         producer.sendBody("redis-delay:jobs", "poison");
         var ready = redis().getStream(key("jobs", "ready"));
@@ -174,17 +175,23 @@ class LeaseTest extends RedisDelayTestSupport {
                 TimeUnit.MILLISECONDS, org.redisson.api.stream.StreamMessageId.MIN, 1).getMessages().isEmpty());
         List<Message> dead = new CopyOnWriteArrayList<>();
 
-        startContext(consuming("redis-delay:jobs?visibilityTimeout=200&maxDeliveries=2", 0), new RouteBuilder() {
-            @Override
-            public void configure() {
-                from("redis-delay:jobs.dead").process(e -> dead.add(e.getMessage().copy()));
-            }
-        });
+        try (LogLines settlement = LogLines.of(Settlement.class)) {
+            startContext(consuming("redis-delay:jobs?visibilityTimeout=200&maxDeliveries=2", 0), new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("redis-delay:jobs.dead").process(e -> dead.add(e.getMessage().copy()));
+                }
+            });
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> dead.size() == 1);
-        assertThat(deliveries).as("never routed a third time").isEmpty();
-        assertThat(dead.get(0).getHeader(RedisDelayConstants.LAST_ERROR, String.class))
-                .contains("delivered 2 times without being acknowledged");
+            await().atMost(Duration.ofSeconds(10)).until(() -> dead.size() == 1);
+            assertThat(deliveries).as("never routed a third time").isEmpty();
+            assertThat(dead.get(0).getHeader(RedisDelayConstants.LAST_ERROR, String.class))
+                    .contains("delivered 2 times without being acknowledged");
+            // the ERROR counts the deliveries there were, as many as maxDeliveries allows, not the fetch that stopped
+            // a third one
+            assertThat(settlement.lines()).filteredOn(line -> line.contains("moved to dead-letter queue")).singleElement()
+                    .asString().contains(" after 2 deliveries: ");
+        }
     }
 
     @Test
