@@ -132,7 +132,8 @@ final class Settlement {
     /** Sends a delivery that cannot go to the route to the dead-letter queue. */
     void rejected(Delivery delivery, String problem) {
         try {
-            deadLetter(delivery, problem);
+            // the fetch that brought it here is no delivery
+            deadLetter(delivery, delivery.deliveryCount() - 1, problem);
         } catch (RuntimeException e) {
             LOG.warn("Could not dead-letter message {} of queue {}; trying again after the visibility timeout: {}",
                     delivery.messageId(), queue.name(), e.toString());
@@ -218,7 +219,7 @@ final class Settlement {
         try {
             OptionalLong delay = retryPolicy.delayAfter(delivery.deliveryCount());
             if (delay.isEmpty()) {
-                deadLetter(delivery, failure.lastError());
+                deadLetter(delivery, delivery.deliveryCount(), failure.lastError());
             } else {
                 retry(delivery, delay.getAsLong(), failure.lastError());
             }
@@ -265,7 +266,8 @@ final class Settlement {
                 delivery.messageId(), queue.name(), delay, reason);
     }
 
-    private void deadLetter(Delivery delivery, String reason) {
+    /** Moves a message to the dead-letter queue after {@code deliveries} deliveries to a route. */
+    private void deadLetter(Delivery delivery, int deliveries, String reason) {
         DeadLetters.Moved moved = deadLetters.move(consumer, delivery, reason);
         if (moved.refusal() != null) {
             LOG.info("Message {} on queue {} failed ({}) and is not dead-lettered: {}", delivery.messageId(), queue.name(),
@@ -274,7 +276,7 @@ final class Settlement {
         }
         statistics.events().deadLettered();
         LOG.error("Message {} on queue {} moved to dead-letter queue {} as {} after {} deliveries: {}", delivery.messageId(),
-                queue.name(), deadLetters.targetName(), moved.deadLetterId(), delivery.deliveryCount(), reason);
+                queue.name(), deadLetters.targetName(), moved.deadLetterId(), deliveries, reason);
     }
 
     /**
