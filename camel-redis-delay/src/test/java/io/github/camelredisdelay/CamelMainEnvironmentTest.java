@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.camelredisdelay.main.ApplicationClassLoaderMain;
 import io.github.camelredisdelay.main.EnvironmentConfiguredMain;
+import io.github.camelredisdelay.main.EnvironmentSendMain;
 import io.github.camelredisdelay.main.OtherLibraryPropertiesSource;
 import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisServerExtension;
@@ -103,17 +104,43 @@ class CamelMainEnvironmentTest {
     }
 
     /**
+     * Camel-main fails to start on an option no component has; where the component binds the variables itself, an
+     * endpoint made after the first failed must not be made without them (connecting to the default address).
+     */
+    @Test
+    void anUnknownVariableFailsEveryEndpointWhenTheApplicationHasAClassLoaderOfItsOwn() throws Exception {
+        String keyPrefix = "env:" + UUID.randomUUID().toString().substring(0, 8);
+
+        String output = runInApplicationClassLoader(EnvironmentSendMain.class, List.of(),
+                Map.of("CAMEL_COMPONENT_REDIS_DELAY_ADDRESS", RedisServerExtension.redisUrl(),
+                        "CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX", keyPrefix,
+                        "CAMEL_COMPONENT_REDIS_DELAY_NO_SUCH_OPTION", "1"));
+
+        assertThat(output).containsPattern("FAILED 1 .*noSuchOption").containsPattern("FAILED 2 .*noSuchOption")
+                .doesNotContain("SENT");
+    }
+
+    /**
      * Runs {@link EnvironmentConfiguredMain} with {@code args} in a class loader of its own
      * ({@link ApplicationClassLoaderMain}), the address and key prefix in the environment; returns its output.
      */
     private static String runInApplicationClassLoader(String keyPrefix, List<String> args) throws Exception {
-        Path launcher = Path.of(ApplicationClassLoaderMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        List<String> launcherArgs = new ArrayList<>(List.of(System.getProperty("java.class.path")));
-        launcherArgs.addAll(args);
-        return run(ApplicationClassLoaderMain.class.getName(), launcher.toString(), List.of(),
+        return runInApplicationClassLoader(EnvironmentConfiguredMain.class, args,
                 Map.of("CAMEL_COMPONENT_REDIS_DELAY_ADDRESS", RedisServerExtension.redisUrl(),
-                        "CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX", keyPrefix),
-                launcherArgs);
+                        "CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX", keyPrefix));
+    }
+
+    /**
+     * Runs {@code mainClass} with {@code args} in a class loader of its own ({@link ApplicationClassLoaderMain}), with
+     * these environment variables; returns its output.
+     */
+    private static String runInApplicationClassLoader(
+            Class<?> mainClass, List<String> args, Map<String, String> environment)
+            throws Exception {
+        Path launcher = Path.of(ApplicationClassLoaderMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        List<String> launcherArgs = new ArrayList<>(List.of(System.getProperty("java.class.path"), mainClass.getName()));
+        launcherArgs.addAll(args);
+        return run(ApplicationClassLoaderMain.class.getName(), launcher.toString(), List.of(), environment, launcherArgs);
     }
 
     @Test

@@ -23,10 +23,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Runs {@link EnvironmentConfiguredMain} as an application server runs a web application, or a launcher its plugins:
- * its classes and libraries (Camel's and the component's) come from a class loader of their own, the thread's context
- * class loader, not from the JVM's system class loader. Its first argument is that class path; the others go to
- * {@link EnvironmentConfiguredMain}.
+ * Runs an application's main class as an application server runs a web application, or a launcher its plugins: its
+ * classes and libraries (Camel's and the component's) come from a class loader of their own, the thread's context class
+ * loader, not from the JVM's system class loader. Its first argument is that class path, its second the main class
+ * (such as {@link EnvironmentConfiguredMain}); the others go to that class.
  */
 public final class ApplicationClassLoaderMain {
 
@@ -40,7 +40,7 @@ public final class ApplicationClassLoaderMain {
         }
         URLClassLoader application = new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader());
         Thread.currentThread().setContextClassLoader(application);
-        application.loadClass(EnvironmentConfiguredMain.class.getName()).getMethod("main", String[].class)
-                .invoke(null, (Object) List.of(args).subList(1, args.length).toArray(String[]::new));
+        application.loadClass(args[1]).getMethod("main", String[].class)
+                .invoke(null, (Object) List.of(args).subList(2, args.length).toArray(String[]::new));
     }
 }
