@@ -103,6 +103,8 @@ public class RedisDelayComponent extends HealthCheckComponent {
     private volatile PropertyConfigurer strictEndpointConfigurer;
     /** Whether the environment's options were looked for ({@link #applyEnvironmentWithoutPlugin}); guarded by this. */
     private boolean environmentLooked;
+    /** Whether the environment's options are still to be bound: until a binding succeeds; guarded by this. */
+    private boolean environmentUnbound;
 
     public RedisDelayComponent() {
     }
@@ -185,18 +187,20 @@ public class RedisDelayComponent extends HealthCheckComponent {
      * variables name, as camel-main would have: Camel looks for plugins with the context's application class loader,
      * else with the JVM's system class loader, which does not see this jar where the application's jars come from a
      * class loader of their own (an application server's, a launcher's) and the context has none set. The variables
-     * then win over what was set before, property files included, as they do otherwise.
+     * then win over what was set before, property files included, as they do otherwise. A binding that fails (an
+     * unknown option) fails every endpoint, not only the first: none is made without the variables.
      */
     private synchronized void applyEnvironmentWithoutPlugin() {
-        if (environmentLooked) {
-            return;
+        if (!environmentLooked) {
+            environmentLooked = true;
+            environmentUnbound = getCamelContext().hasComponent("redis-delay") == this
+                    && RedisDelayEnvironmentVariables.addTo(getCamelContext());
         }
-        environmentLooked = true;
-        if (getCamelContext().hasComponent("redis-delay") == this
-                && RedisDelayEnvironmentVariables.addTo(getCamelContext())) {
+        if (environmentUnbound) {
             PropertyBindingSupport.build().withCamelContext(getCamelContext()).withTarget(this)
                     .withConfigurer(getComponentPropertyConfigurer()).withMandatory(true).withRemoveParameters(false)
                     .withIgnoreCase(true).withProperties(new RedisDelayEnvironmentVariables().componentOptions()).bind();
+            environmentUnbound = false;
         }
     }
 
