@@ -111,7 +111,7 @@ class CamelMainEnvironmentTest {
     void anUnknownVariableFailsEveryEndpointWhenTheApplicationHasAClassLoaderOfItsOwn() throws Exception {
         String keyPrefix = "env:" + UUID.randomUUID().toString().substring(0, 8);
 
-        String output = runInApplicationClassLoader(EnvironmentSendMain.class, List.of(),
+        String output = runInApplicationClassLoader(EnvironmentSendMain.class, List.of(), List.of(),
                 Map.of("CAMEL_COMPONENT_REDIS_DELAY_ADDRESS", RedisServerExtension.redisUrl(),
                         "CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX", keyPrefix,
                         "CAMEL_COMPONENT_REDIS_DELAY_NO_SUCH_OPTION", "1"));
@@ -120,27 +120,52 @@ class CamelMainEnvironmentTest {
                 .doesNotContain("SENT");
     }
 
+    /** Camel-main reads JVM system properties after the environment: they win over it. */
+    @Test
+    void aSystemPropertyWinsOverTheEnvironmentUnderCamelMain() throws Exception {
+        String keyPrefix = "sys:" + UUID.randomUUID().toString().substring(0, 8);
+
+        String output = runMain(List.of("-Dcamel.component.redis-delay.key-prefix=" + keyPrefix),
+                Map.of("CAMEL_COMPONENT_REDIS_DELAY_ADDRESS", RedisServerExtension.redisUrl(),
+                        "CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX", "from-environment"),
+                null, List.of());
+
+        assertThat(output).contains("KEY_PREFIX " + keyPrefix, "DELIVERED hello");
+    }
+
+    @Test
+    void aSystemPropertyWinsOverTheEnvironmentWhenTheApplicationHasAClassLoaderOfItsOwn() throws Exception {
+        String keyPrefix = "sys:" + UUID.randomUUID().toString().substring(0, 8);
+
+        String output = runInApplicationClassLoader(EnvironmentConfiguredMain.class,
+                List.of("-Dcamel.component.redis-delay.key-prefix=" + keyPrefix), List.of(),
+                Map.of("CAMEL_COMPONENT_REDIS_DELAY_ADDRESS", RedisServerExtension.redisUrl(),
+                        "CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX", "from-environment"));
+
+        assertThat(output).contains("KEY_PREFIX " + keyPrefix, "DELIVERED hello");
+    }
+
     /**
      * Runs {@link EnvironmentConfiguredMain} with {@code args} in a class loader of its own
      * ({@link ApplicationClassLoaderMain}), the address and key prefix in the environment; returns its output.
      */
     private static String runInApplicationClassLoader(String keyPrefix, List<String> args) throws Exception {
-        return runInApplicationClassLoader(EnvironmentConfiguredMain.class, args,
+        return runInApplicationClassLoader(EnvironmentConfiguredMain.class, List.of(), args,
                 Map.of("CAMEL_COMPONENT_REDIS_DELAY_ADDRESS", RedisServerExtension.redisUrl(),
                         "CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX", keyPrefix));
     }
 
     /**
      * Runs {@code mainClass} with {@code args} in a class loader of its own ({@link ApplicationClassLoaderMain}), with
-     * these environment variables; returns its output.
+     * these JVM options and environment variables; returns its output.
      */
     private static String runInApplicationClassLoader(
-            Class<?> mainClass, List<String> args, Map<String, String> environment)
+            Class<?> mainClass, List<String> jvmOptions, List<String> args, Map<String, String> environment)
             throws Exception {
         Path launcher = Path.of(ApplicationClassLoaderMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         List<String> launcherArgs = new ArrayList<>(List.of(System.getProperty("java.class.path"), mainClass.getName()));
         launcherArgs.addAll(args);
-        return run(ApplicationClassLoaderMain.class.getName(), launcher.toString(), List.of(), environment, launcherArgs);
+        return run(ApplicationClassLoaderMain.class.getName(), launcher.toString(), jvmOptions, environment, launcherArgs);
     }
 
     @Test
