@@ -187,8 +187,9 @@ public class RedisDelayComponent extends HealthCheckComponent {
      * variables name, as camel-main would have: Camel looks for plugins with the context's application class loader,
      * else with the JVM's system class loader, which does not see this jar where the application's jars come from a
      * class loader of their own (an application server's, a launcher's) and the context has none set. The variables
-     * then win over what was set before, property files included, as they do otherwise. A binding that fails (an
-     * unknown option) fails every endpoint, not only the first: none is made without the variables.
+     * then win over what was set before, property files included, as they do otherwise, but not over JVM system
+     * properties, which camel-main reads after them. A binding that fails (an unknown option) fails every endpoint, not
+     * only the first: none is made without the variables.
      */
     private synchronized void applyEnvironmentWithoutPlugin() {
         if (!environmentLooked) {

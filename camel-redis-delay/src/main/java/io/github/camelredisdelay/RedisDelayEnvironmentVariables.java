@@ -15,10 +15,12 @@
  */
 package io.github.camelredisdelay;
 
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.function.Predicate;
 
 import org.apache.camel.CamelContext;
@@ -63,12 +65,27 @@ public final class RedisDelayEnvironmentVariables implements LoadablePropertiesS
         return true;
     }
 
-    /** The component options the variables set, by name ({@code keyPrefix}), with their values. */
+    /**
+     * The component options the variables set, by name ({@code keyPrefix}), with their values; not those a JVM system
+     * property {@code camel.component.redis-delay.<option>} sets too, which camel-main reads after the environment.
+     */
     Map<String, Object> componentOptions() {
+        Set<String> systemOptions = new HashSet<>();
+        System.getProperties().stringPropertyNames().stream().filter(name -> name.startsWith(PROPERTY_PREFIX))
+                .forEach(name -> systemOptions.add(option(name).toLowerCase(Locale.ROOT)));
         Map<String, Object> options = new LinkedHashMap<>();
-        loadProperties().forEach((name, value) -> options.put(
-                StringHelper.dashToCamelCase(((String) name).substring(PROPERTY_PREFIX.length())), value));
+        loadProperties().forEach((name, value) -> {
+            String option = option((String) name);
+            if (!systemOptions.contains(option.toLowerCase(Locale.ROOT))) {
+                options.put(option, value);
+            }
+        });
         return options;
+    }
+
+    /** The option a property {@code camel.component.redis-delay.<option>} names, in camel case. */
+    private static String option(String property) {
+        return StringHelper.dashToCamelCase(property.substring(PROPERTY_PREFIX.length()));
     }
 
     @Override
