@@ -120,6 +120,16 @@ class CamelMainEnvironmentTest {
                 .doesNotContain("SENT");
     }
 
+    /** Where the component binds the variables itself, the failure says where the unknown option came from. */
+    @Test
+    void anUnknownVariableIsNamedInTheEndpointsFailureWhenTheApplicationHasAClassLoaderOfItsOwn() throws Exception {
+        String output = runInApplicationClassLoader(EnvironmentSendMain.class, List.of(), List.of(),
+                Map.of("CAMEL_COMPONENT_REDIS_DELAY_ADDRESS", RedisServerExtension.redisUrl(),
+                        "CAMEL_COMPONENT_REDIS_DELAY_NO_SUCH_OPTION", "1"));
+
+        assertThat(output).containsPattern("FAILED 1 .*CAMEL_COMPONENT_REDIS_DELAY_NO_SUCH_OPTION");
+    }
+
     /** Camel-main reads JVM system properties after the environment: they win over it. */
     @Test
     void aSystemPropertyWinsOverTheEnvironmentUnderCamelMain() throws Exception {
