@@ -39,6 +39,7 @@ import io.github.camelredisdelay.internal.SharedService;
 import io.github.camelredisdelay.internal.TransferTask;
 import io.github.camelredisdelay.internal.WakeChannels;
 import org.apache.camel.Endpoint;
+import org.apache.camel.PropertyBindingException;
 import org.apache.camel.builder.ThreadPoolProfileBuilder;
 import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.PropertyConfigurer;
@@ -198,9 +199,17 @@ public class RedisDelayComponent extends HealthCheckComponent {
                     && RedisDelayEnvironmentVariables.addTo(getCamelContext());
         }
         if (environmentUnbound) {
-            PropertyBindingSupport.build().withCamelContext(getCamelContext()).withTarget(this)
-                    .withConfigurer(getComponentPropertyConfigurer()).withMandatory(true).withRemoveParameters(false)
-                    .withIgnoreCase(true).withProperties(new RedisDelayEnvironmentVariables().componentOptions()).bind();
+            try {
+                PropertyBindingSupport.build().withCamelContext(getCamelContext()).withTarget(this)
+                        .withConfigurer(getComponentPropertyConfigurer()).withMandatory(true).withRemoveParameters(false)
+                        .withIgnoreCase(true).withProperties(new RedisDelayEnvironmentVariables().componentOptions())
+                        .bind();
+            } catch (PropertyBindingException e) {
+                throw new IllegalArgumentException(
+                        "The environment variable " + RedisDelayEnvironmentVariables.variable(e.getPropertyName())
+                                                   + " does not configure the redis-delay component: " + e.getMessage(),
+                        e);
+            }
             environmentUnbound = false;
         }
     }

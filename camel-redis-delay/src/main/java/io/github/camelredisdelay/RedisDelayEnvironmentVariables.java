@@ -98,9 +98,12 @@ public final class RedisDelayEnvironmentVariables implements LoadablePropertiesS
         if (!name.startsWith(PROPERTY_PREFIX)) {
             return null;
         }
-        String option = name.substring(PROPERTY_PREFIX.length());
-        return environment.get(VARIABLE_PREFIX + option.replaceAll("([a-z0-9])([A-Z])", "$1_$2").replace('-', '_')
-                .toUpperCase(Locale.ROOT));
+        return environment.get(variable(name.substring(PROPERTY_PREFIX.length())));
+    }
+
+    /** The variable that sets {@code option} ({@code keyPrefix} or {@code key-prefix}). */
+    static String variable(String option) {
+        return VARIABLE_PREFIX + option.replaceAll("([a-z0-9])([A-Z])", "$1_$2").replace('-', '_').toUpperCase(Locale.ROOT);
     }
 
     @Override
