@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -35,6 +36,8 @@ import io.github.camelredisdelay.test.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -46,14 +49,68 @@ import static org.assertj.core.api.Assertions.assertThat;
 @CamelSide
 class CamelMainEnvironmentTest {
 
-    @Test
-    void environmentVariablesConfigureTheComponentUnderCamelMain() throws Exception {
+    /** How the application's jars, Camel's and the component's among them, are loaded. */
+    enum Launch {
+        /** From the JVM's class path, as camel-main's own launcher and an uber-jar do. */
+        CLASS_PATH,
+        /**
+         * By a class loader of their own ({@link ApplicationClassLoaderMain}), as an application server loads a web
+         * application's libraries, or a launcher its plugins: the JVM's system class loader does not see them.
+         */
+        OWN_CLASS_LOADER;
+
+        /** Runs {@code mainClass} with these JVM options, arguments and environment variables; its output. */
+        String run(Class<?> mainClass, List<String> jvmOptions, List<String> args, Map<String, String> environment)
+                throws Exception {
+            String classPath = System.getProperty("java.class.path");
+            if (this == CLASS_PATH) {
+                return CamelMainEnvironmentTest.run(mainClass.getName(), classPath, jvmOptions, environment, args);
+            }
+            Path launcher = Path.of(ApplicationClassLoaderMain.class.getProtectionDomain().getCodeSource().getLocation()
+                    .toURI());
+            List<String> launcherArgs = new ArrayList<>(List.of(classPath, mainClass.getName()));
+            launcherArgs.addAll(args);
+            return CamelMainEnvironmentTest.run(ApplicationClassLoaderMain.class.getName(), launcher.toString(),
+                    jvmOptions, environment, launcherArgs);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Launch.class)
+    void environmentVariablesConfigureTheComponentUnderCamelMain(Launch launch) throws Exception {
         String keyPrefix = "env:" + UUID.randomUUID().toString().substring(0, 8);
 
-        String output = runMain(keyPrefix, List.of());
+        String output = launch.run(EnvironmentConfiguredMain.class, List.of(), List.of(), addressAnd(keyPrefix));
 
         assertThat(output).contains("ADDRESS " + RedisServerExtension.redisUrl(), "KEY_PREFIX " + keyPrefix,
                 "DELIVERED hello");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Launch.class)
+    void environmentVariablesWinOverAPropertyFileUnderCamelMain(Launch launch, @TempDir Path directory)
+            throws Exception {
+        String keyPrefix = "env:" + UUID.randomUUID().toString().substring(0, 8);
+        Path properties = directory.resolve("application.properties");
+        Files.writeString(properties, "camel.component.redis-delay.key-prefix=from-file\n");
+
+        String output = launch.run(EnvironmentConfiguredMain.class, List.of(), List.of(properties.toString()),
+                addressAnd(keyPrefix));
+
+        assertThat(output).contains("KEY_PREFIX " + keyPrefix, "DELIVERED hello");
+    }
+
+    /** Camel-main reads JVM system properties after the environment: they win over it. */
+    @ParameterizedTest
+    @EnumSource(Launch.class)
+    void aSystemPropertyWinsOverTheEnvironmentUnderCamelMain(Launch launch) throws Exception {
+        String keyPrefix = "sys:" + UUID.randomUUID().toString().substring(0, 8);
+
+        String output = launch.run(EnvironmentConfiguredMain.class,
+                List.of("-Dcamel.component.redis-delay.key-prefix=" + keyPrefix), List.of(),
+                addressAnd("from-environment"));
+
+        assertThat(output).contains("KEY_PREFIX " + keyPrefix, "DELIVERED hello");
     }
 
     /**
@@ -68,39 +125,13 @@ class CamelMainEnvironmentTest {
         Files.createDirectories(factory.getParent());
         Files.writeString(factory, "class=" + OtherLibraryPropertiesSource.class.getName() + "\n");
 
-        String output = runMain(
+        String output = run(EnvironmentConfiguredMain.class.getName(),
+                System.getProperty("java.class.path") + File.pathSeparator + directory,
                 List.of("-DotherLibrary.camel.component.redis-delay.address=" + RedisServerExtension.redisUrl()),
-                Map.of("CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX", keyPrefix), directory, List.of());
+                Map.of("CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX", keyPrefix), List.of());
 
         assertThat(output).contains("ADDRESS " + RedisServerExtension.redisUrl(), "KEY_PREFIX " + keyPrefix,
                 "DELIVERED hello");
-    }
-
-    /**
-     * An application server (a web application's libraries), Spring Boot's executable jar or a launcher loads the
-     * application's jars, the component's and Camel's, with a class loader of their own: the JVM's system class loader
-     * does not see them.
-     */
-    @Test
-    void environmentVariablesConfigureTheComponentLoadedByAnApplicationsOwnClassLoader() throws Exception {
-        String keyPrefix = "env:" + UUID.randomUUID().toString().substring(0, 8);
-
-        String output = runInApplicationClassLoader(keyPrefix, List.of());
-
-        assertThat(output).contains("ADDRESS " + RedisServerExtension.redisUrl(), "KEY_PREFIX " + keyPrefix,
-                "DELIVERED hello");
-    }
-
-    @Test
-    void environmentVariablesWinOverAPropertyFileWhenTheApplicationHasAClassLoaderOfItsOwn(@TempDir Path directory)
-            throws Exception {
-        String keyPrefix = "env:" + UUID.randomUUID().toString().substring(0, 8);
-        Path properties = directory.resolve("application.properties");
-        Files.writeString(properties, "camel.component.redis-delay.key-prefix=from-file\n");
-
-        String output = runInApplicationClassLoader(keyPrefix, List.of(properties.toString()));
-
-        assertThat(output).contains("KEY_PREFIX " + keyPrefix, "DELIVERED hello");
     }
 
     /**
@@ -110,11 +141,10 @@ class CamelMainEnvironmentTest {
     @Test
     void anUnknownVariableFailsEveryEndpointWhenTheApplicationHasAClassLoaderOfItsOwn() throws Exception {
         String keyPrefix = "env:" + UUID.randomUUID().toString().substring(0, 8);
+        Map<String, String> environment = new HashMap<>(addressAnd(keyPrefix));
+        environment.put("CAMEL_COMPONENT_REDIS_DELAY_NO_SUCH_OPTION", "1");
 
-        String output = runInApplicationClassLoader(EnvironmentSendMain.class, List.of(), List.of(),
-                Map.of("CAMEL_COMPONENT_REDIS_DELAY_ADDRESS", RedisServerExtension.redisUrl(),
-                        "CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX", keyPrefix,
-                        "CAMEL_COMPONENT_REDIS_DELAY_NO_SUCH_OPTION", "1"));
+        String output = Launch.OWN_CLASS_LOADER.run(EnvironmentSendMain.class, List.of(), List.of(), environment);
 
         assertThat(output).containsPattern("FAILED 1 .*noSuchOption").containsPattern("FAILED 2 .*noSuchOption")
                 .doesNotContain("SENT");
@@ -123,91 +153,17 @@ class CamelMainEnvironmentTest {
     /** Where the component binds the variables itself, the failure says where the unknown option came from. */
     @Test
     void anUnknownVariableIsNamedInTheEndpointsFailureWhenTheApplicationHasAClassLoaderOfItsOwn() throws Exception {
-        String output = runInApplicationClassLoader(EnvironmentSendMain.class, List.of(), List.of(),
+        String output = Launch.OWN_CLASS_LOADER.run(EnvironmentSendMain.class, List.of(), List.of(),
                 Map.of("CAMEL_COMPONENT_REDIS_DELAY_ADDRESS", RedisServerExtension.redisUrl(),
                         "CAMEL_COMPONENT_REDIS_DELAY_NO_SUCH_OPTION", "1"));
 
         assertThat(output).containsPattern("FAILED 1 .*CAMEL_COMPONENT_REDIS_DELAY_NO_SUCH_OPTION");
     }
 
-    /** Camel-main reads JVM system properties after the environment: they win over it. */
-    @Test
-    void aSystemPropertyWinsOverTheEnvironmentUnderCamelMain() throws Exception {
-        String keyPrefix = "sys:" + UUID.randomUUID().toString().substring(0, 8);
-
-        String output = runMain(List.of("-Dcamel.component.redis-delay.key-prefix=" + keyPrefix),
-                Map.of("CAMEL_COMPONENT_REDIS_DELAY_ADDRESS", RedisServerExtension.redisUrl(),
-                        "CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX", "from-environment"),
-                null, List.of());
-
-        assertThat(output).contains("KEY_PREFIX " + keyPrefix, "DELIVERED hello");
-    }
-
-    @Test
-    void aSystemPropertyWinsOverTheEnvironmentWhenTheApplicationHasAClassLoaderOfItsOwn() throws Exception {
-        String keyPrefix = "sys:" + UUID.randomUUID().toString().substring(0, 8);
-
-        String output = runInApplicationClassLoader(EnvironmentConfiguredMain.class,
-                List.of("-Dcamel.component.redis-delay.key-prefix=" + keyPrefix), List.of(),
-                Map.of("CAMEL_COMPONENT_REDIS_DELAY_ADDRESS", RedisServerExtension.redisUrl(),
-                        "CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX", "from-environment"));
-
-        assertThat(output).contains("KEY_PREFIX " + keyPrefix, "DELIVERED hello");
-    }
-
-    /**
-     * Runs {@link EnvironmentConfiguredMain} with {@code args} in a class loader of its own
-     * ({@link ApplicationClassLoaderMain}), the address and key prefix in the environment; returns its output.
-     */
-    private static String runInApplicationClassLoader(String keyPrefix, List<String> args) throws Exception {
-        return runInApplicationClassLoader(EnvironmentConfiguredMain.class, List.of(), args,
-                Map.of("CAMEL_COMPONENT_REDIS_DELAY_ADDRESS", RedisServerExtension.redisUrl(),
-                        "CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX", keyPrefix));
-    }
-
-    /**
-     * Runs {@code mainClass} with {@code args} in a class loader of its own ({@link ApplicationClassLoaderMain}), with
-     * these JVM options and environment variables; returns its output.
-     */
-    private static String runInApplicationClassLoader(
-            Class<?> mainClass, List<String> jvmOptions, List<String> args, Map<String, String> environment)
-            throws Exception {
-        Path launcher = Path.of(ApplicationClassLoaderMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        List<String> launcherArgs = new ArrayList<>(List.of(System.getProperty("java.class.path"), mainClass.getName()));
-        launcherArgs.addAll(args);
-        return run(ApplicationClassLoaderMain.class.getName(), launcher.toString(), jvmOptions, environment, launcherArgs);
-    }
-
-    @Test
-    void environmentVariablesWinOverAPropertyFileUnderCamelMain(@TempDir Path directory) throws Exception {
-        String keyPrefix = "env:" + UUID.randomUUID().toString().substring(0, 8);
-        Path properties = directory.resolve("application.properties");
-        Files.writeString(properties, "camel.component.redis-delay.key-prefix=from-file\n");
-
-        String output = runMain(keyPrefix, List.of(properties.toString()));
-
-        assertThat(output).contains("KEY_PREFIX " + keyPrefix, "DELIVERED hello");
-    }
-
-    /**
-     * Runs {@link EnvironmentConfiguredMain} with the address and key prefix in the environment; returns its output.
-     */
-    private static String runMain(String keyPrefix, List<String> args) throws Exception {
-        return runMain(List.of(), Map.of("CAMEL_COMPONENT_REDIS_DELAY_ADDRESS", RedisServerExtension.redisUrl(),
-                "CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX", keyPrefix), null, args);
-    }
-
-    /**
-     * Runs {@link EnvironmentConfiguredMain} with these JVM options and environment variables, and
-     * {@code lastOnClassPath} (if any) after the test's class path; returns its output.
-     */
-    private static String runMain(
-            List<String> jvmOptions, Map<String, String> environment, Path lastOnClassPath,
-            List<String> args)
-            throws Exception {
-        String classPath = System.getProperty("java.class.path")
-                           + (lastOnClassPath == null ? "" : File.pathSeparator + lastOnClassPath);
-        return run(EnvironmentConfiguredMain.class.getName(), classPath, jvmOptions, environment, args);
+    /** The test Redis' address and {@code keyPrefix}, as environment variables. */
+    private static Map<String, String> addressAnd(String keyPrefix) {
+        return Map.of("CAMEL_COMPONENT_REDIS_DELAY_ADDRESS", RedisServerExtension.redisUrl(),
+                "CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX", keyPrefix);
     }
 
     /** Runs {@code mainClass} from {@code classPath} with these JVM options and environment variables; its output. */
