@@ -102,7 +102,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
     private final Map<MigrationProgress, String> migrations = new ConcurrentHashMap<>();
     private volatile PropertyConfigurer strictComponentConfigurer;
     private volatile PropertyConfigurer strictEndpointConfigurer;
-    /** Whether the environment's options were looked for ({@link #applyEnvironmentWithoutPlugin}); guarded by this. */
+    /** Whether the environment's options were looked for ({@link #applyEnvironment}); guarded by this. */
     private boolean environmentLooked;
     /** Whether the environment's options are still to be bound: until a binding succeeds; guarded by this. */
     private boolean environmentUnbound;
@@ -136,7 +136,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
 
     @Override
     protected Endpoint createEndpoint(String uri, String remaining, Map<String, Object> parameters) throws Exception {
-        applyEnvironmentWithoutPlugin();
+        applyEnvironment();
         QueueNames.validate(remaining);
         if (configuration.getMigrateFrom() != null) {
             // every queue's consumers, dead-letter queues' too, would migrate it: the first to start would take it all
@@ -183,16 +183,17 @@ public class RedisDelayComponent extends HealthCheckComponent {
     }
 
     /**
-     * Before the first endpoint of the component named {@code redis-delay}, where Camel did not find
-     * {@link RedisDelayEnvironmentPlugin}, adds the environment's properties source and sets the component options its
-     * variables name, as camel-main would have: Camel looks for plugins with the context's application class loader,
-     * else with the JVM's system class loader, which does not see this jar where the application's jars come from a
-     * class loader of their own (an application server's, a launcher's) and the context has none set. The variables
-     * then win over what was set before, property files included, as they do otherwise, but not over JVM system
-     * properties, which camel-main reads after them. A binding that fails (an unknown option) fails every endpoint, not
-     * only the first: none is made without the variables.
+     * Before the first endpoint of the component named {@code redis-delay}, adds the environment's properties source
+     * ({@link RedisDelayEnvironmentVariables}) to the context and sets the component options its variables name, as
+     * camel-main does for the components it knows by name. Not through a service Camel looks up as the context is
+     * built: Camel takes one {@code properties-source-factory}, which belongs to the application (camel-microprofile-
+     * config's, say), and looks for {@code ContextServicePlugin}s with the context's application class loader, else the
+     * JVM's system class loader, which may not see this jar (the application's jars in a class loader of their own) or
+     * see another copy of it (the build fails). The variables win over what was set before, property files included,
+     * but not over JVM system properties, which camel-main reads after them. A binding that fails (an unknown option)
+     * fails every endpoint, not only the first: none is made without the variables.
      */
-    private synchronized void applyEnvironmentWithoutPlugin() {
+    private synchronized void applyEnvironment() {
         if (!environmentLooked) {
             environmentLooked = true;
             environmentUnbound = getCamelContext().hasComponent("redis-delay") == this

@@ -33,10 +33,10 @@ import org.apache.camel.util.StringHelper;
  * Turns the environment variables {@code CAMEL_COMPONENT_REDIS_DELAY_<OPTION>} into the properties
  * {@code camel.component.redis-delay.<option>}, as camel-main does for the components it knows by name: it cannot tell
  * where the dash of {@code redis-delay} goes and would read {@code CAMEL_COMPONENT_REDIS_DELAY_ADDRESS} as option
- * {@code delay-address} of a component {@code redis}. {@link RedisDelayEnvironmentPlugin} adds this source to every
- * CamelContext's properties that Camel finds the plugin for, and the component to the others
- * ({@link RedisDelayComponent}). It comes first in Camel's order of sources ({@link #getOrder()}), ahead of property
- * files (ordered from 100 on), so the environment wins over them, as it does in camel-main.
+ * {@code delay-address} of a component {@code redis}. The component adds this source to its CamelContext's properties
+ * before its first endpoint ({@link RedisDelayComponent}). It comes first in Camel's order of sources
+ * ({@link #getOrder()}), ahead of property files (ordered from 100 on), so the environment wins over them, as it does
+ * in camel-main.
  */
 public final class RedisDelayEnvironmentVariables implements LoadablePropertiesSource, Ordered {
 
