@@ -411,6 +411,53 @@ class RedriveTest extends RedisDelayTestSupport {
     }
 
     /**
+     * A dead letter the dead-letter queue's consumer failed and scheduled again an hour ahead, whose id the queue holds
+     * again (a newer message): a redrive, of all or by its id, cannot move it back, and leaves it scheduled for its own
+     * retry, not ready for that consumer at once.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = { false, true })
+    void redriveThatCannotMoveAScheduledDeadLetterLeavesItScheduledForItsRetry(boolean byId) throws Exception {
+        String uri = "redis-delay:jobs?retrySchedule=10";
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri + "&maxDeliveries=1").process(RedriveTest.this::failOrRecord);
+                from("redis-delay:jobs.dead?retrySchedule=1h").routeId("alerts").process(e -> {
+                    throw new IllegalStateException("alerting down");
+                });
+            }
+        }).createProducerTemplate();
+        failing.add("j1");
+        producer.sendBodyAndHeader(uri, "j1", RedisDelayConstants.MESSAGE_ID, "j1");
+        await().atMost(Duration.ofSeconds(10)).until(() -> "scheduled".equals(peekState(producer, "jobs.dead")));
+        producer.getCamelContext().getRouteController().stopRoute("alerts");
+        failing.clear();
+        producer.sendBodyAndHeaders(uri, "newer j1", Map.of(RedisDelayConstants.MESSAGE_ID, "j1",
+                RedisDelayConstants.DELAY, 3_600_000L));
+
+        Object moved = byId
+                ? producer.requestBodyAndHeader(uri + "&operation=redrive", null, RedisDelayConstants.MESSAGE_ID, "j1")
+                : producer.requestBody(uri + "&operation=redrive", (Object) null);
+
+        assertThat(moved).isIn(0L, false);
+        assertThat(peekState(producer, "jobs.dead")).isEqualTo("scheduled");
+        Object scheduledFor = producer.request("redis-delay:jobs.dead?operation=peek",
+                e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "j1")).getMessage()
+                .getHeader(RedisDelayConstants.SCHEDULED_FOR);
+        assertThat((Long) scheduledFor).isGreaterThan(System.currentTimeMillis() + 1_800_000L);
+        Map<?, ?> stats = producer.requestBody("redis-delay:jobs.dead?operation=stats", null, Map.class);
+        assertThat(stats.get("ready")).isEqualTo(0L);
+        assertThat(stats.get("scheduled")).isEqualTo(1L);
+    }
+
+    private static Object peekState(ProducerTemplate producer, String queue) {
+        return producer.request("redis-delay:" + queue + "?operation=peek",
+                e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "j1")).getMessage()
+                .getHeader(RedisDelayConstants.STATE);
+    }
+
+    /**
      * A consumer of the dead-letter queue that took a dead letter and died holding it (here a ConsumerTemplate that
      * never finishes with it) lets its lease expire: nobody works on that dead letter any more, and a redrive, of all
      * or by its id, moves it back.
