@@ -538,6 +538,32 @@ class RedriveTest extends RedisDelayTestSupport {
         assertThat(redis().getStream(key("all.dead", "ready")).size()).as("b's dead letter stays").isEqualTo(1);
     }
 
+    /**
+     * A dead-letter queue shared by queues a and b, whose consumer failed b's dead letter and scheduled it again an
+     * hour ahead: a redrive of queue a leaves that dead letter to b, scheduled for its retry, not ready at once.
+     */
+    @Test
+    void redriveFromASharedDeadLetterQueueLeavesAnotherQueuesScheduledDeadLetterScheduled() throws Exception {
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:b?deadLetterQueue=all.dead&maxDeliveries=1").process(RedriveTest.this::failOrRecord);
+                from("redis-delay:all.dead?retrySchedule=1h").routeId("alerts").process(e -> {
+                    throw new IllegalStateException("alerting down");
+                });
+            }
+        }).createProducerTemplate();
+        failing.add("j1");
+        producer.sendBodyAndHeader("redis-delay:b", "j1", RedisDelayConstants.MESSAGE_ID, "j1");
+        await().atMost(Duration.ofSeconds(10)).until(() -> "scheduled".equals(peekState(producer, "all.dead")));
+        producer.getCamelContext().getRouteController().stopRoute("alerts");
+
+        Object moved = producer.requestBody("redis-delay:a?deadLetterQueue=all.dead&operation=redrive", (Object) null);
+
+        assertThat(moved).isEqualTo(0L);
+        assertThat(peekState(producer, "all.dead")).isEqualTo("scheduled");
+    }
+
     @Test
     void theDeadLetterQueueARouteNamesWinsOverTheDefaultOfAConsumerTemplateThatReceivedFirst() throws Exception {
         CamelContext node = startContext(new RouteBuilder() {
