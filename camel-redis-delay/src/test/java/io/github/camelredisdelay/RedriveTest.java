@@ -451,6 +451,39 @@ class RedriveTest extends RedisDelayTestSupport {
         assertThat(stats.get("scheduled")).isEqualTo(1L);
     }
 
+    /**
+     * A redrive with a limit makes ready the dead letters the dead-letter queue's consumer scheduled again, up to the
+     * limit, before it lists them after the older ready ones: one the limit then leaves stays scheduled for its retry.
+     */
+    @Test
+    void redriveWithALimitLeavesAScheduledDeadLetterItDoesNotReachScheduledForItsRetry() throws Exception {
+        String uri = "redis-delay:jobs?retrySchedule=10";
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri + "&maxDeliveries=1").process(RedriveTest.this::failOrRecord);
+                from("redis-delay:jobs.dead?retrySchedule=1h").routeId("alerts").process(e -> {
+                    throw new IllegalStateException("alerting down");
+                });
+            }
+        }).createProducerTemplate();
+        failing.addAll(List.of("j1", "j0"));
+        producer.sendBodyAndHeader(uri, "j1", RedisDelayConstants.MESSAGE_ID, "j1");
+        await().atMost(Duration.ofSeconds(10)).until(() -> "scheduled".equals(peekState(producer, "jobs.dead")));
+        producer.getCamelContext().getRouteController().stopRoute("alerts");
+        producer.sendBodyAndHeader(uri, "j0", RedisDelayConstants.MESSAGE_ID, "j0");
+        await().atMost(Duration.ofSeconds(10)).until(() -> redis().getStream(key("jobs.dead", "ready")).size() == 1);
+        failing.clear();
+
+        Object moved = producer.requestBodyAndHeader(uri + "&operation=redrive", null,
+                RedisDelayConstants.REDRIVE_LIMIT, 1);
+
+        assertThat(moved).isEqualTo(1L);
+        await().atMost(Duration.ofSeconds(5)).until(() -> delivered.size() == 1);
+        assertThat(delivered.get(0).getBody()).isEqualTo("j0");
+        assertThat(peekState(producer, "jobs.dead")).isEqualTo("scheduled");
+    }
+
     private static Object peekState(ProducerTemplate producer, String queue) {
         return producer.request("redis-delay:" + queue + "?operation=peek",
                 e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "j1")).getMessage()
