@@ -62,6 +62,7 @@ public enum LuaScript {
     DEAD_LETTER_IDS("dead-letter-ids.lua", RScript.Mode.READ_WRITE),
     DISCARD("discard.lua", RScript.Mode.READ_WRITE),
     REDRIVE_CLAIM("redrive-claim.lua", RScript.Mode.READ_WRITE),
+    REDRIVE_RETURN("redrive-return.lua", RScript.Mode.READ_WRITE),
     TIME("time.lua", RScript.Mode.READ_ONLY),
     PROBE("probe.lua", RScript.Mode.READ_WRITE),
     /**

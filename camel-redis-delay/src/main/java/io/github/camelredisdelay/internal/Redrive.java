@@ -16,10 +16,14 @@
 package io.github.camelredisdelay.internal;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Predicate;
+import java.util.function.ToLongFunction;
 
 import io.github.camelredisdelay.OnDuplicate;
 import org.slf4j.Logger;
@@ -32,13 +36,14 @@ import org.slf4j.LoggerFactory;
  * crash in between leaves a duplicate, never a loss. A moved message keeps its id (a later dead letter of an id, stored
  * as {@code <id>#<stream entry>} or {@code <id>#<stream entry>.<n>}, goes back under the id), body and headers, loses
  * the dead-letter headers and starts with a fresh delivery count. Dead letters a consumer of the dead-letter queue
- * failed and scheduled again (its {@code retrySchedule}) are made ready first, and moved as the others. Dead letters
- * such a consumer has fetched are left alone, unless it let their lease expire (it died or hangs), and so is one whose
- * id the queue holds again (a newer message with that id, or another dead letter of the id just moved), one another
- * queue dead-lettered (a dead-letter queue that several queues share), or one that cannot be read (with a warning). One
- * such a consumer fetches between the claim and the removal is in both queues afterwards, with a warning, and is not
- * counted as moved. Each dead letter is claimed before it is copied ({@code redrive-claim.lua}), so that of redrives
- * running at once only one moves it.
+ * failed and scheduled again (its {@code retrySchedule}) are made ready first, and moved as the others; those of them
+ * it does not move go back to the due set for their own due time ({@code redrive-return.lua}). Dead letters such a
+ * consumer has fetched are left alone, unless it let their lease expire (it died or hangs), and so is one whose id the
+ * queue holds again (a newer message with that id, or another dead letter of the id just moved), one another queue
+ * dead-lettered (a dead-letter queue that several queues share), or one that cannot be read (with a warning). One such
+ * a consumer fetches between the claim and the removal is in both queues afterwards, with a warning, and is not counted
+ * as moved. Each dead letter is claimed before it is copied ({@code redrive-claim.lua}), so that of redrives running at
+ * once only one moves it.
  */
 public final class Redrive {
 
@@ -72,9 +77,15 @@ public final class Redrive {
         // fails again before it is removed here is dead-lettered as <id>#<stream entry>, on the shard that id picks,
         // which may be one not listed yet
         Map<QueueShard, ReadyListing> listings = new LinkedHashMap<>();
+        // per shard, the dead letters made ready below: those the limit leaves unlisted go back to the due set
+        Map<QueueShard, ReadyListing> madeReady = new LinkedHashMap<>();
         for (QueueShard shard : deadLetterQueue.all()) {
+            ReadyListing before = shard.inspection().readyListing("");
+            before.fixLast();
             // dead letters a consumer of the dead-letter queue failed and scheduled again: ready now, so listed too
-            shard.makeReady(true, limit, PAGE);
+            if (shard.makeReady(true, limit, PAGE) > 0) {
+                madeReady.put(shard, before.following());
+            }
             ReadyListing listing = shard.inspection().readyListing("");
             listing.fixLast();
             listings.put(shard, listing);
@@ -87,13 +98,20 @@ public final class Redrive {
             do {
                 asked = (int) Math.min(PAGE, limit - moved);
                 page = listing.next(asked);
-                PageOutcome outcome = move(shard, page, id -> true, due);
+                PageOutcome outcome = move(shard, page, id -> true, due, Redrive::recordDue);
                 moved += outcome.moved();
                 ofOtherQueues += outcome.ofOtherQueues();
             } while (page.size() == asked && moved < limit);
             if (moved >= limit) {
                 break;
             }
+        }
+        if (moved >= limit) {
+            madeReady.forEach((shard, made) -> {
+                for (List<ReadyEntry> page = made.next(PAGE); !page.isEmpty(); page = made.next(PAGE)) {
+                    shard.inspection().returnToDueSet(page, Redrive::recordDue);
+                }
+            });
         }
         reportOtherQueues(ofOtherQueues);
         return moved;
@@ -117,17 +135,27 @@ public final class Redrive {
      * @return {@code true} when one was moved
      */
     public boolean one(String messageId, DueTime due) {
-        PageOutcome found = search(messageId, due);
-        if (found.moved() == 0 && madeReady(messageId)) {
-            found = search(messageId, due);
+        PageOutcome found = search(messageId, due, Map.of());
+        if (found.moved() == 0) {
+            Map<String, Long> madeReady = madeReady(messageId);
+            if (!madeReady.isEmpty()) {
+                found = search(messageId, due, madeReady);
+            }
         }
         reportOtherQueues(found.ofOtherQueues());
         return found.moved() > 0;
     }
 
-    /** Looks for a ready dead letter of this id ({@link #one}) and moves it; stops at the first that moves. */
-    private PageOutcome search(String messageId, DueTime due) {
+    /**
+     * Looks for a ready dead letter of this id ({@link #one}) and moves it; stops at the first that moves, unless dead
+     * letters were made ready for the search: the others then go back to the due set, as those that do not move.
+     *
+     * @param madeReady the due times of the dead letters {@link #madeReady} made ready, by their stored ids
+     */
+    private PageOutcome search(String messageId, DueTime due, Map<String, Long> madeReady) {
+        long moved = 0;
         long ofOtherQueues = 0;
+        ToLongFunction<ReadyEntry> dueOf = entry -> madeReady.getOrDefault(entry.messageId(), recordDue(entry));
         for (QueueShard shard : deadLetterQueue.allFrom(messageId)) {
             ReadyListing listing = shard.inspection().readyListing(messageId);
             // a page of the stream per call, each after the last: the search ends with the listing
@@ -136,26 +164,28 @@ public final class Redrive {
                 if (entry.messageId().isEmpty()) {
                     continue;
                 }
-                // asked by the message's id, or by the one a later dead letter of it is stored under
+                // asked by the message's id, or by the one a later dead letter of it is stored under; none once one moved
+                boolean looking = moved == 0;
                 PageOutcome outcome = move(shard, found,
-                        id -> id.equals(messageId) || entry.messageId().equals(messageId), due);
-                if (outcome.moved() > 0) {
-                    return new PageOutcome(1, ofOtherQueues);
+                        id -> looking && (id.equals(messageId) || entry.messageId().equals(messageId)), due, dueOf);
+                moved += outcome.moved();
+                ofOtherQueues += looking ? outcome.ofOtherQueues() : 0;
+                if (moved > 0 && madeReady.isEmpty()) {
+                    return new PageOutcome(moved, ofOtherQueues);
                 }
-                ofOtherQueues += outcome.ofOtherQueues();
             }
         }
-        return new PageOutcome(0, ofOtherQueues);
+        return new PageOutcome(moved, ofOtherQueues);
     }
 
     /**
      * Makes the dead letters of this id that a consumer of the dead-letter queue failed and scheduled again ready now:
      * the one under the id, on its shard, and later ones under {@code <id>#...} on any shard.
      *
-     * @return whether any was made ready
+     * @return the due times they were scheduled for, by their stored ids
      */
-    private boolean madeReady(String messageId) {
-        boolean any = false;
+    private Map<String, Long> madeReady(String messageId) {
+        Map<String, Long> dueTimes = new HashMap<>();
         for (QueueShard shard : deadLetterQueue.all()) {
             List<String> ids = new ArrayList<>(shard.inspection().suffixedIds(messageId));
             if (shard == deadLetterQueue.forMessage(messageId)) {
@@ -163,14 +193,22 @@ public final class Redrive {
             }
             boolean rescheduled = false;
             for (String id : ids) {
-                rescheduled |= shard.reschedule(id, DueTime.at(0)).scheduled();
+                InspectedMessage scheduled = shard.inspection().peek(id);
+                if (scheduled != null && shard.reschedule(id, DueTime.at(0)).scheduled()) {
+                    dueTimes.put(id, scheduled.dueAt());
+                    rescheduled = true;
+                }
             }
             if (rescheduled) {
                 shard.makeReady(false, Long.MAX_VALUE, PAGE);
-                any = true;
             }
         }
-        return any;
+        return dueTimes;
+    }
+
+    /** The due time a dead letter's record holds: the one it was scheduled for, kept when a redrive made it ready. */
+    private static long recordDue(ReadyEntry entry) {
+        return StoredRecord.dueAt(entry.record());
     }
 
     /** What {@link #move} did with a page of dead letters. */
@@ -183,12 +221,17 @@ public final class Redrive {
 
     /**
      * Moves the dead letters of a page that are this queue's and {@code wanted}: they are claimed in one call first,
-     * and those another redrive running at once holds are left to it.
+     * and those another redrive running at once holds are left to it. Those not moved that the redrive made ready
+     * before their due time go back to the due set.
      *
      * @param wanted whether the message's own id is one to move
+     * @param dueOf  the due time a dead letter not moved goes back to the due set for, while it is still ahead
      */
-    private PageOutcome move(QueueShard source, List<ReadyEntry> page, Predicate<String> wanted, DueTime due) {
+    private PageOutcome move(
+            QueueShard source, List<ReadyEntry> page, Predicate<String> wanted, DueTime due,
+            ToLongFunction<ReadyEntry> dueOf) {
         Map<String, Candidate> candidates = new LinkedHashMap<>();
+        List<ReadyEntry> readable = new ArrayList<>(page.size());
         long ofOtherQueues = 0;
         for (ReadyEntry entry : page) {
             Envelope stored;
@@ -201,6 +244,7 @@ public final class Redrive {
                         entry.messageId(), source.name(), e.getMessage());
                 continue;
             }
+            readable.add(entry);
             String id = DeadLetters.originalId(entry.messageId(), stored.headers());
             if (!wanted.test(id)) {
                 // an id of the message's own that only starts like the one looked for
@@ -213,12 +257,15 @@ public final class Redrive {
             }
             candidates.put(entry.entryId(), new Candidate(entry, id, stored));
         }
-        long moved = 0;
+        Set<ReadyEntry> moved = new HashSet<>();
         for (ReadyEntry claimed : source.inspection().claimForRedrive(
                 candidates.values().stream().map(Candidate::entry).toList(), token, CLAIM_MS)) {
-            moved += moveClaimed(source, candidates.get(claimed.entryId()), due) ? 1 : 0;
+            if (moveClaimed(source, candidates.get(claimed.entryId()), due)) {
+                moved.add(claimed);
+            }
         }
-        return new PageOutcome(moved, ofOtherQueues);
+        source.inspection().returnToDueSet(readable.stream().filter(entry -> !moved.contains(entry)).toList(), dueOf);
+        return new PageOutcome(moved.size(), ofOtherQueues);
     }
 
     /**

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.ToLongFunction;
 
 import io.github.camelredisdelay.internal.ScriptCalls.Durability;
 import org.redisson.api.RScript;
@@ -164,6 +165,25 @@ public final class ShardInspection {
         entries.forEach(entry -> args.add(bytes(entry.entryId())));
         return scripts.callAndWait("Redrive claim of " + entries.size() + " dead letters", LuaScript.REDRIVE_CLAIM,
                 Durability.NONE, RScript.ReturnType.LIST, args.toArray());
+    }
+
+    /**
+     * Puts dead letters a redrive made ready before their due time and did not move back into the due set, each for the
+     * due time {@code dueAt} gives; see {@code redrive-return.lua}.
+     */
+    public void returnToDueSet(List<ReadyEntry> entries, ToLongFunction<ReadyEntry> dueAt) {
+        if (entries.isEmpty()) {
+            return;
+        }
+        List<Object> args = new ArrayList<>(entries.size() * 4);
+        for (ReadyEntry entry : entries) {
+            args.add(bytes(entry.entryId()));
+            args.add(bytes(entry.messageId()));
+            args.add(StoredRecord.version(entry.record()));
+            args.add(bytes(dueAt.applyAsLong(entry)));
+        }
+        scripts.callAndWait("Return of " + entries.size() + " dead letters to the due set", LuaScript.REDRIVE_RETURN,
+                Durability.REQUIRED, RScript.ReturnType.LONG, args.toArray());
     }
 
     /**
