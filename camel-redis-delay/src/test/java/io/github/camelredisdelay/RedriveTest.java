@@ -385,15 +385,7 @@ class RedriveTest extends RedisDelayTestSupport {
     @ValueSource(booleans = { false, true })
     void redriveMovesADeadLetterTheDeadLetterQueuesConsumerFailedAndScheduledAgain(boolean byId) throws Exception {
         String uri = "redis-delay:jobs?retrySchedule=10";
-        ProducerTemplate producer = startContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                from(uri + "&maxDeliveries=1").process(RedriveTest.this::failOrRecord);
-                from("redis-delay:jobs.dead?retrySchedule=1h").routeId("alerts").process(e -> {
-                    throw new IllegalStateException("alerting down");
-                });
-            }
-        }).createProducerTemplate();
+        ProducerTemplate producer = startWithFailingDeadLetterConsumer(uri);
         failing.add("j1");
         producer.sendBodyAndHeader(uri, "j1", RedisDelayConstants.MESSAGE_ID, "j1");
         await().atMost(Duration.ofSeconds(10)).until(() -> "scheduled".equals(
@@ -419,15 +411,7 @@ class RedriveTest extends RedisDelayTestSupport {
     @ValueSource(booleans = { false, true })
     void redriveThatCannotMoveAScheduledDeadLetterLeavesItScheduledForItsRetry(boolean byId) throws Exception {
         String uri = "redis-delay:jobs?retrySchedule=10";
-        ProducerTemplate producer = startContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                from(uri + "&maxDeliveries=1").process(RedriveTest.this::failOrRecord);
-                from("redis-delay:jobs.dead?retrySchedule=1h").routeId("alerts").process(e -> {
-                    throw new IllegalStateException("alerting down");
-                });
-            }
-        }).createProducerTemplate();
+        ProducerTemplate producer = startWithFailingDeadLetterConsumer(uri);
         failing.add("j1");
         producer.sendBodyAndHeader(uri, "j1", RedisDelayConstants.MESSAGE_ID, "j1");
         await().atMost(Duration.ofSeconds(10)).until(() -> "scheduled".equals(peekState(producer, "jobs.dead")));
@@ -458,15 +442,7 @@ class RedriveTest extends RedisDelayTestSupport {
     @Test
     void redriveWithALimitLeavesAScheduledDeadLetterItDoesNotReachScheduledForItsRetry() throws Exception {
         String uri = "redis-delay:jobs?retrySchedule=10";
-        ProducerTemplate producer = startContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                from(uri + "&maxDeliveries=1").process(RedriveTest.this::failOrRecord);
-                from("redis-delay:jobs.dead?retrySchedule=1h").routeId("alerts").process(e -> {
-                    throw new IllegalStateException("alerting down");
-                });
-            }
-        }).createProducerTemplate();
+        ProducerTemplate producer = startWithFailingDeadLetterConsumer(uri);
         failing.addAll(List.of("j1", "j0"));
         producer.sendBodyAndHeader(uri, "j1", RedisDelayConstants.MESSAGE_ID, "j1");
         await().atMost(Duration.ofSeconds(10)).until(() -> "scheduled".equals(peekState(producer, "jobs.dead")));
@@ -753,4 +729,21 @@ class RedriveTest extends RedisDelayTestSupport {
         await().atMost(Duration.ofSeconds(5)).until(() -> delivered.size() == 1);
         assertThat(delivered.get(0).getBody()).isEqualTo("j1");
     }
+
+    /**
+     * Starts a consumer of {@code uri} that dead-letters at once what {@code failing} names, and a consumer of its
+     * dead-letter queue (route {@code alerts}) that fails every dead letter and schedules it again an hour later.
+     */
+    private ProducerTemplate startWithFailingDeadLetterConsumer(String uri) throws Exception {
+        return startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri + "&maxDeliveries=1").process(RedriveTest.this::failOrRecord);
+                from("redis-delay:jobs.dead?retrySchedule=1h").routeId("alerts").process(e -> {
+                    throw new IllegalStateException("alerting down");
+                });
+            }
+        }).createProducerTemplate();
+    }
+
 }
