@@ -51,7 +51,7 @@ if claiming then
     local page = rcall('HSCAN', redriveClaimsKey, cursor, 'COUNT', 100)
     cursor = page[1]
     for i = 1, #page[2], 2 do
-      if (tonumber(string.match(page[2][i + 1], ' (%d+)$')) or 0) <= now then
+      if select(2, claimOf(page[2][i + 1])) <= now then
         lapsed[#lapsed + 1] = page[2][i]
       end
     end
@@ -63,11 +63,7 @@ end
 local held = {}
 for i = 6, #ARGV do
   local entryId = ARGV[i]
-  local claim = rcall('HGET', redriveClaimsKey, entryId)
-  local holder, expiry
-  if claim then
-    holder, expiry = string.match(claim, '^(%S+) (%d+)$')
-  end
+  local holder, expiry = claimOf(rcall('HGET', redriveClaimsKey, entryId))
   if not claiming then
     if holder == token then
       rcall('HDEL', redriveClaimsKey, entryId)
@@ -76,7 +72,7 @@ for i = 6, #ARGV do
   elseif #rcall('XRANGE', readyKey, entryId, entryId) == 0 then
     -- moved by another redrive (or consumed) since this one listed it
     held[#held + 1] = 0
-  elseif holder and holder ~= token and tonumber(expiry) > now then
+  elseif holder and holder ~= token and expiry > now then
     held[#held + 1] = 0
   elseif fetchedSinceListing(entryId) then
     held[#held + 1] = 0

@@ -21,3 +21,12 @@
   redrive-claim.lua the claims that lapsed, purge.lua the hash with the queue.
 ]]
 local redriveClaimsKey = string.sub(msgKey, 1, -4) .. 'redrive'
+
+-- The token of the redrive holding a claim and its expiry, of the claim's value (nil and 0 when there is none)
+local function claimOf(value)
+  if not value then
+    return nil, 0
+  end
+  local holder, expiry = string.match(value, '^(%S+) (%d+)$')
+  return holder, tonumber(expiry) or 0
+end

@@ -35,8 +35,7 @@ local now = redisNow()
 local returned = 0
 for i = 3, #ARGV, 4 do
   local entryId, id, version, dueAt = ARGV[i], ARGV[i + 1], ARGV[i + 2], tonumber(ARGV[i + 3])
-  local claim = rcall('HGET', redriveClaimsKey, entryId)
-  local claimed = claim and (tonumber(string.match(claim, ' (%d+)$')) or 0) > now
+  local claimed = select(2, claimOf(rcall('HGET', redriveClaimsKey, entryId))) > now
   local pending = groupCall('XPENDING', readyKey, group, entryId, entryId, 1)
   local record = rcall('HGET', msgKey, id)
   if dueAt > now and not claimed and not (pending and #pending > 0) and isVersion(record, version)
