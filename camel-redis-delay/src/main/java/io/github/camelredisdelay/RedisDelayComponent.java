@@ -255,14 +255,8 @@ public class RedisDelayComponent extends HealthCheckComponent {
      * stops), on a thread of its own.
      */
     void runInBackground(Runnable task) {
-        ExecutorService pool = background;
-        try {
-            if (pool != null) {
-                pool.execute(task);
-                return;
-            }
-        } catch (RejectedExecutionException e) {
-            // stopped meanwhile
+        if (handedTo(background, task)) {
+            return;
         }
         Thread thread = new Thread(task, getCamelContext().getExecutorServiceManager().resolveThreadName(BACKGROUND));
         thread.setDaemon(true);
@@ -275,23 +269,31 @@ public class RedisDelayComponent extends HealthCheckComponent {
      * once they are stopping.
      */
     void runOnCompletionThread(Runnable task) {
-        ExecutorService pool = completions;
-        try {
-            if (pool != null) {
-                pool.execute(() -> {
-                    COMPLETING.set(Boolean.TRUE);
-                    try {
-                        task.run();
-                    } finally {
-                        COMPLETING.remove();
-                    }
-                });
-                return;
+        boolean handed = handedTo(completions, () -> {
+            COMPLETING.set(Boolean.TRUE);
+            try {
+                task.run();
+            } finally {
+                COMPLETING.remove();
             }
-        } catch (RejectedExecutionException e) {
+        });
+        if (!handed) {
             // stopping: nothing else is left to run it
+            task.run();
         }
-        task.run();
+    }
+
+    /** Whether {@code pool} took {@code task}: not when it is not started, or stopped (rejects it). */
+    private static boolean handedTo(ExecutorService pool, Runnable task) {
+        if (pool == null) {
+            return false;
+        }
+        try {
+            pool.execute(task);
+            return true;
+        } catch (RejectedExecutionException e) {
+            return false;
+        }
     }
 
     /**

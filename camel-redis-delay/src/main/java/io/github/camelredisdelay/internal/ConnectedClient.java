@@ -58,9 +58,8 @@ public final class ConnectedClient {
     private volatile RedissonClient client;
     /** The attempt under way, which every caller meanwhile waits for; guarded by this. */
     private CompletableFuture<RedissonClient> attempt;
-    /** When the last attempt began ({@link System#nanoTime()}), if one did; guarded by this. */
-    private long lastAttemptNanos;
-    private boolean attempted;
+    /** The earliest the next attempt may begin ({@link System#nanoTime()}); guarded by this. */
+    private long nextAttemptNanos = System.nanoTime();
     /** Why the last attempt failed, until one succeeds. */
     private volatile RuntimeException connectFailure;
     private volatile boolean shutDown;
@@ -121,9 +120,7 @@ public final class ConnectedClient {
         if (attempt == null) {
             CompletableFuture<RedissonClient> started = new CompletableFuture<>();
             attempt = started;
-            long waitNanos = attempted
-                    ? TimeUnit.MILLISECONDS.toNanos(ATTEMPT_SPACING_MS) - (System.nanoTime() - lastAttemptNanos)
-                    : 0;
+            long waitNanos = nextAttemptNanos - System.nanoTime();
             Thread connecting = new Thread(() -> connect(started, waitNanos), "RedisDelayConnect");
             connecting.setDaemon(true);
             connecting.start();
@@ -144,8 +141,7 @@ public final class ConnectedClient {
                 throw new RedisConnectionException("The client is shut down");
             }
             synchronized (this) {
-                attempted = true;
-                lastAttemptNanos = System.nanoTime();
+                nextAttemptNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ATTEMPT_SPACING_MS);
             }
             RedissonClient made = connect.get();
             synchronized (this) {
