@@ -26,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import io.github.camelredisdelay.embedded.LatencyProxy;
 import io.github.camelredisdelay.embedded.RedisBinary;
 import io.github.camelredisdelay.embedded.RedisServerOptions;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
@@ -42,6 +43,7 @@ import org.apache.camel.spi.ExceptionHandler;
 import org.apache.camel.support.LoggingExceptionHandler;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -257,6 +259,50 @@ class ClockSkewTest extends RedisDelayTestSupport {
                 context.stop();
             }
         }
+    }
+
+    @Test
+    void clockOffsetAndLatenessFollowAFailoverToARedisWhoseClockIsBehindOnASlowerLink() throws Exception {
+        int port = freePort();
+        RedisServerProcess sameClock = RedisServerProcess.start(RedisBinary.embedded(), RedisServerOptions.defaults()
+                .withPort(port));
+        try (LatencyProxy near = LatencyProxy.start(port, Duration.ZERO)) {
+            address = near.uri();
+            CamelContext context = startRecordingContext("redis-delay:jobs");
+            try {
+                ProducerTemplate producer = context.createProducerTemplate();
+                producer.sendBody("redis-delay:jobs?delay=300", "before the failover");
+                await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() == 1);
+                assertThat(clockOffset(context, "jobs")).as("clock offset to the first Redis, on this JVM's clock")
+                        .isBetween(-SLACK_MS, SLACK_MS);
+
+                // the new master: an hour behind, in another zone
+                sameClock.close();
+                try (RedisServerProcess behind = startServer(Skew.BEHIND, RedisServerOptions.defaults().withPort(port))) {
+                    near.oneWay(Duration.ofMillis(10));
+                    long offset = behind.timeMillis() - System.currentTimeMillis();
+                    await("clockOffsetMs of the stats operation follows the new master's clock (%s ms)".formatted(offset))
+                            .atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(500))
+                            // the first reads may fail while the client reconnects to the new master
+                            .ignoreExceptions()
+                            .until(() -> statsClockOffset(producer),
+                                    measured -> Math.abs(measured - offset) < SLACK_MS);
+
+                    producer.sendBody("redis-delay:jobs?delay=300", "after the failover");
+                    await().atMost(Duration.ofSeconds(15)).until(() -> delivered.size() == 2);
+                    assertLatenessNearZero(context, "jobs", behind, 2);
+                }
+            } finally {
+                context.stop();
+            }
+        } finally {
+            sameClock.close();
+        }
+    }
+
+    private static long statsClockOffset(ProducerTemplate producer) {
+        Map<?, ?> stats = producer.requestBody("redis-delay:jobs?operation=stats", null, Map.class);
+        return ((Number) stats.get("clockOffsetMs")).longValue();
     }
 
     /**
