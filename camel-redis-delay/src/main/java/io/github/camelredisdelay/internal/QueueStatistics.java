@@ -236,15 +236,23 @@ public final class QueueStatistics {
 
     /**
      * Takes the offset of Redis' time {@code redisNow} read between {@code before} and {@code after} (this JVM's
-     * clock), unless its round trip is more than twice as long as the one the current offset comes from, plus 2 ms.
+     * clock), unless its round trip is more than twice as long as the one the current offset comes from, plus 2 ms, and
+     * it agrees with the current offset within the error of both (half a round trip and a ms each). One that disagrees
+     * shows that a clock moved (a failover to a master whose clock differs, a step of either clock): it is taken, and
+     * its round trip is the one later measurements are compared with.
      */
     private synchronized void clockOffsetMeasured(long redisNow, long before, long after) {
         long roundTrip = after - before;
-        if (offsetRoundTripMs == Long.MAX_VALUE || roundTrip <= 2 * offsetRoundTripMs + 2) {
-            clockOffsetMs = redisNow - (before + after) / 2;
+        long offset = redisNow - (before + after) / 2;
+        if (!offsetMeasured || roundTrip <= 2 * offsetRoundTripMs + 2) {
             offsetRoundTripMs = Math.min(offsetRoundTripMs, roundTrip);
-            offsetMeasured = true;
+        } else if (Math.abs(offset - clockOffsetMs) > (roundTrip + offsetRoundTripMs) / 2 + 2) {
+            offsetRoundTripMs = roundTrip;
+        } else {
+            return;
         }
+        clockOffsetMs = offset;
+        offsetMeasured = true;
     }
 
     public long clockOffsetMs() {
