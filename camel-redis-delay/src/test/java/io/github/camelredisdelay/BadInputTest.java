@@ -220,6 +220,24 @@ class BadInputTest extends RedisDelayTestSupport {
         assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
     }
 
+    /**
+     * 2025-11-26T00:00:00Z in epoch milliseconds put in the delay header instead of the due-time header (a slip as easy
+     * as epoch seconds in the due-time header): as a delay it is 55.9 years, and the message would never be delivered.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { "long", "text" })
+    void aDelayInEpochMillisecondsIsRejectedNamingTheDueTimeHeader(String form) {
+        long epochMillis = 1764115200000L;
+        Exchange result = scheduleWithHeader(RedisDelayConstants.DELAY,
+                form.equals("long") ? epochMillis : String.valueOf(epochMillis));
+
+        assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(RedisDelayConstants.DELAY).hasMessageContaining("queue orders")
+                .hasMessageContaining(String.valueOf(epochMillis)).hasMessageContaining("2025-11-26T00:00:00Z")
+                .hasMessageContaining(RedisDelayConstants.DUE_AT);
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+    }
+
     @ParameterizedTest
     @ValueSource(strings = { RedisDelayConstants.DUE_AT, RedisDelayConstants.DELAY })
     void aSchedulingHeaderOfAnUnsupportedTypeIsRejectedNamingItsValue(String header) {
