@@ -35,11 +35,17 @@ import org.apache.camel.Message;
  */
 final class DueTimes {
 
-    private static final Pattern EPOCH_MILLIS = Pattern.compile("-?\\d+");
+    /** A number of milliseconds written out: a delay or an epoch time. */
+    private static final Pattern WHOLE_NUMBER = Pattern.compile("-?\\d+");
+    private static final long MILLIS_PER_YEAR = Duration.ofDays(365).toMillis();
     /** Epoch seconds of 2001-09-09, the first ten-digit ones. */
     private static final long SECONDS_FROM = 1_000_000_000L;
     /** Epoch seconds of 2286-11-20, the first eleven-digit ones. */
     private static final long SECONDS_UNTIL = 10_000_000_000L;
+    /** Epoch milliseconds of 2001-09-09, the first thirteen-digit ones; as a delay, 31.7 years. */
+    private static final long MILLIS_FROM = SECONDS_FROM * 1_000L;
+    /** Epoch milliseconds of 2286-11-20, the first fourteen-digit ones. */
+    private static final long MILLIS_UNTIL = SECONDS_UNTIL * 1_000L;
     /** Epoch microseconds of 2001-09-09, the first sixteen-digit ones. */
     private static final long MICROS_FROM = SECONDS_FROM * 1_000_000L;
     /** Epoch microseconds of 2286-11-20, the first seventeen-digit ones. */
@@ -77,14 +83,32 @@ final class DueTimes {
             }
         }
         if (delay instanceof Number number) {
-            return Durations.checkRange(wholeMillis(number, what), what, number);
+            return notEpochMillis(Durations.checkRange(wholeMillis(number, what), what, number), what);
         }
         if (delay instanceof CharSequence text) {
-            return Durations.parse(text.toString(), what);
+            long millis = Durations.parse(text.toString(), what);
+            return WHOLE_NUMBER.matcher(text.toString().trim()).matches() ? notEpochMillis(millis, what) : millis;
         }
         throw new IllegalArgumentException(
                 "Unsupported " + what + " '" + delay + "' of type " + delay.getClass().getName()
                                            + ": use milliseconds (long), a java.time.Duration or a string such as 30m, 1h30m or PT5S");
+    }
+
+    /**
+     * Refuses a number of milliseconds given as a delay that is a time of this century in epoch milliseconds
+     * ({@value #MILLIS_FROM} to {@value #MILLIS_UNTIL}, 2001 to 2286): as a delay it is 31.7 to 317 years, which would
+     * keep the message for ever; it is a due time put in the delay header.
+     */
+    private static long notEpochMillis(long millis, String what) {
+        if (millis >= MILLIS_FROM && millis < MILLIS_UNTIL) {
+            throw new IllegalArgumentException(
+                    "The " + what + " is " + millis + " ms (" + millis / MILLIS_PER_YEAR + " years), which as epoch "
+                                               + "milliseconds is " + Instant.ofEpochMilli(millis)
+                                               + ": it looks like a due time; give that in header "
+                                               + RedisDelayConstants.DUE_AT + ", or a delay of less than "
+                                               + MILLIS_FROM + " ms (31.7 years)");
+        }
+        return millis;
     }
 
     private static long epochMillis(Object dueAt, String queue) {
@@ -155,7 +179,7 @@ final class DueTimes {
 
     private static long parseEpoch(String text, String what) {
         try {
-            if (EPOCH_MILLIS.matcher(text).matches()) {
+            if (WHOLE_NUMBER.matcher(text).matches()) {
                 // more digits than a long holds: its bound on that side, as for an instant
                 BigInteger millis = new BigInteger(text);
                 return millis.bitLength() < Long.SIZE ? notEpochSecondsOrMicros(millis.longValue(), what)

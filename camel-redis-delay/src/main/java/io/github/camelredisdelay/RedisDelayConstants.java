@@ -24,7 +24,9 @@ public final class RedisDelayConstants {
 
     @Metadata(label = "producer",
               description = "Delay before the message is due; overrides the delay option. Milliseconds, a Duration, or a "
-                            + "string such as 30m, 1h30m or PT5S.",
+                            + "string such as 30m, 1h30m or PT5S. A number of 1000000000000 to 9999999999999 (epoch "
+                            + "milliseconds of 2001 to 2286; as a delay, 31.7 to 317 years) is refused as a due time "
+                            + "meant for CamelRedisDelayDueAt.",
               javaType = "Object")
     public static final String DELAY = "CamelRedisDelayDelay";
 
