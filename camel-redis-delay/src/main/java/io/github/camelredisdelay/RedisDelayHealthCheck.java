@@ -24,6 +24,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 import io.github.camelredisdelay.internal.ClientShortage;
+import io.github.camelredisdelay.internal.ClientShutDown;
 import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.RootCause;
 import io.github.camelredisdelay.internal.ScriptCalls.Durability;
@@ -44,7 +45,7 @@ import org.apache.camel.util.URISupport;
  * {@link NotReplicatedException}), while Redis refuses a consumer's fetches (an error reply, such as an ACL's
  * {@code NOPERM}), or while the endpoint's {@code shards} differs from the count its queue (for a consumer, or its
  * dead-letter queue) is stored in, or its server lacks a command the component needs; UP again as soon as it does, or
- * agrees.
+ * agrees. DOWN for good, naming it, once the application shut down the {@code RedissonClient} it gave the component.
  */
 public class RedisDelayHealthCheck extends AbstractHealthCheck {
 
@@ -176,6 +177,7 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
         String which = describe(failed);
         Throwable refusal = sent.refusal(failed);
         String shortage = refusal == null ? null : ClientShortage.advice(refusal);
+        String shutDown = refusal == null ? null : ClientShutDown.advice(refusal);
         RuntimeException unconnected = failed.connectFailure();
         if (refusal == null && unconnected != null) {
             // the write waits for the client's next attempt to connect, which may take longer than the check waits
@@ -188,6 +190,8 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
         } else if (shortage != null) {
             builder.down().message("The write of " + which + " found no free connection: " + shortage)
                     .error(refusal);
+        } else if (shutDown != null) {
+            builder.down().message("The write of " + which + " failed: " + shutDown).error(refusal);
         } else if (refusal instanceof NotReplicatedException shortfall) {
             builder.down().message("A write of " + which + " reached " + shortfall.getReached() + " of the "
                                    + shortfall.getRequired() + " replicas syncReplicas asks for within syncTimeout: every "

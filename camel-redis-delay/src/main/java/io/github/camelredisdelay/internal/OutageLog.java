@@ -28,8 +28,9 @@ import org.slf4j.Logger;
 /**
  * Logs a Redis outage once when it starts and once when it ends, however often a loop retries in between; a connection
  * that keeps flapping is reported at most once a minute, so Redis trouble never floods the log. A shortage inside the
- * client (its connection pool exhausted, see {@link ClientShortage}) is reported as what it is, naming the setting to
- * raise, never as Redis being unreachable; so is an error Redis replied (a failing script).
+ * client (its connection pool exhausted, see {@link ClientShortage}; the client shut down, see {@link ClientShutDown})
+ * is reported as what it is, never as Redis being unreachable or refusing; so is an error Redis replied (a failing
+ * script).
  */
 public final class OutageLog {
 
@@ -67,7 +68,9 @@ public final class OutageLog {
      */
     public synchronized boolean failed(Throwable cause) {
         String shortage = ClientShortage.advice(cause);
-        RedisException reply = errorReply(cause);
+        String inClient = shortage != null ? shortage : ClientShutDown.advice(cause);
+        // neither is an error Redis replied, though a shut-down client's error looks like one
+        RedisException reply = inClient == null ? errorReply(cause) : null;
         refusal = reply;
         if (down) {
             log.debug("{} still cannot reach Redis: {}", what, cause.toString());
@@ -79,8 +82,8 @@ public final class OutageLog {
         reported = lastReportNanos == 0 || now - lastReportNanos > QUIET_NANOS;
         if (reported) {
             lastReportNanos = now;
-            if (shortage != null) {
-                log.warn("{} failed: {}; retrying with back-off: {}", what, shortage, cause.toString());
+            if (inClient != null) {
+                log.warn("{} failed: {}; retrying with back-off: {}", what, inClient, cause.toString());
             } else if (refused) {
                 String text = cause.toString();
                 log.warn("{} failed on an error Redis replied; retrying with back-off: {}", what,
