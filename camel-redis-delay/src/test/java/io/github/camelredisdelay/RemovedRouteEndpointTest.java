@@ -15,14 +15,20 @@
  */
 package io.github.camelredisdelay;
 
+import java.time.Duration;
+
+import io.github.camelredisdelay.test.HealthChecks;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.health.HealthCheck;
+import org.apache.camel.health.HealthCheckHelper;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Camel stops the endpoints only a removed route used (a route reloaded in development, a route a route controller
@@ -48,5 +54,35 @@ class RemovedRouteEndpointTest extends RedisDelayTestSupport {
 
         assertThat(after.getException()).isNull();
         assertThat(redis().getMap(key("jobs", "msg")).size()).as("both stored").isEqualTo(2);
+    }
+
+    /**
+     * The template's producer goes on scheduling on the endpoint started again, and its readiness check follows it
+     * there: it does not keep probing through what the endpoint's earlier start held.
+     */
+    @Test
+    void aTemplatesProducerStaysReadyAfterTheRouteThatSharedItsEndpointIsRemoved() throws Exception {
+        CamelContext node = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:jobs?delay=1h").routeId("consumer").log("${body}");
+            }
+        });
+        HealthChecks.enableConsumersAndProducers(node);
+        node.start();
+        ProducerTemplate template = node.createProducerTemplate();
+        template.sendBody("redis-delay:jobs?delay=1h", "before");
+        node.getRouteController().stopRoute("consumer");
+        node.removeRoute("consumer");
+
+        Exchange after = template.send("redis-delay:jobs?delay=1h", e -> e.getMessage().setBody("after"));
+
+        assertThat(after.getException()).as("the producer schedules").isNull();
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(HealthCheckHelper.invokeReadiness(node))
+                .filteredOn(result -> result.getCheck().getId().equals("producer:redis-delay-jobs?delay=1h"))
+                .isNotEmpty()
+                .allSatisfy(result -> assertThat(result.getState())
+                        .as("readiness of the template's producer: %s", result.getMessage().orElse(""))
+                        .isEqualTo(HealthCheck.State.UP)));
     }
 }
