@@ -105,6 +105,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     private QueueStatistics statistics;
     /** The consumers that {@linkplain #consumerStarting started} and have not stopped. */
     private final AtomicInteger runningConsumers = new AtomicInteger();
+    /** The producers that {@linkplain #producerStarted started} and have not stopped. */
+    private final AtomicInteger runningProducers = new AtomicInteger();
     /** How long an operation waits for the first check of its queue ({@link QueueGuard}). */
     private static final long QUEUE_CHECK_WAIT_MS = 5000;
 
@@ -338,9 +340,10 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     }
 
     /**
-     * Starts this endpoint again for a producer that is still in use after Camel stopped it: Camel stops the endpoints
-     * only a removed route used, also one a long-lived {@code ProducerTemplate} holds a producer of. Not while the
-     * context or the component stops: the component stops the endpoint with the rest at its own stop.
+     * Starts this endpoint again for a producer that is still in use after Camel stopped it while the context was not
+     * started (a route removed while the context was suspended; otherwise the endpoint stays started for its running
+     * producers, see {@link #stop()}). Not while the context or the component stops: the component stops the endpoint
+     * with the rest at its own stop.
      */
     void startForProducer() {
         if (isStopped() && getCamelContext().isStarted() && getComponent().isStarted()) {
@@ -442,30 +445,45 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         statistics.stopCountingDeadLettersOf(deadLetterQueue, namesDeadLetterQueue());
     }
 
+    /** A producer of this endpoint started: the endpoint stays started while it runs ({@link #stop()}). */
+    void producerStarted() {
+        runningProducers.incrementAndGet();
+    }
+
+    /** A producer of this endpoint that {@linkplain #producerStarted started} stopped. */
+    void producerStopped() {
+        runningProducers.decrementAndGet();
+    }
+
     /**
      * Camel stops an endpoint it removes from its registry, as it does when a ConsumerTemplate's or pollEnrich's cache
-     * evicts the endpoint's polling consumer, also while a route still consumes from it. Such an endpoint stays started
-     * for its running consumers: the component stops it at its own stop, and Camel's next lookup of its URI gets it
-     * back.
+     * evicts the endpoint's polling consumer, also while a route still consumes from it, and when it removes the only
+     * route using it, also while a long-lived {@code ProducerTemplate} (Spring Boot's bean, say) holds a producer of
+     * it. Such an endpoint stays started for its running consumers and producers, which go on with what it holds (its
+     * client, its transfer task, the producers' health checks): the component stops it at its own stop, and Camel's
+     * next lookup of its URI gets it back.
      */
     @Override
     public void stop() {
-        if (!keptForConsumers()) {
+        if (!keptForUsers()) {
             super.stop();
         }
     }
 
     @Override
     public void shutdown() {
-        if (!keptForConsumers()) {
+        if (!keptForUsers()) {
             super.shutdown();
         }
     }
 
-    private boolean keptForConsumers() {
-        boolean kept = runningConsumers.get() > 0 && getCamelContext().isStarted() && getComponent().isStarted();
+    private boolean keptForUsers() {
+        int consumers = runningConsumers.get();
+        int producers = runningProducers.get();
+        boolean kept = consumers + producers > 0 && getCamelContext().isStarted() && getComponent().isStarted();
         if (kept) {
-            LOG.debug("Endpoint {} stays started: {} of its consumers still run", maskedUri(), runningConsumers.get());
+            LOG.debug("Endpoint {} stays started: {} of its consumers and {} of its producers still run", maskedUri(),
+                    consumers, producers);
         }
         return kept;
     }

@@ -87,6 +87,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         super.doStart();
         unregisterHealthCheck = RedisDelayHealthCheck.registerForProducer(endpoint,
                 endpoint.getComponent().isHealthCheckProducerEnabled());
+        endpoint.producerStarted();
     }
 
     @Override
@@ -94,6 +95,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         if (unregisterHealthCheck != null) {
             unregisterHealthCheck.run();
             unregisterHealthCheck = null;
+            endpoint.producerStopped();
         }
         super.doStop();
     }
