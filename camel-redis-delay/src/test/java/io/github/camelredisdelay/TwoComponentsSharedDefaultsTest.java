@@ -26,6 +26,9 @@ import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.main.Main;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -110,6 +113,36 @@ class TwoComponentsSharedDefaultsTest extends RedisDelayTestSupport {
                     .hasMessageContaining("delay option of component audit-delay").hasMessageContaining("'30M'");
         } finally {
             main.stop();
+        }
+    }
+
+    /**
+     * With several RedissonClient beans and none chosen, a second component's queue cannot tell which to use: the
+     * startup fails naming that component's own property, not the first one's, which would hand the client to the other
+     * component's queues and leave this one failing still.
+     */
+    @Test
+    void severalClientBeansAndNoneChosenForTheSecondComponentNameThatComponentsProperty() {
+        Config config = new Config();
+        config.useSingleServer().setAddress(RedisServerExtension.redisUrl());
+        RedissonClient cache = Redisson.create(config);
+        Main main = new Main();
+        main.bind("cacheClient", cache);
+        main.bind("queueClient", redis());
+        main.bind("audit-delay", new RedisDelayComponent());
+        main.configure().addRoutesBuilder(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:audit").to("audit-delay:events");
+            }
+        });
+        try {
+            assertThatThrownBy(main::start).rootCause().isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("camel.component.audit-delay.redisson-client=#bean:<name>")
+                    .hasMessageNotContaining("camel.component.redis-delay.");
+        } finally {
+            main.stop();
+            cache.shutdown();
         }
     }
 }
