@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
-import org.apache.camel.CamelContext;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -36,14 +35,16 @@ final class ClientChoice {
     }
 
     /**
-     * @param  autowiring            whether the component takes a single RedissonClient bean by itself
+     * @param  component             the component of the queue's endpoint: whether it takes a single RedissonClient
+     *                               bean by itself (autowiring), and the name its properties go under
      * @throws IllegalStateException when {@code options} has a client and an address or Redisson configuration both;
      *                               when it sets {@code username}, {@code password} or {@code database} beside a client
      *                               or a Redisson configuration, which has its own; or, with autowiring on, when
      *                               several RedissonClient beans are in the registry and {@code options} neither names
      *                               one nor sets an address or a Redisson configuration of its own
      */
-    static void checkUnambiguous(CamelContext context, RedisDelayConfiguration options, String queue, boolean autowiring) {
+    static void checkUnambiguous(RedisDelayComponent component, RedisDelayConfiguration options, String queue) {
+        boolean autowiring = component.isAutowiredEnabled();
         String redissonConfig = options.getRedissonConfig();
         boolean ownConnection = options.isAddressSet() || redissonConfig != null;
         if (options.getRedissonClient() != null && ownConnection) {
@@ -52,8 +53,8 @@ final class ClientChoice {
             String choice = autowiring
                     ? "With a single RedissonClient bean in the registry, Camel sets it on the component by itself "
                       + "(autowiring): to connect to the " + own + " instead, set autowiredEnabled=false on the "
-                      + "component (camel.component.redis-delay.autowired-enabled=false); to use the client, remove "
-                      + "the " + option + "."
+                      + "component (camel.component." + component.name() + ".autowired-enabled=false); to use the "
+                      + "client, remove the " + option + "."
                     : "To use the client, remove the " + option + "; to connect to the " + own + ", remove the client.";
             throw new IllegalStateException(
                     "Queue " + queue + " has both a RedissonClient and " + own + " (on the component, or both on its "
@@ -64,13 +65,15 @@ final class ClientChoice {
         if (!autowiring || options.getRedissonClient() != null || ownConnection) {
             return;
         }
-        Map<String, RedissonClient> beans = context.getRegistry().findByTypeWithName(RedissonClient.class);
+        Map<String, RedissonClient> beans
+                = component.getCamelContext().getRegistry().findByTypeWithName(RedissonClient.class);
         if (beans.size() > 1) {
             throw new IllegalStateException(
                     "Queue " + queue + " cannot tell which Redis to use: the registry holds "
                                             + beans.size() + " RedissonClient beans " + new TreeSet<>(beans.keySet())
                                             + " and none was chosen. Set redissonClient=#bean:<name> on the component or"
-                                            + " the endpoint (camel.component.redis-delay.redisson-client=#bean:<name>),"
+                                            + " the endpoint (camel.component." + component.name()
+                                            + ".redisson-client=#bean:<name>),"
                                             + " or address / redissonConfig to connect on its own.");
         }
     }

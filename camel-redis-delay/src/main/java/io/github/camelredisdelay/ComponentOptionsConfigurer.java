@@ -19,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.apache.camel.CamelContext;
-import org.apache.camel.Component;
 import org.apache.camel.spi.PropertyConfigurer;
 
 /**
@@ -36,24 +35,7 @@ final class ComponentOptionsConfigurer extends StrictOptionsConfigurer {
     private final Map<String, Object> setByName = new LinkedHashMap<>();
 
     ComponentOptionsConfigurer(PropertyConfigurer generated) {
-        super(generated, target -> "component " + nameOf((Component) target));
-    }
-
-    /**
-     * The name the component has in its CamelContext (another than redis-delay for a second one, such as audit-delay),
-     * whose properties hold the value; redis-delay while it is not there yet (the Spring Boot starter sets the
-     * properties of camel.component.redis-delay on it before Camel adds it).
-     */
-    private static String nameOf(Component component) {
-        CamelContext context = component.getCamelContext();
-        if (context != null) {
-            for (String name : context.getComponentNames()) {
-                if (context.hasComponent(name) == component) {
-                    return name;
-                }
-            }
-        }
-        return "redis-delay";
+        super(generated, target -> "component " + ((RedisDelayComponent) target).name());
     }
 
     @Override

@@ -38,6 +38,7 @@ import io.github.camelredisdelay.internal.SharedRegistry;
 import io.github.camelredisdelay.internal.SharedService;
 import io.github.camelredisdelay.internal.TransferTask;
 import io.github.camelredisdelay.internal.WakeChannels;
+import org.apache.camel.CamelContext;
 import org.apache.camel.Endpoint;
 import org.apache.camel.PropertyBindingException;
 import org.apache.camel.builder.ThreadPoolProfileBuilder;
@@ -116,6 +117,23 @@ public class RedisDelayComponent extends HealthCheckComponent {
      */
     RedisDelayComponent(RedisDelayConfiguration configuration) {
         this.configuration = configuration;
+    }
+
+    /**
+     * The name this component has in its CamelContext (another than redis-delay for a second one, such as audit-delay),
+     * whose properties configure it; redis-delay while it is not there yet (the Spring Boot starter sets the properties
+     * of camel.component.redis-delay on it before Camel adds it).
+     */
+    String name() {
+        CamelContext context = getCamelContext();
+        if (context != null) {
+            for (String name : context.getComponentNames()) {
+                if (context.hasComponent(name) == this) {
+                    return name;
+                }
+            }
+        }
+        return "redis-delay";
     }
 
     Map<MigrationProgress, String> migrations() {

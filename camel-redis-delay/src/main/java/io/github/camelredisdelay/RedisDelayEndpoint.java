@@ -185,7 +185,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     protected void doStart() throws Exception {
         super.doStart();
         RedisDelayComponent component = getComponent();
-        ClientChoice.checkUnambiguous(getCamelContext(), configuration, queueName, component.isAutowiredEnabled());
+        ClientChoice.checkUnambiguous(component, configuration, queueName);
         ConnectedClient client = component.acquireClient(configuration);
         this.client = client;
         WriteSync sync
