@@ -62,6 +62,40 @@ class HealthCheckTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void readinessIsDownNamingTheKeyWhileAQueueKeyHoldsAValueOfAnotherType() throws Exception {
+        CamelContext node = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders").routeId("expire").process(e -> e.getMessage().setBody("done"));
+                from("direct:order").to("redis-delay:orders?delay=1h");
+            }
+        });
+        HealthChecks.enableConsumersAndProducers(node);
+        node.start();
+        node.createProducerTemplate().sendBody("direct:order", "x");
+        HealthCheck producerCheck = HealthChecks.producerCheck(node);
+        await().atMost(Duration.ofSeconds(10)).until(() -> readiness(node).get("consumer:expire") == HealthCheck.State.UP
+                && producerCheck.call().getState() == HealthCheck.State.UP);
+
+        // a script or an operator writes a string where the queue keeps its records
+        String records = key("orders", "msg");
+        redis().getKeys().delete(records);
+        redis().getBucket(records).set("not a hash");
+        assertThat(node.createProducerTemplate().send("direct:order", e -> e.getMessage().setBody("y")).getException())
+                .as("a schedule while the key holds a string").hasMessageContaining("WRONGTYPE");
+
+        HealthCheck.Result refused = producerCheck.call();
+        assertThat(refused.getState()).as("producer readiness").isEqualTo(HealthCheck.State.DOWN);
+        assertThat(refused.getMessage()).hasValueSatisfying(m -> assertThat(m).contains("WRONGTYPE", records));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> readiness(node).get("consumer:expire") == HealthCheck.State.DOWN);
+
+        redis().getKeys().delete(records);
+        await().atMost(Duration.ofSeconds(10)).until(() -> readiness(node).get("consumer:expire") == HealthCheck.State.UP
+                && producerCheck.call().getState() == HealthCheck.State.UP);
+    }
+
+    @Test
     void readinessTurnsDownWhileRedisIsStoppedAndUpWhenItIsBack() throws Exception {
         var redisServer = RedisServerExtension.process()
                 .orElseThrow(() -> new IllegalStateException("this test stops and restarts its private redis-server"));
