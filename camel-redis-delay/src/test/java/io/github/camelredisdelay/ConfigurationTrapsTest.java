@@ -39,6 +39,7 @@ import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.main.Main;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -478,6 +479,31 @@ class ConfigurationTrapsTest extends RedisDelayTestSupport {
             assertThat(log.lines()).singleElement().asString().startsWith("WARN").contains("allkeys-lru", "noeviction");
         } finally {
             setMemoryPolicy("noeviction");
+        }
+    }
+
+    @Test
+    @Tag("slow")
+    void maxmemoryPolicyChangedWhileTheQueueRunsIsNamedInAWarning() throws Exception {
+        RedisBinary binary
+                = RedisBinary.select(System.getProperty(RedisServerExtension.BINARY_PROPERTY, RedisBinary.PATH_CHOICE));
+        try (RedisServerProcess other = RedisServerProcess.start(binary, RedisServerOptions.defaults());
+             LogLines log = LogLines.of(EvictionPolicyCheck.class)) {
+            other.command("CONFIG", "SET", "maxmemory-policy", "allkeys-lru");
+            startContext(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("redis-delay:orders?address=" + other.uri()).log("${body}");
+                }
+            });
+            await("the warning at start").atMost(Duration.ofSeconds(10)).until(() -> !log.lines().isEmpty());
+
+            // a managed Redis applies a parameter change at once, without closing connections
+            other.command("CONFIG", "SET", "maxmemory-policy", "allkeys-lfu");
+
+            await("a warning naming the new policy").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1))
+                    .until(() -> log.lines().size() > 1);
+            assertThat(log.lines()).hasSize(2).last().asString().startsWith("WARN").contains("orders", "allkeys-lfu");
         }
     }
 
