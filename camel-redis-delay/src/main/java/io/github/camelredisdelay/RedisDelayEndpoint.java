@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -98,6 +99,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     private MessageMapper messageMapper;
     private List<Long> retryDelays;
     private List<String> transferKeys = List.of();
+    /** The periodic eviction-policy checks of the queue's shards while this endpoint runs. */
+    private List<ScheduledFuture<?>> evictionWatches = List.of();
     private String wakeChannelsKey;
     private WakeChannels wakeChannels;
     private String connection;
@@ -225,6 +228,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         wakeChannelsKey = wakeKey;
         // each key as soon as its task is taken: a shard that fails the check below leaves the others to doStop
         transferKeys = new ArrayList<>();
+        evictionWatches = new ArrayList<>();
         TransferTask running = null;
         for (QueueShard shard : queue.all()) {
             if (configuration.isSyncAof()) {
@@ -232,10 +236,9 @@ public class RedisDelayEndpoint extends DefaultEndpoint
             }
             if (configuration.isRequireNoEviction()) {
                 EvictionPolicyCheck.require(shard);
-            } else {
-                // off the start thread: the client's first call waits for its connection (ConnectedClient)
-                connectionShares.transfer().execute(() -> component.evictionPolicyCheck().checkSoon(shard, connection));
             }
+            // off the start thread: the client's first call waits for its connection (ConnectedClient)
+            evictionWatches.add(component.evictionPolicyCheck().watch(shard, connection, connectionShares.transfer()));
             String key = connection + "|" + shard.keys().due();
             running = component.acquireTransferTask(key, () -> new TransferTask(
                     shard, wake, connectionShares.transfer(),
@@ -362,6 +365,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         stopQueueGuards();
         transferKeys.forEach(component::releaseTransferTask);
         transferKeys = List.of();
+        evictionWatches.forEach(watch -> watch.cancel(false));
+        evictionWatches = List.of();
         if (wakeChannelsKey != null) {
             component.releaseWakeChannels(wakeChannelsKey);
             wakeChannelsKey = null;

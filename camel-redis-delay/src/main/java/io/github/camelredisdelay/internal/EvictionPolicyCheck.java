@@ -17,8 +17,12 @@ package io.github.camelredisdelay.internal;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
@@ -27,15 +31,22 @@ import org.slf4j.LoggerFactory;
 /**
  * Warns when Redis may evict a queue's keys, which loses messages without a trace: a {@code maxmemory-policy} of
  * {@code allkeys-*} evicts any key under memory pressure. (The {@code volatile-*} policies evict only keys with a time
- * to live, and the component sets none.) Checked at start and after every reconnect, at most once a minute per queue
- * shard; one WARN per policy and connection a minute however many queues share the connection; where {@code INFO} is
- * not allowed (ACL, managed Redis), one DEBUG line a minute.
+ * to live, and the component sets none.) Checked at start, after every reconnect and while the queue's endpoints run (a
+ * managed Redis applies a changed policy at once, without closing connections), at most once a minute per queue shard;
+ * one WARN per policy and connection a minute however many queues share the connection, and while the queue's endpoints
+ * run only when the policy is not the one read last; where {@code INFO} is not allowed (ACL, managed Redis), one DEBUG
+ * line a minute.
  */
 public final class EvictionPolicyCheck {
 
     private static final Logger LOG = LoggerFactory.getLogger(EvictionPolicyCheck.class);
 
     private static final long QUIET_NANOS = TimeUnit.MINUTES.toNanos(1);
+    /**
+     * How often an endpoint asks for a check of its queue's shards: each is then read at most a minute and a half
+     * apart.
+     */
+    private static final long WATCH_EVERY_SECONDS = 30;
 
     /** Most queue shards whose check it remembers: one forgotten is only checked again sooner. */
     static final int REMEMBERED_SHARDS = 1_024;
@@ -43,12 +54,12 @@ public final class EvictionPolicyCheck {
     /** When each "connection|policy" was last reported, System.nanoTime(). */
     private final Map<String, Long> reported = new ConcurrentHashMap<>();
     /**
-     * When each "connection|shard" was last checked, System.nanoTime(), the least recently checked forgotten first:
-     * queues come and go (named per request, per day) while the component lives. Guarded by itself.
+     * When each "connection|shard" was last checked, and the policy read then, the least recently checked forgotten
+     * first: queues come and go (named per request, per day) while the component lives. Guarded by itself.
      */
-    private final Map<String, Long> checked = new LinkedHashMap<>(16, 0.75f, true) {
+    private final Map<String, Checked> checked = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<String, Checked> eldest) {
             return size() > REMEMBERED_SHARDS;
         }
     };
@@ -66,19 +77,48 @@ public final class EvictionPolicyCheck {
      * @param connection identifies the client, e.g. its address
      */
     public void checkSoon(QueueShard shard, String connection) {
+        check(shard, connection, false);
+    }
+
+    /**
+     * Checks {@code shard} now and then every 30 s on {@code timer}, as {@link #checkSoon} does, until the returned
+     * future is cancelled; after the first check it warns only of an evicting policy that is not the one read last, so
+     * that a policy chosen knowingly is not named every minute.
+     */
+    public ScheduledFuture<?> watch(QueueShard shard, String connection, ScheduledExecutorService timer) {
+        return timer.scheduleWithFixedDelay(() -> check(shard, connection, true), 0, WATCH_EVERY_SECONDS, TimeUnit.SECONDS);
+    }
+
+    private void check(QueueShard shard, String connection, boolean onlyIfChanged) {
         // the endpoints of a queue (producer and consumer) and its transfer task's first subscription all ask at start:
         // one INFO a minute per shard is enough
-        boolean first;
+        String key = connection + "|" + shard.keys().due();
+        long now = System.nanoTime();
+        String before;
         synchronized (checked) {
-            first = firstInAMinute(checked, connection + "|" + shard.keys().due());
+            Checked last = checked.get(key);
+            if (last != null && now - last.atNanos() <= QUIET_NANOS) {
+                return;
+            }
+            before = last == null ? null : last.policy();
+            checked.put(key, new Checked(now, before));
         }
-        if (!first) {
-            return;
+        CompletionStage<String> read;
+        try {
+            read = shard.memoryPolicyAsync();
+        } catch (RuntimeException e) {
+            // Redisson throws instead of failing the stage when it cannot connect; a watch goes on after it
+            read = CompletableFuture.failedFuture(e);
         }
-        shard.memoryPolicyAsync().whenComplete((policy, error) -> {
+        read.whenComplete((policy, error) -> {
             if (error != null) {
                 reportUnreadable(shard, connection, error);
-            } else if (evicts(policy) && firstInAMinute(connection + "|" + policy)) {
+                return;
+            }
+            synchronized (checked) {
+                checked.computeIfPresent(key, (any, last) -> new Checked(last.atNanos(), policy));
+            }
+            if (evicts(policy) && !(onlyIfChanged && policy.equals(before)) && firstInAMinute(connection + "|" + policy)) {
                 LOG.warn("Redis holding queue {} has maxmemory-policy {}: under memory pressure it evicts any key, and an "
                          + "evicted queue key loses messages without a trace. Set maxmemory-policy to noeviction (or a "
                          + "volatile-* policy) on that server; requireNoEviction=true makes this a startup failure.",
@@ -111,13 +151,9 @@ public final class EvictionPolicyCheck {
     }
 
     private boolean firstInAMinute(String key) {
-        return firstInAMinute(reported, key);
-    }
-
-    private static boolean firstInAMinute(Map<String, Long> times, String key) {
         long now = System.nanoTime();
         boolean[] first = new boolean[1];
-        times.compute(key, (any, last) -> {
+        reported.compute(key, (any, last) -> {
             first[0] = last == null || now - last > QUIET_NANOS;
             return first[0] ? now : last;
         });
@@ -129,6 +165,10 @@ public final class EvictionPolicyCheck {
         synchronized (checked) {
             return reported.size() + checked.size();
         }
+    }
+
+    /** When a queue shard was last checked (System.nanoTime()), and the policy read then, {@code null} if none yet. */
+    private record Checked(long atNanos, String policy) {
     }
 
     private void reportUnreadable(QueueShard shard, String connection, Throwable error) {
