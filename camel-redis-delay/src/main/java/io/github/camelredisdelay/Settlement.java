@@ -33,6 +33,7 @@ import io.github.camelredisdelay.internal.Refusal;
 import io.github.camelredisdelay.internal.RetryPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * Decides and carries out the outcome of every delivery of one consumer on one shard: acknowledged when its exchange
@@ -257,7 +258,9 @@ final class Settlement {
     private void retry(Delivery delivery, long delay, String reason) {
         Optional<Refusal> refusal = queue.group().retry(consumer, delivery, delay, reason);
         if (refusal.isPresent()) {
-            LOG.info("Delivery {} of message {} on queue {} failed and is not put back on schedule: {}; it failed on: {}",
+            // one that may be lost is worth a warning
+            LOG.atLevel(refusal.get() == Refusal.GONE ? Level.WARN : Level.INFO).log(
+                    "Delivery {} of message {} on queue {} failed and is not put back on schedule: {}; it failed on: {}",
                     delivery.deliveryCount(), delivery.messageId(), queue.name(), refusal.get().reason(), reason);
             return;
         }

@@ -167,6 +167,7 @@ public final class ConsumerGroup {
         return switch (status) {
             case Wire.RETRY_SCHEDULED -> Optional.empty();
             case Wire.RETRY_NOT_PENDING -> Optional.of(Refusal.LEASE_LOST);
+            case Wire.RETRY_GONE -> Optional.of(Refusal.GONE);
             case Wire.RETRY_SUPERSEDED -> Optional.of(Refusal.SUPERSEDED);
             case Wire.RETRY_PURGED -> Optional.of(Refusal.PURGED);
             default -> throw new IllegalStateException("retry.lua answered an unknown status " + status);

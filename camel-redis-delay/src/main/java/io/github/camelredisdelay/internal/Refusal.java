@@ -34,7 +34,16 @@ public enum Refusal {
     SUPERSEDED("a newer version of it was stored, which keeps its own schedule"),
 
     /** A purge of the queue under way, which started after the message was scheduled, removed it. */
-    PURGED("a purge of the queue under way removed it");
+    PURGED("a purge of the queue under way removed it"),
+
+    /**
+     * The delivery is no longer leased to the consumer, and Redis holds neither its stream entry nor the message:
+     * settled by a consumer that took it over, removed by a purge, or lost with Redis' data, when nothing delivers it
+     * again.
+     */
+    GONE("Redis holds neither its stream entry nor the message any more: a consumer that took it over settled it, a "
+         + "purge removed it, or Redis lost it (flushed, restored from an older snapshot, its keys deleted by hand), and "
+         + "then it is not delivered again");
 
     private final String reason;
 

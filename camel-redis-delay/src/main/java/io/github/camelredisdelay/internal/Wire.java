@@ -43,6 +43,7 @@ public final class Wire {
     public static final int RETRY_SCHEDULED = 1;
     public static final int RETRY_SUPERSEDED = 2;
     public static final int RETRY_PURGED = 3;
+    public static final int RETRY_GONE = 4;
 
     /** The wake channel's notice that messages went to the ready stream. */
     public static final String WAKE_READY = "ready";

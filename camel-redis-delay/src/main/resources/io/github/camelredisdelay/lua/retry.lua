@@ -35,12 +35,17 @@
   ARGV[8] the consumer that was delivered the message
 
   Returns {status, dueAt} (statuses in wire.lua): RETRY_SCHEDULED when rescheduled for dueAt, RETRY_NOT_PENDING
-  when the entry was no longer pending to that consumer, RETRY_SUPERSEDED when a newer version of the message is
-  stored (dueAt -1), RETRY_PURGED when a purge under way removed it (dueAt -1)
+  when the entry was no longer pending to that consumer, RETRY_GONE when besides Redis holds neither the entry nor
+  the message (a consumer that took it over settled it, a purge removed it, or Redis lost it: flushed, restored from
+  an older snapshot), RETRY_SUPERSEDED when a newer version of the message is stored (dueAt -1), RETRY_PURGED when a
+  purge under way removed it (dueAt -1)
 ]]
 local entryId, id = ARGV[3], ARGV[4]
 
 if not holds(entryId, ARGV[8]) then
+  if not rcall('HGET', msgKey, id) and #rcall('XRANGE', readyKey, entryId, entryId) == 0 then
+    return {RETRY_GONE, -1}
+  end
   return {RETRY_NOT_PENDING, -1}
 end
 rcall('XACK', readyKey, group, entryId)

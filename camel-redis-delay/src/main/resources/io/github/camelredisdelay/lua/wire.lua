@@ -37,6 +37,7 @@ local RETRY_NOT_PENDING = 0
 local RETRY_SCHEDULED = 1
 local RETRY_SUPERSEDED = 2
 local RETRY_PURGED = 3
+local RETRY_GONE = 4
 -- the wake channel's notice that messages went to the ready stream
 local WAKE_READY = 'ready'
 -- the wake channel's notice that a stopping or suspended consumer handed messages back (hand-back.lua)
