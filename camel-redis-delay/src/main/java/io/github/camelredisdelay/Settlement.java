@@ -258,8 +258,7 @@ final class Settlement {
     private void retry(Delivery delivery, long delay, String reason) {
         Optional<Refusal> refusal = queue.group().retry(consumer, delivery, delay, reason);
         if (refusal.isPresent()) {
-            // one that may be lost is worth a warning
-            LOG.atLevel(refusal.get() == Refusal.GONE ? Level.WARN : Level.INFO).log(
+            LOG.atLevel(levelOf(refusal.get())).log(
                     "Delivery {} of message {} on queue {} failed and is not put back on schedule: {}; it failed on: {}",
                     delivery.deliveryCount(), delivery.messageId(), queue.name(), refusal.get().reason(), reason);
             return;
@@ -269,12 +268,17 @@ final class Settlement {
                 delivery.messageId(), queue.name(), delay, reason);
     }
 
+    /** How a failed delivery that was not settled is logged: one whose message may be lost is worth a warning. */
+    private static Level levelOf(Refusal refusal) {
+        return refusal == Refusal.GONE ? Level.WARN : Level.INFO;
+    }
+
     /** Moves a message to the dead-letter queue after {@code deliveries} deliveries to a route. */
     private void deadLetter(Delivery delivery, int deliveries, String reason) {
         DeadLetters.Moved moved = deadLetters.move(consumer, delivery, reason);
         if (moved.refusal() != null) {
-            LOG.info("Message {} on queue {} failed ({}) and is not dead-lettered: {}", delivery.messageId(), queue.name(),
-                    reason, moved.refusal().reason());
+            LOG.atLevel(levelOf(moved.refusal())).log("Message {} on queue {} failed ({}) and is not dead-lettered: {}",
+                    delivery.messageId(), queue.name(), reason, moved.refusal().reason());
             return;
         }
         statistics.events().deadLettered();

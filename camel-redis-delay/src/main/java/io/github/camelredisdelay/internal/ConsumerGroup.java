@@ -249,7 +249,9 @@ public final class ConsumerGroup {
         List<Object> reply = scripts.callAndWait("Lease check of message " + delivery.messageId(), LuaScript.LEASE_CHECK,
                 Durability.NONE, RScript.ReturnType.LIST, bytes(delivery.entryId()), bytes(delivery.messageId()),
                 bytes(consumer), version(delivery));
-        return new LeaseCheck(toLong(reply.get(0)) == 1, toLong(reply.get(1)) == 1, toLong(reply.get(2)) == 1);
+        return new LeaseCheck(
+                toLong(reply.get(0)) == 1, toLong(reply.get(1)) == 1, toLong(reply.get(2)) == 1,
+                toLong(reply.get(3)) == 1);
     }
 
     /**
@@ -258,8 +260,10 @@ public final class ConsumerGroup {
      * @param holds   the consumer still holds the delivery's lease
      * @param current the stored message is still the version the delivery carries
      * @param purged  a purge under way started after the stored message was scheduled: it is removed, not settled
+     * @param gone    the consumer does not hold the lease, and Redis holds neither the delivery's stream entry nor the
+     *                message ({@link Refusal#GONE})
      */
-    public record LeaseCheck(boolean holds, boolean current, boolean purged) {
+    public record LeaseCheck(boolean holds, boolean current, boolean purged, boolean gone) {
     }
 
     private static List<Delivery> firstDeliveries(Map<StreamMessageId, Map<String, byte[]>> entries) {

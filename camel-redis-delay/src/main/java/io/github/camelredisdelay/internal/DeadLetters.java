@@ -79,7 +79,7 @@ public final class DeadLetters {
     public Moved move(String consumer, Delivery delivery, String reason) {
         ConsumerGroup.LeaseCheck lease = source.group().checkLease(consumer, delivery);
         if (!lease.holds()) {
-            return Moved.refused(Refusal.LEASE_LOST);
+            return Moved.refused(lease.gone() ? Refusal.GONE : Refusal.LEASE_LOST);
         }
         if (!lease.current()) {
             source.group().ack(List.of(delivery));

@@ -28,11 +28,13 @@
   ARGV[5] the consumer that was delivered the message
   ARGV[6] version delivered (record.lua; "*": any, for a delivery whose record could not be read)
 
-  Returns {holds, current, purged}: 1 or 0 each; purged: a purge under way started after the stored message was
-  scheduled (purge-mark.lua), so the delivery is removed rather than dead-lettered
+  Returns {holds, current, purged, gone}: 1 or 0 each; purged: a purge under way started after the stored message was
+  scheduled (purge-mark.lua), so the delivery is removed rather than dead-lettered; gone: the consumer does not hold
+  the entry, and Redis holds neither the entry nor the message (see gone in ready-stream.lua)
 ]]
 local held = holds(ARGV[3], ARGV[5]) and 1 or 0
 local record = rcall('HGET', msgKey, ARGV[4])
 local current = (ARGV[6] == '*' or isVersion(record, ARGV[6])) and 1 or 0
 local purged = purgedOnFailure(record, redisNow()) and 1 or 0
-return {held, current, purged}
+local lost = (held == 0 and gone(ARGV[3], ARGV[4])) and 1 or 0
+return {held, current, purged, lost}

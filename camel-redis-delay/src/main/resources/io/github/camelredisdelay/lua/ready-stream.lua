@@ -150,6 +150,12 @@ local function handedBackEntries()
   return count, rcall('XPENDING', readyKey, group, '-', '+', 1, HANDED_BACK_CONSUMER)[1]
 end
 
+-- Whether Redis holds neither the stream entry with this id nor any version of the message: a consumer that took its
+-- lease over settled it, a purge removed it, or Redis lost it (flushed, restored from an older snapshot).
+local function gone(entryId, id)
+  return not rcall('HGET', msgKey, id) and #rcall('XRANGE', readyKey, entryId, entryId) == 0
+end
+
 -- Whether the entry with this id is pending to consumer: delivered to it and neither settled nor taken over by another.
 local function holds(entryId, consumer)
   local pending = lease(entryId)

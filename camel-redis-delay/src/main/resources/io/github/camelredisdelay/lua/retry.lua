@@ -43,7 +43,7 @@
 local entryId, id = ARGV[3], ARGV[4]
 
 if not holds(entryId, ARGV[8]) then
-  if not rcall('HGET', msgKey, id) and #rcall('XRANGE', readyKey, entryId, entryId) == 0 then
+  if gone(entryId, id) then
     return {RETRY_GONE, -1}
   end
   return {RETRY_NOT_PENDING, -1}
