@@ -1,0 +1,61 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.github.camelredisdelay.internal.TransferTask;
+import io.github.camelredisdelay.test.LogLines;
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A value of another type sits under the name of one of a queue's keys for a while (written by another application or
+ * by hand), then is removed: Redis refuses the queue's writes to that key meanwhile (WRONGTYPE), and nothing the queue
+ * held may be lost for it.
+ */
+class ForeignValueUnderAQueueKeyTest extends RedisDelayTestSupport {
+
+    @Test
+    void messagesThatFellDueWhileTheReadyStreamsNameHeldAStringAreDeliveredOnceItIsRemoved() throws Exception {
+        List<String> delivered = new CopyOnWriteArrayList<>();
+        startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders").process(e -> delivered.add(e.getMessage().getBody(String.class)));
+            }
+        });
+        await("the consumer group").atMost(Duration.ofSeconds(10))
+                .until(() -> redis().getStream(key("orders", "ready")).isExists());
+
+        try (LogLines transfer = LogLines.of(TransferTask.class)) {
+            startContext().createProducerTemplate().sendBodyAndHeader("redis-delay:orders", "order-1",
+                    RedisDelayConstants.DELAY, 500);
+            redis().getKeys().delete(key("orders", "ready"));
+            redis().getBucket(key("orders", "ready")).set("not a stream");
+            await("the transfer of order-1 refused").atMost(Duration.ofSeconds(10))
+                    .until(() -> transfer.lines().stream().anyMatch(line -> line.contains("WRONGTYPE")));
+        }
+        redis().getKeys().delete(key("orders", "ready"));
+
+        await("order-1 delivered").atMost(Duration.ofSeconds(15)).until(() -> delivered.contains("order-1"));
+    }
+}
