@@ -20,28 +20,19 @@
   replicas than min-replicas-to-write (NOREPLICAS), for a user without write rights (NOPERM). It adds a member no due
   set holds and removes it again: nothing changes, yet both reach the replication stream, so that a wait for replicas
   after it (syncReplicas) tells whether a schedule's write would reach them. Runs on the master, as every script that
-  may write does. First it checks that each of the queue's keys holds what the queue keeps there, or nothing: a value
-  of another type written under its name (by another application or by hand) fails every write of the queue to it
-  with Redis' WRONGTYPE, which names no key; the refusal here names it.
+  may write does. First it checks that each of the queue's keys holds what the queue keeps there, or nothing
+  (key-kinds.lua): Redis' own refusal of a write to a key of another type names no key; the refusal here names it.
+
+  Includes: key-kinds.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
 
   Returns Redis' time in epoch ms; a WRONGTYPE error naming the key and what the queue keeps there when a key holds
   a value of another type
 ]]
--- each key with a command that answers in O(1) for what the queue keeps there, WRONGTYPE for anything else
-local kept = {
-  {dueKey, 'ZCARD', 'the index of its due set, a sorted set'},
-  {msgKey, 'HLEN', 'its messages, a hash'},
-  {readyKey, 'XLEN', 'its ready messages, a stream'},
-  {failKey, 'HLEN', 'its failure notes, a hash'},
-}
-for _, key in ipairs(kept) do
-  local reply = redis.pcall(key[2], key[1])
-  if type(reply) == 'table' and reply.err and string.find(reply.err, '^WRONGTYPE') then
-    return redis.error_reply('WRONGTYPE key ' .. key[1] .. ' holds a value of another type than ' .. key[3]
-      .. ': every write of the queue to it fails until that value is removed')
-  end
+local foreign = foreignValue()
+if foreign then
+  return foreign
 end
 if rcall('ZADD', dueKey, 'NX', 0, '') == 1 then
   rcall('ZREM', dueKey, '')

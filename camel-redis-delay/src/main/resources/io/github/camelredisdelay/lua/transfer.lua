@@ -18,7 +18,7 @@
   Moves due messages from the due set to the ready stream, oldest due time first, and tells how long
   until the next one is due, so the caller can sleep exactly that long. Time is Redis' own clock.
 
-  Includes: due-set.lua, batches.lua
+  Includes: due-set.lua, batches.lua, key-kinds.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua). The wake channel is
   told WAKE_READY once when messages were moved (waiting consumers read then). Stream entries get FIELD_ID,
@@ -31,6 +31,8 @@
     moved:     messages moved now
     nextDelay: µs until the next due message (from Redis' clock in µs, so a timer armed with it is not up to a
                ms late); 0 when more are due now; -1 when none is scheduled
+  A WRONGTYPE error naming the key, and nothing moved, when one of the queue's keys holds a value of another type
+  (key-kinds.lua)
 ]]
 local batch = tonumber(ARGV[3])
 
@@ -47,6 +49,13 @@ while #ids < batch do
   end
   local bucket = bucketKey(dueKey, first[1])
   local due = rcall('ZRANGEBYSCORE', bucket, '-inf', decimal(upTo), 'LIMIT', '0', batch - #ids)
+  if #due > 0 and #ids == 0 then
+    -- before anything leaves the due set: a key the messages go to that Redis refuses would leave them nowhere
+    local foreign = foreignValue()
+    if foreign then
+      return foreign
+    end
+  end
   for i = 1, #due do
     ids[#ids + 1] = due[i]
   end

@@ -1,0 +1,44 @@
+--
+-- Copyright The camel-redis-delay authors
+--
+-- Licensed under the Apache License, Version 2.0 (the "License");
+-- you may not use this file except in compliance with the License.
+-- You may obtain a copy of the License at
+--
+--     https://www.apache.org/licenses/LICENSE-2.0
+--
+-- Unless required by applicable law or agreed to in writing, software
+-- distributed under the License is distributed on an "AS IS" BASIS,
+-- WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+-- See the License for the specific language governing permissions and
+-- limitations under the License.
+--
+
+--[[
+  What each of the queue's keys holds, for the scripts that check it before they write (see LuaScript.java); uses
+  prelude.lua. A value of another type written under one of the names (by another application or by hand) makes Redis
+  refuse the queue's commands on that key with a WRONGTYPE that names no key, and a script that wrote before such a
+  command would keep part of its change: the transfer, say, would take messages out of the due set that never reach
+  the ready stream.
+]]
+
+-- Each key with a command that answers in O(1) for what the queue keeps there, and WRONGTYPE for anything else
+local KEY_KINDS = {
+  {dueKey, 'ZCARD', 'the index of its due set, a sorted set'},
+  {msgKey, 'HLEN', 'its messages, a hash'},
+  {readyKey, 'XLEN', 'its ready messages, a stream'},
+  {failKey, 'HLEN', 'its failure notes, a hash'},
+}
+
+-- A WRONGTYPE error reply naming the first of the queue's keys that holds a value of another type than the queue keeps
+-- there, or nil when each holds its kind or nothing.
+local function foreignValue()
+  for _, kind in ipairs(KEY_KINDS) do
+    local reply = redis.pcall(kind[2], kind[1])
+    if type(reply) == 'table' and reply.err and string.find(reply.err, '^WRONGTYPE') then
+      return redis.error_reply('WRONGTYPE key ' .. kind[1] .. ' holds a value of another type than ' .. kind[3]
+        .. ': every write of the queue to it fails until that value is removed')
+    end
+  end
+  return nil
+end
