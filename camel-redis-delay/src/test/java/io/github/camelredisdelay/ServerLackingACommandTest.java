@@ -101,4 +101,35 @@ class ServerLackingACommandTest {
             assertThat(delivered).isEmpty();
         }
     }
+
+    @Test
+    void refusalNamesTheServerAndVersionTheUserRunsNotTheRedisVersionValkeyReportsForCompatibility() throws Exception {
+        String info = server.command("INFO", "server");
+        String running = infoField(info, "valkey_version") != null
+                ? "Valkey " + infoField(info, "valkey_version")
+                : "Redis " + infoField(info, "redis_version");
+        String uri = "redis-delay:invoices?address=" + server.uri();
+        try (CamelContext context = new DefaultCamelContext()) {
+            context.getShutdownStrategy().setTimeout(10);
+            context.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("direct:invoice").to(uri);
+                }
+            });
+            context.start();
+
+            Exception refusal = context.createProducerTemplate()
+                    .send("direct:invoice", e -> e.getMessage().setBody("i-1")).getException();
+
+            assertThat(refusal).isNotNull();
+            assertThat(refusal.getMessage()).as("the server as its operator knows it (%s)", running)
+                    .startsWith(running + " holding queue invoices lacks the command XAUTOCLAIM");
+        }
+    }
+
+    private static String infoField(String info, String field) {
+        return info.lines().filter(line -> line.startsWith(field + ":"))
+                .map(line -> line.substring(field.length() + 1).strip()).findFirst().orElse(null);
+    }
 }
