@@ -283,7 +283,7 @@ public final class QueueGuard {
     }
 
     private String missingCommandProblem(QueueShard.MissingCommand missing) {
-        String server = missing.serverVersion().isEmpty() ? "Redis" : "Redis " + missing.serverVersion();
+        String server = missing.server().isEmpty() ? "Redis" : missing.server();
         return server + " holding queue " + queue.name() + " lacks the command " + missing.command()
                + ", with which a consumer takes over the messages of one that stopped or crashed: the component needs "
                + "Redis 6.2 or later (or Valkey), with that command neither renamed nor disabled. Until then this "

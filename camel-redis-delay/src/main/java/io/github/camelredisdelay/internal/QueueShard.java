@@ -319,10 +319,11 @@ public final class QueueShard {
     /**
      * A command the component needs that the server holding a queue lacks.
      *
-     * @param command       its name
-     * @param serverVersion the server's {@code redis_version}; empty when {@code INFO} is not allowed
+     * @param command its name
+     * @param server  the server's name and version, such as {@code Valkey 8.0.1} or {@code Redis 7.0.15}; empty when
+     *                {@code INFO} is not allowed
      */
-    public record MissingCommand(String command, String serverVersion) {
+    public record MissingCommand(String command, String server) {
     }
 
     /**

@@ -33,9 +33,19 @@
 
   Returns {the recorded count, ms since an endpoint with it last confirmed it}: {ARGV[3], 0} when this endpoint's count
   is the recorded one now (confirmed, recorded where none was, or in place of one nobody confirmed within ARGV[5]);
-  {0, 0} when none is recorded and ARGV[6] is "0"; {0, 0, the command the server lacks, its redis_version ("" when INFO
-  is not allowed)} when it lacks one, recording nothing
+  {0, 0} when none is recorded and ARGV[6] is "0"; {0, 0, the command the server lacks, the server as INFO names it,
+  "Valkey 8.0.1" or "Redis 7.0.15" ("" when INFO is not allowed)} when it lacks one, recording nothing
 ]]
+-- Valkey also reports a redis_version, that of the Redis it is compatible with (Valkey 8.0.1: 7.2.4)
+local function serverOf(info)
+  local valkey = string.match(info, 'valkey_version:([%w%.%-]+)')
+  if valkey then
+    return 'Valkey ' .. valkey
+  end
+  local redis = string.match(info, 'redis_version:([%w%.%-]+)')
+  return redis and 'Redis ' .. redis or ''
+end
+
 -- the group never exists: a server with the command answers NOGROUP (or NOPERM, for a user not allowed it: reported
 -- where the command is used) and changes nothing; one without answers "Unknown Redis command called from (Lua)
 -- script" (Redis), "Unknown command called from script" (Valkey)
@@ -44,7 +54,7 @@ local refusal = type(probe) == 'table' and probe.err
 if refusal and not string.find(refusal, '^NOGROUP') and not string.find(refusal, '^NOPERM')
     and string.find(string.lower(refusal), 'unknown', 1, true) then
   local info = redis.pcall('INFO', 'server')
-  return {0, 0, 'XAUTOCLAIM', type(info) == 'string' and string.match(info, 'redis_version:([%w%.%-]+)') or ''}
+  return {0, 0, 'XAUTOCLAIM', type(info) == 'string' and serverOf(info) or ''}
 end
 local countKey = string.sub(msgKey, 1, -4) .. 'shards'
 local now = redisNow()
