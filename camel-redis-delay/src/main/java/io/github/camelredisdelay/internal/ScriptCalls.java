@@ -248,7 +248,8 @@ public final class ScriptCalls {
 
     /**
      * The failure of a batch, unwrapped; names what syncAof needs when WAITAOF is what failed: Redis 7.2 or later, or,
-     * when the server has it but the ACL refused it ({@code NOPERM}), a user allowed it.
+     * when the server has it, an append-only file (it keeps none) or a user allowed it (the ACL refused it,
+     * {@code NOPERM}).
      */
     private RuntimeException batchFailure(Throwable failure) {
         Throwable cause = Futures.unwrap(failure);
@@ -256,6 +257,8 @@ public final class ScriptCalls {
         if (sync.aof() && cause instanceof RedisException && reply.contains("WAITAOF")) {
             String needs = reply.startsWith("NOPERM")
                     ? "a Redis user allowed WAITAOF (ACL rule +waitaof)"
+                    : reply.contains("appendonly")
+                            ? "an append-only file (appendonly yes)"
                     : "Redis 7.2 or later (WAITAOF)";
             return new IllegalStateException(
                     "syncAof=true on queue " + queue + " needs " + needs + "; the server replied: " + reply, cause);
