@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -83,5 +84,30 @@ class SyncAofTest {
         assertThat(delivered).containsExactlyInAnyOrderElementsOf(ids);
         await().atMost(Duration.ofSeconds(5))
                 .until(() -> "1".equals(SERVERS.replica().command("HLEN", PREFIX + ":{orders}:msg")));
+    }
+
+    @Test
+    void aScheduleWhoseReplicaKeepsNoAppendOnlyFileFailsNamingTheAppendOnlyFilesNotJustTheReplicas() throws Exception {
+        String uri = "redis-delay:unfiled?syncReplicas=1&syncAof=true&syncTimeout=500&delay=1h";
+        ProducerTemplate producer = nodes.start(options -> {
+            options.setAddress(SERVERS.master().uri());
+            options.setKeyPrefix(PREFIX);
+        }).createProducerTemplate();
+        SERVERS.replica().command("CONFIG", "SET", "appendonly", "no");
+        try {
+            assertThatThrownBy(() -> producer.sendBodyAndHeader(uri, "x", RedisDelayConstants.MESSAGE_ID, "u-1")).cause()
+                    .isInstanceOf(NotReplicatedException.class)
+                    .hasMessageContaining("reached 0 of 1")
+                    .as("the replica has the write, linked and in sync; what it lacks is an append-only file")
+                    .hasMessageContaining("append-only file");
+            assertThat(SERVERS.master().command("WAIT", "1", "1000")).isEqualTo("1");
+            assertThat(SERVERS.replica().command("HEXISTS", PREFIX + ":{unfiled}:msg", "u-1")).isEqualTo("1");
+        } finally {
+            SERVERS.replica().command("CONFIG", "SET", "appendonly", "yes");
+            await().atMost(Duration.ofSeconds(10)).until(() -> {
+                String persistence = SERVERS.replica().command("INFO", "persistence");
+                return persistence.contains("aof_enabled:1") && persistence.contains("aof_rewrite_in_progress:0");
+            });
+        }
     }
 }
