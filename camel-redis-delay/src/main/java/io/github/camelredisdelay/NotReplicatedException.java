@@ -26,9 +26,23 @@ public class NotReplicatedException extends IllegalStateException {
     private final int required;
     private final int reached;
 
-    public NotReplicatedException(String queue, String operation, int required, int reached, long timeoutMs) {
-        super(operation + " on queue " + queue + " reached " + reached + " of " + required + " required replicas within "
-              + timeoutMs + " ms (syncReplicas / syncTimeout); it is applied on the master but may be lost by a failover");
+    /**
+     * @param queue           the queue written
+     * @param operation       what was written, e.g. {@code Schedule of message m-1}
+     * @param required        replicas the write had to reach ({@code syncReplicas})
+     * @param reached         replicas it reached within the timeout
+     * @param timeoutMs       the timeout ({@code syncTimeout})
+     * @param appendOnlyFiles whether the write waited for the replicas' append-only files ({@code syncAof}): a replica
+     *                        without one never counts, however up to date it is
+     */
+    public NotReplicatedException(String queue, String operation, int required, int reached, long timeoutMs,
+                                  boolean appendOnlyFiles) {
+        super(operation + " on queue " + queue + " reached " + reached + " of " + required + " required replicas"
+              + (appendOnlyFiles ? "' append-only files" : "") + " within " + timeoutMs + " ms ("
+              + (appendOnlyFiles
+                      ? "syncReplicas / syncAof / syncTimeout: a replica without appendonly yes never counts"
+                      : "syncReplicas / syncTimeout")
+              + "); it is applied on the master but may be lost by a failover");
         this.queue = queue;
         this.required = required;
         this.reached = reached;

@@ -236,7 +236,7 @@ public final class ScriptCalls {
         if (waits && done.getSyncedSlaves() < sync.replicas()) {
             NotReplicatedException shortfall = new NotReplicatedException(
                     queue, operation, sync.replicas(),
-                    done.getSyncedSlaves(), sync.timeoutMs());
+                    done.getSyncedSlaves(), sync.timeoutMs(), sync.aof());
             if (durability == Durability.REQUIRED) {
                 throw shortfall;
             }
