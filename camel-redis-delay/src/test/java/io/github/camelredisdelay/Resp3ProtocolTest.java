@@ -26,12 +26,19 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.RedisServerExtension;
+import org.apache.camel.CamelContext;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+import org.redisson.config.Protocol;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -81,6 +88,32 @@ class Resp3ProtocolTest extends RedisDelayTestSupport {
             assertThat(lateness).as("lateness of each delivery, ms").hasSize(5)
                     .allSatisfy(ms -> assertThat(ms).isLessThan(1000));
             assertThat(consumerLog.lines()).as("what the consumers logged").noneMatch(line -> line.startsWith("WARN"));
+        }
+    }
+
+    @Test
+    void aRedissonClientBeanSpeakingResp3IsRefusedAtStartNamingTheProtocol() throws Exception {
+        Config config = new Config();
+        config.setProtocol(Protocol.RESP3);
+        config.useSingleServer().setAddress(RedisServerExtension.redisUrl());
+        RedissonClient bean = Redisson.create(config);
+        try (CamelContext context = new DefaultCamelContext()) {
+            context.getShutdownStrategy().setTimeout(10);
+            RedisDelayComponent component = new RedisDelayComponent();
+            component.getConfiguration().setRedissonClient(bean);
+            component.getConfiguration().setKeyPrefix(keyPrefix);
+            context.addComponent("redis-delay", component);
+            context.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("redis-delay:invoices").log("${body}");
+                }
+            });
+
+            assertThatThrownBy(context::start).as("a consumer that would stall on its first acknowledgement")
+                    .hasStackTraceContaining("RESP3").hasStackTraceContaining("RESP2");
+        } finally {
+            bean.shutdown();
         }
     }
 }
