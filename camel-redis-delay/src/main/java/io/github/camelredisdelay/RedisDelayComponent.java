@@ -377,7 +377,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
     ConnectedClient acquireClient(RedisDelayConfiguration options) {
         RedissonClient bean = options.getRedissonClient();
         if (bean != null) {
-            return clients.acquire(bean, () -> ConnectedClient.borrowed(bean));
+            return clients.acquire(bean, () -> ConnectedClient.borrowed(RedissonClientFactory.checkedBean(bean)));
         }
         return clients.acquire(RedissonClientFactory.connectionKey(options),
                 () -> ConnectedClient.owned(RedissonClientFactory.config(getCamelContext(), options)));

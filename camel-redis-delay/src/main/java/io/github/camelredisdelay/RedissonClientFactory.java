@@ -28,9 +28,11 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.RuntimeCamelException;
 import org.apache.camel.support.ResourceHelper;
 import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
 import org.redisson.config.ConstantDelay;
+import org.redisson.config.Protocol;
 import org.redisson.config.SingleServerConfig;
 
 /**
@@ -71,11 +73,30 @@ final class RedissonClientFactory {
         // The component stores no Redisson objects in Redis; with references on, Redisson checks every value passed to
         // a script for its annotations by reflection (about 1 µs of client CPU per scheduled or delivered message).
         config.setReferenceEnabled(false);
+        // Redisson decodes the reply of a pipelined XREADGROUP, with which consumers acknowledge and read in one round
+        // trip, wrongly over RESP3: null when the read found nothing, a failed pipeline when it found entries
+        config.setProtocol(Protocol.RESP2);
         // the component creates the client when first used, one attempt at a time (ConnectedClient): a client that
         // connected lazily could hang after a failed first connection
         config.setLazyInitialization(false);
         checkedByRedisson(config);
         return config;
+    }
+
+    /**
+     * A RedissonClient bean the component can use: one that speaks RESP2, as {@link #config} makes its own clients.
+     *
+     * @throws IllegalStateException when it speaks RESP3
+     */
+    static RedissonClient checkedBean(RedissonClient bean) {
+        if (bean.getConfig().getProtocol() == Protocol.RESP3) {
+            throw new IllegalStateException(
+                    "The RedissonClient given to the component speaks RESP3 (protocol: RESP3), over which Redisson "
+                                            + "decodes the stream reads of the consumers wrongly: give it a client with "
+                                            + "protocol RESP2 (Redisson's default), or an address or redissonConfig "
+                                            + "to connect on its own");
+        }
+        return bean;
     }
 
     /**
