@@ -149,7 +149,7 @@ class SyncReplicasTest {
 
     @Test
     void aDeadLetterWhoseFirstCopyReachedTooFewReplicasIsStoredOnce() throws Exception {
-        String uri = "redis-delay:once?syncReplicas=1&syncTimeout=50&maxDeliveries=1&visibilityTimeout=1s";
+        String uri = "redis-delay:once?syncReplicas=1&syncTimeout=50&maxDeliveries=1&visibilityTimeout=3s";
         CamelContext context = start(new RouteBuilder() {
             @Override
             public void configure() {
@@ -162,7 +162,8 @@ class SyncReplicasTest {
         try (LogLines settlement = LogLines.of(Settlement.class)) {
             context.getRouteController().startRoute("failing");
             // the first dead-lettering stores its copy, then waits 50 ms for the stopped replica and fails: the
-            // delivery is not acknowledged, and is dead-lettered again once its lease has expired
+            // delivery is not acknowledged, and is dead-lettered again once its lease has expired (3 s: time for the
+            // checks below on a loaded machine before that second dead-lettering finds its copy and acknowledges)
             await().atMost(Duration.ofSeconds(10))
                     .until(() -> "1".equals(SERVERS.master().command("HEXISTS", PREFIX + ":{once.dead}:msg", "m-1")));
             await().atMost(Duration.ofSeconds(10)).until(() -> settlement.lines().stream()
