@@ -484,11 +484,12 @@ public class RedisDelayConfiguration implements Cloneable {
     }
 
     /**
-     * Also wait until the write is in the append-only files of syncReplicas replicas (Redis WAITAOF, Redis 7.2 or
-     * later); needs syncReplicas of at least 1. The master is asked to write its own file too, but the Redis client
-     * reports only the replicas' count, so a master slower than syncTimeout goes unnoticed: for the master's file (and
-     * for a server without replicas) use appendfsync always. The endpoint fails to start when its Redis cannot wait so
-     * (no WAITAOF, or appendonly off); a Redis that does not answer at start is not checked.
+     * Also wait until the write is in the append-only files of syncReplicas replicas (WAITAOF: Redis 7.2 or later,
+     * Valkey 8); needs syncReplicas of at least 1, and a replica without appendonly yes never counts. The master is
+     * asked to write its own file too, but the Redis client reports only the replicas' count, so a master slower than
+     * syncTimeout goes unnoticed: for the master's file (and for a server without replicas) use appendfsync always. The
+     * endpoint fails to start when its Redis cannot wait so (no WAITAOF, or appendonly off); a Redis that does not
+     * answer at start is not checked.
      */
     public void setSyncAof(boolean syncAof) {
         this.syncAof = syncAof;

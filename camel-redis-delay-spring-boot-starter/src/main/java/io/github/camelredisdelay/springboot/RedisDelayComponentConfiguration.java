@@ -208,7 +208,8 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
 
     /**
      * Also wait until the write is in the append-only files of syncReplicas replicas (WAITAOF, Redis 7.2 or Valkey 8);
-     * needs syncReplicas of at least 1. The master's own file is not checked: use appendfsync always for it.
+     * needs syncReplicas of at least 1, and a replica without appendonly yes never counts. The master's own file is not
+     * checked: use appendfsync always for it.
      */
     private Boolean syncAof = false;
 
