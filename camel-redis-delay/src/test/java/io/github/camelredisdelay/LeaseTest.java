@@ -262,4 +262,44 @@ class LeaseTest extends RedisDelayTestSupport {
         assertThat(dead.get(0).getHeader(RedisDelayConstants.LAST_ERROR, String.class))
                 .contains("not acknowledged within the visibility timeout").contains("IllegalStateException: boom");
     }
+
+    /**
+     * A slow consumer's lease expired (its process paused longer than the visibility timeout), another consumer took
+     * the message over and delivered it; then the slow consumer's own exchange fails. Nothing is lost: the
+     * at-least-once contract at work, not a message Redis lost.
+     */
+    @Test
+    void aFailedDeliveryWhoseLeaseAnotherConsumerTookOverAndSettledIsNotWarnedOfAsLost() throws Exception {
+        CountDownLatch settledElsewhere = new CountDownLatch(1);
+        startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                errorHandler(noErrorHandler());
+                from("redis-delay:jobs?visibilityTimeout=60s").process(e -> {
+                    deliveries.add(e.getMessage().copy());
+                    settledElsewhere.await(20, TimeUnit.SECONDS);
+                    throw new IllegalStateException("shop timed out");
+                });
+            }
+        }).createProducerTemplate().sendBodyAndHeader("redis-delay:jobs", "job", RedisDelayConstants.MESSAGE_ID, "job-1");
+        await().atMost(Duration.ofSeconds(5)).until(() -> deliveries.size() == 1);
+        var ready = redis().getStream(key("jobs", "ready"));
+        var lease = ready.listPending(QueueKeys.GROUP, StreamMessageId.MIN, StreamMessageId.MAX, 1).get(0);
+        // the lease expired (emulated with a delivery time of 1970, which the lease timer leaves alone)
+        redis().getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_WRITE,
+                "return redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], 0, ARGV[3], 'TIME', 0, 'JUSTID')",
+                RScript.ReturnType.LIST, List.of(key("jobs", "ready")), QueueKeys.GROUP, lease.getConsumerName(),
+                lease.getId().toString());
+        startContext(consuming("redis-delay:jobs?visibilityTimeout=500", 0));
+        await("taken over and settled").atMost(Duration.ofSeconds(10))
+                .until(() -> deliveries.size() == 2 && redis().getMap(key("jobs", "msg")).isEmpty());
+
+        try (LogLines log = LogLines.of(Settlement.class)) {
+            settledElsewhere.countDown();
+            await("the failure logged").atMost(Duration.ofSeconds(10))
+                    .until(() -> log.lines().stream().anyMatch(line -> line.contains("job-1")));
+            assertThat(log.lines()).filteredOn(line -> line.contains("job-1")).singleElement().asString()
+                    .startsWith("INFO").contains("shop timed out", "another consumer took it over");
+        }
+    }
 }
