@@ -260,8 +260,8 @@ public final class ConsumerGroup {
      * @param holds   the consumer still holds the delivery's lease
      * @param current the stored message is still the version the delivery carries
      * @param purged  a purge under way started after the stored message was scheduled: it is removed, not settled
-     * @param gone    the consumer does not hold the lease, and Redis holds neither the delivery's stream entry nor the
-     *                message ({@link Refusal#GONE})
+     * @param gone    the consumer does not hold the lease, and Redis lost the delivery: it holds neither its stream
+     *                entry nor the message, and the consumer group never delivered that entry ({@link Refusal#GONE})
      */
     public record LeaseCheck(boolean holds, boolean current, boolean purged, boolean gone) {
     }

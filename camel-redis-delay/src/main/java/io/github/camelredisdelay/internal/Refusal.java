@@ -37,13 +37,12 @@ public enum Refusal {
     PURGED("a purge of the queue under way removed it"),
 
     /**
-     * The delivery is no longer leased to the consumer, and Redis holds neither its stream entry nor the message:
-     * settled by a consumer that took it over, removed by a purge, or lost with Redis' data, when nothing delivers it
-     * again.
+     * The delivery is no longer leased to the consumer, Redis holds neither its stream entry nor the message, and the
+     * consumer group never delivered that entry (see {@code gone} in ready-stream.lua): Redis lost it, and nothing
+     * delivers it again. A consumer that took the lease over and settled it is {@link #LEASE_LOST}.
      */
-    GONE("Redis holds neither its stream entry nor the message any more: a consumer that took it over settled it, a "
-         + "purge removed it, or Redis lost it (flushed, restored from an older snapshot, its keys deleted by hand), and "
-         + "then it is not delivered again");
+    GONE("Redis holds neither its stream entry nor the message any more, nor a trace of its delivery: Redis lost it "
+         + "(flushed, restored from an older snapshot, its keys deleted by hand), and it is not delivered again");
 
     private final String reason;
 

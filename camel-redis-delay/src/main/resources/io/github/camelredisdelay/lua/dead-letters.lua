@@ -50,15 +50,6 @@ end
 local _, lastDelivered = groupState()
 lastDelivered = lastDelivered or '0-0'
 
--- Whether stream entry id a comes before b
-local function before(a, b)
-  local aTime, aSeq = string.match(a, '^(%d+)-(%d+)$')
-  local bTime, bSeq = string.match(b, '^(%d+)-(%d+)$')
-  if tonumber(aTime) ~= tonumber(bTime) then
-    return tonumber(aTime) < tonumber(bTime)
-  end
-  return tonumber(aSeq) < tonumber(bSeq)
-end
 
 -- At most count leases between low and high, in entry order, that no consumer works on: those handed back, and those
 -- that expired (leaseExpired), each consumer's looked for with its own visibility timeout
@@ -77,7 +68,7 @@ local function unheld(low, high, count)
       leases[#leases + 1] = lease
     end
   end
-  table.sort(leases, function(a, b) return before(a[1], b[1]) end)
+  table.sort(leases, function(a, b) return entryBefore(a[1], b[1]) end)
   return {unpack(leases, 1, math.min(count, #leases))}
 end
 
@@ -86,8 +77,8 @@ end
 -- every entry
 local function listable(from, count)
   local entries = {}
-  if lastDelivered ~= '0-0' and (from == '-' or before(from, lastDelivered)) then
-    local high = before(last, lastDelivered) and last or lastDelivered
+  if lastDelivered ~= '0-0' and (from == '-' or entryBefore(from, lastDelivered)) then
+    local high = entryBefore(last, lastDelivered) and last or lastDelivered
     local low = from == '-' and '-' or '(' .. from
     for _, pending in ipairs(unheld(low, high, count)) do
       entries[#entries + 1] = rcall('XRANGE', readyKey, pending[1], pending[1])[1]

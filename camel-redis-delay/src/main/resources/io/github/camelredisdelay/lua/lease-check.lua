@@ -30,7 +30,7 @@
 
   Returns {holds, current, purged, gone}: 1 or 0 each; purged: a purge under way started after the stored message was
   scheduled (purge-mark.lua), so the delivery is removed rather than dead-lettered; gone: the consumer does not hold
-  the entry, and Redis holds neither the entry nor the message (see gone in ready-stream.lua)
+  the entry, and Redis lost the delivery (see gone in ready-stream.lua)
 ]]
 local held = holds(ARGV[3], ARGV[5]) and 1 or 0
 local record = rcall('HGET', msgKey, ARGV[4])

@@ -150,10 +150,27 @@ local function handedBackEntries()
   return count, rcall('XPENDING', readyKey, group, '-', '+', 1, HANDED_BACK_CONSUMER)[1]
 end
 
--- Whether Redis holds neither the stream entry with this id nor any version of the message: a consumer that took its
--- lease over settled it, a purge removed it, or Redis lost it (flushed, restored from an older snapshot).
+-- Whether stream entry id a comes before b.
+local function entryBefore(a, b)
+  local aTime, aSeq = string.match(a, '^(%d+)-(%d+)$')
+  local bTime, bSeq = string.match(b, '^(%d+)-(%d+)$')
+  if tonumber(aTime) ~= tonumber(bTime) then
+    return tonumber(aTime) < tonumber(bTime)
+  end
+  return tonumber(aSeq) < tonumber(bSeq)
+end
+
+-- Whether Redis lost the delivery of the entry with this id of message id: it holds neither the entry nor any version
+-- of the message, and its consumer group never delivered the entry (the group is missing, or the entry it delivered
+-- last comes before this one): flushed, restored from a snapshot older than the delivery, its keys deleted by hand.
+-- A consumer that took the lease over and settled it, or a purge, leaves the group's last delivered entry at or after
+-- this one.
 local function gone(entryId, id)
-  return not rcall('HGET', msgKey, id) and #rcall('XRANGE', readyKey, entryId, entryId) == 0
+  if rcall('HGET', msgKey, id) or #rcall('XRANGE', readyKey, entryId, entryId) > 0 then
+    return false
+  end
+  local _, lastDelivered = groupState()
+  return not lastDelivered or entryBefore(lastDelivered, entryId)
 end
 
 -- Whether the entry with this id is pending to consumer: delivered to it and neither settled nor taken over by another.

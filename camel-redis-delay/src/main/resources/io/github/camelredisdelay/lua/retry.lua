@@ -35,9 +35,8 @@
   ARGV[8] the consumer that was delivered the message
 
   Returns {status, dueAt} (statuses in wire.lua): RETRY_SCHEDULED when rescheduled for dueAt, RETRY_NOT_PENDING
-  when the entry was no longer pending to that consumer, RETRY_GONE when besides Redis holds neither the entry nor
-  the message (a consumer that took it over settled it, a purge removed it, or Redis lost it: flushed, restored from
-  an older snapshot), RETRY_SUPERSEDED when a newer version of the message is stored (dueAt -1), RETRY_PURGED when a
+  when the entry was no longer pending to that consumer, RETRY_GONE when besides Redis lost the delivery (see gone in
+  ready-stream.lua: flushed, restored from a snapshot older than the delivery), RETRY_SUPERSEDED when a newer version of the message is stored (dueAt -1), RETRY_PURGED when a
   purge under way removed it (dueAt -1)
 ]]
 local entryId, id = ARGV[3], ARGV[4]
