@@ -15,6 +15,7 @@
  */
 package io.github.camelredisdelay;
 
+import java.time.Duration;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@code toD} with a per-message part in the URI ({@code ?delay=${header.wait}}, a queue per tenant) creates an
@@ -105,6 +107,35 @@ class DynamicEndpointEvictionTest extends RedisDelayTestSupport {
         // found: every URI Camel evicted and created again left its former endpoint started for good (all 60 were,
         // growing with every round), each with its share of the queue's check and statistics
         assertThat(created).filteredOn(RedisDelayEndpoint::isStarted).hasSizeLessThanOrEqualTo(TENANTS);
+    }
+
+    /**
+     * {@code toD} with its cache turned off ({@code cacheSize=-1}, for URIs that are seldom the same twice) creates an
+     * endpoint and a producer for each exchange, and stops both after it.
+     */
+    @Test
+    void toDWithItsCacheTurnedOffLeavesNoEndpointRunningAfterItsExchanges() throws Exception {
+        CamelContext node = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:order").toD("redis-delay:tenant-${header.tenant}?delay=1h", -1);
+            }
+        });
+        node.start();
+        ProducerTemplate template = node.createProducerTemplate();
+        for (int tenant = 0; tenant < TENANTS; tenant++) {
+            int sentTo = tenant;
+            Exchange sent = template.send("direct:order", e -> {
+                e.getMessage().setBody("order");
+                e.getMessage().setHeader("tenant", sentTo);
+            });
+            assertThat(sent.getException()).isNull();
+        }
+        assertThat(dueSet("tenant-" + (TENANTS - 1)).size()).isEqualTo(1);
+
+        // found: each tenant's endpoint stays started, with its queue's transfer task, until the context stops
+        RedisDelayComponent component = node.getComponent("redis-delay", RedisDelayComponent.class);
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(component.runningTransferTasks()).isZero());
     }
 
     /**
