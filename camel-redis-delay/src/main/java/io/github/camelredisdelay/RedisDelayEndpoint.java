@@ -108,8 +108,13 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     private QueueStatistics statistics;
     /** The consumers that {@linkplain #consumerStarting started} and have not stopped. */
     private final AtomicInteger runningConsumers = new AtomicInteger();
-    /** The producers that {@linkplain #producerStarted started} and have not stopped. */
+    /** The producers that {@linkplain #producerStarted started} and have not stopped; guards {@link #stopDeferred}. */
     private final AtomicInteger runningProducers = new AtomicInteger();
+    /**
+     * Whether Camel stopped this endpoint while consumers or producers of it ran, and nothing started it since: the
+     * last producer to stop stops it then ({@link #producerStopped}).
+     */
+    private boolean stopDeferred;
     /** How long an operation waits for the first check of its queue ({@link QueueGuard}). */
     private static final long QUEUE_CHECK_WAIT_MS = 5000;
 
@@ -455,9 +460,28 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         runningProducers.incrementAndGet();
     }
 
-    /** A producer of this endpoint that {@linkplain #producerStarted started} stopped. */
+    /**
+     * A producer of this endpoint that {@linkplain #producerStarted started} stopped: the last one stops the endpoint
+     * when Camel stopped it meanwhile (Camel stops the endpoint before the producer when it stops both after an
+     * exchange, as {@code toD} with its cache turned off does).
+     */
     void producerStopped() {
-        runningProducers.decrementAndGet();
+        boolean stopNow;
+        synchronized (runningProducers) {
+            stopNow = runningProducers.decrementAndGet() == 0 && stopDeferred;
+        }
+        if (stopNow) {
+            stop();
+        }
+    }
+
+    /** Starts this endpoint, or keeps it started (see {@link #stop()}): a stop Camel asked for before is forgotten. */
+    @Override
+    public void start() {
+        synchronized (runningProducers) {
+            stopDeferred = false;
+        }
+        super.start();
     }
 
     /**
@@ -465,8 +489,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint
      * evicts the endpoint's polling consumer, also while a route still consumes from it, and when it removes the only
      * route using it, also while a long-lived {@code ProducerTemplate} (Spring Boot's bean, say) holds a producer of
      * it. Such an endpoint stays started for its running consumers and producers, which go on with what it holds (its
-     * client, its transfer task, the producers' health checks): the component stops it at its own stop, and Camel's
-     * next lookup of its URI gets it back.
+     * client, its transfer task, the producers' health checks): the last producer to stop stops it when no consumer
+     * runs, else the component at its own stop, and Camel's next lookup of its URI gets it back.
      */
     @Override
     public void stop() {
@@ -482,15 +506,19 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         }
     }
 
+    /** Whether this endpoint stays started for its running consumers and producers; remembers that Camel stopped it. */
     private boolean keptForUsers() {
         int consumers = runningConsumers.get();
-        int producers = runningProducers.get();
-        boolean kept = consumers + producers > 0 && getCamelContext().isStarted() && getComponent().isStarted();
-        if (kept) {
-            LOG.debug("Endpoint {} stays started: {} of its consumers and {} of its producers still run", maskedUri(),
-                    consumers, producers);
+        synchronized (runningProducers) {
+            int producers = runningProducers.get();
+            boolean kept = consumers + producers > 0 && getCamelContext().isStarted() && getComponent().isStarted();
+            if (kept) {
+                LOG.debug("Endpoint {} stays started: {} of its consumers and {} of its producers still run", maskedUri(),
+                        consumers, producers);
+            }
+            stopDeferred |= kept;
+            return kept;
         }
-        return kept;
     }
 
     private boolean namesDeadLetterQueue() {
