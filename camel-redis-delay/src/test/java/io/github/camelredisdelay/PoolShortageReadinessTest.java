@@ -17,6 +17,7 @@ package io.github.camelredisdelay;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import io.github.camelredisdelay.test.CamelSide;
@@ -40,23 +41,31 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A readiness check whose write finds no free connection in the client's pool (every connection busy for longer than
  * the client waits for one, as many queues' calls through a slow link keep them): Redis is fine, so the check must say
- * that the client ran short and name the settings that help, not that Redis does not answer or refuses writes.
+ * that the client ran short and name the settings that help, not that Redis does not answer or refuses writes. So also
+ * when the client waits for a connection longer than the check waits for its write, as Redisson's default retry
+ * settings (an application's own {@code RedissonClient} bean) make it.
  */
 @CamelSide
 class PoolShortageReadinessTest extends RedisDelayTestSupport {
 
-    private final RedissonClient client = Redisson.create(smallPool());
+    private RedissonClient client;
 
-    private static Config smallPool() {
+    /** A pool of one connection; with {@code fewRetries}, the component's own client's retries, else Redisson's. */
+    private static Config smallPool(boolean fewRetries) {
         Config config = new Config();
-        config.useSingleServer().setAddress(RedisServerExtension.redisUrl()).setConnectionPoolSize(1)
-                .setConnectionMinimumIdleSize(1).setRetryAttempts(1).setRetryDelay(new ConstantDelay(Duration.ofMillis(100)));
+        var server = config.useSingleServer().setAddress(RedisServerExtension.redisUrl()).setConnectionPoolSize(1)
+                .setConnectionMinimumIdleSize(1);
+        if (fewRetries) {
+            server.setRetryAttempts(1).setRetryDelay(new ConstantDelay(Duration.ofMillis(100)));
+        }
         return config;
     }
 
     @AfterEach
     void shutDownClient() {
-        client.shutdown(0, 2, TimeUnit.SECONDS);
+        if (client != null) {
+            client.shutdown(0, 2, TimeUnit.SECONDS);
+        }
     }
 
     @Override
@@ -71,6 +80,24 @@ class PoolShortageReadinessTest extends RedisDelayTestSupport {
 
     @Test
     void aCheckWhoseWriteFindsNoFreeConnectionBlamesTheClientsPoolNotRedis() throws Exception {
+        assertThat(downWhileThePoolIsParked(true, Duration.ofSeconds(3))).hasValueSatisfying(
+                message -> assertThat(message).contains("not a Redis outage").contains("connectionPoolSize")
+                        .contains("retryDelay").doesNotContain("does not answer"));
+    }
+
+    @Test
+    void aCheckWhoseWriteStillWaitsForAConnectionOnRedissonsDefaultRetriesBlamesTheClientsPoolNotRedis()
+            throws Exception {
+        // Redisson's defaults wait for a free connection a retryDelay (1-2 s) per attempt, four attempts: longer than
+        // the check waits for its write, so the write has neither an answer nor a failure when the check gives up
+        assertThat(downWhileThePoolIsParked(false, Duration.ofSeconds(4))).hasValueSatisfying(
+                message -> assertThat(message).contains("connectionPoolSize").contains("retryDelay")
+                        .doesNotContain("does not answer"));
+    }
+
+    /** The message of the only DOWN readiness check while the pool's only connection waits in a blocking pop. */
+    private Optional<String> downWhileThePoolIsParked(boolean fewRetries, Duration parked) throws Exception {
+        client = Redisson.create(smallPool(fewRetries));
         CamelContext context = startContext(new RouteBuilder() {
             @Override
             public void configure() {
@@ -79,14 +106,14 @@ class PoolShortageReadinessTest extends RedisDelayTestSupport {
         });
         HealthChecks.enableConsumersAndProducers(context);
         // the pool's only connection waits in a blocking pop, as a pool whose calls each wait a long round trip does
-        RFuture<Object> parked = client.getBlockingQueue(keyPrefix + ":parked").pollAsync(3, TimeUnit.SECONDS);
+        RFuture<Object> parking = client.getBlockingQueue(keyPrefix + ":parked").pollAsync(parked.toSeconds(),
+                TimeUnit.SECONDS);
 
         List<HealthCheck.Result> down = HealthCheckHelper.invokeReadiness(context).stream()
                 .filter(result -> result.getState() == HealthCheck.State.DOWN).toList();
-        parked.toCompletableFuture().get(10, TimeUnit.SECONDS);
+        parking.toCompletableFuture().get(10, TimeUnit.SECONDS);
 
-        assertThat(down).singleElement().satisfies(result -> assertThat(result.getMessage()).hasValueSatisfying(
-                message -> assertThat(message).contains("not a Redis outage").contains("connectionPoolSize")
-                        .contains("retryDelay").doesNotContain("does not answer")));
+        assertThat(down).hasSize(1);
+        return down.get(0).getMessage();
     }
 }
