@@ -183,6 +183,15 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
             // the write waits for the client's next attempt to connect, which may take longer than the check waits
             builder.down().message("Redis of " + which + " cannot be connected to: " + unconnected.getMessage())
                     .error(unconnected);
+        } else if (refusal == null && failed.callsWaitForConnection()) {
+            // the client may still hold the write back: Redisson waits for a free connection up to its retries, longer
+            // than the check with its defaults, and only then fails the call naming the shortage
+            builder.down().message("A write of " + which + " sent "
+                                   + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent.sentNanos())
+                                   + " ms ago has no reply, and calls of the Redis client are waiting for a free "
+                                   + "connection of its pool, so it may not have reached Redis: every connection is busy "
+                                   + "with calls Redis has not answered yet. Where Redis answers other clients, the "
+                                   + "client ran short, not Redis: " + ClientShortage.poolAdvice());
         } else if (refusal == null) {
             builder.down().message("Redis of " + which + " does not answer: a write sent "
                                    + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent.sentNanos())

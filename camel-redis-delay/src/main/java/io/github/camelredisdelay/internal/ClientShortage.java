@@ -28,6 +28,12 @@ import org.redisson.client.RedisTimeoutException;
  */
 public final class ClientShortage {
 
+    /** What raises the calls a client's pool carries at once. */
+    private static final String RAISE_POOL = "raise the Redisson setting connectionPoolSize, or retryDelay (with retries, "
+                                             + "how long a call waits for a free connection each attempt; each call holds "
+                                             + "one for a round trip, so a distant Redis needs more), or use fewer threads "
+                                             + "per client";
+
     private ClientShortage() {
     }
 
@@ -42,12 +48,14 @@ public final class ClientShortage {
                        + "settings subscriptionConnectionPoolSize or subscriptionsPerConnection";
             }
             if (cause instanceof RedisTimeoutException && message.contains("Unable to acquire connection")) {
-                return "the Redis client's connection pool is exhausted (not a Redis outage): raise the Redisson setting "
-                       + "connectionPoolSize, or retryDelay (with retries, how long a call waits for a free connection "
-                       + "each attempt; each call holds one for a round trip, so a distant Redis needs more), or use fewer "
-                       + "threads per client";
+                return "the Redis client's connection pool is exhausted (not a Redis outage): " + RAISE_POOL;
             }
         }
         return null;
+    }
+
+    /** What to change when the calls of a client wait for a free connection of its pool while Redis answers. */
+    public static String poolAdvice() {
+        return RAISE_POOL;
     }
 }

@@ -186,6 +186,15 @@ public final class ConnectedClient {
         return connectFailure;
     }
 
+    /**
+     * Whether calls to the master serving {@code key} are waiting for a free connection of the client's pool right now;
+     * {@code false} while the client has not connected (asked without connecting).
+     */
+    public boolean callsWaitForConnection(String key) {
+        RedissonClient connected = client;
+        return connected != null && ConnectionWaits.queuedFor(connected, key);
+    }
+
     private static RedissonClient await(CompletableFuture<RedissonClient> attempt) {
         try {
             return attempt.get();

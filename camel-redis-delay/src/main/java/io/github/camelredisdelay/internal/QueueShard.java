@@ -273,6 +273,14 @@ public final class QueueShard {
     }
 
     /**
+     * Whether calls to this shard's master are waiting for a free connection of the client's pool right now, so that a
+     * call without an answer is held in the client, not by Redis.
+     */
+    public boolean callsWaitForConnection() {
+        return client.callsWaitForConnection(keys.due());
+    }
+
+    /**
      * Redis' clock, epoch ms.
      */
     public long redisTimeMillis() {
