@@ -27,9 +27,11 @@ import org.slf4j.Logger;
 
 /**
  * Logs a Redis outage once when it starts and once when it ends, however often a loop retries in between; a connection
- * that keeps flapping is reported at most once a minute, so Redis trouble never floods the log. A shortage inside the
- * client (its connection pool exhausted, see {@link ClientShortage}; the client shut down, see {@link ClientShutDown})
- * is reported as what it is, never as Redis being unreachable or refusing; so is an error Redis replied (a failing
+ * that keeps flapping is reported at most once a minute, so a loop's retries never flood the log. Each loop (a
+ * consumer, a transfer task) has its own: an outage of a Redis that many queues share is logged once per loop, two WARN
+ * lines and two INFO lines per queue with a consumer (the component page, "Many queues"). A shortage inside the client
+ * (its connection pool exhausted, see {@link ClientShortage}; the client shut down, see {@link ClientShutDown}) is
+ * reported as what it is, never as Redis being unreachable or refusing; so is an error Redis replied (a failing
  * script).
  */
 public final class OutageLog {
