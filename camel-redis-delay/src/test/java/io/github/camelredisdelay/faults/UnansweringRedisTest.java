@@ -23,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 import io.github.camelredisdelay.embedded.RedisBinary;
@@ -112,6 +113,56 @@ class UnansweringRedisTest extends FaultTestSupport {
             assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
             producer.stop();
         });
+    }
+
+    /**
+     * Schedules that queue up behind a call to a Redis that stopped answering are not each sent, one call after
+     * another, into the same silence: they fail with that call, so the last of a thousand fails as fast as the first
+     * (one client timeout and one retry, about 6 s), not after ten such calls in a row.
+     */
+    @Test
+    @Tag("slow")
+    void schedulesQueuedBehindACallToARedisThatStoppedAnsweringFailWithItNotOneCallAfterAnother() throws Exception {
+        RedisBinary binary
+                = RedisBinary.select(System.getProperty(RedisServerExtension.BINARY_PROPERTY, RedisBinary.PATH_CHOICE));
+        try (RedisServerProcess redis = RedisServerProcess.start(binary, RedisServerOptions.defaults())) {
+            CamelContext node = startContext();
+            AsyncProducer producer = node.getEndpoint("redis-delay:payments?delay=1h&address=" + redis.uri())
+                    .createAsyncProducer();
+            producer.start();
+            Exchange first = new DefaultExchange(node);
+            first.getMessage().setBody("payment-0");
+            CountDownLatch firstStored = new CountDownLatch(1);
+            producer.process(first, doneSync -> firstStored.countDown());
+            assertThat(firstStored.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(first.getException()).isNull();
+            int schedules = 1000;
+            List<Exchange> exchanges = new CopyOnWriteArrayList<>();
+            AtomicInteger callbacks = new AtomicInteger();
+            ProcessSignals.pause(redis);
+            try {
+                long sending = System.nanoTime();
+                for (int i = 1; i <= schedules; i++) {
+                    Exchange exchange = new DefaultExchange(node);
+                    exchange.getMessage().setBody("payment-" + i);
+                    exchanges.add(exchange);
+                    producer.process(exchange, doneSync -> callbacks.incrementAndGet());
+                }
+
+                await("every schedule failed").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
+                        .until(() -> callbacks.get() == schedules);
+                Duration allFailed = Duration.ofNanos(System.nanoTime() - sending);
+
+                assertThat(exchanges).allSatisfy(exchange -> assertThat(exchange.getException()).isNotNull());
+                assertThat(allFailed).as("every schedule failed within about one call's timeout")
+                        .isLessThan(Duration.ofSeconds(15));
+            } finally {
+                ProcessSignals.resume(redis);
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() -> callbacks.get() >= schedules);
+            assertThat(callbacks).as("each exchange's callback was called exactly once").hasValue(schedules);
+            producer.stop();
+        }
     }
 
     /**
