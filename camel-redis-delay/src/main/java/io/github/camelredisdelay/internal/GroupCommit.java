@@ -28,6 +28,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 
 /**
@@ -48,6 +49,9 @@ import java.util.function.ToLongFunction;
  * route after its schedule) cost the thread that received the reply one hand-off per call, not one each. A caller that
  * waits ({@link #submit}) is woken by the thread that received the reply, unless it saw the reply first: a caller with
  * nothing queued behind it and a short link may spin for it for a moment ({@link ReplySpin}).
+ * <p>
+ * A call that failed in a way the requests queued behind it would meet too (Redis did not answer) fails them with it,
+ * unsent: while Redis is silent every caller fails within one call's time, not one call after another.
  *
  * @param <T> a request
  * @param <R> its result
@@ -66,6 +70,7 @@ public final class GroupCommit<T, R> {
     private final Executor completer;
     private final Function<T, ?> key;
     private final long linkBoundNanos;
+    private final Predicate<Throwable> failsQueued;
     private final Deque<Turn<T, R>> queued = new ArrayDeque<>();
     private final Set<Object> keysUnderWay = new HashSet<>();
     private final RoundTrips roundTrips = new RoundTrips();
@@ -76,18 +81,20 @@ public final class GroupCommit<T, R> {
     private final BooleanSupplier nothingQueued = () -> queuedSize == 0;
 
     /**
-     * @param send      sends requests in one call; its stage completes with their results in the same order
-     * @param maxBatch  most requests per call
-     * @param size      the size of a request, in any unit
-     * @param maxSize   most total size of the requests of one call, unless a single request is larger (it then goes
-     *                  alone), so large messages do not pile up into one huge script call
-     * @param completer runs, once per call, the task that completes the stages of its requests
-     * @param key       what requests that must reach Redis in the order they were submitted share (a message id)
-     * @param linkBound the shortest recent round trip from which a second call may be under way; {@code
-     *                  Duration.ofNanos(Long.MAX_VALUE)}: never
+     * @param send        sends requests in one call; its stage completes with their results in the same order
+     * @param maxBatch    most requests per call
+     * @param size        the size of a request, in any unit
+     * @param maxSize     most total size of the requests of one call, unless a single request is larger (it then goes
+     *                    alone), so large messages do not pile up into one huge script call
+     * @param completer   runs, once per call, the task that completes the stages of its requests
+     * @param key         what requests that must reach Redis in the order they were submitted share (a message id)
+     * @param linkBound   the shortest recent round trip from which a second call may be under way; {@code
+     *                    Duration.ofNanos(Long.MAX_VALUE)}: never
+     * @param failsQueued whether what a call failed with (unwrapped) fails the requests queued when it did, unsent
      */
     public GroupCommit(Function<List<T>, CompletionStage<List<R>>> send, int maxBatch, ToLongFunction<T> size,
-                       long maxSize, Executor completer, Function<T, ?> key, Duration linkBound) {
+                       long maxSize, Executor completer, Function<T, ?> key, Duration linkBound,
+                       Predicate<Throwable> failsQueued) {
         if (maxBatch < 1) {
             throw new IllegalArgumentException("maxBatch must be at least 1, not " + maxBatch);
         }
@@ -98,6 +105,7 @@ public final class GroupCommit<T, R> {
         this.completer = completer;
         this.key = key;
         this.linkBoundNanos = linkBound.toNanos();
+        this.failsQueued = failsQueued;
     }
 
     /**
@@ -202,6 +210,8 @@ public final class GroupCommit<T, R> {
         }
         call.whenComplete((results, failure) -> {
             // what queued meanwhile leaves first: handing out the results must not delay the next call
+            Throwable cause = callFailure(batch, results, failure);
+            List<Turn<T, R>> settled = batch;
             boolean more;
             synchronized (this) {
                 if (failure == null) {
@@ -212,17 +222,23 @@ public final class GroupCommit<T, R> {
                     keysUnderWay.remove(key.apply(request));
                 }
                 callsUnderWay--;
+                if (failure != null && !queued.isEmpty() && failsQueued.test(cause)) {
+                    settled = new ArrayList<>(batch);
+                    settled.addAll(queued);
+                    queued.clear();
+                    queuedSize = 0;
+                }
                 more = mayStartCall();
             }
             if (more) {
                 sendQueued();
             }
-            Throwable cause = callFailure(batch, results, failure);
             // a caller that waits only needs waking, which needs no other thread; and a completion thread that waits
             // (a route continued there, then scheduled synchronously) must not wait for a completion thread
-            settle(batch, results, cause, true);
-            if (handOff) {
-                completer.execute(() -> settle(batch, results, cause, false));
+            List<Turn<T, R>> outcomes = settled;
+            settle(outcomes, results, cause, true);
+            if (handOff || outcomes.size() > batch.size()) {
+                completer.execute(() -> settle(outcomes, results, cause, false));
             }
         });
     }
@@ -238,7 +254,10 @@ public final class GroupCommit<T, R> {
         return cause;
     }
 
-    /** Hands each request of a call whose caller waits (or, with {@code waited} false, does not) its outcome. */
+    /**
+     * Hands each request of a call whose caller waits (or, with {@code waited} false, does not) its outcome; when the
+     * call failed, the requests it failed unsent may follow those it carried.
+     */
     private void settle(List<Turn<T, R>> batch, List<R> results, Throwable cause, boolean waited) {
         for (int i = 0; i < batch.size(); i++) {
             Turn<T, R> turn = batch.get(i);

@@ -26,7 +26,9 @@ import io.github.camelredisdelay.DuplicateMessageException;
 import io.github.camelredisdelay.OnDuplicate;
 import io.github.camelredisdelay.internal.ScriptCalls.Durability;
 import org.redisson.api.RScript;
+import org.redisson.client.RedisConnectionException;
 import org.redisson.client.RedisException;
+import org.redisson.client.RedisTimeoutException;
 import org.redisson.client.codec.StringCodec;
 
 import static io.github.camelredisdelay.internal.Replies.bytes;
@@ -73,7 +75,7 @@ public final class QueueShard {
         this.schedules = new GroupCommit<>(
                 this::scheduleAllAsync, BatchLimits.GROUP_COMMIT_MESSAGES,
                 request -> request.envelope().length, BatchLimits.GROUP_COMMIT_BYTES, completer, ScheduleRequest::id,
-                SECOND_CALL_LINK_BOUND);
+                SECOND_CALL_LINK_BOUND, QueueShard::unanswered);
     }
 
     public QueueKeys keys() {
@@ -150,6 +152,14 @@ public final class QueueShard {
         CompletionStage<List<Object>> reply = scripts.call(operation, LuaScript.SCHEDULE, Durability.REQUIRED,
                 RScript.ReturnType.LIST, args.toArray());
         return reply.thenApply(QueueShard::scheduleResults);
+    }
+
+    /**
+     * Whether a call failed for want of an answer (none in time, no connection): the schedules queued behind it would
+     * wait as long for none, so they fail with it, unsent ({@link GroupCommit}).
+     */
+    private static boolean unanswered(Throwable failure) {
+        return failure instanceof RedisTimeoutException || failure instanceof RedisConnectionException;
     }
 
     private static List<ScheduleResult> scheduleResults(List<Object> reply) {

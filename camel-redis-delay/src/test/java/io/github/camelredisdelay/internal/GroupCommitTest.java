@@ -27,6 +27,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 import java.util.stream.IntStream;
 
@@ -50,6 +51,8 @@ class GroupCommitTest {
 
     /** A link bound no round trip reaches: one call under way at a time. */
     private static final Duration NEVER = Duration.ofNanos(Long.MAX_VALUE);
+    /** A call's failure never fails the requests queued behind it: they are sent in the next call. */
+    private static final Predicate<Throwable> NO_FAILURE_FAILS_QUEUED = failure -> false;
 
     private final ExecutorService callers = Executors.newCachedThreadPool();
     private final List<List<Integer>> calls = new CopyOnWriteArrayList<>();
@@ -67,7 +70,7 @@ class GroupCommitTest {
     private static GroupCommit<Integer, Integer> commit(
             Function<List<Integer>, CompletionStage<List<Integer>>> send,
             int maxBatch, ToLongFunction<Integer> size, long maxSize) {
-        return new GroupCommit<>(send, maxBatch, size, maxSize, Runnable::run, n -> n, NEVER);
+        return new GroupCommit<>(send, maxBatch, size, maxSize, Runnable::run, n -> n, NEVER, NO_FAILURE_FAILS_QUEUED);
     }
 
     /** A call that records its requests and answers each with its square; the first answers once released. */
@@ -119,7 +122,9 @@ class GroupCommitTest {
             task.run();
         };
         GroupCommit<Integer, Integer> commit
-                = new GroupCommit<>(squares(firstCallMayReturn), 10, n -> 1, Long.MAX_VALUE, completer, n -> n, NEVER);
+                = new GroupCommit<>(
+                        squares(firstCallMayReturn), 10, n -> 1, Long.MAX_VALUE, completer, n -> n, NEVER,
+                        NO_FAILURE_FAILS_QUEUED);
         CompletableFuture<Integer> first = commit.submitAsync(1).toCompletableFuture();
         List<CompletableFuture<Integer>> queued = IntStream.rangeClosed(2, 5)
                 .mapToObj(n -> commit.submitAsync(n).toCompletableFuture()).toList();
@@ -136,7 +141,9 @@ class GroupCommitTest {
     void aCallerThatWaitsIsWokenWithoutTheCompleter() throws Exception {
         List<Runnable> neverRun = new CopyOnWriteArrayList<>();
         GroupCommit<Integer, Integer> commit
-                = new GroupCommit<>(squares(new CountDownLatch(0)), 10, n -> 1, Long.MAX_VALUE, neverRun::add, n -> n, NEVER);
+                = new GroupCommit<>(
+                        squares(new CountDownLatch(0)), 10, n -> 1, Long.MAX_VALUE, neverRun::add, n -> n, NEVER,
+                        NO_FAILURE_FAILS_QUEUED);
 
         assertThat(commit.submit(3)).isEqualTo(9);
         assertThat(neverRun).as("completer tasks").isEmpty();
@@ -197,6 +204,33 @@ class GroupCommitTest {
     }
 
     @Test
+    void aCallThatFailsAsTheQueuedWouldFailsThemUnsentAndTheNextRequestIsSentAgain() throws Exception {
+        CountDownLatch firstCallMayFail = new CountDownLatch(1);
+        GroupCommit<Integer, Integer> commit = new GroupCommit<>(requests -> {
+            calls.add(List.copyOf(requests));
+            if (calls.size() > 1) {
+                return completedFuture(requests);
+            }
+            return CompletableFuture.supplyAsync(() -> {
+                awaitRelease(firstCallMayFail);
+                throw new IllegalStateException("Redis did not answer");
+            }, callers);
+        }, 10, n -> 1, Long.MAX_VALUE, Runnable::run, n -> n, NEVER, IllegalStateException.class::isInstance);
+        CompletableFuture<Integer> first = submitFirst(commit, 1);
+        List<CompletableFuture<Integer>> queued = queueBehind(commit, 2, 3);
+
+        firstCallMayFail.countDown();
+
+        assertThatThrownBy(first::join).hasRootCauseMessage("Redis did not answer");
+        for (CompletableFuture<Integer> request : queued) {
+            assertThatThrownBy(request::join).hasRootCauseMessage("Redis did not answer");
+        }
+        assertThat(calls).as("the queued requests were never sent").containsExactly(List.of(1));
+        assertThat(commit.queuedCount()).isZero();
+        assertThat(commit.submit(4)).isEqualTo(4);
+    }
+
+    @Test
     void aCallReturningTooFewResultsFailsItsRequestsAndTheNextCallStillRuns() throws Exception {
         GroupCommit<Integer, Integer> commit = commit(requests -> {
             calls.add(List.copyOf(requests));
@@ -253,7 +287,7 @@ class GroupCommitTest {
         CountDownLatch firstCallMayReturn = new CountDownLatch(1);
         GroupCommit<Integer, Integer> commit = new GroupCommit<>(
                 squares(firstCallMayReturn), 10, n -> 1,
-                Long.MAX_VALUE, Runnable::run, n -> n, Duration.ZERO);
+                Long.MAX_VALUE, Runnable::run, n -> n, Duration.ZERO, NO_FAILURE_FAILS_QUEUED);
         CompletableFuture<Integer> first = submitFirst(commit, 1);
 
         List<CompletableFuture<Integer>> belowQuorum = queueInOrder(commit, 2, 3, 4);
@@ -283,7 +317,7 @@ class GroupCommitTest {
             // every other call takes 3 ms, longer than the bound
             return CompletableFuture.supplyAsync(() -> results,
                     CompletableFuture.delayedExecutor(3, TimeUnit.MILLISECONDS, callers));
-        }, 10, n -> 1, Long.MAX_VALUE, Runnable::run, n -> n, Duration.ofMillis(2));
+        }, 10, n -> 1, Long.MAX_VALUE, Runnable::run, n -> n, Duration.ofMillis(2), NO_FAILURE_FAILS_QUEUED);
 
         // no window yet: a quorum waits for the call under way
         CompletableFuture<Integer> blocked = submitFirst(commit, 1000);
@@ -326,7 +360,7 @@ class GroupCommitTest {
             return CompletableFuture.supplyAsync(() -> {
                 throw new IllegalStateException("Redis timed out");
             }, CompletableFuture.delayedExecutor(3, TimeUnit.MILLISECONDS, callers));
-        }, 10, n -> 1, Long.MAX_VALUE, Runnable::run, n -> n, Duration.ofMillis(2));
+        }, 10, n -> 1, Long.MAX_VALUE, Runnable::run, n -> n, Duration.ofMillis(2), NO_FAILURE_FAILS_QUEUED);
         for (int n = 1; n <= RoundTrips.WINDOW; n++) {
             int request = n;
             assertThatThrownBy(() -> commit.submit(request)).hasMessage("Redis timed out");
@@ -348,7 +382,7 @@ class GroupCommitTest {
         CountDownLatch firstCallMayReturn = new CountDownLatch(1);
         GroupCommit<Integer, Integer> commit = new GroupCommit<>(
                 squares(firstCallMayReturn), 10, n -> 1,
-                Long.MAX_VALUE, Runnable::run, n -> n % 10, Duration.ZERO);
+                Long.MAX_VALUE, Runnable::run, n -> n % 10, Duration.ZERO, NO_FAILURE_FAILS_QUEUED);
         CompletableFuture<Integer> first = submitFirst(commit, 1);
 
         List<CompletableFuture<Integer>> queued = queueInOrder(commit, 2, 3, 4);
