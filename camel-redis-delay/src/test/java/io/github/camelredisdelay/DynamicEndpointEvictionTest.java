@@ -92,14 +92,7 @@ class DynamicEndpointEvictionTest extends RedisDelayTestSupport {
         CamelContext node = startRecordingEndpoints("redis-delay:tenant-${header.tenant}?delay=1h", created);
         ProducerTemplate template = node.createProducerTemplate();
         for (int round = 0; round < ROUNDS; round++) {
-            for (int tenant = 0; tenant < TENANTS; tenant++) {
-                int sentTo = tenant;
-                Exchange sent = template.send("direct:order", e -> {
-                    e.getMessage().setBody("order");
-                    e.getMessage().setHeader("tenant", sentTo);
-                });
-                assertThat(sent.getException()).isNull();
-            }
+            sendToEachTenant(template);
         }
         assertThat(dueSet("tenant-0").size()).isEqualTo(ROUNDS);
         assertThat(dueSet("tenant-" + (TENANTS - 1)).size()).isEqualTo(ROUNDS);
@@ -123,6 +116,16 @@ class DynamicEndpointEvictionTest extends RedisDelayTestSupport {
         });
         node.start();
         ProducerTemplate template = node.createProducerTemplate();
+        sendToEachTenant(template);
+        assertThat(dueSet("tenant-" + (TENANTS - 1)).size()).isEqualTo(1);
+
+        // found: each tenant's endpoint stays started, with its queue's transfer task, until the context stops
+        RedisDelayComponent component = node.getComponent("redis-delay", RedisDelayComponent.class);
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(component.runningTransferTasks()).isZero());
+    }
+
+    /** Sends one order to direct:order for each of the {@value #TENANTS} tenants (header tenant), each stored. */
+    private static void sendToEachTenant(ProducerTemplate template) {
         for (int tenant = 0; tenant < TENANTS; tenant++) {
             int sentTo = tenant;
             Exchange sent = template.send("direct:order", e -> {
@@ -131,11 +134,6 @@ class DynamicEndpointEvictionTest extends RedisDelayTestSupport {
             });
             assertThat(sent.getException()).isNull();
         }
-        assertThat(dueSet("tenant-" + (TENANTS - 1)).size()).isEqualTo(1);
-
-        // found: each tenant's endpoint stays started, with its queue's transfer task, until the context stops
-        RedisDelayComponent component = node.getComponent("redis-delay", RedisDelayComponent.class);
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(component.runningTransferTasks()).isZero());
     }
 
     /**

@@ -63,19 +63,8 @@ class HealthCheckTest extends RedisDelayTestSupport {
 
     @Test
     void readinessIsDownNamingTheKeyWhileAQueueKeyHoldsAValueOfAnotherType() throws Exception {
-        CamelContext node = createContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                from("redis-delay:orders").routeId("expire").process(e -> e.getMessage().setBody("done"));
-                from("direct:order").to("redis-delay:orders?delay=1h");
-            }
-        });
-        HealthChecks.enableConsumersAndProducers(node);
-        node.start();
-        node.createProducerTemplate().sendBody("direct:order", "x");
+        CamelContext node = startWithBothChecksUp();
         HealthCheck producerCheck = HealthChecks.producerCheck(node);
-        await().atMost(Duration.ofSeconds(10)).until(() -> readiness(node).get("consumer:expire") == HealthCheck.State.UP
-                && producerCheck.call().getState() == HealthCheck.State.UP);
 
         // a script or an operator writes a string where the queue keeps its records
         String records = key("orders", "msg");
@@ -99,20 +88,9 @@ class HealthCheckTest extends RedisDelayTestSupport {
     void readinessTurnsDownWhileRedisIsStoppedAndUpWhenItIsBack() throws Exception {
         var redisServer = RedisServerExtension.process()
                 .orElseThrow(() -> new IllegalStateException("this test stops and restarts its private redis-server"));
-        CamelContext node = createContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                from("redis-delay:orders").routeId("expire").process(e -> e.getMessage().setBody("done"));
-                from("direct:order").to("redis-delay:orders?delay=1h");
-            }
-        });
-        HealthChecks.enableConsumersAndProducers(node);
-        node.start();
-        node.createProducerTemplate().sendBody("direct:order", "x");
+        CamelContext node = startWithBothChecksUp();
         HealthCheck producerCheck = HealthChecks.producerCheck(node);
         assertThat(producerCheck.getId()).isEqualTo("producer:redis-delay-orders?delay=1h");
-        await().atMost(Duration.ofSeconds(10)).until(() -> readiness(node).get("consumer:expire") == HealthCheck.State.UP
-                && producerCheck.call().getState() == HealthCheck.State.UP);
 
         redisServer.stop();
         try {
@@ -130,5 +108,26 @@ class HealthCheckTest extends RedisDelayTestSupport {
 
         await().atMost(Duration.ofSeconds(30)).until(() -> readiness(node).get("consumer:expire") == HealthCheck.State.UP
                 && producerCheck.call().getState() == HealthCheck.State.UP);
+    }
+
+    /**
+     * Starts a context with a consumer route on queue orders (id expire) and a producer route to it from direct:order
+     * with health checks on, schedules one message, and waits until both checks are UP.
+     */
+    private CamelContext startWithBothChecksUp() throws Exception {
+        CamelContext node = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders").routeId("expire").process(e -> e.getMessage().setBody("done"));
+                from("direct:order").to("redis-delay:orders?delay=1h");
+            }
+        });
+        HealthChecks.enableConsumersAndProducers(node);
+        node.start();
+        node.createProducerTemplate().sendBody("direct:order", "x");
+        HealthCheck producerCheck = HealthChecks.producerCheck(node);
+        await().atMost(Duration.ofSeconds(10)).until(() -> readiness(node).get("consumer:expire") == HealthCheck.State.UP
+                && producerCheck.call().getState() == HealthCheck.State.UP);
+        return node;
     }
 }

@@ -99,9 +99,7 @@ class UnansweringRedisTest extends FaultTestSupport {
     void aScheduleToARedisThatNeverAnsweredDoesNotHoldItsCallersThread() throws Exception {
         withSilentRedis(silent -> {
             CamelContext node = startContext();
-            AsyncProducer producer = node.getEndpoint("redis-delay:payments?delay=1h&address=" + silent.uri())
-                    .createAsyncProducer();
-            producer.start();
+            AsyncProducer producer = startedPaymentsProducer(node, silent.uri());
             Exchange exchange = new DefaultExchange(node);
             exchange.getMessage().setBody("payment-1");
             CountDownLatch done = new CountDownLatch(1);
@@ -127,9 +125,7 @@ class UnansweringRedisTest extends FaultTestSupport {
                 = RedisBinary.select(System.getProperty(RedisServerExtension.BINARY_PROPERTY, RedisBinary.PATH_CHOICE));
         try (RedisServerProcess redis = RedisServerProcess.start(binary, RedisServerOptions.defaults())) {
             CamelContext node = startContext();
-            AsyncProducer producer = node.getEndpoint("redis-delay:payments?delay=1h&address=" + redis.uri())
-                    .createAsyncProducer();
-            producer.start();
+            AsyncProducer producer = startedPaymentsProducer(node, redis.uri());
             Exchange first = new DefaultExchange(node);
             first.getMessage().setBody("payment-0");
             CountDownLatch firstStored = new CountDownLatch(1);
@@ -256,5 +252,12 @@ class UnansweringRedisTest extends FaultTestSupport {
                 ProcessSignals.resume(server);
             }
         }
+    }
+
+    /** A started asynchronous producer of queue payments (delay 1h) on the Redis at {@code address}. */
+    private static AsyncProducer startedPaymentsProducer(CamelContext node, String address) throws Exception {
+        AsyncProducer producer = node.getEndpoint("redis-delay:payments?delay=1h&address=" + address).createAsyncProducer();
+        producer.start();
+        return producer;
     }
 }
