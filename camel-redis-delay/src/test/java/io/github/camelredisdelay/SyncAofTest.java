@@ -21,9 +21,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.camelredisdelay.embedded.RedisServerOptions;
 import io.github.camelredisdelay.test.CamelNodes;
+import io.github.camelredisdelay.test.HealthChecks;
 import io.github.camelredisdelay.test.MasterAndReplica;
+import org.apache.camel.CamelContext;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.health.HealthCheck;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -102,6 +105,41 @@ class SyncAofTest {
                     .hasMessageContaining("append-only file");
             assertThat(SERVERS.master().command("WAIT", "1", "1000")).isEqualTo("1");
             assertThat(SERVERS.replica().command("HEXISTS", PREFIX + ":{unfiled}:msg", "u-1")).isEqualTo("1");
+        } finally {
+            SERVERS.replica().command("CONFIG", "SET", "appendonly", "yes");
+            await().atMost(Duration.ofSeconds(10)).until(() -> {
+                String persistence = SERVERS.replica().command("INFO", "persistence");
+                return persistence.contains("aof_enabled:1") && persistence.contains("aof_rewrite_in_progress:0");
+            });
+        }
+    }
+
+    @Test
+    void readinessOfAProducerWhoseReplicaKeepsNoAppendOnlyFileNamesTheAppendOnlyFiles() throws Exception {
+        String uri = "redis-delay:unfiled-health?syncReplicas=1&syncAof=true&syncTimeout=1500&delay=1h";
+        CamelContext node = nodes.create(options -> {
+            options.setAddress(SERVERS.master().uri());
+            options.setKeyPrefix(PREFIX);
+        }, new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:order").to(uri);
+            }
+        });
+        HealthChecks.enableConsumersAndProducers(node);
+        node.start();
+        HealthCheck producerCheck = HealthChecks.producerCheck(node);
+        await().atMost(Duration.ofSeconds(10)).until(() -> producerCheck.call().getState() == HealthCheck.State.UP);
+
+        SERVERS.replica().command("CONFIG", "SET", "appendonly", "no");
+        try {
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                HealthCheck.Result result = producerCheck.call();
+                assertThat(result.getState()).isEqualTo(HealthCheck.State.DOWN);
+                assertThat(result.getMessage().orElse("")).as("DOWN while the replica is linked and in sync: it keeps no "
+                                                              + "append-only file, which WAITAOF counts")
+                        .contains("reached 0 of").contains("append-only file").contains("appendonly yes");
+            });
         } finally {
             SERVERS.replica().command("CONFIG", "SET", "appendonly", "yes");
             await().atMost(Duration.ofSeconds(10)).until(() -> {
