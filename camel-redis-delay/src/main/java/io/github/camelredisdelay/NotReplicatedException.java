@@ -25,6 +25,7 @@ public class NotReplicatedException extends IllegalStateException {
     private final String queue;
     private final int required;
     private final int reached;
+    private final String shortfall;
 
     /**
      * @param queue           the queue written
@@ -37,15 +38,25 @@ public class NotReplicatedException extends IllegalStateException {
      */
     public NotReplicatedException(String queue, String operation, int required, int reached, long timeoutMs,
                                   boolean appendOnlyFiles) {
-        super(operation + " on queue " + queue + " reached " + reached + " of " + required + " required replicas"
-              + (appendOnlyFiles ? "' append-only files" : "") + " within " + timeoutMs + " ms ("
-              + (appendOnlyFiles
-                      ? "syncReplicas / syncAof / syncTimeout: a replica without appendonly yes never counts"
-                      : "syncReplicas / syncTimeout")
-              + "); it is applied on the master but may be lost by a failover");
+        this(queue, operation, required, reached, shortfall(required, reached, timeoutMs, appendOnlyFiles));
+    }
+
+    private NotReplicatedException(String queue, String operation, int required, int reached, String shortfall) {
+        super(operation + " on queue " + queue + " " + shortfall + "; it is applied on the master but may be lost by a "
+              + "failover");
         this.queue = queue;
         this.required = required;
         this.reached = reached;
+        this.shortfall = shortfall;
+    }
+
+    private static String shortfall(int required, int reached, long timeoutMs, boolean appendOnlyFiles) {
+        return "reached " + reached + " of " + required + " required replicas"
+               + (appendOnlyFiles ? "' append-only files" : "") + " within " + timeoutMs + " ms ("
+               + (appendOnlyFiles
+                       ? "syncReplicas / syncAof / syncTimeout: a replica without appendonly yes never counts"
+                       : "syncReplicas / syncTimeout")
+               + ")";
     }
 
     public String getQueue() {
@@ -60,5 +71,14 @@ public class NotReplicatedException extends IllegalStateException {
     /** Replicas it reached within the timeout. */
     public int getReached() {
         return reached;
+    }
+
+    /**
+     * The part of the message that says what the write reached within {@code syncTimeout} (with {@code syncAof}, that a
+     * replica without an append-only file never counts): "reached 0 of 1 required replicas within 500 ms (...)", which
+     * the readiness check shows too.
+     */
+    String shortfall() {
+        return shortfall;
     }
 }

@@ -202,9 +202,8 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
         } else if (shutDown != null) {
             builder.down().message("The write of " + which + " failed: " + shutDown).error(refusal);
         } else if (refusal instanceof NotReplicatedException shortfall) {
-            builder.down().message("A write of " + which + " reached " + shortfall.getReached() + " of the "
-                                   + shortfall.getRequired() + " replicas syncReplicas asks for within syncTimeout: every "
-                                   + "schedule fails with NotReplicatedException")
+            builder.down().message("A write of " + which + " " + shortfall.shortfall()
+                                   + ": every schedule fails with NotReplicatedException")
                     .error(shortfall);
         } else {
             builder.down().message("Redis of " + which + " does not answer or refuses its writes: "
