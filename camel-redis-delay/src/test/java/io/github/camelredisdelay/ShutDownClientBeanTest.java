@@ -19,7 +19,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 
 import io.github.camelredisdelay.internal.TransferTask;
 import io.github.camelredisdelay.test.HealthChecks;
@@ -28,8 +27,6 @@ import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.RedisServerExtension;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
-import org.apache.camel.health.HealthCheck;
-import org.apache.camel.health.HealthCheckHelper;
 import org.junit.jupiter.api.Test;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
@@ -67,7 +64,7 @@ class ShutDownClientBeanTest extends RedisDelayTestSupport {
             applications.shutdown();
 
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-                Map<String, String> down = downReasons(node);
+                Map<String, String> down = HealthChecks.downReasons(node);
                 assertThat(down).containsOnlyKeys("consumer:orders", "producer:redis-delay-orders");
                 assertThat(down.values()).allSatisfy(reason -> assertThat(reason)
                         .contains("client is shut down")
@@ -87,11 +84,4 @@ class ShutDownClientBeanTest extends RedisDelayTestSupport {
         }
     }
 
-    /** The message of each readiness check that is DOWN, by check id. */
-    private static Map<String, String> downReasons(CamelContext node) {
-        return HealthCheckHelper.invokeReadiness(node).stream()
-                .filter(result -> result.getState() == HealthCheck.State.DOWN)
-                .collect(Collectors.toMap(result -> result.getCheck().getId(),
-                        result -> result.getMessage().orElse("")));
-    }
 }

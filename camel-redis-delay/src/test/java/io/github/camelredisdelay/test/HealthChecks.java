@@ -56,4 +56,12 @@ public final class HealthChecks {
                 .collect(Collectors.toMap(result -> result.getCheck().getId(), HealthCheck.Result::getState,
                         (first, second) -> first));
     }
+
+    /** The message of each readiness check that is DOWN, by check id. */
+    public static Map<String, String> downReasons(CamelContext context) {
+        return HealthCheckHelper.invokeReadiness(context).stream()
+                .filter(result -> result.getState() == HealthCheck.State.DOWN)
+                .collect(Collectors.toMap(result -> result.getCheck().getId(), result -> result.getMessage().orElse(""),
+                        (first, second) -> first));
+    }
 }
