@@ -81,7 +81,7 @@ class PoolShortageReadinessTest extends RedisDelayTestSupport {
     @Test
     void aCheckWhoseWriteFindsNoFreeConnectionBlamesTheClientsPoolNotRedis() throws Exception {
         assertThat(downWhileThePoolIsParked(true, Duration.ofSeconds(3))).hasValueSatisfying(
-                message -> assertThat(message).contains("not a Redis outage").contains("connectionPoolSize")
+                message -> assertThat(message).contains("pool is too small").contains("connectionPoolSize")
                         .contains("retryDelay").doesNotContain("does not answer"));
     }
 

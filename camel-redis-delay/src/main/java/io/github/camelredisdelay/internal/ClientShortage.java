@@ -20,11 +20,14 @@ import org.redisson.client.RedisTimeoutException;
 /**
  * Tells a shortage inside the Redis client from Redis being unreachable. Redisson fails a command with a
  * {@link RedisTimeoutException} "Unable to acquire connection" when every connection of its pool stayed busy for the
- * whole wait, while Redis itself may be perfectly healthy; an operator must raise a pool setting, not look at the
- * server. With retries configured (the component's own client retries once, 200 ms apart) Redisson 4 waits for a free
- * connection {@code retryDelay} per attempt, not its {@code timeout}; each call holds a connection for a round trip, so
- * a pool runs short sooner the longer the link to Redis is. A subscription Redisson got no connection for in time fails
- * alike while Redis is out of reach: {@link WakeChannels} asks Redis before it reports such a failure as a shortage.
+ * whole wait: behind a pool too small for the calls while Redis is perfectly healthy (an operator must raise a pool
+ * setting), or behind a Redis that stopped answering with its connections open (paused, frozen, a partition), whose
+ * calls hold every connection until they time out. The pool alone cannot tell the two apart, so the advice names both
+ * and what tells them apart. With retries configured (the component's own client retries once, 200 ms apart) Redisson 4
+ * waits for a free connection {@code retryDelay} per attempt, not its {@code timeout}; each call holds a connection for
+ * a round trip, so a pool runs short sooner the longer the link to Redis is. A subscription Redisson got no connection
+ * for in time fails alike while Redis is out of reach: {@link WakeChannels} asks Redis before it reports such a failure
+ * as a shortage.
  */
 public final class ClientShortage {
 
@@ -48,7 +51,9 @@ public final class ClientShortage {
                        + "settings subscriptionConnectionPoolSize or subscriptionsPerConnection";
             }
             if (cause instanceof RedisTimeoutException && message.contains("Unable to acquire connection")) {
-                return "the Redis client's connection pool is exhausted (not a Redis outage): " + RAISE_POOL;
+                return "the Redis client's connection pool is exhausted: every connection waits for Redis' answer to an "
+                       + "earlier call. Where Redis answers other clients, the pool is too small for the calls: "
+                       + RAISE_POOL + "; where it does not, Redis stopped answering (paused, frozen, cut off)";
             }
         }
         return null;

@@ -56,7 +56,7 @@ class ClientShortageLogTest extends RedisDelayTestSupport {
             // with retries (here one, 100 ms apart) Redisson waits for a free connection retryDelay per attempt, not its
             // timeout: a pool that runs short on a slow link (each call holds a connection for a round trip) is helped by
             // a larger pool or retryDelay, not by a larger timeout
-            assertThat(ClientShortage.advice(failure)).contains("connectionPoolSize").contains("not a Redis outage")
+            assertThat(ClientShortage.advice(failure)).contains("connectionPoolSize").contains("pool is too small")
                     .contains("retryDelay").doesNotContain("(or timeout)");
         } finally {
             client.shutdown(0, 2, TimeUnit.SECONDS);
