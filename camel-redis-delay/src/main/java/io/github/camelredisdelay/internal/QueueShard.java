@@ -156,10 +156,12 @@ public final class QueueShard {
 
     /**
      * Whether a call failed for want of an answer (none in time, no connection): the schedules queued behind it would
-     * wait as long for none, so they fail with it, unsent ({@link GroupCommit}).
+     * wait as long for none, so they fail with it, unsent ({@link GroupCommit}). A call the client's pool held back
+     * ({@link ClientShortage}) says nothing of Redis: the next call gets the connection that frees first.
      */
     private static boolean unanswered(Throwable failure) {
-        return failure instanceof RedisTimeoutException || failure instanceof RedisConnectionException;
+        return (failure instanceof RedisTimeoutException || failure instanceof RedisConnectionException)
+                && ClientShortage.advice(failure) == null;
     }
 
     private static List<ScheduleResult> scheduleResults(List<Object> reply) {
