@@ -96,8 +96,7 @@ class SyncAofTest {
             options.setAddress(SERVERS.master().uri());
             options.setKeyPrefix(PREFIX);
         }).createProducerTemplate();
-        SERVERS.replica().command("CONFIG", "SET", "appendonly", "no");
-        try {
+        withReplicaWithoutAppendOnlyFile(() -> {
             assertThatThrownBy(() -> producer.sendBodyAndHeader(uri, "x", RedisDelayConstants.MESSAGE_ID, "u-1")).cause()
                     .isInstanceOf(NotReplicatedException.class)
                     .hasMessageContaining("reached 0 of 1")
@@ -105,13 +104,7 @@ class SyncAofTest {
                     .hasMessageContaining("append-only file");
             assertThat(SERVERS.master().command("WAIT", "1", "1000")).isEqualTo("1");
             assertThat(SERVERS.replica().command("HEXISTS", PREFIX + ":{unfiled}:msg", "u-1")).isEqualTo("1");
-        } finally {
-            SERVERS.replica().command("CONFIG", "SET", "appendonly", "yes");
-            await().atMost(Duration.ofSeconds(10)).until(() -> {
-                String persistence = SERVERS.replica().command("INFO", "persistence");
-                return persistence.contains("aof_enabled:1") && persistence.contains("aof_rewrite_in_progress:0");
-            });
-        }
+        });
     }
 
     @Test
@@ -131,8 +124,7 @@ class SyncAofTest {
         HealthCheck producerCheck = HealthChecks.producerCheck(node);
         await().atMost(Duration.ofSeconds(10)).until(() -> producerCheck.call().getState() == HealthCheck.State.UP);
 
-        SERVERS.replica().command("CONFIG", "SET", "appendonly", "no");
-        try {
+        withReplicaWithoutAppendOnlyFile(() -> {
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
                 HealthCheck.Result result = producerCheck.call();
                 assertThat(result.getState()).isEqualTo(HealthCheck.State.DOWN);
@@ -140,6 +132,14 @@ class SyncAofTest {
                                                               + "append-only file, which WAITAOF counts")
                         .contains("reached 0 of").contains("append-only file").contains("appendonly yes");
             });
+        });
+    }
+
+    /** Runs {@code check} while the replica, linked and in sync, keeps no append-only file; turns it on again after. */
+    private static void withReplicaWithoutAppendOnlyFile(ThrowingRunnable check) throws Exception {
+        SERVERS.replica().command("CONFIG", "SET", "appendonly", "no");
+        try {
+            check.run();
         } finally {
             SERVERS.replica().command("CONFIG", "SET", "appendonly", "yes");
             await().atMost(Duration.ofSeconds(10)).until(() -> {
@@ -147,5 +147,11 @@ class SyncAofTest {
                 return persistence.contains("aof_enabled:1") && persistence.contains("aof_rewrite_in_progress:0");
             });
         }
+    }
+
+    /** A check that may throw. */
+    @FunctionalInterface
+    private interface ThrowingRunnable {
+        void run() throws Exception;
     }
 }
