@@ -15,38 +15,47 @@
  */
 package io.github.camelredisdelay;
 
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The endpoints of a component started and not stopped. Camel stops those of its endpoint cache at its stop, but not
- * those it evicted from the cache (toD makes one endpoint per distinct URI), which the component stops; and a URI Camel
- * evicted and resolves again gets its started endpoint back instead of a new one beside it.
+ * those it evicted from the cache (toD makes one endpoint per distinct URI), nor one it created beside another of the
+ * same URI (threads that look the URI up at once each get one), which the component stops; and a URI Camel evicted and
+ * resolves again gets its started endpoint back instead of a new one beside it. Endpoints are told apart by identity:
+ * Camel's equality is their URI's.
  */
 final class StartedEndpoints {
 
-    private final Set<RedisDelayEndpoint> all = ConcurrentHashMap.newKeySet();
-    private final Map<String, RedisDelayEndpoint> byUri = new ConcurrentHashMap<>();
+    private final Set<RedisDelayEndpoint> all = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Map<String, RedisDelayEndpoint> byUri = new HashMap<>();
 
-    void add(RedisDelayEndpoint endpoint) {
+    synchronized void add(RedisDelayEndpoint endpoint) {
         all.add(endpoint);
         byUri.putIfAbsent(endpoint.getEndpointUri(), endpoint);
     }
 
-    void remove(RedisDelayEndpoint endpoint) {
+    synchronized void remove(RedisDelayEndpoint endpoint) {
         all.remove(endpoint);
-        byUri.remove(endpoint.getEndpointUri(), endpoint);
+        if (byUri.get(endpoint.getEndpointUri()) == endpoint) {
+            byUri.remove(endpoint.getEndpointUri());
+        }
     }
 
     /** @return the started endpoint of {@code uri}, or {@code null} */
     RedisDelayEndpoint of(String uri) {
-        RedisDelayEndpoint endpoint = byUri.get(uri);
+        RedisDelayEndpoint endpoint;
+        synchronized (this) {
+            endpoint = byUri.get(uri);
+        }
         return endpoint != null && endpoint.isStarted() ? endpoint : null;
     }
 
-    List<RedisDelayEndpoint> snapshot() {
+    synchronized List<RedisDelayEndpoint> snapshot() {
         return List.copyOf(all);
     }
 }
