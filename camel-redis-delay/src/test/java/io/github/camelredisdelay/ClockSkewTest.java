@@ -290,7 +290,9 @@ class ClockSkewTest extends RedisDelayTestSupport {
 
                     producer.sendBody("redis-delay:jobs?delay=300", "after the failover");
                     await().atMost(Duration.ofSeconds(15)).until(() -> delivered.size() == 2);
-                    assertLatenessNearZero(context, "jobs", behind, 2);
+                    // its deliveries cross a slowed link on a machine the whole suite loads: seconds late at worst,
+                    // not the hour of the skew
+                    assertLatenessNearZero(context, "jobs", behind, 2, 10_000);
                 }
             } finally {
                 context.stop();
@@ -310,6 +312,15 @@ class ClockSkewTest extends RedisDelayTestSupport {
      * would measure the clock offset again): near 0, not the skew.
      */
     private void assertLatenessNearZero(CamelContext context, String queue, RedisServerProcess redis, int deliveries) {
+        assertLatenessNearZero(context, queue, redis, deliveries, SLACK_MS);
+    }
+
+    /**
+     * As {@link #assertLatenessNearZero(CamelContext, String, RedisServerProcess, int)}, with a lateness of up to
+     * {@code slackMs} either way.
+     */
+    private void assertLatenessNearZero(
+            CamelContext context, String queue, RedisServerProcess redis, int deliveries, long slackMs) {
         Timer timer = meters.get("camel.redis.delay.lateness").tag("queue", queue).timer();
         // a delivery before the clock offset was first measured is recorded once a measurement answers
         await("lateness of every delivery recorded").atMost(Duration.ofSeconds(5))
@@ -319,8 +330,8 @@ class ClockSkewTest extends RedisDelayTestSupport {
                            + timer.max(TimeUnit.MILLISECONDS) + " ms, clock offset " + clockOffset(context, queue)
                            + " ms; Redis' clock minus this JVM's now " + offset + " ms");
         assertThat(latenessMax(context, queue)).as("getLatenessMaxMillis, ms (Redis' clock minus this JVM's: %s ms)",
-                offset).isBetween(-SLACK_MS, SLACK_MS);
-        assertThat(timer.max(TimeUnit.MILLISECONDS)).as("the lateness timer's max, ms").isLessThan(SLACK_MS);
+                offset).isBetween(-slackMs, slackMs);
+        assertThat(timer.max(TimeUnit.MILLISECONDS)).as("the lateness timer's max, ms").isLessThan(slackMs);
         assertThat(clockOffset(context, queue)).as("getClockOffsetMillis against the offset read now")
                 .isBetween(offset - SLACK_MS, offset + SLACK_MS);
     }
