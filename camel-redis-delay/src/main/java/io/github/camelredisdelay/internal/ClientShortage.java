@@ -44,19 +44,18 @@ public final class ClientShortage {
      * What to tell the operator when {@code failure} (or a cause of it) is such a shortage, else {@code null}.
      */
     public static String advice(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
-            String message = String.valueOf(cause.getMessage());
-            if (cause instanceof RedisTimeoutException && message.contains("Unable to acquire connection for subscription")) {
-                return "the Redis client ran out of subscription connections (not a Redis outage): raise the Redisson "
-                       + "settings subscriptionConnectionPoolSize or subscriptionsPerConnection";
-            }
-            if (cause instanceof RedisTimeoutException && message.contains("Unable to acquire connection")) {
-                return "the Redis client's connection pool is exhausted: every connection waits for Redis' answer to an "
-                       + "earlier call. Where Redis answers other clients, the pool is too small for the calls: "
-                       + RAISE_POOL + "; where it does not, Redis stopped answering (paused, frozen, cut off)";
-            }
+        Throwable shortage = RootCause.first(failure, cause -> cause instanceof RedisTimeoutException
+                && String.valueOf(cause.getMessage()).contains("Unable to acquire connection"));
+        if (shortage == null) {
+            return null;
         }
-        return null;
+        if (shortage.getMessage().contains("Unable to acquire connection for subscription")) {
+            return "the Redis client ran out of subscription connections (not a Redis outage): raise the Redisson "
+                   + "settings subscriptionConnectionPoolSize or subscriptionsPerConnection";
+        }
+        return "the Redis client's connection pool is exhausted: every connection waits for Redis' answer to an "
+               + "earlier call. Where Redis answers other clients, the pool is too small for the calls: "
+               + RAISE_POOL + "; where it does not, Redis stopped answering (paused, frozen, cut off)";
     }
 
     /** What to change when the calls of a client wait for a free connection of its pool while Redis answers. */

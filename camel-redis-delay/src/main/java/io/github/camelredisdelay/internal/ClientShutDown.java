@@ -31,12 +31,9 @@ public final class ClientShutDown {
 
     /** What to tell the operator when {@code failure} (or a cause of it) is such a shutdown, else {@code null}. */
     public static String advice(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
-            if (cause instanceof RedissonShutdownException) {
-                return "its Redis client is shut down (not a Redis outage): the component shuts down only a client it "
-                       + "created, as the CamelContext stops; a RedissonClient given to it must stay up until then";
-            }
-        }
-        return null;
+        return RootCause.first(failure, RedissonShutdownException.class::isInstance) == null
+                ? null
+                : "its Redis client is shut down (not a Redis outage): the component shuts down only a client it "
+                  + "created, as the CamelContext stops; a RedissonClient given to it must stay up until then";
     }
 }

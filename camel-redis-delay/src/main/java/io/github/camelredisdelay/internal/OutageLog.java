@@ -37,8 +37,6 @@ import org.slf4j.Logger;
 public final class OutageLog {
 
     private static final long QUIET_NANOS = TimeUnit.MINUTES.toNanos(1);
-    /** How far down a chain of causes an error reply is looked for. */
-    private static final int MAX_CAUSES = 8;
 
     private final Logger log;
     private final String what;
@@ -130,16 +128,11 @@ public final class OutageLog {
      * as the subclasses for that, or with the cause attached.
      */
     private static RedisException errorReply(Throwable cause) {
-        Throwable failure = Futures.unwrap(cause);
-        for (int depth = 0; failure != null && depth < MAX_CAUSES; depth++, failure = failure.getCause()) {
-            if (failure instanceof RedisException reply && failure.getCause() == null
-                    && !(failure instanceof RedisConnectionException || failure instanceof RedisTimeoutException
-                            || failure instanceof RedisLoadingException || failure instanceof RedisBusyException
-                            || failure instanceof RedisNodeNotFoundException)) {
-                return reply;
-            }
-        }
-        return null;
+        return (RedisException) RootCause.first(Futures.unwrap(cause),
+                failure -> failure instanceof RedisException && failure.getCause() == null
+                        && !(failure instanceof RedisConnectionException || failure instanceof RedisTimeoutException
+                                || failure instanceof RedisLoadingException || failure instanceof RedisBusyException
+                                || failure instanceof RedisNodeNotFoundException));
     }
 
     public boolean isDown() {

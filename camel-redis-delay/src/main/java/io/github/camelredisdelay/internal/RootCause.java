@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Predicate;
 
 /**
  * Names the root cause of a failure whose message leaves it out: Redisson reports a connection it could not make as
@@ -53,6 +54,22 @@ public final class RootCause {
             named--;
         }
         return text + "; caused by " + chain.get(named);
+    }
+
+    /**
+     * The first of {@code failure} and its causes (at most {@value #MAX_CAUSES}, a cycle ending the walk) that
+     * {@code matches}, or {@code null}.
+     */
+    public static Throwable first(Throwable failure, Predicate<Throwable> matches) {
+        List<Throwable> seen = new ArrayList<>();
+        for (Throwable cause = failure; cause != null && seen.size() < MAX_CAUSES && !seen.contains(cause); cause
+                = cause.getCause()) {
+            if (matches.test(cause)) {
+                return cause;
+            }
+            seen.add(cause);
+        }
+        return null;
     }
 
     private static boolean tells(Throwable cause, String root) {
