@@ -25,16 +25,12 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.camelredisdelay.internal.QueueKeys;
 import io.github.camelredisdelay.test.CamelSide;
+import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.core.LogEvent;
-import org.apache.logging.log4j.core.Logger;
-import org.apache.logging.log4j.core.appender.AbstractAppender;
-import org.apache.logging.log4j.core.config.Property;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -181,34 +177,14 @@ class MdcLoggingTest extends RedisDelayTestSupport {
         }
     }
 
-    /**
-     * Starts collecting the lines {@link Settlement} logs into {@code lines}, each as
-     * {@code <MDC queue>/<MDC message id> <message>}; the returned appender is to be given to {@link #stopCollecting}.
-     */
-    private static AbstractAppender collectSettlementLines(List<String> lines) {
-        AbstractAppender appender = new AbstractAppender("mdc-test", null, null, true, Property.EMPTY_ARRAY) {
-            @Override
-            public void append(LogEvent event) {
-                lines.add(event.getContextData().getValue(RedisDelayConstants.MDC_QUEUE) + "/"
-                          + event.getContextData().getValue(RedisDelayConstants.MDC_MESSAGE_ID) + " "
-                          + event.getMessage().getFormattedMessage());
-            }
-        };
-        appender.start();
-        ((Logger) LogManager.getLogger(Settlement.class)).addAppender(appender);
-        return appender;
-    }
-
-    private static void stopCollecting(AbstractAppender appender) {
-        ((Logger) LogManager.getLogger(Settlement.class)).removeAppender(appender);
-        appender.stop();
+    /** The lines {@link Settlement} logs, each as {@code <MDC queue>/<MDC message id> <message>}. */
+    private static List<String> withKeys(LogLines settlement) {
+        return settlement.messagesWithMdc(RedisDelayConstants.MDC_QUEUE, RedisDelayConstants.MDC_MESSAGE_ID);
     }
 
     @Test
     void theComponentsLogLineAboutAFailedDeliveryCarriesTheKeys() throws Exception {
-        List<String> lines = new CopyOnWriteArrayList<>();
-        AbstractAppender appender = collectSettlementLines(lines);
-        try {
+        try (LogLines settlement = LogLines.of(Settlement.class)) {
             CamelContext context = createContext(new RouteBuilder() {
                 @Override
                 public void configure() {
@@ -220,10 +196,8 @@ class MdcLoggingTest extends RedisDelayTestSupport {
             context.createProducerTemplate().sendBodyAndHeader("redis-delay:jobs", "a", RedisDelayConstants.MESSAGE_ID,
                     "job-a");
 
-            await().atMost(Duration.ofSeconds(10)).until(() -> !lines.isEmpty());
-            assertThat(lines.get(0)).startsWith("jobs/job-a Delivery 1 of message job-a on queue jobs failed");
-        } finally {
-            stopCollecting(appender);
+            await().atMost(Duration.ofSeconds(10)).until(() -> !settlement.lines().isEmpty());
+            assertThat(withKeys(settlement).get(0)).startsWith("jobs/job-a Delivery 1 of message job-a on queue jobs failed");
         }
     }
 
@@ -242,9 +216,7 @@ class MdcLoggingTest extends RedisDelayTestSupport {
         // a consumer that reads the message and dies before settling it
         assertThat(ready.readGroup(QueueKeys.GROUP, "crashed-consumer", StreamReadGroupArgs.neverDelivered().count(1)))
                 .hasSize(1);
-        List<String> lines = new CopyOnWriteArrayList<>();
-        AbstractAppender appender = collectSettlementLines(lines);
-        try {
+        try (LogLines settlement = LogLines.of(Settlement.class)) {
             CamelContext context = createContext(new RouteBuilder() {
                 @Override
                 public void configure() {
@@ -256,12 +228,10 @@ class MdcLoggingTest extends RedisDelayTestSupport {
             context.start();
 
             await().atMost(Duration.ofSeconds(10))
-                    .until(() -> lines.stream().anyMatch(line -> line.contains("moved to dead-letter queue")));
-            assertThat(lines).filteredOn(line -> line.contains("moved to dead-letter queue")).singleElement()
+                    .until(() -> settlement.lines().stream().anyMatch(line -> line.contains("moved to dead-letter queue")));
+            assertThat(withKeys(settlement)).filteredOn(line -> line.contains("moved to dead-letter queue")).singleElement()
                     .asString().startsWith("jobs/job-a Message job-a on queue jobs moved to dead-letter queue");
             assertThat(seen).isEmpty();
-        } finally {
-            stopCollecting(appender);
         }
     }
 }
