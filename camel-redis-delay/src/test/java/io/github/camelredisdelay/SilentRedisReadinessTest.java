@@ -48,13 +48,6 @@ class SilentRedisReadinessTest extends RedisDelayTestSupport {
 
     private static final int QUEUES = 20;
 
-    @Override
-    protected boolean usesSharedClient() {
-        // a client of the context's own, shut down with it: the calls a paused Redis leaves queued in a client must not
-        // stay with the client the JVM's later tests share (TooFewReplicasTest then waited in vain for NOREPLICAS)
-        return false;
-    }
-
     /**
      * A silent Redis keeps its connections open, so the calls of the client hold every pooled connection waiting for
      * it, and later calls find none free, as they would behind a pool too small for the calls: the checks must not tell
