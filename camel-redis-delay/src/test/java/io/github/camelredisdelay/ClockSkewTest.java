@@ -290,9 +290,9 @@ class ClockSkewTest extends RedisDelayTestSupport {
 
                     producer.sendBody("redis-delay:jobs?delay=300", "after the failover");
                     await().atMost(Duration.ofSeconds(15)).until(() -> delivered.size() == 2);
-                    // its deliveries cross a slowed link on a machine the whole suite loads: seconds late at worst,
-                    // not the hour of the skew
-                    assertLatenessNearZero(context, "jobs", behind, 2, 10_000);
+                    // its deliveries cross a slowed link on a machine the whole suite loads: seconds late (13.4 s at a
+                    // load average of 17), where an uncorrected offset reads the hour of the skew
+                    assertLatenessNearZero(context, "jobs", behind, 2, 60_000);
                 }
             } finally {
                 context.stop();
