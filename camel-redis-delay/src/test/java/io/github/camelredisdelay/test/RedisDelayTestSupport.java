@@ -31,6 +31,7 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.RoutesBuilder;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.redisson.Redisson;
@@ -111,8 +112,8 @@ public abstract class RedisDelayTestSupport {
     }
 
     /**
-     * Whether the contexts of this test use one RedissonClient bean shared by every test of the JVM (fast: no client to
-     * create and shut down per context), or let the component create its own from the address.
+     * Whether the contexts of this test use one RedissonClient bean shared by the tests of the class (fast: no client
+     * to create and shut down per context), or let the component create its own from the address.
      */
     protected boolean usesSharedClient() {
         return true;
@@ -133,10 +134,20 @@ public abstract class RedisDelayTestSupport {
             // retries as the component's own client does: few, so outages surface to the back-off that survives them
             config.useSingleServer().setAddress(url).setRetryAttempts(1)
                     .setRetryDelay(new ConstantDelay(Duration.ofMillis(200)));
-            RedissonClient client = Redisson.create(config);
-            Runtime.getRuntime().addShutdownHook(new Thread(client::shutdown, "shared-redisson-shutdown"));
-            return client;
+            return Redisson.create(config);
         });
+    }
+
+    /**
+     * Shuts the shared client of the class's server down: under Maven each test class runs against a Redis of its own,
+     * so the client is of no use afterwards, and left running it would keep reconnecting to a server that is gone.
+     */
+    @AfterAll
+    static void shutDownSharedClient() {
+        RedissonClient client = SHARED_CLIENTS.remove(RedisServerExtension.redisUrl());
+        if (client != null) {
+            client.shutdown(0, 2, TimeUnit.SECONDS);
+        }
     }
 
     /**
