@@ -20,11 +20,15 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.camelredisdelay.internal.TransferTask;
+import io.github.camelredisdelay.test.DueSet;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.CamelContext;
+import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -33,6 +37,9 @@ import static org.awaitility.Awaitility.await;
  * held may be lost for it.
  */
 class ForeignValueUnderAQueueKeyTest extends RedisDelayTestSupport {
+
+    /** Most messages in a bucket of the due set (due-set.lua). */
+    private static final int BUCKET_SIZE = 64;
 
     @Test
     void messagesThatFellDueWhileTheReadyStreamsNameHeldAStringAreDeliveredOnceItIsRemoved() throws Exception {
@@ -57,5 +64,40 @@ class ForeignValueUnderAQueueKeyTest extends RedisDelayTestSupport {
         redis().getKeys().delete(key("orders", "ready"));
 
         await("order-1 delivered").atMost(Duration.ofSeconds(15)).until(() -> delivered.contains("order-1"));
+    }
+
+    /**
+     * The due set keeps its messages in buckets of 64 (due-set.lua), each a key of its own: a string under the name of
+     * a later bucket must not cost the messages of the buckets before it.
+     */
+    @Test
+    void messagesDueBeforeABucketOfTheDueSetThatHoldsAStringAreDelivered() throws Exception {
+        CamelContext scheduler = startContext();
+        ProducerTemplate template = scheduler.createProducerTemplate();
+        long dueAt = System.currentTimeMillis() + 8_000;
+        for (int i = 0; i < BUCKET_SIZE; i++) {
+            template.sendBodyAndHeader("redis-delay:orders", "order-" + i, RedisDelayConstants.DUE_AT, dueAt);
+        }
+        template.sendBodyAndHeader("redis-delay:orders", "later", RedisDelayConstants.DUE_AT, dueAt + 1);
+        scheduler.stop();
+        DueSet dueSet = dueSet("orders");
+        List<DueSet.Bucket> buckets = dueSet.buckets();
+        assertThat(buckets).as("a full bucket and the later one's").hasSize(2);
+        redis().getBucket(dueSet.keyOf(buckets.get(1))).set("not a sorted set");
+        await("both due").atMost(Duration.ofSeconds(10)).until(() -> System.currentTimeMillis() > dueAt + 200);
+
+        List<String> delivered = new CopyOnWriteArrayList<>();
+        startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders").process(e -> delivered.add(e.getMessage().getBody(String.class)));
+            }
+        });
+
+        // found: the transfer takes the first bucket's messages out of the due set, then Redis refuses its read of the
+        // second bucket (WRONGTYPE, naming no key) and the script stops before it adds them to the ready stream: the 64
+        // records stay in the message hash, and nothing delivers them
+        await("the 64 orders of the first bucket delivered").atMost(Duration.ofSeconds(15))
+                .untilAsserted(() -> assertThat(delivered).hasSize(BUCKET_SIZE));
     }
 }
