@@ -19,7 +19,8 @@
   prelude.lua. A value of another type written under one of the names (by another application or by hand) makes Redis
   refuse the queue's commands on that key with a WRONGTYPE that names no key, and a script that wrote before such a
   command would keep part of its change: the transfer, say, would take messages out of the due set that never reach
-  the ready stream.
+  the ready stream. The due set's buckets (due-set.lua) are keys too, one per 64 messages: the transfer reads each
+  with redis.pcall and stops before one Redis refuses, naming it with namingKey.
 ]]
 
 -- Each key with a command that answers in O(1) for what the queue keeps there, and WRONGTYPE for anything else
@@ -30,14 +31,23 @@ local KEY_KINDS = {
   {failKey, 'HLEN', 'its failure notes, a hash'},
 }
 
+-- The error reply of a command Redis refused on key: a WRONGTYPE, which names no key, names key and what the queue keeps
+-- there (kind); another error passes as it is.
+local function namingKey(refusal, key, kind)
+  if string.find(refusal.err, '^WRONGTYPE') then
+    return redis.error_reply('WRONGTYPE key ' .. key .. ' holds a value of another type than ' .. kind
+      .. ': every write of the queue to it fails until that value is removed')
+  end
+  return refusal
+end
+
 -- A WRONGTYPE error reply naming the first of the queue's keys that holds a value of another type than the queue keeps
 -- there, or nil when each holds its kind or nothing.
 local function foreignValue()
   for _, kind in ipairs(KEY_KINDS) do
     local reply = redis.pcall(kind[2], kind[1])
     if type(reply) == 'table' and reply.err and string.find(reply.err, '^WRONGTYPE') then
-      return redis.error_reply('WRONGTYPE key ' .. kind[1] .. ' holds a value of another type than ' .. kind[3]
-        .. ': every write of the queue to it fails until that value is removed')
+      return namingKey(reply, kind[1], kind[3])
     end
   end
   return nil

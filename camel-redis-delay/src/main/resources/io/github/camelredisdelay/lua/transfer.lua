@@ -31,8 +31,9 @@
     moved:     messages moved now
     nextDelay: µs until the next due message (from Redis' clock in µs, so a timer armed with it is not up to a
                ms late); 0 when more are due now; -1 when none is scheduled
-  A WRONGTYPE error naming the key, and nothing moved, when one of the queue's keys holds a value of another type
-  (key-kinds.lua)
+  A WRONGTYPE error naming the key, and nothing moved, when one of the queue's keys, or the first due bucket of its due
+  set, holds a value of another type (key-kinds.lua); a later due bucket that does stops the transfer before it, what
+  came before it moved (nextDelay 0)
 ]]
 local batch = tonumber(ARGV[3])
 
@@ -42,13 +43,23 @@ local upTo = ARGV[4] == 'all' and MAX_DUE or now
 -- Due entries come from the first buckets, in order; a bucket left with entries holds none that is due, and the
 -- buckets after it none either.
 local ids = {}
+local stoppedAtRefusal = false
 while #ids < batch do
   local first = rcall('ZRANGE', dueKey, 0, 0, 'WITHSCORES')
   if #first == 0 or tonumber(first[2]) > upTo then
     break
   end
   local bucket = bucketKey(dueKey, first[1])
-  local due = rcall('ZRANGEBYSCORE', bucket, '-inf', decimal(upTo), 'LIMIT', '0', batch - #ids)
+  local due = redis.pcall('ZRANGEBYSCORE', bucket, '-inf', decimal(upTo), 'LIMIT', '0', batch - #ids)
+  if due.err then
+    if #ids == 0 then
+      return namingKey(due, bucket, 'a bucket of its due set, a sorted set')
+    end
+    -- a value of another type under this bucket's name: what the buckets before it gave still reaches the ready
+    -- stream, and the next call, which finds this bucket first, reports it
+    stoppedAtRefusal = true
+    break
+  end
   if #due > 0 and #ids == 0 then
     -- before anything leaves the due set: a key the messages go to that Redis refuses would leave them nowhere
     local foreign = foreignValue()
@@ -86,7 +97,7 @@ if moved > 0 then
   rcall('PUBLISH', wake, WAKE_READY)
 end
 
-if moved == batch then
+if moved == batch or stoppedAtRefusal then
   return {moved, 0}
 end
 local next = earliestDue(dueKey)
