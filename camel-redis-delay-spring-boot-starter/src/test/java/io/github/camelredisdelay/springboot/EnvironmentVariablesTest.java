@@ -1,0 +1,114 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.springboot;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import io.github.camelredisdelay.RedisDelayComponent;
+import io.github.camelredisdelay.embedded.RedisBinary;
+import io.github.camelredisdelay.embedded.RedisServerOptions;
+import io.github.camelredisdelay.embedded.RedisServerProcess;
+import org.apache.camel.CamelContext;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * An application in a container, configured by environment variables and overridden by command-line arguments: Spring
+ * Boot reads {@code CAMEL_COMPONENT_REDIS_DELAY_*} itself, in its own order of property sources, where a command-line
+ * argument wins over the environment. Each application runs in a JVM of its own, which has these variables.
+ */
+class EnvironmentVariablesTest {
+
+    private static RedisServerProcess redisServer;
+
+    @BeforeAll
+    static void startRedis() {
+        redisServer = RedisServerProcess.start(
+                RedisBinary.select(System.getProperty("redis.test.binary", RedisBinary.PATH_CHOICE)),
+                RedisServerOptions.defaults());
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        redisServer.close();
+    }
+
+    /** An application with one queue, which prints the component's key prefix once started, then closes. */
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class App {
+
+        @Bean
+        RouteBuilder route() {
+            return new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("direct:schedule").to("redis-delay:environment");
+                }
+            };
+        }
+
+        public static void main(String[] args) {
+            try (ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
+                    .properties("spring.config.name=environment-variables-test").run(args)) {
+                System.out.println("KEY_PREFIX " + context.getBean(CamelContext.class)
+                        .getComponent("redis-delay", RedisDelayComponent.class).getConfiguration().getKeyPrefix());
+            }
+        }
+    }
+
+    @Test
+    void aCommandLineArgumentWinsOverTheEnvironment() throws Exception {
+        String output = run(Map.of("CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX", "from-environment"),
+                "--camel.component.redis-delay.key-prefix=from-argument");
+
+        assertThat(output).contains("KEY_PREFIX from-argument");
+    }
+
+    /** Runs {@link App} in a JVM of its own with these variables and arguments beside the test Redis' address. */
+    private static String run(Map<String, String> environment, String... args) throws Exception {
+        List<String> command = new ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                        App.class.getName(), "--camel.component.redis-delay.address=" + redisServer.uri()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        Process process = builder.start();
+        try {
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(process.exitValue()).as(output).isZero();
+            return output;
+        } finally {
+            process.destroyForcibly();
+        }
+    }
+}
