@@ -16,6 +16,7 @@
 package io.github.camelredisdelay;
 
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -44,6 +45,7 @@ import org.apache.camel.PropertyBindingException;
 import org.apache.camel.builder.ThreadPoolProfileBuilder;
 import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.PropertyConfigurer;
+import org.apache.camel.spi.PropertyConfigurerGetter;
 import org.apache.camel.spi.annotations.Component;
 import org.apache.camel.support.HealthCheckComponent;
 import org.apache.camel.support.PropertyBindingSupport;
@@ -107,6 +109,11 @@ public class RedisDelayComponent extends HealthCheckComponent {
     private boolean environmentLooked;
     /** Whether the environment's options are still to be bound: until a binding succeeds; guarded by this. */
     private boolean environmentUnbound;
+    /**
+     * The application's own properties under the component's prefix, when the application binds the environment itself
+     * ({@link #environmentReadByApplication}), else null; guarded by this.
+     */
+    private Set<String> applicationOptions;
 
     public RedisDelayComponent() {
     }
@@ -209,28 +216,54 @@ public class RedisDelayComponent extends HealthCheckComponent {
      * JVM's system class loader, which may not see this jar (the application's jars in a class loader of their own) or
      * see another copy of it (the build fails). The variables win over what was set before, property files included,
      * but not over JVM system properties, which camel-main reads after them. A binding that fails (an unknown option)
-     * fails every endpoint, not only the first: none is made without the variables.
+     * fails every endpoint, not only the first: none is made without the variables. Where the application binds the
+     * environment itself ({@link #environmentReadByApplication}), only a variable naming no option fails them.
      */
     private synchronized void applyEnvironment() {
         if (!environmentLooked) {
             environmentLooked = true;
             environmentUnbound = getCamelContext().hasComponent("redis-delay") == this
-                    && RedisDelayEnvironmentVariables.addTo(getCamelContext());
+                    && (applicationOptions != null || RedisDelayEnvironmentVariables.addTo(getCamelContext()));
         }
         if (environmentUnbound) {
-            try {
-                PropertyBindingSupport.build().withCamelContext(getCamelContext()).withTarget(this)
-                        .withConfigurer(getComponentPropertyConfigurer()).withMandatory(true).withRemoveParameters(false)
-                        .withIgnoreCase(true).withProperties(new RedisDelayEnvironmentVariables().componentOptions())
-                        .bind();
-            } catch (PropertyBindingException e) {
-                throw new IllegalArgumentException(
-                        "The environment variable " + RedisDelayEnvironmentVariables.variable(e.getPropertyName())
-                                                   + " does not configure the redis-delay component: " + e.getMessage(),
-                        e);
+            Map<String, Object> options = new RedisDelayEnvironmentVariables().componentOptions();
+            if (applicationOptions != null) {
+                RedisDelayEnvironmentVariables.refuseUnknown(options.keySet(), this::knownOption);
+            } else {
+                bind(options);
             }
             environmentUnbound = false;
         }
+    }
+
+    /** Whether {@code option} is one of the component's options or of the application's own properties. */
+    private boolean knownOption(String option) {
+        return ((PropertyConfigurerGetter) getComponentPropertyConfigurer()).getOptionType(option, true) != null
+                || applicationOptions.stream().anyMatch(option::equalsIgnoreCase);
+    }
+
+    private void bind(Map<String, Object> environmentOptions) {
+        try {
+            PropertyBindingSupport.build().withCamelContext(getCamelContext()).withTarget(this)
+                    .withConfigurer(getComponentPropertyConfigurer()).withMandatory(true).withRemoveParameters(false)
+                    .withIgnoreCase(true).withProperties(environmentOptions).bind();
+        } catch (PropertyBindingException e) {
+            throw new IllegalArgumentException(
+                    "The environment variable " + RedisDelayEnvironmentVariables.variable(e.getPropertyName())
+                                               + " does not configure the redis-delay component: " + e.getMessage(),
+                    e);
+        }
+    }
+
+    /**
+     * For an application that binds the {@code CAMEL_COMPONENT_REDIS_DELAY_*} environment variables itself, in its own
+     * order of property sources (Spring Boot, whose starter calls this before setting the options): the component then
+     * sets none of the options they name, which would override what outranks the environment there (command-line
+     * arguments), and only refuses, at its first endpoint, a variable naming neither one of its options nor one of
+     * {@code applicationOptions}, the application's own properties under its prefix ({@code enabled}).
+     */
+    public synchronized void environmentReadByApplication(Set<String> applicationOptions) {
+        this.applicationOptions = Set.copyOf(applicationOptions);
     }
 
     @Override

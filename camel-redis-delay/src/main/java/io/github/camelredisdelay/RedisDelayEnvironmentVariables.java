@@ -83,6 +83,15 @@ public final class RedisDelayEnvironmentVariables implements LoadablePropertiesS
         return options;
     }
 
+    /** Fails naming the variable of the first of {@code options} that is not {@code known}. */
+    static void refuseUnknown(Set<String> options, Predicate<String> known) {
+        options.stream().filter(known.negate()).findFirst().ifPresent(option -> {
+            throw new IllegalArgumentException(
+                    "The environment variable " + variable(option) + " does not configure the redis-delay component: "
+                                               + "it has no option " + option);
+        });
+    }
+
     /** The option a property {@code camel.component.redis-delay.<option>} names, in camel case. */
     private static String option(String property) {
         return StringHelper.dashToCamelCase(property.substring(PROPERTY_PREFIX.length()));

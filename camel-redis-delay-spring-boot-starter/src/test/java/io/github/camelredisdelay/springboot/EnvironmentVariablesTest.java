@@ -85,14 +85,33 @@ class EnvironmentVariablesTest {
     }
 
     @Test
+    void anEnvironmentVariableConfiguresTheComponent() throws Exception {
+        String output = run(Map.of("CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX", "from-environment"));
+
+        assertThat(output).contains("KEY_PREFIX from-environment", "EXIT 0");
+    }
+
+    @Test
     void aCommandLineArgumentWinsOverTheEnvironment() throws Exception {
         String output = run(Map.of("CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX", "from-environment"),
                 "--camel.component.redis-delay.key-prefix=from-argument");
 
-        assertThat(output).contains("KEY_PREFIX from-argument");
+        assertThat(output).contains("KEY_PREFIX from-argument", "EXIT 0");
     }
 
-    /** Runs {@link App} in a JVM of its own with these variables and arguments beside the test Redis' address. */
+    @Test
+    void aVariableNamingNoOptionFailsTheStartupNamingIt() throws Exception {
+        String output = run(Map.of("CAMEL_COMPONENT_REDIS_DELAY_VISIBILTY_TIMEOUT", "5m",
+                "CAMEL_COMPONENT_REDIS_DELAY_ENABLED", "true"));
+
+        assertThat(output).contains("CAMEL_COMPONENT_REDIS_DELAY_VISIBILTY_TIMEOUT does not configure the redis-delay")
+                .doesNotContain("KEY_PREFIX", "EXIT 0", "CAMEL_COMPONENT_REDIS_DELAY_ENABLED does not");
+    }
+
+    /**
+     * Runs {@link App} in a JVM of its own with these variables and arguments beside the test Redis' address; its
+     * output, then {@code EXIT <status>}.
+     */
     private static String run(Map<String, String> environment, String... args) throws Exception {
         List<String> command = new ArrayList<>(
                 List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -104,9 +123,8 @@ class EnvironmentVariablesTest {
         Process process = builder.start();
         try {
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-            assertThat(process.exitValue()).as(output).isZero();
-            return output;
+            assertThat(process.waitFor(60, TimeUnit.SECONDS)).as(output).isTrue();
+            return output + "\nEXIT " + process.exitValue();
         } finally {
             process.destroyForcibly();
         }
