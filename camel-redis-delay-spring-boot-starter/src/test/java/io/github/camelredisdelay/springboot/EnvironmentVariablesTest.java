@@ -108,6 +108,14 @@ class EnvironmentVariablesTest {
                 .doesNotContain("KEY_PREFIX", "EXIT 0", "CAMEL_COMPONENT_REDIS_DELAY_ENABLED does not");
     }
 
+    @Test
+    void theOffSwitchAsAVariableLeavesTheComponentUnconfigured() throws Exception {
+        String output = run(Map.of("CAMEL_COMPONENT_REDIS_DELAY_ENABLED", "false",
+                "CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX", "from-environment"));
+
+        assertThat(output).contains("KEY_PREFIX camel:delay", "EXIT 0");
+    }
+
     /**
      * Runs {@link App} in a JVM of its own with these variables and arguments beside the test Redis' address; its
      * output, then {@code EXIT <status>}.
