@@ -17,7 +17,6 @@ package io.github.camelredisdelay.springboot;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 
 import io.github.camelredisdelay.RedisDelayComponent;
 import org.apache.camel.CamelContext;
@@ -67,9 +66,6 @@ public class RedisDelayComponentAutoConfiguration {
                     options.put("configuration", bound.get("configuration"));
                 }
                 options.putAll(bound);
-                // Spring bound CAMEL_COMPONENT_REDIS_DELAY_* in its own order (a command-line argument outranks the
-                // environment): the component must not set them again on top; enabled and customizer.enabled are ours
-                ((RedisDelayComponent) target).environmentReadByApplication(Set.of("enabled", "customizerEnabled"));
                 PropertyConfigurer configurer = target.getComponentPropertyConfigurer();
                 options.forEach((option, value) -> {
                     // straight to the configurer: camel-spring-boot's CamelPropertiesHelper tries a value the
