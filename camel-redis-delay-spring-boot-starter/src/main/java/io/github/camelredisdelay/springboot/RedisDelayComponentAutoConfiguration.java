@@ -49,7 +49,13 @@ import org.springframework.context.annotation.Lazy;
 @EnableConfigurationProperties({ ComponentConfigurationProperties.class, RedisDelayComponentConfiguration.class })
 public class RedisDelayComponentAutoConfiguration {
 
-    /** Applies the bound options to every {@code redis-delay} component Camel creates. */
+    /** The name of the component the properties configure. */
+    private static final String COMPONENT = "redis-delay";
+
+    /**
+     * Applies the bound options to the component named {@code redis-delay}, not to other components of its class (a
+     * second one of the application's own, such as {@code audit-delay}, keeps what it was given).
+     */
     @Lazy
     @Bean
     public ComponentCustomizer configureRedisDelayComponent(
@@ -81,7 +87,7 @@ public class RedisDelayComponentAutoConfiguration {
 
             @Override
             public boolean isEnabled(String name, Component target) {
-                return target instanceof RedisDelayComponent
+                return COMPONENT.equals(name) && target instanceof RedisDelayComponent
                         && HierarchicalPropertiesEvaluator.evaluate(applicationContext, "camel.component.customizer",
                                 RedisDelayComponentConfiguration.PREFIX + ".customizer");
             }
