@@ -28,11 +28,12 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A second redis-delay component of the application's own ({@code audit-delay}, for the audit's queues in a namespace
  * of their own): {@code camel.component.redis-delay.*} configures the component named redis-delay, not every component
- * of its class.
+ * of its class, and {@code camel.component.audit-delay.*} configures the second one, as under camel-main.
  */
 class SecondComponentTest {
 
@@ -77,5 +78,32 @@ class SecondComponentTest {
             assertThat(audit.getKeyPrefix()).as("the audit component's own key prefix").isEqualTo("audit:delay");
             assertThat(audit.getMaxDeliveries()).isEqualTo(9);
         }
+    }
+
+    @Test
+    void camelComponentPropertiesUnderTheSecondComponentsNameConfigureIt() {
+        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class).properties(
+                "spring.config.name=second-component-test", "camel.component.audit-delay.key-prefix=audit:other",
+                "camel.component.audit-delay.max-deliveries=7", "camel.component.audit-delay.visibility-timeout=45s")
+                .run()) {
+            RedisDelayConfiguration audit = context.getBean(CamelContext.class)
+                    .getComponent("audit-delay", RedisDelayComponent.class).getConfiguration();
+
+            assertThat(audit.getKeyPrefix()).isEqualTo("audit:other");
+            assertThat(audit.getMaxDeliveries()).isEqualTo(7);
+            assertThat(audit.getVisibilityTimeout()).isEqualTo(45_000);
+        }
+    }
+
+    @Test
+    void aMisspeltPropertyOfTheSecondComponentFailsTheStartupNamingIt() {
+        SpringApplicationBuilder app = new SpringApplicationBuilder(App.class).properties(
+                "spring.config.name=second-component-test", "camel.component.audit-delay.max-delivery=7");
+
+        assertThatThrownBy(() -> {
+            try (ConfigurableApplicationContext context = app.run()) {
+                // started: the property was dropped without a word
+            }
+        }).hasStackTraceContaining("camel.component.audit-delay.max-delivery");
     }
 }
