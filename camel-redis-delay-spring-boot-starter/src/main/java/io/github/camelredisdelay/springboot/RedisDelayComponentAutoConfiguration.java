@@ -15,14 +15,10 @@
  */
 package io.github.camelredisdelay.springboot;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 import io.github.camelredisdelay.RedisDelayComponent;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Component;
 import org.apache.camel.spi.ComponentCustomizer;
-import org.apache.camel.spi.PropertyConfigurer;
 import org.apache.camel.spring.boot.CamelAutoConfiguration;
 import org.apache.camel.spring.boot.ComponentConfigurationProperties;
 import org.apache.camel.spring.boot.util.ConditionalOnCamelContextAndAutoConfigurationBeans;
@@ -64,25 +60,7 @@ public class RedisDelayComponentAutoConfiguration {
         return new ComponentCustomizer() {
             @Override
             public void configure(String name, Component target) {
-                // through the component's own configurer, which reads durations strictly (30M must not become 0);
-                // configuration (a bean of shared defaults) first, as the others apply on top of it
-                Map<String, Object> options = new LinkedHashMap<>();
-                Map<String, Object> bound = configuration.boundOptions();
-                if (bound.containsKey("configuration")) {
-                    options.put("configuration", bound.get("configuration"));
-                }
-                options.putAll(bound);
-                PropertyConfigurer configurer = target.getComponentPropertyConfigurer();
-                options.forEach((option, value) -> {
-                    // straight to the configurer: camel-spring-boot's CamelPropertiesHelper tries a value the
-                    // configurer refused again as a bean reference (#bean:30M), whose lookup error then hides the
-                    // configurer's own, and Camel's property binding resolves {{ }} placeholders again, which Spring
-                    // resolved already (a password may hold {{); bean references arrive as beans (the converter)
-                    if (!configurer.configure(camelContext, target, option, value, true)) {
-                        throw new IllegalArgumentException(
-                                "The redis-delay component has no option " + option + " (set to " + value + ")");
-                    }
-                });
+                BoundOptions.applyTo(configuration, camelContext, target, name);
             }
 
             @Override
@@ -90,6 +68,28 @@ public class RedisDelayComponentAutoConfiguration {
                 return COMPONENT.equals(name) && target instanceof RedisDelayComponent
                         && HierarchicalPropertiesEvaluator.evaluate(applicationContext, "camel.component.customizer",
                                 RedisDelayComponentConfiguration.PREFIX + ".customizer");
+            }
+        };
+    }
+
+    /**
+     * Applies {@code camel.component.<name>.*} to another component of the class, such as {@code audit-delay}, a bean
+     * of the application's own, as camel-main does: Spring Boot binds nothing for it, and would drop them in silence.
+     */
+    @Lazy
+    @Bean
+    public ComponentCustomizer configureOtherRedisDelayComponents(
+            ApplicationContext applicationContext, CamelContext camelContext, RedisDelayComponentConverter converter) {
+        return new ComponentCustomizer() {
+            @Override
+            public void configure(String name, Component target) {
+                BoundOptions.applyTo(BoundOptions.bind(applicationContext.getEnvironment(), converter, name),
+                        camelContext, target, name);
+            }
+
+            @Override
+            public boolean isEnabled(String name, Component target) {
+                return !COMPONENT.equals(name) && target instanceof RedisDelayComponent;
             }
         };
     }
