@@ -23,7 +23,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import io.github.camelredisdelay.RedisDelayComponent;
-import io.github.camelredisdelay.embedded.RedisBinary;
 import io.github.camelredisdelay.embedded.RedisServerOptions;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
 import org.apache.camel.CamelContext;
@@ -50,9 +49,7 @@ class EnvironmentVariablesTest {
 
     @BeforeAll
     static void startRedis() {
-        redisServer = RedisServerProcess.start(
-                RedisBinary.select(System.getProperty("redis.test.binary", RedisBinary.PATH_CHOICE)),
-                RedisServerOptions.defaults());
+        redisServer = TestRedis.start(RedisServerOptions.defaults());
     }
 
     @AfterAll

@@ -22,7 +22,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
-import io.github.camelredisdelay.embedded.RedisBinary;
 import io.github.camelredisdelay.embedded.RedisServerOptions;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
 import org.apache.camel.CamelContext;
@@ -65,9 +64,7 @@ class ShutdownWhileRedisIsDownTest {
 
     @BeforeAll
     static void startRedis() {
-        redisServer = RedisServerProcess.start(
-                RedisBinary.select(System.getProperty("redis.test.binary", RedisBinary.PATH_CHOICE)),
-                RedisServerOptions.defaults());
+        redisServer = TestRedis.start(RedisServerOptions.defaults());
     }
 
     @AfterAll

@@ -35,8 +35,13 @@ public class TestRedis {
     /** The server, stopped with the application context. */
     @Bean(destroyMethod = "close")
     public RedisServerProcess redisServer() {
-        RedisBinary binary = RedisBinary.select(System.getProperty("redis.test.binary", RedisBinary.PATH_CHOICE));
-        return RedisServerProcess.start(binary, RedisServerOptions.defaults().withAppendOnly(true));
+        return start(RedisServerOptions.defaults().withAppendOnly(true));
+    }
+
+    /** Starts a server of the binary {@code redis.test.binary} chooses, for a test that starts and stops it itself. */
+    static RedisServerProcess start(RedisServerOptions options) {
+        return RedisServerProcess.start(
+                RedisBinary.select(System.getProperty("redis.test.binary", RedisBinary.PATH_CHOICE)), options);
     }
 
     /** Where bodies delivered by the test routes are collected. */
