@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.camelredisdelay.internal.QueueKeys;
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.ConsumerTemplate;
@@ -36,6 +37,7 @@ import static org.awaitility.Awaitility.await;
  * leaves: {@code RedisDelayPollingConsumer.doStop} does not retire its deliverers, so every stopped template, every
  * removed pollEnrich route, every restart leaves a member in {@code XINFO CONSUMERS} (for ten visibility timeouts).
  */
+@CamelSide
 class ConsumerTemplateGroupTest extends RedisDelayTestSupport {
 
     private List<String> members() {

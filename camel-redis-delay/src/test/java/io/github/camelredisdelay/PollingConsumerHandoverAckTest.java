@@ -18,6 +18,7 @@ package io.github.camelredisdelay;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
@@ -32,6 +33,7 @@ import static org.awaitility.Awaitility.await;
  * until its next poll, {@code pollInterval} later: meanwhile the message stays in Redis, counted in flight, and a crash
  * of the node delivers it a second time although its work completed long before.
  */
+@CamelSide
 class PollingConsumerHandoverAckTest extends RedisDelayTestSupport {
 
     private final AtomicInteger worked = new AtomicInteger();
