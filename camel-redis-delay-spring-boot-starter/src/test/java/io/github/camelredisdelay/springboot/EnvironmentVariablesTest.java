@@ -23,13 +23,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import io.github.camelredisdelay.RedisDelayComponent;
-import io.github.camelredisdelay.embedded.RedisServerOptions;
-import io.github.camelredisdelay.embedded.RedisServerProcess;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -45,17 +42,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class EnvironmentVariablesTest {
 
-    private static RedisServerProcess redisServer;
-
-    @BeforeAll
-    static void startRedis() {
-        redisServer = TestRedis.start(RedisServerOptions.defaults());
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redisServer.close();
-    }
+    @RegisterExtension
+    static final ClassRedis redis = new ClassRedis();
 
     /** An application with one queue, which prints the component's key prefix once started, then closes. */
     @SpringBootConfiguration
@@ -121,7 +109,7 @@ class EnvironmentVariablesTest {
         List<String> command = new ArrayList<>(
                 List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                         "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                        App.class.getName(), "--camel.component.redis-delay.address=" + redisServer.uri()));
+                        App.class.getName(), "--camel.component.redis-delay.address=" + redis.server().uri()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().putAll(environment);

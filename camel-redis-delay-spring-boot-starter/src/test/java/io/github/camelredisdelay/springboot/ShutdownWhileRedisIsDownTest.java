@@ -22,15 +22,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
-import io.github.camelredisdelay.embedded.RedisServerOptions;
-import io.github.camelredisdelay.embedded.RedisServerProcess;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Processor;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
@@ -55,22 +52,13 @@ class ShutdownWhileRedisIsDownTest {
 
     private static final int QUEUES = 4;
     /** The server outlives each application, so that it can be down while the application closes. */
-    private static RedisServerProcess redisServer;
+    @RegisterExtension
+    static final ClassRedis redis = new ClassRedis();
     /** Messages the routes of {@link HoldingApp} hold until released. */
     private static final CountDownLatch held = new CountDownLatch(QUEUES);
     private static final CountDownLatch release = new CountDownLatch(1);
     /** Routes whose consumer has failed to fetch (bridgeErrorHandler hands the failure to the route). */
     private static final Set<String> failedToFetch = ConcurrentHashMap.newKeySet();
-
-    @BeforeAll
-    static void startRedis() {
-        redisServer = TestRedis.start(RedisServerOptions.defaults());
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redisServer.close();
-    }
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
@@ -80,7 +68,7 @@ class ShutdownWhileRedisIsDownTest {
         @Bean(destroyMethod = "shutdown")
         RedissonClient redisson() {
             Config config = new Config();
-            config.useSingleServer().setAddress(redisServer.uri());
+            config.useSingleServer().setAddress(redis.server().uri());
             return Redisson.create(config);
         }
 
@@ -127,7 +115,7 @@ class ShutdownWhileRedisIsDownTest {
     @Test
     void anApplicationWhoseRedisIsDownClosesWithoutWaitingForRedisQueueAfterQueue() {
         Duration took = timeToCloseAfter(App.class, context -> {
-            redisServer.stop();
+            redis.server().stop();
             await("every consumer has found Redis down").atMost(Duration.ofSeconds(60))
                     .until(() -> failedToFetch.size() == QUEUES);
         });
@@ -149,7 +137,7 @@ class ShutdownWhileRedisIsDownTest {
                 producer.sendBody("redis-delay:held-" + i, "held " + i);
             }
             await("every route holds its message").atMost(Duration.ofSeconds(30)).until(() -> held.getCount() == 0);
-            redisServer.stop();
+            redis.server().stop();
             release.countDown();
             await("every consumer has found Redis down after its exchange").atMost(Duration.ofSeconds(60))
                     .until(() -> failedToFetch.stream().filter(route -> route.startsWith("holding-")).count() == QUEUES);
@@ -166,7 +154,7 @@ class ShutdownWhileRedisIsDownTest {
      */
     @Test
     void anApplicationWhoseRedisJustStoppedAnsweringClosesWithoutWaitingForRedisQueueAfterQueue() {
-        Duration took = timeToCloseAfter(App.class, context -> RedisSignals.pause(redisServer));
+        Duration took = timeToCloseAfter(App.class, context -> RedisSignals.pause(redis.server()));
 
         assertThat(took).as("time the application took to close with %d queues", QUEUES)
                 .isLessThan(Duration.ofSeconds(15));
@@ -194,7 +182,7 @@ class ShutdownWhileRedisIsDownTest {
         await("a few reads of the idle queues").pollDelay(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10))
                 .until(() -> camel.getRoutes().stream()
                         .allMatch(route -> camel.getRouteController().getRouteStatus(route.getRouteId()).isStarted()));
-        RedisSignals.pause(redisServer);
+        RedisSignals.pause(redis.server());
     }
 
     /**
@@ -211,8 +199,8 @@ class ShutdownWhileRedisIsDownTest {
             long closing = System.nanoTime();
             context.close();
             took = Duration.ofNanos(System.nanoTime() - closing);
-            RedisSignals.resume(redisServer);
-            redisServer.restart();
+            RedisSignals.resume(redis.server());
+            redis.server().restart();
         }
         return took;
     }
