@@ -17,6 +17,8 @@ package io.github.camelredisdelay;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
@@ -44,6 +46,7 @@ import org.apache.camel.support.LoggingExceptionHandler;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -90,6 +93,8 @@ class ClockSkewTest extends RedisDelayTestSupport {
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     /** Where this test's components connect. */
     private String address;
+    /** A Redisson configuration for this test's components instead of {@link #address}, when set. */
+    private String redissonConfig;
 
     /** What the route saw of one delivery; {@code at} is this JVM's clock. */
     private record Delivered(String body, long at, long scheduledFor, long scheduledAt, int deliveryCount) {
@@ -111,7 +116,11 @@ class ClockSkewTest extends RedisDelayTestSupport {
 
     @Override
     protected void connectOnItsOwn(RedisDelayConfiguration configuration) {
-        configuration.setAddress(address);
+        if (redissonConfig != null) {
+            configuration.setRedissonConfig(redissonConfig);
+        } else {
+            configuration.setAddress(address);
+        }
     }
 
     @AfterAll
@@ -299,6 +308,42 @@ class ClockSkewTest extends RedisDelayTestSupport {
             }
         } finally {
             sameClock.close();
+        }
+    }
+
+    /**
+     * Redisson sends read-only calls to a replica under {@code readMode: SLAVE}, its default for Sentinel, Cluster and
+     * master/replica setups. Due times are set on the master's clock, so the clock offset (and with it the lateness)
+     * must come from the master even when a replica's clock is off.
+     */
+    @Test
+    void clockOffsetComesFromTheMasterWhenRedissonReadsFromAReplicaWhoseClockIsBehind(@TempDir Path dir) throws Exception {
+        try (RedisServerProcess master = RedisServerProcess.start(RedisBinary.embedded(), RedisServerOptions.defaults());
+             RedisServerProcess replica = startServer(Skew.BEHIND, RedisServerOptions.defaults()
+                     .withExtraArgs("--replicaof", master.host(), String.valueOf(master.port())))) {
+            await().atMost(Duration.ofSeconds(20)).until(() -> replica.command("INFO", "replication")
+                    .contains("master_link_status:up"));
+            Path config = dir.resolve("redisson.yaml");
+            Files.writeString(config, """
+                    masterSlaveServersConfig:
+                      masterAddress: "%s"
+                      slaveAddresses:
+                        - "%s"
+                      readMode: "SLAVE"
+                    """.formatted(master.uri(), replica.uri()));
+            redissonConfig = "file:" + config;
+            CamelContext context = startRecordingContext("redis-delay:jobs");
+            try {
+                ProducerTemplate producer = context.createProducerTemplate();
+                producer.sendBody("redis-delay:jobs?delay=300", "job");
+                await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() == 1);
+
+                assertThat(statsClockOffset(producer)).as("clockOffsetMs of the stats operation: the master's clock")
+                        .isBetween(-SLACK_MS, SLACK_MS);
+                assertLatenessNearZero(context, "jobs", master, 1);
+            } finally {
+                context.stop();
+            }
         }
     }
 
