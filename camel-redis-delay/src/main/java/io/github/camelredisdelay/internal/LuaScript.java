@@ -46,7 +46,11 @@ public enum LuaScript {
     LEASE_CHECK("lease-check.lua", RScript.Mode.READ_WRITE),
     RETIRE("retire.lua", RScript.Mode.READ_WRITE),
     HAND_BACK("hand-back.lua", RScript.Mode.READ_WRITE),
-    STATS("stats.lua", RScript.Mode.READ_ONLY),
+    /**
+     * Only reads, but its oldest overdue age and the clock offset taken from it are on Redis' clock, which must be the
+     * master's (due times are set on it; a replica's may differ): READ_WRITE sends it to the master.
+     */
+    STATS("stats.lua", RScript.Mode.READ_WRITE),
     PEEK("peek.lua", RScript.Mode.READ_ONLY),
     /**
      * {@code peek.lua} on the master: a dead-lettering looking for its own earlier copy must not miss it on a replica.
@@ -63,7 +67,11 @@ public enum LuaScript {
     DISCARD("discard.lua", RScript.Mode.READ_WRITE),
     REDRIVE_CLAIM("redrive-claim.lua", RScript.Mode.READ_WRITE),
     REDRIVE_RETURN("redrive-return.lua", RScript.Mode.READ_WRITE),
-    TIME("time.lua", RScript.Mode.READ_ONLY),
+    /**
+     * Only reads, but due times are set on the master's clock, and a replica's may differ (another host): READ_WRITE
+     * sends it to the master whatever Redisson's {@code readMode}.
+     */
+    TIME("time.lua", RScript.Mode.READ_WRITE),
     PROBE("probe.lua", RScript.Mode.READ_WRITE),
     /**
      * Only reads, but the policy that matters is the master's (a replica does not evict, and may have another):

@@ -15,7 +15,7 @@
 --
 
 --[[
-  Reads Redis' clock, on the node that holds the queue.
+  Reads Redis' clock, on the master that holds the queue (the clock due times are set by; sent as a write).
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua); the keys route the
   call to the node that holds the queue
