@@ -33,7 +33,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * A second redis-delay component of the application's own ({@code audit-delay}, for the audit's queues in a namespace
  * of their own): {@code camel.component.redis-delay.*} configures the component named redis-delay, not every component
- * of its class, and {@code camel.component.audit-delay.*} configures the second one, as under camel-main.
+ * of its class, and {@code camel.component.audit-delay.*} configures the second one, as under camel-main. The off
+ * switch of the one leaves the other configured.
  */
 class SecondComponentTest {
 
@@ -105,5 +106,17 @@ class SecondComponentTest {
                 // started: the property was dropped without a word
             }
         }).hasStackTraceContaining("camel.component.audit-delay.max-delivery");
+    }
+
+    @Test
+    void theRedisDelayOffSwitchLeavesTheSecondComponentsPropertiesApplied() {
+        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class).properties(
+                "spring.config.name=second-component-test", "camel.component.redis-delay.enabled=false",
+                "camel.component.audit-delay.key-prefix=audit:other").run()) {
+            RedisDelayConfiguration audit = context.getBean(CamelContext.class)
+                    .getComponent("audit-delay", RedisDelayComponent.class).getConfiguration();
+
+            assertThat(audit.getKeyPrefix()).isEqualTo("audit:other");
+        }
     }
 }
