@@ -46,11 +46,12 @@ import org.springframework.context.annotation.Lazy;
 public class RedisDelayComponentAutoConfiguration {
 
     /** The name of the component the properties configure. */
-    private static final String COMPONENT = "redis-delay";
+    static final String COMPONENT = "redis-delay";
 
     /**
      * Applies the bound options to the component named {@code redis-delay}, not to other components of its class (a
-     * second one of the application's own, such as {@code audit-delay}, keeps what it was given).
+     * second one of the application's own, such as {@code audit-delay}, takes its own properties:
+     * {@link RedisDelayOtherComponentsAutoConfiguration}).
      */
     @Lazy
     @Bean
@@ -68,28 +69,6 @@ public class RedisDelayComponentAutoConfiguration {
                 return COMPONENT.equals(name) && target instanceof RedisDelayComponent
                         && HierarchicalPropertiesEvaluator.evaluate(applicationContext, "camel.component.customizer",
                                 RedisDelayComponentConfiguration.PREFIX + ".customizer");
-            }
-        };
-    }
-
-    /**
-     * Applies {@code camel.component.<name>.*} to another component of the class, such as {@code audit-delay}, a bean
-     * of the application's own, as camel-main does: Spring Boot binds nothing for it, and would drop them in silence.
-     */
-    @Lazy
-    @Bean
-    public ComponentCustomizer configureOtherRedisDelayComponents(
-            ApplicationContext applicationContext, CamelContext camelContext, RedisDelayComponentConverter converter) {
-        return new ComponentCustomizer() {
-            @Override
-            public void configure(String name, Component target) {
-                BoundOptions.applyTo(BoundOptions.bind(applicationContext.getEnvironment(), converter, name),
-                        camelContext, target, name);
-            }
-
-            @Override
-            public boolean isEnabled(String name, Component target) {
-                return !COMPONENT.equals(name) && target instanceof RedisDelayComponent;
             }
         };
     }
