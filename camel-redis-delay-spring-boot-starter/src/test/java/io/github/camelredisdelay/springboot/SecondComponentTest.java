@@ -20,6 +20,8 @@ import io.github.camelredisdelay.RedisDelayConfiguration;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -33,8 +35,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * A second redis-delay component of the application's own ({@code audit-delay}, for the audit's queues in a namespace
  * of their own): {@code camel.component.redis-delay.*} configures the component named redis-delay, not every component
- * of its class, and {@code camel.component.audit-delay.*} configures the second one, as under camel-main. The off
- * switch of the one leaves the other configured.
+ * of its class, and {@code camel.component.audit-delay.*} configures the second one, as under camel-main. Each has its
+ * own off switches, {@code enabled} and {@code customizer.enabled} under its own name, and the off switch of the one
+ * leaves the other configured.
  */
 class SecondComponentTest {
 
@@ -117,6 +120,21 @@ class SecondComponentTest {
                     .getComponent("audit-delay", RedisDelayComponent.class).getConfiguration();
 
             assertThat(audit.getKeyPrefix()).isEqualTo("audit:other");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "camel.component.audit-delay.enabled", "camel.component.audit-delay.customizer.enabled",
+            "camel.component.customizer.enabled", "camel.component.enabled" })
+    void anOffSwitchOfTheSecondComponentLeavesItAsTheApplicationConfiguredIt(String offSwitch) {
+        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class).properties(
+                "spring.config.name=second-component-test", offSwitch + "=false",
+                "camel.component.audit-delay.key-prefix=audit:other").run()) {
+            RedisDelayConfiguration audit = context.getBean(CamelContext.class)
+                    .getComponent("audit-delay", RedisDelayComponent.class).getConfiguration();
+
+            assertThat(audit.getKeyPrefix()).as("the audit component's own key prefix").isEqualTo("audit:delay");
         }
     }
 }
