@@ -21,7 +21,7 @@ import org.apache.camel.Component;
 import org.apache.camel.spi.ComponentCustomizer;
 import org.apache.camel.spring.boot.CamelAutoConfiguration;
 import org.apache.camel.spring.boot.util.ConditionalOnCamelContextAndAutoConfigurationBeans;
-import org.apache.camel.spring.boot.util.ConditionalOnHierarchicalProperties;
+import org.apache.camel.spring.boot.util.HierarchicalPropertiesEvaluator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.context.ApplicationContext;
@@ -32,17 +32,21 @@ import org.springframework.context.annotation.Lazy;
 /**
  * Configures another component of the {@code redis-delay} class, such as {@code audit-delay}, a bean of the
  * application's own, from {@code camel.component.<name>.*}, as camel-main does: Spring Boot binds nothing for it, and
- * would drop them in silence. Unless {@code camel.component.enabled} is {@code false}; apart from
+ * would drop them in silence. Each component has the off switches {@code redis-delay} has, under its own name
+ * ({@code camel.component.audit-delay.enabled}, {@code ...customizer.enabled}), and Camel's global ones; apart from
  * {@link RedisDelayComponentAutoConfiguration}, so that {@code camel.component.redis-delay.enabled=false} leaves the
  * other components configured.
  */
 @AutoConfiguration(after = { CamelAutoConfiguration.class, RedisDelayComponentConverter.class })
 @ConditionalOnClass(RedisDelayComponent.class)
 @Conditional(ConditionalOnCamelContextAndAutoConfigurationBeans.class)
-@ConditionalOnHierarchicalProperties("camel.component")
 public class RedisDelayOtherComponentsAutoConfiguration {
 
-    /** Applies {@code camel.component.<name>.*} to each component of the class not named {@code redis-delay}. */
+    /**
+     * Applies {@code camel.component.<name>.*} to each component of the class not named {@code redis-delay}, unless
+     * {@code camel.component.<name>.enabled} or {@code camel.component.<name>.customizer.enabled} is {@code false} (or,
+     * where they are not set, {@code camel.component.enabled} or {@code camel.component.customizer.enabled}).
+     */
     @Lazy
     @Bean
     public ComponentCustomizer configureOtherRedisDelayComponents(
@@ -56,8 +60,12 @@ public class RedisDelayOtherComponentsAutoConfiguration {
 
             @Override
             public boolean isEnabled(String name, Component target) {
+                String prefix = "camel.component." + name;
                 return !RedisDelayComponentAutoConfiguration.COMPONENT.equals(name)
-                        && target instanceof RedisDelayComponent;
+                        && target instanceof RedisDelayComponent
+                        && HierarchicalPropertiesEvaluator.evaluate(applicationContext, "camel.component", prefix)
+                        && HierarchicalPropertiesEvaluator.evaluate(applicationContext, "camel.component.customizer",
+                                prefix + ".customizer");
             }
         };
     }
