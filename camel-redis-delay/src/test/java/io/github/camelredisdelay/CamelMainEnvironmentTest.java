@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.camelredisdelay.main.ApplicationClassLoaderMain;
 import io.github.camelredisdelay.main.EnvironmentConfiguredMain;
+import io.github.camelredisdelay.main.EnvironmentEndpointMain;
 import io.github.camelredisdelay.main.EnvironmentSendMain;
 import io.github.camelredisdelay.main.OtherLibraryPropertiesSource;
 import io.github.camelredisdelay.test.CamelSide;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -158,6 +160,49 @@ class CamelMainEnvironmentTest {
                         "CAMEL_COMPONENT_REDIS_DELAY_NO_SUCH_OPTION", "1"));
 
         assertThat(output).containsPattern("FAILED 1 .*CAMEL_COMPONENT_REDIS_DELAY_NO_SUCH_OPTION");
+    }
+
+    /**
+     * Camel-main's off switch of a component, {@code camel.component.redis-delay.enabled=false} (or Camel's global
+     * {@code camel.component.enabled=false}), leaves it unconfigured by its properties: by the environment variables
+     * too.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { "camel.component.redis-delay.enabled", "camel.component.enabled" })
+    void theOffSwitchLeavesTheComponentUnconfiguredByTheEnvironmentUnderCamelMain(String offSwitch) throws Exception {
+        String output = runEndpointMain(List.of("-D" + offSwitch + "=false"), addressAnd("env:off"));
+
+        assertThat(output).contains("CREATED", "KEY_PREFIX camel:delay")
+                .doesNotContain("ADDRESS " + RedisServerExtension.redisUrl());
+    }
+
+    /** The off switch as a variable too, as camel-main reads it for the components it knows by name. */
+    @Test
+    void theOffSwitchAsAVariableLeavesTheComponentUnconfiguredUnderCamelMain() throws Exception {
+        Map<String, String> environment = new HashMap<>(addressAnd("env:off"));
+        environment.put("CAMEL_COMPONENT_REDIS_DELAY_ENABLED", "false");
+
+        String output = runEndpointMain(List.of(), environment);
+
+        assertThat(output).contains("CREATED", "KEY_PREFIX camel:delay")
+                .doesNotContain("ADDRESS " + RedisServerExtension.redisUrl());
+    }
+
+    @Test
+    void theSwitchOnAsAVariableLeavesTheOtherVariablesConfiguringTheComponentUnderCamelMain() throws Exception {
+        String keyPrefix = "env:" + UUID.randomUUID().toString().substring(0, 8);
+        Map<String, String> environment = new HashMap<>(addressAnd(keyPrefix));
+        environment.put("CAMEL_COMPONENT_REDIS_DELAY_ENABLED", "true");
+
+        String output = runEndpointMain(List.of(), environment);
+
+        assertThat(output).contains("CREATED", "KEY_PREFIX " + keyPrefix);
+    }
+
+    /** Runs {@link EnvironmentEndpointMain}, which makes an endpoint without connecting, from the class path. */
+    private static String runEndpointMain(List<String> jvmOptions, Map<String, String> environment) throws Exception {
+        return run(EnvironmentEndpointMain.class.getName(), System.getProperty("java.class.path"), jvmOptions,
+                environment, List.of());
     }
 
     /** The test Redis' address and {@code keyPrefix}, as environment variables. */
