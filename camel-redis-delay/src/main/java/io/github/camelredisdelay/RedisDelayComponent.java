@@ -216,8 +216,11 @@ public class RedisDelayComponent extends HealthCheckComponent {
      * JVM's system class loader, which may not see this jar (the application's jars in a class loader of their own) or
      * see another copy of it (the build fails). The variables win over what was set before, property files included,
      * but not over JVM system properties, which camel-main reads after them. A binding that fails (an unknown option)
-     * fails every endpoint, not only the first: none is made without the variables. Where the application binds the
-     * environment itself ({@link #environmentReadByApplication}), only a variable naming no option fails them.
+     * fails every endpoint, not only the first: none is made without the variables. Camel-main's off switch
+     * ({@code camel.component.redis-delay.enabled=false}, {@link RedisDelayEnvironmentVariables#switchedOff}), with
+     * which camel-main sets none of the component's properties, leaves the variables unbound too. Where the application
+     * binds the environment itself ({@link #environmentReadByApplication}), only a variable naming no option fails
+     * them.
      */
     private synchronized void applyEnvironment() {
         if (!environmentLooked) {
@@ -229,7 +232,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
             Map<String, Object> options = new RedisDelayEnvironmentVariables().componentOptions();
             if (applicationOptions != null) {
                 RedisDelayEnvironmentVariables.refuseUnknown(options.keySet(), this::knownOption);
-            } else {
+            } else if (!RedisDelayEnvironmentVariables.switchedOff(getCamelContext())) {
                 bind(options);
             }
             environmentUnbound = false;

@@ -43,6 +43,8 @@ public final class RedisDelayEnvironmentVariables implements LoadablePropertiesS
     private static final String NAME = "redis-delay environment variables";
     private static final String VARIABLE_PREFIX = "CAMEL_COMPONENT_REDIS_DELAY_";
     private static final String PROPERTY_PREFIX = "camel.component.redis-delay.";
+    /** Camel-main's off switch of a component, under the component's prefix and Camel's global one: no option. */
+    private static final String SWITCH = "enabled";
 
     private final Map<String, String> environment;
 
@@ -67,7 +69,8 @@ public final class RedisDelayEnvironmentVariables implements LoadablePropertiesS
 
     /**
      * The component options the variables set, by name ({@code keyPrefix}), with their values; not those a JVM system
-     * property {@code camel.component.redis-delay.<option>} sets too, which camel-main reads after the environment.
+     * property {@code camel.component.redis-delay.<option>} sets too, which camel-main reads after the environment, nor
+     * camel-main's off switch ({@code CAMEL_COMPONENT_REDIS_DELAY_ENABLED}, {@link #switchedOff}).
      */
     Map<String, Object> componentOptions() {
         Set<String> systemOptions = new HashSet<>();
@@ -76,11 +79,23 @@ public final class RedisDelayEnvironmentVariables implements LoadablePropertiesS
         Map<String, Object> options = new LinkedHashMap<>();
         loadProperties().forEach((name, value) -> {
             String option = option((String) name);
-            if (!systemOptions.contains(option.toLowerCase(Locale.ROOT))) {
+            if (!systemOptions.contains(option.toLowerCase(Locale.ROOT)) && !SWITCH.equalsIgnoreCase(option)) {
                 options.put(option, value);
             }
         });
         return options;
+    }
+
+    /**
+     * Whether camel-main's off switch leaves the component unconfigured by its properties, and so by the variables:
+     * {@code camel.component.redis-delay.enabled}, else Camel's global {@code camel.component.enabled}, is
+     * {@code false}, wherever the properties of {@code context} have it from (a property file, a JVM system property,
+     * the environment).
+     */
+    static boolean switchedOff(CamelContext context) {
+        PropertiesComponent properties = context.getPropertiesComponent();
+        String all = properties.resolveProperty("camel.component." + SWITCH).orElse("true");
+        return !Boolean.parseBoolean(properties.resolveProperty(PROPERTY_PREFIX + SWITCH).orElse(all));
     }
 
     /** Fails naming the variable of the first of {@code options} that is not {@code known}. */
