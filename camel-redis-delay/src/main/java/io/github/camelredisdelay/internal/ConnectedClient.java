@@ -16,6 +16,7 @@
 package io.github.camelredisdelay.internal;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -63,6 +64,7 @@ public final class ConnectedClient {
     /** Why the last attempt failed, until one succeeds. */
     private volatile RuntimeException connectFailure;
     private volatile boolean shutDown;
+    private final CallsInFlight inFlight = new CallsInFlight(this::hasShutDown);
 
     private ConnectedClient(Supplier<RedissonClient> connect, Supplier<Config> config, boolean owned) {
         this.connect = connect;
@@ -207,14 +209,27 @@ public final class ConnectedClient {
         }
     }
 
+    /**
+     * {@code reply} of a call on this client; it fails should the client shut down before Redis answers, which Redisson
+     * does not do for every call ({@link CallsInFlight}).
+     */
+    public <R> CompletionStage<R> watch(CompletionStage<R> reply) {
+        return inFlight.watch(reply);
+    }
+
+    private boolean hasShutDown() {
+        RedissonClient connected = client;
+        return connected != null && connected.isShutdown();
+    }
+
     /** The client's configuration, read without connecting. */
     public Config config() {
         return config.get();
     }
 
     /**
-     * Shuts the client down if the component created it, waiting at most 200 ms for its commands in flight; a client
-     * still connecting is shut down once connected.
+     * Shuts the client down if the component created it, waiting at most 200 ms for its commands in flight, then fails
+     * those left unanswered; a client still connecting is shut down once connected.
      */
     public void shutdown() {
         if (!owned) {
@@ -224,6 +239,7 @@ public final class ConnectedClient {
         RedissonClient connected = client;
         if (connected != null) {
             shutDown(connected);
+            inFlight.failAll();
         }
     }
 

@@ -98,16 +98,17 @@ public final class ScriptCalls {
             String operation, LuaScript lua, Durability durability, RScript.ReturnType type,
             Object... args) {
         Object[] argv = argv(args);
+        CompletionStage<R> reply;
         try {
-            if (!waits(durability)) {
-                return script().evalAsync(routingKey, lua.mode(), lua.text(), type, scriptKeys, argv);
-            }
-            return pipelined(operation, lua, durability, batch -> batch.getScript(ByteArrayCodec.INSTANCE)
-                    .evalAsync(routingKey, lua.mode(), lua.text(), type, scriptKeys, argv));
+            reply = waits(durability)
+                    ? pipelined(operation, lua, durability, batch -> batch.getScript(ByteArrayCodec.INSTANCE)
+                            .evalAsync(routingKey, lua.mode(), lua.text(), type, scriptKeys, argv))
+                    : script().evalAsync(routingKey, lua.mode(), lua.text(), type, scriptKeys, argv);
         } catch (RuntimeException e) {
             // Redisson throws instead of failing the future when it cannot connect
-            return CompletableFuture.failedFuture(e);
+            reply = CompletableFuture.failedFuture(e);
         }
+        return client.watch(reply);
     }
 
     /** {@link #call}, waiting for the reply. */
@@ -130,7 +131,7 @@ public final class ScriptCalls {
         CompletableFuture<Object> script = batch.getScript(ByteArrayCodec.INSTANCE)
                 .evalAsync(routingKey, lua.mode(), lua.text(), type, scriptKeys, argv).toCompletableFuture();
         CompletableFuture<R> command = then.apply(batch).toCompletableFuture();
-        return batch.executeAsync().handle((done, failure) -> {
+        return client.watch(batch.executeAsync()).handle((done, failure) -> {
             if (failure == null) {
                 checkReplicas(operation, durability, done);
                 return CompletableFuture.completedFuture(new Beside<>(command.join(), null));
@@ -156,7 +157,7 @@ public final class ScriptCalls {
         RBatch batch = newBatch(Durability.REQUIRED);
         batch.getKeys().countExistsAsync(routingKey);
         // unlike pipelined: too few replicas says nothing about whether Redis can wait, only a refused wait fails
-        return batch.executeAsync().handle((done, failure) -> {
+        return client.watch(batch.executeAsync()).handle((done, failure) -> {
             if (failure != null) {
                 throw batchFailure(failure);
             }
