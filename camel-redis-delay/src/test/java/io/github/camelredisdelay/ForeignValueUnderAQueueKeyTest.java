@@ -17,6 +17,7 @@ package io.github.camelredisdelay;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.camelredisdelay.internal.TransferTask;
@@ -29,6 +30,7 @@ import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -99,5 +101,35 @@ class ForeignValueUnderAQueueKeyTest extends RedisDelayTestSupport {
         // records stay in the message hash, and nothing delivers them
         await("the 64 orders of the first bucket delivered").atMost(Duration.ofSeconds(15))
                 .untilAsserted(() -> assertThat(delivered).hasSize(BUCKET_SIZE));
+    }
+
+    /**
+     * A schedule whose due time falls in a bucket of the due set that holds a string is refused: it must store nothing,
+     * so that the same schedule, tried again once the string is removed, stores the message and it is delivered.
+     */
+    @Test
+    void aScheduleRefusedForABucketThatHoldsAStringIsDeliveredWhenTriedAgainOnceTheStringIsRemoved() throws Exception {
+        List<String> delivered = new CopyOnWriteArrayList<>();
+        ProducerTemplate template = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders").process(e -> delivered.add(e.getMessage().getBody(String.class)));
+            }
+        }).createProducerTemplate();
+        long dueAt = System.currentTimeMillis() + 5_000;
+        template.sendBodyAndHeader("redis-delay:orders", "placeholder", RedisDelayConstants.DUE_AT, dueAt);
+        DueSet dueSet = dueSet("orders");
+        String bucket = dueSet.keyOf(dueSet.buckets().get(0));
+        redis().getBucket(bucket).set("not a sorted set");
+        Map<String, Object> order = Map.of(RedisDelayConstants.MESSAGE_ID, "order-1", RedisDelayConstants.DUE_AT, dueAt + 1);
+
+        assertThatThrownBy(() -> template.sendBodyAndHeaders("redis-delay:orders", "order-1", order))
+                .as("the schedule into the bucket that holds a string").rootCause().hasMessageContaining("WRONGTYPE");
+        redis().getKeys().delete(bucket);
+        template.sendBodyAndHeaders("redis-delay:orders", "order-1", order);
+
+        // found: the refused schedule had stored its record before Redis refused the bucket; the second try found it
+        // and kept it (reported as stored), though it was in neither the due set nor the ready stream
+        await("order-1 delivered").atMost(Duration.ofSeconds(20)).until(() -> delivered.contains("order-1"));
     }
 }
