@@ -20,7 +20,8 @@
   refuse the queue's commands on that key with a WRONGTYPE that names no key, and a script that wrote before such a
   command would keep part of its change: the transfer, say, would take messages out of the due set that never reach
   the ready stream. The due set's buckets (due-set.lua) are keys too, one per 64 messages: the transfer reads each
-  with redis.pcall and stops before one Redis refuses, naming it with namingKey.
+  with redis.pcall and stops before one Redis refuses, naming it with namingKey; a schedule checks the buckets its
+  messages go to (foreignBucket) before it writes anything. Uses due-set.lua, which comes first.
 ]]
 
 -- Each key with a command that answers in O(1) for what the queue keeps there, and WRONGTYPE for anything else
@@ -49,6 +50,20 @@ local function foreignValue()
     if type(reply) == 'table' and reply.err and string.find(reply.err, '^WRONGTYPE') then
       return namingKey(reply, kind[1], kind[3])
     end
+  end
+  return nil
+end
+
+-- A WRONGTYPE error reply naming the due set's bucket called name (due-set.lua) when it holds a value of another type,
+-- or nil (also for no name).
+local function foreignBucket(name)
+  if not name then
+    return nil
+  end
+  local key = bucketKey(dueKey, name)
+  local reply = redis.pcall('ZCARD', key)
+  if type(reply) == 'table' and reply.err then
+    return namingKey(reply, key, 'a bucket of its due set, a sorted set')
   end
   return nil
 end

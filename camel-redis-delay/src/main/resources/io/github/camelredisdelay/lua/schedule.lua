@@ -19,7 +19,7 @@
   is already due goes straight to the ready stream. Messages are handled in order, each on its own: a duplicate or
   an overflowing due time is reported for that message and changes nothing, the others are stored.
 
-  Includes: record.lua, due-set.lua
+  Includes: record.lua, due-set.lua, key-kinds.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua). The wake channel is
   told the delay (ms) to a new earliest due time, and WAKE_READY once per call when a message went straight to the
@@ -42,6 +42,8 @@
                          in flight
     STATUS_DUPLICATE:    on duplicate "fail" and the id exists; dueAt as for STATUS_KEPT
     STATUS_DUE_OVERFLOW: the due time is beyond 2^53 - 1 ms; dueAt is -1
+  A WRONGTYPE error naming the key, and nothing stored, when one of the queue's keys, or a bucket of its due set that
+  a message goes to, holds a value of another type (key-kinds.lua)
 ]]
 
 local now, nowMicros = redisNow()
@@ -69,11 +71,42 @@ local function schedule(id, envelope, dueAt, onDuplicate)
   return STATUS_SCHEDULED, dueAt, makeDue(dueKey, readyKey, id, record, dueAt, now)
 end
 
+-- The due time of each message (nil: overflowing), in order
+local messages = (#ARGV - 2) / 5
+local dueTimes = {}
+for k = 1, messages do
+  dueTimes[k] = dueTimeOrNil(ARGV[5 * k], ARGV[5 * k + 1], now)
+end
+
+-- Before anything is written: a key Redis refuses after some of the call's writes would leave records stored, in
+-- neither the due set nor the ready stream, of messages whose caller is told they failed; tried again, they would be
+-- kept as they are and never delivered
+local function foreignKey()
+  local foreign = foreignValue()
+  local checked = {}
+  for k = 1, messages do
+    if foreign then
+      return foreign
+    end
+    local dueAt = dueTimes[k]
+    if dueAt and dueAt > now and not checked[dueAt] then
+      checked[dueAt] = true
+      -- a due time before every bucket goes to the first, or beside it (addDue)
+      foreign = foreignBucket(bucketOf(dueKey, decimal(dueAt)) or rcall('ZRANGE', dueKey, 0, 0)[1])
+    end
+  end
+  return foreign
+end
+local foreign = foreignKey()
+if foreign then
+  return foreign
+end
+
 local reply = {now}
 local earliest, earliestBucket
-for i = 3, #ARGV, 5 do
-  local status, dueAt, firstBucket = schedule(ARGV[i], ARGV[i + 1], dueTimeOrNil(ARGV[i + 2], ARGV[i + 3], now),
-    ARGV[i + 4])
+for k = 1, messages do
+  local i = 5 * k - 2
+  local status, dueAt, firstBucket = schedule(ARGV[i], ARGV[i + 1], dueTimes[k], ARGV[i + 4])
   reply[#reply + 1] = status
   reply[#reply + 1] = dueAt
   if status == STATUS_SCHEDULED and dueAt > now and (not earliest or dueAt < earliest) then
