@@ -17,7 +17,10 @@ package io.github.camelredisdelay;
 
 import java.time.Duration;
 
+import io.github.camelredisdelay.internal.TransferTask;
+import io.github.camelredisdelay.test.DueSet;
 import io.github.camelredisdelay.test.HealthChecks;
+import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.NeedsRedisProcess;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.RedisServerExtension;
@@ -80,6 +83,34 @@ class HealthCheckTest extends RedisDelayTestSupport {
                 .until(() -> readiness(node).get("consumer:expire") == HealthCheck.State.DOWN);
 
         redis().getKeys().delete(records);
+        await().atMost(Duration.ofSeconds(10)).until(() -> readiness(node).get("consumer:expire") == HealthCheck.State.UP
+                && producerCheck.call().getState() == HealthCheck.State.UP);
+    }
+
+    /**
+     * A string under the name of the due set's first bucket fails every transfer (naming the bucket), so the messages
+     * due there and after it are never delivered: readiness must say so, naming the key, until the value is removed.
+     */
+    @Test
+    void readinessIsDownNamingTheKeyWhileTheFirstBucketOfTheDueSetHoldsAValueOfAnotherType() throws Exception {
+        CamelContext node = startWithBothChecksUp();
+        HealthCheck producerCheck = HealthChecks.producerCheck(node);
+        try (LogLines transfer = LogLines.of(TransferTask.class)) {
+            node.createProducerTemplate().sendBodyAndHeader("redis-delay:orders", "soon", RedisDelayConstants.DELAY, 3000);
+            DueSet dueSet = dueSet("orders");
+            String bucket = dueSet.keyOf(dueSet.buckets().get(0));
+            redis().getBucket(bucket).set("not a sorted set");
+            await("the transfer refused").atMost(Duration.ofSeconds(15))
+                    .until(() -> transfer.lines().stream().anyMatch(line -> line.contains("WRONGTYPE")));
+
+            await("consumer readiness DOWN").atMost(Duration.ofSeconds(10))
+                    .until(() -> readiness(node).get("consumer:expire") == HealthCheck.State.DOWN);
+            HealthCheck.Result refused = producerCheck.call();
+            assertThat(refused.getState()).as("producer readiness").isEqualTo(HealthCheck.State.DOWN);
+            assertThat(refused.getMessage()).hasValueSatisfying(m -> assertThat(m).contains("WRONGTYPE", bucket));
+
+            redis().getKeys().delete(bucket);
+        }
         await().atMost(Duration.ofSeconds(10)).until(() -> readiness(node).get("consumer:expire") == HealthCheck.State.UP
                 && producerCheck.call().getState() == HealthCheck.State.UP);
     }
