@@ -21,16 +21,18 @@
   set holds and removes it again: nothing changes, yet both reach the replication stream, so that a wait for replicas
   after it (syncReplicas) tells whether a schedule's write would reach them. Runs on the master, as every script that
   may write does. First it checks that each of the queue's keys holds what the queue keeps there, or nothing
-  (key-kinds.lua): Redis' own refusal of a write to a key of another type names no key; the refusal here names it.
+  (key-kinds.lua): Redis' own refusal of a write to a key of another type names no key; the refusal here names it. So
+  does the first bucket of the due set (due-set.lua), which every transfer reads first: one of another type fails
+  them all, and no message due there or later is delivered.
 
-  Includes: key-kinds.lua
+  Includes: due-set.lua, key-kinds.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
 
-  Returns Redis' time in epoch ms; a WRONGTYPE error naming the key and what the queue keeps there when a key holds
-  a value of another type
+  Returns Redis' time in epoch ms; a WRONGTYPE error naming the key and what the queue keeps there when a key, or the
+  first bucket of the due set, holds a value of another type
 ]]
-local foreign = foreignValue()
+local foreign = foreignValue() or foreignBucket(rcall('ZRANGE', dueKey, 0, 0)[1])
 if foreign then
   return foreign
 end
