@@ -34,6 +34,7 @@ import org.redisson.client.codec.StringCodec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -155,6 +156,28 @@ class LuaScriptsTest extends RedisDelayTestSupport {
         assertThat(results.get(4).dueAt()).isEqualTo(results.get(4).now() + 60_004);
         assertThat(dueSet("q").dueOf("m4")).isEqualTo(results.get(4).dueAt());
         assertThat(redis().getMap(key("q", "msg")).size()).isEqualTo(5);
+    }
+
+    /**
+     * Messages scheduled in one call (a batch, or concurrent schedules sharing a call), a later one of which goes to a
+     * bucket of the due set whose key holds a string: Redis would refuse that bucket after the call stored the messages
+     * before it, whose callers are told they failed. The call stores nothing, and fails naming the bucket.
+     */
+    @Test
+    void scheduleAllStoresNothingWhenTheBucketOfALaterMessageHoldsAValueOfAnotherType() {
+        long dueAt = queue.redisTimeMillis() + 3_600_000;
+        queue.schedule("stored", envelope("x"), DueTime.at(dueAt), OnDuplicate.fail);
+        redis().getScoredSortedSet(key("q", "due")).add(dueAt + 10, "foreign");
+        String foreign = key("q", "due") + ":foreign";
+        redis().getBucket(foreign).set("not a sorted set");
+        List<ScheduleRequest> requests = List.of(
+                new ScheduleRequest("first", envelope("x"), DueTime.at(dueAt), OnDuplicate.fail),
+                new ScheduleRequest("second", envelope("x"), DueTime.at(dueAt + 20), OnDuplicate.fail));
+
+        Throwable refused = catchThrowable(() -> queue.scheduleAll(requests));
+
+        assertThat(redis().getMap(key("q", "msg")).readAllKeySet()).as("the records stored").containsExactly("stored");
+        assertThat(refused).hasMessageContaining("WRONGTYPE").hasMessageContaining(foreign);
     }
 
     @Test
