@@ -53,6 +53,15 @@ end
 -- lookup, ZCARD and formatting the due time again. Anything else that changes the due set forgets it.
 local lastName, lastFirst, lastDue, lastScore, lastCount
 
+-- Remembers bucket name, of size count, as the one due time dueAt (score: in decimal) goes to, and whether it is the
+-- first bucket; a full one is not remembered (the next addDue makes room). Only for a look-up since which nothing
+-- changed the due set.
+local function rememberBucket(name, first, dueAt, score, count)
+  if count < BUCKET_SIZE then
+    lastName, lastFirst, lastDue, lastScore, lastCount = name, first, dueAt, score, count
+  end
+end
+
 -- Adds a bucket with lower bound bound to the index and returns its name: the bound, made unique when a bucket
 -- created at the same bound is still there (its bound was lowered since).
 local function newBucket(dueKey, bound)
@@ -126,7 +135,7 @@ local function addDue(dueKey, id, dueAt)
       first = first and target == name
       name = target
     else
-      lastName, lastFirst, lastDue, lastScore, lastCount = name, first, dueAt, score, count + 1
+      rememberBucket(name, first, dueAt, score, count + 1)
     end
   else
     first = true

@@ -20,16 +20,22 @@
   refuse the queue's commands on that key with a WRONGTYPE that names no key, and a script that wrote before such a
   command would keep part of its change: the transfer, say, would take messages out of the due set that never reach
   the ready stream. The due set's buckets (due-set.lua) are keys too, one per 64 messages: the transfer reads each
-  with redis.pcall and stops before one Redis refuses, naming it with namingKey; a schedule checks the buckets its
-  messages go to (foreignBucket) before it writes anything. Uses due-set.lua, which comes first.
+  with redis.pcall and stops before one Redis refuses, naming it with namingKey; a schedule looks up the buckets its
+  messages go to, and checks the other keys it writes, before it writes anything (schedule.lua). Uses due-set.lua,
+  which comes first.
 ]]
 
 -- Each key with a command that answers in O(1) for what the queue keeps there, and WRONGTYPE for anything else
+local INDEX_KIND = 'the index of its due set, a sorted set'
+local MSG_KIND = 'its messages, a hash'
+local READY_KIND = 'its ready messages, a stream'
+local FAIL_KIND = 'its failure notes, a hash'
+local BUCKET_KIND = 'a bucket of its due set, a sorted set'
 local KEY_KINDS = {
-  {dueKey, 'ZCARD', 'the index of its due set, a sorted set'},
-  {msgKey, 'HLEN', 'its messages, a hash'},
-  {readyKey, 'XLEN', 'its ready messages, a stream'},
-  {failKey, 'HLEN', 'its failure notes, a hash'},
+  {dueKey, 'ZCARD', INDEX_KIND},
+  {msgKey, 'HLEN', MSG_KIND},
+  {readyKey, 'XLEN', READY_KIND},
+  {failKey, 'HLEN', FAIL_KIND},
 }
 
 -- The error reply of a command Redis refused on key: a WRONGTYPE, which names no key, names key and what the queue keeps
@@ -42,13 +48,23 @@ local function namingKey(refusal, key, kind)
   return refusal
 end
 
+-- Runs a command that reads key, which should hold kind: returns a WRONGTYPE error reply naming key when Redis refuses
+-- it for a value of another type, else nil and the command's reply.
+local function refusedOn(key, kind, ...)
+  local reply = redis.pcall(...)
+  if type(reply) == 'table' and reply.err and string.find(reply.err, '^WRONGTYPE') then
+    return namingKey(reply, key, kind)
+  end
+  return nil, reply
+end
+
 -- A WRONGTYPE error reply naming the first of the queue's keys that holds a value of another type than the queue keeps
 -- there, or nil when each holds its kind or nothing.
 local function foreignValue()
   for _, kind in ipairs(KEY_KINDS) do
-    local reply = redis.pcall(kind[2], kind[1])
-    if type(reply) == 'table' and reply.err and string.find(reply.err, '^WRONGTYPE') then
-      return namingKey(reply, kind[1], kind[3])
+    local foreign = refusedOn(kind[1], kind[3], kind[2], kind[1])
+    if foreign then
+      return foreign
     end
   end
   return nil
@@ -61,9 +77,5 @@ local function foreignBucket(name)
     return nil
   end
   local key = bucketKey(dueKey, name)
-  local reply = redis.pcall('ZCARD', key)
-  if type(reply) == 'table' and reply.err then
-    return namingKey(reply, key, 'a bucket of its due set, a sorted set')
-  end
-  return nil
+  return (refusedOn(key, BUCKET_KIND, 'ZCARD', key))
 end

@@ -53,20 +53,29 @@ local function schedule(id, envelope, dueAt, onDuplicate)
     return STATUS_DUE_OVERFLOW, -1
   end
   local record = recordOf(envelope, now, dueAt, freshGeneration(nowMicros))
-  if rcall('HSETNX', msgKey, id, record) == 0 then
+  -- the call's first write: a message hash Redis refuses (key-kinds.lua) fails it before anything is stored
+  local foreign, added = refusedOn(msgKey, MSG_KIND, 'HSETNX', msgKey, id, record)
+  if foreign then
+    return foreign
+  end
+  if added == 0 then
     local existing = rcall('HGET', msgKey, id)
-    if isRecord(existing) then
-      local existingDue = dueOfRecord(existing)
-      if onDuplicate ~= 'replace' then
-        local status = onDuplicate == 'fail' and STATUS_DUPLICATE or STATUS_KEPT
-        return status, isDue(dueKey, id, existingDue) and existingDue or -1
-      end
+    local existingDue = isRecord(existing) and dueOfRecord(existing)
+    if existingDue and onDuplicate ~= 'replace' then
+      local status = onDuplicate == 'fail' and STATUS_DUPLICATE or STATUS_KEPT
+      return status, isDue(dueKey, id, existingDue) and existingDue or -1
+    end
+    -- a replace, or a value that is no record (isRecord) and so no message: overwritten. Its failure notes go first,
+    -- so that a failure notes key Redis refuses leaves the message as it was
+    foreign = refusedOn(failKey, FAIL_KIND, 'HDEL', failKey, id)
+    if foreign then
+      return foreign
+    end
+    if existingDue then
       removeDue(dueKey, id, existingDue)
       record = recordOf(envelope, now, dueAt, nextGeneration(existing))
     end
-    -- a replace, or a value that is no record (isRecord) and so no message: overwritten
     rcall('HSET', msgKey, id, record)
-    rcall('HDEL', failKey, id)
   end
   return STATUS_SCHEDULED, dueAt, makeDue(dueKey, readyKey, id, record, dueAt, now)
 end
@@ -80,20 +89,48 @@ end
 
 -- Before anything is written: a key Redis refuses after some of the call's writes would leave records stored, in
 -- neither the due set nor the ready stream, of messages whose caller is told they failed; tried again, they would be
--- kept as they are and never delivered
+-- kept as they are and never delivered. The message hash needs no check: the call's first write is to it. The bucket a
+-- due time goes to is looked up here, and the first one found is remembered for addDue, which then looks it up no
+-- more: a single schedule pays nothing for the check.
+local function foreignDueSlot(dueAt, remember)
+  local score = decimal(dueAt)
+  local foreign, found = refusedOn(dueKey, INDEX_KIND, 'ZREVRANGEBYSCORE', dueKey, score, '-inf', 'LIMIT', '0', '2')
+  if foreign then
+    return foreign
+  end
+  -- a due time before every bucket goes to the first, or beside it (addDue)
+  local name = found[1] or rcall('ZRANGE', dueKey, 0, 0)[1]
+  if not name then
+    return nil
+  end
+  local key = bucketKey(dueKey, name)
+  local count
+  foreign, count = refusedOn(key, BUCKET_KIND, 'ZCARD', key)
+  if not foreign and remember and found[1] then
+    rememberBucket(name, #found == 1, dueAt, score, count)
+  end
+  return foreign
+end
+
 local function foreignKey()
-  local foreign = foreignValue()
-  local checked = {}
+  local checked, remembered, dueNow = {}, false, false
   for k = 1, messages do
-    if foreign then
-      return foreign
-    end
     local dueAt = dueTimes[k]
-    if dueAt and dueAt > now and not checked[dueAt] then
+    if dueAt and dueAt <= now then
+      dueNow = true
+    elseif dueAt and not checked[dueAt] then
       checked[dueAt] = true
-      -- a due time before every bucket goes to the first, or beside it (addDue)
-      foreign = foreignBucket(bucketOf(dueKey, decimal(dueAt)) or rcall('ZRANGE', dueKey, 0, 0)[1])
+      local foreign = foreignDueSlot(dueAt, not remembered)
+      if foreign then
+        return foreign
+      end
+      remembered = true
     end
+  end
+  local foreign = dueNow and refusedOn(readyKey, READY_KIND, 'XLEN', readyKey)
+  if not foreign and messages > 1 then
+    -- a single message's failure notes are cleared before anything of it is written (schedule)
+    foreign = refusedOn(failKey, FAIL_KIND, 'HLEN', failKey)
   end
   return foreign
 end
@@ -107,6 +144,10 @@ local earliest, earliestBucket
 for k = 1, messages do
   local i = 5 * k - 2
   local status, dueAt, firstBucket = schedule(ARGV[i], ARGV[i + 1], dueTimes[k], ARGV[i + 4])
+  if type(status) == 'table' then
+    -- refused before this message, the first, wrote anything (foreignKey checked the keys of the others)
+    return status
+  end
   reply[#reply + 1] = status
   reply[#reply + 1] = dueAt
   if status == STATUS_SCHEDULED and dueAt > now and (not earliest or dueAt < earliest) then

@@ -180,6 +180,40 @@ class LuaScriptsTest extends RedisDelayTestSupport {
         assertThat(refused).hasMessageContaining("WRONGTYPE").hasMessageContaining(foreign);
     }
 
+    /**
+     * A single schedule replacing a message while the failure notes key holds a string: refused naming that key before
+     * it changed anything, so the message stays as it was, still scheduled.
+     */
+    @Test
+    void replaceRefusedForItsFailureNotesKeyLeavesTheMessageScheduledAsItWas() {
+        long dueAt = queue.redisTimeMillis() + 3_600_000;
+        queue.schedule("m", envelope("old"), DueTime.at(dueAt), OnDuplicate.fail);
+        Object before = redis().getMap(key("q", "msg"), ByteArrayCodec.INSTANCE).get("m".getBytes(StandardCharsets.UTF_8));
+        redis().getBucket(key("q", "fail")).set("not a hash");
+
+        Throwable refused = catchThrowable(
+                () -> queue.schedule("m", envelope("new"), DueTime.at(dueAt + 60_000), OnDuplicate.replace));
+
+        assertThat(refused).hasMessageContaining("WRONGTYPE").hasMessageContaining(key("q", "fail"));
+        assertThat(redis().getMap(key("q", "msg"), ByteArrayCodec.INSTANCE).get("m".getBytes(StandardCharsets.UTF_8)))
+                .as("the record").isEqualTo(before);
+        redis().getKeys().delete(key("q", "fail"));
+        InspectedMessage peeked = queue.inspection().peek("m");
+        assertThat(peeked.state()).as("its state").isEqualTo("scheduled");
+        assertThat(peeked.dueAt()).as("its due time").isEqualTo(dueAt);
+    }
+
+    /** A message already due, while the ready stream's key holds a string: refused naming the key, nothing stored. */
+    @Test
+    void scheduleOfADueMessageRefusedForTheReadyStreamsKeyStoresNothing() {
+        redis().getBucket(key("q", "ready")).set("not a stream");
+
+        Throwable refused = catchThrowable(() -> queue.schedule("m", envelope("x"), DueTime.after(0), OnDuplicate.fail));
+
+        assertThat(refused).hasMessageContaining("WRONGTYPE").hasMessageContaining(key("q", "ready"));
+        assertThat(redis().getKeys().countExists(key("q", "msg"))).as("the message hash").isZero();
+    }
+
     @Test
     void purgeRemovesAtMostAChunkOfScheduledMessagesPerCallAcrossBuckets() {
         List<ScheduleRequest> requests = new ArrayList<>();
