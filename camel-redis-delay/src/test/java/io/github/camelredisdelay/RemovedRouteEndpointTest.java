@@ -21,6 +21,7 @@ import io.github.camelredisdelay.test.HealthChecks;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
+import org.apache.camel.Producer;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.health.HealthCheck;
@@ -54,6 +55,31 @@ class RemovedRouteEndpointTest extends RedisDelayTestSupport {
 
         assertThat(after.getException()).isNull();
         assertThat(redis().getMap(key("jobs", "msg")).size()).as("both stored").isEqualTo(2);
+    }
+
+    /**
+     * A producer created on an endpoint the application holds after it was stopped (an endpoint a removed route used,
+     * kept in a field) starts it again and schedules, as a template's producer does; before, its start failed with a
+     * NullPointerException.
+     */
+    @Test
+    void aProducerCreatedOnAStoppedEndpointStartsItAndSchedules() throws Exception {
+        CamelContext node = startContext();
+        RedisDelayEndpoint endpoint = node.getEndpoint("redis-delay:jobs?delay=1h", RedisDelayEndpoint.class);
+        endpoint.stop();
+
+        Producer producer = endpoint.createProducer();
+        producer.start();
+        try {
+            Exchange exchange = endpoint.createExchange();
+            exchange.getMessage().setBody("after the stop");
+            producer.process(exchange);
+
+            assertThat(exchange.getException()).as("the schedule's outcome").isNull();
+            assertThat(redis().getMap(key("jobs", "msg")).size()).as("stored").isEqualTo(1);
+        } finally {
+            producer.stop();
+        }
     }
 
     /**
