@@ -85,6 +85,11 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
     @Override
     protected void doStart() throws Exception {
         super.doStart();
+        if (!endpoint.isStarted() && !endpoint.isStarting()) {
+            // an endpoint the application held on to after it stopped (one a removed route used, kept in a field):
+            // started again, as Camel starts the one it makes for a URI; the component stops it at its own stop
+            endpoint.start();
+        }
         unregisterHealthCheck = RedisDelayHealthCheck.registerForProducer(endpoint,
                 endpoint.getComponent().isHealthCheckProducerEnabled());
         endpoint.producerStarted();
