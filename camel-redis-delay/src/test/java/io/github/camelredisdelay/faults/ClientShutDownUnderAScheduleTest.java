@@ -15,6 +15,7 @@
  */
 package io.github.camelredisdelay.faults;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -35,6 +36,7 @@ import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A schedule in flight when its Redis client shuts down (the context stops, or the application shuts down the client it
@@ -62,11 +64,8 @@ class ClientShutDownUnderAScheduleTest extends FaultTestSupport {
                 CompletableFuture<Throwable> outcome = scheduleWhileSilent(node, server, "redis-delay:orders");
 
                 applications.shutdown();
-                ProcessSignals.resume(server);
 
-                assertThat(outcome.get(OUTCOME_WAIT_SECONDS, TimeUnit.SECONDS))
-                        .as("what the schedule in flight at the shutdown failed with")
-                        .hasRootCauseInstanceOf(RedissonShutdownException.class);
+                assertFailedOnceResumed(outcome, server, "the shutdown");
             } finally {
                 ProcessSignals.resume(server);
                 applications.shutdown();
@@ -83,15 +82,23 @@ class ClientShutDownUnderAScheduleTest extends FaultTestSupport {
                         = scheduleWhileSilent(node, server, "redis-delay:orders?address=" + server.uri());
 
                 CompletableFuture.runAsync(node::stop).get(1, TimeUnit.MINUTES);
-                ProcessSignals.resume(server);
 
-                assertThat(outcome.get(OUTCOME_WAIT_SECONDS, TimeUnit.SECONDS))
-                        .as("what the schedule in flight at the stop failed with")
-                        .hasRootCauseInstanceOf(RedissonShutdownException.class);
+                assertFailedOnceResumed(outcome, server, "the stop");
             } finally {
                 ProcessSignals.resume(server);
             }
         }
+    }
+
+    /**
+     * Resumes the server and checks that the schedule in flight at {@code when} failed because the client shut down.
+     */
+    private static void assertFailedOnceResumed(CompletableFuture<Throwable> outcome, RedisServerProcess server, String when)
+            throws Exception {
+        ProcessSignals.resume(server);
+        assertThat(outcome.get(OUTCOME_WAIT_SECONDS, TimeUnit.SECONDS))
+                .as("what the schedule in flight at %s failed with", when)
+                .hasRootCauseInstanceOf(RedissonShutdownException.class);
     }
 
     private static RedisServerProcess privateServer() {
@@ -118,9 +125,9 @@ class ClientShutDownUnderAScheduleTest extends FaultTestSupport {
                 return e;
             }
         });
-        // the schedule reaches the silent server well within this; the client's own timeout (3 s) is not yet up
-        Thread.sleep(500);
-        assertThat(outcome).as("the schedule waits for the silent server").isNotDone();
+        // the schedule reaches the silent server well within half a second; the client's own timeout (3 s) is not yet up
+        await("the schedule waits for the silent server").during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
+                .until(() -> !outcome.isDone());
         return outcome;
     }
 }
