@@ -25,7 +25,8 @@ import java.util.function.BooleanSupplier;
  * shortens the wait. Waking a parked thread costs a system call on the thread that received the reply and a pass
  * through the scheduler for the parked one; on the reference machine that is about 23 µs, a quarter of a synchronous
  * schedule's round trip on loopback, and it costs nearly as much CPU as the spin that replaces it (design notes 13). On
- * other machines the spinner delays the reply instead, so {@link SpinTrial} times both ways and takes the faster.
+ * other machines the spinner delays the reply instead, so a {@link WayTrial} times spinning (the costlier way: it takes
+ * a core) and parking and takes the faster.
  * <p>
  * Spinning pays only while nothing else wants the CPU. So at most one thread waits this way at a time (per copy of this
  * class, so per JVM unless the component is loaded twice), and none with a single processor (the reply could not come
@@ -42,7 +43,8 @@ final class ReplySpin {
     private static final boolean SEVERAL_PROCESSORS = Runtime.getRuntime().availableProcessors() > 1;
     /** Held by the one caller that waits alone and is timed; it also guards {@link #TRIAL}. */
     private static final AtomicBoolean WAITING_ALONE = new AtomicBoolean();
-    private static final SpinTrial TRIAL = new SpinTrial();
+    /** Spinning and parking in turn: a wait on its own says how long the reply took. */
+    private static final WayTrial TRIAL = new WayTrial(1);
 
     private ReplySpin() {
     }
@@ -63,7 +65,7 @@ final class ReplySpin {
             if (!alone.getAsBoolean()) {
                 return reply.get();
             }
-            boolean spin = TRIAL.spinNext();
+            boolean spin = TRIAL.costlierNext();
             long started = System.nanoTime();
             if (spin) {
                 spin(reply, 2 * floorNanos, alone);

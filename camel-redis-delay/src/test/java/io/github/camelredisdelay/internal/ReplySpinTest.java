@@ -53,7 +53,7 @@ class ReplySpinTest {
     @Test
     void aCallerAloneGetsItsReplyFromAnotherThread() throws Exception {
         // a whole trial's worth, so that spinning and parked waits are both among them
-        for (int i = 0; i < 2 * SpinTrial.SAMPLES; i++) {
+        for (int i = 0; i < 2 * WayTrial.SAMPLES; i++) {
             CompletableFuture<Integer> reply = new CompletableFuture<>();
             reply.completeAsync(() -> 7);
             assertThat(ReplySpin.await(reply, SHORT, this::alone)).isEqualTo(7);
