@@ -15,7 +15,6 @@
  */
 package io.github.camelredisdelay.internal;
 
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -38,12 +37,9 @@ import java.util.function.ToLongFunction;
  * reply. A lone caller therefore never waits for company, and N busy callers share round trips and script calls instead
  * of queueing for them one by one. Every caller returns once its own request is done.
  * <p>
- * One call is under way at a time, unless the link is long: when even the shortest of the recent calls took at least
- * {@code linkBound} ({@link RoundTrips}), callers wait for the link rather than for the CPU, and a second call leaves
- * once {@value #QUORUM} requests are queued behind the first. A quorum keeps a second call from carrying a lone
- * message, and on a short link, where callers wait for the CPU, fewer and fuller calls cost less. Requests with the
- * same key never travel in two calls under way at once, which could reach Redis in either order: they wait for the
- * first.
+ * One call is under way at a time, unless {@link SecondCalls} lets a second one leave beside it: on a long link, or on
+ * a short one where a trial finds that callers wait less with it. Requests with the same key never travel in two calls
+ * under way at once, which could reach Redis in either order: they wait for the first.
  * <p>
  * The requests of a call get their results in one task on the {@code completer} given: callers that continue there (a
  * route after its schedule) cost the thread that received the reply one hand-off per call, not one each. A caller that
@@ -60,8 +56,6 @@ public final class GroupCommit<T, R> {
 
     /** Most calls under way at once; measured through a long link, four did no better than two (design notes 13). */
     static final int MAX_CALLS_UNDER_WAY = 2;
-    /** Requests queued behind a call under way before a second call leaves beside it. */
-    static final int QUORUM = 4;
 
     private final Function<List<T>, CompletionStage<List<R>>> send;
     private final int maxBatch;
@@ -69,7 +63,7 @@ public final class GroupCommit<T, R> {
     private final long maxSize;
     private final Executor completer;
     private final Function<T, ?> key;
-    private final long linkBoundNanos;
+    private final SecondCalls secondCalls;
     private final Predicate<Throwable> failsQueued;
     private final Deque<Turn<T, R>> queued = new ArrayDeque<>();
     private final Set<Object> keysUnderWay = new HashSet<>();
@@ -88,12 +82,11 @@ public final class GroupCommit<T, R> {
      *                    alone), so large messages do not pile up into one huge script call
      * @param completer   runs, once per call, the task that completes the stages of its requests
      * @param key         what requests that must reach Redis in the order they were submitted share (a message id)
-     * @param linkBound   the shortest recent round trip from which a second call may be under way; {@code
-     *                    Duration.ofNanos(Long.MAX_VALUE)}: never
+     * @param secondCalls when a second call may leave while one is under way
      * @param failsQueued whether what a call failed with (unwrapped) fails the requests queued when it did, unsent
      */
     public GroupCommit(Function<List<T>, CompletionStage<List<R>>> send, int maxBatch, ToLongFunction<T> size,
-                       long maxSize, Executor completer, Function<T, ?> key, Duration linkBound,
+                       long maxSize, Executor completer, Function<T, ?> key, SecondCalls secondCalls,
                        Predicate<Throwable> failsQueued) {
         if (maxBatch < 1) {
             throw new IllegalArgumentException("maxBatch must be at least 1, not " + maxBatch);
@@ -104,7 +97,7 @@ public final class GroupCommit<T, R> {
         this.maxSize = maxSize;
         this.completer = completer;
         this.key = key;
-        this.linkBoundNanos = linkBound.toNanos();
+        this.secondCalls = secondCalls;
         this.failsQueued = failsQueued;
     }
 
@@ -145,9 +138,12 @@ public final class GroupCommit<T, R> {
     }
 
     private Turn<T, R> enqueue(T request, boolean waited) {
-        Turn<T, R> turn = new Turn<>(request, new CompletableFuture<>(), waited);
         boolean start;
+        Turn<T, R> turn;
         synchronized (this) {
+            turn = new Turn<>(
+                    request, new CompletableFuture<>(), waited, System.nanoTime(),
+                    secondCalls.timedWay(roundTrips.floorNanos()));
             queued.add(turn);
             queuedSize = queued.size();
             start = mayStartCall();
@@ -159,14 +155,14 @@ public final class GroupCommit<T, R> {
     }
 
     /**
-     * Whether another call may leave now, counting it as under way if so: none is under way, or the link is long and a
-     * quorum is queued. The caller holds the lock and, given true, calls {@link #sendQueued}.
+     * Whether another call may leave now, counting it as under way if so: none is under way, or {@link SecondCalls}
+     * allows a second. The caller holds the lock and, given true, calls {@link #sendQueued}.
      */
     private boolean mayStartCall() {
         boolean start = !queued.isEmpty()
                 && (callsUnderWay == 0
-                        || callsUnderWay < MAX_CALLS_UNDER_WAY && queued.size() >= QUORUM
-                                && roundTrips.floorNanos() >= linkBoundNanos);
+                        || callsUnderWay < MAX_CALLS_UNDER_WAY
+                                && secondCalls.allowed(queued.size(), roundTrips.floorNanos()));
         if (start) {
             callsUnderWay++;
         }
@@ -215,8 +211,14 @@ public final class GroupCommit<T, R> {
             boolean more;
             synchronized (this) {
                 if (failure == null) {
-                    // a call that failed (a timeout, a lost connection) says nothing about the link
-                    roundTrips.record(System.nanoTime() - sentAt);
+                    // a call that failed (a timeout, a lost connection) says nothing about the link or the waits
+                    long repliedAt = System.nanoTime();
+                    roundTrips.record(repliedAt - sentAt);
+                    for (Turn<T, R> turn : batch) {
+                        if (turn.timedWay() != null) {
+                            secondCalls.record(turn.timedWay(), repliedAt - turn.submittedAt());
+                        }
+                    }
                 }
                 for (T request : requests) {
                     keysUnderWay.remove(key.apply(request));
@@ -277,7 +279,11 @@ public final class GroupCommit<T, R> {
         return queuedSize;
     }
 
-    /** A request, where its result goes, and whether a thread waits for it ({@link #submit}). */
-    private record Turn<T, R>(T request, CompletableFuture<R> result, boolean waited) {
+    /**
+     * A request, where its result goes, whether a thread waits for it ({@link #submit}), when it was submitted and
+     * which way {@link SecondCalls} times it ({@code null}: not timed).
+     */
+    private record Turn<T, R>(T request, CompletableFuture<R> result, boolean waited, long submittedAt,
+            Boolean timedWay) {
     }
 }

@@ -75,7 +75,7 @@ public final class QueueShard {
         this.schedules = new GroupCommit<>(
                 this::scheduleAllAsync, BatchLimits.GROUP_COMMIT_MESSAGES,
                 request -> request.envelope().length, BatchLimits.GROUP_COMMIT_BYTES, completer, ScheduleRequest::id,
-                SECOND_CALL_LINK_BOUND, QueueShard::unanswered);
+                SecondCalls.onLongLinkOrWhenFaster(SECOND_CALL_LINK_BOUND), QueueShard::unanswered);
     }
 
     public QueueKeys keys() {

@@ -49,8 +49,8 @@ import static org.awaitility.Awaitility.await;
 @Timeout(30)
 class GroupCommitTest {
 
-    /** A link bound no round trip reaches: one call under way at a time. */
-    private static final Duration NEVER = Duration.ofNanos(Long.MAX_VALUE);
+    /** One call under way at a time: a link bound no round trip reaches, and no trial of a second call. */
+    private static final SecondCalls NEVER = SecondCalls.onLongLink(Duration.ofNanos(Long.MAX_VALUE));
     /** A call's failure never fails the requests queued behind it: they are sent in the next call. */
     private static final Predicate<Throwable> NO_FAILURE_FAILS_QUEUED = failure -> false;
 
@@ -287,7 +287,7 @@ class GroupCommitTest {
         CountDownLatch firstCallMayReturn = new CountDownLatch(1);
         GroupCommit<Integer, Integer> commit = new GroupCommit<>(
                 squares(firstCallMayReturn), 10, n -> 1,
-                Long.MAX_VALUE, Runnable::run, n -> n, Duration.ZERO, NO_FAILURE_FAILS_QUEUED);
+                Long.MAX_VALUE, Runnable::run, n -> n, SecondCalls.onLongLink(Duration.ZERO), NO_FAILURE_FAILS_QUEUED);
         CompletableFuture<Integer> first = submitFirst(commit, 1);
 
         List<CompletableFuture<Integer>> belowQuorum = queueInOrder(commit, 2, 3, 4);
@@ -317,7 +317,8 @@ class GroupCommitTest {
             // every other call takes 3 ms, longer than the bound
             return CompletableFuture.supplyAsync(() -> results,
                     CompletableFuture.delayedExecutor(3, TimeUnit.MILLISECONDS, callers));
-        }, 10, n -> 1, Long.MAX_VALUE, Runnable::run, n -> n, Duration.ofMillis(2), NO_FAILURE_FAILS_QUEUED);
+        }, 10, n -> 1, Long.MAX_VALUE, Runnable::run, n -> n, SecondCalls.onLongLink(Duration.ofMillis(2)),
+                NO_FAILURE_FAILS_QUEUED);
 
         // no window yet: a quorum waits for the call under way
         CompletableFuture<Integer> blocked = submitFirst(commit, 1000);
@@ -360,7 +361,8 @@ class GroupCommitTest {
             return CompletableFuture.supplyAsync(() -> {
                 throw new IllegalStateException("Redis timed out");
             }, CompletableFuture.delayedExecutor(3, TimeUnit.MILLISECONDS, callers));
-        }, 10, n -> 1, Long.MAX_VALUE, Runnable::run, n -> n, Duration.ofMillis(2), NO_FAILURE_FAILS_QUEUED);
+        }, 10, n -> 1, Long.MAX_VALUE, Runnable::run, n -> n, SecondCalls.onLongLink(Duration.ofMillis(2)),
+                NO_FAILURE_FAILS_QUEUED);
         for (int n = 1; n <= RoundTrips.WINDOW; n++) {
             int request = n;
             assertThatThrownBy(() -> commit.submit(request)).hasMessage("Redis timed out");
@@ -378,11 +380,51 @@ class GroupCommitTest {
     }
 
     @Test
+    void onAShortLinkWhereATrialFoundRequestsWaitLessWithASecondCallTwoQueuedLeaveBesideTheCallUnderWay() {
+        SecondCalls secondCalls = SecondCalls.onLongLinkOrWhenFaster(Duration.ofNanos(Long.MAX_VALUE));
+        for (int request = 0; request < 2 * WayTrial.SAMPLES; request++) {
+            boolean secondCallWay = secondCalls.timedWay(0);
+            secondCalls.record(secondCallWay, secondCallWay ? 50_000 : 100_000);
+        }
+        CountDownLatch firstCallMayReturn = new CountDownLatch(1);
+        GroupCommit<Integer, Integer> commit = new GroupCommit<>(
+                squares(firstCallMayReturn), 10, n -> 1, Long.MAX_VALUE, Runnable::run, n -> n, secondCalls,
+                NO_FAILURE_FAILS_QUEUED);
+        CompletableFuture<Integer> first = submitFirst(commit, 1);
+
+        List<CompletableFuture<Integer>> alone = queueInOrder(commit, 2);
+        assertThat(calls).hasSize(1);
+        CompletableFuture<Integer> second = CompletableFuture.supplyAsync(() -> submitted(commit, 3), callers);
+
+        assertThat(second.join()).isEqualTo(9);
+        assertThat(alone).extracting(CompletableFuture::join).containsExactly(4);
+        assertThat(first).isNotDone();
+        assertThat(calls.get(1)).containsExactly(2, 3);
+        firstCallMayReturn.countDown();
+        assertThat(first.join()).isEqualTo(1);
+    }
+
+    @Test
+    void theWaitsOfRequestsOnAShortLinkFeedTheTrialOfASecondCall() throws Exception {
+        SecondCalls secondCalls = SecondCalls.onLongLinkOrWhenFaster(Duration.ofNanos(Long.MAX_VALUE));
+        GroupCommit<Integer, Integer> commit = new GroupCommit<>(
+                squares(new CountDownLatch(0)), 10, n -> 1, Long.MAX_VALUE, Runnable::run, n -> n, secondCalls,
+                NO_FAILURE_FAILS_QUEUED);
+        assertThat(secondCalls.timedWay(0)).as("a trial starts with a second call allowed").isTrue();
+
+        for (int n = 0; n < SecondCalls.TRIAL_RUN; n++) {
+            assertThat(commit.submit(n)).isEqualTo(n * n);
+        }
+        assertThat(secondCalls.timedWay(0)).as("one run timed with a second call allowed, the next without").isFalse();
+        assertThat(secondCalls.allowed(100, 0)).isFalse();
+    }
+
+    @Test
     void requestsWithAKeyUnderWayWaitForTheCallThatCarriesIt() {
         CountDownLatch firstCallMayReturn = new CountDownLatch(1);
         GroupCommit<Integer, Integer> commit = new GroupCommit<>(
                 squares(firstCallMayReturn), 10, n -> 1,
-                Long.MAX_VALUE, Runnable::run, n -> n % 10, Duration.ZERO, NO_FAILURE_FAILS_QUEUED);
+                Long.MAX_VALUE, Runnable::run, n -> n % 10, SecondCalls.onLongLink(Duration.ZERO), NO_FAILURE_FAILS_QUEUED);
         CompletableFuture<Integer> first = submitFirst(commit, 1);
 
         List<CompletableFuture<Integer>> queued = queueInOrder(commit, 2, 3, 4);
