@@ -181,6 +181,30 @@ class LuaScriptsTest extends RedisDelayTestSupport {
     }
 
     /**
+     * A full bucket of the due set makes room in a new bucket, named after its lower bound (due-set.lua). A value of
+     * another type under that name (another application's, or one written by hand) must neither refuse the schedule
+     * after it stored the record, which a retry of the id would then keep and never deliver, nor be taken over.
+     */
+    @Test
+    void aFullBucketMakesRoomInABucketUnderAFreeNameWhenAValueOfAnotherTypeHoldsTheBoundsName() {
+        long dueAt = queue.redisTimeMillis() + 3_600_000;
+        List<ScheduleRequest> requests = new ArrayList<>();
+        for (int i = 0; i < 64; i++) {
+            requests.add(new ScheduleRequest("m" + i, envelope("x"), DueTime.at(dueAt + i), OnDuplicate.fail));
+        }
+        queue.scheduleAll(requests);
+        long later = dueAt + 1_000;
+        String foreign = key("q", "due") + ":" + later;
+        redis().getBucket(foreign, StringCodec.INSTANCE).set("not a sorted set");
+
+        ScheduleResult result = queue.schedule("later", envelope("x"), DueTime.at(later), OnDuplicate.fail);
+
+        assertThat(result.scheduled()).isTrue();
+        assertThat(dueSet("q").dueOf("later")).isEqualTo(later);
+        assertThat(redis().getBucket(foreign, StringCodec.INSTANCE).get()).isEqualTo("not a sorted set");
+    }
+
+    /**
      * A single schedule replacing a message while the failure notes key holds a string: refused naming that key before
      * it changed anything, so the message stays as it was, still scheduled.
      */
