@@ -63,12 +63,14 @@ local function rememberBucket(name, first, dueAt, score, count)
 end
 
 -- Adds a bucket with lower bound bound to the index and returns its name: the bound, made unique when a bucket
--- created at the same bound is still there (its bound was lowered since).
+-- created at the same bound is still there (its bound was lowered since), or when a key under the name holds a value
+-- that is no bucket of the index (another application's): a new bucket never takes over a key, and Redis never
+-- refuses its first write after the script stored a record.
 local function newBucket(dueKey, bound)
   local score = decimal(bound)
   local name = score
   local suffix = 0
-  while rcall('ZSCORE', dueKey, name) do
+  while rcall('ZSCORE', dueKey, name) or rcall('EXISTS', bucketKey(dueKey, name)) == 1 do
     suffix = suffix + 1
     name = string.format('%d.%d', bound, suffix)
   end
