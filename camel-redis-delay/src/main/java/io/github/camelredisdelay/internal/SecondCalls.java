@@ -25,7 +25,10 @@ import java.time.Duration;
  * in parallel instead of in calls of about two, one after the other; where they wait for the CPU (a small or busy
  * machine, many callers), it makes calls smaller and so dearer per message, and the waits longer (design notes 13). So
  * a {@link WayTrial} times requests from submitted to replied with a second call leaving once
- * {@value #SHORT_LINK_QUORUM} are queued (the costlier way) and without one, and takes the way that waits less.
+ * {@value #SHORT_LINK_QUORUM} are queued (the costlier way) and without one, and takes the way that waits less. Until
+ * the link is measured (no window of {@link RoundTrips} complete yet), one call stays: a client's first calls may still
+ * wait for its pool's connections, and schedules queued behind such a call are better sent after it than beside it, in
+ * a second call that would wait for a connection too.
  * <p>
  * Not thread-safe: its group commit guards it.
  */
@@ -59,20 +62,25 @@ public final class SecondCalls {
         return new SecondCalls(linkBound, true);
     }
 
-    /** Whether a second call may leave now, with {@code queued} requests waiting and the link's floor given. */
+    /**
+     * Whether a second call may leave now, with {@code queued} requests waiting and the link's floor given
+     * ({@link RoundTrips#floorNanos}, 0 while unknown).
+     */
     boolean allowed(int queued, long floorNanos) {
         if (floorNanos >= linkBoundNanos) {
             return queued >= LONG_LINK_QUORUM;
         }
-        return shortLinkTrial != null && queued >= SHORT_LINK_QUORUM && shortLinkTrial.costlierNext();
+        return shortLinkTrial != null && floorNanos > 0 && queued >= SHORT_LINK_QUORUM
+                && shortLinkTrial.costlierNext();
     }
 
     /**
      * For a request submitted now, whether it is timed for the trial and which way: {@code null} when not (a long link,
-     * or no trial), else whether a second call may leave meanwhile.
+     * one not measured yet, or no trial), else whether a second call may leave meanwhile.
      */
     Boolean timedWay(long floorNanos) {
-        return shortLinkTrial == null || floorNanos >= linkBoundNanos ? null : shortLinkTrial.costlierNext();
+        return shortLinkTrial == null || floorNanos <= 0 || floorNanos >= linkBoundNanos
+                ? null : shortLinkTrial.costlierNext();
     }
 
     /** Records how long a request timed as {@code secondCallWay} ({@link #timedWay}) took to be replied. */

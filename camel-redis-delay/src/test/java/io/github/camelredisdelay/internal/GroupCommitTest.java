@@ -51,6 +51,8 @@ class GroupCommitTest {
 
     /** One call under way at a time: a link bound no round trip reaches, and no trial of a second call. */
     private static final SecondCalls NEVER = SecondCalls.onLongLink(Duration.ofNanos(Long.MAX_VALUE));
+    /** The floor of a link measured short (any time under the bound of the tests that use it). */
+    private static final long MEASURED_SHORT_LINK = 1;
     /** A call's failure never fails the requests queued behind it: they are sent in the next call. */
     private static final Predicate<Throwable> NO_FAILURE_FAILS_QUEUED = failure -> false;
 
@@ -383,40 +385,55 @@ class GroupCommitTest {
     void onAShortLinkWhereATrialFoundRequestsWaitLessWithASecondCallTwoQueuedLeaveBesideTheCallUnderWay() {
         SecondCalls secondCalls = SecondCalls.onLongLinkOrWhenFaster(Duration.ofNanos(Long.MAX_VALUE));
         for (int request = 0; request < 2 * WayTrial.SAMPLES; request++) {
-            boolean secondCallWay = secondCalls.timedWay(0);
+            boolean secondCallWay = secondCalls.timedWay(MEASURED_SHORT_LINK);
             secondCalls.record(secondCallWay, secondCallWay ? 50_000 : 100_000);
         }
-        CountDownLatch firstCallMayReturn = new CountDownLatch(1);
-        GroupCommit<Integer, Integer> commit = new GroupCommit<>(
-                squares(firstCallMayReturn), 10, n -> 1, Long.MAX_VALUE, Runnable::run, n -> n, secondCalls,
-                NO_FAILURE_FAILS_QUEUED);
-        CompletableFuture<Integer> first = submitFirst(commit, 1);
+        CountDownLatch release = new CountDownLatch(1);
+        GroupCommit<Integer, Integer> commit = new GroupCommit<>(requests -> {
+            calls.add(List.copyOf(requests));
+            List<Integer> results = requests.stream().map(n -> n * n).toList();
+            return requests.contains(1000) ? answerOnceReleased(release, results) : completedFuture(results);
+        }, 10, n -> 1, Long.MAX_VALUE, Runnable::run, n -> n, secondCalls, NO_FAILURE_FAILS_QUEUED);
+        measureTheLink(commit);
+        CompletableFuture<Integer> blocked = CompletableFuture.supplyAsync(() -> submitted(commit, 1000), callers);
+        soon().until(() -> calls.size() == RoundTrips.WINDOW + 1);
 
-        List<CompletableFuture<Integer>> alone = queueInOrder(commit, 2);
-        assertThat(calls).hasSize(1);
-        CompletableFuture<Integer> second = CompletableFuture.supplyAsync(() -> submitted(commit, 3), callers);
+        List<CompletableFuture<Integer>> alone = queueInOrder(commit, 21);
+        assertThat(calls).hasSize(RoundTrips.WINDOW + 1);
+        CompletableFuture<Integer> second = CompletableFuture.supplyAsync(() -> submitted(commit, 22), callers);
 
-        assertThat(second.join()).isEqualTo(9);
-        assertThat(alone).extracting(CompletableFuture::join).containsExactly(4);
-        assertThat(first).isNotDone();
-        assertThat(calls.get(1)).containsExactly(2, 3);
-        firstCallMayReturn.countDown();
-        assertThat(first.join()).isEqualTo(1);
+        assertThat(second.join()).isEqualTo(484);
+        assertThat(alone).extracting(CompletableFuture::join).containsExactly(441);
+        assertThat(blocked).isNotDone();
+        assertThat(calls.get(RoundTrips.WINDOW + 1)).containsExactly(21, 22);
+        release.countDown();
+        assertThat(blocked.join()).isEqualTo(1_000_000);
     }
 
     @Test
-    void theWaitsOfRequestsOnAShortLinkFeedTheTrialOfASecondCall() throws Exception {
+    void theWaitsOfRequestsOnAMeasuredShortLinkFeedTheTrialOfASecondCall() throws Exception {
         SecondCalls secondCalls = SecondCalls.onLongLinkOrWhenFaster(Duration.ofNanos(Long.MAX_VALUE));
         GroupCommit<Integer, Integer> commit = new GroupCommit<>(
                 squares(new CountDownLatch(0)), 10, n -> 1, Long.MAX_VALUE, Runnable::run, n -> n, secondCalls,
                 NO_FAILURE_FAILS_QUEUED);
-        assertThat(secondCalls.timedWay(0)).as("a trial starts with a second call allowed").isTrue();
+        measureTheLink(commit);
+        assertThat(secondCalls.timedWay(MEASURED_SHORT_LINK)).as("nothing timed before the link was measured: the "
+                                                                 + "trial's first run, with a second call allowed")
+                .isTrue();
 
         for (int n = 0; n < SecondCalls.TRIAL_RUN; n++) {
             assertThat(commit.submit(n)).isEqualTo(n * n);
         }
-        assertThat(secondCalls.timedWay(0)).as("one run timed with a second call allowed, the next without").isFalse();
-        assertThat(secondCalls.allowed(100, 0)).isFalse();
+        assertThat(secondCalls.timedWay(MEASURED_SHORT_LINK)).as("one run timed with a second call allowed, the next "
+                                                                 + "without")
+                .isFalse();
+    }
+
+    /** A window of lone calls ({@link RoundTrips}), after which the group commit knows the link's floor. */
+    private static void measureTheLink(GroupCommit<Integer, Integer> commit) {
+        for (int n = 1; n <= RoundTrips.WINDOW; n++) {
+            assertThat(submitted(commit, n)).isEqualTo(n * n);
+        }
     }
 
     @Test

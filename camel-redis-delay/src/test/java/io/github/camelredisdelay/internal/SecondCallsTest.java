@@ -38,6 +38,15 @@ class SecondCallsTest {
     }
 
     @Test
+    void noSecondCallLeavesNorIsARequestTimedBeforeTheLinkIsMeasured() {
+        SecondCalls calls = SecondCalls.onLongLinkOrWhenFaster(LINK_BOUND);
+        assertThat(calls.allowed(100, 0)).isFalse();
+        assertThat(calls.timedWay(0)).isNull();
+        assertThat(calls.allowed(SecondCalls.SHORT_LINK_QUORUM, SHORT_LINK)).as("once it is, the trial's first run")
+                .isTrue();
+    }
+
+    @Test
     void withoutATrialNoSecondCallLeavesOnAShortLink() {
         SecondCalls calls = SecondCalls.onLongLink(LINK_BOUND);
         assertThat(calls.allowed(100, SHORT_LINK)).isFalse();
