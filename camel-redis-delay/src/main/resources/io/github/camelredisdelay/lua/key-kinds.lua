@@ -71,11 +71,11 @@ local function foreignValue()
 end
 
 -- A WRONGTYPE error reply naming the due set's bucket called name (due-set.lua) when it holds a value of another type,
--- or nil (also for no name).
+-- else nil and the bucket's size (nil for no name).
 local function foreignBucket(name)
   if not name then
     return nil
   end
   local key = bucketKey(dueKey, name)
-  return (refusedOn(key, BUCKET_KIND, 'ZCARD', key))
+  return refusedOn(key, BUCKET_KIND, 'ZCARD', key)
 end

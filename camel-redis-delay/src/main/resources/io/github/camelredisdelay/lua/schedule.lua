@@ -100,12 +100,8 @@ local function foreignDueSlot(dueAt, remember)
   end
   -- a due time before every bucket goes to the first, or beside it (addDue)
   local name = found[1] or rcall('ZRANGE', dueKey, 0, 0)[1]
-  if not name then
-    return nil
-  end
-  local key = bucketKey(dueKey, name)
   local count
-  foreign, count = refusedOn(key, BUCKET_KIND, 'ZCARD', key)
+  foreign, count = foreignBucket(name)
   if not foreign and remember and found[1] then
     rememberBucket(name, #found == 1, dueAt, score, count)
   end
