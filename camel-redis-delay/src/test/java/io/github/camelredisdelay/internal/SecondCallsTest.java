@@ -70,23 +70,29 @@ class SecondCallsTest {
     void aSecondCallLeavesOnAShortLinkWhereRequestsWaitedLessWithIt() {
         SecondCalls calls = SecondCalls.onLongLinkOrWhenFaster(LINK_BOUND);
         runTrial(calls, 80_000, 100_000);
-        for (int request = 0; request < WayTrial.CHOSEN_WAITS; request++) {
-            assertThat(calls.timedWay(SHORT_LINK)).isTrue();
-            assertThat(calls.allowed(SecondCalls.SHORT_LINK_QUORUM, SHORT_LINK)).isTrue();
-            calls.record(true, 80_000);
-        }
+        assertTheChosenWayThroughItsStretch(calls, true, SecondCalls.SHORT_LINK_QUORUM, 80_000);
     }
 
     @Test
     void noSecondCallLeavesOnAShortLinkWhereRequestsWaitedLongerWithIt() {
         SecondCalls calls = SecondCalls.onLongLinkOrWhenFaster(LINK_BOUND);
         runTrial(calls, 130_000, 100_000);
-        for (int request = 0; request < WayTrial.CHOSEN_WAITS; request++) {
-            assertThat(calls.timedWay(SHORT_LINK)).isFalse();
-            assertThat(calls.allowed(100, SHORT_LINK)).isFalse();
-            calls.record(false, 100_000);
-        }
+        assertTheChosenWayThroughItsStretch(calls, false, 100, 100_000);
         assertThat(calls.allowed(100, LONG_LINK)).as("the link, not the trial, decides on a long one").isTrue();
+    }
+
+    /**
+     * Through the stretch a trial chose, each request is timed the chosen way, and a second call may leave with
+     * {@code queued} requests waiting only if that way has one; each request takes {@code nanos}.
+     */
+    private static void assertTheChosenWayThroughItsStretch(
+            SecondCalls calls, boolean secondCallChosen, int queued,
+            long nanos) {
+        for (int request = 0; request < WayTrial.CHOSEN_WAITS; request++) {
+            assertThat(calls.timedWay(SHORT_LINK)).isEqualTo(secondCallChosen);
+            assertThat(calls.allowed(queued, SHORT_LINK)).isEqualTo(secondCallChosen);
+            calls.record(secondCallChosen, nanos);
+        }
     }
 
     /** One whole trial, requests with a second call or without taking the time given. */
