@@ -41,14 +41,6 @@ import static io.github.camelredisdelay.internal.Replies.toLong;
  */
 public final class QueueShard {
 
-    /**
-     * The shortest recent round trip of a schedule call from which concurrent schedules may have a second call under
-     * way ({@link GroupCommit}). Measured on the reference machine (2 cores, design notes 13): through P6's proxy (0.5
-     * ms more) the shortest call of a window of 16 took 0.52 ms or more; on loopback at most 0.23 ms, even with 16
-     * threads scheduling, where a second call costs CPU instead of saving time.
-     */
-    static final Duration SECOND_CALL_LINK_BOUND = Duration.ofNanos(300_000);
-
     private final ConnectedClient client;
     private final QueueKeys keys;
     private final ScriptCalls scripts;
@@ -75,7 +67,7 @@ public final class QueueShard {
         this.schedules = new GroupCommit<>(
                 this::scheduleAllAsync, BatchLimits.GROUP_COMMIT_MESSAGES,
                 request -> request.envelope().length, BatchLimits.GROUP_COMMIT_BYTES, completer, ScheduleRequest::id,
-                SecondCalls.onLongLinkOrWhenFaster(SECOND_CALL_LINK_BOUND), QueueShard::unanswered);
+                SecondCalls.onLongLinkOrWhenFaster(Duration.ofNanos(RoundTrips.LONG_LINK_NANOS)), QueueShard::unanswered);
     }
 
     public QueueKeys keys() {

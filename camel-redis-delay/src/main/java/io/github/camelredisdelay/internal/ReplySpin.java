@@ -24,21 +24,20 @@ import java.util.function.BooleanSupplier;
  * Lets a caller that waits alone for a reply from a nearby Redis spin for it for a moment before it parks, where that
  * shortens the wait. Waking a parked thread costs a system call on the thread that received the reply and a pass
  * through the scheduler for the parked one; on the reference machine that is about 23 µs, a quarter of a synchronous
- * schedule's round trip on loopback, and it costs nearly as much CPU as the spin that replaces it (design notes 13). On
- * other machines the spinner delays the reply instead, so a {@link WayTrial} times spinning (the costlier way: it takes
- * a core) and parking and takes the faster.
+ * schedule's round trip on loopback, and it costs nearly as much CPU as the spin that replaces it (design notes 13).
+ * The spinner yields its processor at each look ({@link Thread#yield}), so that Redis and the thread that receives the
+ * reply, when they wait for a processor, run before it: on a small machine a spinner that kept its processor delayed
+ * the very reply it waited for. Where spinning still makes the wait longer, parking does better, so a {@link WayTrial}
+ * times spinning (the costlier way: it takes a processor) and parking and takes the faster.
  * <p>
  * Spinning pays only while nothing else wants the CPU. So at most one thread waits this way at a time (per copy of this
  * class, so per JVM unless the component is loaded twice), and none with a single processor (the reply could not come
  * in while it spins); a spin ends as soon as its caller is no longer alone (others queued behind it, whose call the
  * thread receiving the reply must send); it lasts at most twice the shortest recent round trip; and there is none when
- * that round trip is unknown or not shorter than {@value #SHORT_ROUND_TRIP_NANOS} ns, since a longer wait would be spun
- * away as CPU. A virtual thread that spins holds its carrier thread meanwhile, for at most twice that bound.
+ * that round trip is unknown or the link is long ({@link RoundTrips#LONG_LINK_NANOS}), since a longer wait would be
+ * spun away as CPU. A virtual thread that spins gives up its carrier thread at each look.
  */
 final class ReplySpin {
-
-    /** A caller spins only while the shortest recent round trip is under this. */
-    static final long SHORT_ROUND_TRIP_NANOS = 100_000;
 
     private static final boolean SEVERAL_PROCESSORS = Runtime.getRuntime().availableProcessors() > 1;
     /** Held by the one caller that waits alone and is timed; it also guards {@link #TRIAL}. */
@@ -57,7 +56,7 @@ final class ReplySpin {
      */
     static <R> R await(Future<R> reply, long floorNanos, BooleanSupplier alone)
             throws InterruptedException, ExecutionException {
-        if (!SEVERAL_PROCESSORS || floorNanos <= 0 || floorNanos >= SHORT_ROUND_TRIP_NANOS
+        if (!SEVERAL_PROCESSORS || floorNanos <= 0 || floorNanos >= RoundTrips.LONG_LINK_NANOS
                 || !WAITING_ALONE.compareAndSet(false, true)) {
             return reply.get();
         }
@@ -85,7 +84,7 @@ final class ReplySpin {
     static void spin(Future<?> reply, long budgetNanos, BooleanSupplier alone) {
         long deadline = System.nanoTime() + budgetNanos;
         while (!reply.isDone() && alone.getAsBoolean() && System.nanoTime() - deadline < 0) {
-            Thread.onSpinWait();
+            Thread.yield();
         }
     }
 }

@@ -34,8 +34,8 @@ class ReplySpinTest {
     private final CompletableFuture<String> neverReplied = new CompletableFuture<>();
     private final AtomicInteger looks = new AtomicInteger();
 
-    /** Well under {@link ReplySpin#SHORT_ROUND_TRIP_NANOS}: a round trip short enough to spin for. */
-    private static final long SHORT = ReplySpin.SHORT_ROUND_TRIP_NANOS / 2;
+    /** Well under {@link RoundTrips#LONG_LINK_NANOS}: a round trip short enough to spin for. */
+    private static final long SHORT = RoundTrips.LONG_LINK_NANOS / 2;
 
     @Test
     void aCallerDoesNotSpinWhileTheRoundTripIsUnknown() throws Exception {
@@ -44,8 +44,8 @@ class ReplySpinTest {
     }
 
     @Test
-    void aCallerDoesNotSpinWhenTheShortestRecentRoundTripIsNotShort() throws Exception {
-        assertThat(ReplySpin.await(CompletableFuture.completedFuture("stored"), ReplySpin.SHORT_ROUND_TRIP_NANOS,
+    void aCallerDoesNotSpinOnALongLink() throws Exception {
+        assertThat(ReplySpin.await(CompletableFuture.completedFuture("stored"), RoundTrips.LONG_LINK_NANOS,
                 this::alone)).isEqualTo("stored");
         assertThat(looks).hasValue(0);
     }
