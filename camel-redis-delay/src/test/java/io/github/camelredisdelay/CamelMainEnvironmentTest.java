@@ -199,6 +199,31 @@ class CamelMainEnvironmentTest {
         assertThat(output).contains("CREATED", "KEY_PREFIX " + keyPrefix);
     }
 
+    /**
+     * A second component of this kind, under a name of its own: its variables, named after that name, configure it, as
+     * camel-main's properties under that name do.
+     */
+    @Test
+    void environmentVariablesConfigureASecondComponentUnderItsOwnNameUnderCamelMain() throws Exception {
+        String keyPrefix = "env:" + UUID.randomUUID().toString().substring(0, 8);
+
+        String output = run(EnvironmentEndpointMain.class.getName(), System.getProperty("java.class.path"), List.of(),
+                Map.of("CAMEL_COMPONENT_AUDIT_DELAY_ADDRESS", RedisServerExtension.redisUrl(),
+                        "CAMEL_COMPONENT_AUDIT_DELAY_KEY_PREFIX", keyPrefix),
+                List.of("audit-delay"));
+
+        assertThat(output).contains("CREATED", "ADDRESS " + RedisServerExtension.redisUrl(), "KEY_PREFIX " + keyPrefix);
+    }
+
+    /** A second component's variable that names no option fails its endpoints, naming the variable. */
+    @Test
+    void anUnknownVariableOfASecondComponentIsNamedInTheEndpointsFailureUnderCamelMain() throws Exception {
+        String output = run(EnvironmentEndpointMain.class.getName(), System.getProperty("java.class.path"), List.of(),
+                Map.of("CAMEL_COMPONENT_AUDIT_DELAY_NO_SUCH_OPTION", "1"), List.of("audit-delay"));
+
+        assertThat(output).containsPattern("FAILED .*CAMEL_COMPONENT_AUDIT_DELAY_NO_SUCH_OPTION");
+    }
+
     /** Runs {@link EnvironmentEndpointMain}, which makes an endpoint without connecting, from the class path. */
     private static String runEndpointMain(List<String> jvmOptions, Map<String, String> environment) throws Exception {
         return run(EnvironmentEndpointMain.class.getName(), System.getProperty("java.class.path"), jvmOptions,

@@ -21,7 +21,8 @@ import org.apache.camel.main.Main;
 /**
  * A camel-main application configured by environment variables and JVM system properties that makes one redis-delay
  * endpoint without starting it (so it connects nowhere), and prints the outcome ({@code CREATED} or
- * {@code FAILED <exception>}) and the component's address and key prefix.
+ * {@code FAILED <exception>}) and the component's address and key prefix. With an argument, the component is a second
+ * one, bound under that name (audit-delay, say), and the endpoint is that component's.
  */
 public final class EnvironmentEndpointMain {
 
@@ -29,11 +30,15 @@ public final class EnvironmentEndpointMain {
     }
 
     public static void main(String[] args) throws Exception {
+        String name = args.length > 0 ? args[0] : "redis-delay";
         Main main = new Main();
+        if (args.length > 0) {
+            main.bind(name, new RedisDelayComponent());
+        }
         main.start();
-        RedisDelayComponent component = main.getCamelContext().getComponent("redis-delay", RedisDelayComponent.class);
+        RedisDelayComponent component = main.getCamelContext().getComponent(name, RedisDelayComponent.class);
         try {
-            component.createEndpoint("redis-delay:env-endpoint");
+            component.createEndpoint(name + ":env-endpoint");
             System.out.println("CREATED");
         } catch (Exception e) {
             System.out.println("FAILED " + e);
