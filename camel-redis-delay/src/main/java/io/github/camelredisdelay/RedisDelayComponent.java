@@ -132,6 +132,12 @@ public class RedisDelayComponent extends HealthCheckComponent {
      * of camel.component.redis-delay on it before Camel adds it).
      */
     String name() {
+        String name = registeredName();
+        return name != null ? name : "redis-delay";
+    }
+
+    /** The name this component has in its CamelContext; null while it is not there. */
+    private String registeredName() {
         CamelContext context = getCamelContext();
         if (context != null) {
             for (String name : context.getComponentNames()) {
@@ -140,7 +146,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
                 }
             }
         }
-        return "redis-delay";
+        return null;
     }
 
     Map<MigrationProgress, String> migrations() {
@@ -208,32 +214,35 @@ public class RedisDelayComponent extends HealthCheckComponent {
     }
 
     /**
-     * Before the first endpoint of the component named {@code redis-delay}, adds the environment's properties source
-     * ({@link RedisDelayEnvironmentVariables}) to the context and sets the component options its variables name, as
-     * camel-main does for the components it knows by name. Not through a service Camel looks up as the context is
-     * built: Camel takes one {@code properties-source-factory}, which belongs to the application (camel-microprofile-
-     * config's, say), and looks for {@code ContextServicePlugin}s with the context's application class loader, else the
-     * JVM's system class loader, which may not see this jar (the application's jars in a class loader of their own) or
-     * see another copy of it (the build fails). The variables win over what was set before, property files included,
-     * but not over JVM system properties, which camel-main reads after them. A binding that fails (an unknown option)
-     * fails every endpoint, not only the first: none is made without the variables. Camel-main's off switch
-     * ({@code camel.component.redis-delay.enabled=false}, {@link RedisDelayEnvironmentVariables#switchedOff}), with
-     * which camel-main sets none of the component's properties, leaves the variables unbound too. Where the application
-     * binds the environment itself ({@link #environmentReadByApplication}), only a variable naming no option fails
-     * them.
+     * Before the first endpoint of the component, adds the environment's properties source of its name
+     * ({@link RedisDelayEnvironmentVariables}: {@code CAMEL_COMPONENT_REDIS_DELAY_*}, or
+     * {@code CAMEL_COMPONENT_AUDIT_DELAY_*} for a second component named audit-delay) to the context and sets the
+     * component options its variables name, as camel-main does for the components it knows by name. Not through a
+     * service Camel looks up as the context is built: Camel takes one {@code properties-source-factory}, which belongs
+     * to the application (camel-microprofile- config's, say), and looks for {@code ContextServicePlugin}s with the
+     * context's application class loader, else the JVM's system class loader, which may not see this jar (the
+     * application's jars in a class loader of their own) or see another copy of it (the build fails). The variables win
+     * over what was set before, property files included, but not over JVM system properties, which camel-main reads
+     * after them. A binding that fails (an unknown option) fails every endpoint, not only the first: none is made
+     * without the variables. Camel-main's off switch ({@code camel.component.redis-delay.enabled=false},
+     * {@link RedisDelayEnvironmentVariables#switchedOff}), with which camel-main sets none of the component's
+     * properties, leaves the variables unbound too. Where the application binds the environment itself
+     * ({@link #environmentReadByApplication}), only a variable naming no option fails them.
      */
     private synchronized void applyEnvironment() {
         if (!environmentLooked) {
             environmentLooked = true;
-            environmentUnbound = getCamelContext().hasComponent("redis-delay") == this
-                    && (applicationOptions != null || RedisDelayEnvironmentVariables.addTo(getCamelContext()));
+            String name = registeredName();
+            environmentUnbound = name != null
+                    && (applicationOptions != null || RedisDelayEnvironmentVariables.addTo(getCamelContext(), name));
         }
         if (environmentUnbound) {
-            Map<String, Object> options = new RedisDelayEnvironmentVariables().componentOptions();
+            RedisDelayEnvironmentVariables environment = new RedisDelayEnvironmentVariables(name());
+            Map<String, Object> options = environment.componentOptions();
             if (applicationOptions != null) {
-                RedisDelayEnvironmentVariables.refuseUnknown(options.keySet(), this::knownOption);
-            } else if (!RedisDelayEnvironmentVariables.switchedOff(getCamelContext())) {
-                bind(options);
+                environment.refuseUnknown(options.keySet(), this::knownOption);
+            } else if (!environment.switchedOff(getCamelContext())) {
+                bind(environment, options);
             }
             environmentUnbound = false;
         }
@@ -245,15 +254,15 @@ public class RedisDelayComponent extends HealthCheckComponent {
                 || applicationOptions.stream().anyMatch(option::equalsIgnoreCase);
     }
 
-    private void bind(Map<String, Object> environmentOptions) {
+    private void bind(RedisDelayEnvironmentVariables environment, Map<String, Object> environmentOptions) {
         try {
             PropertyBindingSupport.build().withCamelContext(getCamelContext()).withTarget(this)
                     .withConfigurer(getComponentPropertyConfigurer()).withMandatory(true).withRemoveParameters(false)
                     .withIgnoreCase(true).withProperties(environmentOptions).bind();
         } catch (PropertyBindingException e) {
             throw new IllegalArgumentException(
-                    "The environment variable " + RedisDelayEnvironmentVariables.variable(e.getPropertyName())
-                                               + " does not configure the redis-delay component: " + e.getMessage(),
+                    "The environment variable " + environment.variable(e.getPropertyName()) + " does not configure the "
+                                               + name() + " component: " + e.getMessage(),
                     e);
         }
     }

@@ -33,48 +33,57 @@ import org.apache.camel.util.StringHelper;
  * Turns the environment variables {@code CAMEL_COMPONENT_REDIS_DELAY_<OPTION>} into the properties
  * {@code camel.component.redis-delay.<option>}, as camel-main does for the components it knows by name: it cannot tell
  * where the dash of {@code redis-delay} goes and would read {@code CAMEL_COMPONENT_REDIS_DELAY_ADDRESS} as option
- * {@code delay-address} of a component {@code redis}. The component adds this source to its CamelContext's properties
- * before its first endpoint ({@link RedisDelayComponent}). It comes first in Camel's order of sources
- * ({@link #getOrder()}), ahead of property files (ordered from 100 on), so the environment wins over them, as it does
- * in camel-main.
+ * {@code delay-address} of a component {@code redis}. A second component of this kind, under a name of its own
+ * ({@code audit-delay}), has variables named after that name ({@code CAMEL_COMPONENT_AUDIT_DELAY_<OPTION>}), which
+ * camel-main reads as options of a component {@code audit}. The component adds the source of its name to its
+ * CamelContext's properties before its first endpoint ({@link RedisDelayComponent}). It comes first in Camel's order of
+ * sources ({@link #getOrder()}), ahead of property files (ordered from 100 on), so the environment wins over them, as
+ * it does in camel-main.
  */
 public final class RedisDelayEnvironmentVariables implements LoadablePropertiesSource, Ordered {
 
-    private static final String NAME = "redis-delay environment variables";
-    private static final String VARIABLE_PREFIX = "CAMEL_COMPONENT_REDIS_DELAY_";
-    private static final String PROPERTY_PREFIX = "camel.component.redis-delay.";
     /** Camel-main's off switch of a component, under the component's prefix and Camel's global one: no option. */
     private static final String SWITCH = "enabled";
 
+    private final String componentName;
+    private final String variablePrefix;
+    private final String propertyPrefix;
     private final Map<String, String> environment;
 
-    /** Reads the process environment. */
-    public RedisDelayEnvironmentVariables() {
-        this(System.getenv());
+    /** Reads the process environment for the component of this name in its CamelContext. */
+    RedisDelayEnvironmentVariables(String componentName) {
+        this(componentName, System.getenv());
     }
 
-    RedisDelayEnvironmentVariables(Map<String, String> environment) {
+    RedisDelayEnvironmentVariables(String componentName, Map<String, String> environment) {
+        this.componentName = componentName;
+        this.variablePrefix = "CAMEL_COMPONENT_" + componentName.replace('-', '_').toUpperCase(Locale.ROOT) + "_";
+        this.propertyPrefix = "camel.component." + componentName + ".";
         this.environment = environment;
     }
 
-    /** Adds this source to the properties of {@code context} unless they have it; whether they had not. */
-    static boolean addTo(CamelContext context) {
+    /**
+     * Adds the source of the component named {@code componentName} to the properties of {@code context} unless they
+     * have it; whether they had not.
+     */
+    static boolean addTo(CamelContext context, String componentName) {
         PropertiesComponent properties = context.getPropertiesComponent();
-        if (properties.getPropertiesSource(NAME) != null) {
+        RedisDelayEnvironmentVariables source = new RedisDelayEnvironmentVariables(componentName);
+        if (properties.getPropertiesSource(source.getName()) != null) {
             return false;
         }
-        properties.addPropertiesSource(new RedisDelayEnvironmentVariables());
+        properties.addPropertiesSource(source);
         return true;
     }
 
     /**
      * The component options the variables set, by name ({@code keyPrefix}), with their values; not those a JVM system
-     * property {@code camel.component.redis-delay.<option>} sets too, which camel-main reads after the environment, nor
+     * property {@code camel.component.<name>.<option>} sets too, which camel-main reads after the environment, nor
      * camel-main's off switch ({@code CAMEL_COMPONENT_REDIS_DELAY_ENABLED}, {@link #switchedOff}).
      */
     Map<String, Object> componentOptions() {
         Set<String> systemOptions = new HashSet<>();
-        System.getProperties().stringPropertyNames().stream().filter(name -> name.startsWith(PROPERTY_PREFIX))
+        System.getProperties().stringPropertyNames().stream().filter(name -> name.startsWith(propertyPrefix))
                 .forEach(name -> systemOptions.add(option(name).toLowerCase(Locale.ROOT)));
         Map<String, Object> options = new LinkedHashMap<>();
         loadProperties().forEach((name, value) -> {
@@ -88,46 +97,46 @@ public final class RedisDelayEnvironmentVariables implements LoadablePropertiesS
 
     /**
      * Whether camel-main's off switch leaves the component unconfigured by its properties, and so by the variables:
-     * {@code camel.component.redis-delay.enabled}, else Camel's global {@code camel.component.enabled}, is
-     * {@code false}, wherever the properties of {@code context} have it from (a property file, a JVM system property,
-     * the environment).
+     * {@code camel.component.<name>.enabled}, else Camel's global {@code camel.component.enabled}, is {@code false},
+     * wherever the properties of {@code context} have it from (a property file, a JVM system property, the
+     * environment).
      */
-    static boolean switchedOff(CamelContext context) {
+    boolean switchedOff(CamelContext context) {
         PropertiesComponent properties = context.getPropertiesComponent();
         String all = properties.resolveProperty("camel.component." + SWITCH).orElse("true");
-        return !Boolean.parseBoolean(properties.resolveProperty(PROPERTY_PREFIX + SWITCH).orElse(all));
+        return !Boolean.parseBoolean(properties.resolveProperty(propertyPrefix + SWITCH).orElse(all));
     }
 
     /** Fails naming the variable of the first of {@code options} that is not {@code known}. */
-    static void refuseUnknown(Set<String> options, Predicate<String> known) {
+    void refuseUnknown(Set<String> options, Predicate<String> known) {
         options.stream().filter(known.negate()).findFirst().ifPresent(option -> {
             throw new IllegalArgumentException(
-                    "The environment variable " + variable(option) + " does not configure the redis-delay component: "
-                                               + "it has no option " + option);
+                    "The environment variable " + variable(option) + " does not configure the " + componentName
+                                               + " component: it has no option " + option);
         });
     }
 
-    /** The option a property {@code camel.component.redis-delay.<option>} names, in camel case. */
-    private static String option(String property) {
-        return StringHelper.dashToCamelCase(property.substring(PROPERTY_PREFIX.length()));
+    /** The option a property {@code camel.component.<name>.<option>} names, in camel case. */
+    private String option(String property) {
+        return StringHelper.dashToCamelCase(property.substring(propertyPrefix.length()));
     }
 
     @Override
     public String getName() {
-        return NAME;
+        return componentName + " environment variables";
     }
 
     @Override
     public String getProperty(String name) {
-        if (!name.startsWith(PROPERTY_PREFIX)) {
+        if (!name.startsWith(propertyPrefix)) {
             return null;
         }
-        return environment.get(variable(name.substring(PROPERTY_PREFIX.length())));
+        return environment.get(variable(name.substring(propertyPrefix.length())));
     }
 
     /** The variable that sets {@code option} ({@code keyPrefix} or {@code key-prefix}). */
-    static String variable(String option) {
-        return VARIABLE_PREFIX + option.replaceAll("([a-z0-9])([A-Z])", "$1_$2").replace('-', '_').toUpperCase(Locale.ROOT);
+    String variable(String option) {
+        return variablePrefix + option.replaceAll("([a-z0-9])([A-Z])", "$1_$2").replace('-', '_').toUpperCase(Locale.ROOT);
     }
 
     @Override
@@ -139,9 +148,9 @@ public final class RedisDelayEnvironmentVariables implements LoadablePropertiesS
     public Properties loadProperties(Predicate<String> filter) {
         Properties properties = new Properties();
         environment.forEach((variable, value) -> {
-            if (variable.startsWith(VARIABLE_PREFIX) && variable.length() > VARIABLE_PREFIX.length()) {
-                String option = variable.substring(VARIABLE_PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '-');
-                String name = PROPERTY_PREFIX + option;
+            if (variable.startsWith(variablePrefix) && variable.length() > variablePrefix.length()) {
+                String option = variable.substring(variablePrefix.length()).toLowerCase(Locale.ROOT).replace('_', '-');
+                String name = propertyPrefix + option;
                 if (filter.test(name)) {
                     properties.setProperty(name, value);
                 }
