@@ -52,14 +52,10 @@ public final class RedisDelayEnvironmentVariables implements LoadablePropertiesS
 
     /** Reads the process environment for the component of this name in its CamelContext. */
     RedisDelayEnvironmentVariables(String componentName) {
-        this(componentName, System.getenv());
-    }
-
-    RedisDelayEnvironmentVariables(String componentName, Map<String, String> environment) {
         this.componentName = componentName;
         this.variablePrefix = "CAMEL_COMPONENT_" + componentName.replace('-', '_').toUpperCase(Locale.ROOT) + "_";
         this.propertyPrefix = "camel.component." + componentName + ".";
-        this.environment = environment;
+        this.environment = System.getenv();
     }
 
     /**
