@@ -107,8 +107,8 @@ public class RedisDelayComponent extends HealthCheckComponent {
     private volatile PropertyConfigurer strictEndpointConfigurer;
     /** Whether the environment's options were looked for ({@link #applyEnvironment}); guarded by this. */
     private boolean environmentLooked;
-    /** Whether the environment's options are still to be bound: until a binding succeeds; guarded by this. */
-    private boolean environmentUnbound;
+    /** The environment whose options are still to be bound, until a binding succeeds, else null; guarded by this. */
+    private RedisDelayEnvironmentVariables unboundEnvironment;
     /**
      * The application's own properties under the component's prefix, when the application binds the environment itself
      * ({@link #environmentReadByApplication}), else null; guarded by this.
@@ -219,7 +219,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
      * {@code CAMEL_COMPONENT_AUDIT_DELAY_*} for a second component named audit-delay) to the context and sets the
      * component options its variables name, as camel-main does for the components it knows by name. Not through a
      * service Camel looks up as the context is built: Camel takes one {@code properties-source-factory}, which belongs
-     * to the application (camel-microprofile- config's, say), and looks for {@code ContextServicePlugin}s with the
+     * to the application (camel-microprofile-config's, say), and looks for {@code ContextServicePlugin}s with the
      * context's application class loader, else the JVM's system class loader, which may not see this jar (the
      * application's jars in a class loader of their own) or see another copy of it (the build fails). The variables win
      * over what was set before, property files included, but not over JVM system properties, which camel-main reads
@@ -233,18 +233,19 @@ public class RedisDelayComponent extends HealthCheckComponent {
         if (!environmentLooked) {
             environmentLooked = true;
             String name = registeredName();
-            environmentUnbound = name != null
-                    && (applicationOptions != null || RedisDelayEnvironmentVariables.addTo(getCamelContext(), name));
-        }
-        if (environmentUnbound) {
-            RedisDelayEnvironmentVariables environment = new RedisDelayEnvironmentVariables(name());
-            Map<String, Object> options = environment.componentOptions();
-            if (applicationOptions != null) {
-                environment.refuseUnknown(options.keySet(), this::knownOption);
-            } else if (!environment.switchedOff(getCamelContext())) {
-                bind(environment, options);
+            RedisDelayEnvironmentVariables environment = name == null ? null : new RedisDelayEnvironmentVariables(name);
+            if (environment != null && (applicationOptions != null || environment.addTo(getCamelContext()))) {
+                unboundEnvironment = environment;
             }
-            environmentUnbound = false;
+        }
+        if (unboundEnvironment != null) {
+            Map<String, Object> options = unboundEnvironment.componentOptions();
+            if (applicationOptions != null) {
+                unboundEnvironment.refuseUnknown(options.keySet(), this::knownOption);
+            } else if (!unboundEnvironment.switchedOff(getCamelContext())) {
+                bind(unboundEnvironment, options);
+            }
+            unboundEnvironment = null;
         }
     }
 
@@ -262,7 +263,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
         } catch (PropertyBindingException e) {
             throw new IllegalArgumentException(
                     "The environment variable " + environment.variable(e.getPropertyName()) + " does not configure the "
-                                               + name() + " component: " + e.getMessage(),
+                                               + environment.componentName() + " component: " + e.getMessage(),
                     e);
         }
     }

@@ -58,18 +58,19 @@ public final class RedisDelayEnvironmentVariables implements LoadablePropertiesS
         this.environment = System.getenv();
     }
 
-    /**
-     * Adds the source of the component named {@code componentName} to the properties of {@code context} unless they
-     * have it; whether they had not.
-     */
-    static boolean addTo(CamelContext context, String componentName) {
+    /** Adds this source to the properties of {@code context} unless they have one of its name; whether they had not. */
+    boolean addTo(CamelContext context) {
         PropertiesComponent properties = context.getPropertiesComponent();
-        RedisDelayEnvironmentVariables source = new RedisDelayEnvironmentVariables(componentName);
-        if (properties.getPropertiesSource(source.getName()) != null) {
+        if (properties.getPropertiesSource(getName()) != null) {
             return false;
         }
-        properties.addPropertiesSource(source);
+        properties.addPropertiesSource(this);
         return true;
+    }
+
+    /** The name of the component whose variables these are. */
+    String componentName() {
+        return componentName;
     }
 
     /**
