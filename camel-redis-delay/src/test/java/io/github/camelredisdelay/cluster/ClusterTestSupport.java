@@ -111,23 +111,27 @@ abstract class ClusterTestSupport {
         await().atMost(Duration.ofSeconds(10)).until(() -> {
             boolean forgotten = true;
             for (RedisServerProcess node : cluster.nodes()) {
-                if (slotsAssigned(node, 16384)) {
+                int assigned = slotsAssigned(node);
+                if (assigned == 16384) {
                     node.command("CLUSTER", "DELSLOTS", LAST_SLOT);
-                    forgotten = false;
                 }
+                forgotten &= assigned == 16383;
             }
-            return forgotten && cluster.nodes().stream().allMatch(node -> slotsAssigned(node, 16383));
+            return forgotten;
         });
         return owner;
     }
 
     private static void awaitSlotsAssigned(int slots) {
         await().atMost(Duration.ofSeconds(10))
-                .until(() -> cluster.nodes().stream().allMatch(node -> slotsAssigned(node, slots)));
+                .until(() -> cluster.nodes().stream().allMatch(node -> slotsAssigned(node) == slots));
     }
 
-    private static boolean slotsAssigned(RedisServerProcess node, int slots) {
-        return node.command("CLUSTER", "INFO").lines().anyMatch(line -> line.equals("cluster_slots_assigned:" + slots));
+    /** The slots {@code node} counts as assigned ({@code cluster_slots_assigned} of CLUSTER INFO). */
+    private static int slotsAssigned(RedisServerProcess node) {
+        String prefix = "cluster_slots_assigned:";
+        return node.command("CLUSTER", "INFO").lines().filter(line -> line.startsWith(prefix))
+                .mapToInt(line -> Integer.parseInt(line.substring(prefix.length()).strip())).findFirst().orElse(-1);
     }
 
     /** The node that serves the slot of every key of {@code queue} now. */
