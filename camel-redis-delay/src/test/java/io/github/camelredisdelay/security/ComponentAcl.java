@@ -69,6 +69,14 @@ final class ComponentAcl {
 
     /** The rules for a server of the given {@code redis_version}. */
     static String rulesFor(String redisVersion) {
-        return redisVersion.startsWith("6.") ? REDIS_7_RULES.replace(REDIS_7_ONLY, "") : REDIS_7_RULES;
+        return takesRedis7Rules(redisVersion) ? REDIS_7_RULES : REDIS_7_RULES.replace(REDIS_7_ONLY, "");
+    }
+
+    /**
+     * Whether a server of the given {@code redis_version} takes the ACL rules of Redis 7 ({@code EVALSHA_RO}, read-only
+     * key patterns {@code %R~}); Redis 6.2 does not.
+     */
+    static boolean takesRedis7Rules(String redisVersion) {
+        return !redisVersion.startsWith("6.");
     }
 }

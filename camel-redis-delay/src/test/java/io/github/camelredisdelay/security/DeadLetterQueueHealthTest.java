@@ -61,10 +61,10 @@ class DeadLetterQueueHealthTest {
 
             // the queue's keys stay writable, those of its dead-letter queue become read-only; Redis 6.2 has no read-only
             // key patterns (%R~, Redis 7.0), so there they become out of reach
-            if (version.startsWith("6.")) {
-                server.changeRules(USER, "resetkeys", "~camel:delay:{payments}:*");
-            } else {
+            if (ComponentAcl.takesRedis7Rules(version)) {
                 server.changeRules(USER, "resetkeys", "~camel:delay:{payments}:*", "%R~camel:delay:{payments.dead}:*");
+            } else {
+                server.changeRules(USER, "resetkeys", "~camel:delay:{payments}:*");
             }
             node.createProducerTemplate().sendBody("redis-delay:payments", "payment");
 
