@@ -23,6 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import org.redisson.api.RPatternTopic;
 import org.redisson.api.listener.PatternMessageListener;
@@ -105,7 +106,7 @@ public final class WakeChannels implements SharedService {
         PatternStatusListener onStatus = new PatternStatusListener() {
             @Override
             public void onPSubscribe(String subscribed) {
-                listeners.values().forEach(list -> list.forEach(WakeListener::subscribed));
+                listeners.forEach((channel, list) -> tell(channel, list, "subscribed", WakeListener::subscribed));
             }
 
             @Override
@@ -171,22 +172,35 @@ public final class WakeChannels implements SharedService {
             return;
         }
         if (Wire.WAKE_READY.equals(payload)) {
-            targets.forEach(WakeListener::messagesReady);
+            tell(channel, targets, payload, WakeListener::messagesReady);
             return;
         }
         if (Wire.WAKE_HANDED_BACK.equals(payload)) {
-            targets.forEach(WakeListener::messagesHandedBack);
-            targets.forEach(WakeListener::messagesReady);
+            tell(channel, targets, payload, WakeListener::messagesHandedBack);
+            tell(channel, targets, payload, WakeListener::messagesReady);
             return;
         }
-        long delay;
+        long delayMs = delayOf(payload);
+        tell(channel, targets, payload, listener -> listener.earliestDueIn(delayMs));
+    }
+
+    /** The delay (ms) a notice of a new earliest due time announces; 0 for one that is no number. */
+    private static long delayOf(String payload) {
         try {
-            delay = Math.max(0, Long.parseLong(payload));
+            return Math.max(0, Long.parseLong(payload));
         } catch (NumberFormatException e) {
-            delay = 0;
+            return 0;
         }
+    }
+
+    /** Tells each listener of {@code channel} what it announced: one that fails keeps the notice from none after it. */
+    private static void tell(String channel, List<WakeListener> targets, String notice, Consumer<WakeListener> told) {
         for (WakeListener listener : targets) {
-            listener.earliestDueIn(delay);
+            try {
+                told.accept(listener);
+            } catch (RuntimeException e) {
+                LOG.warn("A listener of wake channel {} failed on notice '{}': {}", channel, notice, e.toString(), e);
+            }
         }
     }
 
