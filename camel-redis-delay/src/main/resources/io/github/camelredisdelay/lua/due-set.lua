@@ -47,18 +47,25 @@ local function bucketOf(dueKey, dueAt)
   return found[1], #found == 1
 end
 
--- The bucket addDue last added to, remembered for the rest of the script call (lastName nil: none): whether it is
--- the first bucket, the due time that found it (a number, and in decimal), and its size. Messages scheduled in one
--- call (a batch, or concurrent schedules sharing a call) mostly share a due time, so this spares them the index
--- lookup, ZCARD and formatting the due time again. Anything else that changes the due set forgets it.
-local lastName, lastFirst, lastDue, lastScore, lastCount
+-- Buckets looked up since the index last changed, remembered for the rest of the script call: for a due time, the
+-- bucket it goes to (bucketFor), whether that is the first bucket (firstFor) and the due time in decimal (scoreFor);
+-- for a bucket, its size (sizeOf). Messages scheduled in one call (a batch, or concurrent schedules sharing a call)
+-- mostly share their due times, and schedule.lua looks up the bucket of each before it writes; this spares addDue the
+-- index lookup, ZCARD and formatting the due time again. Whatever changes the index, or moves entries between buckets,
+-- forgets them all.
+local bucketFor, firstFor, scoreFor, sizeOf = {}, {}, {}, {}
+
+local function forgetBuckets()
+  bucketFor, firstFor, scoreFor, sizeOf = {}, {}, {}, {}
+end
 
 -- Remembers bucket name, of size count, as the one due time dueAt (score: in decimal) goes to, and whether it is the
--- first bucket; a full one is not remembered (the next addDue makes room). Only for a look-up since which nothing
--- changed the due set.
+-- first bucket; a full one is not remembered for the due time (the next addDue makes room). Only for a look-up since
+-- which the index did not change.
 local function rememberBucket(name, first, dueAt, score, count)
+  sizeOf[name] = count
   if count < BUCKET_SIZE then
-    lastName, lastFirst, lastDue, lastScore, lastCount = name, first, dueAt, score, count
+    bucketFor[dueAt], firstFor[dueAt], scoreFor[dueAt] = name, first, score
   end
 end
 
@@ -122,17 +129,20 @@ end
 -- Adds message id with due time dueAt to the due set. Returns the bucket it went to if that is the first one (the
 -- only one that can hold the earliest due time), else nil.
 local function addDue(dueKey, id, dueAt)
-  if lastName and lastDue == dueAt and lastCount < BUCKET_SIZE then
-    rcall('ZADD', bucketKey(dueKey, lastName), lastScore, id)
-    lastCount = lastCount + 1
-    return lastFirst and lastName or nil
+  local name = bucketFor[dueAt]
+  if name and sizeOf[name] < BUCKET_SIZE then
+    rcall('ZADD', bucketKey(dueKey, name), scoreFor[dueAt], id)
+    sizeOf[name] = sizeOf[name] + 1
+    return firstFor[dueAt] and name or nil
   end
-  lastName = nil
   local score = decimal(dueAt)
-  local name, first = bucketOf(dueKey, score)
+  local first
+  name, first = bucketOf(dueKey, score)
   if name then
     local count = rcall('ZCARD', bucketKey(dueKey, name))
     if count >= BUCKET_SIZE then
+      -- makeRoom may add a bucket and move entries to it
+      forgetBuckets()
       local target = makeRoom(dueKey, name, count, dueAt)
       first = first and target == name
       name = target
@@ -140,6 +150,8 @@ local function addDue(dueKey, id, dueAt)
       rememberBucket(name, first, dueAt, score, count + 1)
     end
   else
+    -- the first bucket's bound is lowered to dueAt, or a new bucket comes first
+    forgetBuckets()
     first = true
     name = rcall('ZRANGE', dueKey, 0, 0)[1]
     if name and rcall('ZCARD', bucketKey(dueKey, name)) < BUCKET_SIZE then
@@ -154,7 +166,7 @@ end
 
 -- Takes message id, due at dueAt, out of the due set. Returns false when it is not there (ready, in flight, gone).
 local function removeDue(dueKey, id, dueAt)
-  lastName = nil
+  forgetBuckets()
   local name = bucketOf(dueKey, decimal(dueAt))
   if not name or rcall('ZREM', bucketKey(dueKey, name), id) == 0 then
     return false

@@ -89,10 +89,11 @@ end
 
 -- Before anything is written: a key Redis refuses after some of the call's writes would leave records stored, in
 -- neither the due set nor the ready stream, of messages whose caller is told they failed; tried again, they would be
--- kept as they are and never delivered. The message hash needs no check: the call's first write is to it. The bucket a
--- due time goes to is looked up here, and the first one found is remembered for addDue, which then looks it up no
--- more: a single schedule pays nothing for the check.
-local function foreignDueSlot(dueAt, remember)
+-- kept as they are and never delivered. The message hash needs no check: the call's first write is to it. The bucket
+-- each due time goes to is looked up here and remembered for addDue (due-set.lua), which then looks it up no more
+-- until the index changes: a single schedule, or a call whose due times all go to buckets with room, pays nothing
+-- for the check.
+local function foreignDueSlot(dueAt)
   local score = decimal(dueAt)
   local foreign, found = refusedOn(dueKey, INDEX_KIND, 'ZREVRANGEBYSCORE', dueKey, score, '-inf', 'LIMIT', '0', '2')
   if foreign then
@@ -102,25 +103,24 @@ local function foreignDueSlot(dueAt, remember)
   local name = found[1] or rcall('ZRANGE', dueKey, 0, 0)[1]
   local count
   foreign, count = foreignBucket(name)
-  if not foreign and remember and found[1] then
+  if not foreign and found[1] then
     rememberBucket(name, #found == 1, dueAt, score, count)
   end
   return foreign
 end
 
 local function foreignKey()
-  local checked, remembered, dueNow = {}, false, false
+  local checked, dueNow = {}, false
   for k = 1, messages do
     local dueAt = dueTimes[k]
     if dueAt and dueAt <= now then
       dueNow = true
     elseif dueAt and not checked[dueAt] then
       checked[dueAt] = true
-      local foreign = foreignDueSlot(dueAt, not remembered)
+      local foreign = foreignDueSlot(dueAt)
       if foreign then
         return foreign
       end
-      remembered = true
     end
   end
   local foreign = dueNow and refusedOn(readyKey, READY_KIND, 'XLEN', readyKey)
