@@ -85,6 +85,15 @@ local function newBucket(dueKey, bound)
   return name
 end
 
+-- Moves the entries of the bucket at key from rank k on, given as ZADD's arguments (moving), to a new bucket with lower
+-- bound bound, and returns the new bucket's name.
+local function splitOff(dueKey, key, k, bound, moving)
+  local upper = newBucket(dueKey, bound)
+  rcall('ZADD', bucketKey(dueKey, upper), unpack(moving))
+  rcall('ZREMRANGEBYRANK', key, k, -1)
+  return upper
+end
+
 -- Makes room in the full bucket name, of count entries, for due time dueAt and returns the bucket dueAt goes to. A
 -- due time after all its entries starts a new bucket. Otherwise the entries from a change of due time on move to a
 -- new bucket: the change nearest to where dueAt goes if that is in the upper half, else nearest the middle. Ever
@@ -93,14 +102,28 @@ end
 -- never read whole again.
 local function makeRoom(dueKey, name, count, dueAt)
   local key = bucketKey(dueKey, name)
-  -- a bucket past BUCKET_SIZE is only ever asked for its last entry
-  local entries = rcall('ZRANGE', key, count > BUCKET_SIZE and -1 or 0, -1, 'WITHSCORES')
-  if dueAt > tonumber(entries[#entries]) then
-    return newBucket(dueKey, dueAt)
+  local score = decimal(dueAt)
+  if rcall('ZCOUNT', key, '(' .. score, '+inf') == 0 then
+    -- dueAt at or after every entry, the common case: the change nearest to where it goes is where the entries of its
+    -- own due time begin. They are read without their scores, which cost most of reading a whole bucket.
+    local ties = rcall('ZCOUNT', key, score, score)
+    if ties == 0 then
+      return newBucket(dueKey, dueAt)
+    end
+    if ties == count then
+      return name
+    end
+    local moving = {}
+    for _, id in ipairs(rcall('ZRANGE', key, count - ties, -1)) do
+      moving[#moving + 1] = score
+      moving[#moving + 1] = id
+    end
+    return splitOff(dueKey, key, count - ties, dueAt, moving)
   end
   if count > BUCKET_SIZE then
     return name
   end
+  local entries = rcall('ZRANGE', key, 0, -1, 'WITHSCORES')
   local function dueOfEntry(k)
     return tonumber(entries[2 * k + 2])
   end
@@ -111,14 +134,12 @@ local function makeRoom(dueKey, name, count, dueAt)
   for offset = 0, count do
     for _, k in ipairs({target + offset, target - offset}) do
       if k >= 1 and k < count and dueOfEntry(k - 1) < dueOfEntry(k) then
-        local upper = newBucket(dueKey, dueOfEntry(k))
         local moving = {}
         for j = k, count - 1 do
           moving[#moving + 1] = entries[2 * j + 2]
           moving[#moving + 1] = entries[2 * j + 1]
         end
-        rcall('ZADD', bucketKey(dueKey, upper), unpack(moving))
-        rcall('ZREMRANGEBYRANK', key, k, -1)
+        local upper = splitOff(dueKey, key, k, dueOfEntry(k), moving)
         return dueAt >= dueOfEntry(k) and upper or name
       end
     end

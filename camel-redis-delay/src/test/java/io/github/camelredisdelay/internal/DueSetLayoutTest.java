@@ -120,6 +120,27 @@ class DueSetLayoutTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void aFullBucketEndingInARunOfTheNewDueTimeHandsTheRunToANewBucket() {
+        long base = queue.redisTimeMillis() + 3_600_000;
+        int distinct = BUCKET_SIZE - 4;
+        for (int i = 0; i < distinct; i++) {
+            schedule("m" + i, base + i);
+        }
+        long last = base + distinct;
+        for (int i = 0; i < 4; i++) {
+            schedule("run" + i, last);
+        }
+
+        schedule("run4", last);
+
+        assertThat(dueSet.buckets()).extracting(DueSet.Bucket::bound).containsExactly(base, last);
+        assertThat(dueSet.buckets().get(0).entries()).hasSize(distinct);
+        assertThat(dueSet.buckets().get(1).entries()).containsOnlyKeys("run0", "run1", "run2", "run3", "run4")
+                .allSatisfy((id, dueAt) -> assertThat(dueAt).isEqualTo(last));
+        assertOrderedAndCompact();
+    }
+
+    @Test
     void aBucketCreatedAtTheOriginalBoundOfALoweredOneGetsADistinctName() {
         long t = queue.redisTimeMillis() + 3_600_000;
         schedule("at-t", t);
