@@ -238,6 +238,20 @@ class BadInputTest extends RedisDelayTestSupport {
         assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
     }
 
+    /**
+     * The same mistake in the delay option (an endpoint's, or the component's default): every message of the endpoint,
+     * and every reschedule and redrive without a delay header, would wait 56 years.
+     */
+    @Test
+    void aDelayOptionInEpochMillisecondsIsRejectedNamingTheDueTimeHeader() {
+        long epochMillis = 1767225600000L;
+
+        assertThatThrownBy(() -> node.getEndpoint("redis-delay:orders?delay=" + epochMillis)).rootCause()
+                .hasMessageContaining("delay option of queue orders").hasMessageContaining(String.valueOf(epochMillis))
+                .hasMessageContaining("2026-01-01T00:00:00Z").hasMessageContaining(RedisDelayConstants.DUE_AT);
+        assertThat(node.getEndpoint("redis-delay:orders?delay=999999999999")).isNotNull();
+    }
+
     @ParameterizedTest
     @ValueSource(strings = { RedisDelayConstants.DUE_AT, RedisDelayConstants.DELAY })
     void aSchedulingHeaderOfAnUnsupportedTypeIsRejectedNamingItsValue(String header) {
