@@ -97,9 +97,9 @@ final class DueTimes {
     /**
      * Refuses a number of milliseconds given as a delay that is a time of this century in epoch milliseconds
      * ({@value #MILLIS_FROM} to {@value #MILLIS_UNTIL}, 2001 to 2286): as a delay it is 31.7 to 317 years, which would
-     * keep the message for ever; it is a due time put in the delay header.
+     * keep the message for ever; it is a due time put in the delay header or the delay option.
      */
-    private static long notEpochMillis(long millis, String what) {
+    static long notEpochMillis(long millis, String what) {
         if (millis >= MILLIS_FROM && millis < MILLIS_UNTIL) {
             throw new IllegalArgumentException(
                     "The " + what + " is " + millis + " ms (" + millis / MILLIS_PER_YEAR + " years), which as epoch "

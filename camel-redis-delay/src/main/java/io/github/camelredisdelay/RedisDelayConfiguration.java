@@ -238,7 +238,9 @@ public class RedisDelayConfiguration implements Cloneable {
     }
 
     /**
-     * Default delay before a scheduled message is due: 30m, 1h30m, PT5S or milliseconds.
+     * Default delay before a scheduled message is due: 30m, 1h30m, PT5S or milliseconds. One of 1000000000000 to
+     * 9999999999999 ms (31.7 to 317 years; epoch milliseconds of 2001 to 2286) is refused as a due time given by
+     * mistake.
      */
     public void setDelay(long delay) {
         this.delay = delay;
@@ -529,7 +531,8 @@ public class RedisDelayConfiguration implements Cloneable {
         if (redissonClient == null && redissonConfig == null) {
             OwnConnectionCheck.check(address, username, password, database, queue);
         }
-        Durations.checkRange(delay, "delay option of queue " + queue, delay);
+        String delayOption = "delay option of queue " + queue;
+        DueTimes.notEpochMillis(Durations.checkRange(delay, delayOption, delay), delayOption);
         atLeast("concurrentConsumers", concurrentConsumers, 1, queue);
         atLeast("maxMessagesPerPoll", maxMessagesPerPoll, 1, queue);
         atLeastMillis("pollInterval", pollInterval, 1, queue);

@@ -91,7 +91,8 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
     private RedisDelayConfiguration configuration;
 
     /**
-     * Default delay of a scheduled message: 30m, 1h30m, PT5S or milliseconds.
+     * Default delay of a scheduled message: 30m, 1h30m, PT5S or milliseconds. One of 1000000000000 to 9999999999999 ms
+     * (31.7 to 317 years; epoch milliseconds of 2001 to 2286) is refused as a due time given by mistake.
      */
     private String delay = "0";
 
