@@ -27,20 +27,24 @@ import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.StatefulService;
 import org.apache.camel.builder.RouteBuilder;
-import org.junit.jupiter.api.Test;
+import org.apache.camel.support.service.ServiceHelper;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
  * A consumer stopped alone (as JMX's stop operation of a consumer does) after another route's stop ran out of time in
- * the same CamelContext.
+ * the same CamelContext, whether or not a route policy suspended it first (as Camel's throttling policies do).
  */
 @CamelSide
 class ConsumerStopAfterTimedOutStopTest extends RedisDelayTestSupport {
 
-    @Test
-    void aConsumerStoppedAloneWaitsForItsExchangeInFlightThoughAnEarlierRouteStopRanOutOfTime() throws Exception {
+    @ParameterizedTest(name = "suspended by a route policy first: {0}")
+    @ValueSource(booleans = { false, true })
+    void aConsumerStoppedAloneWaitsForItsExchangeInFlightThoughAnEarlierRouteStopRanOutOfTime(boolean suspendedFirst)
+            throws Exception {
         CountDownLatch otherStarted = new CountDownLatch(1);
         CountDownLatch jobStarted = new CountDownLatch(1);
         List<String> completed = new CopyOnWriteArrayList<>();
@@ -71,9 +75,14 @@ class ConsumerStopAfterTimedOutStopTest extends RedisDelayTestSupport {
 
         node.createProducerTemplate().sendBodyAndHeader("redis-delay:jobs", "job", RedisDelayConstants.MESSAGE_ID, "job-1");
         assertThat(jobStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        StatefulService consumer = (StatefulService) node.getRoute("jobs").getConsumer();
+        if (suspendedFirst) {
+            // as RoutePolicySupport.suspendOrStopConsumer does
+            ServiceHelper.suspendService(consumer);
+        }
         // the consumer alone stops, as JMX's stop operation of a consumer does: it lets its exchange finish within the
         // shutdown timeout and acknowledges it
-        ((StatefulService) node.getRoute("jobs").getConsumer()).stop();
+        consumer.stop();
 
         assertThat(completed).as("the exchange in flight finished").containsExactly("job");
         assertThat(redis().getMap(key("jobs", "msg"))).as("acknowledged").doesNotContainKey("job-1");
