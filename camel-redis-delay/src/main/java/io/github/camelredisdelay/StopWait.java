@@ -31,7 +31,7 @@ import org.apache.camel.spi.ShutdownStrategy;
  * it counts for this consumer only once the strategy suspended it (its first step) or prepared it for a stop (it does
  * before it stops it, and right after its time runs out), until it starts or resumes again. A consumer stopped alone,
  * as JMX or a route policy's {@code stopConsumer} does, waits its whole timeout whatever an earlier stop of another
- * route did.
+ * route did, also when a route policy suspended it before (as Camel's throttling policies do).
  * <p>
  * It also keeps the route's {@link ShutdownRunningTask} that the strategy gives the consumer when it stops or suspends
  * it: as with Camel's batch consumers, {@code CompleteCurrentTaskOnly} (Camel's default) ends a fetched batch after the
@@ -73,10 +73,13 @@ final class StopWait {
 
     /**
      * The consumer was suspended, as the strategy's first step of a stop does (so a consumer that the strategy stops
-     * when its time is up already counts it), or by a route policy.
+     * when its time is up already counts it), or by a route policy, which the strategy did not begin
+     * ({@link #strategyBegins}) and whose suspension counts nothing.
      */
     void suspended() {
-        byShutdownStrategy = true;
+        if (strategyTask != null) {
+            byShutdownStrategy = true;
+        }
     }
 
     /**
