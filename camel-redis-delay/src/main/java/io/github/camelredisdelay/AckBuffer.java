@@ -47,8 +47,10 @@ final class AckBuffer {
         if (refuses()) {
             return false;
         }
-        oldestNanos.compareAndSet(0, System.nanoTime());
+        // in line before its time is noted: a drain that clears the time in between then takes it along, where one
+        // that ran between the two would have left it waiting with no time, never overdue
         finished.add(delivery);
+        oldestNanos.compareAndSet(0, System.nanoTime());
         // closed or paused meanwhile: the last drain may have run before the add, so it is the caller's unless that
         // drain took it
         return !refuses() || !finished.remove(delivery);
@@ -86,8 +88,8 @@ final class AckBuffer {
     /** Puts acknowledgements that could not be sent back in line for the next attempt. */
     void putBack(List<Delivery> deliveries) {
         if (!deliveries.isEmpty()) {
-            oldestNanos.compareAndSet(0, System.nanoTime());
             finished.addAll(deliveries);
+            oldestNanos.compareAndSet(0, System.nanoTime());
         }
     }
 
