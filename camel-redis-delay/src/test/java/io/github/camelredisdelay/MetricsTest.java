@@ -334,6 +334,52 @@ class MetricsTest extends RedisDelayTestSupport {
         }
     }
 
+    /**
+     * A Prometheus scrape reads the gauges by name, so a queue's gauges are read far apart: each must not wait out the
+     * client's time-outs (about 6 s) while Redis stalls, or a scrape of a few queues outlasts Prometheus' scrape
+     * timeout (10 s by default), the target goes down and the unreadable alert, which looks for NaN, never fires.
+     */
+    @Test
+    void whileRedisStallsAScrapeOfSeveralQueuesReadsNaNWithinAFewSecondsAndNumbersOnceItAnswers() throws Exception {
+        RedisBinary binary
+                = RedisBinary.select(System.getProperty(RedisServerExtension.BINARY_PROPERTY, RedisBinary.PATH_CHOICE));
+        List<String> queues = List.of("a", "b", "c", "d", "e");
+        try (RedisServerProcess server = RedisServerProcess.start(binary, RedisServerOptions.defaults())) {
+            PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+            CamelContext node = createContext(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    queues.forEach(queue -> from("direct:" + queue)
+                            .to("redis-delay:" + queue + "?delay=1h&address=" + server.uri()));
+                }
+            });
+            node.getRegistry().bind("metricsRegistry", registry);
+            node.start();
+            queues.forEach(queue -> node.createProducerTemplate().sendBody("direct:" + queue, "job"));
+            assertThat(registry.scrape()).contains("camel_redis_delay_messages{");
+
+            ProcessSignals.pause(server);
+            try {
+                // the last snapshots grow stale
+                await().pollDelay(Duration.ofMillis(QueueStatistics.MAX_AGE_MS + 100)).until(() -> true);
+                long start = System.nanoTime();
+                String scrape = registry.scrape();
+
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).as("one scrape of %d queues", queues.size())
+                        .isLessThan(Duration.ofSeconds(4));
+                assertThat(scrape.lines().filter(line -> line.startsWith("camel_redis_delay_oldest_overdue_seconds{")))
+                        .hasSize(queues.size()).allSatisfy(line -> assertThat(line).endsWith(" NaN"));
+            } finally {
+                ProcessSignals.resume(server);
+            }
+            await("numbers again").atMost(Duration.ofSeconds(30)).untilAsserted(
+                    () -> assertThat(registry.scrape().lines()
+                            .filter(line -> line.startsWith("camel_redis_delay_messages{")
+                                    && line.contains("state=\"scheduled\""))
+                            .toList()).hasSize(queues.size()).allSatisfy(line -> assertThat(line).endsWith(" 1.0")));
+        }
+    }
+
     @Test
     void readingEveryGaugeOfTwentyQueuesCostsOneRefreshPerQueue() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
