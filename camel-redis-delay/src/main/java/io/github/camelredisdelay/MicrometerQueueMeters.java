@@ -40,11 +40,12 @@ import org.slf4j.LoggerFactory;
 /**
  * The Micrometer meters of one queue in one CamelContext, registered in the {@link MeterRegistry} found in the Camel
  * registry as camel-micrometer finds it (bean {@code metricsRegistry}, else the only one), tagged {@code camelContext},
- * {@code keyPrefix} and {@code queue}. Gauges read the queue's shared snapshot ({@link QueueStatistics#snapshot()}), so
- * reading them costs at most one refresh per queue every {@link QueueStatistics#MAX_AGE_MS} ms; a gauge whose refresh
- * fails reads NaN. A second binding handed meters another binding holds (the same context name, key prefix and queue
- * over another Redis connection or through another component, or tags a MeterFilter merged) waits, with a warning, and
- * takes the meters over when the holder stops. The only class that references Micrometer.
+ * {@code keyPrefix} and {@code queue}. Gauges read the queue's shared snapshot
+ * ({@link QueueStatistics#snapshotForMonitoring()}), so reading them costs at most one refresh per queue every
+ * {@link QueueStatistics#MAX_AGE_MS} ms; a gauge whose refresh fails, or is not answered in time, reads NaN. A second
+ * binding handed meters another binding holds (the same context name, key prefix and queue over another Redis
+ * connection or through another component, or tags a MeterFilter merged) waits, with a warning, and takes the meters
+ * over when the holder stops. The only class that references Micrometer.
  */
 final class MicrometerQueueMeters implements QueueEvents {
 
@@ -153,7 +154,7 @@ final class MicrometerQueueMeters implements QueueEvents {
     private static ToDoubleFunction<QueueStatistics> read(ToDoubleFunction<QueueSnapshot> value) {
         return statistics -> {
             try {
-                return value.applyAsDouble(statistics.snapshot());
+                return value.applyAsDouble(statistics.snapshotForMonitoring());
             } catch (RuntimeException e) {
                 // Redis does not answer: no figure rather than a wrong one
                 return Double.NaN;

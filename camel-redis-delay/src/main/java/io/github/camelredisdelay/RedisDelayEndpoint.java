@@ -212,7 +212,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         ShardedQueue started = queue;
         ShardedQueue startedDeadLetters = deadLetterQueue;
         QueueStatistics shared = component.acquireStatistics(statsKey, () -> {
-            QueueStatistics created = new QueueStatistics(started, startedDeadLetters);
+            QueueStatistics created
+                    = new QueueStatistics(started, startedDeadLetters, connectionShares.statisticsSilence());
             created.events(QueueMetrics.bind(getCamelContext(), configuration.getKeyPrefix(), created));
             // off the start path: the client's first call may wait for its connection
             connectionShares.transfer().execute(created::measureClockOffsetSoon);
@@ -692,27 +693,27 @@ public class RedisDelayEndpoint extends DefaultEndpoint
 
     @ManagedAttribute(description = "Messages waiting for their due time (snapshot at most 2 s old)")
     public long getScheduledCount() {
-        return statistics.snapshot().counts().scheduled();
+        return statistics.snapshotForMonitoring().counts().scheduled();
     }
 
     @ManagedAttribute(description = "Due messages not yet fetched by a consumer (snapshot at most 2 s old)")
     public long getReadyCount() {
-        return statistics.snapshot().counts().ready();
+        return statistics.snapshotForMonitoring().counts().ready();
     }
 
     @ManagedAttribute(description = "Messages fetched by a consumer and not yet acknowledged (snapshot at most 2 s old)")
     public long getInFlightCount() {
-        return statistics.snapshot().counts().inFlight();
+        return statistics.snapshotForMonitoring().counts().inFlight();
     }
 
     @ManagedAttribute(description = "Messages in the dead-letter queue (snapshot at most 2 s old)")
     public long getDeadLetteredCount() {
-        return statistics.snapshot().deadLettered();
+        return statistics.snapshotForMonitoring().deadLettered();
     }
 
     @ManagedAttribute(description = "Milliseconds since the oldest due but unfetched message was due (snapshot at most 2 s old)")
     public long getOldestOverdueMillis() {
-        return statistics.snapshot().counts().oldestOverdueMs();
+        return statistics.snapshotForMonitoring().counts().oldestOverdueMs();
     }
 
     @ManagedAttribute(description = "Median delivery lateness (ms) of the last 1024 deliveries of this queue in this CamelContext")

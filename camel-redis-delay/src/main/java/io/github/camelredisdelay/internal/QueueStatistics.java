@@ -22,6 +22,9 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
@@ -34,6 +37,8 @@ public final class QueueStatistics {
 
     /** Longest time a snapshot is reused before the next read refreshes it. */
     public static final long MAX_AGE_MS = 2_000;
+    /** Longest time a monitoring read waits for a refresh, from the refresh's start. */
+    public static final long MONITORING_WAIT_MS = 1_000;
 
     /** The queue of the endpoint that started first: counted while no endpoint's shards agree with the queue's. */
     private final ShardedQueue queue;
@@ -45,10 +50,13 @@ public final class QueueStatistics {
     /** The dead-letter queues of the running consumers, in the order they started. */
     private final List<DeadLetterClaim> deadLetterClaims = new ArrayList<>();
     private final LatenessWindow lateness = new LatenessWindow();
+    private final StatisticsSilence silence;
     private final Object refreshLock = new Object();
     private volatile Taken last;
     /** The last refresh when it failed, until a refresh succeeds. */
     private volatile FailedRefresh lastFailure;
+    /** The last refresh started, under way or done; guarded by {@link #refreshLock}. */
+    private Refresh refreshing;
     private volatile long clockOffsetMs;
     /**
      * The round trip, ms, of the measurement {@link #clockOffsetMs} comes from: the offset is Redis' time minus the
@@ -64,8 +72,13 @@ public final class QueueStatistics {
     private volatile boolean offsetMeasured;
     private volatile QueueEvents events = QueueEvents.NONE;
 
-    public QueueStatistics(ShardedQueue queue, ShardedQueue deadLetterQueue) {
+    /**
+     * @param silence whether the Redis of the queue's connection left a monitoring read waiting in vain, shared by the
+     *                statistics of every queue of the connection
+     */
+    public QueueStatistics(ShardedQueue queue, ShardedQueue deadLetterQueue, StatisticsSilence silence) {
         this.queue = queue;
+        this.silence = silence;
         this.firstDeadLetterQueue = deadLetterQueue;
         this.deadLetterQueue = deadLetterQueue;
     }
@@ -266,13 +279,51 @@ public final class QueueStatistics {
     /**
      * The counts, read from Redis only when the last snapshot is older than {@link #MAX_AGE_MS}: then one
      * {@code stats.lua} call per shard of the queue and one {@code HLEN} per shard of its dead-letter queue, sent at
-     * once. Concurrent readers of a stale snapshot wait for one refresh. A refresh that failed fails every read for
-     * {@link #MAX_AGE_MS} at once, so while Redis does not answer a scrape of many gauges waits out one refresh, not
-     * one per gauge.
+     * once. Concurrent readers of a stale snapshot wait for one refresh, as long as the client's time-outs let it take.
+     * A refresh that failed fails every read for {@link #MAX_AGE_MS} at once.
      *
      * @throws IllegalStateException when the counts cannot be read, naming the failure
      */
     public QueueSnapshot snapshot() {
+        Object read = snapshotOrRefresh();
+        return read instanceof QueueSnapshot snapshot ? snapshot : settled(((Refresh) read).future());
+    }
+
+    /**
+     * The counts as {@link #snapshot()} reads them, for monitoring (gauges, JMX attributes), which must answer while
+     * Redis does not: a refresh is waited for at most {@link #MONITORING_WAIT_MS} from its start, and not at all while
+     * Redis leaves a monitoring read of any queue of the connection unanswered ({@link StatisticsSilence}). The refresh
+     * goes on meanwhile and its outcome is kept as any other's. A scrape that reads the gauges of many queues by name,
+     * one queue's far apart, thus waits about once while Redis stalls, not the client's time-outs once per queue.
+     *
+     * @throws IllegalStateException when the counts cannot be read, or not in time
+     */
+    public QueueSnapshot snapshotForMonitoring() {
+        Object read = snapshotOrRefresh();
+        if (read instanceof QueueSnapshot snapshot) {
+            return snapshot;
+        }
+        Refresh refresh = (Refresh) read;
+        long waitNanos = refresh.startNanos() + MONITORING_WAIT_MS * 1_000_000L - System.nanoTime();
+        if (!refresh.future().isDone() && silence.isSilent()) {
+            throw unanswered(refresh);
+        }
+        try {
+            refresh.future().get(Math.max(0, waitNanos), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            silence.waitedInVain();
+            throw unanswered(refresh);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while reading the counts of queue " + queue.name(), e);
+        } catch (ExecutionException e) {
+            // settled below, as every reader sees it
+        }
+        return settled(refresh.future());
+    }
+
+    /** A fresh enough snapshot, or else the refresh under way (one is started when none is). */
+    private Object snapshotOrRefresh() {
         Taken current = last;
         ShardedQueue counted = countedQueue();
         if (isCurrent(current, counted, System.nanoTime())) {
@@ -288,15 +339,25 @@ public final class QueueStatistics {
             if (failure != null && now - failure.atNanos() < MAX_AGE_MS * 1_000_000L) {
                 throw failure.explained(queue.name(), now);
             }
-            try {
-                QueueSnapshot taken = refresh(counted);
-                last = new Taken(taken, counted);
-                lastFailure = null;
-                return taken;
-            } catch (RuntimeException e) {
-                lastFailure = new FailedRefresh(e, System.nanoTime());
-                throw lastFailure.explained(queue.name(), System.nanoTime());
+            // a refresh done is one whose outcome (above) was too old or is being kept
+            if (refreshing == null || refreshing.future().isDone() || refreshing.counted() != counted) {
+                refreshing = startRefresh(counted, now);
             }
+            return refreshing;
+        }
+    }
+
+    private IllegalStateException unanswered(Refresh refresh) {
+        return new IllegalStateException(
+                "The counts of queue " + queue.name() + " are not read yet: Redis has not answered for "
+                                         + (System.nanoTime() - refresh.startNanos()) / 1_000_000L + " ms");
+    }
+
+    private QueueSnapshot settled(CompletableFuture<QueueSnapshot> refresh) {
+        try {
+            return Futures.await(refresh);
+        } catch (RuntimeException e) {
+            throw new FailedRefresh(e, System.nanoTime()).explained(queue.name(), System.nanoTime());
         }
     }
 
@@ -319,15 +380,42 @@ public final class QueueStatistics {
     private record Taken(QueueSnapshot snapshot, ShardedQueue queue) {
     }
 
-    private QueueSnapshot refresh(ShardedQueue counted) {
+    /** Reads the counts of {@code counted}; its outcome becomes the last snapshot or the last failure. */
+    private Refresh startRefresh(ShardedQueue counted, long startNanos) {
         long before = System.currentTimeMillis();
         ShardedQueue deadLetters = deadLetterQueue;
-        CompletableFuture<QueueCounts> counts = counted.countsAsync().toCompletableFuture();
-        CompletableFuture<Long> dead = deadLetters.sizeAsync().toCompletableFuture();
-        QueueCounts read = Futures.await(counts);
-        long deadLettered = Futures.await(dead);
-        clockOffsetMeasured(read.redisNow(), before, System.currentTimeMillis());
-        return new QueueSnapshot(read, deadLetters.name(), deadLettered, System.nanoTime());
+        CompletableFuture<QueueSnapshot> read;
+        try {
+            CompletableFuture<QueueCounts> counts = counted.countsAsync().toCompletableFuture();
+            CompletableFuture<Long> dead = deadLetters.sizeAsync().toCompletableFuture();
+            read = counts.thenCombine(dead, (taken, deadLettered) -> {
+                clockOffsetMeasured(taken.redisNow(), before, System.currentTimeMillis());
+                return new QueueSnapshot(taken, deadLetters.name(), deadLettered, System.nanoTime());
+            });
+        } catch (RuntimeException e) {
+            // Redisson throws instead of failing the future when it cannot connect
+            read = CompletableFuture.failedFuture(e);
+        }
+        Refresh refresh = new Refresh(read, startNanos, counted);
+        read.whenComplete((snapshot, failure) -> refreshed(refresh, snapshot, failure));
+        return refresh;
+    }
+
+    /** On the thread that completed the refresh, Redisson's I/O thread: no lock. */
+    private void refreshed(Refresh refresh, QueueSnapshot snapshot, Throwable failure) {
+        if (failure == null) {
+            last = new Taken(snapshot, refresh.counted());
+            lastFailure = null;
+            silence.answered();
+        } else {
+            Throwable cause = Futures.unwrap(failure);
+            lastFailure = new FailedRefresh(
+                    cause instanceof RuntimeException runtime ? runtime : new IllegalStateException(cause), System.nanoTime());
+        }
+    }
+
+    /** A refresh under way: its outcome, when it started, and the queue it counts. */
+    private record Refresh(CompletableFuture<QueueSnapshot> future, long startNanos, ShardedQueue counted) {
     }
 
     /**
