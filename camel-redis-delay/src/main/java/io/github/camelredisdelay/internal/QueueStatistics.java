@@ -285,8 +285,7 @@ public final class QueueStatistics {
      * @throws IllegalStateException when the counts cannot be read, naming the failure
      */
     public QueueSnapshot snapshot() {
-        Object read = snapshotOrRefresh();
-        return read instanceof QueueSnapshot snapshot ? snapshot : settled(((Refresh) read).future());
+        return settled(snapshotOrRefresh().future());
     }
 
     /**
@@ -299,11 +298,7 @@ public final class QueueStatistics {
      * @throws IllegalStateException when the counts cannot be read, or not in time
      */
     public QueueSnapshot snapshotForMonitoring() {
-        Object read = snapshotOrRefresh();
-        if (read instanceof QueueSnapshot snapshot) {
-            return snapshot;
-        }
-        Refresh refresh = (Refresh) read;
+        Refresh refresh = snapshotOrRefresh();
         long waitNanos = refresh.startNanos() + MONITORING_WAIT_MS * 1_000_000L - System.nanoTime();
         if (!refresh.future().isDone() && silence.isSilent()) {
             throw unanswered(refresh);
@@ -322,18 +317,18 @@ public final class QueueStatistics {
         return settled(refresh.future());
     }
 
-    /** A fresh enough snapshot, or else the refresh under way (one is started when none is). */
-    private Object snapshotOrRefresh() {
+    /** A fresh enough snapshot as a refresh done, or else the refresh under way (one is started when none is). */
+    private Refresh snapshotOrRefresh() {
         Taken current = last;
         ShardedQueue counted = countedQueue();
         if (isCurrent(current, counted, System.nanoTime())) {
-            return current.snapshot();
+            return current.asRefresh();
         }
         synchronized (refreshLock) {
             long now = System.nanoTime();
             current = last;
             if (isCurrent(current, counted, now)) {
-                return current.snapshot();
+                return current.asRefresh();
             }
             FailedRefresh failure = lastFailure;
             if (failure != null && now - failure.atNanos() < MAX_AGE_MS * 1_000_000L) {
@@ -378,6 +373,10 @@ public final class QueueStatistics {
 
     /** A snapshot and the queue it counted. */
     private record Taken(QueueSnapshot snapshot, ShardedQueue queue) {
+
+        Refresh asRefresh() {
+            return new Refresh(CompletableFuture.completedFuture(snapshot), snapshot.takenAtNanos(), queue);
+        }
     }
 
     /** Reads the counts of {@code counted}; its outcome becomes the last snapshot or the last failure. */
