@@ -24,6 +24,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import io.github.camelredisdelay.RedisDelayConstants;
+import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.RedisServerExtension;
 import io.netty.buffer.ByteBuf;
@@ -51,6 +52,9 @@ import static org.awaitility.Awaitility.await;
  * option says), which a route decodes with its own codec.
  */
 class LegacyCodecsTest extends RedisDelayTestSupport {
+
+    /** The logger of the migration, a class of the component's package. */
+    private static final String MIGRATION_LOG = "io.github.camelredisdelay.LegacyMigration";
 
     private final List<Message> delivered = new CopyOnWriteArrayList<>();
 
@@ -91,6 +95,32 @@ class LegacyCodecsTest extends RedisDelayTestSupport {
         migrateOne(codec, "string", "order-43");
         assertThat(delivered.get(0).getBody()).as("the bytes Redisson's codec wrote, which the migration removed")
                 .isEqualTo(encoded(codec, "order-43"));
+    }
+
+    /**
+     * The same mistake with numbers, as order ids often are: Kryo writes a small Long as a tab and one more ASCII
+     * character, which is UTF-8 text. The route gets a String it cannot make sense of, so the warning must come all the
+     * same; the String still holds the codec's bytes.
+     */
+    @Test
+    void kryoNumbersMigratedAsStringsAreWarnedOfAndKeepTheCodecsBytes() throws Exception {
+        Kryo5Codec codec = new Kryo5Codec();
+        try (LogLines log = LogLines.of(MIGRATION_LOG)) {
+            migrateOne(codec, "string", 42L);
+
+            assertThat(log.lines()).anySatisfy(line -> assertThat(line).startsWith("WARN").contains("migrateCodec=string"));
+        }
+        assertThat(delivered.get(0).getBody(String.class).getBytes(StandardCharsets.UTF_8))
+                .isEqualTo(encoded(codec, 42L));
+    }
+
+    @Test
+    void textWithoutControlCharactersIsNotWarnedOf() throws Exception {
+        try (LogLines log = LogLines.of(MIGRATION_LOG)) {
+            migrateOne(StringCodec.INSTANCE, "string", "order-42\ttab\r\nand lines");
+
+            assertThat(log.lines()).noneSatisfy(line -> assertThat(line).startsWith("WARN"));
+        }
     }
 
     @SuppressWarnings("deprecation")
