@@ -54,4 +54,16 @@ public enum MigrateCodec {
             return value;
         }
     }
+
+    /**
+     * Whether text decoded from a legacy value looks like a binary codec's rather than a text codec's: it starts with a
+     * control character (Kryo writes a value's class first, a small number: a Long is a tab and one more character) or
+     * holds one other than tab, line feed and carriage return.
+     */
+    static boolean looksBinary(String text) {
+        if (!text.isEmpty() && Character.isISOControl(text.charAt(0))) {
+            return true;
+        }
+        return text.chars().anyMatch(c -> Character.isISOControl(c) && c != '\t' && c != '\n' && c != '\r');
+    }
 }
