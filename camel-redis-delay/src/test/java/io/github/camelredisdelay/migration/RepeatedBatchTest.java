@@ -36,7 +36,9 @@ import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.redisson.api.RBucket;
 import org.redisson.api.RSet;
+import org.redisson.client.codec.StringCodec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -54,11 +56,15 @@ class RepeatedBatchTest extends RedisDelayTestSupport {
     private LegacyDelayedQueue legacyQueue;
     /** The queue "orders" they migrate to, with a route recording what it delivers. */
     private ShardedQueue queue;
+    /** Another queue, "invoices", whose route records what it delivers alike. */
+    private ShardedQueue invoices;
 
     @BeforeEach
     void legacyQueueOfFiveAndTheQueueItMigratesTo() throws Exception {
         legacyQueue = legacyQueueOfFive();
         queue = consumedQueue();
+        invoices = ShardedQueue.of(ConnectedClient.borrowed(redis()), keyPrefix, "invoices", 1, WriteSync.NONE,
+                Runnable::run);
     }
 
     @Test
@@ -77,6 +83,36 @@ class RepeatedBatchTest extends RedisDelayTestSupport {
         assertThat(delivered).doesNotHaveDuplicates();
         assertThat(resumed.progress().moved()).isEqualTo(5);
         assertThat(marks()).isEmpty();
+    }
+
+    /**
+     * The guide's way to move a migration to another queue (stop the first queue's and start the other 10 minutes
+     * later) after a crash between write and remove: the marks that keep the repeated batch from being stored twice are
+     * the first queue's, so the other queue must not take the batch before a migrator of the first queue settled it.
+     */
+    @Test
+    void aMigrationMovedToAnotherQueueAfterACrashWaitsUntilTheFirstQueueSettledTheBatchItMayHaveWritten()
+            throws Exception {
+        LegacyBatch batch = legacyQueue.claim("crashed", "orders", 200, MigrationTask.BATCH_SIZE);
+        write(queue, batch);
+        await().atMost(Duration.ofSeconds(5)).until(() -> delivered.size() == 5);
+        tenMinutesPass();
+
+        MigrationTask intoInvoices = new MigrationTask(legacyQueue, invoices, RepeatedBatchTest::envelope);
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> {
+            intoInvoices.step();
+            return intoInvoices.progress().moved() == 0;
+        });
+
+        // a consumer of orders runs again (a restart), settles the batch and stops; ten minutes later invoices moves on
+        resumeAfterLease(legacyQueue, queue);
+        tenMinutesPass();
+        await().atMost(Duration.ofSeconds(5)).until(() -> {
+            intoInvoices.step();
+            return intoInvoices.progress().left() == 0;
+        });
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> delivered.size() == 5);
+        assertThat(delivered).doesNotHaveDuplicates();
     }
 
     @Test
@@ -157,6 +193,7 @@ class RepeatedBatchTest extends RedisDelayTestSupport {
             @Override
             public void configure() {
                 from("redis-delay:orders").process(exchange -> delivered.add(exchange.getIn().getBody(String.class)));
+                from("redis-delay:invoices").process(exchange -> delivered.add(exchange.getIn().getBody(String.class)));
             }
         });
         return ShardedQueue.of(ConnectedClient.borrowed(redis()), keyPrefix, "orders", 1, WriteSync.NONE, Runnable::run);
@@ -179,6 +216,19 @@ class RepeatedBatchTest extends RedisDelayTestSupport {
                     && resumed.progress().left() == 0;
         });
         return resumed;
+    }
+
+    /**
+     * What ten minutes do to the key naming the queue the legacy queue migrates into: its time to live, if any, runs
+     * out.
+     */
+    private void tenMinutesPass() {
+        RBucket<String> into
+                = redis().getBucket(keyPrefix + ":migrate:{" + legacyQueue.name() + "}:into", StringCodec.INSTANCE);
+        if (into.remainTimeToLive() > 0) {
+            into.expire(Duration.ofMillis(1));
+            await().atMost(Duration.ofSeconds(5)).until(() -> !into.isExists());
+        }
     }
 
     private RSet<String> marks() {
