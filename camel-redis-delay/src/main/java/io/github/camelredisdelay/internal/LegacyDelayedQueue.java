@@ -34,8 +34,10 @@ import static io.github.camelredisdelay.internal.Replies.toLong;
 public final class LegacyDelayedQueue {
 
     /**
-     * How long the queue a task migrates into stays the legacy queue's after its last claim: a task migrating into
-     * another queue is refused meanwhile (a restart of the nodes of the first does not hand the messages over).
+     * How long the queue a task migrates into stays the legacy queue's after its last claim, or after the removal of a
+     * batch it claimed: a task migrating into another queue is refused meanwhile (a restart of the nodes of the first
+     * does not hand the messages over), and for as long as a claimed batch is not removed (only the first queue's marks
+     * keep it, repeated after a crash, from being delivered twice).
      */
     public static final long INTO_KEPT_MS = 10 * 60_000;
 
@@ -115,11 +117,12 @@ public final class LegacyDelayedQueue {
      * @throws MigrationLeaseLostException when this task no longer holds the lease: nothing was removed
      */
     public long remove(MigrationLease lease, List<LegacyMessage> migrated) {
-        List<Object> args = new ArrayList<>(2 + 2 * migrated.size());
+        List<Object> args = new ArrayList<>(3 + 2 * migrated.size());
         args.add(bytes(lease.owner()));
         args.add(bytes(migrated.size()));
         migrated.forEach(message -> args.add(message.member()));
         migrated.forEach(message -> args.add(bytes(message.id())));
+        args.add(bytes(INTO_KEPT_MS));
         // the legacy keys are Redisson's: no replicas are waited for (WriteSync.NONE)
         Long left = scripts.callAndWait("Migration remove", LuaScript.LEGACY_REMOVE, Durability.NONE,
                 RScript.ReturnType.LONG, args.toArray());

@@ -33,7 +33,10 @@
                           of a task holding a lower one (migration-fence.lua), whose lease ran out while it stalled
   KEYS[9] into     STRING the queue the messages are migrated into, kept ARGV[8] ms after its last claim (PX): a task
                           migrating into another queue is refused meanwhile, so that two queues naming the legacy
-                          queue in migrateFrom do not split its messages between them
+                          queue in migrateFrom do not split its messages between them; kept for good while a batch
+                          this returned may be written to that queue and not yet removed (legacy-remove.lua keeps it
+                          ARGV[8] ms again), as only that queue's marks keep such a batch, repeated, from being stored
+                          twice (migrate.lua)
   ARGV[1] owner token of the calling task
   ARGV[2] lease in ms
   ARGV[3] batch size: most messages returned, and most taken from the destination list or moved one by one
@@ -205,6 +208,10 @@ for _, id in ipairs(unmark) do
   reply[#reply + 1] = id
 end
 local members = readWithin(pendingKey, batch, batchBytes)
+if #members > 0 then
+  -- with GET and SET only, the commands the migration's ACL rules grant already
+  rcall('SET', intoKey, ARGV[7])
+end
 for i = 1, #members, 2 do
   reply[#reply + 1] = members[i]
   reply[#reply + 1] = tonumber(members[i + 1])

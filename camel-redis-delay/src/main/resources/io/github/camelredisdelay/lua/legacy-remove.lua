@@ -21,12 +21,13 @@
   The ids of the removed messages go to KEYS[7] in the same step, so that their marks on the queue are cleared even
   if the caller dies before it clears them: the next claim without the caller's word returns them.
 
-  KEYS: those of legacy-claim.lua; KEYS[4], the pending set, KEYS[6], the lease, and KEYS[7], the ids to unmark,
-  are used
+  KEYS: those of legacy-claim.lua; KEYS[4], the pending set, KEYS[6], the lease, KEYS[7], the ids to unmark, and
+  KEYS[9], the queue migrated into, are used
   ARGV[1]          the calling task's owner token: nothing is removed unless it still holds the lease
   ARGV[2]          n, the number of messages
   ARGV[3 .. n + 2] members to remove
   ARGV[n + 3 .. 2n + 2] the migrated messages' ids, in the same order
+  ARGV[2n + 3]     ms KEYS[9] is kept from now: the batch it was kept for good for (legacy-claim.lua) is removed
 
   Returns the number of members left in the pending set, or -1 when the caller no longer holds the lease.
 ]]
@@ -36,4 +37,8 @@ end
 local n = tonumber(ARGV[2])
 redis.call('SADD', KEYS[7], unpack(ARGV, n + 3, 2 * n + 2))
 redis.call('ZREM', KEYS[4], unpack(ARGV, 3, n + 2))
+local into = redis.call('GET', KEYS[9])
+if into then
+  redis.call('SET', KEYS[9], into, 'PX', ARGV[2 * n + 3])
+end
 return redis.call('ZCARD', KEYS[4])
