@@ -27,6 +27,7 @@ import io.github.camelredisdelay.RedisDelayComponent;
 import io.github.camelredisdelay.RedisDelayConstants;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
 import io.github.camelredisdelay.internal.ShardTags;
+import io.github.camelredisdelay.test.CamelNodes;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
@@ -73,6 +74,33 @@ class ClusterOperateTest extends ClusterTestSupport {
     private static String state(String uri, String id) {
         return template.request(uri + "&operation=peek", e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, id))
                 .getMessage().getHeader(RedisDelayConstants.STATE, String.class);
+    }
+
+    /**
+     * One node of the cluster given as {@code address}: a single-server client would run the queues whose slots that
+     * node serves, fail the others with MOVED, and follow no failover of the node. Refused, naming the address and what
+     * to give instead.
+     */
+    @Test
+    void aClusterNodeGivenAsASingleServerAddressIsRefusedNamingItAndTheClusterConfiguration() throws Exception {
+        String address = masterOf("orders").uri();
+        try (CamelNodes own = new CamelNodes()) {
+            CamelContext node = own.create(options -> {
+                options.setAddress(address);
+                options.setKeyPrefix(keyPrefix);
+            }, new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("direct:orders").to("redis-delay:orders");
+                }
+            });
+            node.start();
+
+            Exchange result = node.createProducerTemplate().send("direct:orders", e -> e.getMessage().setBody("order"));
+
+            assertThat(result.getException()).rootCause().hasMessageContaining(address)
+                    .hasMessageContaining("Redis Cluster node").hasMessageContaining("clusterServersConfig");
+        }
     }
 
     @Test
