@@ -427,7 +427,8 @@ public class RedisDelayComponent extends HealthCheckComponent {
             return clients.acquire(bean, () -> ConnectedClient.borrowed(RedissonClientFactory.checkedBean(bean)));
         }
         return clients.acquire(RedissonClientFactory.connectionKey(options),
-                () -> ConnectedClient.owned(RedissonClientFactory.config(getCamelContext(), options)));
+                () -> ConnectedClient.owned(RedissonClientFactory.config(getCamelContext(), options),
+                        RedissonClientFactory.source(options)));
     }
 
     void releaseClient(RedisDelayConfiguration options) {

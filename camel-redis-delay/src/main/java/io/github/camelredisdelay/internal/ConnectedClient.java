@@ -22,8 +22,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import org.redisson.Redisson;
+import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.RedisConnectionException;
+import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,9 +74,42 @@ public final class ConnectedClient {
         this.owned = owned;
     }
 
-    /** A client the component creates from {@code config} when first used, and {@link #shutdown shuts down}. */
-    public static ConnectedClient owned(Config config) {
-        return new ConnectedClient(() -> Redisson.create(config), () -> config, true);
+    /**
+     * A client the component creates from {@code config} when first used, and {@link #shutdown shuts down}.
+     *
+     * @param source where the configuration comes from, for messages: {@code address redis://host:6379}, say
+     */
+    public static ConnectedClient owned(Config config, String source) {
+        return new ConnectedClient(() -> refusingClusterNode(Redisson.create(config), config, source), () -> config, true);
+    }
+
+    /**
+     * {@code made}, unless it connects to one server, not as a cluster client, and that server is a Redis Cluster node:
+     * used so, the queues whose slots the node serves would work, those of the other masters fail with MOVED, and a
+     * failover of the node would not be followed. Such a client is shut down and refused, saying what to give instead.
+     * A server that does not let {@code INFO} run (an ACL user without it) is taken as it is.
+     */
+    private static RedissonClient refusingClusterNode(RedissonClient made, Config config, String source) {
+        if (config.isClusterConfig()) {
+            return made;
+        }
+        String info;
+        try {
+            info = made.getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_ONLY, "return redis.call('INFO', 'cluster')",
+                    RScript.ReturnType.VALUE);
+        } catch (RuntimeException notAllowed) {
+            return made;
+        }
+        if (info == null || !info.contains("cluster_enabled:1")) {
+            return made;
+        }
+        made.shutdown(0, 2, TimeUnit.SECONDS);
+        throw new RedisConnectionException(
+                "The Redis server of " + source + " is a Redis Cluster node (cluster_enabled:1), which the component would "
+                                           + "reach as a single server: the queues whose slots its other masters serve "
+                                           + "would fail with MOVED, and a failover of this node would not be followed. "
+                                           + "Give the cluster in a Redisson YAML file (redissonConfig) with "
+                                           + "clusterServersConfig and the addresses of its nodes");
     }
 
     /**

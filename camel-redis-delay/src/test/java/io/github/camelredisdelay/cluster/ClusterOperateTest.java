@@ -98,7 +98,7 @@ class ClusterOperateTest extends ClusterTestSupport {
 
             Exchange result = node.createProducerTemplate().send("direct:orders", e -> e.getMessage().setBody("order"));
 
-            assertThat(result.getException()).rootCause().hasMessageContaining(address)
+            assertThat(result.getException()).hasMessageContaining(address)
                     .hasMessageContaining("Redis Cluster node").hasMessageContaining("clusterServersConfig");
         }
     }

@@ -38,7 +38,7 @@ class ConnectedClientTest {
 
     @Test
     void failedConnectionsLeaveNoClientThreadsBehind() throws IOException {
-        ConnectedClient client = ConnectedClient.owned(configOf(closedPort()));
+        ConnectedClient client = ConnectedClient.owned(configOf(closedPort()), "a closed port");
         long before = redissonThreads();
 
         for (int attempt = 0; attempt < 5; attempt++) {
@@ -50,7 +50,7 @@ class ConnectedClientTest {
 
     @Test
     void aClientShutDownBeforeItConnectedNeverConnects() throws IOException {
-        ConnectedClient client = ConnectedClient.owned(configOf(closedPort()));
+        ConnectedClient client = ConnectedClient.owned(configOf(closedPort()), "a closed port");
 
         client.shutdown();
 
