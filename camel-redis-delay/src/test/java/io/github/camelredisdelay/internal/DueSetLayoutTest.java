@@ -140,6 +140,34 @@ class DueSetLayoutTest extends RedisDelayTestSupport {
         assertOrderedAndCompact();
     }
 
+    /**
+     * A run of one due time far longer than a bucket, in a bucket whose bound lies before it (its earlier entries
+     * left): a message between the bound and the run joins that bucket, and more of the run's due time stay with the
+     * run. A bucket past 64 is never read whole (nor handed to one command: Lua unpacks fewer than 8,000 values).
+     */
+    @Test
+    void aLongRunInABucketBoundedBeforeItTakesMoreOfItsDueTimeWithoutBeingReadWhole() {
+        long t = queue.redisTimeMillis() + 3_600_000;
+        schedule("early", t);
+        for (int i = 0; i < BUCKET_SIZE - 1; i++) {
+            schedule("run" + i, t + 1);
+        }
+        assertThat(queue.cancel("early")).isTrue();
+        List<ScheduleRequest> run = new ArrayList<>();
+        for (int i = BUCKET_SIZE - 1; i < 4_100; i++) {
+            run.add(new ScheduleRequest("run" + i, envelope("run" + i), DueTime.at(t + 1), OnDuplicate.keep));
+        }
+        assertThat(queue.scheduleAll(run)).allSatisfy(result -> assertThat(result.scheduled()).isTrue());
+        schedule("between", t);
+
+        schedule("last", t + 1);
+
+        assertThat(dueSet.buckets()).hasSize(1);
+        assertThat(dueSet.size()).isEqualTo(4_102);
+        assertThat(queue.cancel("run5")).isTrue();
+        assertOrderedAndCompact();
+    }
+
     @Test
     void aBucketCreatedAtTheOriginalBoundOfALoweredOneGetsADistinctName() {
         long t = queue.redisTimeMillis() + 3_600_000;
