@@ -105,12 +105,13 @@ local function makeRoom(dueKey, name, count, dueAt)
   local score = decimal(dueAt)
   if rcall('ZCOUNT', key, '(' .. score, '+inf') == 0 then
     -- dueAt at or after every entry, the common case: the change nearest to where it goes is where the entries of its
-    -- own due time begin. They are read without their scores, which cost most of reading a whole bucket.
+    -- own due time begin. They are read without their scores, which cost most of reading a whole bucket; a bucket past
+    -- BUCKET_SIZE (a run of one due time, perhaps behind earlier ones) is not split
     local ties = rcall('ZCOUNT', key, score, score)
     if ties == 0 then
       return newBucket(dueKey, dueAt)
     end
-    if ties == count then
+    if ties == count or count > BUCKET_SIZE then
       return name
     end
     local moving = {}
