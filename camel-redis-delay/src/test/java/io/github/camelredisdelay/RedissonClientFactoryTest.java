@@ -22,6 +22,8 @@ import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
 
@@ -73,6 +75,51 @@ class RedissonClientFactoryTest {
 
             assertThatThrownBy(context::start).rootCause().hasMessageContaining("readMode can't be SLAVE");
         }
+    }
+
+    /**
+     * A file that configures TLS (a truststore or keystore) for an address without it: Redisson would talk in clear
+     * text, password and all, without a word. Refused, naming the file, the key and the address.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { """
+            sslTruststore: "file:/etc/redis/truststore.p12"
+            singleServerConfig:
+              address: "redis://redis.example.com:6379"
+            """, """
+            sslKeystore: "file:/etc/redis/client.p12"
+            clusterServersConfig:
+              nodeAddresses:
+              - "rediss://redis-1.example.com:6380"
+              - "redis://redis-2.example.com:6379"
+            """, """
+            sslTruststore: "file:/etc/redis/truststore.p12"
+            sentinelServersConfig:
+              masterName: "orders"
+              sentinelAddresses:
+              - "redis://sentinel-1.example.com:26379"
+            """ })
+    void tlsKeysBesideAnAddressWithoutTlsAreRefusedNamingBoth(String file, @TempDir Path dir) throws Exception {
+        Path yaml = Files.writeString(dir.resolve("redisson.yaml"), file);
+        RedisDelayConfiguration configuration = new RedisDelayConfiguration();
+        configuration.setRedissonConfig(yaml.toString());
+
+        assertThatThrownBy(() -> settingsOf(configuration)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(yaml.toString()).hasMessageContaining("redis://")
+                .hasMessageContaining("example.com").hasMessageContaining("rediss://");
+    }
+
+    @Test
+    void tlsKeysBesideTlsAddressesAreTakenAsTheyAre(@TempDir Path dir) throws Exception {
+        Path yaml = Files.writeString(dir.resolve("redisson.yaml"), """
+                sslTruststore: "file:/etc/redis/truststore.p12"
+                singleServerConfig:
+                  address: "rediss://redis.example.com:6380"
+                """);
+        RedisDelayConfiguration configuration = new RedisDelayConfiguration();
+        configuration.setRedissonConfig(yaml.toString());
+
+        assertThat(settingsOf(configuration)).satisfies(RedissonClientFactoryTest::componentSettings);
     }
 
     /** Each value passed to a script is otherwise checked for Redisson annotations by reflection: ~1 µs a message. */
