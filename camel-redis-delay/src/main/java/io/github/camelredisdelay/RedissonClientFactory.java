@@ -22,7 +22,10 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 import org.apache.camel.CamelContext;
 import org.apache.camel.RuntimeCamelException;
@@ -137,10 +140,60 @@ final class RedissonClientFactory {
 
     private static Config loadYaml(CamelContext context, String location) {
         String uri = location.contains(":") ? location : "file:" + location;
+        Config config;
         try (InputStream in = ResourceHelper.resolveMandatoryResourceAsInputStream(context, uri)) {
-            return Config.fromYAML(in);
+            config = Config.fromYAML(in);
         } catch (IOException e) {
             throw new RuntimeCamelException("Cannot read the Redisson configuration " + location + ": " + e.getMessage(), e);
         }
+        tlsForEveryAddress(config, location);
+        return config;
+    }
+
+    /**
+     * Refuses a configuration that sets TLS keys (a truststore or keystore, or their factories) beside an address
+     * without TLS ({@code redis://}): Redisson would talk to that server in clear text, password and all, without a
+     * word.
+     */
+    private static void tlsForEveryAddress(Config config, String location) {
+        String key = config.getSslTruststore() != null ? "sslTruststore"
+                : config.getSslKeystore() != null ? "sslKeystore"
+                : config.getSslTrustManagerFactory() != null ? "sslTrustManagerFactory"
+                : config.getSslKeyManagerFactory() != null ? "sslKeyManagerFactory" : null;
+        if (key == null) {
+            return;
+        }
+        addresses(new Config(config)).stream().filter(address -> address.startsWith("redis://")).findFirst()
+                .ifPresent(plain -> {
+                    throw new IllegalArgumentException(
+                            "The Redisson configuration " + location + " sets " + key + " for TLS, but its address "
+                                                       + URISupport.sanitizeUri(plain) + " has none: Redisson would "
+                                                       + "talk to it in clear text. Give it as rediss://, or leave the "
+                                                       + "TLS keys out");
+                });
+    }
+
+    /** The server addresses {@code config} names: a cluster's nodes, the Sentinels, or its servers. */
+    private static List<String> addresses(Config config) {
+        if (config.isClusterConfig()) {
+            return config.useClusterServers().getNodeAddresses();
+        }
+        if (config.isSentinelConfig()) {
+            return config.useSentinelServers().getSentinelAddresses();
+        }
+        // Redisson's getters of the other modes are not public: each use* method hands back the mode the file set, and
+        // refuses the others
+        for (Supplier<List<String>> mode : List.<Supplier<List<String>>>of(
+                () -> List.of(config.useSingleServer().getAddress()),
+                () -> config.useReplicatedServers().getNodeAddresses(),
+                () -> Stream.concat(Stream.of(config.useMasterSlaveServers().getMasterAddress()),
+                        config.useMasterSlaveServers().getSlaveAddresses().stream()).toList())) {
+            try {
+                return mode.get();
+            } catch (IllegalStateException otherMode) {
+                // the file set another mode
+            }
+        }
+        return List.of();
     }
 }
