@@ -21,6 +21,8 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.camelredisdelay.RedisDelayConstants;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
@@ -64,5 +66,22 @@ class SentinelSmokeTest extends SentinelTestSupport {
     private static void schedule(ProducerTemplate producer, String id, long delayMillis) {
         producer.sendBodyAndHeaders(URI, "body of " + id,
                 Map.of(RedisDelayConstants.MESSAGE_ID, id, RedisDelayConstants.DELAY, delayMillis));
+    }
+
+    /** Redisson's own error names neither the master name nor the Sentinels asked: the component's does. */
+    @Test
+    void aMasterNameNoSentinelMonitorsFailsNamingItAndTheSentinels() throws Exception {
+        CamelContext node = createNodeForMaster("no-such-master", new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:in").to(URI + "?delay=1h");
+            }
+        });
+        node.start();
+
+        Exchange sent = node.createProducerTemplate().send("direct:in", e -> e.getMessage().setBody("x"));
+
+        assertThat(sent.getException()).hasMessageContaining("'no-such-master'").hasMessageContaining("masterName")
+                .hasMessageContaining(deployment().sentinelAddresses().get(0));
     }
 }

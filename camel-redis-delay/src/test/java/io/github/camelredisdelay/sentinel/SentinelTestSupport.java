@@ -92,6 +92,16 @@ abstract class SentinelTestSupport {
         }, routes);
     }
 
+    /** Creates, without starting, a node like {@link #startNode} whose Redisson file names another master. */
+    CamelContext createNodeForMaster(String masterName, RoutesBuilder... routes) throws Exception {
+        Path file = configDir.resolve("redisson-sentinel-" + masterName + ".yaml");
+        Files.writeString(file, Files.readString(redissonConfig).replace('"' + MASTER_NAME + '"', '"' + masterName + '"'));
+        return nodes.create(options -> {
+            options.setRedissonConfig("file:" + file);
+            options.setKeyPrefix(keyPrefix);
+        }, routes);
+    }
+
     /**
      * Creates, without starting, a node like {@link #startNode} whose Redisson file leaves {@code readMode} to
      * Redisson's default for Sentinel, {@code SLAVE}: Redisson sends read-only commands to the replica.
