@@ -27,6 +27,7 @@ import org.redisson.api.RedissonClient;
 import org.redisson.client.RedisConnectionException;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
+import org.redisson.config.SentinelServersConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -191,7 +192,7 @@ public final class ConnectedClient {
             }
             started.complete(made);
         } catch (Throwable e) {
-            RuntimeException failure = naming(e);
+            RuntimeException failure = namingMaster(naming(e));
             connectFailure = failure;
             synchronized (this) {
                 attempt = null;
@@ -213,6 +214,22 @@ public final class ConnectedClient {
         return failure instanceof RuntimeException runtime
                 ? runtime
                 : new RedisConnectionException("Cannot create the Redis client: " + failure, failure);
+    }
+
+    /**
+     * {@code failure}, naming the master name and the Sentinels asked when the Sentinels know no master of that name,
+     * which Redisson's own message does not.
+     */
+    private RuntimeException namingMaster(RuntimeException failure) {
+        Config given = config.get();
+        if (!given.isSentinelConfig() || !String.valueOf(failure.getMessage()).contains("GET-MASTER-ADDR-BY-NAME")) {
+            return failure;
+        }
+        SentinelServersConfig sentinels = new Config(given).useSentinelServers();
+        return new RedisConnectionException(
+                "No Sentinel of " + sentinels.getSentinelAddresses() + " knows a master named '" + sentinels.getMasterName()
+                                            + "' (masterName of the Redisson configuration): " + failure.getMessage(),
+                failure);
     }
 
     /**
