@@ -18,7 +18,7 @@ package io.github.camelredisdelay;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 
-import io.github.camelredisdelay.internal.StatisticsSilence;
+import io.github.camelredisdelay.internal.SilentRedis;
 
 /**
  * What every endpoint of one Redis connection (client) shares in a CamelContext, whatever its queue and key prefix.
@@ -39,5 +39,5 @@ import io.github.camelredisdelay.internal.StatisticsSilence;
  */
 record ConnectionShares(
         ScheduledExecutorService transfer, ScheduledExecutorService leases, Semaphore blockingReads,
-        ProbeRound probeRound, SilentRedis silence, StatisticsSilence statisticsSilence) {
+        ProbeRound probeRound, SilentRedis silence, SilentRedis statisticsSilence) {
 }

@@ -40,6 +40,7 @@ import io.github.camelredisdelay.internal.LeaseKeeper;
 import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.Reclaimed;
 import io.github.camelredisdelay.internal.RetryPolicy;
+import io.github.camelredisdelay.internal.SilentRedis;
 import io.github.camelredisdelay.internal.WakeChannels;
 import io.github.camelredisdelay.internal.WakeListener;
 import org.apache.camel.Exchange;
@@ -571,7 +572,7 @@ final class Deliverer {
             try {
                 leaveGroup().toCompletableFuture().get(LEAVE_WAIT_MS, TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
-                endpoint.silence().found();
+                endpoint.silence().waitedInVain();
                 LOG.debug("Consumer {} stops without waiting longer than {} ms for leaving the group of queue {}",
                         consumerName, LEAVE_WAIT_MS, queue.name());
             } catch (ExecutionException e) {

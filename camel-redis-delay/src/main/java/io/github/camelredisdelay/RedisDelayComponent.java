@@ -37,7 +37,7 @@ import io.github.camelredisdelay.internal.QueueNames;
 import io.github.camelredisdelay.internal.QueueStatistics;
 import io.github.camelredisdelay.internal.SharedRegistry;
 import io.github.camelredisdelay.internal.SharedService;
-import io.github.camelredisdelay.internal.StatisticsSilence;
+import io.github.camelredisdelay.internal.SilentRedis;
 import io.github.camelredisdelay.internal.TransferTask;
 import io.github.camelredisdelay.internal.WakeChannels;
 import org.apache.camel.CamelContext;
@@ -521,7 +521,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
             return new ConnectionShares(
                     timerThread("RedisDelayTransfer-" + number), timerThread("RedisDelayLeases-" + number),
                     new Semaphore(ClientPool.blockingReads(client, READS_BLOCKING_IN_REDIS)), new ProbeRound(),
-                    new SilentRedis(), new StatisticsSilence());
+                    new SilentRedis(), new SilentRedis());
         });
     }
 

@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.github.camelredisdelay.internal.Backoff;
 import io.github.camelredisdelay.internal.Delivery;
 import io.github.camelredisdelay.internal.ReadySignal;
+import io.github.camelredisdelay.internal.SilentRedis;
 import io.github.camelredisdelay.internal.WakeChannels;
 import org.apache.camel.Processor;
 import org.apache.camel.ShutdownRunningTask;
@@ -287,7 +288,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
         }
         stopWait.forWorkUnderWay(() -> pending.get() + (silence.isSilent() ? 0 : readsUnderWay.awaited()));
         if (readsUnderWay.unanswered()) {
-            silence.found();
+            silence.waitedInVain();
         }
         return silence.isSilent();
     }

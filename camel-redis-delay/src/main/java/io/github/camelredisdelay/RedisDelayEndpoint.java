@@ -43,6 +43,7 @@ import io.github.camelredisdelay.internal.QueueNames;
 import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.QueueStatistics;
 import io.github.camelredisdelay.internal.ShardedQueue;
+import io.github.camelredisdelay.internal.SilentRedis;
 import io.github.camelredisdelay.internal.TransferTask;
 import io.github.camelredisdelay.internal.WakeChannels;
 import io.github.camelredisdelay.internal.WriteSync;

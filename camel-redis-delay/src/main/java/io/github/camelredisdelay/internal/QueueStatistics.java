@@ -50,7 +50,7 @@ public final class QueueStatistics {
     /** The dead-letter queues of the running consumers, in the order they started. */
     private final List<DeadLetterClaim> deadLetterClaims = new ArrayList<>();
     private final LatenessWindow lateness = new LatenessWindow();
-    private final StatisticsSilence silence;
+    private final SilentRedis silence;
     private final Object refreshLock = new Object();
     private volatile Taken last;
     /** The last refresh when it failed, until a refresh succeeds. */
@@ -76,7 +76,7 @@ public final class QueueStatistics {
      * @param silence whether the Redis of the queue's connection left a monitoring read waiting in vain, shared by the
      *                statistics of every queue of the connection
      */
-    public QueueStatistics(ShardedQueue queue, ShardedQueue deadLetterQueue, StatisticsSilence silence) {
+    public QueueStatistics(ShardedQueue queue, ShardedQueue deadLetterQueue, SilentRedis silence) {
         this.queue = queue;
         this.silence = silence;
         this.firstDeadLetterQueue = deadLetterQueue;
@@ -291,9 +291,9 @@ public final class QueueStatistics {
     /**
      * The counts as {@link #snapshot()} reads them, for monitoring (gauges, JMX attributes), which must answer while
      * Redis does not: a refresh is waited for at most {@link #MONITORING_WAIT_MS} from its start, and not at all while
-     * Redis leaves a monitoring read of any queue of the connection unanswered ({@link StatisticsSilence}). The refresh
-     * goes on meanwhile and its outcome is kept as any other's. A scrape that reads the gauges of many queues by name,
-     * one queue's far apart, thus waits about once while Redis stalls, not the client's time-outs once per queue.
+     * Redis leaves a monitoring read of any queue of the connection unanswered ({@link SilentRedis}). The refresh goes
+     * on meanwhile and its outcome is kept as any other's. A scrape that reads the gauges of many queues by name, one
+     * queue's far apart, thus waits about once while Redis stalls, not the client's time-outs once per queue.
      *
      * @throws IllegalStateException when the counts cannot be read, or not in time
      */

@@ -16,28 +16,29 @@
 package io.github.camelredisdelay.internal;
 
 /**
- * Whether the Redis of one connection left a read of queue statistics unanswered for longer than a monitoring read
- * waits ({@link QueueStatistics#snapshotForMonitoring}), and has answered none since. The monitoring reads of every
- * queue of the connection then wait for Redis no more, so a scrape of many queues on a stalled Redis waits once, not
- * once per queue.
+ * Whether the Redis of one connection was found silent (a wait for it ran out) and has answered nothing since, for one
+ * kind of wait, so that the first to find out spares the others of that kind the wait. Each connection keeps one for
+ * its stopping consumers, which stop one after another (a read left unanswered for 5 s, or leaving the consumer group
+ * unanswered for 2 s), and one for the monitoring reads of its queues' counts
+ * ({@link QueueStatistics#snapshotForMonitoring}).
  */
-public final class StatisticsSilence {
+public final class SilentRedis {
 
     private volatile boolean silent;
 
-    /** A monitoring read waited for a refresh in vain. */
-    void waitedInVain() {
+    /** A wait for Redis ran out. */
+    public void waitedInVain() {
         silent = true;
     }
 
-    /** Redis answered a refresh. */
-    void answered() {
+    /** Redis answered. */
+    public void answered() {
         if (silent) {
             silent = false;
         }
     }
 
-    boolean isSilent() {
+    public boolean isSilent() {
         return silent;
     }
 }
