@@ -25,6 +25,11 @@ import java.util.concurrent.CountDownLatch;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
+import io.github.camelredisdelay.embedded.RedisBinary;
+import io.github.camelredisdelay.embedded.RedisServerOptions;
+import io.github.camelredisdelay.embedded.RedisServerProcess;
+import io.github.camelredisdelay.internal.QueueStatistics;
+import io.github.camelredisdelay.test.ProcessSignals;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.RedisServerExtension;
 import org.apache.camel.CamelContext;
@@ -182,6 +187,46 @@ class StatisticsTest extends RedisDelayTestSupport {
     }
 
     /** The dev console of a context that scheduled one message through {@code first} and two through {@code second}. */
+    /**
+     * An operator opens the console while Redis stalls: it answers, naming each queue's error, without a wait per
+     * queue.
+     */
+    @Test
+    void whileRedisStallsTheDevConsoleAnswersWithinAFewSecondsNamingEachQueuesError() throws Exception {
+        RedisBinary binary
+                = RedisBinary.select(System.getProperty(RedisServerExtension.BINARY_PROPERTY, RedisBinary.PATH_CHOICE));
+        List<String> queues = List.of("a", "b", "c", "d", "e");
+        try (RedisServerProcess server = RedisServerProcess.start(binary, RedisServerOptions.defaults())) {
+            CamelContext node = startContext(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    queues.forEach(queue -> from("direct:" + queue)
+                            .to("redis-delay:" + queue + "?delay=1h&address=" + server.uri()));
+                }
+            });
+            queues.forEach(queue -> node.createProducerTemplate().sendBody("direct:" + queue, "job"));
+            DevConsole console
+                    = node.getCamelContextExtension().getContextPlugin(DevConsoleResolver.class)
+                            .resolveDevConsole("redis-delay");
+            assertThat(queuesIn(console)).hasSize(queues.size())
+                    .allSatisfy(queue -> assertThat(queue).containsKey("scheduled"));
+
+            ProcessSignals.pause(server);
+            try {
+                // the last snapshots grow stale
+                await().pollDelay(Duration.ofMillis(QueueStatistics.MAX_AGE_MS + 100)).until(() -> true);
+                long start = System.nanoTime();
+                List<Map<String, Object>> shown = queuesIn(console);
+
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).as("the console of %d queues", queues.size())
+                        .isLessThan(Duration.ofSeconds(4));
+                assertThat(shown).hasSize(queues.size()).allSatisfy(queue -> assertThat(queue).containsKey("error"));
+            } finally {
+                ProcessSignals.resume(server);
+            }
+        }
+    }
+
     private DevConsole devConsoleOfOneAndTwoMessagesScheduledOn(String first, String second) throws Exception {
         CamelContext node = startContext(new RouteBuilder() {
             @Override
