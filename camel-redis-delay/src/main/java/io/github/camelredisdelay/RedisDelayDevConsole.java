@@ -99,7 +99,9 @@ public class RedisDelayDevConsole extends AbstractDevConsole {
         try {
             QueueAdmin admin = endpoint.admin();
             Map<String, Object> queue = heading(statistics, endpoint);
-            queue.putAll(statistics.asMap());
+            // first, and bounded as monitoring reads are: a Redis that stalls is found out at once, and the console of
+            // many queues still answers
+            queue.putAll(statistics.asMap(statistics.snapshotForMonitoring()));
             long now = System.currentTimeMillis() + statistics.clockOffsetMs();
             List<InspectedMessage> browsed = admin.browseEachState(LISTED);
             queue.put("nextDue", browsed.stream().filter(m -> "scheduled".equals(m.state())).limit(LISTED)

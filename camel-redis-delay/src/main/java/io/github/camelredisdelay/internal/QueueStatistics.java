@@ -421,7 +421,11 @@ public final class QueueStatistics {
      * Every statistic by name, from {@link #snapshot()}.
      */
     public Map<String, Object> asMap() {
-        QueueSnapshot snapshot = snapshot();
+        return asMap(snapshot());
+    }
+
+    /** Every statistic by name, from {@code snapshot}: {@link #snapshotForMonitoring()}'s, say. */
+    public Map<String, Object> asMap(QueueSnapshot snapshot) {
         QueueCounts counts = snapshot.counts();
         LatenessWindow.Summary summary = lateness.summary();
         Map<String, Object> stats = new LinkedHashMap<>();
