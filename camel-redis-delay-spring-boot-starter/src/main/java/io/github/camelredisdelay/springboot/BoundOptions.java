@@ -21,6 +21,7 @@ import java.util.Map;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Component;
 import org.apache.camel.spi.PropertyConfigurer;
+import org.apache.camel.util.StringHelper;
 import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -38,7 +39,16 @@ final class BoundOptions {
     }
 
     /**
-     * Binds {@code camel.component.<name>.*} of {@code environment} as Spring binds
+     * The prefix of the properties of the component named {@code name}, as Spring names properties:
+     * {@code camel.component.audit-delay} for a component named {@code auditDelay} (a bean's name) or
+     * {@code audit-delay}.
+     */
+    static String prefixOf(String name) {
+        return "camel.component." + StringHelper.camelCaseToDash(name);
+    }
+
+    /**
+     * Binds {@code camel.component.<name>.*} of {@code environment} ({@link #prefixOf}) as Spring binds
      * {@code camel.component.redis-delay.*} (bean references through {@code converter}; an unknown property fails,
      * naming it): for a second component of the application's own, which Spring Boot binds nothing for.
      */
@@ -49,7 +59,7 @@ final class BoundOptions {
                 ConfigurationPropertySources.get(environment),
                 new PropertySourcesPlaceholdersResolver(environment), conversions);
         RedisDelayComponentConfiguration options = new RedisDelayComponentConfiguration();
-        binder.bind("camel.component." + name, Bindable.ofInstance(options),
+        binder.bind(prefixOf(name), Bindable.ofInstance(options),
                 new NoUnboundElementsBindHandler(BindHandler.DEFAULT));
         return options;
     }

@@ -31,8 +31,9 @@ import org.springframework.context.annotation.Lazy;
 
 /**
  * Configures another component of the {@code redis-delay} class, such as {@code audit-delay}, a bean of the
- * application's own, from {@code camel.component.<name>.*}, as camel-main does: Spring Boot binds nothing for it, and
- * would drop them in silence. Each component has the off switches {@code redis-delay} has, under its own name
+ * application's own, from {@code camel.component.<name>.*} (a bean named {@code auditDelay}: from
+ * {@code camel.component.audit-delay.*}), as camel-main does: Spring Boot binds nothing for it, and would drop them in
+ * silence. Each component has the off switches {@code redis-delay} has, under its own name
  * ({@code camel.component.audit-delay.enabled}, {@code ...customizer.enabled}), and Camel's global ones; apart from
  * {@link RedisDelayComponentAutoConfiguration}, so that {@code camel.component.redis-delay.enabled=false} leaves the
  * other components configured.
@@ -60,7 +61,7 @@ public class RedisDelayOtherComponentsAutoConfiguration {
 
             @Override
             public boolean isEnabled(String name, Component target) {
-                String prefix = "camel.component." + name;
+                String prefix = BoundOptions.prefixOf(name);
                 return !RedisDelayComponentAutoConfiguration.COMPONENT.equals(name)
                         && target instanceof RedisDelayComponent
                         && HierarchicalPropertiesEvaluator.evaluate(applicationContext, "camel.component", prefix)
