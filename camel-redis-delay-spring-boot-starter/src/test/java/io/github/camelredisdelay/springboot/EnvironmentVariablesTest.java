@@ -93,6 +93,18 @@ class EnvironmentVariablesTest {
                 .doesNotContain("KEY_PREFIX", "EXIT 0", "CAMEL_COMPONENT_REDIS_DELAY_ENABLED does not");
     }
 
+    /**
+     * Spring Boot binds {@code ..._KEY_PREFIX}, not {@code ..._KEYPREFIX} (which camel-main reads): a variable Spring
+     * drops must not be taken as known and pass in silence.
+     */
+    @Test
+    void aVariableSpringBootDoesNotReadFailsTheStartupNamingTheOneItReads() throws Exception {
+        String output = run(Map.of("CAMEL_COMPONENT_REDIS_DELAY_KEYPREFIX", "from-environment"));
+
+        assertThat(output).contains("CAMEL_COMPONENT_REDIS_DELAY_KEYPREFIX", "CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX")
+                .doesNotContain("KEY_PREFIX camel:delay", "EXIT 0");
+    }
+
     @Test
     void theOffSwitchAsAVariableLeavesTheComponentUnconfigured() throws Exception {
         String output = run(Map.of("CAMEL_COMPONENT_REDIS_DELAY_ENABLED", "false",
