@@ -15,6 +15,10 @@
  */
 package io.github.camelredisdelay;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
@@ -46,13 +50,15 @@ import org.apache.camel.PropertyBindingException;
 import org.apache.camel.builder.ThreadPoolProfileBuilder;
 import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.PropertyConfigurer;
-import org.apache.camel.spi.PropertyConfigurerGetter;
 import org.apache.camel.spi.annotations.Component;
 import org.apache.camel.support.HealthCheckComponent;
 import org.apache.camel.support.PropertyBindingSupport;
 import org.apache.camel.support.service.ServiceHelper;
 import org.apache.camel.util.StringHelper;
 import org.apache.camel.util.concurrent.ThreadPoolRejectedPolicy;
+import org.apache.camel.util.json.DeserializationException;
+import org.apache.camel.util.json.JsonObject;
+import org.apache.camel.util.json.Jsoner;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -242,7 +248,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
         if (unboundEnvironment != null) {
             Map<String, Object> options = unboundEnvironment.componentOptions();
             if (applicationOptions != null) {
-                unboundEnvironment.refuseUnknown(options.keySet(), this::knownOption);
+                unboundEnvironment.refuseUnread(options.keySet(), optionNames());
             } else if (!unboundEnvironment.switchedOff(getCamelContext())) {
                 bind(unboundEnvironment, options);
             }
@@ -250,10 +256,20 @@ public class RedisDelayComponent extends HealthCheckComponent {
         }
     }
 
-    /** Whether {@code option} is one of the component's options or of the application's own properties. */
-    private boolean knownOption(String option) {
-        return ((PropertyConfigurerGetter) getComponentPropertyConfigurer()).getOptionType(option, true) != null
-                || applicationOptions.stream().anyMatch(option::equalsIgnoreCase);
+    /**
+     * The names of the component's options, as its catalog lists them, and of the application's own properties, in
+     * camel case.
+     */
+    private Set<String> optionNames() {
+        String catalog = "/META-INF/io/github/camelredisdelay/redis-delay.json";
+        try (InputStream in = RedisDelayComponent.class.getResourceAsStream(catalog)) {
+            JsonObject json = (JsonObject) Jsoner.deserialize(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            Set<String> names = new HashSet<>(applicationOptions);
+            ((Map<?, ?>) json.get("componentProperties")).keySet().forEach(name -> names.add((String) name));
+            return names;
+        } catch (IOException | DeserializationException | RuntimeException e) {
+            throw new IllegalStateException("Cannot read the component's catalog " + catalog + ": " + e, e);
+        }
     }
 
     private void bind(RedisDelayEnvironmentVariables environment, Map<String, Object> environmentOptions) {

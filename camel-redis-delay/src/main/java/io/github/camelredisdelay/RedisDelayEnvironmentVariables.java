@@ -104,12 +104,19 @@ public final class RedisDelayEnvironmentVariables implements LoadablePropertiesS
         return !Boolean.parseBoolean(properties.resolveProperty(propertyPrefix + SWITCH).orElse(all));
     }
 
-    /** Fails naming the variable of the first of {@code options} that is not {@code known}. */
-    void refuseUnknown(Set<String> options, Predicate<String> known) {
-        options.stream().filter(known.negate()).findFirst().ifPresent(option -> {
+    /**
+     * For an application that binds the environment itself, as Spring Boot does: fails naming the variable of the first
+     * of {@code options} that the application does not read, since it names none of {@code known} (camel case) or
+     * spells one other than the application does ({@code ..._KEYPREFIX}, which camel-main reads, for
+     * {@code ..._KEY_PREFIX}).
+     */
+    void refuseUnread(Set<String> options, Set<String> known) {
+        options.stream().filter(option -> !known.contains(option)).findFirst().ifPresent(option -> {
+            String read = known.stream().filter(option::equalsIgnoreCase).findFirst().map(this::variable)
+                    .map(variable -> ": it is read only as " + variable).orElse(": it has no option " + option);
             throw new IllegalArgumentException(
-                    "The environment variable " + variable(option) + " does not configure the " + componentName
-                                               + " component: it has no option " + option);
+                    "The environment variable " + variable(option) + " does not configure the "
+                                               + componentName + " component" + read);
         });
     }
 
