@@ -186,7 +186,6 @@ class StatisticsTest extends RedisDelayTestSupport {
                         tuple("address " + address + " database 2", 2L));
     }
 
-    /** The dev console of a context that scheduled one message through {@code first} and two through {@code second}. */
     /**
      * An operator opens the console while Redis stalls: it answers, naming each queue's error, without a wait per
      * queue.
@@ -227,6 +226,7 @@ class StatisticsTest extends RedisDelayTestSupport {
         }
     }
 
+    /** The dev console of a context that scheduled one message through {@code first} and two through {@code second}. */
     private DevConsole devConsoleOfOneAndTwoMessagesScheduledOn(String first, String second) throws Exception {
         CamelContext node = startContext(new RouteBuilder() {
             @Override
