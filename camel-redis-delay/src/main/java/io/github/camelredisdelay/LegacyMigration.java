@@ -65,27 +65,17 @@ final class LegacyMigration {
     }
 
     /**
-     * The body of a migrated value; warns once when a value is not text though {@code codec} says it is, or is text
-     * that looks like a binary codec's ({@link MigrateCodec#looksBinary}).
+     * The body of a migrated value; warns once when it does not look written with the codec the option names
+     * ({@link MigrateCodec#mismatch}).
      */
     private Object body(MigrateCodec codec, byte[] value) {
         Object body = codec.body(value);
-        if (codec == MigrateCodec.bytes || notTextReported.get()) {
-            return body;
-        }
-        if (body instanceof byte[] && notTextReported.compareAndSet(false, true)) {
-            LOG.warn("Migration from RDelayedQueue {} to queue {}: a value is not UTF-8 text, so it was not written with the "
-                     + "codec migrateCodec={} names; it is delivered with its bytes as the body, as with migrateCodec=bytes "
-                     + "(Redisson's default codec, Kryo, writes binary values). Reported once",
-                    endpoint.getConfiguration().getMigrateFrom(), endpoint.getQueueName(), codec);
-        } else if (body instanceof String text && MigrateCodec.looksBinary(text)
-                && notTextReported.compareAndSet(false, true)) {
-            LOG.warn("Migration from RDelayedQueue {} to queue {}: a value is UTF-8 text that starts with or holds control "
-                     + "characters, as a binary codec's values do (Kryo, Redisson's default, writes a Long as a tab and one "
-                     + "more character), so it may not have been written with the codec migrateCodec={} names; it is "
-                     + "delivered as that text, whose UTF-8 bytes are the value's (migrateCodec=bytes delivers the bytes). "
-                     + "Reported once",
-                    endpoint.getConfiguration().getMigrateFrom(), endpoint.getQueueName(), codec);
+        if (!notTextReported.get()) {
+            String mismatch = codec.mismatch(body);
+            if (mismatch != null && notTextReported.compareAndSet(false, true)) {
+                LOG.warn("Migration from RDelayedQueue {} to queue {}: {}. Reported once",
+                        endpoint.getConfiguration().getMigrateFrom(), endpoint.getQueueName(), mismatch);
+            }
         }
         return body;
     }

@@ -56,14 +56,28 @@ public enum MigrateCodec {
     }
 
     /**
-     * Whether text decoded from a legacy value looks like a binary codec's rather than a text codec's: it starts with a
-     * control character (Kryo writes a value's class first, a small number: a Long is a tab and one more character) or
-     * holds one other than tab, line feed and carriage return.
+     * Why {@code body} ({@link #body}'s) does not look written with this codec, for a warning; {@code null} when it
+     * does. For {@code string} and {@code json}: a value that is no UTF-8 text, or text that starts with a control
+     * character (Kryo writes a value's class first, a small number: a Long is a tab and one more character) or holds
+     * one other than tab, line feed and carriage return.
      */
-    static boolean looksBinary(String text) {
-        if (!text.isEmpty() && Character.isISOControl(text.charAt(0))) {
-            return true;
+    String mismatch(Object body) {
+        if (this == bytes) {
+            return null;
         }
-        return text.chars().anyMatch(c -> Character.isISOControl(c) && c != '\t' && c != '\n' && c != '\r');
+        if (body instanceof byte[]) {
+            return "a value is not UTF-8 text, so it was not written with the codec migrateCodec=" + this + " names; it is "
+                   + "delivered with its bytes as the body, as with migrateCodec=bytes (Redisson's default codec, Kryo, "
+                   + "writes binary values)";
+        }
+        String text = (String) body;
+        boolean controls = !text.isEmpty() && Character.isISOControl(text.charAt(0))
+                || text.chars().anyMatch(c -> Character.isISOControl(c) && c != '\t' && c != '\n' && c != '\r');
+        return controls
+                ? "a value is UTF-8 text that starts with or holds control characters, as a binary codec's values do "
+                  + "(Kryo, Redisson's default, writes a Long as a tab and one more character), so it may not have been "
+                  + "written with the codec migrateCodec=" + this + " names; it is delivered as that text, whose UTF-8 "
+                  + "bytes are the value's (migrateCodec=bytes delivers the bytes)"
+                : null;
     }
 }
