@@ -186,12 +186,22 @@ public class RedisDelayEndpoint extends DefaultEndpoint
             setAutowiredEnabled(false);
         }
         super.doInit();
+        readConfiguration();
+    }
+
+    /**
+     * Checks the options and takes what derives from them: when Camel creates the endpoint, so that a bad URI fails
+     * there, and again at each start, for what the application set on the endpoint object in between (its header
+     * filter, its configuration's options).
+     */
+    private void readConfiguration() {
         retryDelays = configuration.validate(queueName);
         messageMapper = new MessageMapper(headerFilterStrategy, queueName);
     }
 
     @Override
     protected void doStart() throws Exception {
+        readConfiguration();
         super.doStart();
         RedisDelayComponent component = getComponent();
         ClientChoice.checkUnambiguous(component, configuration, queueName);
