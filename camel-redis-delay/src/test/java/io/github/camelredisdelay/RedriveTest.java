@@ -377,6 +377,24 @@ class RedriveTest extends RedisDelayTestSupport {
     }
 
     /**
+     * A redrive in a route fed by a queue carries the delivered message's id: with a limit beside it, the one would
+     * drop the other, so it fails naming both, and moves nothing.
+     */
+    @Test
+    void redriveWithBothAMessageIdAndALimitFailsNamingBothHeaders() throws Exception {
+        String uri = "redis-delay:jobs?retrySchedule=10";
+        ProducerTemplate producer = node(uri);
+        deadLetter(producer, uri, List.of("j1", "j2", "j3"));
+
+        assertThatThrownBy(() -> producer.requestBodyAndHeaders(uri + "&operation=redrive", null,
+                Map.of(RedisDelayConstants.REDRIVE_LIMIT, 2, RedisDelayConstants.MESSAGE_ID, "maintenance-7")))
+                .hasRootCauseInstanceOf(IllegalArgumentException.class)
+                .rootCause().hasMessageContainingAll("queue jobs", RedisDelayConstants.MESSAGE_ID, "maintenance-7",
+                        RedisDelayConstants.REDRIVE_LIMIT, "2");
+        assertThat(redis().getMap(key("jobs.dead", "msg")).size()).isEqualTo(3);
+    }
+
+    /**
      * A consumer of the dead-letter queue that failed a dead letter scheduled it again after its own retry delay; with
      * that consumer stopped, as an operator stops it before a redrive, the dead letter waits in the dead-letter queue's
      * due set, not its ready stream: a redrive, of all or by its id, moves it back too.
