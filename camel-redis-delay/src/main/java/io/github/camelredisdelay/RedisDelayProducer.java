@@ -468,12 +468,20 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
     private void redrive(Exchange exchange) {
         Message message = exchange.getMessage();
         String id = messageId(message);
+        Object limit = message.getHeader(RedisDelayConstants.REDRIVE_LIMIT);
         DueTime due = dueTime(exchange);
+        if (id != null && limit != null) {
+            // a route fed by a queue carries the delivered message's id: which one was meant cannot be told
+            throw new IllegalArgumentException(
+                    "redrive on queue " + endpoint.getQueueName() + " got both " + RedisDelayConstants.MESSAGE_ID + "=" + id
+                                               + " (that dead letter only) and " + RedisDelayConstants.REDRIVE_LIMIT + "="
+                                               + limit + " (up to that many): remove one of the headers");
+        }
         if (id != null) {
             message.setBody(endpoint.admin().redrive(id, due));
             return;
         }
-        message.setBody(endpoint.admin().redrive(redriveLimit(message.getHeader(RedisDelayConstants.REDRIVE_LIMIT)), due));
+        message.setBody(endpoint.admin().redrive(redriveLimit(limit), due));
     }
 
     /**
