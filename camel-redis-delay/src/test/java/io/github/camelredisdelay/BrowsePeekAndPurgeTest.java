@@ -15,7 +15,9 @@
  */
 package io.github.camelredisdelay;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -23,7 +25,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.function.Predicate;
 import java.util.stream.IntStream;
 
+import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.QueueKeys;
+import io.github.camelredisdelay.internal.Wire;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.CamelExecutionException;
@@ -35,9 +39,11 @@ import org.apache.camel.console.DevConsoleResolver;
 import org.apache.camel.spi.BrowsableEndpoint;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.redisson.api.RMap;
 import org.redisson.api.stream.StreamCreateGroupArgs;
 import org.redisson.api.stream.StreamMessageId;
 import org.redisson.api.stream.StreamReadGroupArgs;
+import org.redisson.client.codec.ByteArrayCodec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -72,6 +78,37 @@ class BrowsePeekAndPurgeTest extends RedisDelayTestSupport {
     private static Exchange peek(ProducerTemplate producer, String uri, String id) {
         return producer.request(uri + (uri.contains("?") ? "&" : "?") + "operation=peek",
                 e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, id));
+    }
+
+    /**
+     * A message this node cannot read (stored by a newer node in a later envelope format, or damaged): browsing and
+     * peeking show it with its stored bytes as the body and its metadata, beside the messages the node reads.
+     */
+    @Test
+    void aMessageThisNodeCannotReadIsBrowsedAndPeekedWithItsStoredBytesBesideTheOthers() throws Exception {
+        CamelContext node = startContext();
+        ProducerTemplate producer = node.createProducerTemplate();
+        producer.sendBodyAndHeader("redis-delay:jobs?delay=1h", "readable", RedisDelayConstants.MESSAGE_ID, "old");
+        producer.sendBodyAndHeader("redis-delay:jobs?delay=2h", "from a newer node", RedisDelayConstants.MESSAGE_ID, "new");
+        RMap<byte[], byte[]> records = redis().getMap(key("jobs", "msg"), ByteArrayCodec.INSTANCE);
+        byte[] name = "new".getBytes(StandardCharsets.UTF_8);
+        byte[] record = records.get(name);
+        record[Wire.RECORD_HEAD_BYTES] = EnvelopeCodec.VERSION + 1;
+        records.put(name, record);
+
+        List<Exchange> browsed = node.getEndpoint("redis-delay:jobs", BrowsableEndpoint.class).getExchanges();
+        Exchange peeked = peek(producer, "redis-delay:jobs", "new");
+
+        assertThat(browsed).extracting(e -> e.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID))
+                .containsExactly("old", "new");
+        assertThat(browsed.get(0).getMessage().getBody()).isEqualTo("readable");
+        byte[] envelope = Arrays.copyOfRange(record, Wire.RECORD_HEAD_BYTES, record.length);
+        for (Exchange unreadable : List.of(browsed.get(1), peeked)) {
+            assertThat(unreadable.getException()).isNull();
+            assertThat(unreadable.getMessage().getBody()).isEqualTo(envelope);
+            assertThat(unreadable.getMessage().getHeaders()).containsEntry(RedisDelayConstants.STATE, "scheduled")
+                    .containsEntry(RedisDelayConstants.MESSAGE_ID, "new").containsKey(RedisDelayConstants.SCHEDULED_FOR);
+        }
     }
 
     @Test
