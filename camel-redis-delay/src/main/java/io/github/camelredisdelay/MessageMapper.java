@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.camelredisdelay.internal.CorruptEnvelopeException;
 import io.github.camelredisdelay.internal.DeadLetters;
@@ -72,6 +73,7 @@ final class MessageMapper {
     private final HeaderFilterStrategy headerFilter;
     private final String queue;
     private final Set<String> warnedHeaders = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean warnedUnreadable = new AtomicBoolean();
 
     MessageMapper(HeaderFilterStrategy headerFilter, String queue) {
         this.headerFilter = headerFilter;
@@ -175,13 +177,21 @@ final class MessageMapper {
     }
 
     /**
-     * Sets a peeked message's stored body and headers and its metadata on the exchange's message.
-     *
-     * @throws CorruptEnvelopeException when the stored envelope cannot be decoded
+     * Sets a peeked or browsed message's stored body and headers and its metadata on the exchange's message. One this
+     * node cannot read (a newer node's envelope format, a damaged record) gets its stored bytes as the body and no
+     * stored headers, and a WARN for the first of them: a browse lists it beside the others.
      */
     void populate(Exchange exchange, InspectedMessage inspected) {
         Message message = exchange.getMessage();
-        restore(exchange, message, inspected.envelope());
+        try {
+            restore(exchange, message, inspected.envelope());
+        } catch (CorruptEnvelopeException e) {
+            message.setBody(inspected.envelope());
+            (warnedUnreadable.compareAndSet(false, true) ? LOG.atWarn() : LOG.atDebug()).log(
+                    "Message {} of queue {} cannot be read by this node ({}): shown with its stored bytes as the body"
+                                                                                             + " (warned once per endpoint)",
+                    inspected.id(), inspected.queue(), e.getMessage());
+        }
         setMetadata(message, inspected.id(), inspected.queue(), inspected.dueAt(), inspected.scheduledAt(),
                 inspected.deliveryCount(),
                 inspected.failure() == null ? null : inspected.failure().lastError());
