@@ -201,6 +201,26 @@ class BadInputTest extends RedisDelayTestSupport {
         assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
     }
 
+    /** Text cut inside a character pair (by substring, say) would come back with '?' for the half it holds. */
+    @ParameterizedTest
+    @ValueSource(strings = { "emoji cut \uD83D", "\uDE00 cut" })
+    void aBodyThatIsNotValidUnicodeIsRejectedNamingWhereAndStoresNothing(String body) {
+        Exchange result = producer.send("redis-delay:orders", e -> e.getMessage().setBody(body));
+
+        assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("body")
+                .hasMessageContaining("queue orders").hasMessageContaining("unpaired UTF-16 surrogate at index");
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+    }
+
+    @Test
+    void aHeaderThatIsNotValidUnicodeIsRejectedNamingItAndStoresNothing() {
+        Exchange result = scheduleWithHeader("note", "x\uDE00");
+
+        assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("header note")
+                .hasMessageContaining("queue orders").hasMessageContaining("unpaired UTF-16 surrogate at index 1");
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+    }
+
     /**
      * 2025-11-26T00:00:00Z in epoch seconds, as milliseconds a time in January 1970 that would be due at once, and in
      * epoch microseconds (what Instant-to-micros code and some databases give), as milliseconds a time in the year
