@@ -29,6 +29,7 @@ import io.github.camelredisdelay.internal.Delivery;
 import io.github.camelredisdelay.internal.Envelope;
 import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.InspectedMessage;
+import io.github.camelredisdelay.internal.UnicodeText;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.NoTypeConversionAvailableException;
@@ -105,6 +106,28 @@ final class MessageMapper {
     }
 
     private Object storable(Exchange exchange, Object body, String what, String advice) {
+        Object stored = storableValue(exchange, body, what, advice);
+        if (stored instanceof String text) {
+            requireUnicode(text, what + " of type " + body.getClass().getName());
+        }
+        return stored;
+    }
+
+    /**
+     * Refuses text that UTF-8 cannot store as it is, naming {@code what} holds it: an unpaired surrogate would come
+     * back as '?'.
+     */
+    private void requireUnicode(String text, String what) {
+        int unpaired = UnicodeText.unpairedSurrogate(text);
+        if (unpaired >= 0) {
+            throw new IllegalArgumentException(
+                    what + " cannot be stored on queue " + queue + ": it holds an unpaired UTF-16 surrogate at index "
+                                               + unpaired + " (half of a character pair, as a substring may cut it),"
+                                               + " which would come back as '?'; text is stored as UTF-8");
+        }
+    }
+
+    private Object storableValue(Exchange exchange, Object body, String what, String advice) {
         if (body == null || body instanceof String || body instanceof byte[]) {
             return body;
         }
@@ -238,6 +261,9 @@ final class MessageMapper {
                 return;
             }
             if (EnvelopeCodec.isSupportedHeaderValue(value)) {
+                if (value instanceof String text) {
+                    requireUnicode(text, "The value of header " + name);
+                }
                 stored.put(name, value);
             } else if (warnedHeaders.add(name)) {
                 LOG.warn("Header {} of type {} is not stored on queue {}: only {} values are (warned once per header name)",

@@ -99,26 +99,13 @@ public final class MessageIds {
                     "Invalid message id of " + id.length() + " characters " + where + ": 1 to "
                                                + MAX_LENGTH + " characters are allowed");
         }
-        int unpaired = unpairedSurrogate(id);
+        int unpaired = UnicodeText.unpairedSurrogate(id);
         if (unpaired >= 0) {
             throw new IllegalArgumentException(
                     "Invalid message id " + where + ": it holds an unpaired UTF-16 surrogate at index " + unpaired
                                                + "; an id must be valid Unicode, as it is stored as UTF-8");
         }
         return id;
-    }
-
-    /** The index of the first surrogate in {@code text} that is not half of a pair, or -1. */
-    private static int unpairedSurrogate(String text) {
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
-                i++;
-            } else if (Character.isSurrogate(c)) {
-                return i;
-            }
-        }
-        return -1;
     }
 
     /**
