@@ -23,9 +23,10 @@
   not grow with every restart.
 
   Messages a stopping or suspended consumer handed back (hand-back.lua) are taken over first, from the pending list
-  of the group's consumer HANDED_BACK_CONSUMER, wherever they are in the group's. Then, for the rest of the count, one
-  call looks at a bounded stretch of the group's pending list (XAUTOCLAIM reads at most ten times the count), from the
-  cursor the previous call returned: expired leases behind many live ones are reached in later calls.
+  of the group's consumer HANDED_BACK_CONSUMER, wherever they are in the group's. Then, with room left in the count,
+  one entry whose lease expired, at most: one call looks at a bounded stretch of the group's pending list (at most ten
+  times the count) from the cursor the previous call returned, so expired leases behind many live ones are reached in
+  later calls.
 
   Includes: record.lua, ready-stream.lua
 
@@ -105,20 +106,32 @@ if #handedBackPage == count then
   return {start, result, handedBackCount, 1}
 end
 
+-- At most one entry whose lease expired: its consumer died with it, or hangs, maybe because of it. Taken over with
+-- others behind it, a message that kills every node routing it would count a delivery for each of them, never routed,
+-- on every node it kills, and take them to the dead-letter queue with it. One XAUTOCLAIM of COUNT 1 looks at ten
+-- entries at most, so up to the count of them look at the stretch one call of the whole count would.
 local rest = count - #result
-local claimed = rcall('XAUTOCLAIM', readyKey, group, consumer, minIdle, start, 'COUNT', rest)
-local cursor = claimed[1]
+local cursor = start
 local deleted = false
-for _, entry in ipairs(claimed[2]) do
-  if entry then
-    takeOver(entry)
-  else
-    -- Redis 6.2 returns an entry deleted while pending as nil, without its id, and keeps it pending (7.0 drops it)
-    deleted = true
+local taken = false
+for _ = 1, rest do
+  local claimed = rcall('XAUTOCLAIM', readyKey, group, consumer, minIdle, cursor, 'COUNT', 1)
+  cursor = claimed[1]
+  for _, entry in ipairs(claimed[2]) do
+    if entry then
+      takeOver(entry)
+      taken = true
+    else
+      -- Redis 6.2 returns an entry deleted while pending as nil, without its id, and keeps it pending (7.0 drops it)
+      deleted = true
+    end
+  end
+  if taken or cursor == '0-0' then
+    break
   end
 end
 if deleted then
-  -- the deleted entries are now this consumer's, in the stretch just looked at (at most ten times its count long):
+  -- the deleted entries are now this consumer's, in the stretch just looked at (at most ten times the count long):
   -- those the stream lacks
   local stop = cursor == '0-0' and '+' or '(' .. cursor
   for _, pending in ipairs(rcall('XPENDING', readyKey, group, start, stop, 10 * rest, consumer)) do
