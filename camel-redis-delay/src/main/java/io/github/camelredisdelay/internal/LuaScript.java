@@ -57,6 +57,7 @@ public enum LuaScript {
      */
     PEEK_ON_MASTER("peek.lua", RScript.Mode.READ_WRITE),
     PURGE("purge.lua", RScript.Mode.READ_WRITE),
+    PURGE_END("purge-end.lua", RScript.Mode.READ_WRITE),
     BROWSE("browse.lua", RScript.Mode.READ_ONLY),
     DEAD_LETTERS("dead-letters.lua", RScript.Mode.READ_ONLY),
     /**

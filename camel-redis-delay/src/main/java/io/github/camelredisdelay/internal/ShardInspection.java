@@ -105,6 +105,11 @@ public final class ShardInspection {
                 text(reply.get(3)), text(reply.get(4)));
     }
 
+    /** Ends a purge of this shard that failed part-way; see {@code purge-end.lua}. */
+    public void endFailedPurge() {
+        scripts.callAndWait("End of a failed purge", LuaScript.PURGE_END, Durability.NONE, RScript.ReturnType.LONG);
+    }
+
     /**
      * Lists at most {@code limit} messages of each state (in flight, ready, scheduled); with {@code newest}, at most
      * {@code limit} stream entries; see {@code browse.lua}.

@@ -183,11 +183,31 @@ public final class ShardedQueue {
         for (QueueShard shard : shards) {
             PurgeProgress progress = PurgeProgress.START;
             while (!progress.done()) {
-                progress = shard.inspection().purgeChunk(chunk, progress);
+                PurgeProgress before = progress;
+                try {
+                    progress = shard.inspection().purgeChunk(chunk, progress);
+                } catch (RuntimeException e) {
+                    if (before != PurgeProgress.START) {
+                        endFailedPurge(shard, e);
+                    }
+                    throw e;
+                }
             }
             removed += progress.removed();
         }
         return removed;
+    }
+
+    /**
+     * Ends a purge whose call after the first failed, so that its mark of a purge under way, which makes a failed
+     * delivery of an older message be removed rather than retried, does not hold for the minute until it lapses.
+     */
+    private static void endFailedPurge(QueueShard shard, RuntimeException failure) {
+        try {
+            shard.inspection().endFailedPurge();
+        } catch (RuntimeException e) {
+            failure.addSuppressed(e);
+        }
     }
 
     /** All messages of every shard, whatever their state. */
