@@ -377,6 +377,30 @@ class RedriveTest extends RedisDelayTestSupport {
     }
 
     /**
+     * A redrive that fails part-way (here its first copy reaches too few replicas; a connection blip or a failover ends
+     * one alike) lets go of the dead letters it claimed and did not get to, so a redrive asked again at once moves
+     * them.
+     */
+    @Test
+    void aRedriveAskedAgainAfterOneThatFailedMovesTheDeadLettersTheFailedOneDidNotGetTo() throws Exception {
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        producer.requestBody("redis-delay:jobs.dead?operation=scheduleBatch", List.of("j1", "j2", "j3"));
+
+        // the test server has no replica: the first copy is stored on the master, and the redrive fails
+        Exchange failed = producer.request("redis-delay:jobs?operation=redrive&syncReplicas=1&syncTimeout=200", e -> {
+        });
+        assertThat(failed.getException()).isInstanceOf(NotReplicatedException.class);
+        assertThat(redis().getMap(key("jobs", "msg")).size()).as("copied back before the failure").isEqualTo(1);
+
+        Object moved = producer.requestBody("redis-delay:jobs?operation=redrive", (Object) null);
+
+        assertThat(moved).isEqualTo(2L);
+        assertThat(redis().getMap(key("jobs", "msg")).size()).isEqualTo(3);
+        assertThat(redis().getMap(key("jobs.dead", "msg")).size()).as("the dead letter whose copy failed, still claimed")
+                .isEqualTo(1);
+    }
+
+    /**
      * A redrive in a route fed by a queue carries the delivered message's id: with a limit beside it, the one would
      * drop the other, so it fails naming both, and moves nothing.
      */
