@@ -97,6 +97,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint
 
     private ShardedQueue queue;
     private ShardedQueue deadLetterQueue;
+    /** The dead-letter queue a consumer of the queue names, when this endpoint names none and its default is not it. */
+    private volatile ShardedQueue otherDeadLetters;
     private MessageMapper messageMapper;
     private List<Long> retryDelays;
     private List<String> transferKeys = List.of();
@@ -178,6 +180,23 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         }
     }
 
+    /**
+     * The dead-letter queue of this name as this endpoint writes it: with its shard count and its waits for replicas
+     * ({@code syncReplicas}), whichever endpoint of the queue told the name.
+     */
+    private ShardedQueue deadLetterQueueNamed(
+            String name, ShardedQueue own, ConnectedClient client, WriteSync sync, Executor completer) {
+        if (name.equals(own.name())) {
+            return own;
+        }
+        ShardedQueue named = otherDeadLetters;
+        if (named == null || !named.name().equals(name)) {
+            named = ShardedQueue.of(client, configuration.getKeyPrefix(), name, configuration.getShards(), sync, completer);
+            otherDeadLetters = named;
+        }
+        return named;
+    }
+
     @Override
     protected void doInit() throws Exception {
         if (configuration.isAddressSet() || configuration.getRedissonConfig() != null) {
@@ -234,11 +253,14 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         statisticsKey = statsKey;
         // an endpoint refused for its shards (found by the check below) may have started first: not the one counted
         shared.countQueueOf(started, this::queueProblem);
-        // an endpoint that names no dead-letter queue (a producer's, an operator's) uses the one its consumer names
+        otherDeadLetters = null;
+        // an endpoint that names no dead-letter queue (a producer's, an operator's) uses the one its consumer names,
+        // with its own shard count and waits for replicas, as its own writes
         admin = new QueueAdmin(
                 queue, namesDeadLetterQueue()
                         ? () -> startedDeadLetters
-                        : shared::deadLetterQueue);
+                        : () -> deadLetterQueueNamed(shared.deadLetterQueue().name(), startedDeadLetters, client, sync,
+                                completer));
         WakeChannels wake = component.acquireWakeChannels(wakeKey,
                 () -> new WakeChannels(client, configuration.getKeyPrefix(), connectionShares.transfer()));
         wakeChannels = wake;

@@ -258,14 +258,34 @@ public final class Redrive {
             candidates.put(entry.entryId(), new Candidate(entry, id, stored));
         }
         Set<ReadyEntry> moved = new HashSet<>();
-        for (ReadyEntry claimed : source.inspection().claimForRedrive(
-                candidates.values().stream().map(Candidate::entry).toList(), token, CLAIM_MS)) {
-            if (moveClaimed(source, candidates.get(claimed.entryId()), due)) {
-                moved.add(claimed);
+        List<ReadyEntry> claimed
+                = source.inspection().claimForRedrive(candidates.values().stream().map(Candidate::entry).toList(), token,
+                        CLAIM_MS);
+        for (int i = 0; i < claimed.size(); i++) {
+            try {
+                if (moveClaimed(source, candidates.get(claimed.get(i).entryId()), due)) {
+                    moved.add(claimed.get(i));
+                }
+            } catch (RuntimeException e) {
+                releaseClaims(source, claimed.subList(i + 1, claimed.size()), e);
+                throw e;
             }
         }
         source.inspection().returnToDueSet(readable.stream().filter(entry -> !moved.contains(entry)).toList(), dueOf);
         return new PageOutcome(moved.size(), ofOtherQueues);
+    }
+
+    /**
+     * Lets go of the claims of dead letters this redrive claimed and did not copy, as it failed before it got to them:
+     * held until they lapse, they would keep a redrive asked again at once from moving them for a minute. The one whose
+     * copy failed keeps its claim: it may be in the queue already.
+     */
+    private void releaseClaims(QueueShard source, List<ReadyEntry> notCopied, RuntimeException failure) {
+        try {
+            notCopied.forEach(entry -> source.inspection().releaseRedriveClaim(entry, token));
+        } catch (RuntimeException e) {
+            failure.addSuppressed(e);
+        }
     }
 
     /**
