@@ -42,6 +42,33 @@ class ShardedOperatorToolsTest extends RedisDelayTestSupport {
                 .mapToLong(key -> redis().getMap(key, StringCodec.INSTANCE).size()).sum();
     }
 
+    /**
+     * A node whose first endpoint of a queue had the wrong shard count (refused) and whose later endpoint has the right
+     * one: that endpoint's peek and redrive read the dead-letter queue in its own count, every shard of it.
+     */
+    @Test
+    void anEndpointWithTheRightCountReadsTheDeadLetterQueueInItsOwnCountAfterARefusedOneStartedFirst() throws Exception {
+        startFailingConsumers("boom", SHARDED + "&maxDeliveries=1");
+        List<String> ids = IntStream.range(0, 6).mapToObj(i -> "order-" + i).toList();
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        await().atMost(Duration.ofSeconds(10)).until(() -> "3".equals(
+                redis().getMap(keyPrefix + ":{orders}:shards", StringCodec.INSTANCE).get("count")));
+        // this node's first use of the queue forgets shards: refused, as documented
+        assertThat(producer.send("redis-delay:orders?operation=stats", e -> {
+        }).getException()).hasMessageContaining("this endpoint has shards=1");
+
+        ids.forEach(id -> producer.sendBodyAndHeader(SHARDED, id, RedisDelayConstants.MESSAGE_ID, id));
+        await().atMost(Duration.ofSeconds(15)).until(() -> recordsInRedis("orders.dead") == ids.size());
+
+        List<Object> states = ids.stream().map(id -> producer.request(SHARDED + "&operation=peek",
+                e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, id)).getMessage()
+                .getHeader(RedisDelayConstants.STATE)).toList();
+        Object moved = producer.requestBody(SHARDED + "&operation=redrive", (Object) null);
+
+        assertThat(states).containsOnly("dead");
+        assertThat(moved).isEqualTo(6L);
+    }
+
     @Test
     void anEndpointRefusedForItsShardCountDoesNotMakeTheQueuesStatisticsCountOneShard() throws Exception {
         // the queue is stored in 3 shards, 30 messages an hour ahead
