@@ -303,12 +303,19 @@ public final class Redrive {
             source.inspection().releaseRedriveClaim(entry, token);
             return false;
         }
-        if (!source.inspection().discard(entry)) {
+        ShardInspection.Discarded discarded = source.inspection().discard(entry);
+        if (discarded == ShardInspection.Discarded.IN_FLIGHT) {
             // a consumer of the dead-letter queue fetched it between the listing and now
             LOG.warn("Dead letter {} of queue {} was copied back to queue {}, but a consumer of the dead-letter queue "
                      + "fetched it meanwhile: both have it now",
                     entry.messageId(), source.name(), target.name());
             return false;
+        }
+        if (discarded == ShardInspection.Discarded.GONE) {
+            // moved all the same: the copy is in the queue
+            LOG.warn("Dead letter {} of queue {} was copied back to queue {}, but had left the dead-letter queue meanwhile "
+                     + "(purged, or settled by a consumer of the dead-letter queue, which then had it too)",
+                    entry.messageId(), source.name(), target.name());
         }
         return true;
     }

@@ -191,16 +191,24 @@ public final class ShardInspection {
                 Durability.REQUIRED, RScript.ReturnType.LONG, args.toArray());
     }
 
+    /** What {@link #discard} found of a ready entry copied elsewhere. */
+    public enum Discarded {
+        /** Removed, with its record while that was the version the entry held. */
+        REMOVED,
+        /** Left to the consumer that fetched it meanwhile. */
+        IN_FLIGHT,
+        /** Gone already: purged, or settled by a consumer, meanwhile. */
+        GONE
+    }
+
     /**
      * Removes a ready entry copied elsewhere, with its record while that is the version the entry holds; see
      * {@code discard.lua}.
-     *
-     * @return {@code true} when removed; {@code false} when gone or fetched by a consumer meanwhile
      */
-    public boolean discard(ReadyEntry entry) {
-        Long removed = scripts.callAndWait("Removal of redriven message " + entry.messageId(), LuaScript.DISCARD,
+    public Discarded discard(ReadyEntry entry) {
+        Long outcome = scripts.callAndWait("Removal of redriven message " + entry.messageId(), LuaScript.DISCARD,
                 Durability.REQUIRED, RScript.ReturnType.LONG, bytes(entry.entryId()), bytes(entry.messageId()),
                 StoredRecord.version(entry.record()));
-        return removed == 1;
+        return Discarded.values()[outcome.intValue()];
     }
 }

@@ -31,17 +31,18 @@
   dead letter, and an entry gone or in flight is no redrive's to claim any more (its consumer settles it without
   knowing of claims).
 
-  Returns 1 when the entry was removed, 0 when it is gone or in flight
+  Returns 0 when the entry was removed, 1 when it is in flight, 2 when it is gone (purged, or settled by a consumer)
+  (ShardInspection.Discarded, in order)
 ]]
 local entryId, id, version = ARGV[3], ARGV[4], ARGV[5]
 rcall('HDEL', redriveClaimsKey, entryId)
 if #rcall('XRANGE', readyKey, entryId, entryId) == 0 then
-  return 0
+  return 2
 end
 local pending = groupCall('XPENDING', readyKey, group, entryId, entryId, 1)
 if pending and #pending > 0 then
   if inFlight(pending[1]) then
-    return 0
+    return 1
   end
   rcall('XACK', readyKey, group, entryId)
 end
@@ -50,4 +51,4 @@ if isVersion(rcall('HGET', msgKey, id), version) then
   rcall('HDEL', msgKey, id)
   rcall('HDEL', failKey, id)
 end
-return 1
+return 0
