@@ -321,7 +321,9 @@ public class RedisDelayEndpoint extends DefaultEndpoint
      */
     private String deadLetteringRole() {
         return "Its consumer dead-letters to queue " + deadLetterQueue.name()
-               + ", in this endpoint's shards (set the count below, or name another deadLetterQueue): ";
+               + ", in this endpoint's shards (set the count below; or, to change the queue's count, empty "
+               + deadLetterQueue.name() + " first with a redrive or purge at its old count; or name another "
+               + "deadLetterQueue): ";
     }
 
     /**
