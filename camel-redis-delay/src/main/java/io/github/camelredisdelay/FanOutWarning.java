@@ -39,11 +39,12 @@ final class FanOutWarning {
     }
 
     /**
-     * @param keptOut the schedule stored nothing: the queue holds a message with the id
-     * @param redelay the schedule re-delayed the exchange's own delivery, in place of what was stored under the id
+     * @param keptOut  the schedule stored nothing: the queue holds a message with the id
+     * @param replaced the schedule stored its message in place of one stored under the id ({@code onDuplicate=replace})
+     * @param redelay  the schedule re-delayed the exchange's own delivery, in place of what was stored under the id
      */
-    void afterSchedule(Exchange exchange, String id, boolean keptOut, boolean redelay) {
-        if (!keptOut && !redelay) {
+    void afterSchedule(Exchange exchange, String id, boolean keptOut, boolean replaced, boolean redelay) {
+        if (!keptOut && !replaced && !redelay) {
             return;
         }
         Part part = Part.of(exchange);
@@ -57,9 +58,9 @@ final class FanOutWarning {
                  + "message. Give each part an id of its own, e.g. {}, or remove the header for a new one each (warned "
                  + "once per endpoint)",
                 id, queue, part.noun(), part.index(), part.kind(), part.property(),
-                keptOut
-                        ? "was kept out as a duplicate: the queue holds a message with that id"
-                        : "replaced the part stored before it: it re-delays the delivered message under its id",
+                keptOut ? "was kept out as a duplicate: the queue holds a message with that id"
+                        : redelay ? "replaced the part stored before it: it re-delays the delivered message under its id"
+                        : "replaced the message stored before it under that id (onDuplicate=replace)",
                 RedisDelayConstants.MESSAGE_ID, recipe);
     }
 

@@ -237,7 +237,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             }
             message.setHeader(RedisDelayConstants.DUPLICATE, !stored);
             setScheduledFor(message, result);
-            fanOutWarning.afterSchedule(exchange, id, !stored, redelay);
+            fanOutWarning.afterSchedule(exchange, id, !stored, result.replaced(), redelay);
         }
     }
 

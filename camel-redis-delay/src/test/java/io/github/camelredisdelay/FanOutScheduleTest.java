@@ -81,6 +81,23 @@ class FanOutScheduleTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void partsOfADeliveredMessageSplitIntoAnotherQueueReplacingEachOtherAreNamedInOneWarning() throws Exception {
+        try (LogLines log = LogLines.of(RedisDelayProducer.class)) {
+            node(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("redis-delay:orders").split(body().tokenize(","))
+                            .to("redis-delay:items?delay=1h&onDuplicate=replace");
+                }
+            }).sendBody("redis-delay:orders", "a,b,c");
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> !warnings(log).isEmpty());
+            assertThat(warnings(log)).singleElement().asString().contains("queue items", "part 1 of a split",
+                    "replaced the message stored before it under that id (onDuplicate=replace)", "CamelSplitIndex");
+        }
+    }
+
+    @Test
     void partsOfADeliveredMessageSplitBackIntoItsQueueReplacingEachOtherAreNamedInOneWarning() throws Exception {
         try (LogLines log = LogLines.of(RedisDelayProducer.class)) {
             node(new RouteBuilder() {

@@ -31,6 +31,8 @@ public record ScheduleResult(Status status, long dueAt, long now) {
     public enum Status {
         /** Stored with the due time. */
         SCHEDULED(Wire.STATUS_SCHEDULED),
+        /** Stored with the due time in place of an existing message with the id ({@code onDuplicate=replace}). */
+        REPLACED(Wire.STATUS_REPLACED),
         /** Nothing changed: an existing message with the id was kept, or a reschedule found no scheduled message. */
         UNCHANGED(Wire.STATUS_KEPT),
         /** The id exists and {@code onDuplicate} is {@code fail}; nothing changed. */
@@ -57,9 +59,14 @@ public record ScheduleResult(Status status, long dueAt, long now) {
         }
     }
 
-    /** {@code true} when the message was stored with {@link #dueAt}. */
+    /** {@code true} when the message was stored with {@link #dueAt}, in place of another or not. */
     public boolean scheduled() {
-        return status == Status.SCHEDULED;
+        return status == Status.SCHEDULED || status == Status.REPLACED;
+    }
+
+    /** {@code true} when the message was stored in place of an existing message with its id. */
+    public boolean replaced() {
+        return status == Status.REPLACED;
     }
 
     /**

@@ -37,6 +37,7 @@ public final class Wire {
     public static final int STATUS_SCHEDULED = 1;
     public static final int STATUS_DUPLICATE = 2;
     public static final int STATUS_DUE_OVERFLOW = 3;
+    public static final int STATUS_REPLACED = 4;
 
     /** Statuses of {@code retry.lua}. */
     public static final int RETRY_NOT_PENDING = 0;

@@ -38,6 +38,8 @@
 
   Returns {now, status, dueAt, status, dueAt, ...}: a status and due time per message, in order (wire.lua)
     STATUS_SCHEDULED:    stored; dueAt is the stored due time
+    STATUS_REPLACED:     stored in place of the existing message with this id (onDuplicate "replace"); dueAt as for
+                         STATUS_SCHEDULED
     STATUS_KEPT:         kept the existing message with this id; dueAt is its due time, or -1 once it is ready or
                          in flight
     STATUS_DUPLICATE:    on duplicate "fail" and the id exists; dueAt as for STATUS_KEPT
@@ -58,6 +60,7 @@ local function schedule(id, envelope, dueAt, onDuplicate)
   if foreign then
     return foreign
   end
+  local status = STATUS_SCHEDULED
   if added == 0 then
     local existing = rcall('HGET', msgKey, id)
     local existingDue = isRecord(existing) and dueOfRecord(existing)
@@ -74,10 +77,11 @@ local function schedule(id, envelope, dueAt, onDuplicate)
     if existingDue then
       removeDue(dueKey, id, existingDue)
       record = recordOf(envelope, now, dueAt, nextGeneration(existing))
+      status = STATUS_REPLACED
     end
     rcall('HSET', msgKey, id, record)
   end
-  return STATUS_SCHEDULED, dueAt, makeDue(dueKey, readyKey, id, record, dueAt, now)
+  return status, dueAt, makeDue(dueKey, readyKey, id, record, dueAt, now)
 end
 
 -- The due time of each message (nil: overflowing), in order
@@ -146,7 +150,7 @@ for k = 1, messages do
   end
   reply[#reply + 1] = status
   reply[#reply + 1] = dueAt
-  if status == STATUS_SCHEDULED and dueAt > now and (not earliest or dueAt < earliest) then
+  if (status == STATUS_SCHEDULED or status == STATUS_REPLACED) and dueAt > now and (not earliest or dueAt < earliest) then
     earliest, earliestBucket = dueAt, firstBucket
   end
 end
@@ -155,7 +159,7 @@ if earliest then
 end
 
 for i = 2, #reply, 2 do
-  if reply[i] == STATUS_SCHEDULED and reply[i + 1] <= now then
+  if (reply[i] == STATUS_SCHEDULED or reply[i] == STATUS_REPLACED) and reply[i + 1] <= now then
     rcall('PUBLISH', wake, WAKE_READY)
     break
   end

@@ -32,6 +32,7 @@ local STATUS_KEPT = 0
 local STATUS_SCHEDULED = 1
 local STATUS_DUPLICATE = 2
 local STATUS_DUE_OVERFLOW = 3
+local STATUS_REPLACED = 4
 -- statuses of retry.lua
 local RETRY_NOT_PENDING = 0
 local RETRY_SCHEDULED = 1

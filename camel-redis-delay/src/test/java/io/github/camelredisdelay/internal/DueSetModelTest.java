@@ -375,7 +375,7 @@ class DueSetModelTest extends RedisDelayTestSupport {
         for (int i = 0; i < requests.size(); i++) {
             ScheduleRequest request = requests.get(i);
             Expected expected = applySchedule(request, now);
-            if (expected.status == ScheduleResult.Status.SCHEDULED) {
+            if (stores(expected.status)) {
                 if (expected.dueAt > now) {
                     earliestOfCall = earliestOfCall == null ? expected.dueAt : Math.min(earliestOfCall, expected.dueAt);
                 } else {
@@ -430,7 +430,7 @@ class DueSetModelTest extends RedisDelayTestSupport {
                 expected = applySchedule(request, result.now());
                 assertThat(result.status()).as(description).isEqualTo(expected.status);
                 assertThat(result.dueAt()).as(description).isEqualTo(expected.dueAt);
-                boolean scheduledNow = expected.status == ScheduleResult.Status.SCHEDULED;
+                boolean scheduledNow = stores(expected.status);
                 boolean future = scheduledNow && expected.dueAt > result.now();
                 expectWakeUps(earliestBefore, future ? expected.dueAt : null, scheduledNow && !future);
             }
@@ -444,7 +444,7 @@ class DueSetModelTest extends RedisDelayTestSupport {
     /** What schedule.lua does with one message, applied to the model; now is the reply's (a past due time is now). */
     private Expected applySchedule(ScheduleRequest request, long now) {
         Expected expected = expect(request, now);
-        if (expected.status == ScheduleResult.Status.SCHEDULED) {
+        if (stores(expected.status)) {
             String id = request.id();
             scheduled.remove(id);
             stored.add(id);
@@ -471,7 +471,14 @@ class DueSetModelTest extends RedisDelayTestSupport {
                             : ScheduleResult.Status.UNCHANGED,
                     existing == null ? -1 : existing);
         }
-        return new Expected(ScheduleResult.Status.SCHEDULED, Math.max(dueAt, now));
+        return new Expected(
+                stored.contains(id) ? ScheduleResult.Status.REPLACED : ScheduleResult.Status.SCHEDULED,
+                Math.max(dueAt, now));
+    }
+
+    /** Whether a schedule of this outcome stored its message. */
+    private static boolean stores(ScheduleResult.Status status) {
+        return status == ScheduleResult.Status.SCHEDULED || status == ScheduleResult.Status.REPLACED;
     }
 
     private String cancel() {

@@ -92,6 +92,7 @@ class WireTest {
     private static long codeOf(ScheduleResult.Status status) {
         return switch (status) {
             case SCHEDULED -> Wire.STATUS_SCHEDULED;
+            case REPLACED -> Wire.STATUS_REPLACED;
             case UNCHANGED -> Wire.STATUS_KEPT;
             case DUPLICATE -> Wire.STATUS_DUPLICATE;
             case DUE_OVERFLOW -> Wire.STATUS_DUE_OVERFLOW;
