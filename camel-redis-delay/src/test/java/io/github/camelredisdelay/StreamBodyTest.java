@@ -16,6 +16,8 @@
 package io.github.camelredisdelay;
 
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -99,5 +101,74 @@ class StreamBodyTest extends RedisDelayTestSupport {
         List<Exchange> stored = node.getEndpoint("redis-delay:orders", BrowsableEndpoint.class).getExchanges();
         assertThat(stored).as("the redelivery used the id the first try stored under").hasSize(1);
         assertThat(stored.get(0).getMessage().getBody(String.class)).isEqualTo("order-1");
+    }
+
+    /**
+     * A batch of streams whose first try fails in Redis (its message hash holds another kind of value, which the
+     * redelivery's onRedelivery step removes): the redelivery stores what the first try read of each stream.
+     */
+    @Test
+    void aRedeliveredBatchOfStreamsStoresEachStreamsBytes() throws Exception {
+        CamelContext node = withoutStreamCaching(new RouteBuilder() {
+            @Override
+            public void configure() {
+                onException(Exception.class).maximumRedeliveries(1).redeliveryDelay(0)
+                        .onRedelivery(e -> redis().getKeys().delete(key("orders", "msg")));
+                from("direct:batch").to("redis-delay:orders?operation=scheduleBatch&delay=1h");
+            }
+        });
+        redis().getBucket(key("orders", "msg")).set("not a hash");
+
+        Exchange done = node.createProducerTemplate().send("direct:batch", e -> e.getMessage().setBody(
+                List.of(new ByteArrayInputStream(bytes("first")), new ByteArrayInputStream(bytes("second")))));
+
+        assertThat(done.getException()).isNull();
+        List<String> stored = node.getEndpoint("redis-delay:orders", BrowsableEndpoint.class).getExchanges().stream()
+                .map(e -> new String(e.getMessage().getBody(byte[].class), StandardCharsets.UTF_8)).toList();
+        assertThat(stored).containsExactlyInAnyOrder("first", "second");
+    }
+
+    /**
+     * A batch whose first try fails reading one of its streams: the streams before it are read, so a redelivery cannot
+     * store the batch whole; it fails, naming why, and stores nothing.
+     */
+    @Test
+    void aRedeliveredBatchWhoseStreamFailedWhileReadFailsAndStoresNothing() throws Exception {
+        CamelContext node = withoutStreamCaching(new RouteBuilder() {
+            @Override
+            public void configure() {
+                onException(Exception.class).maximumRedeliveries(1).redeliveryDelay(0);
+                from("direct:batch").to("redis-delay:orders?operation=scheduleBatch&delay=1h");
+            }
+        });
+
+        Exchange done = node.createProducerTemplate().send("direct:batch", e -> e.getMessage().setBody(
+                List.of(new ByteArrayInputStream(bytes("first")), new BrokenOnceStream("second"))));
+
+        assertThat(done.getException()).hasMessageContaining("could be read only once");
+        assertThat(redis().getMap(key("orders", "msg")).isExists()).isFalse();
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A stream whose first read fails, as one whose connection broke, and that then serves its text. */
+    private static final class BrokenOnceStream extends InputStream {
+        private final InputStream text;
+        private boolean failed;
+
+        BrokenOnceStream(String text) {
+            this.text = new ByteArrayInputStream(bytes(text));
+        }
+
+        @Override
+        public int read() throws IOException {
+            if (!failed) {
+                failed = true;
+                throw new IOException("connection reset");
+            }
+            return text.read();
+        }
     }
 }
