@@ -71,6 +71,11 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
      * The exchange property that holds the {@link ReadBody} of a schedule or batch on this queue until it is stored.
      */
     private final String readBodyProperty;
+    /**
+     * The exchange property that holds the {@link ReadBody} of a batch's elements as they are stored, when some can be
+     * read only once, until the batch is stored.
+     */
+    private final String readElementsProperty;
     private final FanOutWarning fanOutWarning;
     private Runnable unregisterHealthCheck;
 
@@ -79,6 +84,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         this.endpoint = endpoint;
         this.unconfirmedIdsProperty = "CamelRedisDelayUnconfirmedIds:" + endpoint.getQueueName();
         this.readBodyProperty = "CamelRedisDelayReadBody:" + endpoint.getQueueName();
+        this.readElementsProperty = "CamelRedisDelayReadElements:" + endpoint.getQueueName();
         this.fanOutWarning = new FanOutWarning(endpoint.getQueueName());
     }
 
@@ -250,7 +256,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         if (!(body instanceof InputStream || body instanceof Reader) || body instanceof StreamCache) {
             return endpoint.messageMapper().storableBody(exchange, body);
         }
-        byte[] bytes = readOnce(exchange, body, RedisDelayOperation.schedule,
+        byte[] bytes = readOnce(exchange, body, RedisDelayOperation.schedule, readBodyProperty,
                 () -> (byte[]) endpoint.messageMapper().storableBody(exchange, body));
         exchange.getMessage().setBody(body instanceof Reader
                 ? new ReaderCache(new String(bytes, Charset.forName(ExchangeHelper.getCharsetName(exchange))))
@@ -266,16 +272,16 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
      * @throws IllegalStateException when an earlier try of the exchange failed reading the body
      */
     @SuppressWarnings("unchecked")
-    private <T> T readOnce(Exchange exchange, Object body, RedisDelayOperation operation, Supplier<T> read) {
-        ReadBody kept = exchange.getProperty(readBodyProperty, ReadBody.class);
+    private <T> T readOnce(Exchange exchange, Object body, RedisDelayOperation operation, String property, Supplier<T> read) {
+        ReadBody kept = exchange.getProperty(property, ReadBody.class);
         if (kept == null || kept.body() != body) {
             try {
                 kept = new ReadBody(body, read.get(), null);
             } catch (RuntimeException e) {
-                exchange.setProperty(readBodyProperty, new ReadBody(body, null, e));
+                exchange.setProperty(property, new ReadBody(body, null, e));
                 throw e;
             }
-            exchange.setProperty(readBodyProperty, kept);
+            exchange.setProperty(property, kept);
         }
         if (kept.failure() != null) {
             throw new IllegalStateException(
@@ -337,11 +343,34 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         if (body instanceof Collection || body.getClass().isArray()) {
             return ObjectHelper.createIterable(body);
         }
-        return readOnce(exchange, body, RedisDelayOperation.scheduleBatch, () -> {
+        return readOnce(exchange, body, RedisDelayOperation.scheduleBatch, readBodyProperty, () -> {
             List<Object> elements = new ArrayList<>();
             ObjectHelper.createIterable(body).forEach(elements::add);
             return elements;
         });
+    }
+
+    /**
+     * The elements of a batch as they are stored. When some can be read only once (an {@code InputStream} or
+     * {@code Reader} that is not stream-cached), they are all {@linkplain #readOnce read once} per exchange: Camel's
+     * redelivery of a failed try restores the very elements, those already read included.
+     */
+    private List<Object> storedElements(Exchange exchange, Iterable<?> elements, MessageMapper mapper) {
+        Supplier<List<Object>> convert = () -> {
+            List<Object> stored = new ArrayList<>();
+            for (Object element : elements) {
+                stored.add(mapper.storableElement(exchange, element, stored.size()));
+            }
+            return stored;
+        };
+        boolean oneShot = false;
+        for (Object element : elements) {
+            oneShot |= (element instanceof InputStream || element instanceof Reader) && !(element instanceof StreamCache);
+        }
+        return oneShot
+                ? readOnce(exchange, exchange.getMessage().getBody(), RedisDelayOperation.scheduleBatch, readElementsProperty,
+                        convert)
+                : convert.get();
     }
 
     private void scheduleBatch(Exchange exchange) {
@@ -356,12 +385,11 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         List<BatchCall> calls = new ArrayList<>();
         Map<QueueShard, BatchCall> filling = new LinkedHashMap<>();
         List<String> ids = new ArrayList<>();
-        for (Object item : batchElements(exchange)) {
+        for (Object item : storedElements(exchange, batchElements(exchange), mapper)) {
             String id
                     = unconfirmed != null && ids.size() < unconfirmed.size() ? unconfirmed.get(ids.size()) : MessageIds.next();
             QueueShard shard = queue().forMessage(id);
-            byte[] envelope
-                    = EnvelopeCodec.encode(new Envelope(mapper.storableElement(exchange, item, ids.size()), headers));
+            byte[] envelope = EnvelopeCodec.encode(new Envelope(item, headers));
             BatchCall call = filling.get(shard);
             if (call != null && !call.fits(envelope.length)) {
                 calls.add(filling.remove(shard));
@@ -382,6 +410,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         }
         exchange.removeProperty(unconfirmedIdsProperty);
         exchange.removeProperty(readBodyProperty);
+        exchange.removeProperty(readElementsProperty);
         // once, when every call succeeded: a redelivered batch stores what a failed try did not
         endpoint.statistics().events().scheduled(ids.size());
         Message message = exchange.getMessage();
