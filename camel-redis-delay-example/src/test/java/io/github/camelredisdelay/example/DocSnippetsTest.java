@@ -74,7 +74,9 @@ class DocSnippetsTest {
         }
     }
 
+    /** The input and outputs; a data format (of a marshal step) by its class, as it has no text of its own. */
     private static String describe(RouteDefinition route) {
-        return route.getInput().getEndpointUri() + " -> " + route.getOutputs().stream().map(Object::toString).toList();
+        return route.getInput().getEndpointUri() + " -> "
+               + route.getOutputs().stream().map(output -> output.toString().replaceAll("@[0-9a-f]+\\]", "]")).toList();
     }
 }
