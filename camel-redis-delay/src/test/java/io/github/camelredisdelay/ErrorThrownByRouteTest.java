@@ -66,4 +66,36 @@ class ErrorThrownByRouteTest extends RedisDelayTestSupport {
         assertThat(deliveries.get(1).getHeader(RedisDelayConstants.LAST_ERROR)).asString()
                 .contains("StackOverflowError").contains("poison");
     }
+
+    /**
+     * With {@code bridgeErrorHandler=true} (meant for failures before a message exists, which the consumer bridges to
+     * the route's error handler), an {@code Error} thrown by the route is the message's failure all the same: retried
+     * by the queue, not routed once more through the route's error handler with a text in place of its body.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { "asyncConsumer=false", "asyncConsumer=true", "consumerType=polling&pollInterval=100" })
+    void anErrorThrownByTheRouteIsNotBridgedToTheRoutesErrorHandler(String consumer) throws Exception {
+        List<Message> deadLettered = new CopyOnWriteArrayList<>();
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                errorHandler(deadLetterChannel("direct:dead"));
+                from("direct:dead").process(e -> deadLettered.add(e.getMessage().copy()));
+                from("redis-delay:jobs?bridgeErrorHandler=true&retrySchedule=50&visibilityTimeout=20s&" + consumer)
+                        .process(e -> deliveries.add(e.getMessage().copy()))
+                        .process(e -> {
+                            if (deliveries.size() == 1) {
+                                throw new StackOverflowError("poison");
+                            }
+                        });
+            }
+        }).createProducerTemplate();
+
+        producer.sendBodyAndHeader("redis-delay:jobs", "job-1", RedisDelayConstants.MESSAGE_ID, "job-1");
+
+        await("job-1 retried on its retrySchedule").atMost(Duration.ofSeconds(5)).until(() -> deliveries.size() >= 2);
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("jobs", "msg")).isEmpty());
+        assertThat(deliveries).extracting(Message::getBody).containsExactly("job-1", "job-1");
+        assertThat(deadLettered).as("exchanges the route's dead letter channel got").isEmpty();
+    }
 }
