@@ -44,7 +44,10 @@ import io.github.camelredisdelay.internal.SilentRedis;
 import io.github.camelredisdelay.internal.WakeChannels;
 import io.github.camelredisdelay.internal.WakeListener;
 import org.apache.camel.Exchange;
+import org.apache.camel.spi.ExceptionHandler;
+import org.apache.camel.support.BridgeExceptionHandlerToErrorHandler;
 import org.apache.camel.support.DefaultConsumer;
+import org.apache.camel.support.LoggingExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -439,11 +442,19 @@ final class Deliverer {
         }
     }
 
-    /** Reports what routing threw past Camel's error handling, and marks the exchange failed. */
+    /**
+     * Reports what routing threw past Camel's error handling, and marks the exchange failed, which settles it as the
+     * message's failure. Not through the bridge to the route's error handler ({@code bridgeErrorHandler}), which is for
+     * failures before a message exists: it would route the delivered exchange again, with this text as its body.
+     */
     private void routingFailed(Delivery delivery, Exchange exchange, DefaultConsumer consumer, Throwable e) {
         exchange.setException(e);
-        consumer.getExceptionHandler().handleException(
-                "Error processing message " + delivery.messageId() + " of queue " + queue.name(), exchange, e);
+        ExceptionHandler handler = consumer.getExceptionHandler();
+        if (handler instanceof BridgeExceptionHandlerToErrorHandler) {
+            handler = new LoggingExceptionHandler(consumer.getEndpoint().getCamelContext(), consumer.getClass());
+        }
+        handler.handleException("Error processing message " + delivery.messageId() + " of queue " + queue.name(), exchange,
+                e);
     }
 
     /** Settles what the exchange left unsettled, and gives the exchange back. */
