@@ -23,8 +23,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.CamelContext;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.console.DevConsole;
+import org.apache.camel.console.DevConsoleResolver;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.stream.StreamMessageId;
 
@@ -90,5 +93,31 @@ class SharedDeadLetterQueueTest extends RedisDelayTestSupport {
                 e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "n-1")).getMessage();
         assertThat(back.getBody()).isEqualTo("n-1 by email");
         assertThat(back.getHeader(RedisDelayConstants.STATE)).isEqualTo("scheduled");
+    }
+
+    /**
+     * Under each queue that shares a dead-letter queue, the dev console lists that queue's own newest dead letters, as
+     * its peek and redrive take them, not another queue's.
+     */
+    @Test
+    void theDevConsoleListsUnderEachQueueItsOwnNewestDeadLetters() throws Exception {
+        String options = "?maxDeliveries=1&deadLetterQueue=all.dead";
+        CamelContext node = startFailingConsumers("shop down", "redis-delay:a" + options, "redis-delay:b" + options);
+        ProducerTemplate producer = node.createProducerTemplate();
+        producer.sendBodyAndHeader("redis-delay:a", "a's", RedisDelayConstants.MESSAGE_ID, "of-a");
+        producer.sendBodyAndHeader("redis-delay:b", "b's", RedisDelayConstants.MESSAGE_ID, "of-b");
+        await().atMost(Duration.ofSeconds(10)).until(() -> redis().getStream(key("all.dead", "ready")).size() == 2);
+
+        DevConsole console
+                = node.getCamelContextExtension().getContextPlugin(DevConsoleResolver.class).resolveDevConsole("redis-delay");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> queues
+                = (List<Map<String, Object>>) ((Map<String, Object>) console.call(DevConsole.MediaType.JSON)).get("queues");
+
+        for (String queue : List.of("a", "b")) {
+            Map<String, Object> shown = queues.stream().filter(q -> queue.equals(q.get("queue"))).findFirst().orElseThrow();
+            assertThat((List<?>) shown.get("newestDeadLetters")).as("dead letters listed under queue " + queue)
+                    .singleElement().asString().startsWith("of-" + queue + " ");
+        }
     }
 }
