@@ -26,6 +26,11 @@ public final class QueueAdmin {
 
     /** The most messages one {@code purge.lua} call removes from each of the due set and the ready stream. */
     public static final int PURGE_CHUNK = 500;
+    /**
+     * How many times as many of the newest dead letters {@link #newestDeadLetters} reads as it lists, to find this
+     * queue's among others' of a shared dead-letter queue.
+     */
+    private static final int DEAD_LETTERS_LOOKED_AT = 20;
 
     private final ShardedQueue queue;
     private final Supplier<ShardedQueue> deadLetterQueue;
@@ -60,9 +65,23 @@ public final class QueueAdmin {
         return queue.browseEachState(limit);
     }
 
-    /** At most {@code limit} of the newest dead letters, newest first. */
+    /**
+     * At most {@code limit} of the newest dead letters of this queue, newest first: of a dead-letter queue that several
+     * queues share, those this queue put there ({@link DeadLetters#cameFrom}), as its peek and redrive take them, found
+     * among the {@value #DEAD_LETTERS_LOOKED_AT} times as many newest of them all.
+     */
     public List<InspectedMessage> newestDeadLetters(int limit) {
-        return deadLetterQueue.get().newest(limit);
+        return deadLetterQueue.get().newest(limit * DEAD_LETTERS_LOOKED_AT).stream().filter(this::isOwnDeadLetter)
+                .limit(limit).toList();
+    }
+
+    /** Whether a dead letter is one this queue put there; one that cannot be read may be. */
+    private boolean isOwnDeadLetter(InspectedMessage deadLetter) {
+        try {
+            return DeadLetters.cameFrom(EnvelopeCodec.decode(deadLetter.envelope()).headers(), queue.name());
+        } catch (IllegalArgumentException e) {
+            return true;
+        }
     }
 
     /**
