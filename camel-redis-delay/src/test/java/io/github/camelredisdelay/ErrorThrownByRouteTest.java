@@ -23,6 +23,7 @@ import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.Message;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.model.RouteDefinition;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -41,19 +42,22 @@ class ErrorThrownByRouteTest extends RedisDelayTestSupport {
 
     private final List<Message> deliveries = new CopyOnWriteArrayList<>();
 
+    /** The route records each delivery and throws a poison message's {@code StackOverflowError} on the first. */
+    private void throwAnErrorOnTheFirstDelivery(RouteDefinition route) {
+        route.process(e -> deliveries.add(e.getMessage().copy())).process(e -> {
+            if (deliveries.size() == 1) {
+                throw new StackOverflowError("poison");
+            }
+        });
+    }
+
     @ParameterizedTest
     @ValueSource(strings = { "asyncConsumer=false", "asyncConsumer=true", "consumerType=polling&pollInterval=100" })
     void anErrorThrownByTheRouteIsRetriedOnTheRetryScheduleWithItsLastError(String consumer) throws Exception {
         ProducerTemplate producer = startContext(new RouteBuilder() {
             @Override
             public void configure() {
-                from("redis-delay:jobs?retrySchedule=50&visibilityTimeout=20s&" + consumer)
-                        .process(e -> deliveries.add(e.getMessage().copy()))
-                        .process(e -> {
-                            if (deliveries.size() == 1) {
-                                throw new StackOverflowError("poison");
-                            }
-                        });
+                throwAnErrorOnTheFirstDelivery(from("redis-delay:jobs?retrySchedule=50&visibilityTimeout=20s&" + consumer));
             }
         }).createProducerTemplate();
 
@@ -81,13 +85,8 @@ class ErrorThrownByRouteTest extends RedisDelayTestSupport {
             public void configure() {
                 errorHandler(deadLetterChannel("direct:dead"));
                 from("direct:dead").process(e -> deadLettered.add(e.getMessage().copy()));
-                from("redis-delay:jobs?bridgeErrorHandler=true&retrySchedule=50&visibilityTimeout=20s&" + consumer)
-                        .process(e -> deliveries.add(e.getMessage().copy()))
-                        .process(e -> {
-                            if (deliveries.size() == 1) {
-                                throw new StackOverflowError("poison");
-                            }
-                        });
+                throwAnErrorOnTheFirstDelivery(
+                        from("redis-delay:jobs?bridgeErrorHandler=true&retrySchedule=50&visibilityTimeout=20s&" + consumer));
             }
         }).createProducerTemplate();
 
