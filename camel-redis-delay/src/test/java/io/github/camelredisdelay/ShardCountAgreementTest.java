@@ -278,4 +278,41 @@ class ShardCountAgreementTest extends RedisDelayTestSupport {
 
         assertThat(redis().getMap(key("b", "msg")).size()).isEqualTo(1);
     }
+
+    /**
+     * Redis loses its data (a restart without persistence, a FLUSHALL: here the queue's keys are deleted) right after a
+     * node running the queue with shards=3 confirmed its count, and another node's first use of the queue, through an
+     * endpoint with the default shards=1 (a cancel route that forgot the option), records its count where none is. The
+     * running node takes its count back at its next check, and goes on: the other endpoint's record began after the
+     * running node last confirmed its own.
+     */
+    @Test
+    void aStrayEndpointThatRecordsItsCountRightAfterRedisLostItsDataDoesNotTakeTheQueueFromTheRunningNode()
+            throws Exception {
+        CamelContext good = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:sq?shards=3").routeId("good").log("${body}");
+            }
+        });
+        RedisDelayEndpoint goodEndpoint = good.getEndpoint("redis-delay:sq?shards=3", RedisDelayEndpoint.class);
+        await().atMost(Duration.ofSeconds(10)).until(() -> "3".equals(recorded("sq", "count")));
+        String seen = recorded("sq", "seen");
+        // right after the running node's next confirmation, Redis loses the queue's data
+        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(20))
+                .until(() -> !seen.equals(recorded("sq", "seen")));
+        redis().getKeys().deleteByPattern(keyPrefix + ":*");
+
+        Object answer = startContext().createProducerTemplate().requestBodyAndHeader("redis-delay:sq?operation=cancel", null,
+                RedisDelayConstants.MESSAGE_ID, "order-1");
+        assertThat(answer).isEqualTo(false);
+        assertThat(recorded("sq", "count")).as("recorded by the stray endpoint").isEqualTo("1");
+
+        await("the running node's next check").atMost(Duration.ofSeconds(15)).until(() -> "3".equals(recorded("sq", "count")));
+        assertThat(goodEndpoint.consumerProblem()).isNull();
+    }
+
+    private String recorded(String queue, String field) {
+        return (String) shardRecord(queue).get(field);
+    }
 }
