@@ -69,6 +69,11 @@ public final class QueueGuard {
      * restart without persistence), and the endpoints that use the other count record it again.
      */
     private volatile OtherCount otherCountInUse;
+    /**
+     * This endpoint's count's use as its last check that found it recorded saw it: a record made again by another
+     * endpoint after Redis lost it, later than that check, is this count's to take back.
+     */
+    private volatile QueueShard.OwnUse ownUse;
     private ScheduledFuture<?> checks;
 
     public QueueGuard(ConnectedClient client, String keyPrefix, ShardedQueue queue) {
@@ -229,11 +234,13 @@ public final class QueueGuard {
         QueueShard first = queue.first();
         OtherCount other = otherCountInUse;
         boolean recordWhereNone = other == null || System.nanoTime() - other.inUseUntilNanos() > 0;
-        return first.recordShardCountAsync(shards, false, IN_USE_WITHIN_MS, recordWhereNone).thenCompose(recorded -> {
+        QueueShard.OwnUse use = ownUse;
+        return first.recordShardCountAsync(shards, false, IN_USE_WITHIN_MS, recordWhereNone, use).thenCompose(recorded -> {
             if (recorded.missing() != null) {
                 return CompletableFuture.completedFuture(missingCommandProblem(recorded.missing()));
             }
             if (recorded.count() == shards) {
+                ownUse = new QueueShard.OwnUse(recorded.since(), recorded.now());
                 return CompletableFuture.completedFuture(null);
             }
             if (recorded.count() == 0) {
@@ -267,12 +274,13 @@ public final class QueueGuard {
                                                              + recorded.count() + " (on every endpoint of the queue), or "
                                                              + "change it once the queue is empty");
                 }
-                return first.recordShardCountAsync(shards, true, IN_USE_WITHIN_MS, recordWhereNone).thenApply(now -> {
+                return first.recordShardCountAsync(shards, true, IN_USE_WITHIN_MS, recordWhereNone, use).thenApply(now -> {
                     if (now.count() != shards) {
                         return "Queue " + queue.name() + " is in use with shards=" + now.count()
                                + ", but this endpoint has shards=" + shards + ". Use shards=" + now.count()
                                + " on every endpoint of the queue";
                     }
+                    ownUse = new QueueShard.OwnUse(now.since(), now.now());
                     LOG.info("Queue {} held no messages and no endpoint used it for {} s: its shard count changes from "
                              + "{} to {}",
                             queue.name(), IN_USE_WITHIN_MS / 1000, recorded.count(), shards);

@@ -308,13 +308,14 @@ public final class QueueShard {
      */
     public CompletionStage<RecordedShardCount> recordShardCountAsync(
             int shards, boolean replace, long inUseWithinMs,
-            boolean recordWhereNone) {
+            boolean recordWhereNone, OwnUse ownUse) {
         CompletionStage<List<Object>> reply = scripts.call("Shard count", LuaScript.SHARD_COUNT, Durability.NONE,
                 RScript.ReturnType.LIST, bytes(shards), bytes(replace ? 1 : 0), bytes(inUseWithinMs),
-                bytes(recordWhereNone ? 1 : 0));
+                bytes(recordWhereNone ? 1 : 0), bytes(ownUse == null ? "" : String.valueOf(ownUse.since())),
+                bytes(ownUse == null ? "" : String.valueOf(ownUse.lastConfirmedAt())));
         return reply.thenApply(result -> new RecordedShardCount(
-                (int) toLong(result.get(0)), toLong(result.get(1)),
-                result.size() > 2 ? new MissingCommand(Replies.text(result.get(2)), Replies.text(result.get(3))) : null));
+                (int) toLong(result.get(0)), toLong(result.get(1)), toLong(result.get(2)), toLong(result.get(3)),
+                result.size() > 4 ? new MissingCommand(Replies.text(result.get(4)), Replies.text(result.get(5))) : null));
     }
 
     /**
@@ -322,10 +323,19 @@ public final class QueueShard {
      *
      * @param count            the count; 0 when none is recorded and the caller did not record its own
      * @param unconfirmedForMs how long ago an endpoint with that count last confirmed it
+     * @param since            when that count's use began (Redis' epoch ms)
+     * @param now              Redis' time of the check (epoch ms)
      * @param missing          a command the component needs that the server lacks, or {@code null}: then nothing was
      *                         recorded
      */
-    public record RecordedShardCount(int count, long unconfirmedForMs, MissingCommand missing) {
+    public record RecordedShardCount(int count, long unconfirmedForMs, long since, long now, MissingCommand missing) {
+    }
+
+    /**
+     * An endpoint's use of its shard count, as its checks found it: when that count's use began, and when the endpoint
+     * last recorded or confirmed it (Redis' epoch ms).
+     */
+    public record OwnUse(long since, long lastConfirmedAt) {
     }
 
     /**

@@ -16,9 +16,11 @@
 
 --[[
   Records and confirms how many shards the queue is spread over, in the hash "<keyPrefix>:{<queue>}:shards" beside
-  shard 0's keys: field "count", and field "seen", Redis' time (epoch ms) an endpoint with that count last recorded or
-  confirmed it (each running endpoint does every few seconds: QueueGuard.java). An endpoint with another count is
-  found out: its messages would go to, or be read from, shards the others do not use.
+  shard 0's keys: field "count", field "seen", Redis' time (epoch ms) an endpoint with that count last recorded or
+  confirmed it (each running endpoint does every few seconds: QueueGuard.java), and field "since", when that count's
+  use began (epoch ms; endpoints that confirm it learn it, and carry it over when they record the count again after
+  the record was lost). An endpoint with another count is found out: its messages would go to, or be read from, shards
+  the others do not use.
 
   KEYS, ARGV[1] and ARGV[2]: shard 0's keys, wake channel and consumer group (prelude.lua)
   ARGV[3] this endpoint's shard count
@@ -26,15 +28,21 @@
   ARGV[5] ms: another count is kept while an endpoint with it confirmed it within this time
   ARGV[6] "1" to record it where no count is recorded, "0" not to (the caller saw another count in use within ARGV[5]
           ms: the record was lost with Redis' data, and the endpoints that used that count record it again)
+  ARGV[7] when this endpoint's count's use began (its "since"), "" before the endpoint confirmed it
+  ARGV[8] Redis' time this endpoint last recorded or confirmed its count, "" before it did. When that is within ARGV[5]
+          ms and another count is recorded whose use began after it, the record was lost with Redis' data and made
+          again by an endpoint that did not see this count in use: this endpoint records its count again, with its
+          "since", which the other endpoint then finds earlier than its own last confirmation, and gives way
 
   First checks that the server has the commands the component needs beyond those of every Redis with streams: a
   Redis before 6.2 has no XAUTOCLAIM (with which a consumer takes over the messages of one that stopped or crashed), and
   a server may rename a command away. Such a server is refused (QueueGuard.java) rather than used in part.
 
-  Returns {the recorded count, ms since an endpoint with it last confirmed it}: {ARGV[3], 0} when this endpoint's count
-  is the recorded one now (confirmed, recorded where none was, or in place of one nobody confirmed within ARGV[5]);
-  {0, 0} when none is recorded and ARGV[6] is "0"; {0, 0, the command the server lacks, the server as INFO names it,
-  "Valkey 8.0.1" or "Redis 7.0.15" ("" when INFO is not allowed)} when it lacks one, recording nothing
+  Returns {the recorded count, ms since an endpoint with it last confirmed it, when its use began, Redis' time now}:
+  {ARGV[3], 0, ...} when this endpoint's count is the recorded one now (confirmed, recorded where none was, in place
+  of one nobody confirmed within ARGV[5], or again as ARGV[8] says); {0, 0, 0, now} when none is recorded and ARGV[6]
+  is "0"; {0, 0, 0, 0, the command the server lacks, the server as INFO names it, "Valkey 8.0.1" or "Redis 7.0.15" (""
+  when INFO is not allowed)} when it lacks one, recording nothing
 ]]
 -- Valkey also reports a redis_version, that of the Redis it is compatible with (Valkey 8.0.1: 7.2.4)
 local function serverOf(info)
@@ -54,17 +62,35 @@ local refusal = type(probe) == 'table' and probe.err
 if refusal and not string.find(refusal, '^NOGROUP') and not string.find(refusal, '^NOPERM')
     and string.find(string.lower(refusal), 'unknown', 1, true) then
   local info = redis.pcall('INFO', 'server')
-  return {0, 0, 'XAUTOCLAIM', type(info) == 'string' and serverOf(info) or ''}
+  return {0, 0, 0, 0, 'XAUTOCLAIM', type(info) == 'string' and serverOf(info) or ''}
 end
 local countKey = string.sub(msgKey, 1, -4) .. 'shards'
 local now = redisNow()
-local recorded = rcall('HMGET', countKey, 'count', 'seen')
+local inUseWithin = tonumber(ARGV[5])
+local recorded = rcall('HMGET', countKey, 'count', 'seen', 'since')
 local unconfirmedFor = now - (tonumber(recorded[2]) or 0)
+local ownSince, ownLast = tonumber(ARGV[7]), tonumber(ARGV[8])
+-- this endpoint used its count moments ago: its use goes on
+local inUse = ownSince and ownLast and now - ownLast <= inUseWithin
 if not recorded[1] and ARGV[6] ~= '1' then
-  return {0, 0}
+  return {0, 0, 0, now}
 end
-if not recorded[1] or recorded[1] == ARGV[3] or (ARGV[4] == '1' and unconfirmedFor > tonumber(ARGV[5])) then
-  rcall('HSET', countKey, 'count', ARGV[3], 'seen', now)
-  return {tonumber(ARGV[3]), 0}
+if recorded[1] == ARGV[3] then
+  local since = tonumber(recorded[3])
+  if not since then
+    -- recorded before "since" was
+    since = now
+    rcall('HSET', countKey, 'since', since)
+  end
+  rcall('HSET', countKey, 'seen', now)
+  return {tonumber(ARGV[3]), 0, since, now}
 end
-return {tonumber(recorded[1]), unconfirmedFor}
+-- another count, whose use began after this endpoint last confirmed its own: recorded where the record was lost
+local lostRecordMadeAgain = inUse and recorded[1] and (tonumber(recorded[3]) or 0) > ownLast
+if not recorded[1] or lostRecordMadeAgain or (ARGV[4] == '1' and unconfirmedFor > inUseWithin) then
+  -- the use this endpoint's count had goes on where the record was lost; a count that replaces another begins its own
+  local since = inUse and (not recorded[1] or lostRecordMadeAgain) and ownSince or now
+  rcall('HSET', countKey, 'count', ARGV[3], 'seen', now, 'since', since)
+  return {tonumber(ARGV[3]), 0, since, now}
+end
+return {tonumber(recorded[1]), unconfirmedFor, tonumber(recorded[3]) or 0, now}
