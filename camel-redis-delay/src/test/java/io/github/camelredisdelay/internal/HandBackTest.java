@@ -122,4 +122,25 @@ class HandBackTest extends RedisDelayTestSupport {
         assertThat(second.deliveries()).extracting(Delivery::messageId).containsExactly("c", "d");
         assertThat(second.handedBack()).isEqualTo(2);
     }
+
+    /**
+     * Browsing reads at most {@code limit} entries in flight: messages handed back behind more in-flight ones than that
+     * are listed all the same, as ready (the dev console's most overdue ready messages come from this list).
+     */
+    @Test
+    void handedBackMessagesBehindMoreMessagesInFlightThanABrowseReadsAreBrowsedAsReady() {
+        QueueShard queue = new QueueShard(ConnectedClient.borrowed(redis()), QueueKeys.of(keyPrefix, "q"));
+        for (String id : List.of("a", "b", "c", "d", "e")) {
+            queue.schedule(id, EnvelopeCodec.encode(new Envelope(id, Map.of())), DueTime.after(0), OnDuplicate.keep);
+        }
+        queue.group().create();
+        queue.group().readNew("holding~30000", 3, null);
+        List<Delivery> stopping = queue.group().readNew("stopping~30000", 2, null);
+        queue.group().handBack("stopping~30000", stopping);
+
+        List<InspectedMessage> browsed = queue.inspection().browse(2, false);
+
+        assertThat(browsed).filteredOn(message -> message.state().equals("ready")).extracting(InspectedMessage::id)
+                .containsExactlyInAnyOrder("d", "e");
+    }
 }
