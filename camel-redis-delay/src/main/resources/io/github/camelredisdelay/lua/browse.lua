@@ -16,8 +16,8 @@
 
 --[[
   Lists messages of a queue for browsing, without changing anything and without reading the whole queue: at most
-  limit entries of the ready stream in flight, at most limit ready ones and, in due order, at most limit scheduled
-  messages from the first buckets.
+  limit entries of the ready stream in flight, at most limit handed back by a stopping consumer, at most limit ready
+  ones and, in due order, at most limit scheduled messages from the first buckets.
 
   Includes: record.lua, due-set.lua, ready-stream.lua, batches.lua
 
@@ -53,6 +53,19 @@ if order == 'newest' then
 elseif lastDelivered then
   -- at most limit of each: a backlog in flight does not hide the ready entries behind it
   entries = rcall('XRANGE', readyKey, '-', lastDelivered, 'COUNT', limit)
+  -- nor the entries a stopping consumer handed back (ready, though fetched once) behind more in flight than that
+  local listed = {}
+  for _, entry in ipairs(entries) do
+    listed[entry[1]] = true
+  end
+  for _, pending in ipairs(rcall('XPENDING', readyKey, group, '-', '+', limit, HANDED_BACK_CONSUMER)) do
+    if not listed[pending[1]] then
+      local entry = rcall('XRANGE', readyKey, pending[1], pending[1])[1]
+      if entry then
+        entries[#entries + 1] = entry
+      end
+    end
+  end
   for _, entry in ipairs(rcall('XRANGE', readyKey, '(' .. lastDelivered, '+', 'COUNT', limit)) do
     entries[#entries + 1] = entry
   end
