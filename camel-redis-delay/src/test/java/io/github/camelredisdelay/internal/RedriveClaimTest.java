@@ -108,4 +108,24 @@ class RedriveClaimTest extends RedisDelayTestSupport {
         assertThat(moved).isEqualTo(1L);
         assertThat(redis().getMap(key("q.dead", "redrive")).readAllMap()).as("redrive claims left").isEmpty();
     }
+
+    /**
+     * A consumer of the dead-letter queue fetches a dead letter a redrive claimed and fails it, so its retry schedules
+     * it again in the dead-letter queue: the redrive's removal finds its entry gone, but the dead letter is still
+     * there, and is told so, not that it left.
+     */
+    @Test
+    void aDeadLetterItsConsumerFailedAndScheduledAgainWhileARedriveCopiedItIsNotGone() {
+        deadLetters.schedule("a", EnvelopeCodec.encode(new Envelope("dead", Map.of())), DueTime.after(0), OnDuplicate.keep);
+        ReadyListing listing = deadLetters.inspection().readyListing("");
+        listing.fixLast();
+        List<ReadyEntry> claimed = deadLetters.inspection().claimForRedrive(listing.next(10), "redrive-1", 60_000);
+        List<Delivery> fetched = deadLetters.group().readNew("dead-letter-consumer~30000", 10, null);
+        assertThat(deadLetters.group().retry("dead-letter-consumer~30000", fetched.get(0), 60_000, "boom")).isEmpty();
+
+        ShardInspection.Discarded discarded = deadLetters.inspection().discard(claimed.get(0));
+
+        assertThat(deadLetters.inspection().peek("a")).as("the dead letter, still in the dead-letter queue").isNotNull();
+        assertThat(discarded).isEqualTo(ShardInspection.Discarded.IN_FLIGHT);
+    }
 }
