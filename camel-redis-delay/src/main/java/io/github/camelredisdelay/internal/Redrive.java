@@ -314,7 +314,7 @@ public final class Redrive {
         if (discarded == ShardInspection.Discarded.GONE) {
             // moved all the same: the copy is in the queue
             LOG.warn("Dead letter {} of queue {} was copied back to queue {}, but had left the dead-letter queue meanwhile "
-                     + "(purged, or settled by a consumer of the dead-letter queue, which then had it too)",
+                     + "(purged, or acknowledged by a consumer of the dead-letter queue, which then had it too)",
                     entry.messageId(), source.name(), target.name());
         }
         return true;

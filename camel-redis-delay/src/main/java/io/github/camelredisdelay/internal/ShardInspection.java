@@ -195,9 +195,9 @@ public final class ShardInspection {
     public enum Discarded {
         /** Removed, with its record while that was the version the entry held. */
         REMOVED,
-        /** Left to the consumer that fetched it meanwhile. */
+        /** Left to the consumer that fetched it meanwhile (which may have scheduled it again). */
         IN_FLIGHT,
-        /** Gone already: purged, or settled by a consumer, meanwhile. */
+        /** Gone already, with its message: purged, or acknowledged by a consumer, meanwhile. */
         GONE
     }
 

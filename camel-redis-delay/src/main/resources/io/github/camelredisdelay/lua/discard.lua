@@ -31,13 +31,14 @@
   dead letter, and an entry gone or in flight is no redrive's to claim any more (its consumer settles it without
   knowing of claims).
 
-  Returns 0 when the entry was removed, 1 when it is in flight, 2 when it is gone (purged, or settled by a consumer)
-  (ShardInspection.Discarded, in order)
+  Returns 0 when the entry was removed; 1 when it is in flight, or gone while its message is still stored in that
+  version (a consumer failed it and its retry scheduled it again); 2 when it is gone with its message (purged, or
+  acknowledged by a consumer) (ShardInspection.Discarded, in order)
 ]]
 local entryId, id, version = ARGV[3], ARGV[4], ARGV[5]
 rcall('HDEL', redriveClaimsKey, entryId)
 if #rcall('XRANGE', readyKey, entryId, entryId) == 0 then
-  return 2
+  return isVersion(rcall('HGET', msgKey, id), version) and 1 or 2
 end
 local pending = groupCall('XPENDING', readyKey, group, entryId, entryId, 1)
 if pending and #pending > 0 then
