@@ -16,6 +16,7 @@
 package io.github.camelredisdelay;
 
 import java.io.File;
+import java.io.StringReader;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -209,6 +210,20 @@ class BadInputTest extends RedisDelayTestSupport {
 
         assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("body")
                 .hasMessageContaining("queue orders").hasMessageContaining("unpaired UTF-16 surrogate at index");
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+    }
+
+    /** Text given as a Reader, a body or an element of a batch, is checked as a String is. */
+    @ParameterizedTest
+    @ValueSource(strings = { "schedule", "scheduleBatch" })
+    void aReaderWhoseTextIsNotValidUnicodeIsRejectedAndStoresNothing(String operation) {
+        Exchange result = producer.send("redis-delay:orders?operation=" + operation, e -> {
+            StringReader text = new StringReader("emoji cut \uD83D");
+            e.getMessage().setBody(operation.equals("schedule") ? text : List.of(text));
+        });
+
+        assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("queue orders")
+                .hasMessageContaining("unpaired UTF-16 surrogate at index 10");
         assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
     }
 
