@@ -15,6 +15,7 @@
  */
 package io.github.camelredisdelay;
 
+import java.io.Reader;
 import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -109,6 +110,10 @@ final class MessageMapper {
         Object stored = storableValue(exchange, body, what, advice);
         if (stored instanceof String text) {
             requireUnicode(text, what + " of type " + body.getClass().getName());
+            if (body instanceof Reader) {
+                // read as text to be checked, stored as its bytes, as a Reader body is
+                return exchange.getContext().getTypeConverter().convertTo(byte[].class, exchange, text);
+            }
         }
         return stored;
     }
@@ -146,7 +151,10 @@ final class MessageMapper {
         // a stream cache is read from its start, and left at its start for whatever reads it next
         resetIfCached(body);
         try {
-            return converter.mandatoryConvertTo(byte[].class, exchange, body);
+            // a Reader's text is checked as a String body's is (storable)
+            return body instanceof Reader
+                    ? converter.mandatoryConvertTo(String.class, exchange, body)
+                    : converter.mandatoryConvertTo(byte[].class, exchange, body);
         } catch (NoTypeConversionAvailableException e) {
             throw new IllegalArgumentException(
                     what + " of type " + body.getClass().getName() + " cannot be stored on queue " + queue
