@@ -23,6 +23,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.stream.Stream;
 
+import org.redisson.client.RedisTimeoutException;
+
 /**
  * The shards of one queue ({@code shards} option): each a {@link QueueShard} with keys of its own hash tag (see
  * {@link ShardTags}). A message lives on the shard its id picks; consumers and transfer tasks serve every shard. With
@@ -187,7 +189,8 @@ public final class ShardedQueue {
                 try {
                     progress = shard.inspection().purgeChunk(chunk, progress);
                 } catch (RuntimeException e) {
-                    if (before != PurgeProgress.START) {
+                    // a call without an answer in time may have run, and ended the purge itself: its mark then lapses
+                    if (before != PurgeProgress.START && RootCause.first(e, RedisTimeoutException.class::isInstance) == null) {
                         endFailedPurge(shard, e);
                     }
                     throw e;
@@ -200,7 +203,9 @@ public final class ShardedQueue {
 
     /**
      * Ends a purge whose call after the first failed, so that its mark of a purge under way, which makes a failed
-     * delivery of an older message be removed rather than retried, does not hold for the minute until it lapses.
+     * delivery of an older message be removed rather than retried, does not hold for the minute until it lapses. Not
+     * after a call that got no answer in time: it may have run to the end, and ended the purge itself, and ending it
+     * again would end another purge of the queue under way.
      */
     private static void endFailedPurge(QueueShard shard, RuntimeException failure) {
         try {
