@@ -228,6 +228,15 @@ class BadInputTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void aHeaderNameThatIsNotValidUnicodeIsRejectedAndStoresNothing() {
+        Exchange result = scheduleWithHeader("note\uD800", "x");
+
+        assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("name of header")
+                .hasMessageContaining("queue orders").hasMessageContaining("unpaired UTF-16 surrogate at index 4");
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+    }
+
+    @Test
     void aHeaderThatIsNotValidUnicodeIsRejectedNamingItAndStoresNothing() {
         Exchange result = scheduleWithHeader("note", "x\uDE00");
 
