@@ -269,6 +269,7 @@ final class MessageMapper {
                 return;
             }
             if (EnvelopeCodec.isSupportedHeaderValue(value)) {
+                requireUnicode(name, "The name of header " + name);
                 if (value instanceof String text) {
                     requireUnicode(text, "The value of header " + name);
                 }
