@@ -24,6 +24,7 @@ import io.github.camelredisdelay.OnDuplicate;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.redisson.api.stream.StreamMessageId;
 import org.redisson.client.codec.ByteArrayCodec;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -202,5 +203,25 @@ class MessageGenerationsTest extends RedisDelayTestSupport {
             assertThat(delivery.messageId()).isEqualTo("a");
             assertThat(delivery.dueAt()).isGreaterThan(replacedDue);
         });
+    }
+
+    /**
+     * Expired leases are taken over one message at a time; an entry of a superseded version, which a take-over drops,
+     * does not use that one up: the current message behind it is taken over in the same call.
+     */
+    @Test
+    void aTakeOverThatDropsASupersededEntryTakesOverTheExpiredMessageBehindIt() {
+        queue.schedule("a", envelope("v1"), DueTime.after(0), OnDuplicate.keep);
+        queue.schedule("b", envelope("b"), DueTime.after(0), OnDuplicate.keep);
+        assertThat(queue.group().readNew("crashed~100", 10, null)).hasSize(2);
+        // a's delivery is superseded: a newer version is scheduled beside it
+        queue.schedule("a", envelope("v2"), DueTime.after(60_000), OnDuplicate.replace);
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getStream(key("q", "ready"))
+                .listPending(QueueKeys.GROUP, StreamMessageId.MIN, StreamMessageId.MAX, 10).stream()
+                .allMatch(lease -> lease.getIdleTime() >= 100));
+
+        Reclaimed taken = queue.group().reclaim("next~100", 100, 10, Reclaimed.FROM_START);
+
+        assertThat(taken.deliveries()).extracting(Delivery::messageId).containsExactly("b");
     }
 }
