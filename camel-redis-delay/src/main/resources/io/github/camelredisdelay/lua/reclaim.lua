@@ -77,15 +77,17 @@ end
 local start, count = ARGV[5], tonumber(ARGV[6])
 local result = {}
 
--- Delivers a claimed entry to this consumer, unless it is of a superseded or settled version: that one is dropped
+-- Delivers a claimed entry to this consumer, unless it is of a superseded or settled version: that one is dropped.
+-- Whether it was delivered.
 local function takeOver(entry)
   if isCurrent(entry[2]) then
     local entryId = entry[1]
     result[#result + 1] = {entryId, entry[2], rcall('XPENDING', readyKey, group, entryId, entryId, 1)[1][4]}
-  else
-    rcall('XACK', readyKey, group, entry[1])
-    rcall('XDEL', readyKey, entry[1])
+    return true
   end
+  rcall('XACK', readyKey, group, entry[1])
+  rcall('XDEL', readyKey, entry[1])
+  return false
 end
 
 local handedBackPage = rcall('XPENDING', readyKey, group, '-', '+', count, HANDED_BACK_CONSUMER)
@@ -119,8 +121,7 @@ for _ = 1, rest do
   cursor = claimed[1]
   for _, entry in ipairs(claimed[2]) do
     if entry then
-      takeOver(entry)
-      taken = true
+      taken = takeOver(entry)
     else
       -- Redis 6.2 returns an entry deleted while pending as nil, without its id, and keeps it pending (7.0 drops it)
       deleted = true
