@@ -162,4 +162,29 @@ class HealthCheckTest extends RedisDelayTestSupport {
                 && producerCheck.call().getState() == HealthCheck.State.UP);
         return node;
     }
+
+    /**
+     * With the component's consumer checks switched off, a consumer's readiness is the route's own state, UP while it
+     * runs: a check attached disabled made Camel report UNKNOWN "Disabled", which readiness probes read as not ready.
+     */
+    @Test
+    void aConsumerWhoseChecksAreSwitchedOffIsReadyWhileItsRouteRuns() throws Exception {
+        for (String options : new String[] { "", "?consumerType=polling" }) {
+            CamelContext node = createContext(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("redis-delay:orders" + options).routeId("expire").log("${body}");
+                }
+            });
+            node.getComponent("redis-delay", RedisDelayComponent.class).setHealthCheckConsumerEnabled(false);
+            HealthChecks.enableConsumersAndProducers(node);
+            node.start();
+
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(HealthCheckHelper.invokeReadiness(node))
+                    .filteredOn(result -> result.getCheck().getId().equals("consumer:expire")).singleElement()
+                    .extracting(HealthCheck.Result::getState).as("consumer:expire with options '%s'", options)
+                    .isEqualTo(HealthCheck.State.UP));
+            node.stop();
+        }
+    }
 }
