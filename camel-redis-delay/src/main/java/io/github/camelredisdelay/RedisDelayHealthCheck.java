@@ -88,13 +88,18 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
     }
 
     /**
-     * Gives a consumer its check; Camel's {@code consumers} repository asks each route's consumer for it.
+     * Gives a consumer its check, when the component's consumer checks are on; Camel's {@code consumers} repository
+     * asks each route's consumer for it. Without, the consumer gets none, and Camel reports the route's own state: a
+     * check attached disabled would make it report UNKNOWN, which readiness probes read as not ready.
      *
      * @param  fetchRefusal why Redis refuses the consumer's fetches, {@code null} while it does not
-     * @return              the check, to {@link #close()} when the consumer stops
+     * @return              the check, to {@link #close()} when the consumer stops; {@code null} when none is attached
      */
     static RedisDelayHealthCheck attach(
             DefaultConsumer consumer, RedisDelayEndpoint endpoint, boolean enabled, Supplier<String> fetchRefusal) {
+        if (!enabled) {
+            return null;
+        }
         String id = "consumer:redis-delay-" + (consumer.getRouteId() != null ? consumer.getRouteId() : endpoint.getQueueName());
         Supplier<String> problem = () -> {
             String found = endpoint.consumerProblem();
@@ -102,7 +107,7 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
         };
         RedisDelayHealthCheck check = new RedisDelayHealthCheck(
                 endpoint.getCamelContext(), id, endpoint,
-                List.of(endpoint.queue(), endpoint.deadLetterQueue()), problem, Durability.NONE, enabled);
+                List.of(endpoint.queue(), endpoint.deadLetterQueue()), problem, Durability.NONE, true);
         consumer.setHealthCheck(check);
         return check;
     }

@@ -182,8 +182,8 @@ class HealthCheckTest extends RedisDelayTestSupport {
 
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(HealthCheckHelper.invokeReadiness(node))
                     .filteredOn(result -> result.getCheck().getId().equals("consumer:expire")).singleElement()
-                    .extracting(HealthCheck.Result::getState).as("consumer:expire with options '%s'", options)
-                    .isEqualTo(HealthCheck.State.UP));
+                    .extracting(result -> result.getState() + result.getMessage().map(message -> ": " + message).orElse(""))
+                    .as("consumer:expire with options '%s'", options).isEqualTo("UP"));
             node.stop();
         }
     }
