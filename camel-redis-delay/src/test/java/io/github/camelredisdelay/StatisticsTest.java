@@ -41,6 +41,7 @@ import org.apache.camel.console.DevConsoleResolver;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
@@ -307,5 +308,24 @@ class StatisticsTest extends RedisDelayTestSupport {
 
         assertThat(endpoint.getScheduledCount()).as("within the refresh interval").isZero();
         await().atMost(Duration.ofSeconds(5)).until(() -> endpoint.getScheduledCount() == 1L);
+    }
+
+    /**
+     * JMX shows an endpoint before it starts and after it stops: reading its statistics then fails naming why, not with
+     * a NullPointerException or the released client's error.
+     */
+    @Test
+    void theStatisticsOfAnEndpointThatDoesNotRunAreRefusedNamingWhy() throws Exception {
+        CamelContext node = createContext();
+        RedisDelayEndpoint endpoint = node.getEndpoint("redis-delay:orders", RedisDelayEndpoint.class);
+        assertThatThrownBy(endpoint::getScheduledCount).isInstanceOf(IllegalStateException.class)
+                .hasMessage("Endpoint of queue orders is not started: its statistics are read while it runs");
+
+        node.start();
+        assertThat(endpoint.getScheduledCount()).isZero();
+        endpoint.stop();
+
+        assertThatThrownBy(endpoint::getReadyCount).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("is not started");
     }
 }
