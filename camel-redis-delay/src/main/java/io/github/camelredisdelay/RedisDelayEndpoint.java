@@ -711,12 +711,26 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     }
 
     /**
+     * The queue's statistics while this endpoint runs; they are released when it stops.
+     *
+     * @throws IllegalStateException when it does not run (JMX shows an endpoint before it starts and after it stops)
+     */
+    private QueueStatistics runningStatistics() {
+        QueueStatistics running = statistics;
+        if (running == null || statisticsKey == null) {
+            throw new IllegalStateException(
+                    "Endpoint of queue " + queueName + " is not started: its statistics are read while it runs");
+        }
+        return running;
+    }
+
+    /**
      * Every statistic of the queue by name: counts by state from the queue's shared snapshot (refreshed from Redis at
      * most every 2 s), this CamelContext's delivery lateness and clock offset to Redis, and the progress of a migration
      * from an RDelayedQueue ({@code migrateFrom}) this JVM runs.
      */
     public Map<String, Object> statisticsSnapshot() {
-        Map<String, Object> stats = statistics.asMap();
+        Map<String, Object> stats = runningStatistics().asMap();
         String queue = migratedQueue();
         List<MigrationProgress> migrations = getComponent().migrations().entrySet().stream()
                 .filter(migration -> migration.getValue().equals(queue)).map(Map.Entry::getKey).toList();
@@ -728,47 +742,47 @@ public class RedisDelayEndpoint extends DefaultEndpoint
 
     @ManagedAttribute(description = "Messages waiting for their due time (snapshot at most 2 s old)")
     public long getScheduledCount() {
-        return statistics.snapshotForMonitoring().counts().scheduled();
+        return runningStatistics().snapshotForMonitoring().counts().scheduled();
     }
 
     @ManagedAttribute(description = "Due messages not yet fetched by a consumer (snapshot at most 2 s old)")
     public long getReadyCount() {
-        return statistics.snapshotForMonitoring().counts().ready();
+        return runningStatistics().snapshotForMonitoring().counts().ready();
     }
 
     @ManagedAttribute(description = "Messages fetched by a consumer and not yet acknowledged (snapshot at most 2 s old)")
     public long getInFlightCount() {
-        return statistics.snapshotForMonitoring().counts().inFlight();
+        return runningStatistics().snapshotForMonitoring().counts().inFlight();
     }
 
     @ManagedAttribute(description = "Messages in the dead-letter queue (snapshot at most 2 s old)")
     public long getDeadLetteredCount() {
-        return statistics.snapshotForMonitoring().deadLettered();
+        return runningStatistics().snapshotForMonitoring().deadLettered();
     }
 
     @ManagedAttribute(description = "Milliseconds since the oldest due but unfetched message was due (snapshot at most 2 s old)")
     public long getOldestOverdueMillis() {
-        return statistics.snapshotForMonitoring().counts().oldestOverdueMs();
+        return runningStatistics().snapshotForMonitoring().counts().oldestOverdueMs();
     }
 
     @ManagedAttribute(description = "Median delivery lateness (ms) of the last 1024 deliveries of this queue in this CamelContext")
     public long getLatenessP50Millis() {
-        return statistics.lateness().p50();
+        return runningStatistics().lateness().p50();
     }
 
     @ManagedAttribute(description = "99th percentile delivery lateness (ms) of the last 1024 deliveries of this queue in this CamelContext")
     public long getLatenessP99Millis() {
-        return statistics.lateness().p99();
+        return runningStatistics().lateness().p99();
     }
 
     @ManagedAttribute(description = "Largest delivery lateness (ms) of the last 1024 deliveries of this queue in this CamelContext")
     public long getLatenessMaxMillis() {
-        return statistics.lateness().max();
+        return runningStatistics().lateness().max();
     }
 
     @ManagedAttribute(description = "Redis' clock minus this JVM's clock, in ms")
     public long getClockOffsetMillis() {
-        return statistics.clockOffsetMs();
+        return runningStatistics().clockOffsetMs();
     }
 
     @Override
