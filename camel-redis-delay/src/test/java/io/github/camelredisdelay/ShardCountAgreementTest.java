@@ -312,6 +312,37 @@ class ShardCountAgreementTest extends RedisDelayTestSupport {
         assertThat(goodEndpoint.consumerProblem()).isNull();
     }
 
+    /**
+     * As above, but the stray endpoint (shards=4) schedules messages into shards of its count the running node's
+     * (shards=1) do not read: the running node does not take the record back, which would strand them in silence; it is
+     * refused, naming the count in use, as before Redis lost its data a node with another count would be.
+     */
+    @Test
+    void aStrayEndpointThatStoredMessagesInShardsOfItsOwnKeepsTheRecordAndTheRunningNodeIsRefused() throws Exception {
+        CamelContext good = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:sq").routeId("good").log("${body}");
+            }
+        });
+        RedisDelayEndpoint goodEndpoint = good.getEndpoint("redis-delay:sq", RedisDelayEndpoint.class);
+        await().atMost(Duration.ofSeconds(10)).until(() -> "1".equals(recorded("sq", "count")));
+        String seen = recorded("sq", "seen");
+        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(20))
+                .until(() -> !seen.equals(recorded("sq", "seen")));
+        redis().getKeys().deleteByPattern(keyPrefix + ":*");
+
+        ProducerTemplate stray = startContext().createProducerTemplate();
+        IntStream.range(0, 12).forEach(i -> stray.sendBodyAndHeader("redis-delay:sq?shards=4&delay=1h", "order-" + i,
+                RedisDelayConstants.MESSAGE_ID, "order-" + i));
+        assertThat(recorded("sq", "count")).as("recorded by the stray endpoint").isEqualTo("4");
+
+        await("the running node's next check").atMost(Duration.ofSeconds(15))
+                .until(() -> goodEndpoint.consumerProblem() != null);
+        assertThat(goodEndpoint.consumerProblem()).contains("in use with shards=4");
+        assertThat(recorded("sq", "count")).isEqualTo("4");
+    }
+
     private String recorded(String queue, String field) {
         return (String) shardRecord(queue).get(field);
     }
