@@ -18,6 +18,7 @@ package io.github.camelredisdelay.internal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -26,6 +27,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 
 import org.redisson.client.RedisException;
 import org.slf4j.Logger;
@@ -235,59 +237,105 @@ public final class QueueGuard {
         OtherCount other = otherCountInUse;
         boolean recordWhereNone = other == null || System.nanoTime() - other.inUseUntilNanos() > 0;
         QueueShard.OwnUse use = ownUse;
-        return first.recordShardCountAsync(shards, false, IN_USE_WITHIN_MS, recordWhereNone, use).thenCompose(recorded -> {
-            if (recorded.missing() != null) {
-                return CompletableFuture.completedFuture(missingCommandProblem(recorded.missing()));
-            }
-            if (recorded.count() == shards) {
-                ownUse = new QueueShard.OwnUse(recorded.since(), recorded.now());
-                return CompletableFuture.completedFuture(null);
-            }
-            if (recorded.count() == 0) {
-                // none recorded, and another count was in use moments ago: as it was until its endpoints record it again
-                return CompletableFuture.completedFuture(problem != null
-                        ? problem
-                        : "Queue " + queue.name() + " has no recorded shard count, and shards=" + other.count()
-                          + " was in use within the last " + IN_USE_WITHIN_MS / 1000 + " s, but this endpoint has "
-                          + "shards=" + shards + ". Use shards=" + other.count() + " on every endpoint of the queue");
-            }
-            if (recorded.unconfirmedForMs() <= IN_USE_WITHIN_MS) {
-                otherCountInUse = new OtherCount(
-                        recorded.count(), System.nanoTime()
-                                          + TimeUnit.MILLISECONDS.toNanos(
-                                                  IN_USE_WITHIN_MS - recorded.unconfirmedForMs()));
-                return CompletableFuture.completedFuture("Queue " + queue.name() + " is in use with shards="
-                                                         + recorded.count() + " (an endpoint with that count confirmed it "
-                                                         + recorded.unconfirmedForMs() + " ms ago), but this endpoint has "
-                                                         + "shards=" + shards + ". Use shards=" + recorded.count()
-                                                         + " on every endpoint of the queue; to change the count, stop "
-                                                         + "every node using it and start them with the new one once it is "
-                                                         + "empty (after " + IN_USE_WITHIN_MS / 1000 + " s)");
-            }
-            ShardedQueue stored = recordedShards(recorded.count());
-            return stored.sizeAsync().thenCompose(held -> {
-                if (held > 0) {
-                    return CompletableFuture.completedFuture("Queue " + queue.name() + " is stored in "
-                                                             + recorded.count() + " shards, which hold " + held
-                                                             + " messages, but this endpoint has shards=" + shards
-                                                             + ": those messages would never be delivered. Use shards="
-                                                             + recorded.count() + " (on every endpoint of the queue), or "
-                                                             + "change it once the queue is empty");
-                }
-                return first.recordShardCountAsync(shards, true, IN_USE_WITHIN_MS, recordWhereNone, use).thenApply(now -> {
-                    if (now.count() != shards) {
-                        return "Queue " + queue.name() + " is in use with shards=" + now.count()
-                               + ", but this endpoint has shards=" + shards + ". Use shards=" + now.count()
-                               + " on every endpoint of the queue";
+        return first.recordShardCountAsync(shards, false, IN_USE_WITHIN_MS, recordWhereNone, use, false)
+                .thenCompose(recorded -> {
+                    if (recorded.missing() != null) {
+                        return CompletableFuture.completedFuture(missingCommandProblem(recorded.missing()));
                     }
-                    ownUse = new QueueShard.OwnUse(now.since(), now.now());
-                    LOG.info("Queue {} held no messages and no endpoint used it for {} s: its shard count changes from "
-                             + "{} to {}",
-                            queue.name(), IN_USE_WITHIN_MS / 1000, recorded.count(), shards);
-                    return null;
+                    if (recorded.count() == shards) {
+                        ownUse = new QueueShard.OwnUse(recorded.since(), recorded.now());
+                        return CompletableFuture.completedFuture(null);
+                    }
+                    if (recorded.count() == 0) {
+                        // none recorded, and another count was in use moments ago: as it was until its endpoints record it again
+                        return CompletableFuture.completedFuture(problem != null
+                                ? problem
+                                : "Queue " + queue.name() + " has no recorded shard count, and shards=" + other.count()
+                                  + " was in use within the last " + IN_USE_WITHIN_MS / 1000 + " s, but this endpoint has "
+                                  + "shards=" + shards + ". Use shards=" + other.count() + " on every endpoint of the queue");
+                    }
+                    if (recorded.madeAgain()) {
+                        // made again after Redis lost it, by an endpoint that did not see this count in use: taken back,
+                        // unless that endpoint stored messages in shards of its count that are not this count's
+                        return heldOnlyInShardsOf(recorded.count()).thenCompose(held -> held > 0
+                                ? otherCount(recorded, shards, first, recordWhereNone, use)
+                                : takeBack(recorded, shards, first, recordWhereNone, use));
+                    }
+                    return otherCount(recorded, shards, first, recordWhereNone, use);
                 });
+    }
+
+    /** Another count is recorded: refused while it is in use or its shards hold messages, else replaced. */
+    private CompletionStage<String> otherCount(
+            QueueShard.RecordedShardCount recorded, int shards, QueueShard first, boolean recordWhereNone,
+            QueueShard.OwnUse use) {
+        if (recorded.unconfirmedForMs() <= IN_USE_WITHIN_MS) {
+            otherCountInUse = new OtherCount(
+                    recorded.count(), System.nanoTime()
+                                      + TimeUnit.MILLISECONDS.toNanos(
+                                              IN_USE_WITHIN_MS - recorded.unconfirmedForMs()));
+            return CompletableFuture.completedFuture("Queue " + queue.name() + " is in use with shards="
+                                                     + recorded.count() + " (an endpoint with that count confirmed it "
+                                                     + recorded.unconfirmedForMs() + " ms ago), but this endpoint has "
+                                                     + "shards=" + shards + ". Use shards=" + recorded.count()
+                                                     + " on every endpoint of the queue; to change the count, stop "
+                                                     + "every node using it and start them with the new one once it is "
+                                                     + "empty (after " + IN_USE_WITHIN_MS / 1000 + " s)");
+        }
+        ShardedQueue stored = recordedShards(recorded.count());
+        return stored.sizeAsync().thenCompose(held -> {
+            if (held > 0) {
+                return CompletableFuture.completedFuture("Queue " + queue.name() + " is stored in "
+                                                         + recorded.count() + " shards, which hold " + held
+                                                         + " messages, but this endpoint has shards=" + shards
+                                                         + ": those messages would never be delivered. Use shards="
+                                                         + recorded.count() + " (on every endpoint of the queue), or "
+                                                         + "change it once the queue is empty");
+            }
+            return first.recordShardCountAsync(shards, true, IN_USE_WITHIN_MS, recordWhereNone, use, false).thenApply(now -> {
+                if (now.count() != shards) {
+                    return "Queue " + queue.name() + " is in use with shards=" + now.count()
+                           + ", but this endpoint has shards=" + shards + ". Use shards=" + now.count()
+                           + " on every endpoint of the queue";
+                }
+                ownUse = new QueueShard.OwnUse(now.since(), now.now());
+                LOG.info("Queue {} held no messages and no endpoint used it for {} s: its shard count changes from "
+                         + "{} to {}",
+                        queue.name(), IN_USE_WITHIN_MS / 1000, recorded.count(), shards);
+                return null;
             });
         });
+    }
+
+    /**
+     * Records this endpoint's count again in place of one an endpoint made after Redis lost the record, which is then
+     * refused at its next check.
+     */
+    private CompletionStage<String> takeBack(
+            QueueShard.RecordedShardCount recorded, int shards, QueueShard first, boolean recordWhereNone,
+            QueueShard.OwnUse use) {
+        return first.recordShardCountAsync(shards, false, IN_USE_WITHIN_MS, recordWhereNone, use, true).thenApply(now -> {
+            if (now.count() != shards) {
+                return "Queue " + queue.name() + " is in use with shards=" + now.count() + ", but this endpoint has shards="
+                       + shards + ". Use shards=" + now.count() + " on every endpoint of the queue";
+            }
+            ownUse = new QueueShard.OwnUse(now.since(), now.now());
+            LOG.warn("Queue {}: an endpoint with shards={} recorded its count after Redis lost the queue's data, while this "
+                     + "endpoint used shards={}: the record is taken back (the shards of that count that are not this "
+                     + "one's hold no message), and that endpoint is refused",
+                    queue.name(), recorded.count(), shards);
+            return null;
+        });
+    }
+
+    /** The messages the shards of {@code count} hold that are not shards of this endpoint's count. */
+    private CompletionStage<Long> heldOnlyInShardsOf(int count) {
+        Set<String> own = queue.all().stream().map(shard -> shard.keys().msg()).collect(Collectors.toSet());
+        List<CompletableFuture<Integer>> sizes = recordedShards(count).all().stream()
+                .filter(shard -> !own.contains(shard.keys().msg())).map(shard -> shard.sizeAsync().toCompletableFuture())
+                .toList();
+        return CompletableFuture.allOf(sizes.toArray(CompletableFuture[]::new))
+                .thenApply(done -> sizes.stream().mapToLong(CompletableFuture::join).sum());
     }
 
     private String missingCommandProblem(QueueShard.MissingCommand missing) {

@@ -308,14 +308,15 @@ public final class QueueShard {
      */
     public CompletionStage<RecordedShardCount> recordShardCountAsync(
             int shards, boolean replace, long inUseWithinMs,
-            boolean recordWhereNone, OwnUse ownUse) {
+            boolean recordWhereNone, OwnUse ownUse, boolean takeBack) {
         CompletionStage<List<Object>> reply = scripts.call("Shard count", LuaScript.SHARD_COUNT, Durability.NONE,
                 RScript.ReturnType.LIST, bytes(shards), bytes(replace ? 1 : 0), bytes(inUseWithinMs),
                 bytes(recordWhereNone ? 1 : 0), bytes(ownUse == null ? "" : String.valueOf(ownUse.since())),
-                bytes(ownUse == null ? "" : String.valueOf(ownUse.lastConfirmedAt())));
+                bytes(ownUse == null ? "" : String.valueOf(ownUse.lastConfirmedAt())), bytes(takeBack ? 1 : 0));
         return reply.thenApply(result -> new RecordedShardCount(
                 (int) toLong(result.get(0)), toLong(result.get(1)), toLong(result.get(2)), toLong(result.get(3)),
-                result.size() > 4 ? new MissingCommand(Replies.text(result.get(4)), Replies.text(result.get(5))) : null));
+                toLong(result.get(4)) == 1,
+                result.size() > 5 ? new MissingCommand(Replies.text(result.get(5)), Replies.text(result.get(6))) : null));
     }
 
     /**
@@ -325,10 +326,13 @@ public final class QueueShard {
      * @param unconfirmedForMs how long ago an endpoint with that count last confirmed it
      * @param since            when that count's use began (Redis' epoch ms)
      * @param now              Redis' time of the check (epoch ms)
+     * @param madeAgain        the record was lost with Redis' data and made again by an endpoint that did not see the
+     *                         caller's count in use, and the caller did not take it back
      * @param missing          a command the component needs that the server lacks, or {@code null}: then nothing was
      *                         recorded
      */
-    public record RecordedShardCount(int count, long unconfirmedForMs, long since, long now, MissingCommand missing) {
+    public record RecordedShardCount(
+            int count, long unconfirmedForMs, long since, long now, boolean madeAgain, MissingCommand missing) {
     }
 
     /**

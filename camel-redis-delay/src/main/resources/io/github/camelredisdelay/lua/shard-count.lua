@@ -31,18 +31,21 @@
   ARGV[7] when this endpoint's count's use began (its "since"), "" before the endpoint confirmed it
   ARGV[8] Redis' time this endpoint last recorded or confirmed its count, "" before it did. When that is within ARGV[5]
           ms and another count is recorded whose use began after it, the record was lost with Redis' data and made
-          again by an endpoint that did not see this count in use: this endpoint records its count again, with its
-          "since", which the other endpoint then finds earlier than its own last confirmation, and gives way
+          again by an endpoint that did not see this count in use (reported, see Returns)
+  ARGV[9] "1" to take such a record back (the caller found the other count's shards that are not its own empty):
+          this endpoint records its count again, with its "since", which the other endpoint then finds earlier than
+          its own last confirmation, and gives way
 
   First checks that the server has the commands the component needs beyond those of every Redis with streams: a
   Redis before 6.2 has no XAUTOCLAIM (with which a consumer takes over the messages of one that stopped or crashed), and
   a server may rename a command away. Such a server is refused (QueueGuard.java) rather than used in part.
 
-  Returns {the recorded count, ms since an endpoint with it last confirmed it, when its use began, Redis' time now}:
-  {ARGV[3], 0, ...} when this endpoint's count is the recorded one now (confirmed, recorded where none was, in place
-  of one nobody confirmed within ARGV[5], or again as ARGV[8] says); {0, 0, 0, now} when none is recorded and ARGV[6]
-  is "0"; {0, 0, 0, 0, the command the server lacks, the server as INFO names it, "Valkey 8.0.1" or "Redis 7.0.15" (""
-  when INFO is not allowed)} when it lacks one, recording nothing
+  Returns {the recorded count, ms since an endpoint with it last confirmed it, when its use began, Redis' time now,
+  1 when that record was made again after it was lost (ARGV[8]) and ARGV[9] is not "1", else 0}: {ARGV[3], 0, ...}
+  when this endpoint's count is the recorded one now (confirmed, recorded where none was, in place of one nobody
+  confirmed within ARGV[5], or taken back); {0, 0, 0, now, 0} when none is recorded and ARGV[6] is "0"; {0, 0, 0, 0,
+  0, the command the server lacks, the server as INFO names it, "Valkey 8.0.1" or "Redis 7.0.15" ("" when INFO is not
+  allowed)} when it lacks one, recording nothing
 ]]
 -- Valkey also reports a redis_version, that of the Redis it is compatible with (Valkey 8.0.1: 7.2.4)
 local function serverOf(info)
@@ -62,7 +65,7 @@ local refusal = type(probe) == 'table' and probe.err
 if refusal and not string.find(refusal, '^NOGROUP') and not string.find(refusal, '^NOPERM')
     and string.find(string.lower(refusal), 'unknown', 1, true) then
   local info = redis.pcall('INFO', 'server')
-  return {0, 0, 0, 0, 'XAUTOCLAIM', type(info) == 'string' and serverOf(info) or ''}
+  return {0, 0, 0, 0, 0, 'XAUTOCLAIM', type(info) == 'string' and serverOf(info) or ''}
 end
 local countKey = string.sub(msgKey, 1, -4) .. 'shards'
 local now = redisNow()
@@ -73,7 +76,7 @@ local ownSince, ownLast = tonumber(ARGV[7]), tonumber(ARGV[8])
 -- this endpoint used its count moments ago: its use goes on
 local inUse = ownSince and ownLast and now - ownLast <= inUseWithin
 if not recorded[1] and ARGV[6] ~= '1' then
-  return {0, 0, 0, now}
+  return {0, 0, 0, now, 0}
 end
 if recorded[1] == ARGV[3] then
   local since = tonumber(recorded[3])
@@ -83,14 +86,18 @@ if recorded[1] == ARGV[3] then
     rcall('HSET', countKey, 'since', since)
   end
   rcall('HSET', countKey, 'seen', now)
-  return {tonumber(ARGV[3]), 0, since, now}
+  return {tonumber(ARGV[3]), 0, since, now, 0}
 end
 -- another count, whose use began after this endpoint last confirmed its own: recorded where the record was lost
 local lostRecordMadeAgain = inUse and recorded[1] and (tonumber(recorded[3]) or 0) > ownLast
+if lostRecordMadeAgain and ARGV[9] ~= '1' then
+  -- the other count's shards may hold messages this endpoint's do not: the caller looks before it takes it back
+  return {tonumber(recorded[1]), unconfirmedFor, tonumber(recorded[3]) or 0, now, 1}
+end
 if not recorded[1] or lostRecordMadeAgain or (ARGV[4] == '1' and unconfirmedFor > inUseWithin) then
   -- the use this endpoint's count had goes on where the record was lost; a count that replaces another begins its own
   local since = inUse and (not recorded[1] or lostRecordMadeAgain) and ownSince or now
   rcall('HSET', countKey, 'count', ARGV[3], 'seen', now, 'since', since)
-  return {tonumber(ARGV[3]), 0, since, now}
+  return {tonumber(ARGV[3]), 0, since, now, 0}
 end
-return {tonumber(recorded[1]), unconfirmedFor, tonumber(recorded[3]) or 0, now}
+return {tonumber(recorded[1]), unconfirmedFor, tonumber(recorded[3]) or 0, now, 0}
