@@ -23,6 +23,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.stream.Stream;
 
+import io.github.camelredisdelay.NotReplicatedException;
 import org.redisson.client.RedisTimeoutException;
 
 /**
@@ -189,8 +190,10 @@ public final class ShardedQueue {
                 try {
                     progress = shard.inspection().purgeChunk(chunk, progress);
                 } catch (RuntimeException e) {
-                    // a call without an answer in time may have run, and ended the purge itself: its mark then lapses
-                    if (before != PurgeProgress.START && RootCause.first(e, RedisTimeoutException.class::isInstance) == null) {
+                    // a call without an answer in time may have run, and one short of replicas did: either may have
+                    // ended the purge itself, and its mark then lapses
+                    if (before != PurgeProgress.START && RootCause.first(e, cause -> cause instanceof RedisTimeoutException
+                            || cause instanceof NotReplicatedException) == null) {
                         endFailedPurge(shard, e);
                     }
                     throw e;
@@ -204,8 +207,8 @@ public final class ShardedQueue {
     /**
      * Ends a purge whose call after the first failed, so that its mark of a purge under way, which makes a failed
      * delivery of an older message be removed rather than retried, does not hold for the minute until it lapses. Not
-     * after a call that got no answer in time: it may have run to the end, and ended the purge itself, and ending it
-     * again would end another purge of the queue under way.
+     * after a call that got no answer in time, or reached too few replicas: it may have run to the end, and ended the
+     * purge itself, and ending it again would end another purge of the queue under way.
      */
     private static void endFailedPurge(QueueShard shard, RuntimeException failure) {
         try {
