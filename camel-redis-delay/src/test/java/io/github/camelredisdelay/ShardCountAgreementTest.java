@@ -289,19 +289,7 @@ class ShardCountAgreementTest extends RedisDelayTestSupport {
     @Test
     void aStrayEndpointThatRecordsItsCountRightAfterRedisLostItsDataDoesNotTakeTheQueueFromTheRunningNode()
             throws Exception {
-        CamelContext good = startContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                from("redis-delay:sq?shards=3").routeId("good").log("${body}");
-            }
-        });
-        RedisDelayEndpoint goodEndpoint = good.getEndpoint("redis-delay:sq?shards=3", RedisDelayEndpoint.class);
-        await().atMost(Duration.ofSeconds(10)).until(() -> "3".equals(recorded("sq", "count")));
-        String seen = recorded("sq", "seen");
-        // right after the running node's next confirmation, Redis loses the queue's data
-        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(20))
-                .until(() -> !seen.equals(recorded("sq", "seen")));
-        redis().getKeys().deleteByPattern(keyPrefix + ":*");
+        RedisDelayEndpoint goodEndpoint = runningNodeWhoseRedisLosesItsData("redis-delay:sq?shards=3", "3");
 
         Object answer = startContext().createProducerTemplate().requestBodyAndHeader("redis-delay:sq?operation=cancel", null,
                 RedisDelayConstants.MESSAGE_ID, "order-1");
@@ -319,18 +307,7 @@ class ShardCountAgreementTest extends RedisDelayTestSupport {
      */
     @Test
     void aStrayEndpointThatStoredMessagesInShardsOfItsOwnKeepsTheRecordAndTheRunningNodeIsRefused() throws Exception {
-        CamelContext good = startContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                from("redis-delay:sq").routeId("good").log("${body}");
-            }
-        });
-        RedisDelayEndpoint goodEndpoint = good.getEndpoint("redis-delay:sq", RedisDelayEndpoint.class);
-        await().atMost(Duration.ofSeconds(10)).until(() -> "1".equals(recorded("sq", "count")));
-        String seen = recorded("sq", "seen");
-        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(20))
-                .until(() -> !seen.equals(recorded("sq", "seen")));
-        redis().getKeys().deleteByPattern(keyPrefix + ":*");
+        RedisDelayEndpoint goodEndpoint = runningNodeWhoseRedisLosesItsData("redis-delay:sq", "1");
 
         ProducerTemplate stray = startContext().createProducerTemplate();
         IntStream.range(0, 12).forEach(i -> stray.sendBodyAndHeader("redis-delay:sq?shards=4&delay=1h", "order-" + i,
@@ -341,6 +318,28 @@ class ShardCountAgreementTest extends RedisDelayTestSupport {
                 .until(() -> goodEndpoint.consumerProblem() != null);
         assertThat(goodEndpoint.consumerProblem()).contains("in use with shards=4");
         assertThat(recorded("sq", "count")).isEqualTo("4");
+    }
+
+    /**
+     * Starts a node consuming {@code uri} (queue sq), waits until its count is recorded and confirmed once more, and
+     * then deletes the queue's keys, as a restart of Redis without persistence or a FLUSHALL would.
+     *
+     * @return the running node's endpoint
+     */
+    private RedisDelayEndpoint runningNodeWhoseRedisLosesItsData(String uri, String count) throws Exception {
+        CamelContext good = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri).routeId("good").log("${body}");
+            }
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> count.equals(recorded("sq", "count")));
+        String seen = recorded("sq", "seen");
+        // right after the running node's next confirmation
+        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(20))
+                .until(() -> !seen.equals(recorded("sq", "seen")));
+        redis().getKeys().deleteByPattern(keyPrefix + ":*");
+        return good.getEndpoint(uri, RedisDelayEndpoint.class);
     }
 
     private String recorded(String queue, String field) {
