@@ -89,8 +89,9 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
 
     /**
      * Gives a consumer its check, when the component's consumer checks are on; Camel's {@code consumers} repository
-     * asks each route's consumer for it. Without, the consumer gets none, and Camel reports the route's own state: a
-     * check attached disabled would make it report UNKNOWN, which readiness probes read as not ready.
+     * asks each route's consumer for it. Without, the consumer has none, not even the one Camel gives a polling
+     * consumer, and Camel reports the route's own state: a check attached disabled would make it report UNKNOWN, which
+     * readiness probes read as not ready.
      *
      * @param  fetchRefusal why Redis refuses the consumer's fetches, {@code null} while it does not
      * @return              the check, to {@link #close()} when the consumer stops; {@code null} when none is attached
@@ -98,6 +99,8 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
     static RedisDelayHealthCheck attach(
             DefaultConsumer consumer, RedisDelayEndpoint endpoint, boolean enabled, Supplier<String> fetchRefusal) {
         if (!enabled) {
+            // also not the one Camel gives a polling consumer itself, which it disables then
+            consumer.setHealthCheck(null);
             return null;
         }
         String id = "consumer:redis-delay-" + (consumer.getRouteId() != null ? consumer.getRouteId() : endpoint.getQueueName());

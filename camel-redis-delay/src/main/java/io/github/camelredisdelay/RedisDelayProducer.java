@@ -253,7 +253,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
      * per exchange, and the message gets a stream cache of it, which the steps after the producer can read.
      */
     private Object storedBody(Exchange exchange, Object body) {
-        if (!(body instanceof InputStream || body instanceof Reader) || body instanceof StreamCache) {
+        if (!readableOnce(body)) {
             return endpoint.messageMapper().storableBody(exchange, body);
         }
         byte[] bytes = readOnce(exchange, body, RedisDelayOperation.schedule, readBodyProperty,
@@ -350,6 +350,11 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         });
     }
 
+    /** Whether a body or element is a stream that can be read only once: not stream-cached. */
+    private static boolean readableOnce(Object value) {
+        return (value instanceof InputStream || value instanceof Reader) && !(value instanceof StreamCache);
+    }
+
     /**
      * The elements of a batch as they are stored. When some can be read only once (an {@code InputStream} or
      * {@code Reader} that is not stream-cached), they are all {@linkplain #readOnce read once} per exchange: Camel's
@@ -365,7 +370,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         };
         boolean oneShot = false;
         for (Object element : elements) {
-            oneShot |= (element instanceof InputStream || element instanceof Reader) && !(element instanceof StreamCache);
+            oneShot |= readableOnce(element);
         }
         return oneShot
                 ? readOnce(exchange, exchange.getMessage().getBody(), RedisDelayOperation.scheduleBatch, readElementsProperty,

@@ -81,12 +81,6 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
         }
         deliverers = new ShardDeliverers(endpoint, true);
         deliverers.start(this, fetchFailures);
-        if (!endpoint.getComponent().isHealthCheckConsumerEnabled()) {
-            // Camel's own check of a polling consumer, which it disables then, would report UNKNOWN "Disabled", which
-            // readiness probes read as not ready: without a check, the route's own state stands, as for the blocking
-            // consumer
-            setHealthCheck(null);
-        }
         stopWait.running();
         super.doStart();
         migration = LegacyMigration.startFor(endpoint, this);

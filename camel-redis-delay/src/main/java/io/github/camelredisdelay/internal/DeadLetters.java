@@ -199,6 +199,15 @@ public final class DeadLetters {
         return original == null || queue.equals(original);
     }
 
+    /** {@link #cameFrom} of a stored dead letter's envelope; one that cannot be read may have come from any queue. */
+    static boolean cameFrom(byte[] envelope, String queue) {
+        try {
+            return cameFrom(EnvelopeCodec.decode(envelope).headers(), queue);
+        } catch (IllegalArgumentException e) {
+            return true;
+        }
+    }
+
     /**
      * Whether the dead letter held under {@code storedId} is one of message {@code messageId} of {@code queue}
      * ({@link #cameFrom}), or that dead letter itself, named by the id it is held under ({@code <id>#<stream entry>},

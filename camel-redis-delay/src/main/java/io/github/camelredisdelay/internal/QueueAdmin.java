@@ -71,17 +71,8 @@ public final class QueueAdmin {
      * among the {@value #DEAD_LETTERS_LOOKED_AT} times as many newest of them all.
      */
     public List<InspectedMessage> newestDeadLetters(int limit) {
-        return deadLetterQueue.get().newest(limit * DEAD_LETTERS_LOOKED_AT).stream().filter(this::isOwnDeadLetter)
-                .limit(limit).toList();
-    }
-
-    /** Whether a dead letter is one this queue put there; one that cannot be read may be. */
-    private boolean isOwnDeadLetter(InspectedMessage deadLetter) {
-        try {
-            return DeadLetters.cameFrom(EnvelopeCodec.decode(deadLetter.envelope()).headers(), queue.name());
-        } catch (IllegalArgumentException e) {
-            return true;
-        }
+        return deadLetterQueue.get().newest(limit * DEAD_LETTERS_LOOKED_AT).stream()
+                .filter(deadLetter -> DeadLetters.cameFrom(deadLetter.envelope(), queue.name())).limit(limit).toList();
     }
 
     /**

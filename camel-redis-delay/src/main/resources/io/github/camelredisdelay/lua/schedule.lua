@@ -50,6 +50,11 @@
 
 local now, nowMicros = redisNow()
 
+-- Whether a message of this status was stored (new, or in place of another)
+local function stored(status)
+  return status == STATUS_SCHEDULED or status == STATUS_REPLACED
+end
+
 local function schedule(id, envelope, dueAt, onDuplicate)
   if not dueAt then
     return STATUS_DUE_OVERFLOW, -1
@@ -150,7 +155,7 @@ for k = 1, messages do
   end
   reply[#reply + 1] = status
   reply[#reply + 1] = dueAt
-  if (status == STATUS_SCHEDULED or status == STATUS_REPLACED) and dueAt > now and (not earliest or dueAt < earliest) then
+  if stored(status) and dueAt > now and (not earliest or dueAt < earliest) then
     earliest, earliestBucket = dueAt, firstBucket
   end
 end
@@ -159,7 +164,7 @@ if earliest then
 end
 
 for i = 2, #reply, 2 do
-  if (reply[i] == STATUS_SCHEDULED or reply[i] == STATUS_REPLACED) and reply[i + 1] <= now then
+  if stored(reply[i]) and reply[i + 1] <= now then
     rcall('PUBLISH', wake, WAKE_READY)
     break
   end

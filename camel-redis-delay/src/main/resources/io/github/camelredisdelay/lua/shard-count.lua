@@ -79,13 +79,9 @@ if not recorded[1] and ARGV[6] ~= '1' then
   return {0, 0, 0, now, 0}
 end
 if recorded[1] == ARGV[3] then
-  local since = tonumber(recorded[3])
-  if not since then
-    -- recorded before "since" was
-    since = now
-    rcall('HSET', countKey, 'since', since)
-  end
-  rcall('HSET', countKey, 'seen', now)
+  -- a record made before "since" was gets it now
+  local since = tonumber(recorded[3]) or now
+  rcall('HSET', countKey, 'seen', now, 'since', since)
   return {tonumber(ARGV[3]), 0, since, now, 0}
 end
 -- another count, whose use began after this endpoint last confirmed its own: recorded where the record was lost
