@@ -19,10 +19,12 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.camelredisdelay.internal.FailureNote;
 import io.github.camelredisdelay.internal.Refusal;
+import io.github.camelredisdelay.internal.Wire;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
@@ -35,6 +37,7 @@ import org.apache.camel.support.DefaultHeaderFilterStrategy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.redisson.api.stream.StreamAddArgs;
 import org.redisson.client.codec.ByteArrayCodec;
 import org.redisson.client.codec.StringCodec;
 
@@ -404,6 +407,37 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
         assertThat(dead.getHeader(RedisDelayConstants.MESSAGE_ID)).isEqualTo("corrupt");
         assertThat(dead.getHeader(RedisDelayConstants.LAST_ERROR, String.class)).contains("unknown body kind 9");
         assertThat(dead.getBody(byte[].class)).startsWith(1, 9);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "xx", "" })
+    void aStreamEntryThatCannotBeReadIsDeadLetteredWithoutRemovingTheMessageStoredUnderItsIdMeanwhile(String record)
+            throws Exception {
+        var producer = startContext().createProducerTemplate();
+        // a replacement stored under the id while an entry of it that cannot be read waits in the ready stream
+        producer.sendBodyAndHeader("redis-delay:jobs?delay=1h", "replacement", RedisDelayConstants.MESSAGE_ID, "job-1");
+        Map<byte[], byte[]> fields = new java.util.LinkedHashMap<>();
+        fields.put(Wire.FIELD_ID.getBytes(StandardCharsets.UTF_8), "job-1".getBytes(StandardCharsets.UTF_8));
+        if (!record.isEmpty()) {
+            fields.put(Wire.FIELD_RECORD.getBytes(StandardCharsets.UTF_8), record.getBytes(StandardCharsets.UTF_8));
+        }
+        redis().<byte[], byte[]>getStream(key("jobs", "ready"), ByteArrayCodec.INSTANCE).add(StreamAddArgs.entries(fields));
+
+        startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:jobs").process(e -> attempts.add(e.getMessage().copy()));
+                from("redis-delay:jobs.dead").process(e -> deadLetters.add(e.getMessage().copy()));
+            }
+        });
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> deadLetters.size() == 1);
+        assertThat(deadLetters.get(0).getHeader(RedisDelayConstants.LAST_ERROR, String.class))
+                .contains("unreadable stream entry");
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getStream(key("jobs", "ready")).size() == 0);
+        assertThat(attempts).isEmpty();
+        assertThat(producer.requestBodyAndHeader("redis-delay:jobs?operation=peek", null, RedisDelayConstants.MESSAGE_ID,
+                "job-1", String.class)).as("the replacement, still scheduled").isEqualTo("replacement");
     }
 
     @Test
