@@ -145,11 +145,18 @@ public final class ConsumerGroup {
         return args.toArray();
     }
 
-    /** The version of its message id a delivery carries, as the scripts take it: see {@code record.lua}. */
+    /**
+     * The version of its message id a delivery carries, as the scripts take it: see {@code record.lua}. An entry that
+     * could not be read carries the version its record's head names, and {@code "*"} when even that is missing: then a
+     * stored value of the id that is no record either is its own, and a record is a replacement stored meanwhile.
+     */
     private static byte[] version(Delivery delivery) {
-        return delivery.generation() == Delivery.ANY_GENERATION
-                ? bytes("*")
-                : StoredRecord.version(delivery.scheduledAt(), delivery.generation());
+        if (delivery.generation() != Delivery.ANY_GENERATION) {
+            return StoredRecord.version(delivery.scheduledAt(), delivery.generation());
+        }
+        return delivery.envelope().length >= Wire.RECORD_HEAD_BYTES
+                ? StoredRecord.version(delivery.envelope())
+                : bytes("*");
     }
 
     /**

@@ -37,7 +37,10 @@ import org.redisson.api.stream.StreamMessageId;
 public record Delivery(StreamMessageId entryId, String messageId, long dueAt, long scheduledAt, int generation,
         int deliveryCount, int expiredLeases, byte[] envelope, String lastError, String problem) {
 
-    /** The generation of a delivery whose record could not be read: settling it settles whatever is stored. */
+    /**
+     * The generation of a delivery whose entry could not be read: it is settled as the version its record's head names,
+     * or, without one, as a stored value that is no record either (see {@code ConsumerGroup}).
+     */
     public static final int ANY_GENERATION = -1;
 
     /** A stream entry that cannot be read as a message; it can only go to the dead-letter queue. */

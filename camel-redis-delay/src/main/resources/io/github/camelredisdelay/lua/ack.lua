@@ -21,7 +21,8 @@
   Includes: record.lua, batches.lua
 
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
-  ARGV[3], ARGV[4], ARGV[5]   stream entry id, message id, version delivered (record.lua, "*": any); more triples may follow
+  ARGV[3], ARGV[4], ARGV[5]   stream entry id, message id, version delivered (record.lua; "*" for a delivery whose
+                              record is no record); more triples may follow
 
   Returns the number of messages acknowledged
 ]]

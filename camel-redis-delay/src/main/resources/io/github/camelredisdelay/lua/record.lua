@@ -86,9 +86,15 @@ local function versionOf(record)
       .. string.sub(record, SCHEDULED_AT_BYTES + DUE_AT_BYTES + 1, RECORD_HEAD_BYTES)
 end
 
--- Whether record (false when there is none) is the version of its message that version (versionOf) names: "*" stands
--- for any version, for a delivery whose own record could not be read. A value that is no record (isRecord) is no
--- version.
+-- Whether record (false when there is none) is the version of its message that version (versionOf) names. A value that
+-- is no record (isRecord) is no version but "*", which a delivery whose own record is no record either carries: a
+-- record stored under its id is a replacement.
 local function isVersion(record, version)
-  return record ~= false and (version == '*' or isRecord(record) and versionOf(record) == version)
+  if record == false then
+    return false
+  end
+  if isRecord(record) then
+    return versionOf(record) == version
+  end
+  return version == '*'
 end
