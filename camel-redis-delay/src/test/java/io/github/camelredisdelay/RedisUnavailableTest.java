@@ -23,7 +23,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.test.CamelSide;
+import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
@@ -69,6 +71,27 @@ class RedisUnavailableTest extends RedisDelayTestSupport {
 
         CompletableFuture.runAsync(node::stop).get(30, TimeUnit.SECONDS);
         assertThat(node.isStopped()).isTrue();
+    }
+
+    @Test
+    void aShardedQueueThatChecksTheAppendOnlyFileAtStartWaitsForOneUnansweredCheckNotOnePerShard() throws Exception {
+        // each check waits out the client's attempts on the starting thread: one per shard, sixteen on one server
+        String uri = "redis-delay:orders?shards=16&syncReplicas=1&syncAof=true&address=redis://127.0.0.1:" + closedPort();
+        CamelContext node = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri).log("${body}");
+            }
+        });
+
+        try (LogLines shardLog = LogLines.of(QueueShard.class)) {
+            CompletableFuture.runAsync(node::start).get(60, TimeUnit.SECONDS);
+            assertThat(shardLog.lines()).filteredOn(line -> line.contains("syncAof")).singleElement().asString()
+                    .contains("queue orders", "starts unchecked");
+        }
+        assertThat(node.getRouteController().getRouteStatus(node.getRoutes().get(0).getRouteId()))
+                .isEqualTo(ServiceStatus.Started);
+        CompletableFuture.runAsync(node::stop).get(30, TimeUnit.SECONDS);
     }
 
     @Test
