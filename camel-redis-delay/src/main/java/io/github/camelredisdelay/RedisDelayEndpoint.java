@@ -269,9 +269,12 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         transferKeys = new ArrayList<>();
         evictionWatches = new ArrayList<>();
         TransferTask running = null;
+        // a check Redis did not answer would go unanswered on every shard, each after the client's attempts, on the
+        // starting thread: the queue starts unchecked
+        boolean checkWrites = configuration.isSyncAof();
         for (QueueShard shard : queue.all()) {
-            if (configuration.isSyncAof()) {
-                shard.requireWritesCanWait();
+            if (checkWrites) {
+                checkWrites = shard.requireWritesCanWait();
             }
             if (configuration.isRequireNoEviction()) {
                 EvictionPolicyCheck.require(shard);

@@ -30,6 +30,8 @@ import org.redisson.client.RedisConnectionException;
 import org.redisson.client.RedisException;
 import org.redisson.client.RedisTimeoutException;
 import org.redisson.client.codec.StringCodec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import static io.github.camelredisdelay.internal.Replies.bytes;
 import static io.github.camelredisdelay.internal.Replies.toLong;
@@ -40,6 +42,8 @@ import static io.github.camelredisdelay.internal.Replies.toLong;
  * consumer side is its {@link ConsumerGroup}.
  */
 public final class QueueShard {
+
+    private static final Logger LOG = LoggerFactory.getLogger(QueueShard.class);
 
     private final ConnectedClient client;
     private final QueueKeys keys;
@@ -364,14 +368,22 @@ public final class QueueShard {
     /**
      * Fails when Redis refuses the wait this shard's writes ask for (syncAof on a server without WAITAOF or without an
      * append-only file): every write would fail, and a consumer would stall after its first batch, unable to
-     * acknowledge it. Returns when the wait works, and when Redis does not answer: writes fail with the same reason
-     * once it does.
+     * acknowledge it. Returns when the wait works, and when Redis does not answer, with a warning: writes fail with the
+     * same reason once it does.
+     *
+     * @return whether Redis answered the check
      */
-    public void requireWritesCanWait() {
+    public boolean requireWritesCanWait() {
         try {
             Futures.await(scripts.checkWait());
+            return true;
         } catch (RedisException e) {
             // Redis out of reach or slow (Redisson may throw it before it returns the future): nothing to tell yet
+            LOG.warn("Redis holding queue {} did not answer the check that syncAof=true asks for at start ({}); the queue "
+                     + "starts unchecked, and its writes fail naming the reason if Redis cannot wait for its append-only "
+                     + "file",
+                    name(), e.toString());
+            return false;
         }
     }
 }
