@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -41,6 +42,7 @@ import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -502,9 +504,82 @@ class RedriveTest extends RedisDelayTestSupport {
         assertThat(peekState(producer, "jobs.dead")).isEqualTo("scheduled");
     }
 
+    /**
+     * Two operators redrive at once, one all dead letters and one at most one, while the dead-letter queue holds them
+     * scheduled (its consumer failed them and retries later): between them they move each dead letter once, and every
+     * one; the limited one puts back on schedule none that the other made ready.
+     */
+    @RepeatedTest(3)
+    void aRedriveOfAllAndOneWithALimitRunningAtOnceMoveEveryScheduledDeadLetterBetweenThem() throws Exception {
+        int deadLetters = 300;
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        producer.requestBody("redis-delay:jobs.dead?operation=scheduleBatch&delay=1h",
+                IntStream.range(0, deadLetters).mapToObj(i -> "dead " + i).toList());
+        ExecutorService operators = Executors.newFixedThreadPool(2);
+        try {
+            CyclicBarrier together = new CyclicBarrier(2);
+            Future<Long> limited = operators.submit(() -> {
+                together.await(10, TimeUnit.SECONDS);
+                return producer.requestBodyAndHeader("redis-delay:jobs?operation=redrive", null,
+                        RedisDelayConstants.REDRIVE_LIMIT, 1, Long.class);
+            });
+            Future<Long> all = operators.submit(() -> {
+                together.await(10, TimeUnit.SECONDS);
+                return producer.requestBody("redis-delay:jobs?operation=redrive", (Object) null, Long.class);
+            });
+
+            assertThat(limited.get(30, TimeUnit.SECONDS) + all.get(30, TimeUnit.SECONDS)).isEqualTo(deadLetters);
+        } finally {
+            operators.shutdownNow();
+        }
+        assertThat(redis().getMap(key("jobs", "msg")).size()).isEqualTo(deadLetters);
+    }
+
+    /**
+     * Queues a and b share the dead-letter queue all.dead, whose alerting route failed every dead letter and retries it
+     * in an hour: b's three first, then a's three. A redrive of a with a limit of three moves a's three, not none.
+     */
+    @Test
+    void aLimitedRedriveFromASharedDeadLetterQueueMovesItsOwnScheduledDeadLettersBehindAnotherQueues() throws Exception {
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                for (String queue : List.of("a", "b")) {
+                    from("redis-delay:" + queue + "?deadLetterQueue=all.dead&maxDeliveries=1")
+                            .process(RedriveTest.this::failOrRecord);
+                }
+                from("redis-delay:all.dead?retrySchedule=1h").routeId("alerts").process(e -> {
+                    throw new IllegalStateException("alerting down");
+                });
+            }
+        }).createProducerTemplate();
+        for (String queue : List.of("b", "a")) {
+            List<String> ids = List.of(queue + "1", queue + "2", queue + "3");
+            failing.addAll(ids);
+            ids.forEach(id -> producer.sendBodyAndHeader("redis-delay:" + queue, id, RedisDelayConstants.MESSAGE_ID, id));
+            await().atMost(Duration.ofSeconds(10)).until(() -> ids.stream()
+                    .allMatch(id -> "scheduled".equals(peekState(producer, "all.dead", id))));
+        }
+        producer.getCamelContext().getRouteController().stopRoute("alerts");
+        failing.clear();
+
+        Object moved = producer.requestBodyAndHeader("redis-delay:a?deadLetterQueue=all.dead&operation=redrive", null,
+                RedisDelayConstants.REDRIVE_LIMIT, 3);
+
+        assertThat(moved).isEqualTo(3L);
+        await().atMost(Duration.ofSeconds(5)).until(() -> delivered.size() == 3);
+        assertThat(delivered).extracting(Message::getBody).containsExactlyInAnyOrder("a1", "a2", "a3");
+        assertThat(List.of("b1", "b2", "b3")).as("b's, put back on schedule for their retry")
+                .allMatch(id -> "scheduled".equals(peekState(producer, "all.dead", id)));
+    }
+
     private static Object peekState(ProducerTemplate producer, String queue) {
+        return peekState(producer, queue, "j1");
+    }
+
+    private static Object peekState(ProducerTemplate producer, String queue, String id) {
         return producer.request("redis-delay:" + queue + "?operation=peek",
-                e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "j1")).getMessage()
+                e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, id)).getMessage()
                 .getHeader(RedisDelayConstants.STATE);
     }
 
