@@ -34,6 +34,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import static io.github.camelredisdelay.internal.Replies.bytes;
+import static io.github.camelredisdelay.internal.Replies.text;
 import static io.github.camelredisdelay.internal.Replies.toLong;
 
 /**
@@ -214,6 +215,23 @@ public final class QueueShard {
         CompletionStage<List<Object>> reply = scripts.call("Transfer", LuaScript.TRANSFER, Durability.NONE,
                 RScript.ReturnType.LIST, bytes(batchSize), bytes(all ? "all" : "due"));
         return reply.thenApply(result -> new TransferResult(toLong(result.get(0)), toLong(result.get(1))));
+    }
+
+    /**
+     * Moves at most {@code count} scheduled messages to the ready stream in one call, earliest due time first, whatever
+     * their due time; see {@code transfer.lua}. A redrive with a limit makes the dead letters that a consumer of the
+     * dead-letter queue failed and scheduled again ready so, a few at a time, to move them.
+     *
+     * @return the ready entries they became, in due order
+     */
+    public List<ReadyEntry> makeScheduledReady(int count) {
+        List<Object> reply = scripts.callAndWait("Transfer", LuaScript.TRANSFER, Durability.NONE,
+                RScript.ReturnType.LIST, bytes(count), bytes("all"), bytes("list"));
+        List<ReadyEntry> entries = new ArrayList<>((reply.size() - 2) / 3);
+        for (int i = 2; i < reply.size(); i += 3) {
+            entries.add(new ReadyEntry(text(reply.get(i)), text(reply.get(i + 1)), (byte[]) reply.get(i + 2)));
+        }
+        return entries;
     }
 
     /**

@@ -56,17 +56,6 @@ public final class ReadyListing {
     }
 
     /**
-     * A listing of the entries added after this one's last, which this call fixes now when no page did: those a
-     * redrive's own {@code transfer.lua} adds after it.
-     */
-    public ReadyListing following() {
-        fixLast();
-        ReadyListing following = new ReadyListing(scripts, id);
-        following.after = last;
-        return following;
-    }
-
-    /**
      * The next page: at most {@code limit} entries; when looking for one message, its next entry within one page of the
      * stream, or an entry with an empty message id when that page holds none and more may follow (call again).
      *

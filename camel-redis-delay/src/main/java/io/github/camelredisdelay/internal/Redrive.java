@@ -36,14 +36,14 @@ import org.slf4j.LoggerFactory;
  * crash in between leaves a duplicate, never a loss. A moved message keeps its id (a later dead letter of an id, stored
  * as {@code <id>#<stream entry>} or {@code <id>#<stream entry>.<n>}, goes back under the id), body and headers, loses
  * the dead-letter headers and starts with a fresh delivery count. Dead letters a consumer of the dead-letter queue
- * failed and scheduled again (its {@code retrySchedule}) are made ready first, and moved as the others; those of them
- * it does not move go back to the due set for their own due time ({@code redrive-return.lua}). Dead letters such a
- * consumer has fetched are left alone, unless it let their lease expire (it died or hangs), and so is one whose id the
- * queue holds again (a newer message with that id, or another dead letter of the id just moved), one another queue
- * dead-lettered (a dead-letter queue that several queues share), or one that cannot be read (with a warning). One such
- * a consumer fetches between the claim and the removal is in both queues afterwards, with a warning, and is not counted
- * as moved. Each dead letter is claimed before it is copied ({@code redrive-claim.lua}), so that of redrives running at
- * once only one moves it.
+ * failed and scheduled again (its {@code retrySchedule}) are made ready ({@link #some}), and moved as the others; those
+ * of them it made ready and does not move go back to the due set for their own due time ({@code redrive-return.lua}).
+ * Dead letters such a consumer has fetched are left alone, unless it let their lease expire (it died or hangs), and so
+ * is one whose id the queue holds again (a newer message with that id, or another dead letter of the id just moved),
+ * one another queue dead-lettered (a dead-letter queue that several queues share), or one that cannot be read (with a
+ * warning). One such a consumer fetches between the claim and the removal is in both queues afterwards, with a warning,
+ * and is not counted as moved. Each dead letter is claimed before it is copied ({@code redrive-claim.lua}), so that of
+ * redrives running at once only one moves it.
  */
 public final class Redrive {
 
@@ -66,55 +66,100 @@ public final class Redrive {
 
     /**
      * Moves at most {@code limit} of the dead letters present when it starts, oldest first on each shard; dead letters
-     * added meanwhile (those it moved that failed again included) are left for the next redrive.
+     * added meanwhile (those it moved that failed again included) are left for the next redrive. Those a consumer of
+     * the dead-letter queue failed and scheduled again come after the ready ones: a redrive of all makes every one
+     * ready before it lists any, a redrive with a limit makes them ready as it goes, earliest due first, as many as the
+     * limit still asks for ({@link #moveScheduled}).
      *
      * @return the number moved
      */
     public long some(long limit, DueTime due) {
-        long moved = 0;
-        long ofOtherQueues = 0;
+        boolean all = limit == Long.MAX_VALUE;
         // every shard's listing ends where its stream ends now, before anything moves: a dead letter moved back that
         // fails again before it is removed here is dead-lettered as <id>#<stream entry>, on the shard that id picks,
         // which may be one not listed yet
         Map<QueueShard, ReadyListing> listings = new LinkedHashMap<>();
-        // per shard, the dead letters made ready below: those the limit leaves unlisted go back to the due set
-        Map<QueueShard, ReadyListing> madeReady = new LinkedHashMap<>();
         for (QueueShard shard : deadLetterQueue.all()) {
-            ReadyListing before = shard.inspection().readyListing("");
-            before.fixLast();
-            // dead letters a consumer of the dead-letter queue failed and scheduled again: ready now, so listed too
-            if (shard.makeReady(true, limit, PAGE) > 0) {
-                madeReady.put(shard, before.following());
+            if (all) {
+                shard.makeReady(true, Long.MAX_VALUE, PAGE);
             }
             ReadyListing listing = shard.inspection().readyListing("");
             listing.fixLast();
             listings.put(shard, listing);
         }
+        Tally tally = new Tally();
         for (Map.Entry<QueueShard, ReadyListing> shardListing : listings.entrySet()) {
             QueueShard shard = shardListing.getKey();
             ReadyListing listing = shardListing.getValue();
             List<ReadyEntry> page;
             int asked;
             do {
-                asked = (int) Math.min(PAGE, limit - moved);
+                asked = (int) Math.min(PAGE, limit - tally.moved);
                 page = listing.next(asked);
-                PageOutcome outcome = move(shard, page, id -> true, due, Redrive::recordDue);
-                moved += outcome.moved();
-                ofOtherQueues += outcome.ofOtherQueues();
-            } while (page.size() == asked && moved < limit);
-            if (moved >= limit) {
+                tally.add(move(shard, page, id -> true, due, Redrive::recordDue));
+            } while (page.size() == asked && tally.moved < limit);
+            if (tally.moved >= limit) {
                 break;
             }
         }
-        if (moved >= limit) {
-            madeReady.forEach((shard, made) -> {
-                for (List<ReadyEntry> page = made.next(PAGE); !page.isEmpty(); page = made.next(PAGE)) {
-                    shard.inspection().returnToDueSet(page, Redrive::recordDue);
-                }
-            });
+        for (QueueShard shard : deadLetterQueue.all()) {
+            if (all || tally.moved >= limit) {
+                break;
+            }
+            moveScheduled(shard, limit, due, tally);
         }
-        reportOtherQueues(ofOtherQueues);
-        return moved;
+        reportOtherQueues(tally.ofOtherQueues);
+        return tally.moved;
+    }
+
+    /**
+     * Makes the dead letters of a shard that a consumer of the dead-letter queue failed and scheduled again ready,
+     * earliest due first, and moves them, until the redrive's limit is reached or none is left: as many per call as the
+     * limit still asks for, so that none is made ready only to go back, and more (up to a page) after a call that made
+     * ready some it could not move (another queue's, or ids the queue holds again). Those it made ready and did not
+     * move go back to the due set at the end, not before, as each call makes the earliest ready; dead letters another
+     * redrive made ready are never among them.
+     */
+    private void moveScheduled(QueueShard shard, long limit, DueTime due, Tally tally) {
+        List<ReadyEntry> notMoved = new ArrayList<>();
+        try {
+            int asked = (int) Math.min(PAGE, limit - tally.moved);
+            boolean more;
+            do {
+                List<ReadyEntry> made = shard.makeScheduledReady(asked);
+                more = made.size() == asked;
+                int from = 0;
+                while (from < made.size() && tally.moved < limit) {
+                    int to = (int) Math.min(made.size(), from + limit - tally.moved);
+                    PageOutcome outcome = moveLeaving(shard, made.subList(from, to), id -> true, due);
+                    tally.add(outcome);
+                    notMoved.addAll(outcome.notMoved());
+                    from = to;
+                }
+                notMoved.addAll(made.subList(from, made.size()));
+                long wanted = limit - tally.moved;
+                asked = (int) Math.min(PAGE, notMoved.isEmpty() ? wanted : Math.max(wanted, 2L * asked));
+            } while (more && tally.moved < limit);
+        } catch (RuntimeException e) {
+            try {
+                shard.inspection().returnToDueSet(notMoved, Redrive::recordDue);
+            } catch (RuntimeException returning) {
+                e.addSuppressed(returning);
+            }
+            throw e;
+        }
+        shard.inspection().returnToDueSet(notMoved, Redrive::recordDue);
+    }
+
+    /** How many dead letters a redrive moved, and how many it left as other queues'. */
+    private static final class Tally {
+        private long moved;
+        private long ofOtherQueues;
+
+        void add(PageOutcome outcome) {
+            moved += outcome.moved();
+            ofOtherQueues += outcome.ofOtherQueues();
+        }
     }
 
     private void reportOtherQueues(long ofOtherQueues) {
@@ -171,11 +216,11 @@ public final class Redrive {
                 moved += outcome.moved();
                 ofOtherQueues += looking ? outcome.ofOtherQueues() : 0;
                 if (moved > 0 && madeReady.isEmpty()) {
-                    return new PageOutcome(moved, ofOtherQueues);
+                    return new PageOutcome(moved, ofOtherQueues, List.of());
                 }
             }
         }
-        return new PageOutcome(moved, ofOtherQueues);
+        return new PageOutcome(moved, ofOtherQueues, List.of());
     }
 
     /**
@@ -211,8 +256,12 @@ public final class Redrive {
         return StoredRecord.dueAt(entry.record());
     }
 
-    /** What {@link #move} did with a page of dead letters. */
-    private record PageOutcome(long moved, long ofOtherQueues) {
+    /**
+     * What {@link #moveLeaving} did with a page of dead letters.
+     *
+     * @param notMoved those of the page that can be read and did not move
+     */
+    private record PageOutcome(long moved, long ofOtherQueues, List<ReadyEntry> notMoved) {
     }
 
     /** A dead letter to move back: its entry, the message's own id and what is stored of it. */
@@ -220,16 +269,26 @@ public final class Redrive {
     }
 
     /**
-     * Moves the dead letters of a page that are this queue's and {@code wanted}: they are claimed in one call first,
-     * and those another redrive running at once holds are left to it. Those not moved that the redrive made ready
-     * before their due time go back to the due set.
+     * {@link #moveLeaving Moves} the dead letters of a page; those not moved that the redrive made ready before their
+     * due time go back to the due set.
      *
-     * @param wanted whether the message's own id is one to move
-     * @param dueOf  the due time a dead letter not moved goes back to the due set for, while it is still ahead
+     * @param dueOf the due time a dead letter not moved goes back to the due set for, while it is still ahead
      */
     private PageOutcome move(
             QueueShard source, List<ReadyEntry> page, Predicate<String> wanted, DueTime due,
             ToLongFunction<ReadyEntry> dueOf) {
+        PageOutcome outcome = moveLeaving(source, page, wanted, due);
+        source.inspection().returnToDueSet(outcome.notMoved(), dueOf);
+        return outcome;
+    }
+
+    /**
+     * Moves the dead letters of a page that are this queue's and {@code wanted}: they are claimed in one call first,
+     * and those another redrive running at once holds are left to it.
+     *
+     * @param wanted whether the message's own id is one to move
+     */
+    private PageOutcome moveLeaving(QueueShard source, List<ReadyEntry> page, Predicate<String> wanted, DueTime due) {
         Map<String, Candidate> candidates = new LinkedHashMap<>();
         List<ReadyEntry> readable = new ArrayList<>(page.size());
         long ofOtherQueues = 0;
@@ -271,8 +330,9 @@ public final class Redrive {
                 throw e;
             }
         }
-        source.inspection().returnToDueSet(readable.stream().filter(entry -> !moved.contains(entry)).toList(), dueOf);
-        return new PageOutcome(moved.size(), ofOtherQueues);
+        return new PageOutcome(
+                moved.size(), ofOtherQueues,
+                readable.stream().filter(entry -> !moved.contains(entry)).toList());
     }
 
     /**

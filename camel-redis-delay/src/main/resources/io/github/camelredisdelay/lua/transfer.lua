@@ -26,11 +26,13 @@
   ARGV[3] at most this many messages are moved
   ARGV[4] optional: "all" moves scheduled messages whatever their due time (a redrive makes the dead letters a
           consumer of the dead-letter queue failed and scheduled again ready, see Redrive.java); absent: those due now
+  ARGV[5] optional: "list" has the reply list the entries the messages became
 
-  Returns {moved, nextDelay}
+  Returns {moved, nextDelay[, entry id, message id, record, ...]}
     moved:     messages moved now
     nextDelay: µs until the next due message (from Redis' clock in µs, so a timer armed with it is not up to a
                ms late); 0 when more are due now; -1 when none is scheduled
+    then, with "list", three per message moved, in due order
   A WRONGTYPE error naming the key, and nothing moved, when one of the queue's keys, or the first due bucket of its due
   set, holds a value of another type (key-kinds.lua); a later due bucket that does stops the transfer before it, what
   came before it moved (nextDelay 0)
@@ -81,14 +83,22 @@ while #ids < batch do
 end
 
 local moved = #ids
+local listed = {}
 if moved > 0 then
+  local listing = ARGV[5] == 'list'
   local records, failures = hashValues(msgKey, ids), hashValues(failKey, ids)
   for j = 1, moved do
     local record, failure = records[j], failures[j]
+    local entryId
     if record and failure then
-      rcall('XADD', readyKey, '*', FIELD_ID, ids[j], FIELD_RECORD, record, FIELD_FAILURE, failure)
+      entryId = rcall('XADD', readyKey, '*', FIELD_ID, ids[j], FIELD_RECORD, record, FIELD_FAILURE, failure)
     elseif record then
-      rcall('XADD', readyKey, '*', FIELD_ID, ids[j], FIELD_RECORD, record)
+      entryId = rcall('XADD', readyKey, '*', FIELD_ID, ids[j], FIELD_RECORD, record)
+    end
+    if entryId and listing then
+      listed[#listed + 1] = entryId
+      listed[#listed + 1] = ids[j]
+      listed[#listed + 1] = record
     end
   end
 end
@@ -97,11 +107,13 @@ if moved > 0 then
   rcall('PUBLISH', wake, WAKE_READY)
 end
 
-if moved == batch or stoppedAtRefusal then
-  return {moved, 0}
+local nextDelay = 0
+if moved < batch and not stoppedAtRefusal then
+  local earliest = earliestDue(dueKey)
+  nextDelay = earliest and math.max(0, earliest * 1000 - nowMicros) or -1
 end
-local next = earliestDue(dueKey)
-if not next then
-  return {moved, -1}
+local reply = {moved, nextDelay}
+for k = 1, #listed do
+  reply[k + 2] = listed[k]
 end
-return {moved, math.max(0, next * 1000 - nowMicros)}
+return reply
