@@ -75,11 +75,16 @@ class RedriveTest extends RedisDelayTestSupport {
         delivered.add(exchange.getMessage().copy());
     }
 
-    /** Sends message j1, which fails, to {@code uri} and waits until it is in {@code deadLetterQueue}. */
+    /**
+     * Sends message j1, which fails, to {@code uri} (of queue jobs) and waits until it is in {@code deadLetterQueue}
+     * and no longer in queue jobs: the move stores the dead letter before it acknowledges the delivery, and a redrive
+     * leaves a dead letter whose id the queue still holds.
+     */
     private void deadLetterOne(ProducerTemplate producer, String uri, String deadLetterQueue) {
         failing.add("j1");
         producer.sendBodyAndHeader(uri, "j1", RedisDelayConstants.MESSAGE_ID, "j1");
-        await().atMost(Duration.ofSeconds(10)).until(() -> redis().getStream(key(deadLetterQueue, "ready")).size() == 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> redis().getStream(key(deadLetterQueue, "ready")).size() == 1
+                && redis().getMap(key("jobs", "msg")).isEmpty());
         failing.clear();
     }
 
@@ -95,14 +100,16 @@ class RedriveTest extends RedisDelayTestSupport {
 
     /**
      * Dead-letters two messages of id order-1 one after the other: the dead-letter queue stores the second as
-     * {@code order-1#<stream entry>}.
+     * {@code order-1#<stream entry>}. Each time it waits until the queue no longer holds order-1 too: the move stores
+     * the dead letter before it acknowledges the delivery, and until then the queue keeps the id (a schedule of it is a
+     * duplicate, a redrive leaves the dead letter).
      */
     private void deadLetterOrder1Twice(ProducerTemplate producer, String uri) {
         failing.addAll(List.of("first try", "second try"));
         producer.sendBodyAndHeader(uri, "first try", RedisDelayConstants.MESSAGE_ID, "order-1");
-        await().atMost(Duration.ofSeconds(10)).until(() -> deadLettered(producer, uri) == 1L);
+        await().atMost(Duration.ofSeconds(10)).until(() -> allDeadLettered(producer, uri, 1L));
         producer.sendBodyAndHeader(uri, "second try", RedisDelayConstants.MESSAGE_ID, "order-1");
-        await().atMost(Duration.ofSeconds(10)).until(() -> deadLettered(producer, uri) == 2L);
+        await().atMost(Duration.ofSeconds(10)).until(() -> allDeadLettered(producer, uri, 2L));
         failing.clear();
     }
 
@@ -142,7 +149,8 @@ class RedriveTest extends RedisDelayTestSupport {
         List<String> ids = IntStream.range(0, 300).mapToObj(i -> "j" + i).toList();
         failing.addAll(ids);
         ids.forEach(id -> producer.sendBodyAndHeader(uri, id, RedisDelayConstants.MESSAGE_ID, id));
-        await().atMost(Duration.ofSeconds(20)).until(() -> deadLettered(producer, uri) == ids.size());
+        // and acknowledged: the move stores the dead letter first, and a redrive leaves one whose id the queue holds
+        await().atMost(Duration.ofSeconds(20)).until(() -> allDeadLettered(producer, uri, ids.size()));
         failing.clear();
 
         ExecutorService operators = Executors.newFixedThreadPool(3);
@@ -175,7 +183,9 @@ class RedriveTest extends RedisDelayTestSupport {
         // more than one listing page, each dead letter failing again as soon as it is back
         List<String> ids = IntStream.range(0, 120).mapToObj(i -> "j" + i).toList();
         producer.sendBody("redis-delay:jobs?operation=scheduleBatch", ids);
-        await().atMost(Duration.ofSeconds(20)).until(() -> redis().getStream(key("jobs.dead", "ready")).size() == 120);
+        // and acknowledged: the move stores the dead letter first, and a redrive leaves one whose id the queue holds
+        await().atMost(Duration.ofSeconds(20)).until(() -> redis().getStream(key("jobs.dead", "ready")).size() == 120
+                && redis().getMap(key("jobs", "msg")).isEmpty());
         deliveries.clear();
 
         // a limit above the count, so that the redrive ends even when it finds dead letters it moved again
@@ -653,7 +663,9 @@ class RedriveTest extends RedisDelayTestSupport {
         failing.addAll(List.of("of-a", "of-b"));
         producer.sendBodyAndHeader("redis-delay:a", "of-a", RedisDelayConstants.MESSAGE_ID, "of-a");
         producer.sendBodyAndHeader("redis-delay:b", "of-b", RedisDelayConstants.MESSAGE_ID, "of-b");
-        await().atMost(Duration.ofSeconds(10)).until(() -> redis().getStream(key("all.dead", "ready")).size() == 2);
+        // and acknowledged: the move stores the dead letter first, and a redrive leaves one whose id the queue holds
+        await().atMost(Duration.ofSeconds(10)).until(() -> redis().getStream(key("all.dead", "ready")).size() == 2
+                && redis().getMap(key("a", "msg")).isEmpty() && redis().getMap(key("b", "msg")).isEmpty());
         failing.clear();
 
         Object moved = producer.requestBody("redis-delay:a?deadLetterQueue=all.dead&operation=redrive", (Object) null);
