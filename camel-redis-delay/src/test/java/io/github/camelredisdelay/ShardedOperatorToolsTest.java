@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 
+import io.github.camelredisdelay.internal.QueueCounts;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.ProducerTemplate;
@@ -42,6 +43,12 @@ class ShardedOperatorToolsTest extends RedisDelayTestSupport {
                 .mapToLong(key -> redis().getMap(key, StringCodec.INSTANCE).size()).sum();
     }
 
+    /** Whether the queue of {@code uri} holds no message, scheduled, ready or in flight, counted in Redis now. */
+    private static boolean nothingLeftIn(ProducerTemplate producer, String uri) {
+        QueueCounts counts = CountedNow.queue(producer.getCamelContext(), uri);
+        return counts.scheduled() + counts.ready() + counts.inFlight() == 0;
+    }
+
     /**
      * A node whose first endpoint of a queue had the wrong shard count (refused) and whose later endpoint has the right
      * one: that endpoint's peek and redrive read the dead-letter queue in its own count, every shard of it.
@@ -58,7 +65,10 @@ class ShardedOperatorToolsTest extends RedisDelayTestSupport {
         }).getException()).hasMessageContaining("this endpoint has shards=1");
 
         ids.forEach(id -> producer.sendBodyAndHeader(SHARDED, id, RedisDelayConstants.MESSAGE_ID, id));
-        await().atMost(Duration.ofSeconds(15)).until(() -> recordsInRedis("orders.dead") == ids.size());
+        // and acknowledged: the move stores the dead letter first, and until the acknowledgement the queue holds the
+        // message, which a peek then finds in flight and a redrive leaves
+        await().atMost(Duration.ofSeconds(15)).until(() -> recordsInRedis("orders.dead") == ids.size()
+                && nothingLeftIn(producer, SHARDED));
 
         List<Object> states = ids.stream().map(id -> producer.request(SHARDED + "&operation=peek",
                 e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, id)).getMessage()
