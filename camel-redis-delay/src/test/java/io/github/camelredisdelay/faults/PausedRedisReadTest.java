@@ -18,6 +18,7 @@ package io.github.camelredisdelay.faults;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.IntStream;
 
 import io.github.camelredisdelay.RedisDelayConstants;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
@@ -37,6 +38,11 @@ class PausedRedisReadTest extends FaultTestSupport {
 
     /** Longer than a read with its retry waits (the client's 3 s timeout, one retry 200 ms later). */
     private static final long PAUSE_MS = 8_000;
+    /**
+     * Longer than the client waits for one attempt of a read (3 s), shorter than for the attempt and its retry (3 s,
+     * 200 ms, 3 s): the client sends a read again, and Redis answers the second attempt once it has run the first.
+     */
+    private static final long RETRIED_READ_PAUSE_MS = 4_800;
 
     @Test
     void aMessageThatFellDueWhileRedisHeldWritesReachesTheRouteSoonAfterNotAfterTheVisibilityTimeout() throws Exception {
@@ -92,5 +98,47 @@ class PausedRedisReadTest extends FaultTestSupport {
                 .until(() -> routed.contains("m1"));
         assertThat(routed).containsExactly("m1");
         assertThat(deliveryCounts).as("its first delivery").containsExactly(1);
+    }
+
+    @Test
+    void messagesTheFirstAttemptOfARetriedReadTookReachTheRouteNotTheDeadLetterQueue() throws Exception {
+        RedisServerProcess server = redisProcess();
+        List<String> routed = new CopyOnWriteArrayList<>();
+        List<Integer> deliveryCounts = new CopyOnWriteArrayList<>();
+        List<String> deadLettered = new CopyOnWriteArrayList<>();
+        // a polling consumer never blocks in Redis: the client sends a read it gave up on again; a look for expired
+        // leases is due every 7.5 s only, so the read after the resume below is a plain XREADGROUP
+        CamelContext context = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:retried?consumerType=polling&pollInterval=100&visibilityTimeout=15s&maxDeliveries=1")
+                        .routeId("retried").process(e -> {
+                            routed.add(e.getMessage().getBody(String.class));
+                            deliveryCounts.add(e.getMessage().getHeader(RedisDelayConstants.DELIVERY_COUNT, Integer.class));
+                        });
+                from("redis-delay:retried.dead").process(e -> deadLettered.add(e.getMessage().getBody(String.class)));
+            }
+        });
+        // the consumer's first poll (which looks for expired leases) is over, and m0 acknowledged
+        context.createProducerTemplate().sendBody("redis-delay:retried", "m0");
+        await("m0 routed and acknowledged").atMost(Duration.ofSeconds(10))
+                .until(() -> routed.contains("m0") && "0".equals(server.command("XLEN", key("retried", "ready"))));
+        context.getRouteController().suspendRoute("retried");
+        List<String> bodies = IntStream.rangeClosed(1, 3).mapToObj(i -> "m" + i).toList();
+        bodies.forEach(body -> context.createProducerTemplate().sendBody("redis-delay:retried", body));
+        await("m1..m3 ready").atMost(Duration.ofSeconds(10))
+                .until(() -> "3".equals(server.command("XLEN", key("retried", "ready"))));
+
+        // the resumed consumer's read waits in Redis; the client gives its first attempt up after 3 s and sends it
+        // again: Redis runs both when the pause ends, the first taking m1..m3, and answers the second, which finds none
+        server.command("CLIENT", "PAUSE", String.valueOf(RETRIED_READ_PAUSE_MS), "WRITE");
+        context.getRouteController().resumeRoute("retried");
+
+        // before the visibility timeout (15 s) could let another look take them over, counting a delivery
+        await("m1..m3 routed or dead-lettered").atMost(Duration.ofMillis(RETRIED_READ_PAUSE_MS + 40_000))
+                .until(() -> routed.size() + deadLettered.size() == 4);
+        assertThat(deadLettered).as("dead-lettered without a delivery to the route").isEmpty();
+        assertThat(routed).containsExactlyInAnyOrder("m0", "m1", "m2", "m3");
+        assertThat(deliveryCounts).as("first deliveries").containsOnly(1);
     }
 }
