@@ -39,6 +39,7 @@ import io.github.camelredisdelay.internal.Futures;
 import io.github.camelredisdelay.internal.LeaseKeeper;
 import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.Reclaimed;
+import io.github.camelredisdelay.internal.ResponseTimeout;
 import io.github.camelredisdelay.internal.RetryPolicy;
 import io.github.camelredisdelay.internal.SilentRedis;
 import io.github.camelredisdelay.internal.WakeChannels;
@@ -131,7 +132,9 @@ final class Deliverer {
         this.settlement = new Settlement(
                 queue, consumerName, retryPolicy, new DeadLetters(queue, endpoint.deadLetterQueue()), leases, acks,
                 endpoint.statistics());
-        this.lostReads = new LostReads(queue, consumerName, leases, () -> nextReclaimNanos.set(System.nanoTime()));
+        this.lostReads = new LostReads(
+                queue, consumerName, leases, ResponseTimeout.of(endpoint.client()),
+                () -> nextReclaimNanos.set(System.nanoTime()));
     }
 
     /** The wake channel of this deliverer's shard, which announces ready messages. */
@@ -146,7 +149,7 @@ final class Deliverer {
      * fetch sent after a lost read, a route's consumer hands back what that read left with it ({@link LostReads}).
      */
     List<Delivery> fetch(int count, Duration block) {
-        return lostReads.fetch(block, forRoute && leaseExtension != null, () -> fetchNow(count, block));
+        return lostReads.fetch(forRoute && leaseExtension != null, () -> fetchNow(count, block));
     }
 
     private List<Delivery> fetchNow(int count, Duration block) {

@@ -17,7 +17,6 @@ package io.github.camelredisdelay;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
@@ -32,25 +31,27 @@ import org.slf4j.LoggerFactory;
 /**
  * The reads of a {@link Deliverer} whose reply never came, which Redis may run later (the client gave up waiting while
  * Redis held the read, as {@code CLIENT PAUSE WRITE} or a {@code FAILOVER} does, or the connection dropped after
- * sending it): fetches that failed, and blocking reads the client gave up on as if they found nothing. What such a read
- * took stays pending under the consumer, which does not know of it; once Redis answered a read sent after the lost ones
- * (it ran them first), the entries pending under the consumer that it does not hold are handed back, taken over at once
- * with their delivery uncounted, rather than after the visibility timeout as expired leases.
+ * sending it): fetches that failed, and fetches that took longer than the client waits for the reply to one attempt of
+ * a command (its response timeout), which may have had an attempt given up on: a blocking read the client ended as if
+ * it found nothing, or a read or script it sent again and got the reply of the second attempt for, Redis having run
+ * both. What such a read took stays pending under the consumer, which does not know of it; once Redis answered a read
+ * sent after the lost ones (it ran them first), the entries pending under the consumer that it does not hold are handed
+ * back, taken over at once with their delivery uncounted, rather than after the visibility timeout as expired leases.
  */
 final class LostReads {
 
     private static final Logger LOG = LoggerFactory.getLogger(LostReads.class);
     /** Most pending entries of the consumer one look reads. */
     private static final int LOOK = 1_000;
-    /**
-     * How much longer than its block an empty blocking read may take before it counts as given up: the client ends such
-     * a read 3 s after its block as if it found nothing, while Redis may still run it.
-     */
-    private static final long GIVEN_UP_AFTER_BLOCK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final QueueShard queue;
     private final String consumerName;
     private final LeaseKeeper leases;
+    /**
+     * The client's response timeout: a fetch that took longer may have had an attempt given up on (a fetch that merely
+     * took long, a blocking read waiting longer, say, only costs a look).
+     */
+    private final long attemptTimeoutNanos;
     /** What makes the consumer's next fetch take over expired and handed-back leases. */
     private final Runnable reclaimSoon;
     private final AtomicLong lost = new AtomicLong();
@@ -62,23 +63,24 @@ final class LostReads {
      */
     private final ReentrantReadWriteLock reading = new ReentrantReadWriteLock();
 
-    LostReads(QueueShard queue, String consumerName, LeaseKeeper leases, Runnable reclaimSoon) {
+    LostReads(QueueShard queue, String consumerName, LeaseKeeper leases, Duration attemptTimeout, Runnable reclaimSoon) {
         this.queue = queue;
         this.consumerName = consumerName;
         this.leases = leases;
+        this.attemptTimeoutNanos = attemptTimeout.toNanos();
         this.reclaimSoon = reclaimSoon;
     }
 
     /**
-     * Runs {@code fetch} (a read waiting up to {@code block}, {@code null}: no wait, that leases what it read),
-     * counting it when it is lost, and after it, when {@code look} and Redis answered it, hands back what earlier lost
-     * reads left.
+     * Runs {@code fetch} (a read that leases what it read), counting it when it may be lost, and after it, when
+     * {@code look} and Redis answered it in time, hands back what earlier lost reads left.
      */
-    List<Delivery> fetch(Duration block, boolean look, Supplier<List<Delivery>> fetch) {
+    List<Delivery> fetch(boolean look, Supplier<List<Delivery>> fetch) {
         long lostBefore = lost.get();
-        long started = System.nanoTime();
         List<Delivery> fetched;
         reading.readLock().lock();
+        // after the wait for a look of another thread's, which is no part of this read
+        long started = System.nanoTime();
         try {
             fetched = fetch.get();
         } catch (RuntimeException e) {
@@ -87,19 +89,15 @@ final class LostReads {
         } finally {
             reading.readLock().unlock();
         }
-        if (givenUp(block, fetched, started)) {
+        if (System.nanoTime() - started > attemptTimeoutNanos) {
+            // the client may have given up an attempt that Redis ran (it answered the next one, or, for a blocking
+            // read, ended it as if it found nothing): what that attempt took is looked for after the next read
             lost.incrementAndGet();
         } else if (lostBefore != looked && look) {
             // Redis answered this read, sent after those: it ran them first
             handBack(lostBefore);
         }
         return fetched;
-    }
-
-    /** Whether a blocking read came back empty so late that the client rather gave up on it. */
-    private static boolean givenUp(Duration block, List<Delivery> fetched, long startedNanos) {
-        return block != null && fetched.isEmpty()
-                && System.nanoTime() - startedNanos > block.toNanos() + GIVEN_UP_AFTER_BLOCK_NANOS;
     }
 
     /**
