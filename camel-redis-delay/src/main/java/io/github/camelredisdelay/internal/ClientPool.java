@@ -15,7 +15,10 @@
  */
 package io.github.camelredisdelay.internal;
 
+import org.redisson.config.BaseConfig;
+import org.redisson.config.BaseMasterSlaveServersConfig;
 import org.redisson.config.Config;
+import org.redisson.config.SingleServerConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,20 +51,9 @@ public final class ClientPool {
     }
 
     static int masterConnections(Config config) {
-        if (config.isSingleConfig()) {
-            return config.useSingleServer().getConnectionPoolSize();
-        }
-        if (config.isClusterConfig()) {
-            return config.useClusterServers().getMasterConnectionPoolSize();
-        }
-        if (config.isSentinelConfig()) {
-            return config.useSentinelServers().getMasterConnectionPoolSize();
-        }
-        // Config tells the other two modes apart only by refusing the one it is not in
-        try {
-            return config.useReplicatedServers().getMasterConnectionPoolSize();
-        } catch (IllegalStateException notReplicated) {
-            return config.useMasterSlaveServers().getMasterConnectionPoolSize();
-        }
+        BaseConfig<?> servers = ServerSettings.of(config);
+        return servers instanceof SingleServerConfig single
+                ? single.getConnectionPoolSize()
+                : ((BaseMasterSlaveServersConfig<?>) servers).getMasterConnectionPoolSize();
     }
 }

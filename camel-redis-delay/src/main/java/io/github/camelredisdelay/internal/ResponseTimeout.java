@@ -17,8 +17,6 @@ package io.github.camelredisdelay.internal;
 
 import java.time.Duration;
 
-import org.redisson.config.BaseConfig;
-import org.redisson.config.Config;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,29 +37,11 @@ public final class ResponseTimeout {
     /** The response timeout of {@code client}; Redisson's default, 3 s, when its configuration cannot be read. */
     public static Duration of(ConnectedClient client) {
         try {
-            return Duration.ofMillis(servers(client.config()).getTimeout());
+            return Duration.ofMillis(ServerSettings.of(client.config()).getTimeout());
         } catch (RuntimeException e) {
             LOG.debug("The response timeout of Redis client {} cannot be read; taken as Redisson's default, {} ms", client,
                     REDISSON_DEFAULT.toMillis(), e);
             return REDISSON_DEFAULT;
-        }
-    }
-
-    private static BaseConfig<?> servers(Config config) {
-        if (config.isSingleConfig()) {
-            return config.useSingleServer();
-        }
-        if (config.isClusterConfig()) {
-            return config.useClusterServers();
-        }
-        if (config.isSentinelConfig()) {
-            return config.useSentinelServers();
-        }
-        // Config tells the other two modes apart only by refusing the one it is not in
-        try {
-            return config.useReplicatedServers();
-        } catch (IllegalStateException notReplicated) {
-            return config.useMasterSlaveServers();
         }
     }
 }
