@@ -551,18 +551,7 @@ class RedriveTest extends RedisDelayTestSupport {
      */
     @Test
     void aLimitedRedriveFromASharedDeadLetterQueueMovesItsOwnScheduledDeadLettersBehindAnotherQueues() throws Exception {
-        ProducerTemplate producer = startContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                for (String queue : List.of("a", "b")) {
-                    from("redis-delay:" + queue + "?deadLetterQueue=all.dead&maxDeliveries=1")
-                            .process(RedriveTest.this::failOrRecord);
-                }
-                from("redis-delay:all.dead?retrySchedule=1h").routeId("alerts").process(e -> {
-                    throw new IllegalStateException("alerting down");
-                });
-            }
-        }).createProducerTemplate();
+        ProducerTemplate producer = startSharingAllDead(true);
         for (String queue : List.of("b", "a")) {
             List<String> ids = List.of(queue + "1", queue + "2", queue + "3");
             failing.addAll(ids);
@@ -653,15 +642,7 @@ class RedriveTest extends RedisDelayTestSupport {
 
     @Test
     void redriveFromADeadLetterQueueSharedByTwoQueuesMovesOnlyTheQueuesOwnDeadLetters() throws Exception {
-        ProducerTemplate producer = startContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                for (String queue : List.of("a", "b")) {
-                    from("redis-delay:" + queue + "?deadLetterQueue=all.dead&maxDeliveries=1")
-                            .process(RedriveTest.this::failOrRecord);
-                }
-            }
-        }).createProducerTemplate();
+        ProducerTemplate producer = startSharingAllDead(false);
         failing.addAll(List.of("of-a", "of-b"));
         producer.sendBodyAndHeader("redis-delay:a", "of-a", RedisDelayConstants.MESSAGE_ID, "of-a");
         producer.sendBodyAndHeader("redis-delay:b", "of-b", RedisDelayConstants.MESSAGE_ID, "of-b");
@@ -684,15 +665,7 @@ class RedriveTest extends RedisDelayTestSupport {
      */
     @Test
     void redriveFromASharedDeadLetterQueueLeavesAnotherQueuesScheduledDeadLetterScheduled() throws Exception {
-        ProducerTemplate producer = startContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                from("redis-delay:b?deadLetterQueue=all.dead&maxDeliveries=1").process(RedriveTest.this::failOrRecord);
-                from("redis-delay:all.dead?retrySchedule=1h").routeId("alerts").process(e -> {
-                    throw new IllegalStateException("alerting down");
-                });
-            }
-        }).createProducerTemplate();
+        ProducerTemplate producer = startSharingAllDead(true);
         failing.add("j1");
         producer.sendBodyAndHeader("redis-delay:b", "j1", RedisDelayConstants.MESSAGE_ID, "j1");
         await().atMost(Duration.ofSeconds(10)).until(() -> "scheduled".equals(peekState(producer, "all.dead")));
@@ -865,14 +838,36 @@ class RedriveTest extends RedisDelayTestSupport {
      * Starts a consumer of {@code uri} that dead-letters at once what {@code failing} names, and a consumer of its
      * dead-letter queue (route {@code alerts}) that fails every dead letter and schedules it again an hour later.
      */
+    /**
+     * Starts queues a and b, which share the dead-letter queue all.dead, and with {@code alerts} a route on all.dead
+     * (id alerts) that fails every dead letter and retries it in an hour.
+     */
+    private ProducerTemplate startSharingAllDead(boolean alerts) throws Exception {
+        return startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                for (String queue : List.of("a", "b")) {
+                    from("redis-delay:" + queue + "?deadLetterQueue=all.dead&maxDeliveries=1")
+                            .process(RedriveTest.this::failOrRecord);
+                }
+                if (alerts) {
+                    from("redis-delay:all.dead?retrySchedule=1h").routeId("alerts").process(RedriveTest::failAlert);
+                }
+            }
+        }).createProducerTemplate();
+    }
+
+    /** The step of a route on a dead-letter queue whose alerting is down. */
+    private static void failAlert(Exchange exchange) {
+        throw new IllegalStateException("alerting down");
+    }
+
     private ProducerTemplate startWithFailingDeadLetterConsumer(String uri) throws Exception {
         return startContext(new RouteBuilder() {
             @Override
             public void configure() {
                 from(uri + "&maxDeliveries=1").process(RedriveTest.this::failOrRecord);
-                from("redis-delay:jobs.dead?retrySchedule=1h").routeId("alerts").process(e -> {
-                    throw new IllegalStateException("alerting down");
-                });
+                from("redis-delay:jobs.dead?retrySchedule=1h").routeId("alerts").process(RedriveTest::failAlert);
             }
         }).createProducerTemplate();
     }
