@@ -108,7 +108,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     private WakeChannels wakeChannels;
     private String connection;
     private ConnectionShares shares;
-    private QueueStatistics statistics;
+    /** Read by JMX and the dev console on their own threads, as {@link #statisticsKey}. */
+    private volatile QueueStatistics statistics;
     /** The consumers that {@linkplain #consumerStarting started} and have not stopped. */
     private final AtomicInteger runningConsumers = new AtomicInteger();
     /** The producers that {@linkplain #producerStarted started} and have not stopped; guards {@link #stopDeferred}. */
@@ -127,7 +128,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     private volatile QueueGuard deadLetterGuard;
     private String deadLetterGuardKey;
     private QueueAdmin admin;
-    private String statisticsKey;
+    private volatile String statisticsKey;
     private ConnectedClient client;
 
     public RedisDelayEndpoint(String uri, RedisDelayComponent component, String queueName,
