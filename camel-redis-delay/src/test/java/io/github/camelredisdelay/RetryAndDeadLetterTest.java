@@ -22,6 +22,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.camelredisdelay.internal.Envelope;
+import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.FailureNote;
 import io.github.camelredisdelay.internal.Refusal;
 import io.github.camelredisdelay.internal.Wire;
@@ -438,6 +440,33 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
         assertThat(attempts).isEmpty();
         assertThat(producer.requestBodyAndHeader("redis-delay:jobs?operation=peek", null, RedisDelayConstants.MESSAGE_ID,
                 "job-1", String.class)).as("the replacement, still scheduled").isEqualTo("replacement");
+    }
+
+    @Test
+    void aStreamEntryWithoutAMessageIdButWithAWholeRecordGoesToTheDeadLetterQueue() throws Exception {
+        startContext();
+        // a record with a whole head (scheduled at, due 0, generation 0) and a readable envelope, in an entry without
+        // the message id, written behind the component's back
+        byte[] envelope = EnvelopeCodec.encode(new Envelope("payload", Map.of()));
+        byte[] scheduledAt = ByteBuffer.allocate(8).putLong(1_700_000_000_000L).array();
+        byte[] record = ByteBuffer.allocate(15 + envelope.length).put(scheduledAt, 2, 6).put(new byte[7]).put(new byte[2])
+                .put(envelope).array();
+        redis().<byte[], byte[]>getStream(key("jobs", "ready"), ByteArrayCodec.INSTANCE)
+                .add(StreamAddArgs.entries(Map.of(Wire.FIELD_RECORD.getBytes(StandardCharsets.UTF_8), record)));
+
+        startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:jobs").process(e -> attempts.add(e.getMessage().copy()));
+                from("redis-delay:jobs.dead").process(e -> deadLetters.add(e.getMessage().copy()));
+            }
+        });
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> deadLetters.size() == 1);
+        assertThat(deadLetters.get(0).getHeader(RedisDelayConstants.LAST_ERROR, String.class))
+                .contains("unreadable stream entry");
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getStream(key("jobs", "ready")).size() == 0);
+        assertThat(attempts).isEmpty();
     }
 
     @Test
