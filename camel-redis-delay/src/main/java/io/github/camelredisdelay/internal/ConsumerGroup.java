@@ -249,13 +249,14 @@ public final class ConsumerGroup {
     /**
      * Whether {@code consumer} still holds the lease of {@code delivery} (the entry is pending to it, not taken over
      * nor settled), and whether the stored message is still the version it delivered (not replaced or re-delayed since;
-     * a delivery whose record could not be read counts as current), and whether a purge under way removes it; read on
+     * a delivery whose entry could not be read counts as current, so that it is dead-lettered whatever is stored under
+     * its id: its acknowledgement then leaves a replacement alone), and whether a purge under way removes it; read on
      * the master, see {@code lease-check.lua}.
      */
     public LeaseCheck checkLease(String consumer, Delivery delivery) {
         List<Object> reply = scripts.callAndWait("Lease check of message " + delivery.messageId(), LuaScript.LEASE_CHECK,
                 Durability.NONE, RScript.ReturnType.LIST, bytes(delivery.entryId()), bytes(delivery.messageId()),
-                bytes(consumer), version(delivery));
+                bytes(consumer), delivery.generation() == Delivery.ANY_GENERATION ? bytes("*") : version(delivery));
         return new LeaseCheck(
                 toLong(reply.get(0)) == 1, toLong(reply.get(1)) == 1, toLong(reply.get(2)) == 1,
                 toLong(reply.get(3)) == 1);
