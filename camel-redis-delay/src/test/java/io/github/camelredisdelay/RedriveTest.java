@@ -546,6 +546,47 @@ class RedriveTest extends RedisDelayTestSupport {
     }
 
     /**
+     * A redrive moves only the dead letters there when it starts, once. Here the dead-letter queue's consumer failed
+     * each (scheduled in an hour), the queue's consumer still fails every message, and the dead-letter queue's consumer
+     * fails each dead letter again (scheduled after the others): a redrive with a limit above their count, which makes
+     * scheduled dead letters ready as it goes, leaves those dead-lettered anew for the next redrive.
+     */
+    @Test
+    void aLimitedRedriveMovesOnlyTheScheduledDeadLettersPresentWhenItStartsEvenWhenTheyFailAgainMeanwhile()
+            throws Exception {
+        List<String> alerted = new CopyOnWriteArrayList<>();
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:jobs?maxDeliveries=1&concurrentConsumers=4&maxMessagesPerPoll=50")
+                        .throwException(new IllegalStateException("still down"));
+                from("redis-delay:jobs.dead?retrySchedule=1h&concurrentConsumers=4&maxMessagesPerPoll=50")
+                        .process(e -> alerted.add(e.getMessage().getBody(String.class)))
+                        .throwException(new IllegalStateException("alerting down"));
+            }
+        }).createProducerTemplate();
+        List<String> ids = IntStream.range(0, 400).mapToObj(i -> "j" + i).toList();
+        producer.sendBody("redis-delay:jobs?operation=scheduleBatch", ids);
+        await().atMost(Duration.ofSeconds(60)).until(() -> alerted.size() == ids.size()
+                && scheduledOnly(producer, "jobs.dead") == ids.size() && scheduledOnly(producer, "jobs") == 0);
+
+        long moved = producer.requestBodyAndHeader("redis-delay:jobs?operation=redrive", null,
+                RedisDelayConstants.REDRIVE_LIMIT, 2 * ids.size(), Long.class);
+
+        // one the consumer of jobs.dead fetches between the claim and the removal stays there too and is not counted:
+        // more than there were can only be dead letters added after the redrive started
+        assertThat(moved).as("moved, of %s present when the redrive started", ids.size()).isLessThanOrEqualTo(ids.size());
+    }
+
+    /**
+     * The messages a queue holds, counted in Redis now, when all are scheduled; -1 while some are ready or in flight.
+     */
+    private static long scheduledOnly(ProducerTemplate producer, String queue) {
+        QueueCounts counts = CountedNow.queue(producer.getCamelContext(), "redis-delay:" + queue);
+        return counts.ready() + counts.inFlight() == 0 ? counts.scheduled() : -1;
+    }
+
+    /**
      * Queues a and b share the dead-letter queue all.dead, whose alerting route failed every dead letter and retries it
      * in an hour: b's three first, then a's three. A redrive of a with a limit of three moves a's three, not none.
      */
