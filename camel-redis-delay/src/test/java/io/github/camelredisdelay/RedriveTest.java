@@ -876,10 +876,6 @@ class RedriveTest extends RedisDelayTestSupport {
     }
 
     /**
-     * Starts a consumer of {@code uri} that dead-letters at once what {@code failing} names, and a consumer of its
-     * dead-letter queue (route {@code alerts}) that fails every dead letter and schedules it again an hour later.
-     */
-    /**
      * Starts queues a and b, which share the dead-letter queue all.dead, and with {@code alerts} a route on all.dead
      * (id alerts) that fails every dead letter and retries it in an hour.
      */
@@ -903,6 +899,10 @@ class RedriveTest extends RedisDelayTestSupport {
         throw new IllegalStateException("alerting down");
     }
 
+    /**
+     * Starts a consumer of {@code uri} that dead-letters at once what {@code failing} names, and a consumer of its
+     * dead-letter queue (route {@code alerts}) that fails every dead letter and schedules it again an hour later.
+     */
     private ProducerTemplate startWithFailingDeadLetterConsumer(String uri) throws Exception {
         return startContext(new RouteBuilder() {
             @Override

@@ -222,16 +222,25 @@ public final class QueueShard {
      * their due time; see {@code transfer.lua}. A redrive with a limit makes the dead letters that a consumer of the
      * dead-letter queue failed and scheduled again ready so, a few at a time, to move them.
      *
-     * @return the ready entries they became, in due order
+     * @return how many left the due set, and the ready entries they became, in due order
      */
-    public List<ReadyEntry> makeScheduledReady(int count) {
+    public MadeReady makeScheduledReady(int count) {
         List<Object> reply = scripts.callAndWait("Transfer", LuaScript.TRANSFER, Durability.NONE,
                 RScript.ReturnType.LIST, bytes(count), bytes("all"), bytes("list"));
         List<ReadyEntry> entries = new ArrayList<>((reply.size() - 2) / 3);
         for (int i = 2; i < reply.size(); i += 3) {
             entries.add(new ReadyEntry(text(reply.get(i)), text(reply.get(i + 1)), (byte[]) reply.get(i + 2)));
         }
-        return entries;
+        return new MadeReady(toLong(reply.get(0)), entries);
+    }
+
+    /**
+     * What {@link #makeScheduledReady} did.
+     *
+     * @param taken   messages taken from the due set; more than the entries when some had no record left to move
+     * @param entries the ready entries they became
+     */
+    public record MadeReady(long taken, List<ReadyEntry> entries) {
     }
 
     /**

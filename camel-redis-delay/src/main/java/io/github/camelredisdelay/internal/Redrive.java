@@ -79,9 +79,14 @@ public final class Redrive {
         // fails again before it is removed here is dead-lettered as <id>#<stream entry>, on the shard that id picks,
         // which may be one not listed yet
         Map<QueueShard, ReadyListing> listings = new LinkedHashMap<>();
+        // with a limit, per shard, the time on its Redis' clock when the redrive started: scheduled dead letters written
+        // later (those it moved that failed again, and were scheduled again by a consumer of the dead-letter queue) stay
+        Map<QueueShard, Long> startedAt = new HashMap<>();
         for (QueueShard shard : deadLetterQueue.all()) {
             if (all) {
                 shard.makeReady(true, Long.MAX_VALUE, PAGE);
+            } else {
+                startedAt.put(shard, shard.redisTimeMillis());
             }
             ReadyListing listing = shard.inspection().readyListing("");
             listing.fixLast();
@@ -106,7 +111,7 @@ public final class Redrive {
             if (all || tally.moved >= limit) {
                 break;
             }
-            moveScheduled(shard, limit, due, tally);
+            moveScheduled(shard, startedAt.get(shard), limit, due, tally);
         }
         reportOtherQueues(tally.ofOtherQueues);
         return tally.moved;
@@ -118,16 +123,21 @@ public final class Redrive {
      * limit still asks for, so that none is made ready only to go back, and more (up to a page) after a call that made
      * ready some it could not move (another queue's, or ids the queue holds again). Those it made ready and did not
      * move go back to the due set at the end, not before, as each call makes the earliest ready; dead letters another
-     * redrive made ready are never among them.
+     * redrive made ready are never among them. Dead letters written after {@code startedAt} (epoch ms, the shard's
+     * Redis clock) are not moved: they were not there when the redrive started.
      */
-    private void moveScheduled(QueueShard shard, long limit, DueTime due, Tally tally) {
+    private void moveScheduled(QueueShard shard, long startedAt, long limit, DueTime due, Tally tally) {
         List<ReadyEntry> notMoved = new ArrayList<>();
         try {
             int asked = (int) Math.min(PAGE, limit - tally.moved);
             boolean more;
             do {
-                List<ReadyEntry> made = shard.makeScheduledReady(asked);
-                more = made.size() == asked;
+                QueueShard.MadeReady madeReady = shard.makeScheduledReady(asked);
+                more = madeReady.taken() == asked;
+                List<ReadyEntry> made = new ArrayList<>(madeReady.entries().size());
+                for (ReadyEntry entry : madeReady.entries()) {
+                    (writtenAfter(entry, startedAt) ? notMoved : made).add(entry);
+                }
                 int from = 0;
                 while (from < made.size() && tally.moved < limit) {
                     int to = (int) Math.min(made.size(), from + limit - tally.moved);
@@ -149,6 +159,15 @@ public final class Redrive {
             throw e;
         }
         shard.inspection().returnToDueSet(notMoved, Redrive::recordDue);
+    }
+
+    /** Whether a dead letter was written after {@code startedAt}; one that cannot be read counts as older. */
+    private static boolean writtenAfter(ReadyEntry entry, long startedAt) {
+        try {
+            return StoredRecord.scheduledAt(entry.record()) > startedAt;
+        } catch (IllegalArgumentException unreadable) {
+            return false;
+        }
     }
 
     /** How many dead letters a redrive moved, and how many it left as other queues'. */
