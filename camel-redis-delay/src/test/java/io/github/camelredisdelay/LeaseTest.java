@@ -230,6 +230,70 @@ class LeaseTest extends RedisDelayTestSupport {
         await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("jobs", "msg")).isEmpty());
     }
 
+    /**
+     * The lease timer of a node is late (a long GC pause, say) by more than the visibility timeout: the node's own next
+     * look for expired leases takes over the lease of its running exchange, which goes on. That take-over is no
+     * delivery: when the node then dies before the exchange settles, the next node counts the one delivery there was.
+     */
+    @Test
+    void aConsumerThatTookOverTheExpiredLeaseOfItsOwnRunningExchangeAndThenDiedLeftOneDeliveryCounted()
+            throws Exception {
+        String uri = "redis-delay:jobs?visibilityTimeout=500&maxDeliveries=2";
+        CamelContext first = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                // its second thread goes on fetching (and looking for expired leases) while the exchange runs
+                from(uri + "&concurrentConsumers=2").process(e -> {
+                    deliveries.add(e.getMessage().copy());
+                    // runs until the stop below cuts it off
+                    new CountDownLatch(1).await(20, TimeUnit.SECONDS);
+                });
+            }
+        });
+        first.getShutdownStrategy().setTimeout(1);
+        first.start();
+        first.createProducerTemplate().sendBody("redis-delay:jobs", "long job");
+        await().atMost(Duration.ofSeconds(5)).until(() -> deliveries.size() == 1);
+        var ready = redis().getStream(key("jobs", "ready"));
+
+        // the lease timer stalls: the lease is no longer extended, and expires after 500 ms
+        CountDownLatch stalled = new CountDownLatch(1);
+        CountDownLatch resume = new CountDownLatch(1);
+        ((RedisDelayEndpoint) first.getEndpoint(uri + "&concurrentConsumers=2")).leaseTimer().execute(() -> {
+            stalled.countDown();
+            try {
+                resume.await(20, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        try {
+            assertThat(stalled.await(5, TimeUnit.SECONDS)).isTrue();
+            long stalledAt = System.nanoTime();
+            // nothing but a take-over claims the entry while the timer stalls: its idle time then falls behind the stall
+            await("the consumer's own look took the lease over").atMost(Duration.ofSeconds(10))
+                    .until(() -> ready.listPending(QueueKeys.GROUP, StreamMessageId.MIN, StreamMessageId.MAX, 1).get(0)
+                            .getIdleTime() + 100 < TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stalledAt));
+        } finally {
+            resume.countDown();
+        }
+        assertThat(deliveries).as("the exchange goes on, not delivered again").hasSize(1);
+
+        // the node dies before the exchange settles: the stop cuts it off, its lease left to expire
+        first.stop();
+        List<Message> dead = new CopyOnWriteArrayList<>();
+        startContext(consuming(uri, 0), new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:jobs.dead").process(e -> dead.add(e.getMessage().copy()));
+            }
+        });
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> deliveries.size() == 2 || !dead.isEmpty());
+        assertThat(dead).as("maxDeliveries=2: not dead-lettered after one delivery").isEmpty();
+        assertThat(deliveries.get(1).getHeader(RedisDelayConstants.DELIVERY_COUNT)).as("the second delivery").isEqualTo(2);
+    }
+
     @Test
     void aMessageThatFailedBeforeItsLeaseExpiredIsDeadLetteredNamingItsLastFailure() throws Exception {
         CamelContext first = startContext(new RouteBuilder() {
