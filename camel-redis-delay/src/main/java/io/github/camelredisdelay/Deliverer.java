@@ -17,6 +17,7 @@ package io.github.camelredisdelay;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -29,6 +30,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntConsumer;
+import java.util.stream.Collectors;
 
 import io.github.camelredisdelay.internal.ConsumerGroup;
 import io.github.camelredisdelay.internal.ConsumerNames;
@@ -172,10 +174,13 @@ final class Deliverer {
                     nextReclaimNanos.set(System.nanoTime());
                 }
                 // leases of this consumer's own running exchanges that expired (Redis could not be reached to extend
-                // them for longer than the visibility timeout): the claim renewed them, their exchanges go on
-                List<Delivery> reclaimed = look.deliveries().stream().filter(taken -> !leases.keeps(taken.entryId()))
-                        .toList();
-                int expired = look.expired() - (look.deliveries().size() - reclaimed.size());
+                // them for longer than the visibility timeout): the claim renewed them, their exchanges go on, and the
+                // delivery it counted is taken back
+                Map<Boolean, List<Delivery>> keptHere = look.deliveries().stream()
+                        .collect(Collectors.partitioningBy(taken -> leases.keeps(taken.entryId())));
+                List<Delivery> reclaimed = keptHere.get(false);
+                uncountOwnTakeOvers(keptHere.get(true));
+                int expired = look.expired() - keptHere.get(true).size();
                 if (expired > 0) {
                     LOG.info("Took over {} messages of queue {} whose lease expired", expired, queue.name());
                     endpoint.statistics().events().reclaimed(expired);
@@ -211,6 +216,24 @@ final class Deliverer {
             // not acknowledged: try again with the next fetch
             putBackAcks(finished);
             throw e;
+        }
+    }
+
+    /**
+     * Takes back the delivery that a look for expired leases counted for each of these messages, whose exchanges this
+     * consumer still runs: else, should it die before they settle, the next consumer would count one delivery more than
+     * there was. Failing that (Redis unreachable again), they stay counted.
+     */
+    private void uncountOwnTakeOvers(List<Delivery> ownRunning) {
+        if (ownRunning.isEmpty()) {
+            return;
+        }
+        try {
+            queue.group().uncountOwnTakeOvers(consumerName, ownRunning);
+        } catch (RuntimeException e) {
+            LOG.debug("Consumer {} could not take back the delivery counted by taking over the expired leases of {} of its "
+                      + "running exchanges on queue {}: {}",
+                    consumerName, ownRunning.size(), queue.name(), e.toString());
         }
     }
 

@@ -201,6 +201,23 @@ public final class ConsumerGroup {
     }
 
     /**
+     * Takes back the delivery that {@link #reclaim} counted for each of these messages, taken over by {@code consumer}
+     * while its own exchanges still run them (their leases expired unextended): no delivery happened; see
+     * {@code own-take-over.lua}.
+     */
+    public void uncountOwnTakeOvers(String consumer, Collection<Delivery> takenOver) {
+        List<Object> args = new ArrayList<>(2 * takenOver.size() + 1);
+        args.add(bytes(consumer));
+        for (Delivery delivery : takenOver) {
+            args.add(bytes(delivery.entryId()));
+            // the times delivered that the take-over reported, including itself
+            args.add(bytes(delivery.expiredLeases() + 1));
+        }
+        scripts.callAndWait("Take-back of own leases' take-over", LuaScript.OWN_TAKE_OVER, Durability.NONE,
+                RScript.ReturnType.LONG, args.toArray());
+    }
+
+    /**
      * Hands back deliveries a stopping consumer read but never routed: their lease expires now and their delivery is
      * not counted; see {@code hand-back.lua}.
      */

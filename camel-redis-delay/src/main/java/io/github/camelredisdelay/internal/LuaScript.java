@@ -41,6 +41,7 @@ public enum LuaScript {
     RESCHEDULE("reschedule.lua", RScript.Mode.READ_WRITE),
     RETRY("retry.lua", RScript.Mode.READ_WRITE),
     RECLAIM("reclaim.lua", RScript.Mode.READ_WRITE),
+    OWN_TAKE_OVER("own-take-over.lua", RScript.Mode.READ_WRITE),
     EXTEND("extend.lua", RScript.Mode.READ_WRITE),
     /** Only reads, but must see the master's state: READ_WRITE sends it there. */
     LEASE_CHECK("lease-check.lua", RScript.Mode.READ_WRITE),

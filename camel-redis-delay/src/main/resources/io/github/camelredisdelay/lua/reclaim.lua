@@ -26,7 +26,9 @@
   of the group's consumer HANDED_BACK_CONSUMER, wherever they are in the group's. Then, with room left in the count,
   one entry whose lease expired, at most: one call looks at a bounded stretch of the group's pending list (at most ten
   times the count) from the cursor the previous call returned, so expired leases behind many live ones are reached in
-  later calls.
+  later calls. An expired lease may be the caller's own, of an exchange it still runs (its extensions did not reach
+  Redis within the visibility timeout): it is taken over and counted like any other, and the caller, which knows its
+  running exchanges, takes the count back (own-take-over.lua).
 
   Includes: record.lua, ready-stream.lua
 
