@@ -22,6 +22,7 @@ import java.util.stream.IntStream;
 
 import io.github.camelredisdelay.RedisDelayConstants;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
+import io.github.camelredisdelay.test.LogLines;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
@@ -140,5 +141,44 @@ class PausedRedisReadTest extends FaultTestSupport {
         assertThat(deadLettered).as("dead-lettered without a delivery to the route").isEmpty();
         assertThat(routed).containsExactlyInAnyOrder("m0", "m1", "m2", "m3");
         assertThat(deliveryCounts).as("first deliveries").containsOnly(1);
+    }
+
+    @Test
+    void aDeliveryLeftToItsLeaseStaysCountedWhenALaterReadIsLost() throws Exception {
+        RedisServerProcess server = redisProcess();
+        List<Integer> deliveryCounts = new CopyOnWriteArrayList<>();
+        List<String> deadLettered = new CopyOnWriteArrayList<>();
+        CamelContext context = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:left?visibilityTimeout=15s&maxDeliveries=1").routeId("left").process(e -> deliveryCounts
+                        .add(e.getMessage().getHeader(RedisDelayConstants.DELIVERY_COUNT, Integer.class)))
+                        .to("seda:full?size=1&discardWhenFull=true");
+                from("redis-delay:left.dead").process(e -> deadLettered.add(e.getMessage().getBody(String.class)));
+            }
+        });
+        // nothing consumes seda:full: this fills it, and the queue drops the copies handed to it
+        context.createProducerTemplate().sendBody("seda:full?size=1", "filler");
+        try (LogLines settlement = LogLines.of("io.github.camelredisdelay.Settlement")) {
+            context.createProducerTemplate().sendBody("redis-delay:left", "m1");
+            // once the garbage collector finds the dropped copy unreachable, the delivery is left to its lease, to be
+            // delivered again, counted, after the visibility timeout
+            await("m1's dropped copy noticed").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> {
+                        System.gc();
+                        return settlement.lines().stream().anyMatch(line -> line.contains("was dropped before it completed"));
+                    });
+        }
+        assertThat(deliveryCounts).containsExactly(1);
+
+        // the consumer's next read takes longer than the client's response timeout: it may have been lost, and the read
+        // after it looks for what lost reads left with the consumer
+        server.command("CLIENT", "PAUSE", String.valueOf(RETRIED_READ_PAUSE_MS), "WRITE");
+
+        // maxDeliveries=1: once its lease expired (15 s), m1 goes to the dead-letter queue
+        await("m1 dead-lettered or routed again").atMost(Duration.ofMillis(RETRIED_READ_PAUSE_MS + 40_000))
+                .until(() -> !deadLettered.isEmpty() || deliveryCounts.size() > 1);
+        assertThat(deliveryCounts).as("deliveries to the route, as maxDeliveries=1 allows").containsExactly(1);
+        assertThat(deadLettered).containsExactly("m1");
     }
 }
