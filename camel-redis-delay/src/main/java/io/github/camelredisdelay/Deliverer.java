@@ -129,13 +129,16 @@ final class Deliverer {
         this.forRoute = forRoute;
         this.consumerName = ConsumerNames.unique(endpoint.getConfiguration().getVisibilityTimeout());
         this.leases = new LeaseKeeper(queue, consumerName);
+        AbandonedLeases abandonedLeases = new AbandonedLeases(
+                Duration.ofMillis(endpoint.getConfiguration().getVisibilityTimeout()));
         this.acks = forRoute ? new AckBuffer() : null;
         RetryPolicy retryPolicy = new RetryPolicy(endpoint.retryDelays(), endpoint.getConfiguration().getMaxDeliveries());
         this.settlement = new Settlement(
-                queue, consumerName, retryPolicy, new DeadLetters(queue, endpoint.deadLetterQueue()), leases, acks,
+                queue, consumerName, retryPolicy, new DeadLetters(queue, endpoint.deadLetterQueue()), leases, abandonedLeases,
+                acks,
                 endpoint.statistics());
         this.lostReads = new LostReads(
-                queue, consumerName, leases, ResponseTimeout.of(endpoint.client()),
+                queue, consumerName, leases, abandonedLeases, ResponseTimeout.of(endpoint.client()),
                 () -> nextReclaimNanos.set(System.nanoTime()));
     }
 
@@ -548,7 +551,7 @@ final class Deliverer {
             return;
         }
         // no longer extended first, so that no extension renews the lease handed back
-        unrouted.forEach(settlement::abandoned);
+        unrouted.forEach(settlement::handedBack);
         // this consumer's next fetch, if any (after a resume), looks for expired leases: it takes them back at once
         nextReclaimNanos.set(System.nanoTime());
         try {

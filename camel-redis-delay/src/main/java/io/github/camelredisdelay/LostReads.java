@@ -24,6 +24,7 @@ import java.util.function.Supplier;
 import io.github.camelredisdelay.internal.Delivery;
 import io.github.camelredisdelay.internal.LeaseKeeper;
 import io.github.camelredisdelay.internal.QueueShard;
+import org.redisson.api.stream.PendingEntry;
 import org.redisson.api.stream.StreamMessageId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,6 +38,7 @@ import org.slf4j.LoggerFactory;
  * both. What such a read took stays pending under the consumer, which does not know of it; once Redis answered a read
  * sent after the lost ones (it ran them first), the entries pending under the consumer that it does not hold are handed
  * back, taken over at once with their delivery uncounted, rather than after the visibility timeout as expired leases.
+ * Not those it left to expire on purpose ({@link AbandonedLeases}): their delivery happened, and stays counted.
  */
 final class LostReads {
 
@@ -47,6 +49,7 @@ final class LostReads {
     private final QueueShard queue;
     private final String consumerName;
     private final LeaseKeeper leases;
+    private final AbandonedLeases abandonedLeases;
     /**
      * The client's response timeout: a fetch that took longer may have had an attempt given up on (a fetch that merely
      * took long, a blocking read waiting longer, say, only costs a look).
@@ -63,10 +66,12 @@ final class LostReads {
      */
     private final ReentrantReadWriteLock reading = new ReentrantReadWriteLock();
 
-    LostReads(QueueShard queue, String consumerName, LeaseKeeper leases, Duration attemptTimeout, Runnable reclaimSoon) {
+    LostReads(QueueShard queue, String consumerName, LeaseKeeper leases, AbandonedLeases abandonedLeases,
+              Duration attemptTimeout, Runnable reclaimSoon) {
         this.queue = queue;
         this.consumerName = consumerName;
         this.leases = leases;
+        this.abandonedLeases = abandonedLeases;
         this.attemptTimeoutNanos = attemptTimeout.toNanos();
         this.reclaimSoon = reclaimSoon;
     }
@@ -101,8 +106,9 @@ final class LostReads {
     }
 
     /**
-     * Hands back, at most {@value #LOOK} at a time, the entries pending under the consumer that it does not hold,
-     * covering the first {@code lostBefore} lost reads; failing that, it looks again after the next read.
+     * Hands back, at most {@value #LOOK} at a time, the entries pending under the consumer that it neither holds nor
+     * left to expire, covering the first {@code lostBefore} lost reads; failing that, it looks again after the next
+     * read.
      */
     private void handBack(long lostBefore) {
         reading.writeLock().lock();
@@ -110,8 +116,14 @@ final class LostReads {
             if (lostBefore <= looked) {
                 return;
             }
-            List<StreamMessageId> left = queue.group().pendingOf(consumerName, LOOK).stream()
-                    .filter(entryId -> !leases.keeps(entryId)).toList();
+            List<PendingEntry> pending = queue.group().pendingOf(consumerName, LOOK);
+            List<StreamMessageId> left = pending.stream()
+                    .filter(entry -> !leases.keeps(entry.getId()) && !abandonedLeases.leftToExpire(entry))
+                    .map(PendingEntry::getId).toList();
+            if (pending.size() < LOOK) {
+                // all of them: the entries left to expire that are not among them were taken over or settled
+                abandonedLeases.retainPending(pending);
+            }
             if (!left.isEmpty()) {
                 reclaimSoon.run();
                 queue.group().handBackEntries(consumerName, left);

@@ -64,6 +64,7 @@ final class Settlement {
     private final RetryPolicy retryPolicy;
     private final DeadLetters deadLetters;
     private final LeaseKeeper leases;
+    private final AbandonedLeases abandonedLeases;
     private final AckBuffer acks;
     private final QueueStatistics statistics;
     private final AtomicLong lastNewerFormatWarningNanos = new AtomicLong();
@@ -76,13 +77,14 @@ final class Settlement {
      *                 acknowledge each at once
      */
     Settlement(QueueShard queue, String consumer, RetryPolicy retryPolicy, DeadLetters deadLetters, LeaseKeeper leases,
-               AckBuffer acks, QueueStatistics statistics) {
+               AbandonedLeases abandonedLeases, AckBuffer acks, QueueStatistics statistics) {
         this.statistics = statistics;
         this.queue = queue;
         this.consumer = consumer;
         this.retryPolicy = retryPolicy;
         this.deadLetters = deadLetters;
         this.leases = leases;
+        this.abandonedLeases = abandonedLeases;
         this.acks = acks;
     }
 
@@ -238,9 +240,18 @@ final class Settlement {
 
     /**
      * The delivery is not settled (its exchange never completed, or a stop cut it off): its lease is left to expire,
-     * and it is delivered again.
+     * and it is delivered again, this delivery counted.
      */
     void abandoned(Delivery delivery) {
+        abandonedLeases.add(delivery);
+        leases.finished(delivery);
+    }
+
+    /**
+     * The delivery was never routed and is handed back ({@link Deliverer#handBack}): its lease is no longer extended,
+     * and it is not left to expire counted, as an abandoned one is.
+     */
+    void handedBack(Delivery delivery) {
         leases.finished(delivery);
     }
 

@@ -210,8 +210,8 @@ public final class ConsumerGroup {
         args.add(bytes(consumer));
         for (Delivery delivery : takenOver) {
             args.add(bytes(delivery.entryId()));
-            // the times delivered that the take-over reported, including itself
-            args.add(bytes(delivery.expiredLeases() + 1));
+            // including the take-over
+            args.add(bytes(delivery.timesDelivered()));
         }
         scripts.callAndWait("Take-back of own leases' take-over", LuaScript.OWN_TAKE_OVER, Durability.NONE,
                 RScript.ReturnType.LONG, args.toArray());
@@ -234,10 +234,10 @@ public final class ConsumerGroup {
                 args.toArray());
     }
 
-    /** The ids of at most {@code count} entries pending under {@code consumer}, oldest first. */
-    public List<StreamMessageId> pendingOf(String consumer, int count) {
+    /** At most {@code count} entries pending under {@code consumer}, oldest first. */
+    public List<PendingEntry> pendingOf(String consumer, int count) {
         return withGroup(() -> ready().listPending(QueueKeys.GROUP, consumer, StreamMessageId.MIN, StreamMessageId.MAX,
-                count)).stream().map(PendingEntry::getId).toList();
+                count));
     }
 
     /**

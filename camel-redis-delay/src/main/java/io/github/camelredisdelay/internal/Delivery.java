@@ -43,6 +43,11 @@ public record Delivery(StreamMessageId entryId, String messageId, long dueAt, lo
      */
     public static final int ANY_GENERATION = -1;
 
+    /** Deliveries of this stream entry including this one: its delivery counter in Redis when it was fetched. */
+    public int timesDelivered() {
+        return expiredLeases + 1;
+    }
+
     /** A stream entry that cannot be read as a message; it can only go to the dead-letter queue. */
     static Delivery corrupt(StreamMessageId entryId, String messageId, byte[] raw, String problem) {
         return new Delivery(
