@@ -134,9 +134,8 @@ final class Deliverer {
         this.acks = forRoute ? new AckBuffer() : null;
         RetryPolicy retryPolicy = new RetryPolicy(endpoint.retryDelays(), endpoint.getConfiguration().getMaxDeliveries());
         this.settlement = new Settlement(
-                queue, consumerName, retryPolicy, new DeadLetters(queue, endpoint.deadLetterQueue()), leases, abandonedLeases,
-                acks,
-                endpoint.statistics());
+                queue, consumerName, retryPolicy, new DeadLetters(queue, endpoint.deadLetterQueue()), leases,
+                abandonedLeases, acks, endpoint.statistics());
         this.lostReads = new LostReads(
                 queue, consumerName, leases, abandonedLeases, ResponseTimeout.of(endpoint.client()),
                 () -> nextReclaimNanos.set(System.nanoTime()));
