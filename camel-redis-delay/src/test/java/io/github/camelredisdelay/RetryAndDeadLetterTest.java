@@ -395,11 +395,7 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
         // a record whose envelope (format version 1) has a body kind 9 that no version writes, planted behind the
         // component's back
         dueSet("jobs").plant("corrupt", 0);
-        byte[] scheduledAt = ByteBuffer.allocate(8).putLong(1_700_000_000_000L).array();
-        byte[] envelope = "\u0001\u0009payload".getBytes(StandardCharsets.UTF_8);
-        // the record's head: scheduled-at in 6 bytes, due time 0 in 7, generation 0 in 2
-        byte[] record = ByteBuffer.allocate(15 + envelope.length).put(scheduledAt, 2, 6).put(new byte[7]).put(new byte[2])
-                .put(envelope).array();
+        byte[] record = recordOf("\u0001\u0009payload".getBytes(StandardCharsets.UTF_8));
         redis().getMap(key("jobs", "msg"), ByteArrayCodec.INSTANCE).put("corrupt".getBytes(StandardCharsets.UTF_8), record);
         var producer = startContext().createProducerTemplate();
         producer.sendBody("redis-delay:jobs", "fine");
@@ -425,19 +421,7 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
         }
         redis().<byte[], byte[]>getStream(key("jobs", "ready"), ByteArrayCodec.INSTANCE).add(StreamAddArgs.entries(fields));
 
-        startContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                from("redis-delay:jobs").process(e -> attempts.add(e.getMessage().copy()));
-                from("redis-delay:jobs.dead").process(e -> deadLetters.add(e.getMessage().copy()));
-            }
-        });
-
-        await().atMost(Duration.ofSeconds(10)).until(() -> deadLetters.size() == 1);
-        assertThat(deadLetters.get(0).getHeader(RedisDelayConstants.LAST_ERROR, String.class))
-                .contains("unreadable stream entry");
-        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getStream(key("jobs", "ready")).size() == 0);
-        assertThat(attempts).isEmpty();
+        consumeAndAwaitTheUnreadableEntryDeadLettered();
         assertThat(producer.requestBodyAndHeader("redis-delay:jobs?operation=peek", null, RedisDelayConstants.MESSAGE_ID,
                 "job-1", String.class)).as("the replacement, still scheduled").isEqualTo("replacement");
     }
@@ -447,13 +431,18 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
         startContext();
         // a record with a whole head (scheduled at, due 0, generation 0) and a readable envelope, in an entry without
         // the message id, written behind the component's back
-        byte[] envelope = EnvelopeCodec.encode(new Envelope("payload", Map.of()));
-        byte[] scheduledAt = ByteBuffer.allocate(8).putLong(1_700_000_000_000L).array();
-        byte[] record = ByteBuffer.allocate(15 + envelope.length).put(scheduledAt, 2, 6).put(new byte[7]).put(new byte[2])
-                .put(envelope).array();
+        byte[] record = recordOf(EnvelopeCodec.encode(new Envelope("payload", Map.of())));
         redis().<byte[], byte[]>getStream(key("jobs", "ready"), ByteArrayCodec.INSTANCE)
                 .add(StreamAddArgs.entries(Map.of(Wire.FIELD_RECORD.getBytes(StandardCharsets.UTF_8), record)));
 
+        consumeAndAwaitTheUnreadableEntryDeadLettered();
+    }
+
+    /**
+     * Starts a consumer of jobs and of its dead-letter queue, and waits until the one stream entry of jobs, which
+     * cannot be read, is dead-lettered, without reaching the route, and gone from jobs.
+     */
+    private void consumeAndAwaitTheUnreadableEntryDeadLettered() throws Exception {
         startContext(new RouteBuilder() {
             @Override
             public void configure() {
@@ -467,6 +456,16 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
                 .contains("unreadable stream entry");
         await().atMost(Duration.ofSeconds(5)).until(() -> redis().getStream(key("jobs", "ready")).size() == 0);
         assertThat(attempts).isEmpty();
+    }
+
+    /**
+     * A stored record of this envelope, due at once: its head is scheduled-at in 6 bytes, due time 0 in 7, generation 0
+     * in 2.
+     */
+    private static byte[] recordOf(byte[] envelope) {
+        byte[] scheduledAt = ByteBuffer.allocate(8).putLong(1_700_000_000_000L).array();
+        return ByteBuffer.allocate(15 + envelope.length).put(scheduledAt, 2, 6).put(new byte[7]).put(new byte[2])
+                .put(envelope).array();
     }
 
     @Test
