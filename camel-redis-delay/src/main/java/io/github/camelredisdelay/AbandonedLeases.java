@@ -17,6 +17,7 @@ package io.github.camelredisdelay;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -32,17 +33,33 @@ import org.redisson.api.stream.StreamMessageId;
  * ({@link Settlement#abandoned}: an exchange that ended with no completion run, a copy dropped before it completed, a
  * stop that cut an exchange off): they are left to expire and be taken over with their delivery counted, so a look for
  * what lost reads left ({@link LostReads}) must not hand them back uncounted. Each is remembered until such a look
- * finds it no longer pending under the consumer, or for ten visibility timeouts, long after a look for expired leases
- * took it over.
+ * finds it no longer pending under the consumer, or for a day and an hour: a look for expired leases takes it over once
+ * it is idle for the longest visibility timeout of the consumers holding messages, a day at most, not this consumer's
+ * own. At most {@value #MOST} are remembered, the newest.
  */
 final class AbandonedLeases {
 
+    /** How long one is remembered at most: the longest visibility timeout allowed, and an hour. */
+    private static final Duration REMEMBERED = Duration.ofMillis(RedisDelayConfiguration.MAX_VISIBILITY_TIMEOUT_MS)
+            .plusHours(1);
+    /** The most remembered at once, so that a consumer leaving many to expire keeps little. */
+    static final int MOST = 10_000;
+    /** How often those remembered for long are looked for, at most. */
+    private static final long FORGET_EVERY_NANOS = Duration.ofMinutes(1).toNanos();
+
     private final Map<StreamMessageId, Abandoned> abandoned = new ConcurrentHashMap<>();
     private final long rememberNanos;
+    private final int most;
     private final AtomicLong nextForgetNanos = new AtomicLong(System.nanoTime());
 
-    AbandonedLeases(Duration visibilityTimeout) {
-        this.rememberNanos = visibilityTimeout.multipliedBy(10).toNanos();
+    AbandonedLeases() {
+        this(REMEMBERED, MOST);
+    }
+
+    /** @param remembered how long one is remembered at most; {@code most}: how many at once */
+    AbandonedLeases(Duration remembered, int most) {
+        this.rememberNanos = remembered.toNanos();
+        this.most = most;
     }
 
     void add(Delivery delivery) {
@@ -69,11 +86,19 @@ final class AbandonedLeases {
         abandoned.keySet().retainAll(ids);
     }
 
-    /** Forgets, once a visibility timeout at most, those remembered for long: a consumer abandoning many keeps few. */
+    /**
+     * Forgets, once a minute at most, those remembered for long, and at once the oldest of more than {@link #most}.
+     */
     private void forgetOld(long now) {
         long due = nextForgetNanos.get();
-        if (now - due >= 0 && nextForgetNanos.compareAndSet(due, now + rememberNanos / 10)) {
+        if (now - due >= 0 && nextForgetNanos.compareAndSet(due, now + FORGET_EVERY_NANOS)) {
             abandoned.values().removeIf(left -> now - left.atNanos() > rememberNanos);
+        }
+        int over = abandoned.size() - most;
+        if (over > 0) {
+            abandoned.entrySet().stream().sorted(Comparator.comparingLong(
+                    (Map.Entry<StreamMessageId, Abandoned> entry) -> entry.getValue().atNanos()))
+                    .limit(over).map(Map.Entry::getKey).toList().forEach(abandoned::remove);
         }
     }
 

@@ -129,8 +129,7 @@ final class Deliverer {
         this.forRoute = forRoute;
         this.consumerName = ConsumerNames.unique(endpoint.getConfiguration().getVisibilityTimeout());
         this.leases = new LeaseKeeper(queue, consumerName);
-        AbandonedLeases abandonedLeases = new AbandonedLeases(
-                Duration.ofMillis(endpoint.getConfiguration().getVisibilityTimeout()));
+        AbandonedLeases abandonedLeases = new AbandonedLeases();
         this.acks = forRoute ? new AckBuffer() : null;
         RetryPolicy retryPolicy = new RetryPolicy(endpoint.retryDelays(), endpoint.getConfiguration().getMaxDeliveries());
         this.settlement = new Settlement(

@@ -33,9 +33,10 @@ class AbandonedLeasesTest {
     void aDeliveryLeftToItsLeaseIsRememberedLongAfterTenOfTheConsumersOwnVisibilityTimeouts() {
         // another consumer of the queue may hold messages under a lease of up to a day: a look for expired leases waits
         // that long before it takes this one over, and until then a look after a lost read must leave it alone
-        AbandonedLeases abandoned = new AbandonedLeases(Duration.ofMillis(100));
+        AbandonedLeases abandoned = new AbandonedLeases();
         abandoned.add(firstDeliveryOf(LEFT));
 
+        // ten visibility timeouts of a consumer with the shortest allowed, 100 ms
         await().pollDelay(Duration.ofMillis(1_200)).atMost(Duration.ofSeconds(2)).until(() -> true);
         // a later delivery left to its lease, which made it forget those remembered for ten visibility timeouts
         abandoned.add(firstDeliveryOf(new StreamMessageId(2, 0)));
@@ -45,11 +46,26 @@ class AbandonedLeasesTest {
 
     @Test
     void aDeliveryLeftToItsLeaseThatAReadTookAgainSinceIsNoLongerLeftToExpire() {
-        AbandonedLeases abandoned = new AbandonedLeases(Duration.ofMillis(100));
+        AbandonedLeases abandoned = new AbandonedLeases();
         abandoned.add(firstDeliveryOf(LEFT));
 
         assertThat(abandoned.leftToExpire(new PendingEntry(LEFT, "consumer", 10, 1))).isTrue();
         assertThat(abandoned.leftToExpire(new PendingEntry(LEFT, "consumer", 10, 2))).isFalse();
+    }
+
+    @Test
+    void aConsumerLeavingMoreToExpireThanItRemembersForgetsTheOldestFirst() {
+        AbandonedLeases abandoned = new AbandonedLeases(Duration.ofDays(1), 2);
+        StreamMessageId second = new StreamMessageId(2, 0);
+        StreamMessageId third = new StreamMessageId(3, 0);
+        abandoned.add(firstDeliveryOf(LEFT));
+        await().pollDelay(Duration.ofMillis(5)).atMost(Duration.ofSeconds(1)).until(() -> true);
+        abandoned.add(firstDeliveryOf(second));
+        abandoned.add(firstDeliveryOf(third));
+
+        assertThat(abandoned.leftToExpire(new PendingEntry(LEFT, "consumer", 10, 1))).isFalse();
+        assertThat(abandoned.leftToExpire(new PendingEntry(second, "consumer", 10, 1))).isTrue();
+        assertThat(abandoned.leftToExpire(new PendingEntry(third, "consumer", 10, 1))).isTrue();
     }
 
     private static Delivery firstDeliveryOf(StreamMessageId entryId) {
