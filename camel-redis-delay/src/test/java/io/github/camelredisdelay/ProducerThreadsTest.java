@@ -125,6 +125,21 @@ class ProducerThreadsTest extends RedisDelayTestSupport {
         assertThat(ranOn).succeedsWithin(Duration.ofSeconds(10)).asString().contains("RedisDelayCompletions");
     }
 
+    @Test
+    void aCompletionThatComesInOnceTheComponentStoppedItsCompletionThreadsStillNeverRunsOnTheThreadItCameInOn()
+            throws Exception {
+        // a reply of Redis, on the client's I/O thread, to a schedule sent just before the component stopped (by a
+        // ProducerTemplate outside any route, which a graceful shutdown does not wait for)
+        CamelContext node = node("redis-delay:q?delay=60000");
+        RedisDelayComponent component = node.getComponent("redis-delay", RedisDelayComponent.class);
+        node.stop();
+        CompletableFuture<Thread> ranOn = new CompletableFuture<>();
+
+        component.runOnCompletionThread(() -> ranOn.complete(Thread.currentThread()));
+
+        assertThat(ranOn).succeedsWithin(Duration.ofSeconds(10)).isNotSameAs(Thread.currentThread());
+    }
+
     /** Keeps each of the component's kept completion threads busy until the latch returned is counted down. */
     private static CountDownLatch occupyKeptCompletionThreads(RedisDelayComponent component) throws InterruptedException {
         CountDownLatch release = new CountDownLatch(1);
