@@ -346,21 +346,21 @@ public class RedisDelayComponent extends HealthCheckComponent {
 
     /**
      * Runs {@code task} (the completion of asynchronous Redis calls, after which routes continue) on one of the
-     * component's completion threads, so that it never runs on the Redis client's I/O thread; on the calling thread
-     * once they are stopping.
+     * component's completion threads, so that it never runs on the Redis client's I/O thread; once they are stopping (a
+     * reply to a schedule a {@code ProducerTemplate} sent as the context stops, which no graceful shutdown waits for),
+     * in the background ({@link #runInBackground}), still not on the thread it came in on.
      */
     void runOnCompletionThread(Runnable task) {
-        boolean handed = handedTo(completions, () -> {
+        Runnable completing = () -> {
             COMPLETING.set(Boolean.TRUE);
             try {
                 task.run();
             } finally {
                 COMPLETING.remove();
             }
-        });
-        if (!handed) {
-            // stopping: nothing else is left to run it
-            task.run();
+        };
+        if (!handedTo(completions, completing)) {
+            runInBackground(completing);
         }
     }
 
