@@ -18,15 +18,10 @@ package io.github.camelredisdelay.springboot;
 import java.time.Duration;
 
 import org.apache.camel.CamelContext;
-import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Import;
 import org.springframework.test.annotation.DirtiesContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,9 +29,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * health-check-consumer-enabled=false switches the queue consumers' Redis checks off: with the README's readiness group
- * the pod must still be ready while its routes run and Redis is fine.
+ * the pod must still be ready while its routes run and Redis is fine. The application is {@link ActuatorHealthTest}'s.
  */
-@SpringBootTest(classes = ConsumerChecksSwitchedOffTest.App.class,
+@SpringBootTest(classes = ActuatorHealthTest.App.class,
                 properties = {
                         "camel.component.redis-delay.health-check-consumer-enabled=false",
                         "management.endpoints.jmx.exposure.include=health",
@@ -45,22 +40,6 @@ import static org.awaitility.Awaitility.await;
 @DirtiesContext
 class ConsumerChecksSwitchedOffTest {
 
-    @SpringBootConfiguration
-    @EnableAutoConfiguration
-    @Import(OneRedissonClient.class)
-    static class App {
-
-        @Bean
-        RouteBuilder consumer() {
-            return new RouteBuilder() {
-                @Override
-                public void configure() {
-                    from("redis-delay:switched-off").routeId("switched-off-consumer").log("${body}");
-                }
-            };
-        }
-    }
-
     @Autowired
     private HealthEndpoint health;
     @Autowired
@@ -68,7 +47,7 @@ class ConsumerChecksSwitchedOffTest {
 
     @Test
     void readinessIsUpWhileTheRouteRunsAndRedisAnswers() {
-        assertThat(camelContext.getRouteController().getRouteStatus("switched-off-consumer").isStarted()).isTrue();
+        assertThat(camelContext.getRouteController().getRouteStatus("health-consumer").isStarted()).isTrue();
         await().atMost(Duration.ofSeconds(20))
                 .untilAsserted(() -> assertThat(health.healthForPath("readiness").getStatus().toString()).isEqualTo("UP"));
     }
