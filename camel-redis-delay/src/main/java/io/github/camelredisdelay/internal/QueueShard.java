@@ -227,11 +227,7 @@ public final class QueueShard {
     public MadeReady makeScheduledReady(int count) {
         List<Object> reply = scripts.callAndWait("Transfer", LuaScript.TRANSFER, Durability.NONE,
                 RScript.ReturnType.LIST, bytes(count), bytes("all"), bytes("list"));
-        List<ReadyEntry> entries = new ArrayList<>((reply.size() - 2) / 3);
-        for (int i = 2; i < reply.size(); i += 3) {
-            entries.add(new ReadyEntry(text(reply.get(i)), text(reply.get(i + 1)), (byte[]) reply.get(i + 2)));
-        }
-        return new MadeReady(toLong(reply.get(0)), entries);
+        return new MadeReady(toLong(reply.get(0)), ReadyEntry.listed(reply, 2));
     }
 
     /**

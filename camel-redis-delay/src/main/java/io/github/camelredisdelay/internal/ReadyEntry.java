@@ -15,12 +15,29 @@
  */
 package io.github.camelredisdelay.internal;
 
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.github.camelredisdelay.internal.Replies.text;
+
 /**
- * An entry of a ready stream, as {@code dead-letters.lua} lists it.
+ * An entry of a ready stream, as {@code dead-letters.lua} and {@code transfer.lua} list it.
  *
  * @param entryId   the stream entry id
  * @param messageId the message id
  * @param record    the record the entry holds ({@code record.lua})
  */
 public record ReadyEntry(String entryId, String messageId, byte[] record) {
+
+    /**
+     * The entries a script's reply lists from index {@code first} on, three elements each: entry id, message id,
+     * record.
+     */
+    static List<ReadyEntry> listed(List<Object> reply, int first) {
+        List<ReadyEntry> entries = new ArrayList<>((reply.size() - first) / 3);
+        for (int i = first; i + 2 < reply.size(); i += 3) {
+            entries.add(new ReadyEntry(text(reply.get(i)), text(reply.get(i + 1)), (byte[]) reply.get(i + 2)));
+        }
+        return entries;
+    }
 }

@@ -15,7 +15,6 @@
  */
 package io.github.camelredisdelay.internal;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import io.github.camelredisdelay.internal.ScriptCalls.Durability;
@@ -65,10 +64,7 @@ public final class ReadyListing {
         List<Object> reply = scripts.callAndWait("Listing of dead letters", LuaScript.DEAD_LETTERS, Durability.NONE,
                 RScript.ReturnType.LIST, bytes(limit), bytes(after), bytes(last), bytes(id));
         last = text(reply.get(0));
-        List<ReadyEntry> entries = new ArrayList<>(reply.size() / 3);
-        for (int i = 1; i < reply.size(); i += 3) {
-            entries.add(new ReadyEntry(text(reply.get(i)), text(reply.get(i + 1)), (byte[]) reply.get(i + 2)));
-        }
+        List<ReadyEntry> entries = ReadyEntry.listed(reply, 1);
         if (!entries.isEmpty()) {
             after = entries.get(entries.size() - 1).entryId();
         }
