@@ -27,6 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import io.github.camelredisdelay.internal.ConnectedClient;
 import io.github.camelredisdelay.internal.DueTime;
@@ -36,6 +37,7 @@ import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.Redrive;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import io.github.camelredisdelay.test.SlowLink;
 import org.apache.camel.CamelContext;
 import org.apache.camel.ConsumerTemplate;
 import org.apache.camel.Exchange;
@@ -613,6 +615,50 @@ class RedriveTest extends RedisDelayTestSupport {
         assertThat(delivered).extracting(Message::getBody).containsExactlyInAnyOrder("a1", "a2", "a3");
         assertThat(List.of("b1", "b2", "b3")).as("b's, put back on schedule for their retry")
                 .allMatch(id -> "scheduled".equals(peekState(producer, "all.dead", id)));
+    }
+
+    /**
+     * Queues a and b share the dead-letter queue all.dead, whose alerting route failed every dead letter and retries it
+     * in an hour. An operator redrives a, and another, on a node far from Redis, redrives b while the first is under
+     * way: each moves all of its queue's dead letters; none is left scheduled in all.dead because the redrive of a,
+     * which made them ready, put them back on schedule as another queue's before the redrive of b got to them.
+     */
+    @Test
+    void aRedriveFromASharedDeadLetterQueueStartedWhileAnotherQueuesRunsMovesAllItsScheduledDeadLetters()
+            throws Exception {
+        int perQueue = 300;
+        ProducerTemplate producer = startSharingAllDead(true);
+        List<String> ids = IntStream.range(0, perQueue).boxed().flatMap(i -> Stream.of("a" + i, "b" + i)).toList();
+        failing.addAll(ids);
+        ids.forEach(id -> producer.sendBodyAndHeader("redis-delay:" + id.charAt(0), id, RedisDelayConstants.MESSAGE_ID, id));
+        // and acknowledged: the move stores the dead letter first, and a redrive leaves one whose id the queue holds
+        await().atMost(Duration.ofSeconds(60)).until(() -> scheduledOnly(producer, "all.dead") == ids.size()
+                && redis().getMap(key("a", "msg")).isEmpty() && redis().getMap(key("b", "msg")).isEmpty());
+        producer.getCamelContext().getRouteController().stopRoute("alerts");
+        failing.clear();
+
+        ExecutorService operators = Executors.newFixedThreadPool(2);
+        try (SlowLink link = SlowLink.open()) {
+            CamelContext farNode = createContext();
+            farNode.getComponent("redis-delay", RedisDelayComponent.class).getConfiguration().setRedissonClient(link.client());
+            farNode.start();
+            link.roundTrip(Duration.ofMillis(10));
+            Future<Long> intoA = operators.submit(() -> producer.requestBody(
+                    "redis-delay:a?deadLetterQueue=all.dead&operation=redrive", (Object) null, Long.class));
+            await().pollInterval(Duration.ofMillis(2)).atMost(Duration.ofSeconds(10))
+                    .until(() -> !redis().getMap(key("a", "msg")).isEmpty() || !delivered.isEmpty());
+            Future<Long> intoB = operators.submit(() -> farNode.createProducerTemplate().requestBody(
+                    "redis-delay:b?deadLetterQueue=all.dead&operation=redrive", (Object) null, Long.class));
+
+            assertThat(intoA.get(60, TimeUnit.SECONDS)).as("moved into a").isEqualTo(perQueue);
+            assertThat(intoB.get(60, TimeUnit.SECONDS)).as("moved into b").isEqualTo(perQueue);
+            farNode.stop();
+        } finally {
+            operators.shutdownNow();
+            assertThat(operators.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(CountedNow.queue(producer.getCamelContext(), "redis-delay:all.dead").scheduled())
+                .as("left scheduled in all.dead").isZero();
     }
 
     private static Object peekState(ProducerTemplate producer, String queue) {
