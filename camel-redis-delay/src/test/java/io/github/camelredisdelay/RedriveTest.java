@@ -356,6 +356,29 @@ class RedriveTest extends RedisDelayTestSupport {
         assertThat(redis().getMap(key("jobs.dead", "msg")).keySet()).containsExactly("unreadable");
     }
 
+    /**
+     * A redrive that died (its JVM killed) holding its turn among the redrives from the dead-letter queue holds the
+     * next one up until the turn lapses, not for good; the next one says why it waits, and gives its own turn up at its
+     * end.
+     */
+    @Test
+    void aRedriveWaitsForTheTurnOfOneThatDiedToLapseThenMovesTheDeadLetters() throws Exception {
+        String uri = "redis-delay:jobs?retrySchedule=10";
+        ProducerTemplate producer = node(uri);
+        deadLetterOne(producer, uri, "jobs.dead");
+        QueueShard deadLetters = new QueueShard(ConnectedClient.borrowed(redis()), QueueKeys.of(keyPrefix, "jobs.dead"));
+        assertThat(deadLetters.inspection().redriveTurn("a-redrive-that-died", 1500)).isZero();
+
+        try (LogLines log = LogLines.of("io.github.camelredisdelay.internal.RedriveTurn")) {
+            Object moved = producer.requestBody(uri + "&operation=redrive", (Object) null);
+
+            assertThat(moved).isEqualTo(1L);
+            assertThat(log.lines()).singleElement().asString().startsWith("INFO")
+                    .contains("Redrive into queue jobs waits for another redrive from dead-letter queue jobs.dead to end");
+        }
+        assertThat(redis().getMap(key("jobs.dead", "redrive")).get("*")).as("the turn, given up").isNull();
+    }
+
     @Test
     void redriveByIdMovesOnlyThatDeadLetter() throws Exception {
         String uri = "redis-delay:jobs?retrySchedule=10";

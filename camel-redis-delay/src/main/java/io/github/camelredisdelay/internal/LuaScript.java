@@ -69,6 +69,7 @@ public enum LuaScript {
     DISCARD("discard.lua", RScript.Mode.READ_WRITE),
     REDRIVE_CLAIM("redrive-claim.lua", RScript.Mode.READ_WRITE),
     REDRIVE_RETURN("redrive-return.lua", RScript.Mode.READ_WRITE),
+    REDRIVE_TURN("redrive-turn.lua", RScript.Mode.READ_WRITE),
     /**
      * Only reads, but due times are set on the master's clock, and a replica's may differ (another host): READ_WRITE
      * sends it to the master whatever Redisson's {@code readMode}.

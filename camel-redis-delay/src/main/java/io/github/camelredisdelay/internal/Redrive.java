@@ -43,7 +43,8 @@ import org.slf4j.LoggerFactory;
  * one another queue dead-lettered (a dead-letter queue that several queues share), or one that cannot be read (with a
  * warning). One such a consumer fetches between the claim and the removal is in both queues afterwards, with a warning,
  * and is not counted as moved. Each dead letter is claimed before it is copied ({@code redrive-claim.lua}), so that of
- * redrives running at once only one moves it.
+ * redrives running at once only one moves it; redrives of all or with a limit from one dead-letter queue, which make
+ * dead letters ready and put back on schedule those they leave, take turns ({@link RedriveTurn}).
  */
 public final class Redrive {
 
@@ -56,7 +57,7 @@ public final class Redrive {
 
     private final ShardedQueue deadLetterQueue;
     private final ShardedQueue target;
-    /** Names this redrive's claims. */
+    /** Names this redrive's claims and its turn. */
     private final String token = MessageIds.next();
 
     public Redrive(ShardedQueue deadLetterQueue, ShardedQueue target) {
@@ -74,6 +75,12 @@ public final class Redrive {
      * @return the number moved
      */
     public long some(long limit, DueTime due) {
+        try (RedriveTurn turn = RedriveTurn.take(deadLetterQueue, token, target.name())) {
+            return some(limit, due, turn);
+        }
+    }
+
+    private long some(long limit, DueTime due, RedriveTurn turn) {
         boolean all = limit == Long.MAX_VALUE;
         // every shard's listing ends where its stream ends now, before anything moves: a dead letter moved back that
         // fails again before it is removed here is dead-lettered as <id>#<stream entry>, on the shard that id picks,
@@ -99,6 +106,7 @@ public final class Redrive {
             List<ReadyEntry> page;
             int asked;
             do {
+                turn.keep();
                 asked = (int) Math.min(PAGE, limit - tally.moved);
                 page = listing.next(asked);
                 tally.add(move(shard, page, id -> true, due, Redrive::recordDue));
@@ -111,7 +119,7 @@ public final class Redrive {
             if (all || tally.moved >= limit) {
                 break;
             }
-            moveScheduled(shard, startedAt.get(shard), limit, due, tally);
+            moveScheduled(shard, startedAt.get(shard), limit, due, tally, turn);
         }
         reportOtherQueues(tally.ofOtherQueues);
         return tally.moved;
@@ -126,12 +134,13 @@ public final class Redrive {
      * redrive made ready are never among them. Dead letters written after {@code startedAt} (epoch ms, the shard's
      * Redis clock) are not moved: they were not there when the redrive started.
      */
-    private void moveScheduled(QueueShard shard, long startedAt, long limit, DueTime due, Tally tally) {
+    private void moveScheduled(QueueShard shard, long startedAt, long limit, DueTime due, Tally tally, RedriveTurn turn) {
         List<ReadyEntry> notMoved = new ArrayList<>();
         try {
             int asked = (int) Math.min(PAGE, limit - tally.moved);
             boolean more;
             do {
+                turn.keep();
                 QueueShard.MadeReady madeReady = shard.makeScheduledReady(asked);
                 more = madeReady.taken() == asked;
                 List<ReadyEntry> made = new ArrayList<>(madeReady.entries().size());

@@ -173,6 +173,18 @@ public final class ShardInspection {
     }
 
     /**
+     * Takes or moves on, for {@code lastsMs} from now, the turn of the redrive named by {@code token} among the
+     * redrives from this dead-letter queue, or gives it up ({@code lastsMs} 0); see {@code redrive-turn.lua}.
+     *
+     * @return 0 when the redrive holds the turn (or gave it up), else the ms until the turn of the one holding it
+     *         lapses
+     */
+    public long redriveTurn(String token, long lastsMs) {
+        return toLong(scripts.callAndWait("Redrive turn", LuaScript.REDRIVE_TURN, Durability.NONE, RScript.ReturnType.LONG,
+                bytes(token), bytes(lastsMs)));
+    }
+
+    /**
      * Puts dead letters a redrive made ready before their due time and did not move back into the due set, each for the
      * due time {@code dueAt} gives; see {@code redrive-return.lua}.
      */

@@ -1,0 +1,97 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.internal;
+
+import java.util.concurrent.TimeUnit;
+
+import org.redisson.client.RedisException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The turn of a redrive of all or with a limit among the redrives from its dead-letter queue, which take theirs one at
+ * a time ({@code redrive-turn.lua}): each makes the dead letters a consumer of the dead-letter queue scheduled again
+ * ready and puts those it does not move back on schedule, among them another queue's, which that queue's redrive
+ * running at once would then not find. Taken before the redrive makes any ready, waiting while another holds it; moved
+ * on as the redrive goes ({@link #keep}); given up at its end. A redrive that died holds the next one up for
+ * {@link #LASTS_MS} at most; one whose single step took longer than that may see another start beside it.
+ */
+final class RedriveTurn implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RedriveTurn.class);
+
+    /** How long a turn lasts unless its holder moves it on. */
+    static final long LASTS_MS = 30_000;
+    /** The longest a redrive waiting for its turn sleeps before it asks again. */
+    private static final long ASK_AFTER_MS = 200;
+
+    private final QueueShard shard;
+    private final String token;
+    private long movedOnAt = System.nanoTime();
+
+    private RedriveTurn(QueueShard shard, String token) {
+        this.shard = shard;
+        this.token = token;
+    }
+
+    /**
+     * Takes the turn of the redrive named by {@code token} into queue {@code target}, once no other redrive from
+     * {@code deadLetterQueue} holds it.
+     */
+    static RedriveTurn take(ShardedQueue deadLetterQueue, String token, String target) {
+        QueueShard shard = deadLetterQueue.first();
+        boolean told = false;
+        for (long wait = shard.inspection().redriveTurn(token, LASTS_MS); wait > 0; wait
+                = shard.inspection().redriveTurn(token, LASTS_MS)) {
+            if (!told) {
+                LOG.info("Redrive into queue {} waits for another redrive from dead-letter queue {} to end: redrives from one"
+                         + " dead-letter queue run one at a time",
+                        target, deadLetterQueue.name());
+                told = true;
+            }
+            try {
+                TimeUnit.MILLISECONDS.sleep(Math.min(wait, ASK_AFTER_MS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RedisException(
+                        "Interrupted while redrive into queue " + target + " waited for another redrive from dead-letter queue "
+                                         + deadLetterQueue.name() + " to end; it moved nothing",
+                        e);
+            }
+        }
+        return new RedriveTurn(shard, token);
+    }
+
+    /** Moves the turn on once a third of it has passed. */
+    void keep() {
+        if (System.nanoTime() - movedOnAt > TimeUnit.MILLISECONDS.toNanos(LASTS_MS / 3)) {
+            shard.inspection().redriveTurn(token, LASTS_MS);
+            movedOnAt = System.nanoTime();
+        }
+    }
+
+    /** Gives the turn up; when that fails, the turn lapses by itself, and the redrive's outcome stands. */
+    @Override
+    public void close() {
+        try {
+            shard.inspection().redriveTurn(token, 0);
+        } catch (RuntimeException e) {
+            LOG.warn("Redrive from dead-letter queue {} could not give up its turn ({}): the next redrive from it waits until "
+                     + "the turn lapses, within {} s",
+                    shard.name(), e.getMessage(), LASTS_MS / 1000);
+        }
+    }
+}
