@@ -18,6 +18,7 @@ package io.github.camelredisdelay;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -30,6 +31,8 @@ import io.github.camelredisdelay.test.NeedsRedisProcess;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.RedisServerExtension;
 import org.apache.camel.CamelContext;
+import org.apache.camel.ConsumerTemplate;
+import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
@@ -108,6 +111,39 @@ class PollingConsumerStopTest extends RedisDelayTestSupport {
         assertThat(routed).containsExactlyInAnyOrderElementsOf(bodies);
         assertThat(routedByStoppedNode).as("routed by the node that stopped").containsExactly("m1");
         assertThat(stopLog).as("the stop's log: Redis answered all along").noneMatch(line -> line.contains("reach Redis"));
+    }
+
+    /**
+     * A {@code ConsumerTemplate} stopped while one of its receives waits for Redis' answer to a read: what that read
+     * brings after the stop goes back to the queue, its delivery uncounted, and the receive returns {@code null}, as a
+     * route's consumer hands back what a read under way at its stop brings. Before, the receive returned the message to
+     * a caller whose consumer had stopped (an application shutting down): it stayed leased to the stopped consumer for
+     * {@code visibilityTimeout}, and then counted a delivery that never reached anyone.
+     */
+    @Test
+    void aReceiveUnderWayWhenItsConsumerStopsReturnsNothingAndItsMessageGoesBack() throws Exception {
+        String uri = "redis-delay:received?visibilityTimeout=30s";
+        CamelContext node = startContext();
+        ConsumerTemplate receiver = node.createConsumerTemplate();
+        // started, with its consumer group, before Redis holds the writes
+        assertThat(receiver.receiveNoWait(uri)).isNull();
+        node.createProducerTemplate().sendBody(uri, "m1");
+        await().atMost(Duration.ofSeconds(10)).until(() -> redis().getStream(key("received", "ready")).size() == 1);
+
+        RedisServerProcess server = RedisServerExtension.process()
+                .orElseThrow(() -> new IllegalStateException("this test pauses the clients of its private redis-server"));
+        // shorter than the client's response timeout (3 s), so the read waits for Redis rather than failing
+        server.command("CLIENT", "PAUSE", "1500", "WRITE");
+        CompletableFuture<Exchange> receive = CompletableFuture.supplyAsync(() -> receiver.receiveNoWait(uri));
+        await().atMost(Duration.ofSeconds(5)).until(PollingConsumerStopTest::aThreadIsReading);
+        receiver.stop();
+        await().atMost(Duration.ofSeconds(10)).until(receive::isDone);
+
+        assertThat(receive.get()).as("what the receive under way at the stop returned").isNull();
+        Exchange again = startContext().createConsumerTemplate().receive(uri, 5000);
+        assertThat(again).as("received again within 5 s (visibilityTimeout is 30 s)").isNotNull();
+        assertThat(again.getMessage().getBody()).isEqualTo("m1");
+        assertThat(again.getMessage().getHeader(RedisDelayConstants.DELIVERY_COUNT)).isEqualTo(1);
     }
 
     private static boolean aThreadIsReading() {
