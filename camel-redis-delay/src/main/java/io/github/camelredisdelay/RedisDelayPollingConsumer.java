@@ -253,9 +253,15 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
 
     /**
      * The exchange of the first fetched delivery that goes to the caller, or {@code null}. One a {@code taker} takes is
-     * settled when the taker is done at the latest, should Camel drop it rather than hand its completion over.
+     * settled when the taker is done at the latest, should Camel drop it rather than hand its completion over. What a
+     * read under way when this consumer stopped brings goes back to the queue, its delivery uncounted, as a route
+     * consumer's does: no caller of a stopped consumer gets it.
      */
     private Exchange toExchange(Deliverer deliverer, List<Delivery> batch, Exchange taker) {
+        if (!isRunAllowed()) {
+            deliverer.handBack(batch);
+            return null;
+        }
         for (Delivery delivery : batch) {
             Exchange exchange = endpoint.createExchange();
             DeliveryCompletion completion = deliverer.prepare(delivery, exchange, false);
