@@ -200,7 +200,8 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         private final byte[] envelope;
         private final QueueShard shard;
         private final OnDuplicate onDuplicate;
-        private final boolean repeated;
+        /** Whether the id was generated for this exchange: a message stored under it is this exchange's own. */
+        private final boolean generated;
         /** Whether it stores a new version of the message the exchange delivers, in place of the stored one. */
         private final boolean redelay;
 
@@ -220,11 +221,13 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             shard = queue().forMessage(id);
             // a re-delay from the message's own delivery always stores the new version: keeping the message in flight
             // would let its acknowledgement remove it
-            // a generated id used again may find the copy a failed try stored: that one stands
-            repeated = given == null && unconfirmed != null;
+            // a generated id is drawn at random, so a message found under it is one this exchange stored: by a failed
+            // try that Camel redelivers, or by this very call, which the client sent again when its reply was late
+            // (its response timeout), Redis running both attempts. That copy stands
+            generated = given == null;
             redelay = DeliveredMessage.isDeliveryOf(exchange, shard, id);
             onDuplicate = redelay ? OnDuplicate.replace
-                    : repeated ? OnDuplicate.keep : endpoint.getConfiguration().getOnDuplicate();
+                    : generated ? OnDuplicate.keep : endpoint.getConfiguration().getOnDuplicate();
             // before the call: a schedule that fails after Redis stored it (too few replicas, a lost reply) is retried
             // under the same id, which stores no second copy
             message.setHeader(RedisDelayConstants.MESSAGE_ID, id);
@@ -236,8 +239,8 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         void stored(ScheduleResult result) {
             exchange.removeProperty(unconfirmedIdsProperty);
             exchange.removeProperty(readBodyProperty);
-            // a repeated try that kept its message kept the copy an earlier try of this exchange stored
-            boolean stored = result.scheduled() || repeated;
+            // a generated id that kept its message kept the copy an earlier try or attempt of this exchange stored
+            boolean stored = result.scheduled() || generated;
             if (stored) {
                 endpoint.statistics().events().scheduled(1);
             }
