@@ -17,7 +17,10 @@ package io.github.camelredisdelay;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 import io.github.camelredisdelay.embedded.RedisServerOptions;
 import io.github.camelredisdelay.test.CamelNodes;
@@ -26,6 +29,7 @@ import io.github.camelredisdelay.test.MasterAndReplica;
 import io.github.camelredisdelay.test.ProcessSignals;
 import org.apache.camel.CamelContext;
 import org.apache.camel.CamelExecutionException;
+import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.RoutesBuilder;
 import org.apache.camel.builder.RouteBuilder;
@@ -97,6 +101,23 @@ class SyncReplicasTest {
                 .isInstanceOf(NotReplicatedException.class)
                 .hasMessageContaining("m-1").hasMessageContaining("short").hasMessageContaining("reached 1 of 2")
                 .hasMessageContaining("1000 ms");
+    }
+
+    @Test
+    void schedulesThatShareACallReachingTooFewReplicasEachFailNamingTheirOwnMessage() throws Exception {
+        ProducerTemplate producer = node(null);
+        String uri = "redis-delay:shared?syncReplicas=2&syncTimeout=500&delay=1h";
+        List<String> ids = IntStream.range(0, 10).mapToObj(i -> "m-" + i).toList();
+
+        // the first leaves alone and waits 500 ms for the missing replica: the others share the next call
+        List<CompletableFuture<Exchange>> sent = ids.stream().map(id -> producer.asyncSend(uri,
+                exchange -> exchange.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, id))).toList();
+
+        for (int i = 0; i < ids.size(); i++) {
+            Exchange exchange = sent.get(i).get(20, TimeUnit.SECONDS);
+            assertThat(exchange.getException()).as(ids.get(i) + "'s failure").isInstanceOf(NotReplicatedException.class)
+                    .hasMessageContaining("message " + ids.get(i) + " ").hasMessageContaining("reached 1 of 2");
+        }
     }
 
     @Test
