@@ -19,10 +19,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 
 import io.github.camelredisdelay.DuplicateMessageException;
+import io.github.camelredisdelay.NotReplicatedException;
 import io.github.camelredisdelay.OnDuplicate;
 import io.github.camelredisdelay.internal.ScriptCalls.Durability;
 import org.redisson.api.RScript;
@@ -49,6 +51,7 @@ public final class QueueShard {
     private final ConnectedClient client;
     private final QueueKeys keys;
     private final ScriptCalls scripts;
+    private final WriteSync sync;
     private final ConsumerGroup group;
     private final ShardInspection inspection;
     private final ShardMigration migration;
@@ -66,6 +69,7 @@ public final class QueueShard {
         this.client = client;
         this.keys = keys;
         this.scripts = new ScriptCalls(client, keys, sync);
+        this.sync = sync;
         this.group = new ConsumerGroup(client, keys, scripts);
         this.inspection = new ShardInspection(scripts, keys.queue());
         this.migration = new ShardMigration(scripts);
@@ -106,6 +110,8 @@ public final class QueueShard {
     public ScheduleResult schedule(String id, byte[] envelope, DueTime due, OnDuplicate onDuplicate) {
         try {
             return schedules.submit(new ScheduleRequest(id, envelope, due, onDuplicate)).orThrow(name(), id, due);
+        } catch (NotReplicatedException e) {
+            throw ownShortfall(e, id);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RedisException(
@@ -120,8 +126,27 @@ public final class QueueShard {
      * constructor, with the outcome or the failure {@link #schedule} would throw.
      */
     public CompletionStage<ScheduleResult> scheduleAsync(String id, byte[] envelope, DueTime due, OnDuplicate onDuplicate) {
-        return schedules.submitAsync(new ScheduleRequest(id, envelope, due, onDuplicate))
-                .thenApply(result -> result.orThrow(name(), id, due));
+        return schedules.submitAsync(new ScheduleRequest(id, envelope, due, onDuplicate)).handle((result, failure) -> {
+            if (failure == null) {
+                return result.orThrow(name(), id, due);
+            }
+            Throwable cause = Futures.unwrap(failure);
+            throw new CompletionException(
+                    cause instanceof NotReplicatedException shortfall ? ownShortfall(shortfall, id) : cause);
+        });
+    }
+
+    /**
+     * The shortfall of replicas of a call that carried the schedule of message {@code id}, maybe among others, as that
+     * schedule's own: it names the message, whose id a retry must use, not the call's count of messages.
+     */
+    private NotReplicatedException ownShortfall(NotReplicatedException shortfall, String id) {
+        return new NotReplicatedException(
+                name(), scheduleOf(id), shortfall.getRequired(), shortfall.getReached(), sync.timeoutMs(), sync.aof());
+    }
+
+    private static String scheduleOf(String id) {
+        return "Schedule of message " + id;
     }
 
     /**
@@ -144,7 +169,7 @@ public final class QueueShard {
             args.add(bytes(request.onDuplicate().name()));
         }
         String operation = requests.size() == 1
-                ? "Schedule of message " + requests.get(0).id()
+                ? scheduleOf(requests.get(0).id())
                 : "Schedule of " + requests.size() + " messages";
         CompletionStage<List<Object>> reply = scripts.call(operation, LuaScript.SCHEDULE, Durability.REQUIRED,
                 RScript.ReturnType.LIST, args.toArray());
