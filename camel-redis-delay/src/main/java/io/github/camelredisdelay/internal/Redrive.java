@@ -253,7 +253,7 @@ public final class Redrive {
 
     /**
      * Makes the dead letters of this id that a consumer of the dead-letter queue failed and scheduled again ready now:
-     * the one under the id, on its shard, and later ones under {@code <id>#...} on any shard.
+     * the one under the id, on its shard, and later ones under {@code <id>#...} on any shard; those of this queue only.
      *
      * @return the due times they were scheduled for, by their stored ids
      */
@@ -267,7 +267,10 @@ public final class Redrive {
             boolean rescheduled = false;
             for (String id : ids) {
                 InspectedMessage scheduled = shard.inspection().peek(id);
-                if (scheduled != null && shard.reschedule(id, DueTime.at(0)).scheduled()) {
+                // not another queue's (a dead-letter queue that several share): made ready, it would reach a consumer
+                // of the dead-letter queue before its retry, ahead of its return to the due set
+                if (scheduled != null && DeadLetters.isDeadLetterOf(target.name(), messageId, id, scheduled.envelope())
+                        && shard.reschedule(id, DueTime.at(0)).scheduled()) {
                     dueTimes.put(id, scheduled.dueAt());
                     rescheduled = true;
                 }
