@@ -22,23 +22,25 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A redrive by id that cannot move a dead letter which a running consumer of the dead-letter queue failed and scheduled
- * again an hour ahead, as another queue sharing the dead-letter queue put it there, leaves it for that retry: that
- * consumer gets it when its retry is due, not at once.
+ * A redrive, of all or by id, that cannot move a dead letter which a running consumer of the dead-letter queue failed
+ * and scheduled again an hour ahead, as another queue sharing the dead-letter queue put it there, leaves it for that
+ * retry: that consumer gets it when its retry is due, not at once.
  */
 class RedriveBesideARunningDeadLetterConsumerTest extends RedisDelayTestSupport {
 
     /** The dead letters the consumer of all.dead was delivered, by body. */
     private final List<String> alerts = new CopyOnWriteArrayList<>();
 
-    @Test
-    void anotherQueuesDeadLetterARedriveByIdLeavesIsNotDeliveredBeforeItsRetry() throws Exception {
+    @ParameterizedTest
+    @ValueSource(booleans = { false, true })
+    void anotherQueuesDeadLetterARedriveLeavesIsNotDeliveredBeforeItsRetry(boolean byId) throws Exception {
         ProducerTemplate producer = startContext(new RouteBuilder() {
             @Override
             public void configure() {
@@ -58,8 +60,10 @@ class RedriveBesideARunningDeadLetterConsumerTest extends RedisDelayTestSupport 
                         e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "j1")).getMessage()
                         .getHeader(RedisDelayConstants.STATE)));
 
-        Object moved = producer.requestBodyAndHeader("redis-delay:a?deadLetterQueue=all.dead&operation=redrive", null,
-                RedisDelayConstants.MESSAGE_ID, "j1");
+        Object moved = byId
+                ? producer.requestBodyAndHeader("redis-delay:a?deadLetterQueue=all.dead&operation=redrive", null,
+                        RedisDelayConstants.MESSAGE_ID, "j1")
+                : producer.requestBody("redis-delay:a?deadLetterQueue=all.dead&operation=redrive", (Object) null);
 
         assertThat(moved).isEqualTo(0L);
         await("b's dead letter delivered to the consumer of all.dead once, its retry an hour ahead")
