@@ -71,6 +71,12 @@ public enum LuaScript {
     REDRIVE_RETURN("redrive-return.lua", RScript.Mode.READ_WRITE),
     REDRIVE_TURN("redrive-turn.lua", RScript.Mode.READ_WRITE),
     /**
+     * Only reads, but pages with an {@code HSCAN} cursor, which holds only on the server that gave it: READ_WRITE sends
+     * every page to the master.
+     */
+    SCHEDULED_PAGE("scheduled-page.lua", RScript.Mode.READ_WRITE),
+    REDRIVE_READY("redrive-ready.lua", RScript.Mode.READ_WRITE),
+    /**
      * Only reads, but due times are set on the master's clock, and a replica's may differ (another host): READ_WRITE
      * sends it to the master whatever Redisson's {@code readMode}.
      */

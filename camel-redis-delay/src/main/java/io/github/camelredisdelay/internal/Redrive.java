@@ -91,7 +91,7 @@ public final class Redrive {
         Map<QueueShard, Long> startedAt = new HashMap<>();
         for (QueueShard shard : deadLetterQueue.all()) {
             if (all) {
-                shard.makeReady(true, Long.MAX_VALUE, PAGE);
+                makeOwnScheduledReady(shard, turn);
             } else {
                 startedAt.put(shard, shard.redisTimeMillis());
             }
@@ -123,6 +123,24 @@ public final class Redrive {
         }
         reportOtherQueues(tally.ofOtherQueues);
         return tally.moved;
+    }
+
+    /**
+     * Makes this queue's dead letters of a shard that a consumer of the dead-letter queue failed and scheduled again
+     * ready, a page of the shard at a time: not another queue's (a dead-letter queue that several share), which a
+     * consumer of the dead-letter queue would get before its retry. One that cannot be read is made ready, so that the
+     * redrive names it when it leaves it.
+     */
+    private void makeOwnScheduledReady(QueueShard shard, RedriveTurn turn) {
+        String cursor = "0";
+        do {
+            turn.keep();
+            ShardInspection.ScheduledPage page = shard.inspection().scheduledPage(cursor);
+            shard.inspection().makeReadyForRedrive(page.scheduled().stream()
+                    .filter(deadLetter -> DeadLetters.cameFrom(StoredRecord.envelope(deadLetter.record()), target.name()))
+                    .toList());
+            cursor = page.cursor();
+        } while (!"0".equals(cursor));
     }
 
     /**

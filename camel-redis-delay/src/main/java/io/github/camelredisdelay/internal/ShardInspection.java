@@ -173,6 +173,46 @@ public final class ShardInspection {
     }
 
     /**
+     * One page of the shard's scheduled messages with their records; see {@code scheduled-page.lua}.
+     *
+     * @param cursor "0" for the first page, else the one the page before returned
+     */
+    public ScheduledPage scheduledPage(String cursor) {
+        List<Object> reply = scripts.callAndWait("Listing of scheduled messages", LuaScript.SCHEDULED_PAGE, Durability.NONE,
+                RScript.ReturnType.LIST, bytes(cursor));
+        List<StoredMessage> scheduled = new ArrayList<>((reply.size() - 1) / 2);
+        for (int i = 1; i + 1 < reply.size(); i += 2) {
+            scheduled.add(new StoredMessage(text(reply.get(i)), (byte[]) reply.get(i + 1)));
+        }
+        return new ScheduledPage(text(reply.get(0)), scheduled);
+    }
+
+    /** A page {@link #scheduledPage} read, and the cursor of the next ("0": it was the last). */
+    public record ScheduledPage(String cursor, List<StoredMessage> scheduled) {
+    }
+
+    /** A message's id and the record stored under it. */
+    public record StoredMessage(String id, byte[] record) {
+    }
+
+    /**
+     * Makes scheduled dead letters ready for a redrive, each while it is still the version listed; see
+     * {@code redrive-ready.lua}.
+     */
+    public void makeReadyForRedrive(List<StoredMessage> deadLetters) {
+        if (deadLetters.isEmpty()) {
+            return;
+        }
+        List<Object> args = new ArrayList<>(deadLetters.size() * 2);
+        for (StoredMessage deadLetter : deadLetters) {
+            args.add(bytes(deadLetter.id()));
+            args.add(StoredRecord.version(deadLetter.record()));
+        }
+        scripts.callAndWait("Making " + deadLetters.size() + " dead letters ready for a redrive", LuaScript.REDRIVE_READY,
+                Durability.REQUIRED, RScript.ReturnType.LONG, args.toArray());
+    }
+
+    /**
      * Takes or moves on, for {@code lastsMs} from now, the turn of the redrive named by {@code token} among the
      * redrives from this dead-letter queue, or gives it up ({@code lastsMs} 0); see {@code redrive-turn.lua}.
      *
