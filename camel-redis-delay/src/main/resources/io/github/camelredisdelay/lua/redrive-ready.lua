@@ -13,6 +13,7 @@
 -- See the License for the specific language governing permissions and
 -- limitations under the License.
 --
+
 --[[
   Makes scheduled dead letters ready for a redrive of all, by id: those a consumer of the dead-letter queue failed and
   scheduled again (its retrySchedule) that the redrive read as its queue's (scheduled-page.lua, then their headers);

@@ -13,6 +13,7 @@
 -- See the License for the specific language governing permissions and
 -- limitations under the License.
 --
+
 --[[
   Gives the redrives from one dead-letter queue their turns, one at a time: a redrive of all, or with a limit, makes
   the dead letters a consumer of the dead-letter queue scheduled again ready, and puts those it does not move back on

@@ -13,6 +13,7 @@
 -- See the License for the specific language governing permissions and
 -- limitations under the License.
 --
+
 --[[
   Lists a page of the scheduled messages of a queue (shard) with their records: for a redrive of all, which reads from
   each dead letter's headers whether it is its queue's before it makes it ready (redrive-ready.lua). Reads one page of
