@@ -29,9 +29,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A redrive, of all or by id, that cannot move a dead letter which a running consumer of the dead-letter queue failed
- * and scheduled again an hour ahead, as another queue sharing the dead-letter queue put it there, leaves it for that
- * retry: that consumer gets it when its retry is due, not at once.
+ * A redrive, of all, with a limit or by id, that cannot move a dead letter which a running consumer of the dead-letter
+ * queue failed and scheduled again an hour ahead, as another queue sharing the dead-letter queue put it there, leaves
+ * it for that retry: that consumer gets it when its retry is due, not at once.
  */
 class RedriveBesideARunningDeadLetterConsumerTest extends RedisDelayTestSupport {
 
@@ -39,8 +39,8 @@ class RedriveBesideARunningDeadLetterConsumerTest extends RedisDelayTestSupport 
     private final List<String> alerts = new CopyOnWriteArrayList<>();
 
     @ParameterizedTest
-    @ValueSource(booleans = { false, true })
-    void anotherQueuesDeadLetterARedriveLeavesIsNotDeliveredBeforeItsRetry(boolean byId) throws Exception {
+    @ValueSource(strings = { "all", "limit", "id" })
+    void anotherQueuesDeadLetterARedriveLeavesIsNotDeliveredBeforeItsRetry(String redrive) throws Exception {
         ProducerTemplate producer = startContext(new RouteBuilder() {
             @Override
             public void configure() {
@@ -60,10 +60,12 @@ class RedriveBesideARunningDeadLetterConsumerTest extends RedisDelayTestSupport 
                         e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "j1")).getMessage()
                         .getHeader(RedisDelayConstants.STATE)));
 
-        Object moved = byId
-                ? producer.requestBodyAndHeader("redis-delay:a?deadLetterQueue=all.dead&operation=redrive", null,
-                        RedisDelayConstants.MESSAGE_ID, "j1")
-                : producer.requestBody("redis-delay:a?deadLetterQueue=all.dead&operation=redrive", (Object) null);
+        String uri = "redis-delay:a?deadLetterQueue=all.dead&operation=redrive";
+        Object moved = switch (redrive) {
+            case "limit" -> producer.requestBodyAndHeader(uri, null, RedisDelayConstants.REDRIVE_LIMIT, 1);
+            case "id" -> producer.requestBodyAndHeader(uri, null, RedisDelayConstants.MESSAGE_ID, "j1");
+            default -> producer.requestBody(uri, (Object) null);
+        };
 
         assertThat(moved).isEqualTo(0L);
         await("b's dead letter delivered to the consumer of all.dead once, its retry an hour ahead")
