@@ -228,57 +228,25 @@ public final class QueueShard {
      * Moves at most {@code batchSize} due messages to the ready stream; see {@code transfer.lua}.
      */
     public CompletionStage<TransferResult> transfer(int batchSize) {
-        return transfer(batchSize, false);
-    }
-
-    /**
-     * Moves at most {@code batchSize} scheduled messages to the ready stream, earliest due time first: those due now,
-     * or with {@code all} every one, whatever its due time; see {@code transfer.lua}.
-     */
-    private CompletionStage<TransferResult> transfer(int batchSize, boolean all) {
         // a transfer lost in a failover is repeated: the messages are still in the due set of the new master
         CompletionStage<List<Object>> reply = scripts.call("Transfer", LuaScript.TRANSFER, Durability.NONE,
-                RScript.ReturnType.LIST, bytes(batchSize), bytes(all ? "all" : "due"));
+                RScript.ReturnType.LIST, bytes(batchSize));
         return reply.thenApply(result -> new TransferResult(toLong(result.get(0)), toLong(result.get(1))));
     }
 
     /**
-     * Moves at most {@code count} scheduled messages to the ready stream in one call, earliest due time first, whatever
-     * their due time; see {@code transfer.lua}. A redrive with a limit makes the dead letters that a consumer of the
-     * dead-letter queue failed and scheduled again ready so, a few at a time, to move them.
-     *
-     * @return how many left the due set, and the ready entries they became, in due order
-     */
-    public MadeReady makeScheduledReady(int count) {
-        List<Object> reply = scripts.callAndWait("Transfer", LuaScript.TRANSFER, Durability.NONE,
-                RScript.ReturnType.LIST, bytes(count), bytes("all"), bytes("list"));
-        return new MadeReady(toLong(reply.get(0)), ReadyEntry.listed(reply, 2));
-    }
-
-    /**
-     * What {@link #makeScheduledReady} did.
-     *
-     * @param taken   messages taken from the due set; more than the entries when some had no record left to move
-     * @param entries the ready entries they became
-     */
-    public record MadeReady(long taken, List<ReadyEntry> entries) {
-    }
-
-    /**
-     * Moves scheduled messages to the ready stream, {@code batch} per call, until {@code limit} are moved or none is
-     * left to move: those due now, or with {@code all} every one, whatever its due time. A redrive makes the dead
-     * letters that a consumer of the dead-letter queue failed and scheduled again ready so, as it moves only ready
-     * ones.
+     * Moves due messages to the ready stream, {@code batch} per call, until {@code limit} are moved or none due is
+     * left. A redrive by id makes the dead letters it rescheduled to now ready so, as it moves only ready ones.
      *
      * @return how many were moved
      */
-    public long makeReady(boolean all, long limit, int batch) {
+    public long makeReady(long limit, int batch) {
         long moved = 0;
         int asked;
         long step;
         do {
             asked = (int) Math.min(batch, limit - moved);
-            step = Futures.await(transfer(asked, all)).moved();
+            step = Futures.await(transfer(asked)).moved();
             moved += step;
         } while (step == asked && moved < limit);
         return moved;

@@ -16,12 +16,16 @@
 package io.github.camelredisdelay.internal;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 
@@ -36,15 +40,16 @@ import org.slf4j.LoggerFactory;
  * crash in between leaves a duplicate, never a loss. A moved message keeps its id (a later dead letter of an id, stored
  * as {@code <id>#<stream entry>} or {@code <id>#<stream entry>.<n>}, goes back under the id), body and headers, loses
  * the dead-letter headers and starts with a fresh delivery count. Dead letters a consumer of the dead-letter queue
- * failed and scheduled again (its {@code retrySchedule}) are made ready ({@link #some}), and moved as the others; those
- * of them it made ready and does not move go back to the due set for their own due time ({@code redrive-return.lua}).
- * Dead letters such a consumer has fetched are left alone, unless it let their lease expire (it died or hangs), and so
- * is one whose id the queue holds again (a newer message with that id, or another dead letter of the id just moved),
- * one another queue dead-lettered (a dead-letter queue that several queues share), or one that cannot be read (with a
- * warning). One such a consumer fetches between the claim and the removal is in both queues afterwards, with a warning,
- * and is not counted as moved. Each dead letter is claimed before it is copied ({@code redrive-claim.lua}), so that of
- * redrives running at once only one moves it; redrives of all or with a limit from one dead-letter queue, which make
- * dead letters ready and put back on schedule those they leave, take turns ({@link RedriveTurn}).
+ * failed and scheduled again (its {@code retrySchedule}) are made ready, those of the queue only ({@link #some}), and
+ * moved as the others; those of them it made ready and does not move go back to the due set for their own due time
+ * ({@code redrive-return.lua}). Dead letters such a consumer has fetched are left alone, unless it let their lease
+ * expire (it died or hangs), and so is one whose id the queue holds again (a newer message with that id, or another
+ * dead letter of the id just moved), one another queue dead-lettered (a dead-letter queue that several queues share),
+ * or one that cannot be read (with a warning). One such a consumer fetches between the claim and the removal is in both
+ * queues afterwards, with a warning, and is not counted as moved. Each dead letter is claimed before it is copied
+ * ({@code redrive-claim.lua}), so that of redrives running at once only one moves it; redrives of all or with a limit
+ * from one dead-letter queue, which make dead letters ready and put back on schedule those they leave, take turns
+ * ({@link RedriveTurn}).
  */
 public final class Redrive {
 
@@ -68,9 +73,9 @@ public final class Redrive {
     /**
      * Moves at most {@code limit} of the dead letters present when it starts, oldest first on each shard; dead letters
      * added meanwhile (those it moved that failed again included) are left for the next redrive. Those a consumer of
-     * the dead-letter queue failed and scheduled again come after the ready ones: a redrive of all makes every one
-     * ready before it lists any, a redrive with a limit makes them ready as it goes, earliest due first, as many as the
-     * limit still asks for ({@link #moveScheduled}).
+     * the dead-letter queue failed and scheduled again come after the ready ones, this queue's only: a redrive of all
+     * makes every one ready before it lists any, a redrive with a limit makes them ready as it goes, earliest due
+     * first, as many as the limit still asks for ({@link #moveScheduled}).
      *
      * @return the number moved
      */
@@ -127,16 +132,26 @@ public final class Redrive {
 
     /**
      * Makes this queue's dead letters of a shard that a consumer of the dead-letter queue failed and scheduled again
-     * ready, a page of the shard at a time: not another queue's (a dead-letter queue that several share), which a
-     * consumer of the dead-letter queue would get before its retry. One that cannot be read is made ready, so that the
-     * redrive names it when it leaves it.
+     * ready, a page of the shard at a time.
      */
     private void makeOwnScheduledReady(QueueShard shard, RedriveTurn turn) {
+        forEachOwnScheduledPage(shard, turn, page -> shard.inspection()
+                .makeReadyForRedrive(page.stream().map(ShardInspection.StoredMessage::version).toList()));
+    }
+
+    /**
+     * Hands each page of this queue's dead letters of a shard that a consumer of the dead-letter queue failed and
+     * scheduled again to {@code action}: not another queue's (a dead-letter queue that several share), which, made
+     * ready, would reach a consumer of the dead-letter queue before its retry. One that cannot be read is among them,
+     * so that the redrive names it when it leaves it. A page may list a dead letter a page before listed too.
+     */
+    private void forEachOwnScheduledPage(
+            QueueShard shard, RedriveTurn turn, Consumer<List<ShardInspection.StoredMessage>> action) {
         String cursor = "0";
         do {
             turn.keep();
             ShardInspection.ScheduledPage page = shard.inspection().scheduledPage(cursor);
-            shard.inspection().makeReadyForRedrive(page.scheduled().stream()
+            action.accept(page.scheduled().stream()
                     .filter(deadLetter -> DeadLetters.cameFrom(StoredRecord.envelope(deadLetter.record()), target.name()))
                     .toList());
             cursor = page.cursor();
@@ -144,57 +159,50 @@ public final class Redrive {
     }
 
     /**
-     * Makes the dead letters of a shard that a consumer of the dead-letter queue failed and scheduled again ready,
-     * earliest due first, and moves them, until the redrive's limit is reached or none is left: as many per call as the
-     * limit still asks for, so that none is made ready only to go back, and more (up to a page) after a call that made
-     * ready some it could not move (another queue's, or ids the queue holds again). Those it made ready and did not
-     * move go back to the due set at the end, not before, as each call makes the earliest ready; dead letters another
-     * redrive made ready are never among them. Dead letters written after {@code startedAt} (epoch ms, the shard's
-     * Redis clock) are not moved: they were not there when the redrive started.
+     * Moves this queue's dead letters of a shard that a consumer of the dead-letter queue failed and scheduled again,
+     * earliest due first, as many as the limit still asks for: made ready a page at a time, and moved; those that do
+     * not move (the queue holds their id again) go back to the due set at once. Dead letters written after
+     * {@code startedAt} (epoch ms, the shard's Redis clock) are not moved: they were not there when the redrive
+     * started.
      */
     private void moveScheduled(QueueShard shard, long startedAt, long limit, DueTime due, Tally tally, RedriveTurn turn) {
-        List<ReadyEntry> notMoved = new ArrayList<>();
-        try {
-            int asked = (int) Math.min(PAGE, limit - tally.moved);
-            boolean more;
-            do {
-                turn.keep();
-                QueueShard.MadeReady madeReady = shard.makeScheduledReady(asked);
-                more = madeReady.taken() == asked;
-                List<ReadyEntry> made = new ArrayList<>(madeReady.entries().size());
-                for (ReadyEntry entry : madeReady.entries()) {
-                    (writtenAfter(entry, startedAt) ? notMoved : made).add(entry);
-                }
-                int from = 0;
-                while (from < made.size() && tally.moved < limit) {
-                    int to = (int) Math.min(made.size(), from + limit - tally.moved);
-                    PageOutcome outcome = moveLeaving(shard, made.subList(from, to), id -> true, due);
-                    tally.add(outcome);
-                    notMoved.addAll(outcome.notMoved());
-                    from = to;
-                }
-                notMoved.addAll(made.subList(from, made.size()));
-                long wanted = limit - tally.moved;
-                asked = (int) Math.min(PAGE, notMoved.isEmpty() ? wanted : Math.max(wanted, 2L * asked));
-            } while (more && tally.moved < limit);
-        } catch (RuntimeException e) {
-            try {
-                shard.inspection().returnToDueSet(notMoved, Redrive::recordDue);
-            } catch (RuntimeException returning) {
-                e.addSuppressed(returning);
+        Iterator<ShardInspection.MessageVersion> earliest
+                = earliestOwnScheduled(shard, startedAt, limit - tally.moved, turn).iterator();
+        while (earliest.hasNext() && tally.moved < limit) {
+            turn.keep();
+            List<ShardInspection.MessageVersion> page = new ArrayList<>();
+            while (earliest.hasNext() && page.size() < Math.min(PAGE, limit - tally.moved)) {
+                page.add(earliest.next());
             }
-            throw e;
+            tally.add(move(shard, shard.inspection().makeReadyForRedrive(page), id -> true, due, Redrive::recordDue));
         }
-        shard.inspection().returnToDueSet(notMoved, Redrive::recordDue);
     }
 
-    /** Whether a dead letter was written after {@code startedAt}; one that cannot be read counts as older. */
-    private static boolean writtenAfter(ReadyEntry entry, long startedAt) {
-        try {
-            return StoredRecord.scheduledAt(entry.record()) > startedAt;
-        } catch (IllegalArgumentException unreadable) {
-            return false;
-        }
+    /**
+     * The {@code wanted} earliest due of this queue's dead letters of a shard that a consumer of the dead-letter queue
+     * failed and scheduled again by {@code startedAt}, earliest first.
+     */
+    private List<ShardInspection.MessageVersion> earliestOwnScheduled(
+            QueueShard shard, long startedAt, long wanted, RedriveTurn turn) {
+        Comparator<Scheduled> earliestFirst = Comparator.comparingLong(Scheduled::dueAt)
+                .thenComparing(scheduled -> scheduled.version().id());
+        PriorityQueue<Scheduled> latestFirst = new PriorityQueue<>(earliestFirst.reversed());
+        Set<String> kept = new HashSet<>();
+        forEachOwnScheduledPage(shard, turn, page -> {
+            for (ShardInspection.StoredMessage deadLetter : page) {
+                if (StoredRecord.scheduledAt(deadLetter.record()) <= startedAt && kept.add(deadLetter.id())) {
+                    latestFirst.add(new Scheduled(deadLetter.version(), StoredRecord.dueAt(deadLetter.record())));
+                    if (latestFirst.size() > wanted) {
+                        kept.remove(latestFirst.poll().version().id());
+                    }
+                }
+            }
+        });
+        return latestFirst.stream().sorted(earliestFirst).map(Scheduled::version).toList();
+    }
+
+    /** A scheduled dead letter and its due time. */
+    private record Scheduled(ShardInspection.MessageVersion version, long dueAt) {
     }
 
     /** How many dead letters a redrive moved, and how many it left as other queues'. */
@@ -294,7 +302,7 @@ public final class Redrive {
                 }
             }
             if (rescheduled) {
-                shard.makeReady(false, Long.MAX_VALUE, PAGE);
+                shard.makeReady(Long.MAX_VALUE, PAGE);
             }
         }
         return dueTimes;

@@ -193,23 +193,34 @@ public final class ShardInspection {
 
     /** A message's id and the record stored under it. */
     public record StoredMessage(String id, byte[] record) {
+
+        /** The message's id and the version its record holds. */
+        public MessageVersion version() {
+            return new MessageVersion(id, StoredRecord.version(record));
+        }
+    }
+
+    /** A message's id and a version of it ({@code record.lua}). */
+    public record MessageVersion(String id, byte[] version) {
     }
 
     /**
      * Makes scheduled dead letters ready for a redrive, each while it is still the version listed; see
      * {@code redrive-ready.lua}.
+     *
+     * @return the ready entries those made ready became
      */
-    public void makeReadyForRedrive(List<StoredMessage> deadLetters) {
+    public List<ReadyEntry> makeReadyForRedrive(List<MessageVersion> deadLetters) {
         if (deadLetters.isEmpty()) {
-            return;
+            return List.of();
         }
         List<Object> args = new ArrayList<>(deadLetters.size() * 2);
-        for (StoredMessage deadLetter : deadLetters) {
+        for (MessageVersion deadLetter : deadLetters) {
             args.add(bytes(deadLetter.id()));
-            args.add(StoredRecord.version(deadLetter.record()));
+            args.add(deadLetter.version());
         }
-        scripts.callAndWait("Making " + deadLetters.size() + " dead letters ready for a redrive", LuaScript.REDRIVE_READY,
-                Durability.REQUIRED, RScript.ReturnType.LONG, args.toArray());
+        return ReadyEntry.listed(scripts.callAndWait("Making " + deadLetters.size() + " dead letters ready for a redrive",
+                LuaScript.REDRIVE_READY, Durability.REQUIRED, RScript.ReturnType.LIST, args.toArray()), 0);
     }
 
     /**

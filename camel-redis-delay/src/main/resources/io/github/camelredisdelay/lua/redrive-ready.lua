@@ -15,7 +15,7 @@
 --
 
 --[[
-  Makes scheduled dead letters ready for a redrive of all, by id: those a consumer of the dead-letter queue failed and
+  Makes scheduled dead letters ready for a redrive, by id: those a consumer of the dead-letter queue failed and
   scheduled again (its retrySchedule) that the redrive read as its queue's (scheduled-page.lua, then their headers);
   another queue's (a dead-letter queue that several queues share), made ready, would reach a consumer of the
   dead-letter queue before its retry. A dead letter is left as it is when it is no longer in the due set or its record
@@ -28,20 +28,23 @@
   KEYS, ARGV[1] and ARGV[2]: the queue's keys, wake channel and consumer group (prelude.lua)
   ARGV[3..] two per dead letter: message id, version its record held when listed (record.lua)
 
-  Returns the number of dead letters made ready
+  Returns three per dead letter made ready, in the order given: stream entry id, message id, record
 ]]
-local made = 0
+local made = {}
 for i = 3, #ARGV, 2 do
   local id, version = ARGV[i], ARGV[i + 1]
   local record = rcall('HGET', msgKey, id)
   if isVersion(record, version) and removeDue(dueKey, id, dueOfRecord(record)) then
     local failure = rcall('HGET', failKey, id)
+    local entryId
     if failure then
-      rcall('XADD', readyKey, '*', FIELD_ID, id, FIELD_RECORD, record, FIELD_FAILURE, failure)
+      entryId = rcall('XADD', readyKey, '*', FIELD_ID, id, FIELD_RECORD, record, FIELD_FAILURE, failure)
     else
-      rcall('XADD', readyKey, '*', FIELD_ID, id, FIELD_RECORD, record)
+      entryId = rcall('XADD', readyKey, '*', FIELD_ID, id, FIELD_RECORD, record)
     end
-    made = made + 1
+    made[#made + 1] = entryId
+    made[#made + 1] = id
+    made[#made + 1] = record
   end
 end
 return made

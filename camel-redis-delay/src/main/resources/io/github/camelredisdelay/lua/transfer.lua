@@ -24,15 +24,11 @@
   told WAKE_READY once when messages were moved (waiting consumers read then). Stream entries get FIELD_ID,
   FIELD_RECORD and, for a message that failed before, FIELD_FAILURE (wire.lua).
   ARGV[3] at most this many messages are moved
-  ARGV[4] optional: "all" moves scheduled messages whatever their due time (a redrive makes the dead letters a
-          consumer of the dead-letter queue failed and scheduled again ready, see Redrive.java); absent: those due now
-  ARGV[5] optional: "list" has the reply list the entries the messages became
 
-  Returns {moved, nextDelay[, entry id, message id, record, ...]}
+  Returns {moved, nextDelay}
     moved:     messages moved now
     nextDelay: µs until the next due message (from Redis' clock in µs, so a timer armed with it is not up to a
                ms late); 0 when more are due now; -1 when none is scheduled
-    then, with "list", three per message moved, in due order
   A WRONGTYPE error naming the key, and nothing moved, when one of the queue's keys, or the first due bucket of its due
   set, holds a value of another type (key-kinds.lua); a later due bucket that does stops the transfer before it, what
   came before it moved (nextDelay 0)
@@ -40,7 +36,6 @@
 local batch = tonumber(ARGV[3])
 
 local now, nowMicros = redisNow()
-local upTo = ARGV[4] == 'all' and MAX_DUE or now
 
 -- Due entries come from the first buckets, in order; a bucket left with entries holds none that is due, and the
 -- buckets after it none either.
@@ -48,11 +43,11 @@ local ids = {}
 local stoppedAtRefusal = false
 while #ids < batch do
   local first = rcall('ZRANGE', dueKey, 0, 0, 'WITHSCORES')
-  if #first == 0 or tonumber(first[2]) > upTo then
+  if #first == 0 or tonumber(first[2]) > now then
     break
   end
   local bucket = bucketKey(dueKey, first[1])
-  local due = redis.pcall('ZRANGEBYSCORE', bucket, '-inf', decimal(upTo), 'LIMIT', '0', batch - #ids)
+  local due = redis.pcall('ZRANGEBYSCORE', bucket, '-inf', decimal(now), 'LIMIT', '0', batch - #ids)
   if due.err then
     if #ids == 0 then
       return namingKey(due, bucket, 'a bucket of its due set, a sorted set')
@@ -83,22 +78,14 @@ while #ids < batch do
 end
 
 local moved = #ids
-local listed = {}
 if moved > 0 then
-  local listing = ARGV[5] == 'list'
   local records, failures = hashValues(msgKey, ids), hashValues(failKey, ids)
   for j = 1, moved do
     local record, failure = records[j], failures[j]
-    local entryId
     if record and failure then
-      entryId = rcall('XADD', readyKey, '*', FIELD_ID, ids[j], FIELD_RECORD, record, FIELD_FAILURE, failure)
+      rcall('XADD', readyKey, '*', FIELD_ID, ids[j], FIELD_RECORD, record, FIELD_FAILURE, failure)
     elseif record then
-      entryId = rcall('XADD', readyKey, '*', FIELD_ID, ids[j], FIELD_RECORD, record)
-    end
-    if entryId and listing then
-      listed[#listed + 1] = entryId
-      listed[#listed + 1] = ids[j]
-      listed[#listed + 1] = record
+      rcall('XADD', readyKey, '*', FIELD_ID, ids[j], FIELD_RECORD, record)
     end
   end
 end
@@ -112,8 +99,4 @@ if moved < batch and not stoppedAtRefusal then
   local earliest = earliestDue(dueKey)
   nextDelay = earliest and math.max(0, earliest * 1000 - nowMicros) or -1
 end
-local reply = {moved, nextDelay}
-for k = 1, #listed do
-  reply[k + 2] = listed[k]
-end
-return reply
+return {moved, nextDelay}

@@ -16,6 +16,7 @@
 package io.github.camelredisdelay.internal;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -30,8 +31,11 @@ import io.github.camelredisdelay.OnDuplicate;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.redisson.api.RMap;
 import org.redisson.api.RScript;
+import org.redisson.client.codec.ByteArrayCodec;
 import org.redisson.client.codec.StringCodec;
+import org.redisson.codec.CompositeCodec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -557,17 +561,31 @@ class DueSetModelTest extends RedisDelayTestSupport {
         return description;
     }
 
-    /** Moves the earliest scheduled messages, whatever their due time (as a redrive does). */
+    /**
+     * Makes scheduled messages ready by id, whatever their due time and out of due order, as a redrive does with the
+     * dead letters of its queue ({@code redrive-ready.lua}); one named twice is made ready once.
+     */
     private String drain() {
-        int limit = 1 + random.nextInt(random.nextBoolean() ? 10 : 300);
-        int batch = 1 + random.nextInt(100);
-        String description = "makeReady all, limit " + limit + ", batch " + batch;
+        List<String> picked = new ArrayList<>(scheduled.keySet());
+        Collections.shuffle(picked, random);
+        picked = new ArrayList<>(
+                picked.subList(0, Math.min(picked.size(), 1 + random.nextInt(random.nextBoolean() ? 10 : 300))));
+        String description = "makeReadyForRedrive of " + picked.size();
         trace(description);
-        List<String> order = earliestFirst();
-        List<String> moving = order.subList(0, Math.min(limit, order.size()));
-        long moved = queue.makeReady(true, limit, batch);
-        moveToReady(new ArrayList<>(moving));
-        assertThat(moved).as(description).isEqualTo(moving.size());
+        RMap<String, byte[]> records
+                = redis().getMap(msgKey, new CompositeCodec(StringCodec.INSTANCE, ByteArrayCodec.INSTANCE));
+        List<ShardInspection.MessageVersion> versions = new ArrayList<>();
+        for (String id : picked) {
+            versions.add(new ShardInspection.MessageVersion(id, StoredRecord.version(records.get(id))));
+        }
+        if (!versions.isEmpty() && random.nextInt(4) == 0) {
+            versions.add(versions.get(0));
+        }
+        List<ReadyEntry> made = queue.inspection().makeReadyForRedrive(versions);
+        moveToReady(picked);
+        assertThat(made).extracting(ReadyEntry::messageId).as(description).containsExactlyElementsOf(picked);
+        publishedAtLeast = 0;
+        publishedAtMost = 0;
         return description;
     }
 
