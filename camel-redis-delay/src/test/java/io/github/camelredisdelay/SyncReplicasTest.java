@@ -116,7 +116,9 @@ class SyncReplicasTest {
         for (int i = 0; i < ids.size(); i++) {
             Exchange exchange = sent.get(i).get(20, TimeUnit.SECONDS);
             assertThat(exchange.getException()).as(ids.get(i) + "'s failure").isInstanceOf(NotReplicatedException.class)
-                    .hasMessageContaining("message " + ids.get(i) + " ").hasMessageContaining("reached 1 of 2");
+                    .hasMessageContaining("message " + ids.get(i) + " ")
+                    // the replica may not have acknowledged within 500 ms on a busy machine right after its first sync
+                    .hasMessageContaining(" of 2 required replicas");
         }
     }
 
