@@ -540,6 +540,29 @@ class RedriveTest extends RedisDelayTestSupport {
     }
 
     /**
+     * The dead-letter queue's consumer failed j1, j2 and j3 and retries them in one, two and three hours; the queue
+     * holds j1 again (a newer message). A redrive with a limit of two cannot move j1 and moves the next two, j2 and j3,
+     * as it passes over a ready dead letter it cannot move: it stops when it reaches the limit or none is left.
+     */
+    @Test
+    void aLimitedRedriveMovesTheNextScheduledDeadLetterInPlaceOfOneItCannotMove() throws Exception {
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        for (int i = 1; i <= 3; i++) {
+            producer.sendBodyAndHeaders("redis-delay:jobs.dead", "j" + i, Map.of(RedisDelayConstants.MESSAGE_ID, "j" + i,
+                    RedisDelayConstants.DELAY, i * 3_600_000L));
+        }
+        producer.sendBodyAndHeaders("redis-delay:jobs", "newer j1", Map.of(RedisDelayConstants.MESSAGE_ID, "j1",
+                RedisDelayConstants.DELAY, 3_600_000L));
+
+        Object moved = producer.requestBodyAndHeader("redis-delay:jobs?operation=redrive", null,
+                RedisDelayConstants.REDRIVE_LIMIT, 2);
+
+        assertThat(moved).isEqualTo(2L);
+        assertThat(peekState(producer, "jobs.dead", "j1")).isEqualTo("scheduled");
+        assertThat(redis().getMap(key("jobs.dead", "msg")).keySet()).containsExactly("j1");
+    }
+
+    /**
      * Two operators redrive at once, one all dead letters and one at most one, while the dead-letter queue holds them
      * scheduled (its consumer failed them and retries later): between them they move each dead letter once, and every
      * one; the limited one puts back on schedule none that the other made ready.
