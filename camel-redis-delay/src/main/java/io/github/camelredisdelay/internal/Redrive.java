@@ -161,48 +161,61 @@ public final class Redrive {
     /**
      * Moves this queue's dead letters of a shard that a consumer of the dead-letter queue failed and scheduled again,
      * earliest due first, as many as the limit still asks for: made ready a page at a time, and moved; those that do
-     * not move (the queue holds their id again) go back to the due set at once. Dead letters written after
-     * {@code startedAt} (epoch ms, the shard's Redis clock) are not moved: they were not there when the redrive
-     * started.
+     * not move (the queue holds their id again) go back to the due set at once, and the next ones, due after the last
+     * tried, are read in their place (one more reading of the shard) until the limit is reached or none is left. Dead
+     * letters written after {@code startedAt} (epoch ms, the shard's Redis clock) are not moved: they were not there
+     * when the redrive started.
      */
     private void moveScheduled(QueueShard shard, long startedAt, long limit, DueTime due, Tally tally, RedriveTurn turn) {
-        Iterator<ShardInspection.MessageVersion> earliest
-                = earliestOwnScheduled(shard, startedAt, limit - tally.moved, turn).iterator();
-        while (earliest.hasNext() && tally.moved < limit) {
-            turn.keep();
-            List<ShardInspection.MessageVersion> page = new ArrayList<>();
-            while (earliest.hasNext() && page.size() < Math.min(PAGE, limit - tally.moved)) {
-                page.add(earliest.next());
+        Scheduled lastTried = null;
+        long wanted;
+        List<Scheduled> earliest;
+        do {
+            wanted = limit - tally.moved;
+            earliest = earliestOwnScheduled(shard, startedAt, wanted, lastTried, turn);
+            Iterator<Scheduled> next = earliest.iterator();
+            while (next.hasNext() && tally.moved < limit) {
+                turn.keep();
+                List<ShardInspection.MessageVersion> page = new ArrayList<>();
+                while (next.hasNext() && page.size() < Math.min(PAGE, limit - tally.moved)) {
+                    lastTried = next.next();
+                    page.add(lastTried.version());
+                }
+                tally.add(move(shard, shard.inspection().makeReadyForRedrive(page), id -> true, due, Redrive::recordDue));
             }
-            tally.add(move(shard, shard.inspection().makeReadyForRedrive(page), id -> true, due, Redrive::recordDue));
-        }
+        } while (earliest.size() == wanted && tally.moved < limit);
     }
 
     /**
      * The {@code wanted} earliest due of this queue's dead letters of a shard that a consumer of the dead-letter queue
-     * failed and scheduled again by {@code startedAt}, earliest first.
+     * failed and scheduled again by {@code startedAt}, due after {@code after} (all when {@code null}), earliest first.
      */
-    private List<ShardInspection.MessageVersion> earliestOwnScheduled(
-            QueueShard shard, long startedAt, long wanted, RedriveTurn turn) {
-        Comparator<Scheduled> earliestFirst = Comparator.comparingLong(Scheduled::dueAt)
-                .thenComparing(scheduled -> scheduled.version().id());
-        PriorityQueue<Scheduled> latestFirst = new PriorityQueue<>(earliestFirst.reversed());
+    private List<Scheduled> earliestOwnScheduled(
+            QueueShard shard, long startedAt, long wanted, Scheduled after, RedriveTurn turn) {
+        PriorityQueue<Scheduled> latestFirst = new PriorityQueue<>(Scheduled.EARLIEST_FIRST.reversed());
         Set<String> kept = new HashSet<>();
         forEachOwnScheduledPage(shard, turn, page -> {
             for (ShardInspection.StoredMessage deadLetter : page) {
-                if (StoredRecord.scheduledAt(deadLetter.record()) <= startedAt && kept.add(deadLetter.id())) {
-                    latestFirst.add(new Scheduled(deadLetter.version(), StoredRecord.dueAt(deadLetter.record())));
+                Scheduled scheduled = new Scheduled(deadLetter.version(), StoredRecord.dueAt(deadLetter.record()));
+                if (StoredRecord.scheduledAt(deadLetter.record()) <= startedAt
+                        && (after == null || Scheduled.EARLIEST_FIRST.compare(scheduled, after) > 0)
+                        && kept.add(deadLetter.id())) {
+                    latestFirst.add(scheduled);
                     if (latestFirst.size() > wanted) {
                         kept.remove(latestFirst.poll().version().id());
                     }
                 }
             }
         });
-        return latestFirst.stream().sorted(earliestFirst).map(Scheduled::version).toList();
+        return latestFirst.stream().sorted(Scheduled.EARLIEST_FIRST).toList();
     }
 
     /** A scheduled dead letter and its due time. */
     private record Scheduled(ShardInspection.MessageVersion version, long dueAt) {
+
+        /** Earliest due first, then by id. */
+        static final Comparator<Scheduled> EARLIEST_FIRST = Comparator.comparingLong(Scheduled::dueAt)
+                .thenComparing(scheduled -> scheduled.version().id());
     }
 
     /** How many dead letters a redrive moved, and how many it left as other queues'. */
