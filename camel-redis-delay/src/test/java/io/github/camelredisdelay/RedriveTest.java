@@ -357,6 +357,34 @@ class RedriveTest extends RedisDelayTestSupport {
     }
 
     /**
+     * A dead letter that cannot be read, which the dead-letter queue's consumer failed and retries in an hour: a
+     * redrive, of all, with a limit or by its id, leaves it with a warning, scheduled for that retry, not ready for
+     * that consumer at once.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { "all", "limit", "id" })
+    void aScheduledDeadLetterRedriveCannotReadStaysScheduledForItsRetry(String redrive) throws Exception {
+        String uri = "redis-delay:jobs?operation=redrive";
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        QueueShard deadLetters = new QueueShard(ConnectedClient.borrowed(redis()), QueueKeys.of(keyPrefix, "jobs.dead"));
+        deadLetters.schedule("unreadable", new byte[] { (byte) 0x7f, 1, 2, 3 }, DueTime.after(3_600_000), OnDuplicate.keep);
+
+        try (LogLines log = LogLines.of(Redrive.class)) {
+            Object moved = switch (redrive) {
+                case "limit" -> producer.requestBodyAndHeader(uri, null, RedisDelayConstants.REDRIVE_LIMIT, 1);
+                case "id" -> producer.requestBodyAndHeader(uri, null, RedisDelayConstants.MESSAGE_ID, "unreadable");
+                default -> producer.requestBody(uri, (Object) null);
+            };
+
+            assertThat(moved).isIn(0L, false);
+            assertThat(log.lines()).isNotEmpty().allMatch(line -> line.startsWith("WARN") && line.contains("unreadable"));
+        }
+        QueueCounts counts = CountedNow.queue(producer.getCamelContext(), "redis-delay:jobs.dead");
+        assertThat(counts.ready()).as("ready").isZero();
+        assertThat(counts.scheduled()).as("scheduled").isEqualTo(1L);
+    }
+
+    /**
      * A redrive that died (its JVM killed) holding its turn among the redrives from the dead-letter queue holds the
      * next one up until the turn lapses, not for good; the next one says why it waits, and gives its own turn up at its
      * end.
