@@ -329,7 +329,7 @@ public final class Redrive {
     /**
      * What {@link #moveLeaving} did with a page of dead letters.
      *
-     * @param notMoved those of the page that can be read and did not move
+     * @param notMoved those of the page that did not move and have a record's head, the unreadable ones among them
      */
     private record PageOutcome(long moved, long ofOtherQueues, List<ReadyEntry> notMoved) {
     }
@@ -360,9 +360,13 @@ public final class Redrive {
      */
     private PageOutcome moveLeaving(QueueShard source, List<ReadyEntry> page, Predicate<String> wanted, DueTime due) {
         Map<String, Candidate> candidates = new LinkedHashMap<>();
-        List<ReadyEntry> readable = new ArrayList<>(page.size());
+        List<ReadyEntry> withHead = new ArrayList<>(page.size());
         long ofOtherQueues = 0;
         for (ReadyEntry entry : page) {
+            if (StoredRecord.hasHead(entry.record())) {
+                // one made ready that cannot be read goes back to the due set too, for its retry
+                withHead.add(entry);
+            }
             Envelope stored;
             try {
                 stored = EnvelopeCodec.decode(StoredRecord.envelope(entry.record()));
@@ -373,7 +377,6 @@ public final class Redrive {
                         entry.messageId(), source.name(), e.getMessage());
                 continue;
             }
-            readable.add(entry);
             String id = DeadLetters.originalId(entry.messageId(), stored.headers());
             if (!wanted.test(id)) {
                 // an id of the message's own that only starts like the one looked for
@@ -402,7 +405,7 @@ public final class Redrive {
         }
         return new PageOutcome(
                 moved.size(), ofOtherQueues,
-                readable.stream().filter(entry -> !moved.contains(entry)).toList());
+                withHead.stream().filter(entry -> !moved.contains(entry)).toList());
     }
 
     /**

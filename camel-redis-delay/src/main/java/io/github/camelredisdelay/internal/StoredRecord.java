@@ -69,6 +69,11 @@ final class StoredRecord {
         return Arrays.copyOfRange(record, Wire.RECORD_HEAD_BYTES, record.length);
     }
 
+    /** Whether {@code record} has a record's head: one that has none was written behind the component's back. */
+    static boolean hasHead(byte[] record) {
+        return record != null && record.length >= Wire.RECORD_HEAD_BYTES;
+    }
+
     private static long unsigned(byte[] record, int offset, int length) {
         checkHead(record);
         long value = 0;
@@ -82,7 +87,7 @@ final class StoredRecord {
         if (record == null) {
             throw new IllegalArgumentException("no record");
         }
-        if (record.length < Wire.RECORD_HEAD_BYTES) {
+        if (!hasHead(record)) {
             throw new IllegalArgumentException(
                     "record of " + record.length + " bytes is shorter than its "
                                                + Wire.RECORD_HEAD_BYTES + "-byte head");
