@@ -35,6 +35,7 @@ import io.github.camelredisdelay.internal.QueueCounts;
 import io.github.camelredisdelay.internal.QueueKeys;
 import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.Redrive;
+import io.github.camelredisdelay.test.CommandStats;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.SlowLink;
@@ -565,6 +566,35 @@ class RedriveTest extends RedisDelayTestSupport {
         await().atMost(Duration.ofSeconds(5)).until(() -> delivered.size() == 1);
         assertThat(delivered.get(0).getBody()).isEqualTo("j0");
         assertThat(peekState(producer, "jobs.dead")).isEqualTo("scheduled");
+    }
+
+    /**
+     * A redrive with a limit of one, behind 300 scheduled dead letters due earlier whose ids the queue holds again: it
+     * moves the one it can, and reads the shard a few times to get there (twice as many each time), not once per dead
+     * letter it could not move. Counted by the due-set lookups Redis ran ({@code ZREVRANGEBYSCORE}): a reading looks up
+     * each of the 301 dead letters, a dead letter made ready and put back two.
+     */
+    @Test
+    void aLimitedRedriveBehindManyScheduledDeadLettersItCannotMoveReadsTheShardAFewTimes() throws Exception {
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        for (int i = 0; i < 300; i++) {
+            Map<String, Object> headers = Map.of(RedisDelayConstants.MESSAGE_ID, "h" + i, RedisDelayConstants.DELAY,
+                    3_600_000L + i);
+            producer.sendBodyAndHeaders("redis-delay:jobs.dead", "held " + i, headers);
+            producer.sendBodyAndHeaders("redis-delay:jobs", "newer " + i, headers);
+        }
+        producer.sendBodyAndHeaders("redis-delay:jobs.dead", "free", Map.of(RedisDelayConstants.MESSAGE_ID, "free",
+                RedisDelayConstants.DELAY, 7_200_000L));
+        long lookupsBefore = CommandStats.calls(redis()).get("zrevrangebyscore");
+
+        Object moved = producer.requestBodyAndHeader("redis-delay:jobs?operation=redrive", null,
+                RedisDelayConstants.REDRIVE_LIMIT, 1);
+
+        assertThat(moved).isEqualTo(1L);
+        assertThat(redis().getMap(key("jobs", "msg")).containsKey("free")).as("moved back to jobs").isTrue();
+        // 10 readings (1, 2, 4 ... 512 kept) of 301 and 300 put back: about 3,600; one reading per dead letter: 90,000
+        assertThat(CommandStats.calls(redis()).get("zrevrangebyscore") - lookupsBefore).isLessThan(10_000);
+        assertThat(CountedNow.queue(producer.getCamelContext(), "redis-delay:jobs.dead").scheduled()).isEqualTo(300);
     }
 
     /**

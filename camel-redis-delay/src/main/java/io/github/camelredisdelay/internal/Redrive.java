@@ -57,6 +57,11 @@ public final class Redrive {
 
     /** The most dead letters one listing call returns. */
     static final int PAGE = 100;
+    /**
+     * The most scheduled dead letters a redrive with a limit keeps from one reading of a shard beyond what its limit
+     * still asks for.
+     */
+    private static final long MOST_KEPT = 10_000;
     /** How long a redrive's claim on a dead letter lasts: after that, one that died after claiming leaves it free. */
     private static final long CLAIM_MS = 60_000;
 
@@ -168,10 +173,9 @@ public final class Redrive {
      */
     private void moveScheduled(QueueShard shard, long startedAt, long limit, DueTime due, Tally tally, RedriveTurn turn) {
         Scheduled lastTried = null;
-        long wanted;
+        long wanted = limit - tally.moved;
         List<Scheduled> earliest;
         do {
-            wanted = limit - tally.moved;
             earliest = earliestOwnScheduled(shard, startedAt, wanted, lastTried, turn);
             Iterator<Scheduled> next = earliest.iterator();
             while (next.hasNext() && tally.moved < limit) {
@@ -183,7 +187,13 @@ public final class Redrive {
                 }
                 tally.add(move(shard, shard.inspection().makeReadyForRedrive(page), id -> true, due, Redrive::recordDue));
             }
-        } while (earliest.size() == wanted && tally.moved < limit);
+            // each reading scans the shard: one after many did not move reads twice as many, so that a small limit
+            // behind many that cannot move scans it a few times, not once per dead letter
+            if (earliest.size() < wanted) {
+                break;
+            }
+            wanted = Math.max(limit - tally.moved, Math.min(2 * wanted, MOST_KEPT));
+        } while (tally.moved < limit);
     }
 
     /**
