@@ -97,9 +97,10 @@ public final class MigrationTask {
         byShard(messages, LegacyMessage::id).forEach((shard, part) -> shard.migration().migrate(batch.lease(), part,
                 part.stream().map(m -> envelopeOf.apply(m.value())).toList()));
         legacy.remove(batch.lease(), messages);
+        // moved once removed: a failure clearing the marks below leaves them to the next claim, not the batch
+        progress.record(true, messages.size(), batch.left() - messages.size());
         unmark(batch.lease(), messages.stream().map(LegacyMessage::id).toList());
         settled = true;
-        progress.record(true, messages.size(), batch.left() - messages.size());
         // a batch cut at its bytes (large values) is as full as one of BATCH_SIZE messages
         return messages.size() == BATCH_SIZE
                 || messages.stream().mapToLong(message -> message.member().length).sum() >= BatchLimits.MIGRATION_BATCH_BYTES;
