@@ -28,9 +28,11 @@ import org.apache.camel.spi.PropertyConfigurerGetter;
 /**
  * The generated configurer of the component or the endpoint, with duration options ({@link Durations#parse}) and
  * whole-number options read strictly: Camel's own converter reads {@code 30M}, {@code abc} and {@code 3.5} as 0; an
- * unknown value of an enum option fails naming the values allowed, where Camel's error names the enum class. Every way
- * an option is set by name goes through here, so URIs, component properties, camel-main and Spring Boot properties and
- * the properties of a configuration bean ({@link RedisDelayConfigurationConfigurer}) are all checked alike.
+ * unknown value of an enum option fails naming the values allowed, where Camel's error names the enum class; a boolean
+ * takes blanks around it, as the others do (java.util.Properties keeps a trailing one), where Camel's converter fails.
+ * Every way an option is set by name goes through here, so URIs, component properties, camel-main and Spring Boot
+ * properties and the properties of a configuration bean ({@link RedisDelayConfigurationConfigurer}) are all checked
+ * alike.
  */
 class StrictOptionsConfigurer implements GeneratedPropertyConfigurer, PropertyConfigurerGetter {
 
@@ -59,6 +61,8 @@ class StrictOptionsConfigurer implements GeneratedPropertyConfigurer, PropertyCo
                 checked = Durations.parse(text, what);
             } else if (isWholeNumber(type)) {
                 checked = wholeNumber(text, what);
+            } else if (type == boolean.class || type == Boolean.class) {
+                checked = truthValue(text, what);
             } else if (type != null && type.isEnum()) {
                 checked = constant(camelContext, type, text, what);
             }
@@ -79,6 +83,16 @@ class StrictOptionsConfigurer implements GeneratedPropertyConfigurer, PropertyCo
                     "Invalid value '" + text + "' for the " + what + ": a whole number is "
                                                + "needed, such as 5");
         }
+    }
+
+    /** {@code text} as true or false in any case, as Camel reads booleans, blanks around it ignored. */
+    private static boolean truthValue(String text, String what) {
+        String stripped = text.strip();
+        if (stripped.equalsIgnoreCase("true") || stripped.equalsIgnoreCase("false")) {
+            return Boolean.parseBoolean(stripped);
+        }
+        throw new IllegalArgumentException(
+                "Invalid value '" + text + "' for the " + what + ": true or false is needed");
     }
 
     /**
