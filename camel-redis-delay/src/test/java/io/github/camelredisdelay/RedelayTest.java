@@ -27,6 +27,7 @@ import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.support.processor.idempotent.MemoryIdempotentRepository;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -165,6 +166,39 @@ class RedelayTest extends RedisDelayTestSupport {
         release.countDown();
         await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("orders", "msg")).isEmpty());
         assertThat(deliveries).hasSize(1);
+    }
+
+    /**
+     * A re-delayed message keeps its id, so an Idempotent Consumer keyed by the id alone would skip the re-delayed
+     * check (and acknowledge it unprocessed). Keyed by the id and CamelRedisDelayScheduledAt, as the component page
+     * says, it lets each re-delayed version through: a re-delay sets a new scheduled-at, a retry keeps it.
+     */
+    @Test
+    void anIdempotentConsumerKeyedByIdAndScheduledAtLetsEachReDelayedVersionThrough() throws Exception {
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                errorHandler(noErrorHandler());
+                from("redis-delay:orders?retrySchedule=50")
+                        .idempotentConsumer(simple("${header.CamelRedisDelayMessageId}@${header.CamelRedisDelayScheduledAt}"),
+                                MemoryIdempotentRepository.memoryIdempotentRepository())
+                        .process(e -> deliveries.add(e.getMessage().copy()))
+                        .choice()
+                        .when(e -> deliveries.size() == 1).setHeader("check", constant(2)).to("redis-delay:orders?delay=100")
+                        .when(e -> deliveries.size() == 2).throwException(new IllegalStateException("payments down"))
+                        .end();
+            }
+        }).createProducerTemplate();
+
+        producer.sendBodyAndHeader("redis-delay:orders", "order-1", RedisDelayConstants.MESSAGE_ID, "order-1");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> deliveries.size() == 3);
+        assertThat(deliveries).extracting(m -> m.getHeader("check")).containsExactly(null, 2, 2);
+        assertThat(deliveries).extracting(m -> m.getHeader(RedisDelayConstants.DELIVERY_COUNT)).containsExactly(1, 1, 2);
+        Object[] scheduledAt = deliveries.stream().map(m -> m.getHeader(RedisDelayConstants.SCHEDULED_AT)).toArray();
+        assertThat(scheduledAt[1]).as("a re-delay sets it anew").isNotEqualTo(scheduledAt[0]);
+        assertThat(scheduledAt[2]).as("a retry keeps it").isEqualTo(scheduledAt[1]);
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("orders", "msg")).isEmpty());
     }
 
     @Test
