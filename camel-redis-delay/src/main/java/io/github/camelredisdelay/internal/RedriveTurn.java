@@ -38,13 +38,16 @@ final class RedriveTurn implements AutoCloseable {
     /** The longest a redrive waiting for its turn sleeps before it asks again. */
     private static final long ASK_AFTER_MS = 200;
 
-    private final QueueShard shard;
+    private final ShardedQueue deadLetterQueue;
     private final String token;
+    private final String target;
     private long movedOnAt = System.nanoTime();
+    private boolean lost;
 
-    private RedriveTurn(QueueShard shard, String token) {
-        this.shard = shard;
+    private RedriveTurn(ShardedQueue deadLetterQueue, String token, String target) {
+        this.deadLetterQueue = deadLetterQueue;
         this.token = token;
+        this.target = target;
     }
 
     /**
@@ -72,13 +75,22 @@ final class RedriveTurn implements AutoCloseable {
                         e);
             }
         }
-        return new RedriveTurn(shard, token);
+        return new RedriveTurn(deadLetterQueue, token, target);
     }
 
-    /** Moves the turn on once a third of it has passed. */
+    /**
+     * Moves the turn on once a third of it has passed. One that lapsed meanwhile and another redrive took is not taken
+     * back: the redrive goes on beside the other, with a warning.
+     */
     void keep() {
         if (System.nanoTime() - movedOnAt > TimeUnit.MILLISECONDS.toNanos(LASTS_MS / 3)) {
-            shard.inspection().redriveTurn(token, LASTS_MS);
+            if (deadLetterQueue.first().inspection().redriveTurn(token, LASTS_MS) > 0 && !lost) {
+                lost = true;
+                LOG.warn("Redrive into queue {} lost its turn among the redrives from dead-letter queue {} (a step took longer "
+                         + "than {} s) to another, which runs beside it: either may leave scheduled dead letters of the "
+                         + "other's queue on schedule; redrive again once both ended",
+                        target, deadLetterQueue.name(), LASTS_MS / 1000);
+            }
             movedOnAt = System.nanoTime();
         }
     }
@@ -87,11 +99,11 @@ final class RedriveTurn implements AutoCloseable {
     @Override
     public void close() {
         try {
-            shard.inspection().redriveTurn(token, 0);
+            deadLetterQueue.first().inspection().redriveTurn(token, 0);
         } catch (RuntimeException e) {
             LOG.warn("Redrive from dead-letter queue {} could not give up its turn ({}): the next redrive from it waits until "
                      + "the turn lapses, within {} s",
-                    shard.name(), e.getMessage(), LASTS_MS / 1000);
+                    deadLetterQueue.name(), e.getMessage(), LASTS_MS / 1000);
         }
     }
 }
