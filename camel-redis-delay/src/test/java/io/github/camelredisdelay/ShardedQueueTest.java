@@ -24,7 +24,9 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import io.github.camelredisdelay.internal.ShardTags;
+import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.CamelContext;
 import org.apache.camel.ConsumerTemplate;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
@@ -152,5 +154,29 @@ class ShardedQueueTest extends RedisDelayTestSupport {
         await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() >= ids.size());
         assertThat(delivered).containsExactlyInAnyOrderElementsOf(ids);
         assertThat(shardTags("orders.dead", "ready")).hasSizeGreaterThan(1);
+    }
+
+    /**
+     * A receiver ({@code ConsumerTemplate}) of a queue a route consumes too is stopped with the context after the
+     * endpoint they share: it stops every shard's reader all the same, without failing.
+     */
+    @Test
+    void aReceiverOfAQueueARouteConsumesTooStopsWithTheContextWithoutFailing() throws Exception {
+        CamelContext context = startContext();
+        ProducerTemplate producer = context.createProducerTemplate();
+        producer.sendBodyAndHeader(SHARDED, "a", RedisDelayConstants.MESSAGE_ID, "a");
+        assertThat(context.createConsumerTemplate().receiveBody(SHARDED, 5000)).isEqualTo("a");
+        context.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(SHARDED).log("${body}");
+            }
+        });
+
+        try (LogLines services = LogLines.of("org.apache.camel.impl.engine.InternalServiceManager")) {
+            context.stop();
+
+            assertThat(services.lines()).noneMatch(line -> line.contains("PollingConsumer"));
+        }
     }
 }
