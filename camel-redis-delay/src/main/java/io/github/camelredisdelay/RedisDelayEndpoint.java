@@ -22,7 +22,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -112,6 +114,10 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     private volatile QueueStatistics statistics;
     /** The consumers that {@linkplain #consumerStarting started} and have not stopped. */
     private final AtomicInteger runningConsumers = new AtomicInteger();
+    /**
+     * The polling consumers of this endpoint (a ConsumerTemplate's, pollEnrich's) that started and have not stopped.
+     */
+    private final Set<RedisDelayPollingConsumer> runningPollingConsumers = ConcurrentHashMap.newKeySet();
     /** The producers that {@linkplain #producerStarted started} and have not stopped; guards {@link #stopDeferred}. */
     private final AtomicInteger runningProducers = new AtomicInteger();
     /**
@@ -405,6 +411,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
      */
     @Override
     protected void doStop() throws Exception {
+        stopPollingConsumers();
         RedisDelayComponent component = getComponent();
         component.endpointStopped(this);
         stopQueueGuards();
@@ -493,6 +500,31 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     void consumerStopped() {
         runningConsumers.decrementAndGet();
         statistics.stopCountingDeadLettersOf(deadLetterQueue, namesDeadLetterQueue());
+    }
+
+    /** A polling consumer of this endpoint started: it stops before the endpoint lets go of what it uses. */
+    void pollingConsumerStarted(RedisDelayPollingConsumer consumer) {
+        runningPollingConsumers.add(consumer);
+    }
+
+    /** A polling consumer of this endpoint that {@linkplain #pollingConsumerStarted started} stopped. */
+    void pollingConsumerStopped(RedisDelayPollingConsumer consumer) {
+        runningPollingConsumers.remove(consumer);
+    }
+
+    /**
+     * Stops the polling consumers still running before this endpoint lets go of its connection, which they need to stop
+     * (to leave the consumer group, or hand back what a read under way brings): a stopping context stops an endpoint a
+     * route consumes from before the cache of a ConsumerTemplate that received from it too.
+     */
+    private void stopPollingConsumers() {
+        for (RedisDelayPollingConsumer consumer : List.copyOf(runningPollingConsumers)) {
+            try {
+                ServiceHelper.stopService(consumer);
+            } catch (RuntimeException e) {
+                LOG.warn("Polling consumer of queue {} failed to stop with its endpoint: {}", queueName, e.getMessage(), e);
+            }
+        }
     }
 
     /** A producer of this endpoint started: the endpoint stays started while it runs ({@link #stop()}). */

@@ -74,6 +74,7 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
 
     @Override
     protected void doStart() throws Exception {
+        endpoint.pollingConsumerStarted(this);
         shards = new ShardDeliverers(endpoint, false);
         shards.keepLeases();
         if (shards.all().size() > 1) {
@@ -295,5 +296,6 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
         if (shards != null) {
             shards.stop(false);
         }
+        endpoint.pollingConsumerStopped(this);
     }
 }
