@@ -20,8 +20,10 @@ import java.util.Properties;
 import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.RedisServerExtension;
+import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.main.Main;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -66,5 +68,19 @@ class BooleanOptionsTest extends RedisDelayTestSupport {
         } finally {
             main.stop();
         }
+    }
+
+    /**
+     * A boolean endpoint option given as a reference to a bean ({@code asyncConsumer=#flag}), which Camel looks up in
+     * the registry, is read from that bean, as it was before booleans were read strictly.
+     */
+    @Test
+    void anEndpointBooleanOptionGivenAsABeanReferenceIsReadFromTheBean() throws Exception {
+        CamelContext context = startContext();
+        context.getRegistry().bind("flag", Boolean.TRUE);
+
+        RedisDelayEndpoint endpoint = context.getEndpoint("redis-delay:orders?asyncConsumer=#flag", RedisDelayEndpoint.class);
+
+        assertThat(endpoint.getConfiguration().isAsyncConsumer()).isTrue();
     }
 }
