@@ -24,6 +24,7 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.spi.GeneratedPropertyConfigurer;
 import org.apache.camel.spi.PropertyConfigurer;
 import org.apache.camel.spi.PropertyConfigurerGetter;
+import org.apache.camel.support.EndpointHelper;
 
 /**
  * The generated configurer of the component or the endpoint, with duration options ({@link Durations#parse}) and
@@ -62,7 +63,8 @@ class StrictOptionsConfigurer implements GeneratedPropertyConfigurer, PropertyCo
             } else if (isWholeNumber(type)) {
                 checked = wholeNumber(text, what);
             } else if (type == boolean.class || type == Boolean.class) {
-                checked = truthValue(text, what);
+                // a reference to a bean (#flag) is left to Camel, which looks it up
+                checked = EndpointHelper.isReferenceParameter(text) ? text : truthValue(text, what);
             } else if (type != null && type.isEnum()) {
                 checked = constant(camelContext, type, text, what);
             }
