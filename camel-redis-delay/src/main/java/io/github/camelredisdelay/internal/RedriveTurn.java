@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * ready and puts those it does not move back on schedule, among them another queue's, which that queue's redrive
  * running at once would then not find. Taken before the redrive makes any ready, waiting while another holds it; moved
  * on as the redrive goes ({@link #keep}); given up at its end. A redrive that died holds the next one up for
- * {@link #LASTS_MS} at most; one whose single step took longer than that may see another start beside it.
+ * {@link #LASTS_MS} at most; one whose single step outlasts its turn (moved on only between steps, once a third of it
+ * passed) may see another start beside it.
  */
 final class RedriveTurn implements AutoCloseable {
 
@@ -86,9 +87,9 @@ final class RedriveTurn implements AutoCloseable {
         if (System.nanoTime() - movedOnAt > TimeUnit.MILLISECONDS.toNanos(LASTS_MS / 3)) {
             if (deadLetterQueue.first().inspection().redriveTurn(token, LASTS_MS) > 0 && !lost) {
                 lost = true;
-                LOG.warn("Redrive into queue {} lost its turn among the redrives from dead-letter queue {} (a step took longer "
-                         + "than {} s) to another, which runs beside it: either may leave scheduled dead letters of the "
-                         + "other's queue on schedule; redrive again once both ended",
+                LOG.warn("Redrive into queue {} lost its turn among the redrives from dead-letter queue {} (a step outlasted "
+                         + "the turn, which lapses {} s after it was last moved on) to another, which runs beside it: either "
+                         + "may leave scheduled dead letters of the other's queue on schedule; redrive again once both ended",
                         target, deadLetterQueue.name(), LASTS_MS / 1000);
             }
             movedOnAt = System.nanoTime();
