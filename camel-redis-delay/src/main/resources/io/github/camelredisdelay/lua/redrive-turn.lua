@@ -15,12 +15,12 @@
 --
 
 --[[
-  Gives the redrives from one dead-letter queue their turns, one at a time: a redrive of all, or with a limit, makes
-  the dead letters a consumer of the dead-letter queue scheduled again ready, and puts those it does not move back on
-  schedule, among them another queue's (a dead-letter queue that several queues share), which that queue's redrive
-  running at once would then not find. The turn is a claim on the whole dead-letter queue: field "*" of the claims
-  hash (redrive-claims.lua), "<redrive's token> <expiry>", on the dead-letter queue's first shard. Its holder moves
-  the expiry on as it goes and gives the turn up at its end; a turn whose holder died lapses.
+  Gives the redrives from one dead-letter queue their turns, one at a time: a redrive of all, or with a limit, puts
+  back on schedule the dead letters it lists ready before their due time and does not move, which would take from
+  another queue's redrive running at once (a dead-letter queue that several queues share) those it made ready to move.
+  The turn is a claim on the whole dead-letter queue: field "*" of the claims hash (redrive-claims.lua), "<redrive's
+  token> <expiry>", on the dead-letter queue's first shard. Its holder moves the expiry on as it goes and gives the
+  turn up at its end; a turn whose holder died lapses.
 
   Includes: redrive-claims.lua
 
