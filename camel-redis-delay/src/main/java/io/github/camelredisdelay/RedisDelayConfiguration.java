@@ -435,7 +435,8 @@ public class RedisDelayConfiguration implements Cloneable {
 
     /**
      * Most messages browsing the endpoint lists (scheduled, ready and in flight, earliest due time first); each shard
-     * reads at most twice this many, never the whole queue. 1 to 10000.
+     * reads at most four times this many (as many of each state: in flight, handed back, ready and scheduled), never
+     * the whole queue. 1 to 10000.
      */
     public void setBrowseLimit(int browseLimit) {
         this.browseLimit = browseLimit;

@@ -150,7 +150,7 @@ public final class ShardedQueue {
 
     /**
      * At most {@code limit} messages of the queue, scheduled, ready and in flight, earliest due time first; reads at
-     * most three times {@code limit} messages per shard (that many of each state).
+     * most four times {@code limit} messages per shard (that many of each state, handed back ones apart).
      */
     public List<InspectedMessage> browse(int limit) {
         return browseEachState(limit).stream().limit(limit).toList();
