@@ -293,9 +293,12 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
         }
         // a received exchange settles itself when its unit of work is done; this consumer leaves the consumer group,
         // unless it still holds messages (retire.lua)
-        if (shards != null) {
-            shards.stop(false);
+        try {
+            if (shards != null) {
+                shards.stop(false);
+            }
+        } finally {
+            endpoint.pollingConsumerStopped(this);
         }
-        endpoint.pollingConsumerStopped(this);
     }
 }
