@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import io.github.camelredisdelay.embedded.RedisServerProcess;
+import io.github.camelredisdelay.internal.QueueKeys;
 import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.NeedsRedisProcess;
@@ -36,6 +37,7 @@ import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
+import org.redisson.api.stream.StreamConsumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -140,10 +142,66 @@ class PollingConsumerStopTest extends RedisDelayTestSupport {
         await().atMost(Duration.ofSeconds(10)).until(receive::isDone);
 
         assertThat(receive.get()).as("what the receive under way at the stop returned").isNull();
+        List<String> members = membersOnceLeft("received");
         Exchange again = startContext().createConsumerTemplate().receive(uri, 5000);
         assertThat(again).as("received again within 5 s (visibilityTimeout is 30 s)").isNotNull();
         assertThat(again.getMessage().getBody()).isEqualTo("m1");
         assertThat(again.getMessage().getHeader(RedisDelayConstants.DELIVERY_COUNT)).isEqualTo(1);
+        assertThat(members).as("members of the group once the receiver stopped: it left").containsOnly("handed-back");
+    }
+
+    /**
+     * A {@code ConsumerTemplate} whose receive waits for Redis' answer to a read when the context stops, on a queue a
+     * route consumes too: Camel stops the endpoint they share first, which stops the receiver; what the read brings
+     * goes back to the queue, its delivery uncounted, and the receiver leaves the consumer group.
+     */
+    @Test
+    void aReceiveUnderWayWhenTheContextStopsItsEndpointFirstReturnsNothingAndItsMessageGoesBack() throws Exception {
+        String uri = "redis-delay:sharedStop?visibilityTimeout=30s";
+        CamelContext node = startContext();
+        ConsumerTemplate receiver = node.createConsumerTemplate();
+        assertThat(receiver.receiveNoWait(uri)).isNull();
+        node.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(uri).routeId("shared").autoStartup(false).log("${body}");
+            }
+        });
+        node.createProducerTemplate().sendBody(uri, "m1");
+        await().atMost(Duration.ofSeconds(10)).until(() -> redis().getStream(key("sharedStop", "ready")).size() == 1);
+
+        RedisServerProcess server = RedisServerExtension.process()
+                .orElseThrow(() -> new IllegalStateException("this test pauses the clients of its private redis-server"));
+        server.command("CLIENT", "PAUSE", "1500", "WRITE");
+        CompletableFuture<Exchange> receive = CompletableFuture.supplyAsync(() -> receiver.receiveNoWait(uri));
+        await().atMost(Duration.ofSeconds(5)).until(PollingConsumerStopTest::aThreadIsReading);
+        List<String> stopLog;
+        try (LogLines services = LogLines.of("org.apache.camel.impl.engine.InternalServiceManager")) {
+            node.stop();
+            stopLog = services.lines();
+        }
+        await().atMost(Duration.ofSeconds(10)).until(receive::isDone);
+
+        assertThat(stopLog).noneMatch(line -> line.contains("PollingConsumer"));
+        assertThat(receive.get()).as("what the receive under way at the stop returned").isNull();
+        List<String> members = membersOnceLeft("sharedStop");
+        Exchange again = startContext().createConsumerTemplate().receive(uri, 5000);
+        assertThat(again).as("received again within 5 s (visibilityTimeout is 30 s)").isNotNull();
+        assertThat(again.getMessage().getBody()).isEqualTo("m1");
+        assertThat(again.getMessage().getHeader(RedisDelayConstants.DELIVERY_COUNT)).isEqualTo(1);
+        assertThat(members).as("members of the group once the receiver stopped: it left").containsOnly("handed-back");
+    }
+
+    /** The consumers of the queue's group, once the stopped receiver left (at most 10 s). */
+    private List<String> membersOnceLeft(String queue) {
+        java.util.function.Supplier<List<String>> members = () -> redis().getStream(key(queue, "ready"))
+                .listConsumers(QueueKeys.GROUP).stream().map(StreamConsumer::getName).toList();
+        try {
+            return await().atMost(Duration.ofSeconds(10)).until(members::get,
+                    names -> names.stream().allMatch("handed-back"::equals));
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            return members.get();
+        }
     }
 
     private static boolean aThreadIsReading() {
