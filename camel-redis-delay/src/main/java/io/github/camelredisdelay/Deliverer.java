@@ -558,6 +558,26 @@ final class Deliverer {
             LOG.debug("Consumer {} could not hand back {} unrouted messages of queue {}; they are delivered again after "
                       + "the visibility timeout: {}",
                     consumerName, unrouted.size(), queue.name(), e.toString());
+            return;
+        }
+        if (leftGroup.get()) {
+            // a read that Redis ran after this consumer left the group (it held the read) added it back
+            leaveGroupAgain();
+        }
+    }
+
+    /** Leaves the consumer group once more, holding nothing now ({@code retire.lua}). */
+    private void leaveGroupAgain() {
+        try {
+            queue.group().retire(consumerName).whenComplete((done, failure) -> {
+                if (failure != null) {
+                    LOG.debug("Consumer {} could not leave the group of queue {} again: {}", consumerName, queue.name(),
+                            Futures.unwrap(failure).toString());
+                }
+            });
+        } catch (RuntimeException e) {
+            LOG.debug("Consumer {} could not leave the group of queue {} again: {}", consumerName, queue.name(),
+                    e.toString());
         }
     }
 

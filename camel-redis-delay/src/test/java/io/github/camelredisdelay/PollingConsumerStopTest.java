@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
 import io.github.camelredisdelay.embedded.RedisServerProcess;
@@ -36,6 +37,7 @@ import org.apache.camel.ConsumerTemplate;
 import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.stream.StreamConsumer;
 
@@ -194,12 +196,12 @@ class PollingConsumerStopTest extends RedisDelayTestSupport {
 
     /** The consumers of the queue's group, once the stopped receiver left (at most 10 s). */
     private List<String> membersOnceLeft(String queue) {
-        java.util.function.Supplier<List<String>> members = () -> redis().getStream(key(queue, "ready"))
+        Supplier<List<String>> members = () -> redis().getStream(key(queue, "ready"))
                 .listConsumers(QueueKeys.GROUP).stream().map(StreamConsumer::getName).toList();
         try {
             return await().atMost(Duration.ofSeconds(10)).until(members::get,
                     names -> names.stream().allMatch("handed-back"::equals));
-        } catch (org.awaitility.core.ConditionTimeoutException e) {
+        } catch (ConditionTimeoutException e) {
             return members.get();
         }
     }
