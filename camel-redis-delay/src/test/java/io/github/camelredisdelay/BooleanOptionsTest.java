@@ -15,11 +15,10 @@
  */
 package io.github.camelredisdelay;
 
-import java.util.Properties;
+import java.util.Map;
 
 import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
-import io.github.camelredisdelay.test.RedisServerExtension;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.main.Main;
@@ -42,14 +41,8 @@ class BooleanOptionsTest extends RedisDelayTestSupport {
     @ParameterizedTest
     @ValueSource(strings = { "async-consumer", "synchronous", "require-no-eviction" })
     void aCamelMainPropertyWithATrailingBlankIsReadAsWritten(String option) throws Exception {
-        Properties properties = new Properties();
-        properties.setProperty("camel.component.redis-delay.address", RedisServerExtension.redisUrl());
-        properties.setProperty("camel.component.redis-delay.key-prefix", keyPrefix);
         // as java.util.Properties reads the line "camel.component.redis-delay.async-consumer=true " of a file
-        properties.setProperty("camel.component.redis-delay." + option, "true ");
-        Main main = new Main();
-        main.setOverrideProperties(properties);
-        main.configure().addRoutesBuilder(new RouteBuilder() {
+        Main main = camelMain(Map.of(option, "true "), new RouteBuilder() {
             @Override
             public void configure() {
                 from("redis-delay:orders").log("${body}");

@@ -19,7 +19,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
@@ -291,12 +290,7 @@ class ConfigurationTrapsTest extends RedisDelayTestSupport {
     @ParameterizedTest
     @ValueSource(strings = { "shop:delay\n", " shop:delay", "shop:delay\t" })
     void aKeyPrefixWithBlanksAroundItFailsStartupNamingTheOption(String keyPrefix) {
-        Properties properties = new Properties();
-        properties.setProperty("camel.component.redis-delay.address", RedisServerExtension.redisUrl());
-        properties.setProperty("camel.component.redis-delay.key-prefix", keyPrefix);
-        Main main = new Main();
-        main.setOverrideProperties(properties);
-        main.configure().addRoutesBuilder(new RouteBuilder() {
+        Main main = camelMain(Map.of("key-prefix", keyPrefix), new RouteBuilder() {
             @Override
             public void configure() {
                 from("direct:in").to("redis-delay:orders");

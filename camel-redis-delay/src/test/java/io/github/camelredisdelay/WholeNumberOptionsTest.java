@@ -15,7 +15,7 @@
  */
 package io.github.camelredisdelay;
 
-import java.util.Properties;
+import java.util.Map;
 
 import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
@@ -55,14 +55,8 @@ class WholeNumberOptionsTest extends RedisDelayTestSupport {
     @ParameterizedTest
     @ValueSource(strings = { "max-deliveries", "database" })
     void aCamelMainPropertyWithATrailingBlankIsNotReadAsZero(String option) throws Exception {
-        Properties properties = new Properties();
-        properties.setProperty("camel.component.redis-delay.address", RedisServerExtension.redisUrl());
-        properties.setProperty("camel.component.redis-delay.key-prefix", keyPrefix);
         // as java.util.Properties reads the line "camel.component.redis-delay.max-deliveries=3 " of a file
-        properties.setProperty("camel.component.redis-delay." + option, "3 ");
-        Main main = new Main();
-        main.setOverrideProperties(properties);
-        main.configure().addRoutesBuilder(new RouteBuilder() {
+        Main main = camelMain(Map.of(option, "3 "), new RouteBuilder() {
             @Override
             public void configure() {
                 from("redis-delay:orders").log("${body}");

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -31,6 +32,7 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.RoutesBuilder;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.main.Main;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -88,6 +90,22 @@ public abstract class RedisDelayTestSupport {
                 }
             }
         });
+    }
+
+    /**
+     * A Camel Main, not started, configured as application.properties would configure it: the component's
+     * {@code address} (the test Redis) and {@code key-prefix} (this test's), then {@code properties} (names after
+     * {@code camel.component.redis-delay.}, values as a properties file gives them), which may replace those two.
+     */
+    protected Main camelMain(Map<String, String> properties, RoutesBuilder routes) {
+        Properties all = new Properties();
+        all.setProperty("camel.component.redis-delay.address", RedisServerExtension.redisUrl());
+        all.setProperty("camel.component.redis-delay.key-prefix", keyPrefix);
+        properties.forEach((name, value) -> all.setProperty("camel.component.redis-delay." + name, value));
+        Main main = new Main();
+        main.setOverrideProperties(all);
+        main.configure().addRoutesBuilder(routes);
+        return main;
     }
 
     /**
