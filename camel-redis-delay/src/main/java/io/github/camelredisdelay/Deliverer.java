@@ -561,23 +561,9 @@ final class Deliverer {
             return;
         }
         if (leftGroup.get()) {
-            // a read that Redis ran after this consumer left the group (it held the read) added it back
-            leaveGroupAgain();
-        }
-    }
-
-    /** Leaves the consumer group once more, holding nothing now ({@code retire.lua}). */
-    private void leaveGroupAgain() {
-        try {
-            queue.group().retire(consumerName).whenComplete((done, failure) -> {
-                if (failure != null) {
-                    LOG.debug("Consumer {} could not leave the group of queue {} again: {}", consumerName, queue.name(),
-                            Futures.unwrap(failure).toString());
-                }
-            });
-        } catch (RuntimeException e) {
-            LOG.debug("Consumer {} could not leave the group of queue {} again: {}", consumerName, queue.name(),
-                    e.toString());
+            // a read that Redis ran after this consumer left the group (it held the read) added it back: it leaves
+            // again, holding nothing now
+            retire();
         }
     }
 
@@ -678,15 +664,8 @@ final class Deliverer {
         });
     }
 
-    /** Stops extending leases and leaves the consumer group unless this consumer still holds messages; once. */
-    private CompletionStage<?> leaveGroup() {
-        if (!leftGroup.compareAndSet(false, true)) {
-            return CompletableFuture.completedFuture(null);
-        }
-        ScheduledFuture<?> extension = leaseExtension;
-        if (extension != null) {
-            extension.cancel(false);
-        }
+    /** Leaves the consumer group unless this consumer holds messages ({@code retire.lua}); a failure is logged. */
+    private CompletionStage<?> retire() {
         CompletionStage<?> retired;
         try {
             retired = queue.group().retire(consumerName);
@@ -698,6 +677,19 @@ final class Deliverer {
                 LOG.debug("Consumer {} could not leave the group of queue {}: {}", consumerName, queue.name(),
                         Futures.unwrap(failure).toString());
             }
+        });
+    }
+
+    /** Stops extending leases and leaves the consumer group unless this consumer still holds messages; once. */
+    private CompletionStage<?> leaveGroup() {
+        if (!leftGroup.compareAndSet(false, true)) {
+            return CompletableFuture.completedFuture(null);
+        }
+        ScheduledFuture<?> extension = leaseExtension;
+        if (extension != null) {
+            extension.cancel(false);
+        }
+        return retire().whenComplete((done, failure) -> {
             Runnable kept = connectionKept;
             if (kept != null) {
                 // off Redisson's I/O thread and the lease timer, which giving the connection back may shut down

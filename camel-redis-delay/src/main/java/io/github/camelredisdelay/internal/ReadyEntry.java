@@ -21,7 +21,7 @@ import java.util.List;
 import static io.github.camelredisdelay.internal.Replies.text;
 
 /**
- * An entry of a ready stream, as {@code dead-letters.lua} and {@code transfer.lua} list it.
+ * An entry of a ready stream, as {@code dead-letters.lua} and {@code redrive-ready.lua} list it.
  *
  * @param entryId   the stream entry id
  * @param messageId the message id
