@@ -30,20 +30,21 @@ import java.nio.charset.StandardCharsets;
  * @param failure        its failed deliveries so far, or {@code null} when none failed
  * @param timesDelivered in flight, the deliveries of its stream entry: the one under way and those whose lease expired
  *                       (Redis' delivery counter, as {@link StreamEntries#toDelivery} counts them); else 0
+ * @param version        the version its record holds ({@code record.lua})
  */
 public record InspectedMessage(String queue, String id, String state, long scheduledAt, long dueAt, byte[] envelope,
-        FailureNote failure, int timesDelivered) {
+        FailureNote failure, int timesDelivered, byte[] version) {
 
     static InspectedMessage of(String queue, String id, String state, byte[] record, byte[] note, long timesDelivered) {
         FailureNote failure = note == null ? null : FailureNote.parse(new String(note, StandardCharsets.UTF_8));
         return new InspectedMessage(
                 queue, id, state, StoredRecord.scheduledAt(record), StoredRecord.dueAt(record),
-                StoredRecord.envelope(record), failure, Math.toIntExact(timesDelivered));
+                StoredRecord.envelope(record), failure, Math.toIntExact(timesDelivered), StoredRecord.version(record));
     }
 
     /** The same message, found in a dead-letter queue: its deliveries from there, if in flight, still count. */
     InspectedMessage dead() {
-        return new InspectedMessage(queue, id, "dead", scheduledAt, dueAt, envelope, failure, timesDelivered);
+        return new InspectedMessage(queue, id, "dead", scheduledAt, dueAt, envelope, failure, timesDelivered, version);
     }
 
     /**

@@ -235,24 +235,6 @@ public final class QueueShard {
     }
 
     /**
-     * Moves due messages to the ready stream, {@code batch} per call, until {@code limit} are moved or none due is
-     * left. A redrive by id makes the dead letters it rescheduled to now ready so, as it moves only ready ones.
-     *
-     * @return how many were moved
-     */
-    public long makeReady(long limit, int batch) {
-        long moved = 0;
-        int asked;
-        long step;
-        do {
-            asked = (int) Math.min(batch, limit - moved);
-            step = Futures.await(transfer(asked)).moved();
-            moved += step;
-        } while (step == asked && moved < limit);
-        return moved;
-    }
-
-    /**
      * Counts the queue's messages by state; see {@code stats.lua}.
      */
     public QueueCounts counts() {

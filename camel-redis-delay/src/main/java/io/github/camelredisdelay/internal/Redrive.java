@@ -27,7 +27,6 @@ import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
-import java.util.function.ToLongFunction;
 
 import io.github.camelredisdelay.OnDuplicate;
 import org.slf4j.Logger;
@@ -119,7 +118,7 @@ public final class Redrive {
                 turn.keep();
                 asked = (int) Math.min(PAGE, limit - tally.moved);
                 page = listing.next(asked);
-                tally.add(move(shard, page, id -> true, due, Redrive::recordDue));
+                tally.add(move(shard, page, id -> true, due));
             } while (page.size() == asked && tally.moved < limit);
             if (tally.moved >= limit) {
                 break;
@@ -185,7 +184,7 @@ public final class Redrive {
                     lastTried = next.next();
                     page.add(lastTried.version());
                 }
-                tally.add(move(shard, shard.inspection().makeReadyForRedrive(page), id -> true, due, Redrive::recordDue));
+                tally.add(move(shard, shard.inspection().makeReadyForRedrive(page), id -> true, due));
             }
             // each reading scans the shard: one after many did not move reads twice as many, so that a small limit
             // behind many that cannot move scans it a few times, not once per dead letter
@@ -257,12 +256,9 @@ public final class Redrive {
      * @return {@code true} when one was moved
      */
     public boolean one(String messageId, DueTime due) {
-        PageOutcome found = search(messageId, due, Map.of());
-        if (found.moved() == 0) {
-            Map<String, Long> madeReady = madeReady(messageId);
-            if (!madeReady.isEmpty()) {
-                found = search(messageId, due, madeReady);
-            }
+        PageOutcome found = search(messageId, due, false);
+        if (found.moved() == 0 && madeReady(messageId)) {
+            found = search(messageId, due, true);
         }
         reportOtherQueues(found.ofOtherQueues());
         return found.moved() > 0;
@@ -271,13 +267,10 @@ public final class Redrive {
     /**
      * Looks for a ready dead letter of this id ({@link #one}) and moves it; stops at the first that moves, unless dead
      * letters were made ready for the search: the others then go back to the due set, as those that do not move.
-     *
-     * @param madeReady the due times of the dead letters {@link #madeReady} made ready, by their stored ids
      */
-    private PageOutcome search(String messageId, DueTime due, Map<String, Long> madeReady) {
+    private PageOutcome search(String messageId, DueTime due, boolean madeReady) {
         long moved = 0;
         long ofOtherQueues = 0;
-        ToLongFunction<ReadyEntry> dueOf = entry -> madeReady.getOrDefault(entry.messageId(), recordDue(entry));
         for (QueueShard shard : deadLetterQueue.allFrom(messageId)) {
             ReadyListing listing = shard.inspection().readyListing(messageId);
             // a page of the stream per call, each after the last: the search ends with the listing
@@ -289,10 +282,10 @@ public final class Redrive {
                 // asked by the message's id, or by the one a later dead letter of it is stored under; none once one moved
                 boolean looking = moved == 0;
                 PageOutcome outcome = move(shard, found,
-                        id -> looking && (id.equals(messageId) || entry.messageId().equals(messageId)), due, dueOf);
+                        id -> looking && (id.equals(messageId) || entry.messageId().equals(messageId)), due);
                 moved += outcome.moved();
                 ofOtherQueues += looking ? outcome.ofOtherQueues() : 0;
-                if (moved > 0 && madeReady.isEmpty()) {
+                if (moved > 0 && !madeReady) {
                     return new PageOutcome(moved, ofOtherQueues, List.of());
                 }
             }
@@ -304,31 +297,27 @@ public final class Redrive {
      * Makes the dead letters of this id that a consumer of the dead-letter queue failed and scheduled again ready now:
      * the one under the id, on its shard, and later ones under {@code <id>#...} on any shard; those of this queue only.
      *
-     * @return the due times they were scheduled for, by their stored ids
+     * @return whether it made any ready
      */
-    private Map<String, Long> madeReady(String messageId) {
-        Map<String, Long> dueTimes = new HashMap<>();
+    private boolean madeReady(String messageId) {
+        boolean made = false;
         for (QueueShard shard : deadLetterQueue.all()) {
             List<String> ids = new ArrayList<>(shard.inspection().suffixedIds(messageId));
             if (shard == deadLetterQueue.forMessage(messageId)) {
                 ids.add(0, messageId);
             }
-            boolean rescheduled = false;
+            List<ShardInspection.MessageVersion> own = new ArrayList<>();
             for (String id : ids) {
                 InspectedMessage scheduled = shard.inspection().peek(id);
                 // not another queue's (a dead-letter queue that several share): made ready, it would reach a consumer
                 // of the dead-letter queue before its retry, ahead of its return to the due set
-                if (scheduled != null && DeadLetters.isDeadLetterOf(target.name(), messageId, id, scheduled.envelope())
-                        && shard.reschedule(id, DueTime.at(0)).scheduled()) {
-                    dueTimes.put(id, scheduled.dueAt());
-                    rescheduled = true;
+                if (scheduled != null && DeadLetters.isDeadLetterOf(target.name(), messageId, id, scheduled.envelope())) {
+                    own.add(new ShardInspection.MessageVersion(id, scheduled.version()));
                 }
             }
-            if (rescheduled) {
-                shard.makeReady(Long.MAX_VALUE, PAGE);
-            }
+            made |= !shard.inspection().makeReadyForRedrive(own).isEmpty();
         }
-        return dueTimes;
+        return made;
     }
 
     /** The due time a dead letter's record holds: the one it was scheduled for, kept when a redrive made it ready. */
@@ -350,15 +339,11 @@ public final class Redrive {
 
     /**
      * {@link #moveLeaving Moves} the dead letters of a page; those not moved that the redrive made ready before their
-     * due time go back to the due set.
-     *
-     * @param dueOf the due time a dead letter not moved goes back to the due set for, while it is still ahead
+     * due time go back to the due set, for the due time their record holds.
      */
-    private PageOutcome move(
-            QueueShard source, List<ReadyEntry> page, Predicate<String> wanted, DueTime due,
-            ToLongFunction<ReadyEntry> dueOf) {
+    private PageOutcome move(QueueShard source, List<ReadyEntry> page, Predicate<String> wanted, DueTime due) {
         PageOutcome outcome = moveLeaving(source, page, wanted, due);
-        source.inspection().returnToDueSet(outcome.notMoved(), dueOf);
+        source.inspection().returnToDueSet(outcome.notMoved(), Redrive::recordDue);
         return outcome;
     }
 

@@ -17,10 +17,10 @@
 --[[
   Puts dead letters that a redrive made ready before their due time and then did not move back into the due set, each
   for the due time given: those a consumer of the dead-letter queue failed and scheduled again (its retrySchedule),
-  which a redrive makes ready first (redrive-ready.lua, or reschedule.lua to now for a redrive by id) and then
-  leaves, as the queue holds their id again. That consumer gets them when their retry is due, not at once. An entry
-  is left as it is when it is gone, a consumer fetched it, a redrive holds a claim on it (redrive-claim.lua), its
-  record is another version by now, or its due time has come.
+  which a redrive makes ready first (redrive-ready.lua) and then leaves, as the queue holds their id again. That
+  consumer gets them when their retry is due, not at once. An entry is left as it is when it is gone, a consumer
+  fetched it, a redrive holds a claim on it (redrive-claim.lua), its record is another version by now, or its due
+  time has come.
 
   Includes: record.lua, due-set.lua, ready-stream.lua, redrive-claims.lua
 
