@@ -149,7 +149,10 @@ final class RedisDelayComponentQueue implements QueueUnderTest {
         stopConsumers();
         try {
             template.stop();
+            // every endpoint of the queue: the last one removed stops its transfer task, which would otherwise go on
+            // calling Redis through the scenarios that follow
             camel.removeEndpoint(producer);
+            camel.removeEndpoint(waitingProducer);
             camel.removeEndpoint(batchProducer);
         } catch (Exception e) {
             throw new IllegalStateException("Cannot stop the producer of " + queue, e);
