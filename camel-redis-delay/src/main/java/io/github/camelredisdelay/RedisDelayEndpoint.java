@@ -267,7 +267,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint
                 queue, namesDeadLetterQueue()
                         ? () -> startedDeadLetters
                         : () -> deadLetterQueueNamed(shared.deadLetterQueue().name(), startedDeadLetters, client, sync,
-                                completer));
+                                completer),
+                () -> isStoppingOrStopped() || getCamelContext().isStopping() || getCamelContext().isStopped());
         WakeChannels wake = component.acquireWakeChannels(wakeKey,
                 () -> new WakeChannels(client, configuration.getKeyPrefix(), connectionShares.transfer()));
         wakeChannels = wake;

@@ -16,6 +16,7 @@
 package io.github.camelredisdelay.internal;
 
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -34,14 +35,18 @@ public final class QueueAdmin {
 
     private final ShardedQueue queue;
     private final Supplier<ShardedQueue> deadLetterQueue;
+    private final BooleanSupplier stopped;
 
     /**
      * @param deadLetterQueue the dead-letter queue, looked up with each operation (an endpoint that names none uses the
      *                        one the queue's statistics count, which a consumer's endpoint may name after it started)
+     * @param stopped         whether the endpoint (or its CamelContext) stopped: a redrive waiting for its turn then
+     *                        fails
      */
-    public QueueAdmin(ShardedQueue queue, Supplier<ShardedQueue> deadLetterQueue) {
+    public QueueAdmin(ShardedQueue queue, Supplier<ShardedQueue> deadLetterQueue, BooleanSupplier stopped) {
         this.queue = queue;
         this.deadLetterQueue = deadLetterQueue;
+        this.stopped = stopped;
     }
 
     /**
@@ -90,7 +95,7 @@ public final class QueueAdmin {
      * @return the number moved
      */
     public long redrive(long limit, DueTime due) {
-        return new Redrive(deadLetterQueue.get(), queue).some(limit, due);
+        return new Redrive(deadLetterQueue.get(), queue, stopped).some(limit, due);
     }
 
     /**
@@ -99,6 +104,6 @@ public final class QueueAdmin {
      * @return 1 when it was moved, 0 when the dead-letter queue holds no such message ready to move
      */
     public long redrive(String messageId, DueTime due) {
-        return new Redrive(deadLetterQueue.get(), queue).one(messageId, due) ? 1 : 0;
+        return new Redrive(deadLetterQueue.get(), queue, stopped).one(messageId, due) ? 1 : 0;
     }
 }

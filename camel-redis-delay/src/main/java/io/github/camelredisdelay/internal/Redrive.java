@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -66,12 +67,16 @@ public final class Redrive {
 
     private final ShardedQueue deadLetterQueue;
     private final ShardedQueue target;
+    /** Whether what runs the redrive stopped: a wait for its turn then ends ({@link RedriveTurn#take}). */
+    private final BooleanSupplier stopped;
     /** Names this redrive's claims and its turn. */
     private final String token = MessageIds.next();
 
-    public Redrive(ShardedQueue deadLetterQueue, ShardedQueue target) {
+    /** @param stopped whether what runs the redrive (its endpoint, its CamelContext) stopped */
+    public Redrive(ShardedQueue deadLetterQueue, ShardedQueue target, BooleanSupplier stopped) {
         this.deadLetterQueue = deadLetterQueue;
         this.target = target;
+        this.stopped = stopped;
     }
 
     /**
@@ -84,7 +89,7 @@ public final class Redrive {
      * @return the number moved
      */
     public long some(long limit, DueTime due) {
-        try (RedriveTurn turn = RedriveTurn.take(deadLetterQueue, token, target.name())) {
+        try (RedriveTurn turn = RedriveTurn.take(deadLetterQueue, token, target.name(), stopped)) {
             return some(limit, due, turn);
         }
     }

@@ -16,6 +16,7 @@
 package io.github.camelredisdelay.internal;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 import org.redisson.client.RedisException;
 import org.slf4j.Logger;
@@ -54,12 +55,22 @@ final class RedriveTurn implements AutoCloseable {
     /**
      * Takes the turn of the redrive named by {@code token} into queue {@code target}, once no other redrive from
      * {@code deadLetterQueue} holds it.
+     *
+     * @param  stopped               whether what runs the redrive (its endpoint, its CamelContext) stopped: the wait
+     *                               then ends
+     * @throws IllegalStateException when it stopped while the redrive waited; it moved nothing
      */
-    static RedriveTurn take(ShardedQueue deadLetterQueue, String token, String target) {
+    static RedriveTurn take(ShardedQueue deadLetterQueue, String token, String target, BooleanSupplier stopped) {
         QueueShard shard = deadLetterQueue.first();
         boolean told = false;
         for (long wait = shard.inspection().redriveTurn(token, LASTS_MS); wait > 0; wait
                 = shard.inspection().redriveTurn(token, LASTS_MS)) {
+            if (stopped.getAsBoolean()) {
+                throw new IllegalStateException(
+                        "Redrive into queue " + target + " was stopped while it waited for the turn another redrive from "
+                                                + "dead-letter queue " + deadLetterQueue.name()
+                                                + " holds (its endpoint or CamelContext stopped); it moved nothing");
+            }
             if (!told) {
                 LOG.info("Redrive into queue {} waits for another redrive from dead-letter queue {} to end: redrives from one"
                          + " dead-letter queue run one at a time",
