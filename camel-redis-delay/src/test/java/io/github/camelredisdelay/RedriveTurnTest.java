@@ -70,4 +70,27 @@ class RedriveTurnTest extends RedisDelayTestSupport {
         assertThat(redis().getMap(key("jobs.dead", "msg")).size()).as("dead letters").isEqualTo(1);
         assertThat(redis().getMap(key("jobs", "msg")).isEmpty()).as("nothing moved").isTrue();
     }
+
+    /**
+     * A redrive by id puts back on schedule the dead letters of its id it lists ready before their due time and does
+     * not move: with a dead-letter queue two queues share and the same id in both, that may be the other queue's dead
+     * letter, which the other queue's redrive with a limit just made ready to move. So it takes its turn as the others
+     * do: it waits while another redrive holds the turn (saying so), and gives its own up at its end.
+     */
+    @Test
+    void aRedriveByIdWaitsForTheTurnAnotherRedriveHoldsThenGivesItsOwnUp() throws Exception {
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        producer.sendBodyAndHeader("redis-delay:jobs.dead", "j1", RedisDelayConstants.MESSAGE_ID, "j1");
+        anotherRedriveHoldsTheTurn(1_500);
+
+        try (LogLines log = LogLines.of("io.github.camelredisdelay.internal.RedriveTurn")) {
+            Object moved = producer.requestBodyAndHeader("redis-delay:jobs?operation=redrive", null,
+                    RedisDelayConstants.MESSAGE_ID, "j1");
+
+            assertThat(moved).isEqualTo(1L);
+            assertThat(log.lines()).singleElement().asString().startsWith("INFO")
+                    .contains("Redrive into queue jobs waits for another redrive from dead-letter queue jobs.dead to end");
+        }
+        assertThat(redis().getMap(key("jobs.dead", "redrive")).get("*")).as("the turn, given up").isNull();
+    }
 }
