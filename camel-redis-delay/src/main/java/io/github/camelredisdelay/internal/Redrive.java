@@ -47,9 +47,8 @@ import org.slf4j.LoggerFactory;
  * dead letter of the id just moved), one another queue dead-lettered (a dead-letter queue that several queues share),
  * or one that cannot be read (with a warning). One such a consumer fetches between the claim and the removal is in both
  * queues afterwards, with a warning, and is not counted as moved. Each dead letter is claimed before it is copied
- * ({@code redrive-claim.lua}), so that of redrives running at once only one moves it; redrives of all or with a limit
- * from one dead-letter queue, which make dead letters ready and put back on schedule those they leave, take turns
- * ({@link RedriveTurn}).
+ * ({@code redrive-claim.lua}), so that of redrives running at once only one moves it; redrives from one dead-letter
+ * queue, which make dead letters ready and put back on schedule those they leave, take turns ({@link RedriveTurn}).
  */
 public final class Redrive {
 
@@ -261,25 +260,28 @@ public final class Redrive {
      * @return {@code true} when one was moved
      */
     public boolean one(String messageId, DueTime due) {
-        PageOutcome found = search(messageId, due, false);
-        if (found.moved() == 0 && madeReady(messageId)) {
-            found = search(messageId, due, true);
+        try (RedriveTurn turn = RedriveTurn.take(deadLetterQueue, token, target.name(), stopped)) {
+            PageOutcome found = search(messageId, due, false, turn);
+            if (found.moved() == 0 && madeReady(messageId, turn)) {
+                found = search(messageId, due, true, turn);
+            }
+            reportOtherQueues(found.ofOtherQueues());
+            return found.moved() > 0;
         }
-        reportOtherQueues(found.ofOtherQueues());
-        return found.moved() > 0;
     }
 
     /**
      * Looks for a ready dead letter of this id ({@link #one}) and moves it; stops at the first that moves, unless dead
      * letters were made ready for the search: the others then go back to the due set, as those that do not move.
      */
-    private PageOutcome search(String messageId, DueTime due, boolean madeReady) {
+    private PageOutcome search(String messageId, DueTime due, boolean madeReady, RedriveTurn turn) {
         long moved = 0;
         long ofOtherQueues = 0;
         for (QueueShard shard : deadLetterQueue.allFrom(messageId)) {
             ReadyListing listing = shard.inspection().readyListing(messageId);
             // a page of the stream per call, each after the last: the search ends with the listing
             for (List<ReadyEntry> found = listing.next(1); !found.isEmpty(); found = listing.next(1)) {
+                turn.keep();
                 ReadyEntry entry = found.get(0);
                 if (entry.messageId().isEmpty()) {
                     continue;
@@ -304,9 +306,10 @@ public final class Redrive {
      *
      * @return whether it made any ready
      */
-    private boolean madeReady(String messageId) {
+    private boolean madeReady(String messageId, RedriveTurn turn) {
         boolean made = false;
         for (QueueShard shard : deadLetterQueue.all()) {
+            turn.keep();
             List<String> ids = new ArrayList<>(shard.inspection().suffixedIds(messageId));
             if (shard == deadLetterQueue.forMessage(messageId)) {
                 ids.add(0, messageId);

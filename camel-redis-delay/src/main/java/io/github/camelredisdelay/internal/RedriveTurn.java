@@ -23,13 +23,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The turn of a redrive of all or with a limit among the redrives from its dead-letter queue, which take theirs one at
- * a time ({@code redrive-turn.lua}): each puts back on schedule the dead letters it lists ready before their due time
- * and does not move, which would take from another queue's redrive running at once those that redrive made ready to
- * move. Taken before the redrive makes any ready, waiting while another holds it; moved on as the redrive goes
- * ({@link #keep}); given up at its end. A redrive that died holds the next one up for {@link #LASTS_MS} at most; one
- * whose single step outlasts its turn (moved on only between steps, once a third of it passed) may see another start
- * beside it.
+ * The turn of a redrive (of all, with a limit or by id) among the redrives from its dead-letter queue, which take
+ * theirs one at a time ({@code redrive-turn.lua}): each puts back on schedule the dead letters it lists ready before
+ * their due time and does not move, which would take from another queue's redrive running at once those that redrive
+ * made ready to move. Taken before the redrive makes any ready, waiting while another holds it; moved on as the redrive
+ * goes ({@link #keep}); given up at its end. A redrive that died holds the next one up for {@link #LASTS_MS} at most;
+ * one whose single step outlasts its turn (moved on only between steps, once a third of it passed) may see another
+ * start beside it.
  */
 final class RedriveTurn implements AutoCloseable {
 

@@ -15,8 +15,8 @@
 --
 
 --[[
-  Gives the redrives from one dead-letter queue their turns, one at a time: a redrive of all, or with a limit, puts
-  back on schedule the dead letters it lists ready before their due time and does not move, which would take from
+  Gives the redrives from one dead-letter queue their turns, one at a time: a redrive (of all, with a limit or by id)
+  puts back on schedule the dead letters it lists ready before their due time and does not move, which would take from
   another queue's redrive running at once (a dead-letter queue that several queues share) those it made ready to move.
   The turn is a claim on the whole dead-letter queue: field "*" of the claims hash (redrive-claims.lua), "<redrive's
   token> <expiry>", on the dead-letter queue's first shard. Its holder moves the expiry on as it goes and gives the
