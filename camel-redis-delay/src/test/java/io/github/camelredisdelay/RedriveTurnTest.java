@@ -93,4 +93,30 @@ class RedriveTurnTest extends RedisDelayTestSupport {
         }
         assertThat(redis().getMap(key("jobs.dead", "redrive")).get("*")).as("the turn, given up").isNull();
     }
+
+    /**
+     * A purge of the dead-letter queue while a redrive runs empties it, and took the redrive hash along, the turn the
+     * redrive holds with it: a second redrive then started beside the first. The purge now keeps a turn that is held,
+     * and the second redrive waits for it.
+     */
+    @Test
+    void aPurgeOfTheDeadLetterQueueKeepsTheTurnARunningRedriveHolds() throws Exception {
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        producer.requestBody("redis-delay:jobs.dead?operation=scheduleBatch", List.of("j1", "j2"));
+        anotherRedriveHoldsTheTurn(1_500);
+
+        Object purged = producer.requestBodyAndHeader("redis-delay:jobs.dead?operation=purge", null,
+                RedisDelayConstants.CONFIRM, "jobs.dead");
+
+        assertThat(purged).isEqualTo(2L);
+        assertThat(redis().<String, String>getMap(key("jobs.dead", "redrive")).get("*")).as("the turn")
+                .startsWith("another-redrive ");
+        try (LogLines log = LogLines.of("io.github.camelredisdelay.internal.RedriveTurn")) {
+            Object moved = producer.requestBody("redis-delay:jobs?operation=redrive", (Object) null);
+
+            assertThat(moved).isEqualTo(0L);
+            assertThat(log.lines()).singleElement().asString().startsWith("INFO")
+                    .contains("Redrive into queue jobs waits for another redrive from dead-letter queue jobs.dead to end");
+        }
+    }
 }
