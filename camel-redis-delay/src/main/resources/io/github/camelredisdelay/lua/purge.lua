@@ -84,6 +84,16 @@ local function ownRecords(entries)
   return own
 end
 
+-- Removes the redrives' claims on the queue's dead letters, keeping the turn while a redrive holds it (its expiry after
+-- now): a second redrive would otherwise start beside the one running while its dead-letter queue is purged.
+local function forgetClaimsKeepingTurn(now)
+  local turn = rcall('HGET', redriveClaimsKey, TURN)
+  rcall('UNLINK', redriveClaimsKey)
+  if select(2, claimOf(turn)) > now then
+    rcall('HSET', redriveClaimsKey, TURN, turn)
+  end
+end
+
 -- Whether the ready stream still holds an entry up to entryId.
 local function streamHoldsUpTo(entryId)
   return #rcall('XRANGE', readyKey, '-', entryId, 'COUNT', 1) > 0
@@ -169,7 +179,8 @@ if rcall('EXISTS', dueKey) == 0 and rcall('XLEN', readyKey) == 0 then
   -- records in neither structure (none, unless written behind the component's back) go once both are empty, however
   -- many: UNLINK frees a large hash in the background, so it does not block Redis
   removed = removed + rcall('HLEN', msgKey)
-  rcall('UNLINK', msgKey, failKey, redriveClaimsKey)
+  rcall('UNLINK', msgKey, failKey)
+  forgetClaimsKeepingTurn(redisNow())
   done = 1
 end
 if done == 1 then

@@ -18,10 +18,11 @@
   The claims of redrives on the dead letters of a dead-letter queue (redrive-claim.lua), so that redrives running at
   once do not each copy one back: a hash beside the queue's keys, field = stream entry id, value = "<redrive's
   token> <expiry, Redis' epoch ms>"; field "*" is the claim on the whole dead-letter queue, the turn of the redrive
-  running now (redrive-turn.lua). discard.lua removes a claim once the redrive copied
-  its dead letter, redrive-claim.lua the claims that lapsed, purge.lua the hash with the queue.
+  running now (redrive-turn.lua). discard.lua removes a claim once the redrive copied its dead letter,
+  redrive-claim.lua the claims that lapsed, purge.lua the claims with the queue (not a turn held).
 ]]
 local redriveClaimsKey = string.sub(msgKey, 1, -4) .. 'redrive'
+local TURN = '*'
 
 -- The token of the redrive holding a claim and its expiry, of the claim's value (nil and 0 when there is none)
 local function claimOf(value)

@@ -31,7 +31,6 @@
   Returns 0 when the redrive holds the turn now (taken, or its own moved on) or gave it up; else the ms until the turn
   another redrive holds lapses
 ]]
-local TURN = '*'
 local token, lasts = ARGV[3], tonumber(ARGV[4])
 local now = redisNow()
 local holder, expiry = claimOf(rcall('HGET', redriveClaimsKey, TURN))
