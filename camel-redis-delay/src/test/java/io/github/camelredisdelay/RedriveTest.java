@@ -467,6 +467,32 @@ class RedriveTest extends RedisDelayTestSupport {
     }
 
     /**
+     * A redrive of all that fails part-way (here Redis refuses the first copy: the queue's record hash is of another
+     * type) puts the scheduled dead letters it made ready and did not move back on schedule, for their own due time:
+     * left ready, a consumer of the dead-letter queue would get them at once, before their retry. The failure still
+     * reaches the caller.
+     */
+    @Test
+    void aRedriveOfAllThatFailsPartWayPutsTheScheduledDeadLettersItMadeReadyBackOnSchedule() throws Exception {
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        producer.sendBodyAndHeader("redis-delay:jobs.dead", "j1", RedisDelayConstants.MESSAGE_ID, "j1");
+        producer.sendBodyAndHeaders("redis-delay:jobs.dead", "j2",
+                Map.of(RedisDelayConstants.MESSAGE_ID, "j2", RedisDelayConstants.DELAY, 3_600_000L));
+        assertThat(peekState(producer, "jobs", "j1")).as("j1 in queue jobs, its endpoint started").isEqualTo("dead");
+        redis().getBucket(key("jobs", "msg")).set("not a hash");
+
+        Exchange failed = producer.request("redis-delay:jobs?operation=redrive", e -> {
+        });
+
+        assertThat(failed.getException()).as("the redrive's failure").isNotNull();
+        assertThat(peekState(producer, "jobs.dead", "j2")).isEqualTo("scheduled");
+        Object scheduledFor = producer.request("redis-delay:jobs.dead?operation=peek",
+                e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "j2")).getMessage()
+                .getHeader(RedisDelayConstants.SCHEDULED_FOR);
+        assertThat((Long) scheduledFor).isGreaterThan(System.currentTimeMillis() + 1_800_000L);
+    }
+
+    /**
      * A redrive in a route fed by a queue carries the delivered message's id: with a limit beside it, the one would
      * drop the other, so it fails naming both, and moves nothing.
      */
