@@ -42,13 +42,14 @@ import org.slf4j.LoggerFactory;
  * the dead-letter headers and starts with a fresh delivery count. Dead letters a consumer of the dead-letter queue
  * failed and scheduled again (its {@code retrySchedule}) are made ready, those of the queue only ({@link #some}), and
  * moved as the others; those of them it made ready and does not move go back to the due set for their own due time
- * ({@code redrive-return.lua}). Dead letters such a consumer has fetched are left alone, unless it let their lease
- * expire (it died or hangs), and so is one whose id the queue holds again (a newer message with that id, or another
- * dead letter of the id just moved), one another queue dead-lettered (a dead-letter queue that several queues share),
- * or one that cannot be read (with a warning). One such a consumer fetches between the claim and the removal is in both
- * queues afterwards, with a warning, and is not counted as moved. Each dead letter is claimed before it is copied
- * ({@code redrive-claim.lua}), so that of redrives running at once only one moves it; redrives from one dead-letter
- * queue, which make dead letters ready and put back on schedule those they leave, take turns ({@link RedriveTurn}).
+ * ({@code redrive-return.lua}), also when the redrive fails part-way ({@link MadeReady}). Dead letters such a consumer
+ * has fetched are left alone, unless it let their lease expire (it died or hangs), and so is one whose id the queue
+ * holds again (a newer message with that id, or another dead letter of the id just moved), one another queue
+ * dead-lettered (a dead-letter queue that several queues share), or one that cannot be read (with a warning). One such
+ * a consumer fetches between the claim and the removal is in both queues afterwards, with a warning, and is not counted
+ * as moved. Each dead letter is claimed before it is copied ({@code redrive-claim.lua}), so that of redrives running at
+ * once only one moves it; redrives from one dead-letter queue, which make dead letters ready and put back on schedule
+ * those they leave, take turns ({@link RedriveTurn}).
  */
 public final class Redrive {
 
@@ -70,6 +71,8 @@ public final class Redrive {
     private final BooleanSupplier stopped;
     /** Names this redrive's claims and its turn. */
     private final String token = MessageIds.next();
+    /** The scheduled dead letters this redrive made ready: those it did not move go back if it fails. */
+    private final MadeReady madeReady = new MadeReady();
 
     /** @param stopped whether what runs the redrive (its endpoint, its CamelContext) stopped */
     public Redrive(ShardedQueue deadLetterQueue, ShardedQueue target, BooleanSupplier stopped) {
@@ -89,7 +92,7 @@ public final class Redrive {
      */
     public long some(long limit, DueTime due) {
         try (RedriveTurn turn = RedriveTurn.take(deadLetterQueue, token, target.name(), stopped)) {
-            return some(limit, due, turn);
+            return madeReady.putBackOnFailure(() -> some(limit, due, turn));
         }
     }
 
@@ -143,8 +146,8 @@ public final class Redrive {
      * ready, a page of the shard at a time.
      */
     private void makeOwnScheduledReady(QueueShard shard, RedriveTurn turn) {
-        forEachOwnScheduledPage(shard, turn, page -> shard.inspection()
-                .makeReadyForRedrive(page.stream().map(ShardInspection.StoredMessage::version).toList()));
+        forEachOwnScheduledPage(shard, turn, page -> madeReady.add(shard, shard.inspection()
+                .makeReadyForRedrive(page.stream().map(ShardInspection.StoredMessage::version).toList())));
     }
 
     /**
@@ -188,7 +191,7 @@ public final class Redrive {
                     lastTried = next.next();
                     page.add(lastTried.version());
                 }
-                tally.add(move(shard, shard.inspection().makeReadyForRedrive(page), id -> true, due));
+                tally.add(move(shard, madeReady.add(shard, shard.inspection().makeReadyForRedrive(page)), id -> true, due));
             }
             // each reading scans the shard: one after many did not move reads twice as many, so that a small limit
             // behind many that cannot move scans it a few times, not once per dead letter
@@ -261,12 +264,14 @@ public final class Redrive {
      */
     public boolean one(String messageId, DueTime due) {
         try (RedriveTurn turn = RedriveTurn.take(deadLetterQueue, token, target.name(), stopped)) {
-            PageOutcome found = search(messageId, due, false, turn);
-            if (found.moved() == 0 && madeReady(messageId, turn)) {
-                found = search(messageId, due, true, turn);
-            }
-            reportOtherQueues(found.ofOtherQueues());
-            return found.moved() > 0;
+            return madeReady.putBackOnFailure(() -> {
+                PageOutcome found = search(messageId, due, false, turn);
+                if (found.moved() == 0 && madeReady(messageId, turn)) {
+                    found = search(messageId, due, true, turn);
+                }
+                reportOtherQueues(found.ofOtherQueues());
+                return found.moved() > 0;
+            });
         }
     }
 
@@ -323,7 +328,7 @@ public final class Redrive {
                     own.add(new ShardInspection.MessageVersion(id, scheduled.version()));
                 }
             }
-            made |= !shard.inspection().makeReadyForRedrive(own).isEmpty();
+            made |= !madeReady.add(shard, shard.inspection().makeReadyForRedrive(own)).isEmpty();
         }
         return made;
     }
