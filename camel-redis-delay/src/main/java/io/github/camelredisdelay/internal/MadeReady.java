@@ -22,22 +22,38 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * The scheduled dead letters a redrive made ready, so that a redrive that fails part-way puts those it did not move
  * back on schedule, each for the due time its record holds ({@code redrive-return.lua}, which leaves those moved,
  * claimed or fetched): left ready, a consumer of the dead-letter queue would get them before their retry. Each is kept
- * by its entry, id and record's head only (not the envelope).
+ * by its entry, id and record's head only (not the envelope), about 200 bytes, and at most {@link #MAX_KEPT} of them:
+ * those past it that a failing redrive leaves ready are counted in a warning.
  */
 final class MadeReady {
 
+    private static final Logger LOG = LoggerFactory.getLogger(MadeReady.class);
+    /** The most kept (about 20 MB): a redrive of all makes every scheduled dead letter of its queue ready first. */
+    static final int MAX_KEPT = 100_000;
+
     private final Map<QueueShard, List<ReadyEntry>> byShard = new LinkedHashMap<>();
+    private int kept;
+    private long notKept;
 
     /** Notes the entries {@code made} ready on {@code shard}, and returns them. */
     List<ReadyEntry> add(QueueShard shard, List<ReadyEntry> made) {
-        List<ReadyEntry> kept = byShard.computeIfAbsent(shard, any -> new ArrayList<>());
+        List<ReadyEntry> ofShard = byShard.computeIfAbsent(shard, any -> new ArrayList<>());
         for (ReadyEntry entry : made) {
-            if (StoredRecord.hasHead(entry.record())) {
-                kept.add(new ReadyEntry(
+            if (!StoredRecord.hasHead(entry.record())) {
+                continue;
+            }
+            if (kept == MAX_KEPT) {
+                notKept++;
+            } else {
+                kept++;
+                ofShard.add(new ReadyEntry(
                         entry.entryId(), entry.messageId(),
                         Arrays.copyOf(entry.record(), Wire.RECORD_HEAD_BYTES)));
             }
@@ -54,6 +70,12 @@ final class MadeReady {
             return redrive.get();
         } catch (RuntimeException failure) {
             byShard.forEach((shard, entries) -> putBack(shard, entries, failure));
+            if (notKept > 0) {
+                LOG.warn("A failed redrive leaves {} scheduled dead letters it made ready in the dead-letter queue's ready "
+                         + "stream, where a consumer of the dead-letter queue gets them before their retry: it put back "
+                         + "on schedule only the first {} it made ready",
+                        notKept, MAX_KEPT);
+            }
             throw failure;
         }
     }
