@@ -160,8 +160,11 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
      * shard by shard without waiting in Redis, each take beginning with the next shard in turn (so that a backlog on
      * one shard does not hold back the others'), each shard's answer waited for a moment only ({@link ShardReads},
      * within the receive's {@code leftMs}), then waited for, holding no connection, until the next "ready" notice of
-     * any of its shards (a read blocking in Redis would wait on one shard only). A failed read fails the receive only
-     * when no shard answered.
+     * any of its shards (a read blocking in Redis would wait on one shard only). The shards are asked and the notice
+     * waited for within {@code leftMs}, or, for the first take of a receive ({@code block} {@code null}), within one
+     * shard's answer wait when that is longer (a receive shorter than the link would otherwise give up on every read):
+     * the shards not asked by then are left to the next take. A failed read fails the receive only when no shard
+     * answered.
      */
     private Exchange take(Duration block, long leftMs, Exchange taker) {
         List<Deliverer> deliverers = shards.all();
@@ -172,15 +175,20 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
         long seen = signal.generation();
         requireConsumable();
         long start = System.nanoTime();
+        long roundMs = block == null ? Math.max(leftMs, ShardAnswerWait.FLOOR_MS) : leftMs;
         RuntimeException failure = null;
         boolean answered = false;
         List<ShardReads> reads = shardReads;
         int first = Math.floorMod(takes.getAndIncrement(), reads.size());
         for (int i = 0; i < reads.size(); i++) {
+            long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            if (elapsedMs >= roundMs) {
+                break;
+            }
             ShardReads shard = reads.get((first + i) % reads.size());
             List<Delivery> batch;
             try {
-                batch = shard.read(leftMs - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+                batch = shard.read(leftMs - elapsedMs, roundMs - elapsedMs);
             } catch (RuntimeException e) {
                 failure = failure == null ? e : failure;
                 continue;
@@ -194,8 +202,9 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
         if (!answered && failure != null) {
             throw failure;
         }
-        if (block != null) {
-            awaitNotice(signal, seen, block);
+        long roundLeftMs = roundMs - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        if (block != null && roundLeftMs > 0) {
+            awaitNotice(signal, seen, block.toMillis() < roundLeftMs ? block : Duration.ofMillis(roundLeftMs));
         }
         return null;
     }

@@ -63,14 +63,15 @@ final class ShardReads {
     }
 
     /**
-     * Reads up to one message without waiting in Redis, for a receive with {@code leftMs} left of its timeout.
+     * Reads up to one message without waiting in Redis, for a receive with {@code leftMs} left of its timeout, waiting
+     * for the answer at most {@code mostMs}.
      *
      * @return                  what the shard answered (maybe nothing), or {@code null} when it is not asked (a read
      *                          left unanswered is under way, or it is backed off after a failure) or did not answer in
      *                          time
      * @throws RuntimeException the read's failure, when it came in time (also logged)
      */
-    List<Delivery> read(long leftMs) {
+    List<Delivery> read(long leftMs, long mostMs) {
         if (unanswered.get() > 0 || System.nanoTime() - askAgainAt < 0) {
             return null;
         }
@@ -79,7 +80,7 @@ final class ShardReads {
         CompletableFuture<List<Delivery>> read = CompletableFuture.supplyAsync(() -> deliverer.fetch(1, null), readers);
         read.whenComplete((batch, failure) -> ended(batch, failure, waitOver, sentAt));
         try {
-            return read.get(answerWait.millis(leftMs), TimeUnit.MILLISECONDS);
+            return read.get(Math.min(answerWait.millis(leftMs), mostMs), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             return Futures.await(read);
         } catch (TimeoutException e) {
