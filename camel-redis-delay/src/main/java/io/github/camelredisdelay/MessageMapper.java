@@ -71,6 +71,13 @@ final class MessageMapper {
      */
     private static final String ELEMENT_ADVICE
             = "convert each element to String or byte[] first (e.g. marshal each to JSON), not the whole body";
+    /** What to do with a body of messages given to a schedule, which stores one message. */
+    private static final String MESSAGES_BODY_ADVICE
+            = "send it with operation=scheduleBatch to store each element as a message, or marshal it into one "
+              + "(e.g. marshal().json())";
+    /** What to do with a body of messages given as an element of a batch, which is one message. */
+    private static final String MESSAGES_ELEMENT_ADVICE
+            = "flatten the batch into one list of messages, or marshal the element into one (e.g. to JSON)";
 
     private final HeaderFilterStrategy headerFilter;
     private final String queue;
@@ -92,7 +99,7 @@ final class MessageMapper {
      */
     Object storableBody(Exchange exchange, Object body) {
         return storable(exchange, body, "The body",
-                "marshal it first (e.g. marshal().json()) or convert it to String or byte[]");
+                "marshal it first (e.g. marshal().json()) or convert it to String or byte[]", MESSAGES_BODY_ADVICE);
     }
 
     /**
@@ -103,10 +110,21 @@ final class MessageMapper {
      */
     Object storableElement(Exchange exchange, Object element, int index) {
         return storable(exchange, element, "Element at index " + index + " of the scheduleBatch body: a value",
-                ELEMENT_ADVICE);
+                ELEMENT_ADVICE, MESSAGES_ELEMENT_ADVICE);
     }
 
-    private Object storable(Exchange exchange, Object body, String what, String advice) {
+    /**
+     * @param messagesAdvice what to do instead when the value is a body of messages ({@link BodiesOfMessages}), which
+     *                       is no one message: Camel's converters store an empty one as a message of no content and
+     *                       fail on any other with "argument type mismatch"
+     */
+    private Object storable(Exchange exchange, Object body, String what, String advice, String messagesAdvice) {
+        String kind = BodiesOfMessages.kind(body);
+        if (kind != null) {
+            throw new IllegalArgumentException(
+                    what + " of type " + body.getClass().getName() + " cannot be stored on queue " + queue + ": it is "
+                                               + kind + ", not one message; " + messagesAdvice + ". Nothing was stored");
+        }
         Object stored = storableValue(exchange, body, what, advice);
         if (stored instanceof String text) {
             requireUnicode(text, what + " of type " + body.getClass().getName());
