@@ -235,6 +235,21 @@ class ByIdOperationsTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void scheduleBatchOfAnEmptyListLeavesNoScheduledForOfAnEarlierScheduleOrDelivery() throws Exception {
+        ProducerTemplate producer = nodeConsuming("orders");
+
+        // the exchange of a delivery, or of an earlier schedule, carries the due time of that message
+        Exchange sent = producer.request("redis-delay:orders?delay=1h", e -> e.getMessage().setBody("first"));
+        sent.getMessage().setHeader(RedisDelayConstants.OPERATION, "scheduleBatch");
+        sent.getMessage().setBody(List.of());
+        producer.send("redis-delay:orders?delay=2h", sent);
+
+        assertThat(sent.getException()).isNull();
+        assertThat(sent.getMessage().getBody(List.class)).isEmpty();
+        assertThat(sent.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR)).as("no due time was stored").isNull();
+    }
+
+    @Test
     void scheduleBatchStoresANullElementAsAMessageWithNoBody() throws Exception {
         ProducerTemplate producer = nodeConsuming("orders");
 
