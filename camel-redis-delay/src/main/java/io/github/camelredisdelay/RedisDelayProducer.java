@@ -427,6 +427,9 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         message.setHeader(RedisDelayConstants.DUPLICATE, false);
         if (result != null) {
             setScheduledFor(message, result);
+        } else {
+            // an empty batch stored no due time: not the one of an earlier schedule or delivery of the exchange
+            message.removeHeader(RedisDelayConstants.SCHEDULED_FOR);
         }
     }
 
