@@ -15,13 +15,18 @@
  */
 package io.github.camelredisdelay;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
 import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
+import org.apache.camel.support.TypeConverterSupport;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -31,7 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A {@code schedule} stores one message. A body of messages (a collection, an array of objects, an iterator), which
  * {@code scheduleBatch} takes, is refused naming that operation: an empty list was stored as one message of no content,
- * and any other list failed with Camel's "argument type mismatch", which says nothing of what to do.
+ * and any other list failed with Camel's "argument type mismatch", which says nothing of what to do. One that a
+ * converter of the application's turns into bytes is one message, and stored as such.
  */
 @CamelSide
 class ScheduleOfACollectionBodyTest extends RedisDelayTestSupport {
@@ -71,5 +77,31 @@ class ScheduleOfACollectionBodyTest extends RedisDelayTestSupport {
         assertThat(result.getException()).as(what).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("Element at index 1").hasMessageContaining("queue orders")
                 .hasMessageNotContaining("argument type mismatch");
+    }
+
+    @Test
+    void aBodyOfMessagesThatAConverterOfTheApplicationTurnsIntoBytesIsStoredAsOneMessage() throws Exception {
+        CamelContext context = startContext();
+        context.getTypeConverterRegistry().addTypeConverter(byte[].class, OrderLines.class, new TypeConverterSupport() {
+            @Override
+            public <T> T convertTo(Class<T> type, Exchange exchange, Object value) {
+                return type.cast(String.join("\n", (OrderLines) value).getBytes(StandardCharsets.UTF_8));
+            }
+        });
+        ProducerTemplate producer = context.createProducerTemplate();
+
+        Exchange result = producer.send("redis-delay:orders?delay=1h",
+                e -> e.getMessage().setBody(new OrderLines(List.of("line-1", "line-2"))));
+
+        assertThat(result.getException()).isNull();
+        assertThat(redis().getMap(key("orders", "msg")).size()).as("messages stored").isOne();
+    }
+
+    /** An application's type that is a list and converts, by its own converter, into one message. */
+    static final class OrderLines extends ArrayList<String> {
+
+        OrderLines(List<String> lines) {
+            super(lines);
+        }
     }
 }
