@@ -20,8 +20,9 @@ import java.util.Iterator;
 
 /**
  * Tells a body of messages, as {@code scheduleBatch} takes it, from a body that is one message: a {@code Collection},
- * an array of objects or an {@code Iterator}. Other {@code Iterable}s (a {@code java.nio.file.Path}, say) and arrays of
- * primitives are left to Camel's converters.
+ * an array of objects or an {@code Iterator}. An empty one is refused; another is left to Camel's converters (an
+ * application's may turn it into bytes), and refused only when they cannot. Other {@code Iterable}s (a
+ * {@code java.nio.file.Path}, say) and arrays of primitives are not bodies of messages.
  */
 final class BodiesOfMessages {
 
@@ -42,5 +43,16 @@ final class BodiesOfMessages {
             return "an iterator of elements";
         }
         return null;
+    }
+
+    /** Whether a body of messages ({@link #kind} not {@code null}) holds none; an iterator is not advanced. */
+    static boolean isEmpty(Object value) {
+        if (value instanceof Collection<?> collection) {
+            return collection.isEmpty();
+        }
+        if (value instanceof Object[] array) {
+            return array.length == 0;
+        }
+        return !((Iterator<?>) value).hasNext();
     }
 }

@@ -116,16 +116,23 @@ final class MessageMapper {
     /**
      * @param messagesAdvice what to do instead when the value is a body of messages ({@link BodiesOfMessages}), which
      *                       is no one message: Camel's converters store an empty one as a message of no content and
-     *                       fail on any other with "argument type mismatch"
+     *                       fail on most others with "argument type mismatch"; one an application's converter turns
+     *                       into bytes is stored as that
      */
     private Object storable(Exchange exchange, Object body, String what, String advice, String messagesAdvice) {
         String kind = BodiesOfMessages.kind(body);
-        if (kind != null) {
-            throw new IllegalArgumentException(
-                    what + " of type " + body.getClass().getName() + " cannot be stored on queue " + queue + ": it is "
-                                               + kind + ", not one message; " + messagesAdvice + ". Nothing was stored");
+        if (kind != null && BodiesOfMessages.isEmpty(body)) {
+            throw notOneMessage(body, what, kind, messagesAdvice, null);
         }
-        Object stored = storableValue(exchange, body, what, advice);
+        Object stored;
+        try {
+            stored = storableValue(exchange, body, what, advice);
+        } catch (IllegalArgumentException e) {
+            if (kind == null) {
+                throw e;
+            }
+            throw notOneMessage(body, what, kind, messagesAdvice, e);
+        }
         if (stored instanceof String text) {
             requireUnicode(text, what + " of type " + body.getClass().getName());
             if (body instanceof Reader) {
@@ -134,6 +141,17 @@ final class MessageMapper {
             }
         }
         return stored;
+    }
+
+    private IllegalArgumentException notOneMessage(
+            Object body, String what, String kind, String messagesAdvice, Exception conversion) {
+        return new IllegalArgumentException(
+                what + " of type " + body.getClass().getName() + " cannot be stored on queue " + queue + ": it is " + kind
+                                            + ", not one message" + (conversion == null
+                                                    ? "" : ", and has no conversion to "
+                                                           + "byte[]")
+                                            + "; " + messagesAdvice + ". Nothing was stored",
+                conversion);
     }
 
     /**
