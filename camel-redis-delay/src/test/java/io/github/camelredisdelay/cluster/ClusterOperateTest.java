@@ -16,6 +16,7 @@
 package io.github.camelredisdelay.cluster;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.Set;
@@ -27,6 +28,7 @@ import io.github.camelredisdelay.RedisDelayComponent;
 import io.github.camelredisdelay.RedisDelayConstants;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
 import io.github.camelredisdelay.internal.ShardTags;
+import io.github.camelredisdelay.security.ComponentAcl;
 import io.github.camelredisdelay.test.CamelNodes;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
@@ -100,6 +102,40 @@ class ClusterOperateTest extends ClusterTestSupport {
 
             assertThat(result.getException()).hasMessageContaining(address)
                     .hasMessageContaining("Redis Cluster node").hasMessageContaining("clusterServersConfig");
+        }
+    }
+
+    /**
+     * The same, logged in as a user with the rules docs/security.md gives (for this key prefix), which include
+     * {@code INFO}: docs/cluster.md says only a user without {@code INFO} is not checked.
+     */
+    @Test
+    void aClusterNodeGivenAsASingleServerAddressIsRefusedToTheUserOfTheSecurityGuide() throws Exception {
+        RedisServerProcess master = masterOf("orders");
+        String user = "guide-" + keyPrefix.substring(keyPrefix.indexOf(':') + 1);
+        List<String> setUser = new ArrayList<>(List.of("ACL", "SETUSER", user, "reset", "on", ">secret"));
+        setUser.addAll(List.of(ComponentAcl.rulesFor(master.version()).replace("camel:delay", keyPrefix).split(" ")));
+        master.command(setUser.toArray(String[]::new));
+        try (CamelNodes own = new CamelNodes()) {
+            CamelContext node = own.create(options -> {
+                options.setAddress(master.uri());
+                options.setUsername(user);
+                options.setPassword("secret");
+                options.setKeyPrefix(keyPrefix);
+            }, new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("direct:orders").to("redis-delay:orders");
+                }
+            });
+            node.start();
+
+            Exchange result = node.createProducerTemplate().send("direct:orders", e -> e.getMessage().setBody("order"));
+
+            assertThat(result.getException()).hasMessageContaining(master.uri())
+                    .hasMessageContaining("Redis Cluster node").hasMessageContaining("clusterServersConfig");
+        } finally {
+            master.command("ACL", "DELUSER", user);
         }
     }
 

@@ -20,7 +20,7 @@ package io.github.camelredisdelay.security;
  * docs/security.md tells users to grant, and all that {@link AclTest} grants its user. Every command in them was seen
  * running (with {@code MONITOR}) while the tests exercised the component, at top level or inside its scripts.
  */
-final class ComponentAcl {
+public final class ComponentAcl {
 
     /** The rules for Redis 7, in {@code ACL SETUSER} syntax, to follow {@code reset on >password}. */
     static final String REDIS_7_RULES = "~camel:delay:* resetchannels &camel:delay:*"
@@ -68,7 +68,7 @@ final class ComponentAcl {
     }
 
     /** The rules for a server of the given {@code redis_version}. */
-    static String rulesFor(String redisVersion) {
+    public static String rulesFor(String redisVersion) {
         return takesRedis7Rules(redisVersion) ? REDIS_7_RULES : REDIS_7_RULES.replace(REDIS_7_ONLY, "");
     }
 
