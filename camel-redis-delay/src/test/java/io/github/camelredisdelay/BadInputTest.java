@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -199,6 +201,29 @@ class BadInputTest extends RedisDelayTestSupport {
         assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(RedisDelayConstants.MESSAGE_ID).hasMessageContaining("queue orders")
                 .hasMessageContaining("unpaired UTF-16 surrogate");
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+    }
+
+    static Stream<Arguments> idsThatAreNoOneValue() {
+        return Stream.of(
+                Arguments.of("a List of two", List.of("order-1", "order-2")),
+                Arguments.of("a List of one", List.of("order-1")),
+                Arguments.of("an array", new String[] { "order-1" }),
+                Arguments.of("a Map", Map.of("orderId", "order-1")));
+    }
+
+    /**
+     * A JSONPath over several matches, say, gives a list: its text ("[order-1, order-2]") would be the id, which no
+     * cancel or reschedule by the order's id then finds.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("idsThatAreNoOneValue")
+    void aMessageIdThatIsACollectionOrMapIsRejectedNamingItsTypeAndStoresNothing(String what, Object id) {
+        Exchange result = scheduleWithHeader(RedisDelayConstants.MESSAGE_ID, id);
+
+        assertThat(result.getException()).as(what).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(RedisDelayConstants.MESSAGE_ID).hasMessageContaining("queue orders")
+                .hasMessageContaining(id.getClass().getName()).hasMessageContaining("one id");
         assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
     }
 
