@@ -585,12 +585,24 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         return String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1);
     }
 
+    /**
+     * The message id the header gives; a collection, array, iterator or map is refused rather than taken by its text
+     * ("[order-1, order-2]", which no cancel by an order's id would find).
+     */
     private String messageId(Message message) {
-        String id = message.getHeader(RedisDelayConstants.MESSAGE_ID, String.class);
-        return id == null
-                ? null
-                : MessageIds.requireValid(id,
-                        "in header " + RedisDelayConstants.MESSAGE_ID + " for queue " + endpoint.getQueueName());
+        Object value = message.getHeader(RedisDelayConstants.MESSAGE_ID);
+        if (value == null) {
+            return null;
+        }
+        String where = "in header " + RedisDelayConstants.MESSAGE_ID + " for queue " + endpoint.getQueueName();
+        if (value instanceof Collection<?> || value instanceof Object[] || value instanceof Iterator<?>
+                || value instanceof Map<?, ?>) {
+            throw new IllegalArgumentException(
+                    "Invalid message id " + where + ": a value of type " + value.getClass().getName()
+                                               + " is not one id; set the header to one value (an element of the list, "
+                                               + "say), whose text is the id");
+        }
+        return MessageIds.requireValid(message.getHeader(RedisDelayConstants.MESSAGE_ID, String.class), where);
     }
 
     private String requiredMessageId(Message message, RedisDelayOperation operation) {
