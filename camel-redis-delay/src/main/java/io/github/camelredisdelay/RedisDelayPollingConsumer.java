@@ -180,7 +180,7 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
         boolean answered = false;
         List<ShardReads> reads = shardReads;
         int first = Math.floorMod(takes.getAndIncrement(), reads.size());
-        for (int i = 0; i < reads.size(); i++) {
+        for (int i = 0; i < reads.size();) {
             long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             if (elapsedMs >= roundMs) {
                 break;
@@ -191,12 +191,17 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
                 batch = shard.read(leftMs - elapsedMs, roundMs - elapsedMs);
             } catch (RuntimeException e) {
                 failure = failure == null ? e : failure;
+                i++;
                 continue;
             }
             answered |= batch != null;
             Exchange exchange = batch == null ? null : toExchange(shard.deliverer(), batch, taker);
             if (exchange != null) {
                 return exchange;
+            }
+            if (!noneTaken(batch)) {
+                // else the same shard once more: its delivery went to the dead-letter queue instead
+                i++;
             }
         }
         if (!answered && failure != null) {
@@ -250,7 +255,24 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
 
     private Exchange takeNow(Deliverer deliverer, Duration block, Exchange taker) {
         requireConsumable();
-        return toExchange(deliverer, deliverer.fetch(1, block), taker);
+        Duration wait = block;
+        while (true) {
+            List<Delivery> batch = deliverer.fetch(1, wait);
+            Exchange exchange = toExchange(deliverer, batch, taker);
+            if (exchange != null || !noneTaken(batch)) {
+                return exchange;
+            }
+            // its delivery went to the dead-letter queue instead: a message that is ready now goes to the caller
+            wait = null;
+        }
+    }
+
+    /**
+     * Whether a read brought deliveries, none of which goes to the caller while this consumer runs: each was settled
+     * instead (sent to the dead-letter queue as exhausted or unreadable, say), so asking again brings the next message.
+     */
+    private boolean noneTaken(List<Delivery> batch) {
+        return batch != null && !batch.isEmpty() && isRunAllowed();
     }
 
     private void requireConsumable() {
