@@ -18,17 +18,20 @@ package io.github.camelredisdelay;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.IntStream;
 
+import io.github.camelredisdelay.internal.ShardTags;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.redisson.client.codec.StringCodec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -187,5 +190,30 @@ class FailedScheduleTest extends RedisDelayTestSupport {
         producer.send("direct:schedule", e -> e.getMessage().setBody(List.of("order-1", "order-2")));
 
         assertThat(redis().getMap(key("orders", "msg")).size()).as("both batches stored").isEqualTo(4);
+    }
+
+    @Test
+    void aShardedBatchThatFailedAfterAShardStoredItsMessagesSaysWhichWereStored() throws Exception {
+        var producer = startContext().createProducerTemplate();
+        List<String> orders = IntStream.range(0, 6).mapToObj(i -> "order-" + i).toList();
+        Exchange failed = null;
+        Set<String> stored = Set.of();
+        // a shard's call goes when the batch's first id on it comes: on a fresh queue per try, until the shard that
+        // fails comes after the other (a try in two, about)
+        for (int i = 0; i < 30 && stored.isEmpty(); i++) {
+            String queue = "orders-" + i;
+            // the second shard's message hash is no hash: its call fails, storing nothing
+            redis().getBucket(key(ShardTags.of(queue, 2).get(1), "msg"), StringCodec.INSTANCE).set("not a hash");
+            failed = producer.send("redis-delay:" + queue + "?operation=scheduleBatch&delay=1h&shards=2",
+                    e -> e.getMessage().setBody(orders));
+            if (failed.getException() != null) {
+                stored = redis().<String, Object>getMap(key(queue, "msg"), StringCodec.INSTANCE).keySet();
+            }
+        }
+
+        assertThat(stored).as("a try whose healthy shard went first").isNotEmpty();
+        assertThat(failed.getException().getMessage())
+                .as("the failure says the batch was stored in part, and which")
+                .contains("stored " + stored.size() + " of 6 messages").contains(stored);
     }
 }
