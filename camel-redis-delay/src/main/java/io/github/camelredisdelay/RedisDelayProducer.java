@@ -413,8 +413,15 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         calls.addAll(filling.values());
         exchange.setProperty(unconfirmedIdsProperty, new Unconfirmed(exchange.getMessage().getBody(), ids));
         ScheduleResult result = null;
+        List<String> stored = new ArrayList<>();
         for (BatchCall call : calls) {
-            result = call.store();
+            try {
+                result = call.store();
+            } catch (RuntimeException e) {
+                // the calls before stored their messages, which will be delivered: say which
+                throw stored.isEmpty() ? e : new PartlyStoredBatchException(endpoint.getQueueName(), stored, ids.size(), e);
+            }
+            call.requests.forEach(request -> stored.add(request.id()));
         }
         exchange.removeProperty(unconfirmedIdsProperty);
         exchange.removeProperty(readBodyProperty);
