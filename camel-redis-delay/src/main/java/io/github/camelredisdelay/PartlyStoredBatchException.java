@@ -31,6 +31,11 @@ public class PartlyStoredBatchException extends IllegalStateException {
     private final List<String> storedIds;
     private final int batchSize;
 
+    /**
+     * @param storedIds the ids of the messages the calls before the failed one stored
+     * @param batchSize how many messages the batch had
+     * @param cause     what the failed call failed with
+     */
     public PartlyStoredBatchException(String queue, List<String> storedIds, int batchSize, Throwable cause) {
         super("scheduleBatch on queue " + queue + " stored " + storedIds.size() + " of " + batchSize
               + " messages, under ids " + named(storedIds) + ", before a call failed: " + cause
@@ -49,6 +54,7 @@ public class PartlyStoredBatchException extends IllegalStateException {
                 : ids.subList(0, NAMED_IDS) + " and " + (ids.size() - NAMED_IDS) + " more";
     }
 
+    /** The queue the batch was scheduled on. */
     public String getQueue() {
         return queue;
     }
