@@ -22,9 +22,11 @@ import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
 import io.github.camelredisdelay.RedisDelayComponent;
+import io.github.camelredisdelay.RedisDelayConfiguration;
 import io.github.camelredisdelay.RedisDelayConstants;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
 import io.github.camelredisdelay.internal.ShardTags;
@@ -86,23 +88,12 @@ class ClusterOperateTest extends ClusterTestSupport {
     @Test
     void aClusterNodeGivenAsASingleServerAddressIsRefusedNamingItAndTheClusterConfiguration() throws Exception {
         String address = masterOf("orders").uri();
-        try (CamelNodes own = new CamelNodes()) {
-            CamelContext node = own.create(options -> {
-                options.setAddress(address);
-                options.setKeyPrefix(keyPrefix);
-            }, new RouteBuilder() {
-                @Override
-                public void configure() {
-                    from("direct:orders").to("redis-delay:orders");
-                }
-            });
-            node.start();
 
-            Exchange result = node.createProducerTemplate().send("direct:orders", e -> e.getMessage().setBody("order"));
+        Exchange result = scheduleThroughASingleServerAddress(address, options -> {
+        });
 
-            assertThat(result.getException()).hasMessageContaining(address)
-                    .hasMessageContaining("Redis Cluster node").hasMessageContaining("clusterServersConfig");
-        }
+        assertThat(result.getException()).hasMessageContaining(address)
+                .hasMessageContaining("Redis Cluster node").hasMessageContaining("clusterServersConfig");
     }
 
     /**
@@ -116,12 +107,27 @@ class ClusterOperateTest extends ClusterTestSupport {
         List<String> setUser = new ArrayList<>(List.of("ACL", "SETUSER", user, "reset", "on", ">secret"));
         setUser.addAll(List.of(ComponentAcl.rulesFor(master.version()).replace("camel:delay", keyPrefix).split(" ")));
         master.command(setUser.toArray(String[]::new));
-        try (CamelNodes own = new CamelNodes()) {
-            CamelContext node = own.create(options -> {
-                options.setAddress(master.uri());
+        try {
+            Exchange result = scheduleThroughASingleServerAddress(master.uri(), options -> {
                 options.setUsername(user);
                 options.setPassword("secret");
+            });
+
+            assertThat(result.getException()).hasMessageContaining(master.uri())
+                    .hasMessageContaining("Redis Cluster node").hasMessageContaining("clusterServersConfig");
+        } finally {
+            master.command("ACL", "DELUSER", user);
+        }
+    }
+
+    /** Schedules one message through a node whose client is given {@code address} as a single server. */
+    private Exchange scheduleThroughASingleServerAddress(String address, Consumer<RedisDelayConfiguration> login)
+            throws Exception {
+        try (CamelNodes own = new CamelNodes()) {
+            CamelContext node = own.create(options -> {
+                options.setAddress(address);
                 options.setKeyPrefix(keyPrefix);
+                login.accept(options);
             }, new RouteBuilder() {
                 @Override
                 public void configure() {
@@ -129,13 +135,7 @@ class ClusterOperateTest extends ClusterTestSupport {
                 }
             });
             node.start();
-
-            Exchange result = node.createProducerTemplate().send("direct:orders", e -> e.getMessage().setBody("order"));
-
-            assertThat(result.getException()).hasMessageContaining(master.uri())
-                    .hasMessageContaining("Redis Cluster node").hasMessageContaining("clusterServersConfig");
-        } finally {
-            master.command("ACL", "DELUSER", user);
+            return node.createProducerTemplate().send("direct:orders", e -> e.getMessage().setBody("order"));
         }
     }
 
