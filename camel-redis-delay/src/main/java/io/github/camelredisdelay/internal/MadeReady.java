@@ -83,8 +83,7 @@ final class MadeReady {
     private static void putBack(QueueShard shard, List<ReadyEntry> entries, RuntimeException failure) {
         try {
             for (int from = 0; from < entries.size(); from += Redrive.PAGE) {
-                shard.inspection().returnToDueSet(entries.subList(from, Math.min(from + Redrive.PAGE, entries.size())),
-                        entry -> StoredRecord.dueAt(entry.record()));
+                shard.inspection().returnToDueSet(entries.subList(from, Math.min(from + Redrive.PAGE, entries.size())));
             }
         } catch (RuntimeException e) {
             failure.addSuppressed(e);

@@ -266,7 +266,7 @@ public final class Redrive {
         try (RedriveTurn turn = RedriveTurn.take(deadLetterQueue, token, target.name(), stopped)) {
             return madeReady.putBackOnFailure(() -> {
                 PageOutcome found = search(messageId, due, false, turn);
-                if (found.moved() == 0 && madeReady(messageId, turn)) {
+                if (found.moved() == 0 && makeOwnScheduledOfIdReady(messageId, turn)) {
                     found = search(messageId, due, true, turn);
                 }
                 reportOtherQueues(found.ofOtherQueues());
@@ -277,9 +277,10 @@ public final class Redrive {
 
     /**
      * Looks for a ready dead letter of this id ({@link #one}) and moves it; stops at the first that moves, unless dead
-     * letters were made ready for the search: the others then go back to the due set, as those that do not move.
+     * letters were made ready for the search ({@code afterMakingReady}): the others then go back to the due set, as
+     * those that do not move.
      */
-    private PageOutcome search(String messageId, DueTime due, boolean madeReady, RedriveTurn turn) {
+    private PageOutcome search(String messageId, DueTime due, boolean afterMakingReady, RedriveTurn turn) {
         long moved = 0;
         long ofOtherQueues = 0;
         for (QueueShard shard : deadLetterQueue.allFrom(messageId)) {
@@ -297,7 +298,7 @@ public final class Redrive {
                         id -> looking && (id.equals(messageId) || entry.messageId().equals(messageId)), due);
                 moved += outcome.moved();
                 ofOtherQueues += looking ? outcome.ofOtherQueues() : 0;
-                if (moved > 0 && !madeReady) {
+                if (moved > 0 && !afterMakingReady) {
                     return new PageOutcome(moved, ofOtherQueues, List.of());
                 }
             }
@@ -311,7 +312,7 @@ public final class Redrive {
      *
      * @return whether it made any ready
      */
-    private boolean madeReady(String messageId, RedriveTurn turn) {
+    private boolean makeOwnScheduledOfIdReady(String messageId, RedriveTurn turn) {
         boolean made = false;
         for (QueueShard shard : deadLetterQueue.all()) {
             turn.keep();
@@ -333,11 +334,6 @@ public final class Redrive {
         return made;
     }
 
-    /** The due time a dead letter's record holds: the one it was scheduled for, kept when a redrive made it ready. */
-    private static long recordDue(ReadyEntry entry) {
-        return StoredRecord.dueAt(entry.record());
-    }
-
     /**
      * What {@link #moveLeaving} did with a page of dead letters.
      *
@@ -356,7 +352,7 @@ public final class Redrive {
      */
     private PageOutcome move(QueueShard source, List<ReadyEntry> page, Predicate<String> wanted, DueTime due) {
         PageOutcome outcome = moveLeaving(source, page, wanted, due);
-        source.inspection().returnToDueSet(outcome.notMoved(), Redrive::recordDue);
+        source.inspection().returnToDueSet(outcome.notMoved());
         return outcome;
     }
 

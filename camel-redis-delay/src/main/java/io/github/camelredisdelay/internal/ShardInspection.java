@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.ToLongFunction;
 
 import io.github.camelredisdelay.internal.ScriptCalls.Durability;
 import org.redisson.api.RScript;
@@ -237,9 +236,10 @@ public final class ShardInspection {
 
     /**
      * Puts dead letters a redrive made ready before their due time and did not move back into the due set, each for the
-     * due time {@code dueAt} gives; see {@code redrive-return.lua}.
+     * due time its record holds (the one it was scheduled for, which making it ready kept); see
+     * {@code redrive-return.lua}.
      */
-    public void returnToDueSet(List<ReadyEntry> entries, ToLongFunction<ReadyEntry> dueAt) {
+    public void returnToDueSet(List<ReadyEntry> entries) {
         if (entries.isEmpty()) {
             return;
         }
@@ -248,7 +248,7 @@ public final class ShardInspection {
             args.add(bytes(entry.entryId()));
             args.add(bytes(entry.messageId()));
             args.add(StoredRecord.version(entry.record()));
-            args.add(bytes(dueAt.applyAsLong(entry)));
+            args.add(bytes(StoredRecord.dueAt(entry.record())));
         }
         scripts.callAndWait("Return of " + entries.size() + " dead letters to the due set", LuaScript.REDRIVE_RETURN,
                 Durability.REQUIRED, RScript.ReturnType.LONG, args.toArray());
