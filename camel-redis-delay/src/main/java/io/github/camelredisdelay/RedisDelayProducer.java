@@ -602,8 +602,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             return null;
         }
         String where = "in header " + RedisDelayConstants.MESSAGE_ID + " for queue " + endpoint.getQueueName();
-        if (value instanceof Collection<?> || value instanceof Object[] || value instanceof Iterator<?>
-                || value instanceof Map<?, ?>) {
+        if (BodiesOfMessages.kind(value) != null || value instanceof Map<?, ?>) {
             throw new IllegalArgumentException(
                     "Invalid message id " + where + ": a value of type " + value.getClass().getName()
                                                + " is not one id; set the header to one value (an element of the list, "
