@@ -88,10 +88,7 @@ class PollingConsumerStopTest extends RedisDelayTestSupport {
         node.getRouteController().startRoute("polled");
         await().atMost(Duration.ofSeconds(10)).until(() -> routed.size() == 1);
 
-        RedisServerProcess server = RedisServerExtension.process()
-                .orElseThrow(() -> new IllegalStateException("this test pauses the clients of its private redis-server"));
-        // shorter than the client's response timeout (3 s), so the read waits for Redis rather than failing
-        server.command("CLIENT", "PAUSE", "1500", "WRITE");
+        holdWrites();
         release.countDown();
         // the poll acknowledges the first message and reads the next in one call, which Redis holds
         await().atMost(Duration.ofSeconds(5)).until(PollingConsumerStopTest::aThreadIsReading);
@@ -134,12 +131,7 @@ class PollingConsumerStopTest extends RedisDelayTestSupport {
         node.createProducerTemplate().sendBody(uri, "m1");
         await().atMost(Duration.ofSeconds(10)).until(() -> redis().getStream(key("received", "ready")).size() == 1);
 
-        RedisServerProcess server = RedisServerExtension.process()
-                .orElseThrow(() -> new IllegalStateException("this test pauses the clients of its private redis-server"));
-        // shorter than the client's response timeout (3 s), so the read waits for Redis rather than failing
-        server.command("CLIENT", "PAUSE", "1500", "WRITE");
-        CompletableFuture<Exchange> receive = CompletableFuture.supplyAsync(() -> receiver.receiveNoWait(uri));
-        await().atMost(Duration.ofSeconds(5)).until(PollingConsumerStopTest::aThreadIsReading);
+        CompletableFuture<Exchange> receive = receiveWhileRedisHoldsWrites(receiver, uri);
         receiver.stop();
         await().atMost(Duration.ofSeconds(10)).until(receive::isDone);
 
@@ -172,11 +164,7 @@ class PollingConsumerStopTest extends RedisDelayTestSupport {
         node.createProducerTemplate().sendBody(uri, "m1");
         await().atMost(Duration.ofSeconds(10)).until(() -> redis().getStream(key("sharedStop", "ready")).size() == 1);
 
-        RedisServerProcess server = RedisServerExtension.process()
-                .orElseThrow(() -> new IllegalStateException("this test pauses the clients of its private redis-server"));
-        server.command("CLIENT", "PAUSE", "1500", "WRITE");
-        CompletableFuture<Exchange> receive = CompletableFuture.supplyAsync(() -> receiver.receiveNoWait(uri));
-        await().atMost(Duration.ofSeconds(5)).until(PollingConsumerStopTest::aThreadIsReading);
+        CompletableFuture<Exchange> receive = receiveWhileRedisHoldsWrites(receiver, uri);
         List<String> stopLog;
         try (LogLines services = LogLines.of("org.apache.camel.impl.engine.InternalServiceManager")) {
             node.stop();
@@ -204,6 +192,24 @@ class PollingConsumerStopTest extends RedisDelayTestSupport {
         } catch (ConditionTimeoutException e) {
             return members.get();
         }
+    }
+
+    /**
+     * Has Redis hold the clients' writes for 1.5 s: shorter than the client's response timeout (3 s), so a read waits
+     * for Redis rather than failing.
+     */
+    private static void holdWrites() {
+        RedisServerProcess server = RedisServerExtension.process()
+                .orElseThrow(() -> new IllegalStateException("this test pauses the clients of its private redis-server"));
+        server.command("CLIENT", "PAUSE", "1500", "WRITE");
+    }
+
+    /** A {@code receiveNoWait} whose read Redis holds ({@link #holdWrites}), once it is under way. */
+    private static CompletableFuture<Exchange> receiveWhileRedisHoldsWrites(ConsumerTemplate receiver, String uri) {
+        holdWrites();
+        CompletableFuture<Exchange> receive = CompletableFuture.supplyAsync(() -> receiver.receiveNoWait(uri));
+        await().atMost(Duration.ofSeconds(5)).until(PollingConsumerStopTest::aThreadIsReading);
+        return receive;
     }
 
     private static boolean aThreadIsReading() {
