@@ -26,6 +26,8 @@ import java.util.stream.IntStream;
 
 import io.github.camelredisdelay.internal.ShardTags;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
@@ -95,6 +97,37 @@ class FailedScheduleTest extends RedisDelayTestSupport {
         } finally {
             callers.shutdownNow();
         }
+    }
+
+    /**
+     * A retry within the exchange (a doCatch, a loop) keeps the headers, the generated id among them, which the failed
+     * try put there before its call: the copy stored under it is the exchange's own, not another message's.
+     */
+    @Test
+    void aScheduleRetriedInADoCatchAfterItWasStoredKeepsItsOwnCopyUnderItsGeneratedIdWithoutADuplicate()
+            throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        CamelContext context = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:schedule").doTry()
+                        // no replica answers: stored, then fails waiting for one
+                        .to("redis-delay:orders?delay=1h&syncReplicas=1&syncTimeout=50")
+                        .doCatch(NotReplicatedException.class)
+                        .to("redis-delay:orders?delay=1h&onDuplicate=fail").end();
+            }
+        });
+        context.getRegistry().bind("metricsRegistry", registry);
+        context.start();
+
+        Exchange result = context.createProducerTemplate().send("direct:schedule", e -> e.getMessage().setBody("order-1"));
+
+        assertThat(result.getException()).as("the exchange's own copy is no duplicate").isNull();
+        assertThat(result.getMessage().getHeader(RedisDelayConstants.DUPLICATE)).isEqualTo(false);
+        String id = result.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID, String.class);
+        assertThat(redis().getMap(key("orders", "msg")).keySet()).containsExactly(id);
+        assertThat(registry.get("camel.redis.delay.scheduled").tag("queue", "orders").counter().count())
+                .as("the one message stored, counted once").isEqualTo(1.0);
     }
 
     @ParameterizedTest
