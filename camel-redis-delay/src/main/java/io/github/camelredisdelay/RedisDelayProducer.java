@@ -212,6 +212,8 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             // a generated id whose schedule failed is used again: Camel's redelivery restores the message, headers and
             // all, but not the exchange's properties
             List<String> unconfirmed = unconfirmedIds(exchange);
+            // a retry within the exchange (a doCatch, a loop) keeps the header the failed try set: still the generated id
+            boolean ownGenerated = given != null && List.of(given).equals(unconfirmed);
             id = given != null ? given : unconfirmed != null ? unconfirmed.get(0) : MessageIds.next();
             due = dueTime(exchange);
             // the body Camel's redelivery restores: a stream already read, when it could be read only once
@@ -224,14 +226,14 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             // a generated id is drawn at random, so a message found under it is one this exchange stored: by a failed
             // try that Camel redelivers, or by this very call, which the client sent again when its reply was late
             // (its response timeout), Redis running both attempts. That copy stands
-            generated = given == null;
+            generated = given == null || ownGenerated;
             redelay = DeliveredMessage.isDeliveryOf(exchange, shard, id);
             onDuplicate = redelay ? OnDuplicate.replace
                     : generated ? OnDuplicate.keep : endpoint.getConfiguration().getOnDuplicate();
             // before the call: a schedule that fails after Redis stored it (too few replicas, a lost reply) is retried
             // under the same id, which stores no second copy
             message.setHeader(RedisDelayConstants.MESSAGE_ID, id);
-            if (given == null) {
+            if (generated) {
                 exchange.setProperty(unconfirmedIdsProperty, new Unconfirmed(body, List.of(id)));
             }
         }
