@@ -204,6 +204,24 @@ class BadInputTest extends RedisDelayTestSupport {
         assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
     }
 
+    /**
+     * Two unrelated exchanges whose id expression gave blanks would share one id: the second would be kept out as a
+     * duplicate of the first.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { "schedule", "cancel", "reschedule", "peek", "redrive" })
+    void aMessageIdOfOnlyWhitespaceIsRejectedAndStoresNothing(String operation) {
+        Exchange result = producer.send("redis-delay:orders?operation=" + operation, e -> {
+            e.getMessage().setBody("x");
+            e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, " \t ");
+        });
+
+        assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(RedisDelayConstants.MESSAGE_ID).hasMessageContaining("queue orders")
+                .hasMessageContaining("non-whitespace character");
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+    }
+
     static Stream<Arguments> idsThatAreNoOneValue() {
         return Stream.of(
                 Arguments.of("a List of two", List.of("order-1", "order-2")),
