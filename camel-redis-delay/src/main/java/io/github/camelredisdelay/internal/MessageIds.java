@@ -90,14 +90,20 @@ public final class MessageIds {
 
     /**
      * Refuses, naming {@code where} it was given ("in header ... for queue ..."), an {@code id} no message can have: of
-     * a length {@link #hasAllowedLength} refuses, or not valid Unicode (ids are stored as UTF-8, where an unpaired
-     * surrogate would become '?', making two ids one); returns it otherwise.
+     * a length {@link #hasAllowedLength} refuses, of whitespace only (an id expression that found nothing, which would
+     * make unrelated messages one), or not valid Unicode (ids are stored as UTF-8, where an unpaired surrogate would
+     * become '?', making two ids one); returns it otherwise.
      */
     public static String requireValid(String id, String where) {
         if (!hasAllowedLength(id)) {
             throw new IllegalArgumentException(
                     "Invalid message id of " + id.length() + " characters " + where + ": 1 to "
                                                + MAX_LENGTH + " characters are allowed");
+        }
+        if (id.isBlank()) {
+            throw new IllegalArgumentException(
+                    "Invalid message id of " + id.length() + " whitespace characters " + where
+                                               + ": an id must have a non-whitespace character");
         }
         int unpaired = UnicodeText.unpairedSurrogate(id);
         if (unpaired >= 0) {
