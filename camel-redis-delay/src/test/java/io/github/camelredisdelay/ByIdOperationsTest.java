@@ -71,6 +71,21 @@ class ByIdOperationsTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void cancelLeavesNoScheduledForOfAnEarlierScheduleOfTheExchange() throws Exception {
+        ProducerTemplate producer = nodeConsuming("orders");
+        // the exchange of a delivery, or of an earlier schedule, carries the due time of that message
+        Exchange sent = producer.request("redis-delay:orders?delay=1h", e -> e.getMessage().setBody("unpaid"));
+        sent.getMessage().setHeader(RedisDelayConstants.OPERATION, "cancel");
+
+        producer.send("redis-delay:orders", sent);
+
+        assertThat(sent.getException()).isNull();
+        assertThat(sent.getMessage().getBody()).isEqualTo(true);
+        assertThat(sent.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR))
+                .as("a cancelled message has no due time").isNull();
+    }
+
+    @Test
     void aValueTooShortToBeARecordIsNoMessageToAnyOperationOnItsId() throws Exception {
         ProducerTemplate producer = nodeConsuming("orders");
         // two bytes written behind the component's back, where a record's head alone takes 15
