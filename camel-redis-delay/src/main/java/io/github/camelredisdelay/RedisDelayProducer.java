@@ -485,6 +485,8 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             endpoint.statistics().events().cancelled();
         }
         message.setBody(cancelled);
+        // the due time of an earlier schedule or delivery of the exchange: no cancelled message has one
+        message.removeHeader(RedisDelayConstants.SCHEDULED_FOR);
     }
 
     private void reschedule(Exchange exchange) {
