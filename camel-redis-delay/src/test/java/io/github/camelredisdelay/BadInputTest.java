@@ -105,6 +105,15 @@ class BadInputTest extends RedisDelayTestSupport {
     }
 
     @ParameterizedTest
+    @CsvSource(delimiter = ';', value = { "15s,3m,;3", "15s,,3m;2", ",15s;1" })
+    void retryScheduleWithAnEmptyEntryIsRejectedNamingItsPosition(String schedule, int position) {
+        // "15s,3m," read as 15s,3m would hide a delay the operator meant to write (or a stray comma)
+        assertThatThrownBy(() -> node.getEndpoint("redis-delay:orders?retrySchedule=" + schedule))
+                .rootCause().hasMessageContaining("retrySchedule of queue orders '" + schedule + "'")
+                .hasMessageContaining("entry " + position + " is empty");
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = { ",", ",,," })
     void retryScheduleOfOnlySeparatorsIsRejectedAsEmpty(String schedule) {
         // a schedule with no delay would fail every settlement of a failed delivery, which then waits for its lease
