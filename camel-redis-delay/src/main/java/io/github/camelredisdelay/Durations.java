@@ -85,12 +85,26 @@ final class Durations {
     }
 
     /**
-     * Parses a comma-separated list of delays, such as a retry schedule.
+     * Parses a comma-separated list of delays, such as a retry schedule: empty when it holds no delay at all (only
+     * commas); otherwise an empty entry (a stray comma, at either end too) is refused rather than skipped.
+     *
+     * @param  what                     names the list in the error message, e.g. "retrySchedule of queue orders"
+     * @param  entryWhat                names an entry in the error message, e.g. "retrySchedule entry of queue orders"
+     * @throws IllegalArgumentException when an entry is empty or no delay of an accepted form
      */
-    static List<Long> parseList(String text, String what) {
+    static List<Long> parseList(String text, String what, String entryWhat) {
+        if (text.replace(",", "").isBlank()) {
+            return List.of();
+        }
+        String[] entries = text.split(",", -1);
         List<Long> delays = new ArrayList<>();
-        for (String part : text.split(",")) {
-            delays.add(parse(part, what));
+        for (int i = 0; i < entries.length; i++) {
+            if (entries[i].isBlank()) {
+                throw new IllegalArgumentException(
+                        "Invalid " + what + " '" + text + "': entry " + (i + 1) + " is empty (of " + entries.length
+                                                   + "); remove the stray comma or give the delay meant there, e.g. 1s,5s,30s");
+            }
+            delays.add(parse(entries[i], entryWhat));
         }
         return delays;
     }

@@ -591,7 +591,8 @@ public class RedisDelayConfiguration implements Cloneable {
         // "," has no entries: every settlement of a failed delivery would fail, leaving the message to its lease
         List<Long> retryDelays = retrySchedule == null || retrySchedule.isBlank()
                 ? List.of()
-                : Durations.parseList(retrySchedule, "retrySchedule entry of queue " + queue);
+                : Durations.parseList(retrySchedule, "retrySchedule of queue " + queue,
+                        "retrySchedule entry of queue " + queue);
         if (retryDelays.isEmpty()) {
             throw new IllegalArgumentException(
                     "The retrySchedule of queue " + queue + " is empty: give at least one delay, e.g. 1s,5s,30s");

@@ -65,6 +65,7 @@ class DurationsTest {
 
     @Test
     void listsAreSplitOnCommas() {
-        assertThat(Durations.parseList("1s, 5s,2m", "retrySchedule")).containsExactly(1000L, 5000L, 120000L);
+        assertThat(Durations.parseList("1s, 5s,2m", "retrySchedule", "retrySchedule entry")).containsExactly(1000L, 5000L,
+                120000L);
     }
 }
