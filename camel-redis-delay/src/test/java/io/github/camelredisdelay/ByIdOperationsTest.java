@@ -265,6 +265,29 @@ class ByIdOperationsTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void scheduleBatchLeavesNoMessageIdOfAnEarlierScheduleOrDeliveryForALaterCancelToFind() throws Exception {
+        ProducerTemplate producer = nodeConsuming("orders");
+        // the exchange of a delivery, or of an earlier schedule, carries the id of that message
+        Exchange sent = producer.request("redis-delay:orders?delay=1h", e -> {
+            e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "order-1");
+            e.getMessage().setBody("first");
+        });
+        sent.getMessage().setHeader(RedisDelayConstants.OPERATION, "scheduleBatch");
+        sent.getMessage().setBody(List.of("line-1", "line-2"));
+        producer.send("redis-delay:orders?delay=1h", sent);
+        assertThat(sent.getException()).isNull();
+        assertThat(sent.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID))
+                .as("the batch's ids are its body; none of them is in the header").isNull();
+
+        // a cancel the route sends next, meant for one of the batch's ids it did not set, must not cancel order-1
+        sent.getMessage().setHeader(RedisDelayConstants.OPERATION, "cancel");
+        producer.send("redis-delay:orders", sent);
+
+        assertThat(redis().getMap(key("orders", "msg")).keySet()).as("order-1 and the two lines").hasSize(3)
+                .contains("order-1");
+    }
+
+    @Test
     void scheduleBatchStoresANullElementAsAMessageWithNoBody() throws Exception {
         ProducerTemplate producer = nodeConsuming("orders");
 
