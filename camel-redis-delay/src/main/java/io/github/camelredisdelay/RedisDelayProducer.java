@@ -432,6 +432,9 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         endpoint.statistics().events().scheduled(ids.size());
         Message message = exchange.getMessage();
         message.setBody(ids);
+        // the id of a message delivered to the exchange or scheduled before, which no message of the batch has: a
+        // cancel or reschedule later in the route would act on that message
+        message.removeHeader(RedisDelayConstants.MESSAGE_ID);
         // generated ids are new: every message was stored
         message.setHeader(RedisDelayConstants.DUPLICATE, false);
         if (result != null) {
