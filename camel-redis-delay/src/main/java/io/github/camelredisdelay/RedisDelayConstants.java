@@ -40,12 +40,12 @@ public final class RedisDelayConstants {
     public static final String DUE_AT = "CamelRedisDelayDueAt";
 
     @Metadata(description = "The due time Redis stored, in epoch milliseconds of the Redis clock. Set after a schedule "
-                            + "and on every delivered exchange.",
+                            + "or reschedule and on every delivered exchange; a cancel removes it.",
               javaType = "long")
     public static final String SCHEDULED_FOR = "CamelRedisDelayScheduledFor";
 
     @Metadata(description = "Id of the message to schedule, cancel, reschedule, peek at or redrive; generated when absent "
-                            + "on schedule (scheduleBatch always generates its messages' ids). Always set on delivered "
+                            + "on schedule (scheduleBatch always generates its messages' ids and removes the header). Always set on delivered "
                             + "exchanges.",
               javaType = "String")
     public static final String MESSAGE_ID = "CamelRedisDelayMessageId";
