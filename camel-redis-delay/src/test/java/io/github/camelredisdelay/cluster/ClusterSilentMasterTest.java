@@ -22,6 +22,7 @@ import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -33,6 +34,7 @@ import io.github.camelredisdelay.internal.ShardTags;
 import io.github.camelredisdelay.test.HealthChecks;
 import io.github.camelredisdelay.test.ProcessSignals;
 import org.apache.camel.CamelContext;
+import org.apache.camel.ConsumerTemplate;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.health.HealthCheck;
@@ -251,8 +253,21 @@ class ClusterSilentMasterTest extends ClusterTestSupport {
 
     /** {@code receiveBody(uri, timeoutMs)} on another thread: what it returned or threw, and how long it took. */
     private static Received receive(CamelContext node, String uri, long timeoutMs) throws Exception {
+        return received(node, consumer -> consumer.receiveBody(uri, timeoutMs));
+    }
+
+    /** {@code receiveBodyNoWait(uri)} on another thread: what it returned or threw, and how long it took. */
+    private static Received receiveNoWait(CamelContext node, String uri) throws Exception {
+        return received(node, consumer -> consumer.receiveBodyNoWait(uri));
+    }
+
+    /**
+     * What {@code receiving} returned or threw, on another thread, with a new ConsumerTemplate (whose receiver asks
+     * shard 0 first), and how long it took.
+     */
+    private static Received received(CamelContext node, Function<ConsumerTemplate, Object> receiving) throws Exception {
         long asked = System.nanoTime();
-        Object body = CompletableFuture.supplyAsync(() -> node.createConsumerTemplate().receiveBody(uri, timeoutMs))
+        Object body = CompletableFuture.supplyAsync(() -> receiving.apply(node.createConsumerTemplate()))
                 .handle((done, failure) -> failure != null ? failure : done).get(60, TimeUnit.SECONDS);
         return new Received(body, Duration.ofNanos(System.nanoTime() - asked));
     }
@@ -298,6 +313,18 @@ class ClusterSilentMasterTest extends ClusterTestSupport {
         assertThat(received.body()).as("received in %s ms with shard 0's master silent", received.took().toMillis())
                 .isEqualTo(ready.body());
         assertThat(received.took()).isLessThan(Duration.ofSeconds(3));
+    }
+
+    @Test
+    void receiveNoWaitAsksTheOtherShardsWhenShard0sMasterIsSilent() throws Exception {
+        ReadyMessage ready = readyMessage("nowait", "", false);
+
+        ProcessSignals.pause(silent);
+        Received received = receiveNoWait(ready.node(), ready.uri());
+
+        assertThat(received.body()).as("received without waiting in %s ms with shard 0's master silent",
+                received.took().toMillis()).isEqualTo(ready.body());
+        assertThat(received.took()).isLessThan(Duration.ofSeconds(2));
     }
 
     @Test
