@@ -163,8 +163,10 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
      * any of its shards (a read blocking in Redis would wait on one shard only). The shards are asked and the notice
      * waited for within {@code leftMs}, or, for the first take of a receive ({@code block} {@code null}), within one
      * shard's answer wait when that is longer (a receive shorter than the link would otherwise give up on every read):
-     * the shards not asked by then are left to the next take. A failed read fails the receive only when no shard
-     * answered.
+     * the shards not asked by then are left to the next take, unless that first take's round is one answer wait (a
+     * {@code receiveNoWait}, a receive shorter than that): then they are asked all at once ({@link #takeOfAny}), so
+     * that a shard which does not answer holds it up at most twice an answer wait and hides no other shard's message. A
+     * failed read fails the receive only when no shard answered.
      */
     private Exchange take(Duration block, long leftMs, Exchange taker) {
         List<Deliverer> deliverers = shards.all();
@@ -176,13 +178,19 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
         requireConsumable();
         long start = System.nanoTime();
         long roundMs = block == null ? Math.max(leftMs, ShardAnswerWait.FLOOR_MS) : leftMs;
-        RuntimeException failure = null;
-        boolean answered = false;
+        Answers answers = new Answers();
         List<ShardReads> reads = shardReads;
         int first = Math.floorMod(takes.getAndIncrement(), reads.size());
         for (int i = 0; i < reads.size();) {
             long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             if (elapsedMs >= roundMs) {
+                if (block == null && leftMs < roundMs) {
+                    // a round of one answer wait, spent on a shard that did not answer: the others are asked too
+                    Exchange exchange = takeOfAny(reads, first + i, reads.size() - i, leftMs, taker, answers);
+                    if (exchange != null) {
+                        return exchange;
+                    }
+                }
                 break;
             }
             ShardReads shard = reads.get((first + i) % reads.size());
@@ -190,11 +198,11 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
             try {
                 batch = shard.read(leftMs - elapsedMs, roundMs - elapsedMs);
             } catch (RuntimeException e) {
-                failure = failure == null ? e : failure;
+                answers.failed(e);
                 i++;
                 continue;
             }
-            answered |= batch != null;
+            answers.answered |= batch != null;
             Exchange exchange = batch == null ? null : toExchange(shard.deliverer(), batch, taker);
             if (exchange != null) {
                 return exchange;
@@ -204,14 +212,61 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
                 i++;
             }
         }
-        if (!answered && failure != null) {
-            throw failure;
-        }
+        answers.throwWhenNoneAnswered();
         long roundLeftMs = roundMs - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         if (block != null && roundLeftMs > 0) {
             awaitNotice(signal, seen, block.toMillis() < roundLeftMs ? block : Duration.ofMillis(roundLeftMs));
         }
         return null;
+    }
+
+    /**
+     * The first message, in turn, of the {@code count} shards from {@code from} on, asked all at once, each answer
+     * waited for within the shard's answer wait since it was asked: what the others bring goes back to the queue
+     * ({@link ShardReads.Read#handBack}). So a receive shorter than an answer wait asks every shard once, although one
+     * did not answer in time.
+     */
+    private Exchange takeOfAny(
+            List<ShardReads> reads, int from, int count, long leftMs, Exchange taker,
+            Answers answers) {
+        List<ShardReads.Read> sent = IntStream.range(from, from + count)
+                .mapToObj(i -> reads.get(i % reads.size()).send()).toList();
+        Exchange exchange = null;
+        for (ShardReads.Read read : sent) {
+            if (read == null) {
+                continue;
+            }
+            if (exchange != null) {
+                read.handBack();
+                continue;
+            }
+            try {
+                List<Delivery> batch = read.await(leftMs, Long.MAX_VALUE);
+                answers.answered |= batch != null;
+                exchange = batch == null ? null : toExchange(read.deliverer(), batch, taker);
+            } catch (RuntimeException e) {
+                answers.failed(e);
+            }
+        }
+        return exchange;
+    }
+
+    /** Whether any shard of a take answered, and the first failure of a shard's read. */
+    private static final class Answers {
+
+        private boolean answered;
+        private RuntimeException failure;
+
+        void failed(RuntimeException e) {
+            failure = failure == null ? e : failure;
+        }
+
+        /** A failed read fails the take only when no shard answered. */
+        void throwWhenNoneAnswered() {
+            if (!answered && failure != null) {
+                throw failure;
+            }
+        }
     }
 
     /**

@@ -72,32 +72,81 @@ final class ShardReads {
      * @throws RuntimeException the read's failure, when it came in time (also logged)
      */
     List<Delivery> read(long leftMs, long mostMs) {
+        Read read = send();
+        return read == null ? null : read.await(leftMs, mostMs);
+    }
+
+    /**
+     * Sends a read of up to one message without waiting for its answer: {@code null} when the shard is not asked (a
+     * read left unanswered is under way, or it is backed off after a failure).
+     */
+    Read send() {
         if (unanswered.get() > 0 || System.nanoTime() - askAgainAt < 0) {
             return null;
         }
-        AtomicBoolean waitOver = new AtomicBoolean();
-        long sentAt = System.nanoTime();
-        CompletableFuture<List<Delivery>> read = CompletableFuture.supplyAsync(() -> deliverer.fetch(1, null), readers);
-        read.whenComplete((batch, failure) -> ended(batch, failure, waitOver, sentAt));
-        try {
-            return read.get(Math.min(answerWait.millis(leftMs), mostMs), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            return Futures.await(read);
-        } catch (TimeoutException e) {
-            return giveUp(read, waitOver);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return giveUp(read, waitOver);
-        }
+        return new Read();
     }
 
-    /** The receiver waits no more: {@code null}, unless the read ended meanwhile, before it could see that. */
-    private List<Delivery> giveUp(CompletableFuture<List<Delivery>> read, AtomicBoolean waitOver) {
-        if (waitOver.compareAndSet(false, true)) {
-            unanswered.incrementAndGet();
-            return null;
+    /** A read sent to the shard, whose answer its receiver waits for a moment only, or hands back unused. */
+    final class Read {
+
+        private final AtomicBoolean waitOver = new AtomicBoolean();
+        private final long sentAt = System.nanoTime();
+        private final CompletableFuture<List<Delivery>> reply
+                = CompletableFuture.supplyAsync(() -> deliverer.fetch(1, null), readers);
+
+        private Read() {
+            reply.whenComplete((batch, failure) -> ended(batch, failure, waitOver, sentAt));
         }
-        return Futures.await(read);
+
+        Deliverer deliverer() {
+            return deliverer;
+        }
+
+        /**
+         * The answer, waited for until the shard's answer wait for a receive with {@code leftMs} left has passed since
+         * the read was sent, and at most {@code mostMs}: as {@link #read}.
+         */
+        List<Delivery> await(long leftMs, long mostMs) {
+            long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sentAt);
+            try {
+                return reply.get(Math.max(0, Math.min(answerWait.millis(leftMs) - waitedMs, mostMs)),
+                        TimeUnit.MILLISECONDS);
+            } catch (ExecutionException e) {
+                return Futures.await(reply);
+            } catch (TimeoutException e) {
+                return giveUp();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return giveUp();
+            }
+        }
+
+        /**
+         * The receiver took another shard's message: what this read brings goes back to the queue
+         * ({@link Deliverer#handBack}), now or when it ends.
+         */
+        void handBack() {
+            List<Delivery> batch;
+            try {
+                batch = giveUp();
+            } catch (RuntimeException e) {
+                // the read failed: logged when it ended
+                return;
+            }
+            if (batch != null) {
+                deliverer.handBack(batch);
+            }
+        }
+
+        /** The receiver waits no more: {@code null}, unless the read ended meanwhile, before it could see that. */
+        private List<Delivery> giveUp() {
+            if (waitOver.compareAndSet(false, true)) {
+                unanswered.incrementAndGet();
+                return null;
+            }
+            return Futures.await(reply);
+        }
     }
 
     /**
