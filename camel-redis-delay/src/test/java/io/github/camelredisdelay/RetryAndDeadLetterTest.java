@@ -31,6 +31,7 @@ import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.CamelExecutionException;
+import org.apache.camel.ConsumerTemplate;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.ProducerTemplate;
@@ -39,6 +40,7 @@ import org.apache.camel.support.DefaultHeaderFilterStrategy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.redisson.api.RScript;
 import org.redisson.api.stream.StreamAddArgs;
 import org.redisson.client.codec.ByteArrayCodec;
 import org.redisson.client.codec.StringCodec;
@@ -405,6 +407,29 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
         assertThat(dead.getHeader(RedisDelayConstants.MESSAGE_ID)).isEqualTo("corrupt");
         assertThat(dead.getHeader(RedisDelayConstants.LAST_ERROR, String.class)).contains("unknown body kind 9");
         assertThat(dead.getBody(byte[].class)).startsWith(1, 9);
+    }
+
+    @Test
+    void aReceiveNoWaitBehindManyCorruptMessagesLeavesMostOfThemToLaterReceives() throws Exception {
+        ConsumerTemplate receiver = startContext().createConsumerTemplate();
+        // its consumer group is made: the entries below are new to it
+        assertThat(receiver.receiveNoWait("redis-delay:jobs")).isNull();
+        // ready messages whose envelope (format version 1) has a body kind 9 that no version writes, written behind the
+        // component's back: each read of one sends it to the dead-letter queue and finds nothing for the caller
+        int poison = 5000;
+        byte[] record = recordOf("\u0001\u0009payload".getBytes(StandardCharsets.UTF_8));
+        redis().getScript(ByteArrayCodec.INSTANCE).eval(RScript.Mode.READ_WRITE,
+                "for n = 1, tonumber(ARGV[1]) do local id = 'poison-' .. n; redis.call('HSET', KEYS[2], id, ARGV[2]); "
+                                                                                 + "redis.call('XADD', KEYS[1], '*', 'i', id, 'r', ARGV[2]) end return 1",
+                RScript.ReturnType.LONG, List.<Object>of(key("jobs", "ready"), key("jobs", "msg")),
+                String.valueOf(poison).getBytes(StandardCharsets.UTF_8), record);
+
+        long asked = System.nanoTime();
+        assertThat(receiver.receiveNoWait("redis-delay:jobs")).isNull();
+        long tookMs = (System.nanoTime() - asked) / 1_000_000;
+
+        assertThat(redis().getStream(key("jobs", "ready")).size())
+                .as("poison messages left to later receives by a receiveNoWait that took %d ms", tookMs).isPositive();
     }
 
     @ParameterizedTest
