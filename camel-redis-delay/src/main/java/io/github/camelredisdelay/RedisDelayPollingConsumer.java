@@ -169,22 +169,20 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
      * failed read fails the receive only when no shard answered.
      */
     private Exchange take(Duration block, long leftMs, Exchange taker) {
+        Round round = new Round(System.nanoTime(), block == null ? Math.max(leftMs, ShardAnswerWait.FLOOR_MS) : leftMs);
         List<Deliverer> deliverers = shards.all();
         if (deliverers.size() == 1) {
-            return take(deliverers.get(0), block, taker);
+            return take(deliverers.get(0), block, taker, round);
         }
         ReadySignal signal = ready;
         long seen = signal.generation();
         requireConsumable();
-        long start = System.nanoTime();
-        long roundMs = block == null ? Math.max(leftMs, ShardAnswerWait.FLOOR_MS) : leftMs;
         Answers answers = new Answers();
         List<ShardReads> reads = shardReads;
         int first = Math.floorMod(takes.getAndIncrement(), reads.size());
-        for (int i = 0; i < reads.size();) {
-            long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            if (elapsedMs >= roundMs) {
-                if (block == null && leftMs < roundMs) {
+        for (int i = 0; i < reads.size(); i++) {
+            if (round.over()) {
+                if (block == null && leftMs < round.ms()) {
                     // a round of one answer wait, spent on a shard that did not answer: the others are asked too
                     Exchange exchange = takeOfAny(reads, first + i, reads.size() - i, leftMs, taker, answers);
                     if (exchange != null) {
@@ -194,26 +192,18 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
                 break;
             }
             ShardReads shard = reads.get((first + i) % reads.size());
-            List<Delivery> batch;
             try {
-                batch = shard.read(leftMs - elapsedMs, roundMs - elapsedMs);
+                Exchange exchange = takeOf(shard.deliverer(), firstRead -> answers
+                        .noted(shard.read(leftMs - round.elapsedMs(), round.ms() - round.elapsedMs())), taker, round);
+                if (exchange != null) {
+                    return exchange;
+                }
             } catch (RuntimeException e) {
                 answers.failed(e);
-                i++;
-                continue;
-            }
-            answers.answered |= batch != null;
-            Exchange exchange = batch == null ? null : toExchange(shard.deliverer(), batch, taker);
-            if (exchange != null) {
-                return exchange;
-            }
-            if (!noneTaken(batch)) {
-                // else the same shard once more: its delivery went to the dead-letter queue instead
-                i++;
             }
         }
         answers.throwWhenNoneAnswered();
-        long roundLeftMs = roundMs - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        long roundLeftMs = round.ms() - round.elapsedMs();
         if (block != null && roundLeftMs > 0) {
             awaitNotice(signal, seen, block.toMillis() < roundLeftMs ? block : Duration.ofMillis(roundLeftMs));
         }
@@ -241,8 +231,7 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
                 continue;
             }
             try {
-                List<Delivery> batch = read.await(leftMs, Long.MAX_VALUE);
-                answers.answered |= batch != null;
+                List<Delivery> batch = answers.noted(read.await(leftMs, Long.MAX_VALUE));
                 exchange = batch == null ? null : toExchange(read.deliverer(), batch, taker);
             } catch (RuntimeException e) {
                 answers.failed(e);
@@ -256,6 +245,12 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
 
         private boolean answered;
         private RuntimeException failure;
+
+        /** Notes whether the shard answered ({@code batch} not {@code null}); returns {@code batch}. */
+        List<Delivery> noted(List<Delivery> batch) {
+            answered |= batch != null;
+            return batch;
+        }
 
         void failed(RuntimeException e) {
             failure = failure == null ? e : failure;
@@ -275,21 +270,21 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
      * waiting, and the caller then waits here, holding no connection, for the queue's next "ready" notice, at most
      * {@code block} (a notice may be lost: the caller asks again then), as an idle route consumer does.
      */
-    private Exchange take(Deliverer deliverer, Duration block, Exchange taker) {
+    private Exchange take(Deliverer deliverer, Duration block, Exchange taker, Round round) {
         if (block == null) {
-            return takeNow(deliverer, null, taker);
+            return takeNow(deliverer, null, taker, round);
         }
         Semaphore permits = endpoint.blockingReadPermits();
         if (permits.tryAcquire()) {
             try {
-                return takeNow(deliverer, block, taker);
+                return takeNow(deliverer, block, taker, round);
             } finally {
                 permits.release();
             }
         }
         ReadySignal signal = ready;
         long seen = signal.generation();
-        Exchange exchange = takeNow(deliverer, null, taker);
+        Exchange exchange = takeNow(deliverer, null, taker, round);
         if (exchange == null) {
             awaitNotice(signal, seen, block);
         }
@@ -308,17 +303,51 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
         }
     }
 
-    private Exchange takeNow(Deliverer deliverer, Duration block, Exchange taker) {
+    /** One message of a queue of one shard, whose first read waits in Redis at most {@code block}. */
+    private Exchange takeNow(Deliverer deliverer, Duration block, Exchange taker, Round round) {
         requireConsumable();
-        Duration wait = block;
+        return takeOf(deliverer, firstRead -> deliverer.fetch(1, firstRead ? block : null), taker, round);
+    }
+
+    /**
+     * The exchange of a shard's reads: while a read brought only deliveries settled instead of going to the caller
+     * (sent to the dead-letter queue as exhausted or unreadable), the shard is read again, so that a message ready
+     * behind them goes to the caller, but not after the take's {@code round} is over: a backlog of such messages holds
+     * a {@code receiveNoWait} up one round (250 ms) at most, and a receive no longer than its timeout (or that round);
+     * the next receives settle the rest.
+     *
+     * @return the exchange, or {@code null} when a read brought nothing or did not answer, or the round is over
+     */
+    private Exchange takeOf(Deliverer deliverer, ShardRead read, Exchange taker, Round round) {
+        boolean firstRead = true;
         while (true) {
-            List<Delivery> batch = deliverer.fetch(1, wait);
-            Exchange exchange = toExchange(deliverer, batch, taker);
-            if (exchange != null || !noneTaken(batch)) {
+            List<Delivery> batch = read.read(firstRead);
+            firstRead = false;
+            Exchange exchange = batch == null ? null : toExchange(deliverer, batch, taker);
+            if (exchange != null || !noneTaken(batch) || round.over()) {
                 return exchange;
             }
-            // its delivery went to the dead-letter queue instead: a message that is ready now goes to the caller
-            wait = null;
+        }
+    }
+
+    /** One read of a shard, {@code null} when it did not answer; the first of a take may wait in Redis. */
+    @FunctionalInterface
+    private interface ShardRead {
+        List<Delivery> read(boolean firstRead);
+    }
+
+    /**
+     * The time of a take, {@code ms} from {@code startNanos} (up to {@link Long#MAX_VALUE}: counted in ms, as
+     * nanoseconds would overflow).
+     */
+    private record Round(long startNanos, long ms) {
+
+        long elapsedMs() {
+            return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+        }
+
+        boolean over() {
+            return elapsedMs() >= ms;
         }
     }
 
