@@ -113,14 +113,21 @@ class RetryAndDeadLetterTest extends RedisDelayTestSupport {
 
     /**
      * An error handler that handles the route's exception and marks the exchange rollback-only, to have the queue retry
-     * it without Camel logging the failure: the redelivery and the dead letter name the exception it handled.
+     * it without Camel logging the failure: the redelivery and the dead letter name the exception it handled. Without a
+     * transaction, rollback-only-last (which would roll back the innermost transaction only) fails the delivery alike.
      */
-    @Test
-    void exchangeAnErrorHandlerMarkedRollbackOnlyIsDeadLetteredWithTheErrorItHandled() throws Exception {
+    @ParameterizedTest
+    @ValueSource(booleans = { false, true })
+    void exchangeAnErrorHandlerMarkedRollbackOnlyIsDeadLetteredWithTheErrorItHandled(boolean onlyLast) throws Exception {
         var producer = startContext(new RouteBuilder() {
             @Override
             public void configure() {
-                onException(IllegalStateException.class).handled(true).markRollbackOnly();
+                var handled = onException(IllegalStateException.class).handled(true);
+                if (onlyLast) {
+                    handled.markRollbackOnlyLast();
+                } else {
+                    handled.markRollbackOnly();
+                }
                 from("redis-delay:jobs?retrySchedule=50&maxDeliveries=2").process(e -> {
                     attempts.add(e.getMessage().copy());
                     throw new IllegalStateException("payment gateway down");
