@@ -316,12 +316,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
     private record Unconfirmed(Object body, List<String> ids) {
     }
 
-    /**
-     * The messages of a batch's body. Text and bytes are one message each: Camel's iteration would make a message of
-     * every comma-separated piece of a text (a JSON document, say) or of every byte. A body that may be read only once
-     * (an {@code Iterator}, an {@code Iterable} other than a collection) is read into a list kept with the exchange
-     * until the batch is stored: Camel's redelivery gives a try that failed the same body back, already read.
-     */
+    /** The refusal of a batch whose body is no body of messages, with {@code advice} on what to send instead. */
     private IllegalArgumentException notABodyOfMessages(Object body, String advice) {
         return new IllegalArgumentException(
                 "scheduleBatch on queue " + endpoint.getQueueName() + " takes a body of messages (a Collection, an "
@@ -332,6 +327,12 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
                                             + advice + ". Nothing was stored");
     }
 
+    /**
+     * The messages of a batch's body. Text and bytes are one message each: Camel's iteration would make a message of
+     * every comma-separated piece of a text (a JSON document, say) or of every byte. A body that may be read only once
+     * (an {@code Iterator}, an {@code Iterable} other than a collection) is read into a list kept with the exchange
+     * until the batch is stored: Camel's redelivery gives a try that failed the same body back, already read.
+     */
     private Iterable<?> batchElements(Exchange exchange) {
         Object body = exchange.getMessage().getBody();
         if (body == null) {
