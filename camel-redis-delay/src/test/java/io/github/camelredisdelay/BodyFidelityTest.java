@@ -15,11 +15,13 @@
  */
 package io.github.camelredisdelay;
 
+import java.io.StringReader;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
 import org.apache.camel.spi.BrowsableEndpoint;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -69,5 +71,20 @@ class BodyFidelityTest extends RedisDelayTestSupport {
         node.createProducerTemplate().sendBody("redis-delay:orders?delay=1h", buffer);
 
         assertThat(new String((byte[]) storedBody(), StandardCharsets.US_ASCII)).isEqualTo("hello");
+    }
+
+    /**
+     * A Reader body on an exchange naming another charset ({@code CamelCharsetName}, as a file or HTTP route sets it):
+     * its text is stored as UTF-8, as every text is, not in that charset, which the delivered exchange no longer names
+     * and so reads back wrong ("caf\uFFFD").
+     */
+    @Test
+    void aReaderBodyIsStoredAsUtf8WhateverCharsetTheExchangeNames() {
+        node.createProducerTemplate().send("redis-delay:orders?delay=1h", e -> {
+            e.setProperty(Exchange.CHARSET_NAME, "ISO-8859-1");
+            e.getMessage().setBody(new StringReader("café"));
+        });
+
+        assertThat(new String((byte[]) storedBody(), StandardCharsets.UTF_8)).isEqualTo("café");
     }
 }
