@@ -17,6 +17,7 @@ package io.github.camelredisdelay;
 
 import java.io.Reader;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -136,8 +137,9 @@ final class MessageMapper {
         if (stored instanceof String text) {
             requireUnicode(text, what + " of type " + body.getClass().getName());
             if (body instanceof Reader) {
-                // read as text to be checked, stored as its bytes, as a Reader body is
-                return exchange.getContext().getTypeConverter().convertTo(byte[].class, exchange, text);
+                // read as text to be checked, stored as its UTF-8 bytes: not in the exchange's CamelCharsetName, which
+                // the delivered exchange does not name
+                return text.getBytes(StandardCharsets.UTF_8);
             }
         }
         return stored;

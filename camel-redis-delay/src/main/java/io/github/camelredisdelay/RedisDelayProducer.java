@@ -18,7 +18,7 @@ package io.github.camelredisdelay;
 import java.io.InputStream;
 import java.io.Reader;
 import java.math.BigInteger;
-import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -48,7 +48,6 @@ import org.apache.camel.StreamCache;
 import org.apache.camel.converter.stream.InputStreamCache;
 import org.apache.camel.converter.stream.ReaderCache;
 import org.apache.camel.support.DefaultAsyncProducer;
-import org.apache.camel.support.ExchangeHelper;
 import org.apache.camel.support.ObjectHelper;
 
 /**
@@ -264,7 +263,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         byte[] bytes = readOnce(exchange, body, RedisDelayOperation.schedule, readBodyProperty,
                 () -> (byte[]) endpoint.messageMapper().storableBody(exchange, body));
         exchange.getMessage().setBody(body instanceof Reader
-                ? new ReaderCache(new String(bytes, Charset.forName(ExchangeHelper.getCharsetName(exchange))))
+                ? new ReaderCache(new String(bytes, StandardCharsets.UTF_8))
                 : new InputStreamCache(bytes));
         return bytes;
     }

@@ -18,6 +18,7 @@ package io.github.camelredisdelay;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -82,6 +83,25 @@ class StreamBodyTest extends RedisDelayTestSupport {
                 new ByteArrayInputStream("order-1".getBytes(StandardCharsets.UTF_8)));
 
         assertThat(afterTheProducer).containsExactly("order-1");
+    }
+
+    /** A Reader on an exchange naming another charset: the steps after the producer read its text as it was. */
+    @Test
+    void theStepsAfterTheProducerReadAReaderBodysTextWhateverCharsetTheExchangeNames() throws Exception {
+        CamelContext node = withoutStreamCaching(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:schedule").to("redis-delay:orders?delay=1h")
+                        .process(e -> afterTheProducer.add(e.getMessage().getBody(String.class)));
+            }
+        });
+
+        node.createProducerTemplate().send("direct:schedule", e -> {
+            e.setProperty(Exchange.CHARSET_NAME, "ISO-8859-1");
+            e.getMessage().setBody(new StringReader("café"));
+        });
+
+        assertThat(afterTheProducer).containsExactly("café");
     }
 
     @Test
