@@ -83,6 +83,14 @@ public final class OldRedissonNode implements AutoCloseable {
     }
 
     /**
+     * Gives the RDelayedQueue's keys a time to live ({@code RDelayedQueue.expire}), as an application does that keeps
+     * them from outliving it by calling it after each offer.
+     */
+    public void expire(Duration timeToLive) {
+        delayed.expire(timeToLive);
+    }
+
+    /**
      * Offers {@code count} values {@code valueOf(i)}, the i-th due {@code delayMs + i} ms from its offer, pipelined: at
      * most {@code inFlight} offers wait for their reply. Fast enough for a million; the values are not recorded in
      * {@link #offered()}.
