@@ -48,7 +48,8 @@
   ARGV[7] the name of the queue the calling task migrates into
   ARGV[8] ms KEYS[9] is kept after a claim
 
-  The timeout set is taken over whole: renamed to KEYS[4] in O(1) when that is empty, else moved member by member
+  The timeout set is taken over whole: renamed to KEYS[4] in O(1) when that is empty (without the time to live the
+  application may have given it), else moved member by member
   once it holds at most a batch, within the batch bytes (larger, it waits for KEYS[4] to empty); the order list, which
   holds the same members, is unlinked (freed off the main thread). Values of the destination list get a member
   "migrated:<name>:<n>" packed like Redisson's and the current time as due time. Nothing is removed from KEYS[4]:
@@ -168,6 +169,9 @@ local waiting = rcall('ZCARD', timeoutKey)
 if waiting > 0 then
   if rcall('EXISTS', pendingKey) == 0 then
     rcall('RENAME', timeoutKey, pendingKey)
+    -- RENAME carries a time to live the application gave Redisson's keys (RDelayedQueue.expire): the pending set,
+    -- which values of the destination list and later offers join, must not expire before it is migrated
+    rcall('PERSIST', pendingKey)
     rcall('UNLINK', orderKey)
   elseif waiting <= batch and #rcall('ZRANGE', timeoutKey, 0, 0)[1] * waiting <= batchBytes then
     -- its first member says whether the set may fit the batch bytes: one that will not is not read again each step

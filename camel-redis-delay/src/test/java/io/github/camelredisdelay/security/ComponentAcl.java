@@ -52,7 +52,7 @@ public final class ComponentAcl {
     }
 
     /** The commands of {@link #migrationRulesFor}, each of them necessary. */
-    static final String MIGRATION_COMMANDS = "+get +set +llen +lpop +rename +del +incr +smembers +sadd +srem";
+    static final String MIGRATION_COMMANDS = "+get +set +llen +lpop +rename +persist +del +incr +smembers +sadd +srem";
 
     /**
      * What the guide adds for {@code syncReplicas}: Redisson follows the writes with {@code WAIT}, outside any script.
