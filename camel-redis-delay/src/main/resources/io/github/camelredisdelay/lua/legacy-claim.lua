@@ -49,9 +49,9 @@
   ARGV[8] ms KEYS[9] is kept after a claim
 
   The timeout set is taken over whole: renamed to KEYS[4] in O(1) when that is empty (without the time to live the
-  application may have given it), else moved member by member
-  once it holds at most a batch, within the batch bytes (larger, it waits for KEYS[4] to empty); the order list, which
-  holds the same members, is unlinked (freed off the main thread). Values of the destination list get a member
+  application may have given it), else moved member by member once it holds at most a batch, within the batch bytes
+  (larger, it waits for KEYS[4] to empty); the order list, which holds the same members, is unlinked (freed off the
+  main thread). Values of the destination list get a member
   "migrated:<name>:<n>" packed like Redisson's and the current time as due time. Nothing is removed from KEYS[4]:
   legacy-remove.lua does that once the batch is written to the new queue.
 
