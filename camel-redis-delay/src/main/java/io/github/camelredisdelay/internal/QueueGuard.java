@@ -152,7 +152,8 @@ public final class QueueGuard {
             }
             Throwable cause = error instanceof CompletionException ? error.getCause() : error;
             if (cause instanceof RedisException redis) {
-                throw new CompletionException(redis);
+                // the check's failure, which every caller waiting for it shares
+                throw new CompletionException(OwnFailure.of(redis));
             }
             throw new CompletionException(
                     new IllegalStateException(

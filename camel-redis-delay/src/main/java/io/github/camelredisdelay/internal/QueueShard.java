@@ -108,10 +108,11 @@ public final class QueueShard {
      * @throws DuplicateMessageException when {@code onDuplicate} is {@code fail} and the id exists
      */
     public ScheduleResult schedule(String id, byte[] envelope, DueTime due, OnDuplicate onDuplicate) {
+        ScheduleResult result;
         try {
-            return schedules.submit(new ScheduleRequest(id, envelope, due, onDuplicate)).orThrow(name(), id, due);
-        } catch (NotReplicatedException e) {
-            throw ownShortfall(e, id);
+            result = schedules.submit(new ScheduleRequest(id, envelope, due, onDuplicate));
+        } catch (RuntimeException e) {
+            throw (RuntimeException) ownFailure(e, id);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RedisException(
@@ -119,6 +120,7 @@ public final class QueueShard {
                                      + "; it is stored if its script call had already been sent",
                     e);
         }
+        return result.orThrow(name(), id, due);
     }
 
     /**
@@ -130,10 +132,16 @@ public final class QueueShard {
             if (failure == null) {
                 return result.orThrow(name(), id, due);
             }
-            Throwable cause = Futures.unwrap(failure);
-            throw new CompletionException(
-                    cause instanceof NotReplicatedException shortfall ? ownShortfall(shortfall, id) : cause);
+            throw new CompletionException(ownFailure(Futures.unwrap(failure), id));
         });
+    }
+
+    /**
+     * The failure of a call that carried the schedule of message {@code id}, maybe among others, as that schedule's own
+     * ({@link OwnFailure}): the other schedules' exchanges must not see what this one's error handling adds to it.
+     */
+    private Throwable ownFailure(Throwable failure, String id) {
+        return failure instanceof NotReplicatedException shortfall ? ownShortfall(shortfall, id) : OwnFailure.of(failure);
     }
 
     /**

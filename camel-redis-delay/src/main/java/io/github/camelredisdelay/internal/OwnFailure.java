@@ -1,0 +1,53 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.internal;
+
+/**
+ * A failure that several callers share (one script call that carried the schedules of several exchanges, one check of
+ * the queue that several waited for), made one caller's own: an exception of the same type, message and stack trace,
+ * caused by the shared one. Camel's error handler changes the exception it handles (it adds the exception the exchange
+ * caught before as a suppressed one), and on a shared exception that would show on every other exchange's failure too.
+ * An exception whose type has no public constructor taking a message (and a cause) stays shared.
+ */
+final class OwnFailure {
+
+    private OwnFailure() {
+    }
+
+    /** A copy of {@code shared} of the same type, caused by it; {@code shared} itself when none can be made. */
+    static Throwable of(Throwable shared) {
+        if (!(shared instanceof Exception)) {
+            return shared;
+        }
+        Throwable own;
+        try {
+            own = copy(shared);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return shared;
+        }
+        own.setStackTrace(shared.getStackTrace());
+        return own;
+    }
+
+    private static Throwable copy(Throwable shared) throws ReflectiveOperationException {
+        Class<? extends Throwable> type = shared.getClass();
+        try {
+            return type.getConstructor(String.class, Throwable.class).newInstance(shared.getMessage(), shared);
+        } catch (NoSuchMethodException e) {
+            return type.getConstructor(String.class).newInstance(shared.getMessage()).initCause(shared);
+        }
+    }
+}
