@@ -22,10 +22,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
@@ -233,7 +235,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             // under the same id, which stores no second copy
             message.setHeader(RedisDelayConstants.MESSAGE_ID, id);
             if (generated) {
-                exchange.setProperty(unconfirmedIdsProperty, new Unconfirmed(body, List.of(id)));
+                exchange.setProperty(unconfirmedIdsProperty, new Unconfirmed(body, List.of(id), Set.of()));
             }
         }
 
@@ -307,12 +309,21 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
      * draws its own.
      */
     private List<String> unconfirmedIds(Exchange exchange) {
-        Unconfirmed unconfirmed = exchange.getProperty(unconfirmedIdsProperty, Unconfirmed.class);
-        return unconfirmed != null && unconfirmed.body() == exchange.getMessage().getBody() ? unconfirmed.ids() : null;
+        Unconfirmed unconfirmed = unconfirmed(exchange);
+        return unconfirmed != null ? unconfirmed.ids() : null;
     }
 
-    /** Generated ids of a schedule or batch whose call failed, and the body they were drawn for. */
-    private record Unconfirmed(Object body, List<String> ids) {
+    /** The {@link Unconfirmed} ids of the exchange, if its body is still the one they were drawn for. */
+    private Unconfirmed unconfirmed(Exchange exchange) {
+        Unconfirmed unconfirmed = exchange.getProperty(unconfirmedIdsProperty, Unconfirmed.class);
+        return unconfirmed != null && unconfirmed.body() == exchange.getMessage().getBody() ? unconfirmed : null;
+    }
+
+    /**
+     * Generated ids of a schedule or batch whose call failed, the body they were drawn for, and those of them a batch
+     * that failed part way already counted as scheduled (they are stored).
+     */
+    private record Unconfirmed(Object body, List<String> ids, Set<String> counted) {
     }
 
     /** The refusal of a batch whose body is no body of messages, with {@code advice} on what to send instead. */
@@ -390,7 +401,9 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         // the ids of a try that failed are used again, element by element (Camel's redelivery restores the body, but
         // not the exchange's properties): a call that failed after Redis stored its messages stores no second copy.
         // The ids are generated, so one already stored is that copy, which stands
-        List<String> unconfirmed = unconfirmedIds(exchange);
+        Unconfirmed earlier = unconfirmed(exchange);
+        List<String> unconfirmed = earlier != null ? earlier.ids() : null;
+        Set<String> counted = earlier != null ? earlier.counted() : Set.of();
         // every element is converted before any is stored: one that cannot be fails the exchange with nothing stored
         List<BatchCall> calls = new ArrayList<>();
         Map<QueueShard, BatchCall> filling = new LinkedHashMap<>();
@@ -413,23 +426,33 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             ids.add(id);
         }
         calls.addAll(filling.values());
-        exchange.setProperty(unconfirmedIdsProperty, new Unconfirmed(exchange.getMessage().getBody(), ids));
+        Object body = exchange.getMessage().getBody();
+        exchange.setProperty(unconfirmedIdsProperty, new Unconfirmed(body, ids, counted));
         ScheduleResult result = null;
         List<String> stored = new ArrayList<>();
         for (BatchCall call : calls) {
             try {
                 result = call.store();
             } catch (RuntimeException e) {
-                // the calls before stored their messages, which will be delivered: say which
-                throw stored.isEmpty() ? e : new PartlyStoredBatchException(endpoint.getQueueName(), stored, ids.size(), e);
+                if (stored.isEmpty()) {
+                    throw e;
+                }
+                // the calls before stored their messages, which will be delivered: counted now, once (a redelivery
+                // that stores the rest counts only those), and named
+                Set<String> nowCounted = new HashSet<>(counted);
+                nowCounted.addAll(stored);
+                endpoint.statistics().events().scheduled(nowCounted.size() - counted.size());
+                exchange.setProperty(unconfirmedIdsProperty, new Unconfirmed(body, ids, Set.copyOf(nowCounted)));
+                throw new PartlyStoredBatchException(endpoint.getQueueName(), stored, ids.size(), e);
             }
             call.requests.forEach(request -> stored.add(request.id()));
         }
         exchange.removeProperty(unconfirmedIdsProperty);
         exchange.removeProperty(readBodyProperty);
         exchange.removeProperty(readElementsProperty);
-        // once, when every call succeeded: a redelivered batch stores what a failed try did not
-        endpoint.statistics().events().scheduled(ids.size());
+        // once, when every call succeeded: a redelivered batch stores what a failed try did not; what a try that failed
+        // part way stored was counted then
+        endpoint.statistics().events().scheduled((int) ids.stream().filter(id -> !counted.contains(id)).count());
         Message message = exchange.getMessage();
         message.setBody(ids);
         // the id of a message delivered to the exchange or scheduled before, which no message of the batch has: a
