@@ -17,11 +17,14 @@ package io.github.camelredisdelay;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 
 import io.github.camelredisdelay.internal.ConsumerNames;
 import io.github.camelredisdelay.internal.QueueKeys;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RStream;
 import org.redisson.api.stream.StreamCreateGroupArgs;
@@ -39,6 +42,14 @@ import static org.awaitility.Awaitility.await;
 class DeadConsumerOverdueTest extends RedisDelayTestSupport {
 
     private static final long VISIBILITY_MS = 500;
+
+    private final CountDownLatch fetched = new CountDownLatch(1);
+    private final CountDownLatch release = new CountDownLatch(1);
+
+    @AfterEach
+    void releaseConsumer() {
+        release.countDown();
+    }
 
     @Test
     void aMessageLeftByAKilledConsumerIsOverdueOnceItsLeaseExpired() throws Exception {
@@ -61,5 +72,28 @@ class DeadConsumerOverdueTest extends RedisDelayTestSupport {
         assertThat(stats).containsEntry("inFlight", 1L).containsEntry("ready", 0L);
         assertThat((Long) stats.get("oldestOverdueMs")).as("oldest overdue of a message whose consumer died")
                 .isGreaterThanOrEqualTo(3 * VISIBILITY_MS);
+    }
+
+    @Test
+    void aMessageALiveConsumerWorksOnLongerThanItsVisibilityTimeoutIsNotOverdue() throws Exception {
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:jobs?visibilityTimeout=" + VISIBILITY_MS).process(e -> {
+                    fetched.countDown();
+                    release.await();
+                });
+            }
+        }).createProducerTemplate();
+        producer.sendBodyAndHeader("redis-delay:jobs", "job", RedisDelayConstants.MESSAGE_ID, "job");
+        await().atMost(Duration.ofSeconds(5)).until(() -> fetched.getCount() == 0);
+        long fetchedAt = System.nanoTime();
+        // the consumer keeps its lease alive for four visibility timeouts
+        await().atMost(Duration.ofSeconds(5)).until(() -> System.nanoTime() - fetchedAt >= 4 * VISIBILITY_MS * 1_000_000);
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> stats = producer.requestBody("redis-delay:jobs?operation=stats", null, Map.class);
+
+        assertThat(stats).containsEntry("inFlight", 1L).containsEntry("ready", 0L).containsEntry("oldestOverdueMs", 0L);
     }
 }

@@ -21,7 +21,8 @@ package io.github.camelredisdelay.internal;
  * @param scheduled       waiting for their due time, including failed ones waiting for a retry
  * @param ready           due and not yet fetched by a consumer
  * @param inFlight        fetched and not yet acknowledged
- * @param oldestOverdueMs ms since the due time of the oldest due message not yet fetched, 0 if none
+ * @param oldestOverdueMs ms since the due time of the oldest due message no consumer works on (not yet fetched, handed
+ *                        back unrouted, or held by a consumer that died or hangs, its lease expired), 0 if none
  * @param redisNow        Redis' time when counted, epoch ms
  */
 public record QueueCounts(long scheduled, long ready, long inFlight, long oldestOverdueMs, long redisNow) {

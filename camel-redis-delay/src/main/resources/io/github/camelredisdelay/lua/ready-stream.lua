@@ -150,6 +150,22 @@ local function handedBackEntries()
   return count, rcall('XPENDING', readyKey, group, '-', '+', 1, HANDED_BACK_CONSUMER)[1]
 end
 
+-- The first expired lease (see leaseExpired) of each consumer that holds expired ones, as lease returns it: of the
+-- consumers not seen for their visibility timeout (a process killed, or hung), whose leases are at least as idle, as
+-- they touched each last at the latest when they were last seen. Such leases wait for a consumer to take them over as
+-- handed-back ones do. Read in time that grows with the number of consumers of the group, not with the number of
+-- messages in flight.
+local function firstExpiredLeases()
+  local leases = {}
+  for _, consumer in ipairs(groupConsumers()) do
+    local visibility = visibilityOf(consumer.name)
+    if consumer.pending > 0 and visibility and consumer.idle >= visibility then
+      leases[#leases + 1] = rcall('XPENDING', readyKey, group, 'IDLE', visibility, '-', '+', 1, consumer.name)[1]
+    end
+  end
+  return leases
+end
+
 -- Whether stream entry id a comes before b.
 local function entryBefore(a, b)
   local aTime, aSeq = string.match(a, '^(%d+)-(%d+)$')

@@ -29,7 +29,8 @@
     ready:         due messages no consumer has fetched yet, or fetched and handed back unrouted (hand-back.lua)
     inFlight:      messages fetched by a consumer and not yet acknowledged
     oldestOverdue: ms since the due time of the oldest message that is due but not yet fetched (or fetched and handed
-                   back unrouted, see hand-back.lua), 0 if none
+                   back unrouted, see hand-back.lua, or fetched by a consumer that died or hangs, once its lease
+                   expired: see firstExpiredLeases), 0 if none
     now:           Redis' time, epoch ms
 ]]
 local now = redisNow()
@@ -51,14 +52,17 @@ local earliest = earliestDue(dueKey)
 if earliest and earliest <= now then
   oldestOverdue = now - earliest
 end
--- the oldest entry not yet fetched, and the oldest handed back, which waits for a consumer as much
+-- the oldest entry not yet fetched, and the oldest handed back, which waits for a consumer as much,
 local waiting = rcall('XRANGE', readyKey, '(' .. lastDelivered, '+', 'COUNT', 1)
 local handedBack = 0
 if inFlight > 0 then
   local firstHandedBack
   handedBack, firstHandedBack = handedBackEntries()
-  if firstHandedBack then
-    waiting[#waiting + 1] = rcall('XRANGE', readyKey, firstHandedBack[1], firstHandedBack[1])[1]
+  -- and the oldest whose consumer died or hangs, which no consumer works on either (leaseExpired)
+  local leases = firstExpiredLeases()
+  leases[#leases + 1] = firstHandedBack
+  for _, pending in ipairs(leases) do
+    waiting[#waiting + 1] = rcall('XRANGE', readyKey, pending[1], pending[1])[1]
   end
 end
 for _, entry in ipairs(waiting) do
