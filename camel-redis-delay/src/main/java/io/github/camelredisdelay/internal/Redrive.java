@@ -120,13 +120,13 @@ public final class Redrive {
             QueueShard shard = shardListing.getKey();
             ReadyListing listing = shardListing.getValue();
             List<ReadyEntry> page;
-            int asked;
             do {
                 turn.keep();
-                asked = (int) Math.min(PAGE, limit - tally.moved);
-                page = listing.next(asked);
-                tally.add(move(shard, page, id -> true, due));
-            } while (page.size() == asked && tally.moved < limit);
+                // whole pages however few the limit still asks for: other queues' dead letters (a dead-letter queue that
+                // several share) may fill them
+                page = listing.next(PAGE);
+                tally.add(move(shard, page, id -> true, due, limit - tally.moved));
+            } while (page.size() == PAGE && tally.moved < limit);
             if (tally.moved >= limit) {
                 break;
             }
@@ -191,7 +191,8 @@ public final class Redrive {
                     lastTried = next.next();
                     page.add(lastTried.version());
                 }
-                tally.add(move(shard, madeReady.add(shard, shard.inspection().makeReadyForRedrive(page)), id -> true, due));
+                tally.add(move(shard, madeReady.add(shard, shard.inspection().makeReadyForRedrive(page)), id -> true, due,
+                        Long.MAX_VALUE));
             }
             // each reading scans the shard: one after many did not move reads twice as many, so that a small limit
             // behind many that cannot move scans it a few times, not once per dead letter
@@ -295,7 +296,8 @@ public final class Redrive {
                 // asked by the message's id, or by the one a later dead letter of it is stored under; none once one moved
                 boolean looking = moved == 0;
                 PageOutcome outcome = move(shard, found,
-                        id -> looking && (id.equals(messageId) || entry.messageId().equals(messageId)), due);
+                        id -> looking && (id.equals(messageId) || entry.messageId().equals(messageId)), due,
+                        Long.MAX_VALUE);
                 moved += outcome.moved();
                 ofOtherQueues += looking ? outcome.ofOtherQueues() : 0;
                 if (moved > 0 && !afterMakingReady) {
@@ -347,22 +349,24 @@ public final class Redrive {
     }
 
     /**
-     * {@link #moveLeaving Moves} the dead letters of a page; those not moved that the redrive made ready before their
-     * due time go back to the due set, for the due time their record holds.
+     * {@link #moveLeaving Moves} at most {@code most} dead letters of a page; those not moved that the redrive made
+     * ready before their due time go back to the due set, for the due time their record holds.
      */
-    private PageOutcome move(QueueShard source, List<ReadyEntry> page, Predicate<String> wanted, DueTime due) {
-        PageOutcome outcome = moveLeaving(source, page, wanted, due);
+    private PageOutcome move(QueueShard source, List<ReadyEntry> page, Predicate<String> wanted, DueTime due, long most) {
+        PageOutcome outcome = moveLeaving(source, page, wanted, due, most);
         source.inspection().returnToDueSet(outcome.notMoved());
         return outcome;
     }
 
     /**
-     * Moves the dead letters of a page that are this queue's and {@code wanted}: they are claimed in one call first,
-     * and those another redrive running at once holds are left to it.
+     * Moves at most {@code most} of the dead letters of a page that are this queue's and {@code wanted}, in page order:
+     * they are claimed first, as many in one call as may still move, and those another redrive running at once holds
+     * are left to it; those after the {@code most}-th moved are left unclaimed.
      *
      * @param wanted whether the message's own id is one to move
      */
-    private PageOutcome moveLeaving(QueueShard source, List<ReadyEntry> page, Predicate<String> wanted, DueTime due) {
+    private PageOutcome moveLeaving(
+            QueueShard source, List<ReadyEntry> page, Predicate<String> wanted, DueTime due, long most) {
         Map<String, Candidate> candidates = new LinkedHashMap<>();
         List<ReadyEntry> withHead = new ArrayList<>(page.size());
         long ofOtherQueues = 0;
@@ -394,17 +398,21 @@ public final class Redrive {
             candidates.put(entry.entryId(), new Candidate(entry, id, stored));
         }
         Set<ReadyEntry> moved = new HashSet<>();
-        List<ReadyEntry> claimed
-                = source.inspection().claimForRedrive(candidates.values().stream().map(Candidate::entry).toList(), token,
-                        CLAIM_MS);
-        for (int i = 0; i < claimed.size(); i++) {
-            try {
-                if (moveClaimed(source, candidates.get(claimed.get(i).entryId()), due)) {
-                    moved.add(claimed.get(i));
+        List<ReadyEntry> toClaim = candidates.values().stream().map(Candidate::entry).toList();
+        for (int next = 0; next < toClaim.size() && moved.size() < most;) {
+            int size = (int) Math.min(toClaim.size() - next, most - moved.size());
+            List<ReadyEntry> chunk = toClaim.subList(next, next + size);
+            next += size;
+            List<ReadyEntry> claimed = source.inspection().claimForRedrive(chunk, token, CLAIM_MS);
+            for (int i = 0; i < claimed.size(); i++) {
+                try {
+                    if (moveClaimed(source, candidates.get(claimed.get(i).entryId()), due)) {
+                        moved.add(claimed.get(i));
+                    }
+                } catch (RuntimeException e) {
+                    releaseClaims(source, claimed.subList(i + 1, claimed.size()), e);
+                    throw e;
                 }
-            } catch (RuntimeException e) {
-                releaseClaims(source, claimed.subList(i + 1, claimed.size()), e);
-                throw e;
             }
         }
         return new PageOutcome(
