@@ -17,15 +17,19 @@ package io.github.camelredisdelay.springboot;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Collectors;
 
 import org.apache.camel.CamelContext;
 import org.apache.camel.Component;
 import org.apache.camel.spi.PropertyConfigurer;
 import org.apache.camel.util.StringHelper;
+import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.PropertySourcesPlaceholdersResolver;
+import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.convert.ApplicationConversionService;
@@ -49,8 +53,10 @@ final class BoundOptions {
 
     /**
      * Binds {@code camel.component.<name>.*} of {@code environment} ({@link #prefixOf}) as Spring binds
-     * {@code camel.component.redis-delay.*} (bean references through {@code converter}; an unknown property fails,
-     * naming it): for a second component of the application's own, which Spring Boot binds nothing for.
+     * {@code camel.component.redis-delay.*} (bean references through {@code converter}), but an unknown property fails
+     * naming it and where it comes from wherever it is set: for a second component of the application's own, which
+     * Spring Boot binds nothing for, and to check {@code camel.component.redis-delay.*}, whose unknown JVM system
+     * properties and environment variables Spring Boot's own check leaves out.
      */
     static RedisDelayComponentConfiguration bind(Environment environment, GenericConverter converter, String name) {
         ApplicationConversionService conversions = new ApplicationConversionService();
@@ -59,8 +65,21 @@ final class BoundOptions {
                 ConfigurationPropertySources.get(environment),
                 new PropertySourcesPlaceholdersResolver(environment), conversions);
         RedisDelayComponentConfiguration options = new RedisDelayComponentConfiguration();
-        binder.bind(prefixOf(name), Bindable.ofInstance(options),
-                new NoUnboundElementsBindHandler(BindHandler.DEFAULT));
+        try {
+            binder.bind(prefixOf(name), Bindable.ofInstance(options),
+                    new NoUnboundElementsBindHandler(BindHandler.DEFAULT));
+        } catch (BindException e) {
+            if (e.getCause() instanceof UnboundConfigurationPropertiesException unknown) {
+                throw new IllegalArgumentException(
+                        "The " + name + " component has no option for "
+                                                   + unknown.getUnboundProperties().stream()
+                                                           .map(property -> property.getName() + " (" + Objects.toString(
+                                                                   property.getOrigin(), "origin unknown") + ")")
+                                                           .sorted().collect(Collectors.joining(", ")),
+                        e);
+            }
+            throw e;
+        }
         return options;
     }
 

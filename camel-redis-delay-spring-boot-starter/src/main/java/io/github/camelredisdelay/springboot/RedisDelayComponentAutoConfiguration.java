@@ -57,10 +57,13 @@ public class RedisDelayComponentAutoConfiguration {
     @Bean
     public ComponentCustomizer configureRedisDelayComponent(
             ApplicationContext applicationContext,
-            CamelContext camelContext, RedisDelayComponentConfiguration configuration) {
+            CamelContext camelContext, RedisDelayComponentConfiguration configuration,
+            RedisDelayComponentConverter converter) {
         return new ComponentCustomizer() {
             @Override
             public void configure(String name, Component target) {
+                // Spring Boot's check of unknown properties leaves out JVM system properties and environment variables
+                BoundOptions.bind(applicationContext.getEnvironment(), converter, name);
                 BoundOptions.applyTo(configuration, camelContext, target, name);
             }
 
