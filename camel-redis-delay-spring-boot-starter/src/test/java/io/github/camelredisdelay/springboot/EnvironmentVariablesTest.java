@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import io.github.camelredisdelay.RedisDelayComponent;
+import io.github.camelredisdelay.RedisDelayConfiguration;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
@@ -63,8 +64,11 @@ class EnvironmentVariablesTest {
         public static void main(String[] args) {
             try (ConfigurableApplicationContext context = new SpringApplicationBuilder(App.class)
                     .properties("spring.config.name=environment-variables-test").run(args)) {
-                System.out.println("KEY_PREFIX " + context.getBean(CamelContext.class)
-                        .getComponent("redis-delay", RedisDelayComponent.class).getConfiguration().getKeyPrefix());
+                RedisDelayConfiguration configuration = context.getBean(CamelContext.class)
+                        .getComponent("redis-delay", RedisDelayComponent.class).getConfiguration();
+                System.out.println("KEY_PREFIX " + configuration.getKeyPrefix());
+                System.out.println("RETRY_SCHEDULE " + configuration.getRetrySchedule());
+                System.out.println("DELAY " + configuration.getDelay());
             }
         }
     }
@@ -103,6 +107,35 @@ class EnvironmentVariablesTest {
 
         assertThat(output).contains("CAMEL_COMPONENT_REDIS_DELAY_KEYPREFIX", "CAMEL_COMPONENT_REDIS_DELAY_KEY_PREFIX")
                 .doesNotContain("KEY_PREFIX camel:delay", "EXIT 0");
+    }
+
+    /**
+     * Spring Boot binds a list from variables with the element's index after the name (its documented form for lists),
+     * {@code retry-schedule} among them; the component must not refuse them as options it does not have.
+     */
+    @Test
+    void aRetryScheduleGivenAsIndexedVariablesConfiguresTheComponent() throws Exception {
+        String output = run(Map.of("CAMEL_COMPONENT_REDIS_DELAY_RETRY_SCHEDULE_0", "2s",
+                "CAMEL_COMPONENT_REDIS_DELAY_RETRY_SCHEDULE_1", "7s"));
+
+        assertThat(output).contains("RETRY_SCHEDULE 2s,7s", "EXIT 0").doesNotContain("does not configure");
+    }
+
+    /** The nested form, {@code camel.component.redis-delay.configuration.delay=5000}, applies (README). */
+    @Test
+    void aNestedConfigurationVariableConfiguresTheComponent() throws Exception {
+        String output = run(Map.of("CAMEL_COMPONENT_REDIS_DELAY_CONFIGURATION_DELAY", "5000"));
+
+        assertThat(output).contains("DELAY 5000", "EXIT 0").doesNotContain("does not configure");
+    }
+
+    /** A variable naming an index of an option that is no list names that variable, as it is spelt. */
+    @Test
+    void anIndexedVariableOfAnOptionThatIsNoListFailsTheStartupNamingIt() throws Exception {
+        String output = run(Map.of("CAMEL_COMPONENT_REDIS_DELAY_MAX_DELIVERIES_0", "3"));
+
+        assertThat(output).contains("CAMEL_COMPONENT_REDIS_DELAY_MAX_DELIVERIES_0 does not configure")
+                .doesNotContain("EXIT 0");
     }
 
     @Test
