@@ -121,6 +121,8 @@ public class RedisDelayComponent extends HealthCheckComponent {
      * ({@link #environmentReadByApplication}), else null; guarded by this.
      */
     private Set<String> applicationOptions;
+    /** The options the application binds as lists ({@link #environmentReadByApplication}); guarded by this. */
+    private Set<String> applicationLists;
 
     public RedisDelayComponent() {
     }
@@ -246,26 +248,30 @@ public class RedisDelayComponent extends HealthCheckComponent {
             }
         }
         if (unboundEnvironment != null) {
-            Map<String, Object> options = unboundEnvironment.componentOptions();
             if (applicationOptions != null) {
-                unboundEnvironment.refuseUnread(options.keySet(), optionNames());
+                unboundEnvironment.refuseUnread(optionNames(false), applicationLists, optionNames(true));
             } else if (!unboundEnvironment.switchedOff(getCamelContext())) {
-                bind(unboundEnvironment, options);
+                bind(unboundEnvironment, unboundEnvironment.componentOptions());
             }
             unboundEnvironment = null;
         }
     }
 
     /**
-     * The names of the component's options, as its catalog lists them, and of the application's own properties, in
-     * camel case.
+     * In camel case, the names of the options of the component's configuration bean ({@code configuration}) when
+     * {@code configurationOnly}, as its catalog lists them; else of all the component's options and of the
+     * application's own properties.
      */
-    private Set<String> optionNames() {
+    private Set<String> optionNames(boolean configurationOnly) {
         String catalog = "/META-INF/io/github/camelredisdelay/redis-delay.json";
         try (InputStream in = RedisDelayComponent.class.getResourceAsStream(catalog)) {
             JsonObject json = (JsonObject) Jsoner.deserialize(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-            Set<String> names = new HashSet<>(applicationOptions);
-            ((Map<?, ?>) json.get("componentProperties")).keySet().forEach(name -> names.add((String) name));
+            Set<String> names = configurationOnly ? new HashSet<>() : new HashSet<>(applicationOptions);
+            ((Map<?, ?>) json.get("componentProperties")).forEach((name, option) -> {
+                if (!configurationOnly || "configuration".equals(((Map<?, ?>) option).get("configurationField"))) {
+                    names.add((String) name);
+                }
+            });
             return names;
         } catch (IOException | DeserializationException | RuntimeException e) {
             throw new IllegalStateException("Cannot read the component's catalog " + catalog + ": " + e, e);
@@ -290,10 +296,13 @@ public class RedisDelayComponent extends HealthCheckComponent {
      * order of property sources (Spring Boot, whose starter calls this before setting the options): the component then
      * sets none of the options they name, which would override what outranks the environment there (command-line
      * arguments), and only refuses, at its first endpoint, a variable naming neither one of its options nor one of
-     * {@code applicationOptions}, the application's own properties under its prefix ({@code enabled}).
+     * {@code applicationOptions}, the application's own properties under its prefix ({@code enabled}), nor, as Spring
+     * Boot reads them, an element of one of {@code listOptions}, the options the application binds as lists
+     * ({@code ..._RETRY_SCHEDULE_0}), nor an option of the configuration bean ({@code ..._CONFIGURATION_DELAY}).
      */
-    public synchronized void environmentReadByApplication(Set<String> applicationOptions) {
+    public synchronized void environmentReadByApplication(Set<String> applicationOptions, Set<String> listOptions) {
         this.applicationOptions = Set.copyOf(applicationOptions);
+        this.applicationLists = Set.copyOf(listOptions);
     }
 
     @Override

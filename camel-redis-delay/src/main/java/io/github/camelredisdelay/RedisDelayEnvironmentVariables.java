@@ -44,6 +44,8 @@ public final class RedisDelayEnvironmentVariables implements LoadablePropertiesS
 
     /** Camel-main's off switch of a component, under the component's prefix and Camel's global one: no option. */
     private static final String SWITCH = "enabled";
+    /** Where Spring Boot reads an option of the configuration bean, {@code camel.component.<name>.configuration.*}. */
+    private static final String NESTED = "CONFIGURATION_";
 
     private final String componentName;
     private final String variablePrefix;
@@ -105,19 +107,43 @@ public final class RedisDelayEnvironmentVariables implements LoadablePropertiesS
     }
 
     /**
-     * For an application that binds the environment itself, as Spring Boot does: fails naming the variable of the first
-     * of {@code options} that the application does not read, since it names none of {@code known} (camel case) or
-     * spells one other than the application does ({@code ..._KEYPREFIX}, which camel-main reads, for
-     * {@code ..._KEY_PREFIX}).
+     * For an application that binds the environment itself, as Spring Boot does: fails naming the first variable the
+     * application does not read, since it names none of {@code known} (camel case) or spells one other than the
+     * application does ({@code ..._KEYPREFIX}, which camel-main reads, for {@code ..._KEY_PREFIX}). It reads as Spring
+     * Boot does an element of one of {@code lists} too ({@code ..._RETRY_SCHEDULE_0}), and one of {@code nested} under
+     * {@code ..._CONFIGURATION_}, an option of the configuration bean.
      */
-    void refuseUnread(Set<String> options, Set<String> known) {
-        options.stream().filter(option -> !known.contains(option)).findFirst().ifPresent(option -> {
-            String read = known.stream().filter(option::equalsIgnoreCase).findFirst().map(this::variable)
-                    .map(variable -> ": it is read only as " + variable).orElse(": it has no option " + option);
-            throw new IllegalArgumentException(
-                    "The environment variable " + variable(option) + " does not configure the "
-                                               + componentName + " component" + read);
-        });
+    void refuseUnread(Set<String> known, Set<String> lists, Set<String> nested) {
+        environment.keySet().stream()
+                .filter(variable -> variable.startsWith(variablePrefix) && variable.length() > variablePrefix.length()).sorted()
+                .filter(variable -> !readByApplication(variable.substring(variablePrefix.length()), known, lists, nested))
+                .findFirst().ifPresent(variable -> {
+                    String option = option(propertyPrefix
+                                           + variable.substring(variablePrefix.length()).toLowerCase(Locale.ROOT)
+                                                   .replace('_', '-'));
+                    String read = known.stream().filter(option::equalsIgnoreCase).findFirst().map(this::variable)
+                            .map(spelt -> ": it is read only as " + spelt).orElse(": it has no option " + option);
+                    throw new IllegalArgumentException(
+                            "The environment variable " + variable + " does not configure the " + componentName
+                                                       + " component" + read);
+                });
+    }
+
+    /** Whether {@code name}, a variable less its prefix, is one of {@code known}, an element or a nested option. */
+    private static boolean readByApplication(String name, Set<String> known, Set<String> lists, Set<String> nested) {
+        String list = name.replaceFirst("(_[0-9]+)+$", "");
+        return spells(name, known) || !list.equals(name) && spells(list, lists)
+                || name.startsWith(NESTED) && spells(name.substring(NESTED.length()), nested);
+    }
+
+    /** Whether {@code name} is the variable spelling of one of {@code options} ({@code KEY_PREFIX}). */
+    private static boolean spells(String name, Set<String> options) {
+        return options.stream().anyMatch(option -> spelling(option).equals(name));
+    }
+
+    /** The variable spelling of {@code option} ({@code keyPrefix} or {@code key-prefix}): {@code KEY_PREFIX}. */
+    private static String spelling(String option) {
+        return option.replaceAll("([a-z0-9])([A-Z])", "$1_$2").replace('-', '_').toUpperCase(Locale.ROOT);
     }
 
     /** The option a property {@code camel.component.<name>.<option>} names, in camel case. */
@@ -140,7 +166,7 @@ public final class RedisDelayEnvironmentVariables implements LoadablePropertiesS
 
     /** The variable that sets {@code option} ({@code keyPrefix} or {@code key-prefix}). */
     String variable(String option) {
-        return variablePrefix + option.replaceAll("([a-z0-9])([A-Z])", "$1_$2").replace('-', '_').toUpperCase(Locale.ROOT);
+        return variablePrefix + spelling(option);
     }
 
     @Override

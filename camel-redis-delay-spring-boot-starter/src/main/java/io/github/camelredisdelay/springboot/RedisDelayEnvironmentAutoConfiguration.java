@@ -40,6 +40,8 @@ public class RedisDelayEnvironmentAutoConfiguration {
 
     /** The starter's own properties under the component's prefix, which no option of the component names. */
     private static final Set<String> STARTER_PROPERTIES = Set.of("enabled", "customizerEnabled");
+    /** The options the starter binds as lists, from variables with an index too ({@code ..._RETRY_SCHEDULE_0}). */
+    private static final Set<String> LIST_OPTIONS = Set.of("retrySchedule");
 
     /** Tells every {@code redis-delay} component Camel creates that Spring reads the environment. */
     @Lazy
@@ -48,7 +50,7 @@ public class RedisDelayEnvironmentAutoConfiguration {
         return new ComponentCustomizer() {
             @Override
             public void configure(String name, Component target) {
-                ((RedisDelayComponent) target).environmentReadByApplication(STARTER_PROPERTIES);
+                ((RedisDelayComponent) target).environmentReadByApplication(STARTER_PROPERTIES, LIST_OPTIONS);
             }
 
             @Override
