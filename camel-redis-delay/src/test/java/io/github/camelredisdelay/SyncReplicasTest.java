@@ -17,12 +17,14 @@ package io.github.camelredisdelay;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import io.github.camelredisdelay.embedded.RedisServerOptions;
+import io.github.camelredisdelay.internal.ScriptCalls;
 import io.github.camelredisdelay.test.CamelNodes;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.MasterAndReplica;
@@ -201,6 +203,33 @@ class SyncReplicasTest {
         await().atMost(Duration.ofSeconds(15))
                 .until(() -> "0".equals(SERVERS.master().command("HLEN", PREFIX + ":{once}:msg")));
         assertThat(SERVERS.master().command("HKEYS", PREFIX + ":{once.dead}:msg")).isEqualTo("m-1");
+    }
+
+    @Test
+    void anAcknowledgementThatReachesTooFewReplicasIsLoggedAsAShortfallNotAsRedisOutOfReach() throws Exception {
+        String uri = "redis-delay:acks?syncReplicas=1&syncTimeout=100";
+        ProducerTemplate producer = node(uri);
+        // stored on master and replica; delivered (and acknowledged) once the replica is paused
+        producer.sendBodyAndHeaders(uri, "x", Map.of(RedisDelayConstants.MESSAGE_ID, "m-1",
+                RedisDelayConstants.DELAY, 2000));
+
+        try (LogLines log = LogLines.of(ScriptCalls.class)) {
+            ProcessSignals.pause(SERVERS.replica());
+            try {
+                await().atMost(Duration.ofSeconds(10)).until(() -> log.lines().stream()
+                        .anyMatch(line -> line.startsWith("WARN") && line.contains("reached 0 of 1 required replicas")));
+            } finally {
+                ProcessSignals.resume(SERVERS.replica());
+            }
+            producer.sendBodyAndHeader(uri, "y", RedisDelayConstants.MESSAGE_ID, "m-2");
+            await().atMost(Duration.ofSeconds(10)).until(() -> log.lines().stream().anyMatch(line -> line.startsWith("INFO")));
+
+            // Redis answered every acknowledgement, and none is sent again: only the replica was behind
+            assertThat(log.lines()).as("what the consumer's node logged of its acknowledgements")
+                    .filteredOn(line -> line.startsWith("WARN") || line.startsWith("INFO")).isNotEmpty()
+                    .noneMatch(line -> line.contains("reach Redis") || line.contains("retrying"));
+        }
+        assertThat(delivered).containsExactly("m-1", "m-2");
     }
 
     @Test
