@@ -60,7 +60,7 @@ public final class ScriptCalls {
     private final WriteSync sync;
     private final List<Object> scriptKeys;
     private final Object[] commonArgs;
-    private final OutageLog shortfalls;
+    private final ShortfallLog shortfalls;
 
     ScriptCalls(ConnectedClient client, QueueKeys keys, WriteSync sync) {
         this(client, keys.queue(), List.of(keys.due(), keys.msg(), keys.ready(), keys.fail(), keys.migrated(), keys.absent()),
@@ -84,7 +84,7 @@ public final class ScriptCalls {
         this.sync = sync;
         this.scriptKeys = scriptKeys;
         this.commonArgs = commonArgs;
-        this.shortfalls = new OutageLog(LOG, "Replication of acknowledgements on queue " + name);
+        this.shortfalls = new ShortfallLog(LOG, "Acknowledgements on queue " + name);
     }
 
     /**
@@ -241,9 +241,9 @@ public final class ScriptCalls {
             if (durability == Durability.REQUIRED) {
                 throw shortfall;
             }
-            shortfalls.failed(shortfall);
+            shortfalls.fellShort(shortfall);
         } else if (waits && durability == Durability.BEST_EFFORT) {
-            shortfalls.succeeded();
+            shortfalls.reached();
         }
     }
 
