@@ -46,7 +46,8 @@ class ClusterFailoverOtherMastersTest extends ClusterTestSupport {
     private static final long UNAFFECTED_MILLIS = 500;
 
     @Test
-    void aQueueOnAnotherMasterIsServedWithoutPauseThroughoutTheFailover() throws Exception {
+    void aQueueOnAnotherMasterIsServedWithoutPauseThroughoutTheFailoverWithoutFullCoverageRequired() throws Exception {
+        cluster.nodes().forEach(node -> node.command("CONFIG", "SET", "cluster-require-full-coverage", "no"));
         ProducerTemplate template = startContext().createProducerTemplate();
         String uri = "redis-delay:" + OTHER + "?delay=1h";
         RedisServerProcess failing = masterOf(FAILING);
