@@ -25,6 +25,7 @@ import java.util.stream.IntStream;
 
 import io.github.camelredisdelay.embedded.RedisServerOptions;
 import io.github.camelredisdelay.internal.ScriptCalls;
+import io.github.camelredisdelay.internal.ShardTags;
 import io.github.camelredisdelay.test.CamelNodes;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.MasterAndReplica;
@@ -103,6 +104,21 @@ class SyncReplicasTest {
                 .isInstanceOf(NotReplicatedException.class)
                 .hasMessageContaining("m-1").hasMessageContaining("short").hasMessageContaining("reached 1 of 2")
                 .hasMessageContaining("1000 ms");
+    }
+
+    @Test
+    void aShortfallOnAShardedQueueNamesTheShardsHashTagWhoseMasterLacksReplicas() throws Exception {
+        ProducerTemplate producer = node(null);
+        // in a cluster each shard has a master of its own: the one short of replicas is the shard's
+        String tag = ShardTags.of("spread", 3).get(ShardTags.shardOf("m-1", 3));
+
+        assertThatThrownBy(
+                () -> producer.sendBodyAndHeader("redis-delay:spread?shards=3&syncReplicas=2&syncTimeout=200&delay=1h",
+                        "x", RedisDelayConstants.MESSAGE_ID, "m-1"))
+                .isInstanceOf(CamelExecutionException.class).cause()
+                .isInstanceOf(NotReplicatedException.class)
+                .hasMessageContaining("message m-1 on queue spread (hash tag {" + tag + "}) reached")
+                .extracting(failure -> ((NotReplicatedException) failure).getQueue()).isEqualTo("spread");
     }
 
     @Test
