@@ -23,6 +23,7 @@ package io.github.camelredisdelay;
 public class NotReplicatedException extends IllegalStateException {
 
     private final String queue;
+    private final String hashTag;
     private final int required;
     private final int reached;
     private final String shortfall;
@@ -38,13 +39,27 @@ public class NotReplicatedException extends IllegalStateException {
      */
     public NotReplicatedException(String queue, String operation, int required, int reached, long timeoutMs,
                                   boolean appendOnlyFiles) {
-        this(queue, operation, required, reached, shortfall(required, reached, timeoutMs, appendOnlyFiles));
+        this(queue, null, operation, required, reached, timeoutMs, appendOnlyFiles);
     }
 
-    private NotReplicatedException(String queue, String operation, int required, int reached, String shortfall) {
-        super(operation + " on queue " + queue + " " + shortfall + "; it is applied on the master but may be lost by a "
-              + "failover");
+    /**
+     * A write of one shard of a queue with {@code shards} above 1, which in a cluster has a master of its own: the
+     * message names its hash tag, whose slot ({@code CLUSTER KEYSLOT}) tells which master fell short.
+     *
+     * @param hashTag the shard's hash tag, {@code null} for a queue of one shard
+     * @see           #NotReplicatedException(String, String, int, int, long, boolean)
+     */
+    public NotReplicatedException(String queue, String hashTag, String operation, int required, int reached,
+                                  long timeoutMs, boolean appendOnlyFiles) {
+        this(queue, hashTag, operation, required, reached, shortfall(required, reached, timeoutMs, appendOnlyFiles));
+    }
+
+    private NotReplicatedException(String queue, String hashTag, String operation, int required, int reached,
+                                   String shortfall) {
+        super(operation + " on queue " + queue + (hashTag == null ? "" : " (hash tag {" + hashTag + "})") + " "
+              + shortfall + "; it is applied on the master but may be lost by a failover");
         this.queue = queue;
+        this.hashTag = hashTag;
         this.required = required;
         this.reached = reached;
         this.shortfall = shortfall;
@@ -61,6 +76,11 @@ public class NotReplicatedException extends IllegalStateException {
 
     public String getQueue() {
         return queue;
+    }
+
+    /** The hash tag of the shard written, {@code null} for a queue of one shard. */
+    public String getHashTag() {
+        return hashTag;
     }
 
     /** Replicas the write had to reach. */

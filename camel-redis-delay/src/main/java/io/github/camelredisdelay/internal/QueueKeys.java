@@ -20,6 +20,7 @@ package io.github.camelredisdelay.internal;
  * ({@code {queue}}, or the shard's tag, see {@link ShardTags}), so every script touches a single cluster slot.
  *
  * @param queue    the queue name (the same for every shard)
+ * @param tag      the hash tag: the queue name, or the shard's tag
  * @param due      ZSET index of the due set's buckets (see {@code due-set.lua})
  * @param msg      HASH message id to stored record
  * @param ready    STREAM of due messages, read through the consumer group {@link #GROUP}
@@ -30,7 +31,8 @@ package io.github.camelredisdelay.internal;
  *                 a script one of whose keys it lacks ({@code TRYAGAIN}), so no script runs on half of the queue's keys
  *                 and fails after its first writes on a bucket of the due set (keys the scripts do not declare)
  */
-public record QueueKeys(String queue, String due, String msg, String ready, String fail, String wake, String migrated,
+public record QueueKeys(String queue, String tag, String due, String msg, String ready, String fail, String wake,
+        String migrated,
         String absent) {
 
     /** The consumer group every consumer of a queue reads through, so each message goes to one of them. */
@@ -46,7 +48,7 @@ public record QueueKeys(String queue, String due, String msg, String ready, Stri
     public static QueueKeys of(String keyPrefix, String queue, String tag) {
         String base = keyPrefix + ":{" + tag + "}:";
         return new QueueKeys(
-                queue, base + "due", base + "msg", base + "ready", base + "fail", base + "wake", base + "migrated",
+                queue, tag, base + "due", base + "msg", base + "ready", base + "fail", base + "wake", base + "migrated",
                 base + "absent");
     }
 }

@@ -150,7 +150,8 @@ public final class QueueShard {
      */
     private NotReplicatedException ownShortfall(NotReplicatedException shortfall, String id) {
         return new NotReplicatedException(
-                name(), scheduleOf(id), shortfall.getRequired(), shortfall.getReached(), sync.timeoutMs(), sync.aof());
+                name(), shortfall.getHashTag(), scheduleOf(id), shortfall.getRequired(), shortfall.getReached(),
+                sync.timeoutMs(), sync.aof());
     }
 
     private static String scheduleOf(String id) {

@@ -56,6 +56,8 @@ public final class ScriptCalls {
 
     private final ConnectedClient client;
     private final String queue;
+    /** The hash tag of a shard of a queue with several, which failures name; {@code null} otherwise. */
+    private final String hashTag;
     private final String routingKey;
     private final WriteSync sync;
     private final List<Object> scriptKeys;
@@ -63,7 +65,8 @@ public final class ScriptCalls {
     private final ShortfallLog shortfalls;
 
     ScriptCalls(ConnectedClient client, QueueKeys keys, WriteSync sync) {
-        this(client, keys.queue(), List.of(keys.due(), keys.msg(), keys.ready(), keys.fail(), keys.migrated(), keys.absent()),
+        this(client, keys.queue(), keys.tag().equals(keys.queue()) ? null : keys.tag(),
+             List.of(keys.due(), keys.msg(), keys.ready(), keys.fail(), keys.migrated(), keys.absent()),
              new Object[] { bytes(keys.wake()), bytes(QueueKeys.GROUP) }, sync);
     }
 
@@ -74,12 +77,14 @@ public final class ScriptCalls {
      * @param name names the keys' owner in errors and logs
      */
     ScriptCalls(ConnectedClient client, String name, List<Object> scriptKeys, WriteSync sync) {
-        this(client, name, scriptKeys, new Object[0], sync);
+        this(client, name, null, scriptKeys, new Object[0], sync);
     }
 
-    private ScriptCalls(ConnectedClient client, String name, List<Object> scriptKeys, Object[] commonArgs, WriteSync sync) {
+    private ScriptCalls(ConnectedClient client, String name, String hashTag, List<Object> scriptKeys, Object[] commonArgs,
+                        WriteSync sync) {
         this.client = client;
         this.queue = name;
+        this.hashTag = hashTag;
         this.routingKey = (String) scriptKeys.get(0);
         this.sync = sync;
         this.scriptKeys = scriptKeys;
@@ -236,7 +241,7 @@ public final class ScriptCalls {
         boolean waits = waits(durability);
         if (waits && done.getSyncedSlaves() < sync.replicas()) {
             NotReplicatedException shortfall = new NotReplicatedException(
-                    queue, operation, sync.replicas(),
+                    queue, hashTag, operation, sync.replicas(),
                     done.getSyncedSlaves(), sync.timeoutMs(), sync.aof());
             if (durability == Durability.REQUIRED) {
                 throw shortfall;
