@@ -26,6 +26,7 @@ import java.util.stream.IntStream;
 import io.github.camelredisdelay.embedded.RedisServerOptions;
 import io.github.camelredisdelay.internal.ScriptCalls;
 import io.github.camelredisdelay.internal.ShardTags;
+import io.github.camelredisdelay.migration.LegacyKeys;
 import io.github.camelredisdelay.test.CamelNodes;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.MasterAndReplica;
@@ -39,6 +40,10 @@ import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.redisson.config.Config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -246,6 +251,35 @@ class SyncReplicasTest {
                     .noneMatch(line -> line.contains("reach Redis") || line.contains("retrying"));
         }
         assertThat(delivered).containsExactly("m-1", "m-2");
+    }
+
+    @Test
+    void aMigrationWhoseWritesReachTooFewReplicasIsLoggedAsAShortfallNotAsRedisOutOfReach() throws Exception {
+        String legacy = "legacy-sync";
+        Config config = new Config();
+        config.setCodec(StringCodec.INSTANCE);
+        config.useSingleServer().setAddress(SERVERS.master().uri());
+        RedissonClient redisson = Redisson.create(config);
+        try (LogLines log = LogLines.of("io.github.camelredisdelay.LegacyMigration")) {
+            ProcessSignals.pause(SERVERS.replica());
+            try {
+                new LegacyKeys(legacy, PREFIX).offerDueAt(redisson, "order-1", System.currentTimeMillis() - 1_000);
+                node("redis-delay:migrated?migrateFrom=" + legacy + "&migrateCodec=string&syncReplicas=1&syncTimeout=100");
+                await().atMost(Duration.ofSeconds(10)).until(() -> log.lines().stream()
+                        .anyMatch(line -> line.startsWith("WARN") && line.contains("reached 0 of 1 required replicas")));
+            } finally {
+                ProcessSignals.resume(SERVERS.replica());
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> delivered.size() == 1);
+            await().atMost(Duration.ofSeconds(10)).until(() -> log.lines().stream().anyMatch(line -> line.startsWith("INFO")));
+
+            // Redis answered every step: the replica was behind, and the migration retried until it caught up
+            assertThat(log.lines()).as("what the migration logged")
+                    .filteredOn(line -> line.startsWith("WARN") || line.startsWith("INFO")).isNotEmpty()
+                    .noneMatch(line -> line.contains("reach Redis"));
+        } finally {
+            redisson.shutdown();
+        }
     }
 
     @Test
