@@ -17,6 +17,7 @@ package io.github.camelredisdelay.internal;
 
 import java.util.concurrent.TimeUnit;
 
+import io.github.camelredisdelay.NotReplicatedException;
 import org.redisson.client.RedisBusyException;
 import org.redisson.client.RedisConnectionException;
 import org.redisson.client.RedisException;
@@ -32,7 +33,7 @@ import org.slf4j.Logger;
  * lines and two INFO lines per queue with a consumer (the component page, "Many queues"). A shortage inside the client
  * (its connection pool exhausted, see {@link ClientShortage}; the client shut down, see {@link ClientShutDown}) is
  * reported as what it is, never as Redis being unreachable or refusing; so is an error Redis replied (a failing
- * script).
+ * script), and a write Redis applied that reached too few replicas ({@link NotReplicatedException}).
  */
 public final class OutageLog {
 
@@ -42,7 +43,10 @@ public final class OutageLog {
     private final String what;
     /** Written under the lock, read without it by the common case of {@link #succeeded()}. */
     private volatile boolean down;
-    /** Whether the failure that started this spell was an error Redis replied, rather than Redis out of reach. */
+    /**
+     * Whether the failure that started this spell was an answer of Redis (an error it replied, a write short of
+     * replicas), rather than Redis out of reach.
+     */
     private boolean refused;
     /**
      * The error Redis replied to the last failed call of this spell, {@code null} when Redis was out of reach for it or
@@ -70,20 +74,26 @@ public final class OutageLog {
         String shortage = ClientShortage.advice(cause);
         String inClient = shortage != null ? shortage : ClientShutDown.advice(cause);
         // neither is an error Redis replied, though a shut-down client's error looks like one
-        RedisException reply = inClient == null ? errorReply(cause) : null;
+        Throwable shortfall = inClient == null
+                ? RootCause.first(Futures.unwrap(cause), NotReplicatedException.class::isInstance)
+                : null;
+        RedisException reply = inClient == null && shortfall == null ? errorReply(cause) : null;
         refusal = reply;
         if (down) {
             log.debug("{} still cannot reach Redis: {}", what, cause.toString());
             return false;
         }
         down = true;
-        refused = reply != null;
+        // Redis answered: its end is logged as the call succeeding again, not as Redis reached again
+        refused = reply != null || shortfall != null;
         long now = System.nanoTime();
         reported = lastReportNanos == 0 || now - lastReportNanos > QUIET_NANOS;
         if (reported) {
             lastReportNanos = now;
             if (inClient != null) {
                 log.warn("{} failed: {}; retrying with back-off: {}", what, inClient, cause.toString());
+            } else if (shortfall != null) {
+                log.warn("{} reached too few replicas; retrying with back-off: {}", what, shortfall.getMessage());
             } else if (refused) {
                 String text = cause.toString();
                 log.warn("{} failed on an error Redis replied; retrying with back-off: {}", what,
