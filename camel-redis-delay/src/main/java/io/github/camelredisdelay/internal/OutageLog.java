@@ -15,8 +15,6 @@
  */
 package io.github.camelredisdelay.internal;
 
-import java.util.concurrent.TimeUnit;
-
 import io.github.camelredisdelay.NotReplicatedException;
 import org.redisson.client.RedisBusyException;
 import org.redisson.client.RedisConnectionException;
@@ -37,8 +35,6 @@ import org.slf4j.Logger;
  */
 public final class OutageLog {
 
-    private static final long QUIET_NANOS = TimeUnit.MINUTES.toNanos(1);
-
     private final Logger log;
     private final String what;
     /** Written under the lock, read without it by the common case of {@link #succeeded()}. */
@@ -55,7 +51,7 @@ public final class OutageLog {
      */
     private volatile RedisException refusal;
     private boolean reported;
-    private long lastReportNanos;
+    private final ReportGate gate = new ReportGate();
 
     /**
      * @param what names the looping activity in the messages, e.g. "Transfer task of queue orders"
@@ -86,10 +82,8 @@ public final class OutageLog {
         down = true;
         // Redis answered: its end is logged as the call succeeding again, not as Redis reached again
         refused = reply != null || shortfall != null;
-        long now = System.nanoTime();
-        reported = lastReportNanos == 0 || now - lastReportNanos > QUIET_NANOS;
+        reported = gate.admits();
         if (reported) {
-            lastReportNanos = now;
             if (inClient != null) {
                 log.warn("{} failed: {}; retrying with back-off: {}", what, inClient, cause.toString());
             } else if (shortfall != null) {

@@ -15,8 +15,6 @@
  */
 package io.github.camelredisdelay.internal;
 
-import java.util.concurrent.TimeUnit;
-
 import io.github.camelredisdelay.NotReplicatedException;
 import org.slf4j.Logger;
 
@@ -28,14 +26,12 @@ import org.slf4j.Logger;
  */
 final class ShortfallLog {
 
-    private static final long QUIET_NANOS = TimeUnit.MINUTES.toNanos(1);
-
     private final Logger log;
     private final String what;
     /** Written under the lock, read without it by the common case of {@link #reached()}. */
     private volatile boolean falling;
     private boolean reported;
-    private long lastReportNanos;
+    private final ReportGate gate = new ReportGate();
 
     /**
      * @param what names the writes in the messages, e.g. "Acknowledgements on queue orders"
@@ -52,10 +48,8 @@ final class ShortfallLog {
             return;
         }
         falling = true;
-        long now = System.nanoTime();
-        reported = lastReportNanos == 0 || now - lastReportNanos > QUIET_NANOS;
+        reported = gate.admits();
         if (reported) {
-            lastReportNanos = now;
             log.warn("{} reach too few replicas: Redis applies them on the master and they are not sent again, but a "
                      + "failover meanwhile would deliver their messages again: {}",
                     what, shortfall.getMessage());
