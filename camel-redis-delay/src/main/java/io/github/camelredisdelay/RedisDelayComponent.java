@@ -249,7 +249,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
         }
         if (unboundEnvironment != null) {
             if (applicationOptions != null) {
-                unboundEnvironment.refuseUnread(optionNames(false), applicationLists, optionNames(true));
+                refuseUnread(unboundEnvironment);
             } else if (!unboundEnvironment.switchedOff(getCamelContext())) {
                 bind(unboundEnvironment, unboundEnvironment.componentOptions());
             }
@@ -258,24 +258,26 @@ public class RedisDelayComponent extends HealthCheckComponent {
     }
 
     /**
-     * In camel case, the names of the options of the component's configuration bean ({@code configuration}) when
-     * {@code configurationOnly}, as its catalog lists them; else of all the component's options and of the
-     * application's own properties.
+     * Fails on a variable the application does not read ({@link RedisDelayEnvironmentVariables#refuseUnread}), knowing
+     * the component's options as its catalog lists them (in camel case), those of them that are the configuration
+     * bean's ({@code configuration}), and the application's own properties.
      */
-    private Set<String> optionNames(boolean configurationOnly) {
+    private void refuseUnread(RedisDelayEnvironmentVariables environment) {
         String catalog = "/META-INF/io/github/camelredisdelay/redis-delay.json";
+        Set<String> known = new HashSet<>(applicationOptions);
+        Set<String> ofConfiguration = new HashSet<>();
         try (InputStream in = RedisDelayComponent.class.getResourceAsStream(catalog)) {
             JsonObject json = (JsonObject) Jsoner.deserialize(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-            Set<String> names = configurationOnly ? new HashSet<>() : new HashSet<>(applicationOptions);
             ((Map<?, ?>) json.get("componentProperties")).forEach((name, option) -> {
-                if (!configurationOnly || "configuration".equals(((Map<?, ?>) option).get("configurationField"))) {
-                    names.add((String) name);
+                known.add((String) name);
+                if ("configuration".equals(((Map<?, ?>) option).get("configurationField"))) {
+                    ofConfiguration.add((String) name);
                 }
             });
-            return names;
         } catch (IOException | DeserializationException | RuntimeException e) {
             throw new IllegalStateException("Cannot read the component's catalog " + catalog + ": " + e, e);
         }
+        environment.refuseUnread(known, applicationLists, ofConfiguration);
     }
 
     private void bind(RedisDelayEnvironmentVariables environment, Map<String, Object> environmentOptions) {
