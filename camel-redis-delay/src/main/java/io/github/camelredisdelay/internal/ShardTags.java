@@ -23,8 +23,9 @@ import java.util.List;
  * The hash tags of a queue's shards. Shard 0 is the queue name itself, so a queue with one shard has the plain layout.
  * Shard {@code i} is {@code <queue>#<n>}, with the smallest {@code n} whose cluster slot lies {@code i/N} of the slot
  * space after shard 0's: the shards are evenly spaced over the slots, so on a cluster whose masters own equal slot
- * ranges, N shards land on N different masters whenever N is at most the number of masters. {@code #} is not allowed in
- * queue names, so a shard tag never names another queue.
+ * ranges, N shards land on N different masters whenever N is less than the number of masters, and with as many shards
+ * as masters unless shard 0's slot is the first of a master's range, as ranges of {@code redis-cli}'s split differ by
+ * one slot (design notes §11). {@code #} is not allowed in queue names, so a shard tag never names another queue.
  */
 public final class ShardTags {
 
