@@ -37,6 +37,7 @@ import io.github.camelredisdelay.internal.DueTime;
 import io.github.camelredisdelay.internal.Envelope;
 import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.Futures;
+import io.github.camelredisdelay.internal.HeaderLimitException;
 import io.github.camelredisdelay.internal.InspectedMessage;
 import io.github.camelredisdelay.internal.MessageIds;
 import io.github.camelredisdelay.internal.QueueShard;
@@ -192,6 +193,22 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         schedule.stored(schedule.shard.schedule(schedule.id, schedule.envelope, schedule.due, schedule.onDuplicate));
     }
 
+    /**
+     * The envelope of message {@code id}: one whose headers do not fit fails naming the queue, the message, the limit
+     * and how to keep such headers out.
+     */
+    private byte[] envelope(Object body, Map<String, Object> headers, String id) {
+        try {
+            return EnvelopeCodec.encode(new Envelope(body, headers));
+        } catch (HeaderLimitException e) {
+            throw new IllegalArgumentException(
+                    "Cannot schedule message " + id + " on queue " + endpoint.getQueueName() + ": " + e.getMessage()
+                                               + ". Keep such headers out with the endpoint's headerFilterStrategy, or "
+                                               + "remove them before the message is sent to the queue",
+                    e);
+        }
+    }
+
     /** The message of a schedule operation, as it goes to Redis, and what its outcome sets on the exchange. */
     private final class Schedule {
         private final Exchange exchange;
@@ -219,8 +236,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             due = dueTime(exchange);
             // the body Camel's redelivery restores: a stream already read, when it could be read only once
             Object body = message.getBody();
-            envelope = EnvelopeCodec.encode(
-                    new Envelope(storedBody(exchange, body), endpoint.messageMapper().storableHeaders(exchange)));
+            envelope = envelope(storedBody(exchange, body), endpoint.messageMapper().storableHeaders(exchange), id);
             shard = queue().forMessage(id);
             // a re-delay from the message's own delivery always stores the new version: keeping the message in flight
             // would let its acknowledgement remove it
@@ -412,7 +428,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             String id
                     = unconfirmed != null && ids.size() < unconfirmed.size() ? unconfirmed.get(ids.size()) : MessageIds.next();
             QueueShard shard = queue().forMessage(id);
-            byte[] envelope = EnvelopeCodec.encode(new Envelope(item, headers));
+            byte[] envelope = envelope(item, headers, id);
             BatchCall call = filling.get(shard);
             if (call != null && !call.fits(envelope.length)) {
                 calls.add(filling.remove(shard));

@@ -58,6 +58,10 @@ public final class EnvelopeCodec {
 
     /** The format written by this version; docs/stored-format.md describes it and the compatibility rule. */
     public static final byte VERSION = 1;
+    /** Most headers of one message: their count is stored in two bytes. */
+    public static final int MAX_HEADERS = 0xFFFF;
+    /** Most UTF-8 bytes of a header name: its length is stored in two bytes. */
+    public static final int MAX_HEADER_NAME_BYTES = 0xFFFF;
 
     private static final byte BODY_NULL = 0;
     private static final byte BODY_STRING = 1;
@@ -86,14 +90,21 @@ public final class EnvelopeCodec {
         return false;
     }
 
+    /**
+     * Encodes an envelope.
+     *
+     * @throws HeaderLimitException when its headers do not fit: more than {@value #MAX_HEADERS}, or a name longer than
+     *                              {@value #MAX_HEADER_NAME_BYTES} bytes
+     */
     public static byte[] encode(Envelope envelope) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(128);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeByte(VERSION);
             writeBody(out, envelope.body());
             Map<String, Object> headers = envelope.headers();
-            if (headers.size() > 0xFFFF) {
-                throw new IllegalArgumentException("Too many headers to store: " + headers.size() + " (at most 65535)");
+            if (headers.size() > MAX_HEADERS) {
+                throw new HeaderLimitException(
+                        headers.size() + " headers, more than a message can hold (at most " + MAX_HEADERS + ")");
             }
             out.writeShort(headers.size());
             for (Map.Entry<String, Object> header : headers.entrySet()) {
@@ -243,8 +254,10 @@ public final class EnvelopeCodec {
 
     private static void writeShortString(DataOutputStream out, String text) throws IOException {
         byte[] data = text.getBytes(StandardCharsets.UTF_8);
-        if (data.length > 0xFFFF) {
-            throw new IllegalArgumentException("header name longer than 65535 bytes: " + text.substring(0, 40) + "...");
+        if (data.length > MAX_HEADER_NAME_BYTES) {
+            throw new HeaderLimitException(
+                    "a header name of " + data.length + " bytes (" + text.substring(0, 40) + "...), longer than a message "
+                                           + "can hold (at most " + MAX_HEADER_NAME_BYTES + " bytes in UTF-8)");
         }
         out.writeShort(data.length);
         out.write(data);
