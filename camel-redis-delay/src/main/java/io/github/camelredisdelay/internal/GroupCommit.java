@@ -47,7 +47,8 @@ import java.util.function.ToLongFunction;
  * nothing queued behind it and a short link may spin for it for a moment ({@link ReplySpin}).
  * <p>
  * A call that failed in a way the requests queued behind it would meet too (Redis did not answer) fails them with it,
- * unsent: while Redis is silent every caller fails within one call's time, not one call after another.
+ * unsent: while Redis is silent every caller fails within one call's time, not one call after another. Such a request
+ * fails with a {@link NotSent} caused by the call's failure, so that its caller can tell it was not carried out.
  *
  * @param <T> a request
  * @param <R> its result
@@ -104,7 +105,8 @@ public final class GroupCommit<T, R> {
     /**
      * Sends the request, alone or with others, and returns its result.
      *
-     * @throws RuntimeException     what the call that carried the request failed with
+     * @throws RuntimeException     what the call that carried the request failed with; a {@link NotSent} when the call
+     *                              ahead of it failed it unsent
      * @throws InterruptedException when the caller is interrupted while waiting; a request still queued is then
      *                              withdrawn, one already sent may or may not have been carried out
      */
@@ -131,7 +133,7 @@ public final class GroupCommit<T, R> {
 
     /**
      * Sends the request, alone or with others, without waiting: the stage completes with its result, or with what the
-     * call that carried it failed with, on the {@code completer}.
+     * call that carried it failed with (a {@link NotSent} when it failed unsent), on the {@code completer}.
      */
     public CompletionStage<R> submitAsync(T request) {
         return enqueue(request, false).result();
@@ -171,78 +173,114 @@ public final class GroupCommit<T, R> {
 
     /**
      * Sends the head of the queue, up to the first request whose key is in a call under way; when the reply is in,
-     * sends what queued meanwhile, or stops.
+     * sends what queued meanwhile, or stops. A call that completes before it returns (a client that refuses it at once,
+     * being shut down) is followed by the next in this loop, not one stack frame deeper per call: with thousands of
+     * calls queued, that would overflow the stack, and the requests of the call that overflowed would never complete.
      */
     private void sendQueued() {
-        List<Turn<T, R>> batch = new ArrayList<>();
+        Batch<T, R> batch = nextBatch();
+        while (batch != null) {
+            batch = send(batch);
+        }
+    }
+
+    /**
+     * The head of the queue, taken off it; {@code null}, no longer counting a call under way, when nothing may leave.
+     */
+    private Batch<T, R> nextBatch() {
+        List<Turn<T, R>> turns = new ArrayList<>();
         List<T> requests = new ArrayList<>();
         boolean anyNotWaited = false;
         synchronized (this) {
             long total = 0;
-            while (batch.size() < maxBatch && !queued.isEmpty()
-                    && (batch.isEmpty() || total + size.applyAsLong(queued.peek().request()) <= maxSize)
+            while (turns.size() < maxBatch && !queued.isEmpty()
+                    && (turns.isEmpty() || total + size.applyAsLong(queued.peek().request()) <= maxSize)
                     && keysUnderWay.add(key.apply(queued.peek().request()))) {
                 Turn<T, R> turn = queued.poll();
                 total += size.applyAsLong(turn.request());
-                batch.add(turn);
+                turns.add(turn);
                 requests.add(turn.request());
                 anyNotWaited |= !turn.waited();
             }
             queuedSize = queued.size();
-            if (batch.isEmpty()) {
+            if (turns.isEmpty()) {
                 // nothing left (another call took it), or the head's key is under way: a call under way looks again
                 // when it returns
                 callsUnderWay--;
-                return;
+                return null;
             }
         }
-        boolean handOff = anyNotWaited;
+        return new Batch<>(turns, requests, anyNotWaited);
+    }
+
+    /**
+     * Sends one call.
+     *
+     * @return what leaves next when the call completed before this returned, for {@link #sendQueued} to send; else
+     *         {@code null}: the reply sends it
+     */
+    private Batch<T, R> send(Batch<T, R> batch) {
         long sentAt = System.nanoTime();
         CompletionStage<List<R>> call;
         try {
-            call = send.apply(requests);
+            call = send.apply(batch.requests());
         } catch (RuntimeException | Error e) {
             call = CompletableFuture.failedFuture(e);
         }
+        Thread sender = Thread.currentThread();
+        AtOnce atOnce = new AtOnce();
         call.whenComplete((results, failure) -> {
+            boolean here = Thread.currentThread() == sender && atOnce.registering;
             // what queued meanwhile leaves first: handing out the results must not delay the next call
-            Throwable cause = callFailure(batch, results, failure);
-            List<Turn<T, R>> settled = batch;
-            boolean more;
-            synchronized (this) {
-                if (failure == null) {
-                    // a call that failed (a timeout, a lost connection) says nothing about the link or the waits
-                    long repliedAt = System.nanoTime();
-                    roundTrips.record(repliedAt - sentAt);
-                    for (Turn<T, R> turn : batch) {
-                        if (turn.timedWay() != null) {
-                            secondCalls.record(turn.timedWay(), repliedAt - turn.submittedAt());
-                        }
-                    }
-                }
-                for (T request : requests) {
-                    keysUnderWay.remove(key.apply(request));
-                }
-                callsUnderWay--;
-                if (failure != null && !queued.isEmpty() && failsQueued.test(cause)) {
-                    settled = new ArrayList<>(batch);
-                    settled.addAll(queued);
-                    queued.clear();
-                    queuedSize = 0;
-                }
-                more = mayStartCall();
-            }
-            if (more) {
+            Throwable cause = callFailure(batch.turns(), results, failure);
+            Returned<T, R> returned = returned(batch, sentAt, failure, cause);
+            if (returned.more() && !here) {
                 sendQueued();
             }
             // a caller that waits only needs waking, which needs no other thread; and a completion thread that waits
             // (a route continued there, then scheduled synchronously) must not wait for a completion thread
-            List<Turn<T, R>> outcomes = settled;
-            settle(outcomes, results, cause, true);
-            if (handOff || outcomes.size() > batch.size()) {
-                completer.execute(() -> settle(outcomes, results, cause, false));
+            Throwable unsent = returned.settled().size() > batch.turns().size() ? new NotSent(cause) : null;
+            settle(returned.settled(), batch.turns().size(), results, cause, unsent, true);
+            if (batch.anyNotWaited() || unsent != null) {
+                completer.execute(() -> settle(returned.settled(), batch.turns().size(), results, cause, unsent, false));
+            }
+            if (here) {
+                atOnce.sendNext = returned.more();
             }
         });
+        atOnce.registering = false;
+        return atOnce.sendNext ? nextBatch() : null;
+    }
+
+    /**
+     * Notes that a call returned: its round trip (when it succeeded), its keys no longer under way, and, when it failed
+     * as the requests queued behind it would, those requests taken off the queue to fail unsent.
+     *
+     * @return the requests to settle (the call's, then those failed unsent), and whether another call may leave now
+     */
+    private synchronized Returned<T, R> returned(Batch<T, R> batch, long sentAt, Throwable failure, Throwable cause) {
+        List<Turn<T, R>> settled = batch.turns();
+        if (failure == null) {
+            // a call that failed (a timeout, a lost connection) says nothing about the link or the waits
+            long repliedAt = System.nanoTime();
+            roundTrips.record(repliedAt - sentAt);
+            for (Turn<T, R> turn : batch.turns()) {
+                if (turn.timedWay() != null) {
+                    secondCalls.record(turn.timedWay(), repliedAt - turn.submittedAt());
+                }
+            }
+        }
+        for (T request : batch.requests()) {
+            keysUnderWay.remove(key.apply(request));
+        }
+        callsUnderWay--;
+        if (failure != null && !queued.isEmpty() && failsQueued.test(cause)) {
+            settled = new ArrayList<>(batch.turns());
+            settled.addAll(queued);
+            queued.clear();
+            queuedSize = 0;
+        }
+        return new Returned<>(settled, mayStartCall());
     }
 
     /** What the call failed with, unwrapped; or that it returned other than one result per request. */
@@ -258,18 +296,20 @@ public final class GroupCommit<T, R> {
 
     /**
      * Hands each request of a call whose caller waits (or, with {@code waited} false, does not) its outcome; when the
-     * call failed, the requests it failed unsent may follow those it carried.
+     * call failed, the requests it failed unsent (those from {@code carried} on) fail with {@code unsent}.
      */
-    private void settle(List<Turn<T, R>> batch, List<R> results, Throwable cause, boolean waited) {
-        for (int i = 0; i < batch.size(); i++) {
-            Turn<T, R> turn = batch.get(i);
+    private void settle(
+            List<Turn<T, R>> turns, int carried, List<R> results, Throwable cause, Throwable unsent,
+            boolean waited) {
+        for (int i = 0; i < turns.size(); i++) {
+            Turn<T, R> turn = turns.get(i);
             if (turn.waited() != waited) {
                 continue;
             }
             if (cause == null) {
                 turn.result().complete(results.get(i));
             } else {
-                turn.result().completeExceptionally(cause);
+                turn.result().completeExceptionally(i < carried ? cause : unsent);
             }
         }
     }
@@ -277,6 +317,36 @@ public final class GroupCommit<T, R> {
     /** Requests waiting for a call. */
     int queuedCount() {
         return queuedSize;
+    }
+
+    /**
+     * What a request fails with when the call ahead of it failed as it would have (Redis did not answer): it was never
+     * sent, so Redis did not carry it out. Its cause is what that call failed with; its message is the cause's.
+     */
+    public static final class NotSent extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        NotSent(Throwable cause) {
+            super(cause.getMessage(), cause, false, false);
+        }
+    }
+
+    /** The requests of one call, and whether any of their callers does not wait for them. */
+    private record Batch<T, R>(List<Turn<T, R>> turns, List<T> requests, boolean anyNotWaited) {
+    }
+
+    /** What a call's return settles, and whether another call may leave now. */
+    private record Returned<T, R>(List<Turn<T, R>> settled, boolean more) {
+    }
+
+    /**
+     * Whether a call's reply came while {@link #send} was still registering for it, on its thread (the call completed
+     * at once), and whether the next call is then that thread's to send.
+     */
+    private static final class AtOnce {
+        boolean registering = true;
+        boolean sendNext;
     }
 
     /**

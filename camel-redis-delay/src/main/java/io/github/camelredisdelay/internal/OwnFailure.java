@@ -15,6 +15,8 @@
  */
 package io.github.camelredisdelay.internal;
 
+import org.redisson.client.RedisException;
+
 /**
  * A failure that several callers share (one script call that carried the schedules of several exchanges, one check of
  * the queue that several waited for), made one caller's own: an exception of the same type, message and stack trace,
@@ -29,25 +31,39 @@ final class OwnFailure {
 
     /** A copy of {@code shared} of the same type, caused by it; {@code shared} itself when none can be made. */
     static Throwable of(Throwable shared) {
+        Throwable own = copy(shared, shared.getMessage());
+        return own != null ? own : shared;
+    }
+
+    /**
+     * An exception of the same type as {@code shared}, with {@code message} and caused by it; a {@link RedisException}
+     * so when none of that type can be made (the message must not be lost).
+     */
+    static Throwable of(Throwable shared, String message) {
+        Throwable own = copy(shared, message);
+        return own != null ? own : new RedisException(message, shared);
+    }
+
+    private static Throwable copy(Throwable shared, String message) {
         if (!(shared instanceof Exception)) {
-            return shared;
+            return null;
         }
         Throwable own;
         try {
-            own = copy(shared);
+            own = newInstance(shared.getClass(), message, shared);
         } catch (ReflectiveOperationException | RuntimeException e) {
-            return shared;
+            return null;
         }
         own.setStackTrace(shared.getStackTrace());
         return own;
     }
 
-    private static Throwable copy(Throwable shared) throws ReflectiveOperationException {
-        Class<? extends Throwable> type = shared.getClass();
+    private static Throwable newInstance(Class<? extends Throwable> type, String message, Throwable shared)
+            throws ReflectiveOperationException {
         try {
-            return type.getConstructor(String.class, Throwable.class).newInstance(shared.getMessage(), shared);
+            return type.getConstructor(String.class, Throwable.class).newInstance(message, shared);
         } catch (NoSuchMethodException e) {
-            return type.getConstructor(String.class).newInstance(shared.getMessage()).initCause(shared);
+            return type.getConstructor(String.class).newInstance(message).initCause(shared);
         }
     }
 }

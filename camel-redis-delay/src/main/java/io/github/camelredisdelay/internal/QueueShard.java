@@ -141,7 +141,20 @@ public final class QueueShard {
      * ({@link OwnFailure}): the other schedules' exchanges must not see what this one's error handling adds to it.
      */
     private Throwable ownFailure(Throwable failure, String id) {
+        if (failure instanceof GroupCommit.NotSent unsent) {
+            return notStored(unsent.getCause(), id);
+        }
         return failure instanceof NotReplicatedException shortfall ? ownShortfall(shortfall, id) : OwnFailure.of(failure);
+    }
+
+    /**
+     * The failure of a schedule that was never sent: the script call ahead of it got no answer ({@link #unanswered}),
+     * and it failed with it. Of the same type as that call's failure, caused by it, and saying that the message is
+     * certainly not stored, where the schedules the call carried may be.
+     */
+    private Throwable notStored(Throwable failure, String id) {
+        return OwnFailure.of(failure, scheduleOf(id) + " on queue " + name() + " was not sent, so the message is not "
+                                      + "stored: the script call ahead of it got no answer (" + failure.getMessage() + ")");
     }
 
     /**
