@@ -867,12 +867,20 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         return limit > 0 ? Math.min(limit, getBrowseLimit()) : getBrowseLimit();
     }
 
+    /**
+     * As Camel's {@link BrowseStatus} has it, the size is the queue's: all its messages, scheduled, ready and in flight
+     * (one {@code HLEN} per shard), not capped at {@code browseLimit}; the timestamps are the due times of the first
+     * and last message a browse with {@code limit} lists.
+     */
     @Override
     public BrowseStatus getBrowseStatus(int limit) {
-        List<InspectedMessage> messages = admin().browse(browsed(limit));
+        QueueAdmin queue = admin();
+        List<InspectedMessage> messages = queue.browse(browsed(limit));
+        // read apart from the browse: messages scheduled or delivered in between may make it differ from the listing
+        int size = (int) Math.min(Integer.MAX_VALUE, Math.max(queue.size(), messages.size()));
         return messages.isEmpty()
-                ? new BrowseStatus(0, 0, 0)
-                : new BrowseStatus(messages.size(), messages.get(0).dueAt(), messages.get(messages.size() - 1).dueAt());
+                ? new BrowseStatus(size, 0, 0)
+                : new BrowseStatus(size, messages.get(0).dueAt(), messages.get(messages.size() - 1).dueAt());
     }
 
     /**

@@ -63,6 +63,11 @@ public final class QueueAdmin {
         return queue.browse(limit);
     }
 
+    /** All messages of the queue, whatever their state: one {@code HLEN} per shard. */
+    public long size() {
+        return queue.size();
+    }
+
     /**
      * Of each state (in flight, ready, scheduled), at most {@code limit} messages per shard, earliest due time first.
      */
