@@ -35,6 +35,8 @@ public class RedisDelayConfiguration implements Cloneable {
     static final int MAX_SHARDS = 128;
     /** A consumer's lease reaches Redis in its name (reclaim.lua): kept far below where Lua would print it as 1e+14. */
     static final long MAX_VISIBILITY_TIMEOUT_MS = 86_400_000;
+    /** Most messages one browse lists: each shard reads at most four times as many. */
+    static final int MAX_BROWSE_LIMIT = 10_000;
 
     private static final String DEFAULT_ADDRESS = "redis://127.0.0.1:6379";
     private static final String DEFAULT_KEY_PREFIX = "camel:delay";
@@ -548,12 +550,7 @@ public class RedisDelayConfiguration implements Cloneable {
         atLeast("maxDeliveries", maxDeliveries, 0, queue);
         atLeast("transferBatchSize", transferBatchSize, 1, queue);
         atLeastMillis("transferInterval", transferInterval, 10, queue);
-        atLeast("browseLimit", browseLimit, 1, queue);
-        if (browseLimit > 10_000) {
-            throw new IllegalArgumentException(
-                    "Invalid browseLimit " + browseLimit + " of queue " + queue
-                                               + ": at most 10000, so browsing never blocks Redis for long");
-        }
+        checkBrowseLimit(browseLimit, queue);
         if (transferBatchSize > 10_000) {
             throw new IllegalArgumentException(
                     "Invalid transferBatchSize " + transferBatchSize + " of queue " + queue
@@ -627,6 +624,19 @@ public class RedisDelayConfiguration implements Cloneable {
      */
     String deadLetterQueueOf(String queue) {
         return deadLetterQueue != null ? deadLetterQueue : queue + ".dead";
+    }
+
+    /**
+     * Refuses a {@code browseLimit} outside 1 to {@value #MAX_BROWSE_LIMIT}, naming it, {@code queue} and what is
+     * allowed: in an endpoint URI, on the component, and set on a started endpoint.
+     */
+    static void checkBrowseLimit(int browseLimit, String queue) {
+        if (browseLimit < 1 || browseLimit > MAX_BROWSE_LIMIT) {
+            throw new IllegalArgumentException(
+                    "Invalid browseLimit " + browseLimit + " of queue " + queue + ": 1 to " + MAX_BROWSE_LIMIT
+                                               + " is allowed, so browsing lists messages and never blocks Redis "
+                                               + "for long");
+        }
     }
 
     private static void atLeast(String option, long value, long minimum, String queue) {

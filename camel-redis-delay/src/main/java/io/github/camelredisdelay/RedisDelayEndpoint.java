@@ -827,8 +827,14 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         return configuration.getBrowseLimit();
     }
 
+    /**
+     * Sets {@code browseLimit} on this endpoint, also while it runs (Camel's browse tooling calls it).
+     *
+     * @throws IllegalArgumentException outside 1 to 10000, as in an endpoint URI; the limit set before is kept
+     */
     @Override
     public void setBrowseLimit(int browseLimit) {
+        RedisDelayConfiguration.checkBrowseLimit(browseLimit, queueName);
         configuration.setBrowseLimit(browseLimit);
     }
 
