@@ -43,7 +43,8 @@ public final class MessageIds {
     private static final ThreadLocal<RandomBits> BITS = ThreadLocal.withInitial(RandomBits::new);
 
     /**
-     * Longest message id accepted from a header, the suffix of a dead letter's id ({@link #deadLetterId}) not counted.
+     * Longest message id accepted from a header, the suffixes of a dead letter's id ({@link #deadLetterId}) not
+     * counted.
      */
     public static final int MAX_LENGTH = 512;
 
@@ -115,15 +116,22 @@ public final class MessageIds {
     }
 
     /**
-     * Whether {@code id} has a length a header may give: 1 to {@value #MAX_LENGTH} characters, or such an id with the
-     * suffix of {@link #deadLetterId}, so that a dead letter can be named by the id the component gave it.
+     * Whether {@code id} has a length a header may give: 1 to {@value #MAX_LENGTH} characters, or such an id with one
+     * or more suffixes of {@link #deadLetterId}, so that a dead letter can be named by the id the component gave it,
+     * also one whose id carried a suffix already (a dead letter copied back to its queue under the id it was held
+     * under, or one of a dead-letter queue dead-lettered on, that failed while its dead-letter queue held that id).
      */
     public static boolean hasAllowedLength(String id) {
-        if (!id.isEmpty() && id.length() <= MAX_LENGTH) {
-            return true;
+        int end = id.length();
+        // each dead-lettering may have added a suffix: take them off from the end until the id that remains fits
+        while (end > MAX_LENGTH) {
+            int suffix = id.lastIndexOf('#', end - 1);
+            if (suffix <= 0 || !DEAD_LETTER_SUFFIX.matcher(id).region(suffix, end).matches()) {
+                return false;
+            }
+            end = suffix;
         }
-        int suffix = id.lastIndexOf('#');
-        return suffix > 0 && suffix <= MAX_LENGTH && DEAD_LETTER_SUFFIX.matcher(id).region(suffix, id.length()).matches();
+        return end > 0;
     }
 
     public static String next() {
