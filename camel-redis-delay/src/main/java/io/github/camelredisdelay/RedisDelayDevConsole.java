@@ -24,6 +24,7 @@ import java.util.Set;
 
 import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.InspectedMessage;
+import io.github.camelredisdelay.internal.NewestDeadLetters;
 import io.github.camelredisdelay.internal.QueueAdmin;
 import io.github.camelredisdelay.internal.QueueStatistics;
 import org.apache.camel.spi.annotations.DevConsole;
@@ -108,7 +109,10 @@ public class RedisDelayDevConsole extends AbstractDevConsole {
                     .map(m -> m.id() + " due in " + (m.dueAt() - now) + " ms").toList());
             queue.put("mostOverdue", browsed.stream().filter(m -> "ready".equals(m.state())).limit(LISTED)
                     .map(m -> m.id() + " overdue by " + Math.max(0, now - m.dueAt()) + " ms").toList());
-            queue.put("newestDeadLetters", admin.newestDeadLetters(LISTED).stream()
+            NewestDeadLetters deadLetters = admin.newestDeadLetters(LISTED);
+            // what the list was found among: of a shared or long dead-letter queue, older ones of the queue are not
+            queue.put("newestDeadLettersAmong", deadLetters.searched());
+            queue.put("newestDeadLetters", deadLetters.listed().stream()
                     .map(m -> m.id() + " dead-lettered " + (now - m.scheduledAt()) + " ms ago: " + lastError(m)).toList());
             return queue;
         } catch (RuntimeException e) {

@@ -78,11 +78,17 @@ public final class QueueAdmin {
     /**
      * At most {@code limit} of the newest dead letters of this queue, newest first: of a dead-letter queue that several
      * queues share, those this queue put there ({@link DeadLetters#cameFrom}), as its peek and redrive take them, found
-     * among the {@value #DEAD_LETTERS_LOOKED_AT} times as many newest of them all.
+     * among the {@value #DEAD_LETTERS_LOOKED_AT} times as many newest of them all; with how many were looked at of how
+     * many the dead-letter queue holds (older ones of this queue are not looked for).
      */
-    public List<InspectedMessage> newestDeadLetters(int limit) {
-        return deadLetterQueue.get().newest(limit * DEAD_LETTERS_LOOKED_AT).stream()
+    public NewestDeadLetters newestDeadLetters(int limit) {
+        ShardedQueue deadLetters = deadLetterQueue.get();
+        List<InspectedMessage> newest = deadLetters.newest(limit * DEAD_LETTERS_LOOKED_AT);
+        List<InspectedMessage> listed = newest.stream()
                 .filter(deadLetter -> DeadLetters.cameFrom(deadLetter.envelope(), queue.name())).limit(limit).toList();
+        return new NewestDeadLetters(
+                listed, newest.size(), Math.max(deadLetters.size(), newest.size()),
+                deadLetters.name());
     }
 
     /**
