@@ -71,7 +71,7 @@ final class Deliverer {
     /** Whether a route's consumer fetches for this deliverer ({@link #Deliverer}). */
     private final boolean forRoute;
     private final LeaseKeeper leases;
-    private final AckBuffer acks;
+    private final Acknowledgements acks;
     private final Settlement settlement;
     private final DroppedCopies droppedCopies = new DroppedCopies();
     /**
@@ -111,8 +111,6 @@ final class Deliverer {
     };
     /** A retry of the settlements Redis refused is under way ({@link #retrySettlements}). */
     private final AtomicBoolean retryingSettlements = new AtomicBoolean();
-    /** Redis refused the last acknowledgement and answered the read beside it: the next fetch only acknowledges. */
-    private volatile boolean acksRefused;
     /** Reads whose reply never came, and the hand-back of what they left with this consumer. */
     private final LostReads lostReads;
 
@@ -130,11 +128,12 @@ final class Deliverer {
         this.consumerName = ConsumerNames.unique(endpoint.getConfiguration().getVisibilityTimeout());
         this.leases = new LeaseKeeper(queue, consumerName);
         AbandonedLeases abandonedLeases = new AbandonedLeases();
-        this.acks = forRoute ? new AckBuffer() : null;
+        AckBuffer ackBuffer = forRoute ? new AckBuffer() : null;
         RetryPolicy retryPolicy = new RetryPolicy(endpoint.retryDelays(), endpoint.getConfiguration().getMaxDeliveries());
         this.settlement = new Settlement(
                 queue, consumerName, retryPolicy, new DeadLetters(queue, endpoint.deadLetterQueue()), leases,
-                abandonedLeases, acks, endpoint.statistics());
+                abandonedLeases, ackBuffer, endpoint.statistics());
+        this.acks = new Acknowledgements(queue, ackBuffer, settlement);
         this.lostReads = new LostReads(
                 queue, consumerName, leases, abandonedLeases, ResponseTimeout.of(endpoint.client()),
                 () -> nextReclaimNanos.set(System.nanoTime()));
@@ -156,15 +155,14 @@ final class Deliverer {
     }
 
     private List<Delivery> fetchNow(int count, Duration block) {
-        List<Delivery> finished = drainAcks();
+        List<Delivery> finished = acks.drain();
         try {
             boolean reclaim = reclaimIsDue();
-            if (reclaim || acksRefused) {
+            if (reclaim || acks.isRefused()) {
                 // after a refused acknowledgement, no read until it goes through: what a read brought could not be
                 // acknowledged either
-                acknowledge(finished);
+                acks.send(finished);
                 finished = List.of();
-                acksRefused = false;
             }
             if (reclaim) {
                 Reclaimed look = queue.group().reclaim(consumerName, endpoint.getConfiguration().getVisibilityTimeout(),
@@ -205,17 +203,16 @@ final class Deliverer {
                 }
                 // what was read is this consumer's now: to the route with it, and the acknowledgement tried again,
                 // alone, with the next fetch
-                acksRefused = true;
-                notAcknowledged(finished, done.ackFailure());
+                acks.refusedBesideRead(finished, done.ackFailure());
                 return leased(done.read());
             }
-            settlement.acknowledged(finished);
+            acks.sent(finished);
             finished = List.of();
             List<Delivery> fresh = done.read();
             return leased(fresh.isEmpty() && block != null ? queue.group().readNew(consumerName, count, block) : fresh);
         } catch (RuntimeException e) {
             // not acknowledged: try again with the next fetch
-            putBackAcks(finished);
+            acks.putBack(finished);
             throw e;
         }
     }
@@ -238,41 +235,9 @@ final class Deliverer {
         }
     }
 
-    /**
-     * Acknowledges what finished since the last fetch. What fails stays queued and leased, so the next fetch or flush
-     * acknowledges it; once this consumer stops, no one extends its lease and it is delivered again.
-     */
-    void flushAcknowledgements() {
-        List<Delivery> finished = drainAcks();
-        try {
-            acknowledge(finished);
-        } catch (RuntimeException e) {
-            notAcknowledged(finished, e);
-        }
-    }
-
-    private void notAcknowledged(List<Delivery> finished, Throwable failure) {
-        putBackAcks(finished);
-        LOG.warn("Could not acknowledge {} finished messages of queue {}; trying again with the next read (once the "
-                 + "consumer has stopped, with each lease extension, their leases kept until then): {}",
-                finished.size(), queue.name(), failure.toString());
-    }
-
-    private List<Delivery> drainAcks() {
-        return acks != null ? acks.drain() : List.of();
-    }
-
-    private void putBackAcks(List<Delivery> finished) {
-        if (acks != null) {
-            acks.putBack(finished);
-        }
-    }
-
-    private void acknowledge(List<Delivery> finished) {
-        if (!finished.isEmpty()) {
-            queue.group().ack(finished);
-            settlement.acknowledged(finished);
-        }
+    /** The acknowledgements of what finished, which a consumer flushes between its reads. */
+    Acknowledgements acknowledgements() {
+        return acks;
     }
 
     /**
@@ -397,36 +362,8 @@ final class Deliverer {
         }
         // slow exchanges: do not let finished messages wait for the whole batch, a crash would repeat them; unless
         // Redis refuses acknowledgements, when trying here would hold up the rest of the batch (the next fetch tries)
-        if (!acksRefused) {
-            flushOverdueAcknowledgements();
-        }
-    }
-
-    /** A polling consumer's poll begins: finished messages wait for its reads again. */
-    void pollBegins() {
-        if (acks != null) {
-            acks.resume();
-        }
-    }
-
-    /**
-     * A polling consumer's poll ended: what finished is acknowledged now, and until the next poll each message as it
-     * finishes (a copy handed to a {@code seda:} route, say), rather than a {@code pollInterval} later.
-     */
-    void pollEnded() {
-        if (acks != null) {
-            acks.pause();
-        }
-        flushAcknowledgements();
-    }
-
-    /**
-     * Acknowledges the finished messages when the oldest has waited longer than a read's round trip should take for
-     * them: after a slow exchange, or while the consumer does not read (suspended).
-     */
-    void flushOverdueAcknowledgements() {
-        if (acks != null && acks.isOverdue()) {
-            flushAcknowledgements();
+        if (!acks.isRefused()) {
+            acks.flushOverdue();
         }
     }
 
@@ -524,12 +461,12 @@ final class Deliverer {
      * carry them any more). Their leases are kept until they are sent.
      */
     private void retrySettlements() {
-        boolean acksLeft = stopped && acks != null && !acks.isEmpty();
+        boolean acksLeft = stopped && acks.anyWaiting();
         if ((acksLeft || settlement.hasUnsettledFailures()) && retryingSettlements.compareAndSet(false, true)) {
             endpoint.getComponent().runInBackground(() -> {
                 try {
                     if (acksLeft) {
-                        flushAcknowledgements();
+                        acks.flush();
                     }
                     settlement.settleFailuresAgain();
                 } finally {
@@ -594,15 +531,13 @@ final class Deliverer {
         if (wake != null) {
             wake.stopListening(wakeChannel(), handBacks);
         }
-        if (acks != null) {
-            acks.close();
-        }
+        acks.close();
         if (!redisUnreachable && endpoint.getCamelContext().isStopping()) {
             departWithoutWaiting();
             return;
         }
         if (!redisUnreachable) {
-            flushAcknowledgements();
+            acks.flush();
         }
         if (leaseExtension != null && leases.size() > 0) {
             connectionKept = endpoint.keepConnection();
@@ -633,35 +568,11 @@ final class Deliverer {
      * departures of all its consumers once ({@link Departures}). The connection is kept until this consumer has left.
      */
     private void departWithoutWaiting() {
-        List<Delivery> finished = drainAcks();
+        List<Delivery> finished = acks.drain();
         connectionKept = endpoint.keepConnection();
         stopped = true;
-        endpoint.getComponent().departures().add(acknowledgeAsync(finished).thenCompose(
+        endpoint.getComponent().departures().add(acks.sendAsync(finished).thenCompose(
                 done -> leaseExtension == null || leases.size() == 0 ? leaveGroup() : CompletableFuture.completedFuture(null)));
-    }
-
-    /**
-     * Acknowledges what finished without waiting; what fails stays queued and leased, for the lease timer to send again
-     * ({@link #retrySettlements}). The stage completes normally either way.
-     */
-    private CompletionStage<?> acknowledgeAsync(List<Delivery> finished) {
-        if (finished.isEmpty()) {
-            return CompletableFuture.completedFuture(null);
-        }
-        CompletionStage<Long> sent;
-        try {
-            sent = queue.group().ackAsync(finished);
-        } catch (RuntimeException e) {
-            sent = CompletableFuture.failedFuture(e);
-        }
-        return sent.handle((removed, failure) -> {
-            if (failure == null) {
-                settlement.acknowledged(finished);
-            } else {
-                notAcknowledged(finished, Futures.unwrap(failure));
-            }
-            return null;
-        });
     }
 
     /** Leaves the consumer group unless this consumer holds messages ({@code retire.lua}); a failure is logged. */

@@ -189,7 +189,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
             if (isSuspendingOrSuspended() || !endpoint.readsAllowed()) {
                 // no read acknowledges what finished before the suspension (or while this endpoint's shards differs
                 // from its queue's: it would read only part of the queue; logged, and its health check is DOWN)
-                deliverer.flushOverdueAcknowledgements();
+                deliverer.acknowledgements().flushOverdue();
                 idle(run, ready, seen, SUSPENDED_WAIT_MS);
                 continue;
             }

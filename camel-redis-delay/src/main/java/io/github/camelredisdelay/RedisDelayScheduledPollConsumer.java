@@ -114,7 +114,7 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
             // work under way, like a poll: a stop waits for it rather than interrupting its call
             pollsUnderWay.incrementAndGet();
             try {
-                suspendedDeliverers.all().forEach(Deliverer::flushOverdueAcknowledgements);
+                suspendedDeliverers.all().forEach(deliverer -> deliverer.acknowledgements().flushOverdue());
             } finally {
                 pollsUnderWay.decrementAndGet();
             }
@@ -143,11 +143,11 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
             if (!acknowledgesBetweenPolls()) {
                 return fetchAndRoute();
             }
-            deliverers.all().forEach(Deliverer::pollBegins);
+            deliverers.all().forEach(deliverer -> deliverer.acknowledgements().pollBegins());
             try {
                 return fetchAndRoute();
             } finally {
-                deliverers.all().forEach(Deliverer::pollEnded);
+                deliverers.all().forEach(deliverer -> deliverer.acknowledgements().pollEnded());
             }
         } finally {
             pollsUnderWay.decrementAndGet();
@@ -166,7 +166,7 @@ public class RedisDelayScheduledPollConsumer extends ScheduledPollConsumer imple
     private int fetchAndRoute() throws InterruptedException {
         if (!endpoint.readsAllowed()) {
             // while the shard counts differ (logged, health DOWN): no read, but what finished is acknowledged
-            deliverers.all().forEach(Deliverer::flushAcknowledgements);
+            deliverers.all().forEach(deliverer -> deliverer.acknowledgements().flush());
             return 0;
         }
         int delivered = 0;
