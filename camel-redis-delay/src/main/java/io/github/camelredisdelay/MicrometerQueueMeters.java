@@ -39,18 +39,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Micrometer meters of one queue in one CamelContext, registered in the {@link MeterRegistry} found in the Camel
- * registry as camel-micrometer finds it (bean {@code metricsRegistry}, else the only one), tagged {@code camelContext},
- * {@code keyPrefix} and {@code queue}. Gauges read the queue's shared snapshot
- * ({@link QueueStatistics#snapshotForMonitoring()}), so reading them costs at most one refresh per queue every
- * {@link QueueStatistics#MAX_AGE_MS} ms; a gauge whose refresh fails, or is not answered in time, reads NaN. A second
- * binding handed meters another binding holds (the same context name, key prefix and queue over another Redis
- * connection or through another component, or tags a MeterFilter merged) waits, with a warning, and takes the meters
- * over when the holder stops. The only class that references Micrometer.
+ * registry as camel-micrometer finds it ({@link MeterRegistryChoice}), tagged {@code camelContext}, {@code keyPrefix}
+ * and {@code queue}. Gauges read the queue's shared snapshot ({@link QueueStatistics#snapshotForMonitoring()}), so
+ * reading them costs at most one refresh per queue every {@link QueueStatistics#MAX_AGE_MS} ms; a gauge whose refresh
+ * fails, or is not answered in time, reads NaN. A second binding handed meters another binding holds (the same context
+ * name, key prefix and queue over another Redis connection or through another component, or tags a MeterFilter merged)
+ * waits, with a warning, and takes the meters over when the holder stops. With {@link MeterRegistryChoice}, the only
+ * class that references Micrometer.
  */
 final class MicrometerQueueMeters implements QueueEvents {
 
-    /** The name camel-micrometer looks its registry up by first. */
-    private static final String REGISTRY_BEAN = "metricsRegistry";
     private static final String PREFIX = "camel.redis.delay.";
     /**
      * The largest lateness the histogram's buckets tell apart. Micrometer's default for timers, 30 s, would make
@@ -103,14 +101,12 @@ final class MicrometerQueueMeters implements QueueEvents {
     }
 
     /**
-     * The meters of a queue; {@link QueueEvents#NONE} when the Camel registry holds no MeterRegistry; a listener that
-     * waits for the meters when another binding holds those the registry hands out for this queue.
+     * The meters of a queue; {@link QueueEvents#NONE} when the Camel registry holds no MeterRegistry, or several
+     * without a choice ({@link MeterRegistryChoice}); a listener that waits for the meters when another binding holds
+     * those the registry hands out for this queue.
      */
     static QueueEvents bind(CamelContext context, String keyPrefix, QueueStatistics statistics) {
-        MeterRegistry registry = context.getRegistry().lookupByNameAndType(REGISTRY_BEAN, MeterRegistry.class);
-        if (registry == null) {
-            registry = context.getRegistry().findSingleByType(MeterRegistry.class);
-        }
+        MeterRegistry registry = MeterRegistryChoice.of(context.getRegistry(), statistics.queueName());
         if (registry == null) {
             return QueueEvents.NONE;
         }

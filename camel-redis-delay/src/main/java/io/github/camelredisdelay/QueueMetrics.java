@@ -21,7 +21,8 @@ import org.apache.camel.CamelContext;
 
 /**
  * Binds a queue's metrics when Micrometer is on the classpath; references no Micrometer type itself, so the component
- * runs without it. {@link MicrometerQueueMeters} holds every Micrometer reference and is loaded only when present.
+ * runs without it. {@link MicrometerQueueMeters} and {@link MeterRegistryChoice} hold every Micrometer reference and
+ * are loaded only when present.
  */
 final class QueueMetrics {
 
