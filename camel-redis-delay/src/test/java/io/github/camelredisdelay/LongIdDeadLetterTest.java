@@ -17,6 +17,7 @@ package io.github.camelredisdelay;
 
 import java.time.Duration;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
@@ -30,34 +31,20 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * An id of the largest allowed length (512 characters) dead-lettered a second time while its first dead letter waits is
- * held in the dead-letter queue as {@code <id>#<stream entry>}, longer than any id a producer accepts.
+ * held in the dead-letter queue as {@code <id>#<stream entry>}, longer than any id a producer accepts; one that already
+ * carries such a suffix (which a replay route copies back) dead-lettered while the dead-letter queue holds that id gets
+ * a second suffix. An operator must still be able to act on each by the id it is held under.
  */
 class LongIdDeadLetterTest extends RedisDelayTestSupport {
 
+    private static final String ID = "o".repeat(512);
+
     @Test
     void aSecondDeadLetterOfAnIdOfTheLargestLengthCanBeRedrivenByTheIdTheDeadLetterQueueHoldsItUnder() throws Exception {
-        CamelContext node = startContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                from("redis-delay:orders?maxDeliveries=1").routeId("failing").errorHandler(noErrorHandler())
-                        .throwException(new IllegalStateException("shop down"));
-            }
-        });
+        CamelContext node = failingNode();
         ProducerTemplate producer = node.createProducerTemplate();
-        String id = "o".repeat(512);
-
-        producer.sendBodyAndHeader("redis-delay:orders", "first", RedisDelayConstants.MESSAGE_ID, id);
-        // and acknowledged: the move stores the dead letter first, and until the acknowledgement the queue holds the
-        // id (the second schedule of it would be a duplicate, kept out; a redrive leaves the dead letter)
-        await().atMost(Duration.ofSeconds(10)).until(() -> redis().getMap(key("orders.dead", "msg")).size() == 1
-                && redis().getMap(key("orders", "msg")).isEmpty());
-        producer.sendBodyAndHeader("redis-delay:orders", "second", RedisDelayConstants.MESSAGE_ID, id);
-        await().atMost(Duration.ofSeconds(10)).until(() -> redis().getMap(key("orders.dead", "msg")).size() == 2
-                && redis().getMap(key("orders", "msg")).isEmpty());
+        String suffixed = deadLetteredTwice(producer);
         node.getRouteController().stopRoute("failing");
-        Set<Object> held = redis().getMap(key("orders.dead", "msg")).keySet();
-        String suffixed = held.stream().map(String::valueOf).filter(h -> !h.equals(id)).findFirst().orElseThrow();
-        assertThat(suffixed).startsWith(id + "#");
 
         // the component page: a later dead letter "goes back under the id, whether the redrive names the id or that
         // stored one"
@@ -66,5 +53,70 @@ class LongIdDeadLetterTest extends RedisDelayTestSupport {
 
         assertThat(redrive.getException()).isNull();
         assertThat(redrive.getMessage().getBody()).isEqualTo(1L);
+    }
+
+    @Test
+    void aDeadLetterWhoseIdCarriesTwoSuffixesCanBePeekedAndRedrivenByThatId() throws Exception {
+        CamelContext node = failingNode();
+        ProducerTemplate producer = node.createProducerTemplate();
+        String once = deadLetteredTwice(producer);
+
+        // a replay route copies the dead letter back under the id the dead-letter queue gives it, and it fails again
+        // while that dead letter still waits
+        producer.sendBodyAndHeader("redis-delay:orders", "third", RedisDelayConstants.MESSAGE_ID, once);
+        awaitDeadLetters(3);
+        node.getRouteController().stopRoute("failing");
+        String twice = deadLetterIds().stream().filter(held -> !held.equals(ID) && !held.equals(once)).findFirst()
+                .orElseThrow();
+        assertThat(twice).startsWith(once + "#");
+
+        Exchange peek = producer.request("redis-delay:orders.dead?operation=peek",
+                e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, twice));
+        assertThat(peek.getException()).isNull();
+        assertThat(peek.getMessage().getBody(String.class)).isEqualTo("third");
+
+        Exchange redrive = producer.send("redis-delay:orders?operation=redrive",
+                e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, twice));
+        assertThat(redrive.getException()).isNull();
+        assertThat(redrive.getMessage().getBody()).isEqualTo(1L);
+        assertThat(redis().getMap(key("orders", "msg")).keySet()).containsExactly(once);
+    }
+
+    private CamelContext failingNode() throws Exception {
+        return startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders?maxDeliveries=1").routeId("failing").errorHandler(noErrorHandler())
+                        .throwException(new IllegalStateException("shop down"));
+            }
+        });
+    }
+
+    /**
+     * Dead-letters {@link #ID} twice, the second time while the first dead letter waits.
+     *
+     * @return the id the dead-letter queue holds the second under
+     */
+    private String deadLetteredTwice(ProducerTemplate producer) {
+        producer.sendBodyAndHeader("redis-delay:orders", "first", RedisDelayConstants.MESSAGE_ID, ID);
+        // and acknowledged: the move stores the dead letter first, and until the acknowledgement the queue holds the
+        // id (the second schedule of it would be a duplicate, kept out; a redrive leaves the dead letter)
+        awaitDeadLetters(1);
+        producer.sendBodyAndHeader("redis-delay:orders", "second", RedisDelayConstants.MESSAGE_ID, ID);
+        awaitDeadLetters(2);
+        String suffixed = deadLetterIds().stream().filter(held -> !held.equals(ID)).findFirst().orElseThrow();
+        assertThat(suffixed).startsWith(ID + "#");
+        return suffixed;
+    }
+
+    /** Waits until the dead-letter queue holds {@code count} and the queue none (each move acknowledged). */
+    private void awaitDeadLetters(int count) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> redis().getMap(key("orders.dead", "msg")).size() == count
+                && redis().getMap(key("orders", "msg")).isEmpty());
+    }
+
+    private Set<String> deadLetterIds() {
+        return redis().getMap(key("orders.dead", "msg")).keySet().stream().map(String::valueOf)
+                .collect(Collectors.toSet());
     }
 }
