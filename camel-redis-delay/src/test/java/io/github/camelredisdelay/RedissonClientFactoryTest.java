@@ -15,6 +15,8 @@
  */
 package io.github.camelredisdelay;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -107,6 +109,46 @@ class RedissonClientFactoryTest {
         assertThatThrownBy(() -> settingsOf(configuration)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(yaml.toString()).hasMessageContaining("redis://")
                 .hasMessageContaining("example.com").hasMessageContaining("rediss://");
+    }
+
+    /**
+     * Redisson replaces {@code ${NAME}} in the file with the variable's value before it parses the YAML, and
+     * SnakeYAML's message quotes the lines around its error: a password holding a backslash (an unknown escape in the
+     * double quotes the security guide shows), or an unknown key with the password on the first line, showed the
+     * password in clear in the exception that fails the start, which Camel logs.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { """
+            password: "${%1$s}"
+            singleServerConfig:
+              address: "redis://127.0.0.1:6379"
+            """, """
+            password: '${%1$s}'
+            singleServerConfig:
+              adress: "redis://127.0.0.1:6379"
+            """ })
+    void aFileRedissonCannotReadFailsTheStartWithoutThePasswordOfItsVariable(String file, @TempDir Path dir)
+            throws Exception {
+        String variable = "camel.redis.delay.test.password";
+        Path yaml = Files.writeString(dir.resolve("redisson.yaml"), file.formatted(variable));
+        System.setProperty(variable, "s3cret\\qPw");
+        try (DefaultCamelContext context = new DefaultCamelContext()) {
+            context.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("redis-delay:orders?redissonConfig=" + yaml).log("${body}");
+                }
+            });
+
+            assertThatThrownBy(context::start).satisfies(failure -> {
+                StringWriter trace = new StringWriter();
+                failure.printStackTrace(new PrintWriter(trace));
+                assertThat(trace.toString()).as("the exception with its causes").doesNotContain("s3cret")
+                        .contains(yaml.toString()).contains("line ");
+            });
+        } finally {
+            System.clearProperty(variable);
+        }
     }
 
     @Test
