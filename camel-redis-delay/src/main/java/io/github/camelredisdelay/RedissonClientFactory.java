@@ -38,6 +38,7 @@ import org.redisson.config.Config;
 import org.redisson.config.ConstantDelay;
 import org.redisson.config.Protocol;
 import org.redisson.config.SingleServerConfig;
+import org.yaml.snakeyaml.error.YAMLException;
 
 /**
  * Configures the RedissonClient the component owns when no client bean is given.
@@ -145,6 +146,8 @@ final class RedissonClientFactory {
             config = Config.fromYAML(in);
         } catch (IOException e) {
             throw new RuntimeCamelException("Cannot read the Redisson configuration " + location + ": " + e.getMessage(), e);
+        } catch (YAMLException e) {
+            throw UnreadableYaml.of(location, e);
         }
         tlsForEveryAddress(config, location);
         return config;
