@@ -112,6 +112,45 @@ class RedissonClientFactoryTest {
     }
 
     /**
+     * Redisson 4 also reads Valkey's schemes: {@code valkey://} without TLS, {@code valkeys://} with it. A file that
+     * sets a truststore beside a {@code valkey://} address started, and Redisson talked to that server in clear text.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { """
+            sslTruststore: "file:/etc/redis/truststore.p12"
+            singleServerConfig:
+              address: "valkey://valkey.example.com:6379"
+            """, """
+            sslKeystore: "file:/etc/redis/client.p12"
+            clusterServersConfig:
+              nodeAddresses:
+              - "valkeys://valkey-1.example.com:6380"
+              - "valkey://valkey-2.example.com:6379"
+            """ })
+    void tlsKeysBesideAValkeyAddressWithoutTlsAreRefusedNamingBoth(String file, @TempDir Path dir) throws Exception {
+        Path yaml = Files.writeString(dir.resolve("redisson.yaml"), file);
+        RedisDelayConfiguration configuration = new RedisDelayConfiguration();
+        configuration.setRedissonConfig(yaml.toString());
+
+        assertThatThrownBy(() -> settingsOf(configuration)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(yaml.toString()).hasMessageContaining("valkey://valkey")
+                .hasMessageContaining("valkeys://");
+    }
+
+    @Test
+    void tlsKeysBesideValkeyTlsAddressesAreTakenAsTheyAre(@TempDir Path dir) throws Exception {
+        Path yaml = Files.writeString(dir.resolve("redisson.yaml"), """
+                sslTruststore: "file:/etc/redis/truststore.p12"
+                singleServerConfig:
+                  address: "valkeys://valkey.example.com:6380"
+                """);
+        RedisDelayConfiguration configuration = new RedisDelayConfiguration();
+        configuration.setRedissonConfig(yaml.toString());
+
+        assertThat(settingsOf(configuration)).satisfies(RedissonClientFactoryTest::componentSettings);
+    }
+
+    /**
      * Redisson replaces {@code ${NAME}} in the file with the variable's value before it parses the YAML, and
      * SnakeYAML's message quotes the lines around its error: a password holding a backslash (an unknown escape in the
      * double quotes the security guide shows), or an unknown key with the password on the first line, showed the
