@@ -45,6 +45,9 @@ import org.yaml.snakeyaml.error.YAMLException;
  */
 final class RedissonClientFactory {
 
+    /** The schemes of the addresses Redisson talks to over the network without TLS. */
+    private static final List<String> PLAIN_SCHEMES = List.of("redis://", "valkey://");
+
     private RedissonClientFactory() {
     }
 
@@ -155,8 +158,8 @@ final class RedissonClientFactory {
 
     /**
      * Refuses a configuration that sets TLS keys (a truststore or keystore, or their factories) beside an address
-     * without TLS ({@code redis://}): Redisson would talk to that server in clear text, password and all, without a
-     * word.
+     * without TLS ({@code redis://}, or Valkey's {@code valkey://}): Redisson would talk to that server in clear text,
+     * password and all, without a word.
      */
     private static void tlsForEveryAddress(Config config, String location) {
         String key = config.getSslTruststore() != null ? "sslTruststore"
@@ -166,14 +169,19 @@ final class RedissonClientFactory {
         if (key == null) {
             return;
         }
-        addresses(new Config(config)).stream().filter(address -> address.startsWith("redis://")).findFirst()
+        addresses(new Config(config)).stream().filter(RedissonClientFactory::withoutTls).findFirst()
                 .ifPresent(plain -> {
                     throw new IllegalArgumentException(
                             "The Redisson configuration " + location + " sets " + key + " for TLS, but its address "
                                                        + URISupport.sanitizeUri(plain) + " has none: Redisson would "
-                                                       + "talk to it in clear text. Give it as rediss://, or leave the "
-                                                       + "TLS keys out");
+                                                       + "talk to it in clear text. Give it as rediss:// (valkeys:// "
+                                                       + "for valkey://), or leave the TLS keys out");
                 });
+    }
+
+    /** Whether Redisson talks to {@code address} over the network without TLS: its scheme is one of the plain ones. */
+    private static boolean withoutTls(String address) {
+        return address != null && PLAIN_SCHEMES.stream().anyMatch(address::startsWith);
     }
 
     /** The server addresses {@code config} names: a cluster's nodes, the Sentinels, or its servers. */
