@@ -90,6 +90,29 @@ class BadInputTest extends RedisDelayTestSupport {
                 .hasMessageContaining("lower-case units, each once and largest first (30m");
     }
 
+    @ParameterizedTest
+    @CsvSource(delimiter = ';', value = {
+            "delay=-1000;delay option of queue orders must not be negative: -1000",
+            "delay=-5m;delay option of queue orders must not be negative: -5m",
+            "pollInterval=-1s;pollInterval option of queue orders must not be negative: -1s",
+            "retrySchedule=1s,-5s;retrySchedule entry of queue orders must not be negative: -5s" })
+    void aNegativeDurationOptionIsRejectedAsNegative(String option, String message) {
+        // milliseconds and units are accepted forms: "use milliseconds (1500), ..." would not say what is wrong
+        assertThatThrownBy(() -> node.getEndpoint("redis-delay:orders?" + option))
+                .rootCause().hasMessageContaining(message);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "-1000", "-5m" })
+    void aNegativeDelayHeaderWrittenAsTextFailsAsNegativeAndStoresNothing(String delay) {
+        Exchange result = scheduleWithHeader(RedisDelayConstants.DELAY, delay);
+
+        // as a negative number or Duration in the header does
+        assertThat(result.getException()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("delay (header CamelRedisDelayDelay) of queue orders must not be negative: " + delay);
+        assertThat(redis().getMap(key("orders", "msg")).size()).isZero();
+    }
+
     @Test
     void delayOptionInCamelsFormsIsAccepted() {
         RedisDelayEndpoint endpoint = node.getEndpoint("redis-delay:orders?delay=1h30m", RedisDelayEndpoint.class);
