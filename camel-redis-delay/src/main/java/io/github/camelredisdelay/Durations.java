@@ -64,6 +64,9 @@ final class Durations {
         if (units.matches()) {
             return checkRange(unitMillis(units, what, text), what, text);
         }
+        if (isNegatedMillisOrUnits(value)) {
+            throw new IllegalArgumentException("The " + what + " must not be negative: " + text);
+        }
         if (!ISO.matcher(value).matches()) {
             throw new IllegalArgumentException("Invalid " + what + " '" + text + "': use " + FORMS);
         }
@@ -82,6 +85,18 @@ final class Durations {
         } catch (ArithmeticException e) {
             throw tooLarge(what, text, e);
         }
+    }
+
+    /**
+     * Whether {@code value} is milliseconds or units (an accepted form) after a minus: a negative delay, refused as
+     * such rather than as of another form, as a negative number, {@code Duration} or ISO-8601 text is.
+     */
+    private static boolean isNegatedMillisOrUnits(String value) {
+        if (!value.startsWith("-")) {
+            return false;
+        }
+        String magnitude = value.substring(1);
+        return MILLIS.matcher(magnitude).matches() || UNITS.matcher(magnitude).matches();
     }
 
     /**

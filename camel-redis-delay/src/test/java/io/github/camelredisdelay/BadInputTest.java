@@ -83,7 +83,7 @@ class BadInputTest extends RedisDelayTestSupport {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = { "30M", "1H", "soon", "-5", "5 parsecs", "250ms30s", "1m1m", "500ms1m", "30s1h" })
+    @ValueSource(strings = { "30M", "1H", "soon", "5 parsecs", "250ms30s", "1m1m", "500ms1m", "30s1h" })
     void delayOptionThatCamelWouldMisreadIsRejected(String delay) {
         assertThatThrownBy(() -> node.getEndpoint("redis-delay:orders?delay=" + delay))
                 .rootCause().hasMessageContaining("'" + delay + "'")
