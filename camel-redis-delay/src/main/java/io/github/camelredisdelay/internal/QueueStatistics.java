@@ -356,12 +356,6 @@ public final class QueueStatistics {
         }
     }
 
-    /** The last snapshot taken, however old, or {@code null} before the first. */
-    public QueueSnapshot lastSnapshot() {
-        Taken taken = last;
-        return taken != null ? taken.snapshot() : null;
-    }
-
     /**
      * Whether a snapshot is young enough and counts the queue and the dead-letter queue counted now: one a refresh took
      * while an endpoint's start or stop changed them is not.
