@@ -34,7 +34,7 @@
 -- takes them all; when it acknowledges fewer than given, those it did are the ones still in the stream: every script
 -- that acknowledges an entry deletes it in the same call, so an entry that was delivered and is no longer pending is
 -- gone.
-local function acknowledge(readyKey, msgKey, failKey, group, entryIds, messageIds, versions)
+local function acknowledge(entryIds, messageIds, versions)
   local acked = rcallEach('XACK', readyKey, entryIds, group)
   if acked < #entryIds then
     local stillThere, theirMessages, theirVersions = {}, {}, {}
@@ -65,4 +65,4 @@ for i = 3, #ARGV, 3 do
   messageIds[#messageIds + 1] = ARGV[i + 1]
   versions[#versions + 1] = ARGV[i + 2]
 end
-return acknowledge(readyKey, msgKey, failKey, group, entryIds, messageIds, versions)
+return acknowledge(entryIds, messageIds, versions)
