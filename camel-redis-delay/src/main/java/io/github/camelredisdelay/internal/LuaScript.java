@@ -119,7 +119,10 @@ public enum LuaScript {
         return queueScript;
     }
 
-    /** Whether the script only reads, so that it may run on a replica. */
+    /**
+     * The mode the script is sent in: {@code READ_ONLY} only for scripts that read and may run on a replica (per
+     * Redisson's {@code readMode}); {@code READ_WRITE} sends it to the master, also for some that only read.
+     */
     public RScript.Mode mode() {
         return mode;
     }
