@@ -74,6 +74,8 @@ final class Deliverer {
     private final Acknowledgements acks;
     private final Settlement settlement;
     private final DroppedCopies droppedCopies = new DroppedCopies();
+    /** Whether a route left the consumer's thread interrupted once already ({@link #clearStrayInterrupt}). */
+    private volatile boolean strayInterruptReported;
     /**
      * Batches whose rest the lease timer hands back once it waited a visibility timeout ({@link #inTurn}), each until
      * all of it was taken.
@@ -360,6 +362,7 @@ final class Deliverer {
                 ended(completion, exchange, consumer);
             }
         }
+        clearStrayInterrupt(consumer);
         // slow exchanges: do not let finished messages wait for the whole batch, a crash would repeat them; unless
         // Redis refuses acknowledgements, when trying here would hold up the rest of the batch (the next fetch tries)
         if (!acks.isRefused()) {
@@ -379,11 +382,27 @@ final class Deliverer {
             DeliveryCompletion completion = prepare(delivery, exchange, true);
             if (completion != null) {
                 route(delivery, exchange, consumer, completion, done);
+                clearStrayInterrupt(consumer);
                 return;
             }
         }
         consumer.releaseExchange(exchange, false);
         done.run();
+    }
+
+    /**
+     * Clears an interrupt that the route left on the consumer's thread while it routed here (code that catches an
+     * {@link InterruptedException} and sets the flag again, say), while the consumer runs: left set, it would fail the
+     * next message of the batch, routed on this thread, and the next read. A stop's interrupt comes once the consumer
+     * is stopping, and is left alone.
+     */
+    private void clearStrayInterrupt(DefaultConsumer consumer) {
+        if (consumer.isRunAllowed() && Thread.interrupted() && !strayInterruptReported) {
+            strayInterruptReported = true;
+            LOG.warn("A route of queue {} left consumer thread {} interrupted; the consumer cleared the flag and goes on "
+                     + "(reported once)",
+                    queue.name(), Thread.currentThread().getName());
+        }
     }
 
     /** Hands a prepared exchange to the asynchronous routing engine; {@code done} runs once it is done. */
