@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.stream.IntStream;
 
 import io.github.camelredisdelay.internal.QueueCounts;
+import io.github.camelredisdelay.internal.ShardTags;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.ProducerTemplate;
@@ -104,5 +105,31 @@ class ShardedOperatorToolsTest extends RedisDelayTestSupport {
         Map<String, Object> stats = consumer.statisticsSnapshot();
         assertThat(stats).as("stats of the correctly configured endpoint").containsEntry("scheduled", 30L);
         assertThat(consumer.getScheduledCount()).as("JMX ScheduledCount").isEqualTo(30L);
+    }
+
+    /**
+     * A node without a consumer of the queue (producers and operator routes only) whose first endpoint of the queue
+     * forgot {@code shards} (refused): the statistics of its correctly configured endpoint count the dead letters of
+     * every shard of the dead-letter queue, not of the refused endpoint's one shard.
+     */
+    @Test
+    void anEndpointRefusedForItsShardCountDoesNotMakeTheStatisticsCountTheDeadLettersOfOneShard() throws Exception {
+        startFailingConsumers("boom", SHARDED + "&maxDeliveries=1");
+        List<String> ids = IntStream.range(0, 12).mapToObj(i -> "order-" + i).toList();
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        ids.forEach(id -> producer.sendBodyAndHeader(SHARDED, id, RedisDelayConstants.MESSAGE_ID, id));
+        await().atMost(Duration.ofSeconds(15)).until(() -> recordsInRedis("orders.dead") == ids.size()
+                && nothingLeftIn(producer, SHARDED));
+        assertThat(ids.stream().map(id -> ShardTags.shardOf(id, 3)).distinct().count())
+                .as("dead letters on every shard").isEqualTo(3);
+
+        // a node with no consumer of the queue, whose stats route forgot shards=3 (used first)
+        ProducerTemplate node = startContext().createProducerTemplate();
+        assertThat(node.send("redis-delay:orders?operation=stats", e -> {
+        }).getException()).hasMessageContaining("this endpoint has shards=1");
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> stats = node.requestBody(SHARDED + "&operation=stats", (Object) null, Map.class);
+        assertThat(stats).as("stats of the correctly configured endpoint").containsEntry("deadLettered", 12L);
     }
 }
