@@ -259,7 +259,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         statistics = shared;
         statisticsKey = statsKey;
         // an endpoint refused for its shards (found by the check below) may have started first: not the one counted
-        shared.countQueueOf(started, this::queueProblem);
+        shared.countQueueOf(started, startedDeadLetters, this::queueProblem);
         otherDeadLetters = null;
         // an endpoint that names no dead-letter queue (a producer's, an operator's) uses the one its consumer names,
         // with its own shard count and waits for replicas, as its own writes

@@ -44,9 +44,10 @@ public final class QueueStatistics {
     private final ShardedQueue queue;
     /** The queues of the running endpoints, in the order they started, each with its shard count problem. */
     private final List<QueueClaim> queueClaims = new CopyOnWriteArrayList<>();
-    /** The dead-letter queue of the endpoint that started first: counted while no consumer runs. */
+    /** The dead-letter queue of the endpoint that started first: counted while no consumer and no endpoint runs. */
     private final ShardedQueue firstDeadLetterQueue;
-    private volatile ShardedQueue deadLetterQueue;
+    /** The dead-letter queue of the best claim of the running consumers; {@code null} while none runs. */
+    private volatile ShardedQueue consumersDeadLetterQueue;
     /** The dead-letter queues of the running consumers, in the order they started. */
     private final List<DeadLetterClaim> deadLetterClaims = new ArrayList<>();
     private final LatenessWindow lateness = new LatenessWindow();
@@ -80,16 +81,18 @@ public final class QueueStatistics {
         this.queue = queue;
         this.silence = silence;
         this.firstDeadLetterQueue = deadLetterQueue;
-        this.deadLetterQueue = deadLetterQueue;
     }
 
     public String queueName() {
         return queue.name();
     }
 
-    /** The dead-letter queue counted: the one an endpoint of the queue named, else the default one. */
+    /**
+     * The dead-letter queue counted: a running consumer's ({@link #countDeadLettersOf}), else that of the running
+     * endpoint whose queue is counted ({@link #countQueueOf}), in that endpoint's shard count.
+     */
     public ShardedQueue deadLetterQueue() {
-        return deadLetterQueue;
+        return counted().deadLetterQueue();
     }
 
     /**
@@ -119,19 +122,22 @@ public final class QueueStatistics {
         countBestClaim();
     }
 
-    /** Counts the first claim that names its queue, else the first claim, else the first endpoint's queue. */
+    /**
+     * Counts the first claim that names its queue, else the first claim, else (no consumer runs) the dead-letter queue
+     * of the endpoint whose queue is counted.
+     */
     private ShardedQueue countBestClaim() {
         ShardedQueue best = deadLetterClaims.stream().filter(DeadLetterClaim::named).findFirst()
                 .or(() -> deadLetterClaims.stream().findFirst())
                 .map(DeadLetterClaim::queue)
-                .orElse(firstDeadLetterQueue);
-        if (best != deadLetterQueue) {
+                .orElse(null);
+        if (best != consumersDeadLetterQueue) {
             // another endpoint's, even of the same name: one that stopped may have released its client
             // a snapshot of the other is no longer current (isCurrent); a failed read of it says nothing of this one
-            deadLetterQueue = best;
+            consumersDeadLetterQueue = best;
             lastFailure = null;
         }
-        return best;
+        return best != null ? best : counted().deadLetterQueue();
     }
 
     /** A running consumer's dead-letter queue, and whether its endpoint names it. */
@@ -141,11 +147,12 @@ public final class QueueStatistics {
     /**
      * Counts the queue as a running endpoint whose {@code shards} agree with the count the queue is stored in sees it:
      * the first such endpoint's queue, else the first running endpoint's, else the one these statistics were created
-     * with. An endpoint refused for its shard count (whose {@code consumerProblem} is not {@code null}) may have
-     * started first: it would count only its shards.
+     * with; and, while no consumer runs, that endpoint's dead-letter queue {@code deadLetters}, in its shard count. An
+     * endpoint refused for its shard count (whose {@code consumerProblem} is not {@code null}) may have started first:
+     * it would count only its shards.
      */
-    public void countQueueOf(ShardedQueue used, Supplier<String> consumerProblem) {
-        queueClaims.add(new QueueClaim(used, consumerProblem));
+    public void countQueueOf(ShardedQueue used, ShardedQueue deadLetters, Supplier<String> consumerProblem) {
+        queueClaims.add(new QueueClaim(used, deadLetters, consumerProblem));
     }
 
     /** An endpoint that {@linkplain #countQueueOf counted} {@code used} stopped. */
@@ -153,15 +160,24 @@ public final class QueueStatistics {
         queueClaims.removeIf(claim -> claim.queue() == used);
     }
 
-    private ShardedQueue countedQueue() {
-        return queueClaims.stream().filter(claim -> claim.consumerProblem().get() == null).findFirst()
+    /** The queue and the dead-letter queue counted now ({@link #countQueueOf}, {@link #countDeadLettersOf}). */
+    private Counted counted() {
+        QueueClaim claim = queueClaims.stream().filter(each -> each.consumerProblem().get() == null).findFirst()
                 .or(() -> queueClaims.stream().findFirst())
-                .map(QueueClaim::queue)
-                .orElse(queue);
+                .orElse(new QueueClaim(queue, firstDeadLetterQueue, () -> null));
+        ShardedQueue consumers = consumersDeadLetterQueue;
+        return new Counted(claim.queue(), consumers != null ? consumers : claim.deadLetterQueue());
     }
 
-    /** A running endpoint's queue, and why its shards cannot be used ({@code null} when they agree). */
-    private record QueueClaim(ShardedQueue queue, Supplier<String> consumerProblem) {
+    /**
+     * A running endpoint's queue and dead-letter queue, and why its shards cannot be used ({@code null} when they
+     * agree).
+     */
+    private record QueueClaim(ShardedQueue queue, ShardedQueue deadLetterQueue, Supplier<String> consumerProblem) {
+    }
+
+    /** The queue and the dead-letter queue a snapshot counts. */
+    private record Counted(ShardedQueue queue, ShardedQueue deadLetterQueue) {
     }
 
     /** The listener to this queue's events; {@link QueueEvents#NONE} until metrics are bound. */
@@ -320,7 +336,7 @@ public final class QueueStatistics {
     /** A fresh enough snapshot as a refresh done, or else the refresh under way (one is started when none is). */
     private Refresh snapshotOrRefresh() {
         Taken current = last;
-        ShardedQueue counted = countedQueue();
+        Counted counted = counted();
         if (isCurrent(current, counted, System.nanoTime())) {
             return current.asRefresh();
         }
@@ -335,7 +351,7 @@ public final class QueueStatistics {
                 throw failure.explained(queue.name(), now);
             }
             // a refresh done is one whose outcome (above) was too old or is being kept
-            if (refreshing == null || refreshing.future().isDone() || refreshing.counted() != counted) {
+            if (refreshing == null || refreshing.future().isDone() || !refreshing.counted().equals(counted)) {
                 refreshing = startRefresh(counted, now);
             }
             return refreshing;
@@ -360,26 +376,25 @@ public final class QueueStatistics {
      * Whether a snapshot is young enough and counts the queue and the dead-letter queue counted now: one a refresh took
      * while an endpoint's start or stop changed them is not.
      */
-    private boolean isCurrent(Taken taken, ShardedQueue counted, long nowNanos) {
-        return taken != null && taken.snapshot().youngerThan(MAX_AGE_MS, nowNanos) && taken.queue() == counted
-                && taken.snapshot().deadLetterQueue().equals(deadLetterQueue.name());
+    private boolean isCurrent(Taken taken, Counted counted, long nowNanos) {
+        return taken != null && taken.snapshot().youngerThan(MAX_AGE_MS, nowNanos) && taken.counted().equals(counted);
     }
 
-    /** A snapshot and the queue it counted. */
-    private record Taken(QueueSnapshot snapshot, ShardedQueue queue) {
+    /** A snapshot and the queue and dead-letter queue it counted. */
+    private record Taken(QueueSnapshot snapshot, Counted counted) {
 
         Refresh asRefresh() {
-            return new Refresh(CompletableFuture.completedFuture(snapshot), snapshot.takenAtNanos(), queue);
+            return new Refresh(CompletableFuture.completedFuture(snapshot), snapshot.takenAtNanos(), counted);
         }
     }
 
     /** Reads the counts of {@code counted}; its outcome becomes the last snapshot or the last failure. */
-    private Refresh startRefresh(ShardedQueue counted, long startNanos) {
+    private Refresh startRefresh(Counted counted, long startNanos) {
         long before = System.currentTimeMillis();
-        ShardedQueue deadLetters = deadLetterQueue;
+        ShardedQueue deadLetters = counted.deadLetterQueue();
         CompletableFuture<QueueSnapshot> read;
         try {
-            CompletableFuture<QueueCounts> counts = counted.countsAsync().toCompletableFuture();
+            CompletableFuture<QueueCounts> counts = counted.queue().countsAsync().toCompletableFuture();
             CompletableFuture<Long> dead = deadLetters.sizeAsync().toCompletableFuture();
             read = counts.thenCombine(dead, (taken, deadLettered) -> {
                 clockOffsetMeasured(taken.redisNow(), before, System.currentTimeMillis());
@@ -407,8 +422,8 @@ public final class QueueStatistics {
         }
     }
 
-    /** A refresh under way: its outcome, when it started, and the queue it counts. */
-    private record Refresh(CompletableFuture<QueueSnapshot> future, long startNanos, ShardedQueue counted) {
+    /** A refresh under way: its outcome, when it started, and the queues it counts. */
+    private record Refresh(CompletableFuture<QueueSnapshot> future, long startNanos, Counted counted) {
     }
 
     /**
