@@ -397,7 +397,16 @@ final class Deliverer {
      * is stopping, and is left alone.
      */
     private void clearStrayInterrupt(DefaultConsumer consumer) {
-        if (consumer.isRunAllowed() && Thread.interrupted() && !strayInterruptReported) {
+        if (consumer.isRunAllowed() && Thread.interrupted()) {
+            strayInterruptCleared();
+        }
+    }
+
+    /**
+     * A route left the consumer's thread interrupted, and the consumer cleared the flag: reported once per deliverer.
+     */
+    void strayInterruptCleared() {
+        if (!strayInterruptReported) {
             strayInterruptReported = true;
             LOG.warn("A route of queue {} left consumer thread {} interrupted; the consumer cleared the flag and goes on "
                      + "(reported once)",

@@ -89,7 +89,6 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
 
     /** The current start of this consumer, until its stop. */
     private volatile Run run = new Run(false);
-    private volatile boolean strayInterruptReported;
     private ShardDeliverers deliverers;
     private List<Reader> readerThreads = List.of();
     private ExecutorService readers;
@@ -183,7 +182,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
         int count = endpoint.getConfiguration().getMaxMessagesPerPoll();
         boolean busy = false;
         while (run.fetching && isRunAllowed()) {
-            clearStrayInterrupt(run);
+            clearStrayInterrupt(run, deliverer);
             long seen = ready.generation();
             int room = inFlightLimit == 0 ? count : inFlightLimit - inFlight.get();
             if (isSuspendingOrSuspended() || !endpoint.readsAllowed()) {
@@ -260,7 +259,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
                         deliverer.deliver(delivery, this);
                     } finally {
                         pending.decrementAndGet();
-                        clearStrayInterrupt(run);
+                        clearStrayInterrupt(run, deliverer);
                     }
                 } else {
                     inFlight.incrementAndGet();
@@ -298,14 +297,9 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
      * and sets the flag again, say): a stop ends the run's fetching before it interrupts, so while fetching one comes
      * from elsewhere, and left set it would fail the next read and end the thread's loop.
      */
-    private void clearStrayInterrupt(Run run) {
+    private static void clearStrayInterrupt(Run run, Deliverer deliverer) {
         if (Thread.interrupted() && run.fetching) {
-            if (!strayInterruptReported) {
-                strayInterruptReported = true;
-                LOG.warn("A route of queue {} left consumer thread {} interrupted; the consumer cleared the flag and goes on "
-                         + "(reported once)",
-                        endpoint.getQueueName(), Thread.currentThread().getName());
-            }
+            deliverer.strayInterruptCleared();
         }
     }
 
