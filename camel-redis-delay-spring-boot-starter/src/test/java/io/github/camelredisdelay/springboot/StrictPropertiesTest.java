@@ -75,7 +75,7 @@ class StrictPropertiesTest {
         assertThatThrownBy(app::run).rootCause()
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("delay option of component redis-delay")
-                .hasMessageContaining("'-5'");
+                .hasMessageContaining("must not be negative: -5");
     }
 
     @ParameterizedTest
