@@ -23,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Signals to a test server's process: a paused server keeps its connections open and answers nothing, as a Redis in a
- * long fork or behind a path that drops packets does.
+ * long fork or behind a path that drops packets does. They are sent by {@code /bin/sh}'s built-in {@code kill}, so no
+ * {@code kill} executable (procps) is needed on {@code PATH}.
  */
 final class RedisSignals {
 
@@ -42,7 +43,8 @@ final class RedisSignals {
 
     private static int signal(RedisServerProcess server, String signal) {
         try {
-            Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(server.pid())).inheritIO().start();
+            Process kill = new ProcessBuilder("/bin/sh", "-c", "kill -" + signal + " " + server.pid()).inheritIO()
+                    .start();
             assertThat(kill.waitFor(10, TimeUnit.SECONDS)).as("kill -%s returned", signal).isTrue();
             return kill.exitValue();
         } catch (Exception e) {

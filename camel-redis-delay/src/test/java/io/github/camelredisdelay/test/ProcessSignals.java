@@ -21,7 +21,11 @@ import io.github.camelredisdelay.embedded.RedisServerProcess;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Stops a private redis-server with SIGSTOP (it keeps its connections and answers nothing) and lets it go on. */
+/**
+ * Stops a private redis-server with SIGSTOP (it keeps its connections and answers nothing) and lets it go on. The
+ * signal is sent by {@code /bin/sh}'s built-in {@code kill}, so no {@code kill} executable (procps) is needed on
+ * {@code PATH}.
+ */
 public final class ProcessSignals {
 
     private ProcessSignals() {
@@ -38,7 +42,7 @@ public final class ProcessSignals {
     }
 
     private static void signal(RedisServerProcess server, String signal) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(server.pid())).inheritIO().start();
+        Process kill = new ProcessBuilder("/bin/sh", "-c", "kill -" + signal + " " + server.pid()).inheritIO().start();
         assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
         assertThat(kill.exitValue()).isZero();
     }
