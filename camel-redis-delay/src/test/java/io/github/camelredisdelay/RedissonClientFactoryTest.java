@@ -48,13 +48,11 @@ class RedissonClientFactoryTest {
 
     @Test
     void aClientFromAYamlFileSkipsRedissonsReferenceChecksToo(@TempDir Path dir) throws Exception {
-        Path yaml = Files.writeString(dir.resolve("redisson.yaml"), """
+        RedisDelayConfiguration configuration = fromFile(dir, """
                 lazyInitialization: true
                 singleServerConfig:
                   address: "redis://127.0.0.1:6379"
                 """);
-        RedisDelayConfiguration configuration = new RedisDelayConfiguration();
-        configuration.setRedissonConfig(yaml.toString());
 
         assertThat(settingsOf(configuration)).satisfies(RedissonClientFactoryTest::componentSettings);
     }
@@ -102,12 +100,10 @@ class RedissonClientFactoryTest {
               - "redis://sentinel-1.example.com:26379"
             """ })
     void tlsKeysBesideAnAddressWithoutTlsAreRefusedNamingBoth(String file, @TempDir Path dir) throws Exception {
-        Path yaml = Files.writeString(dir.resolve("redisson.yaml"), file);
-        RedisDelayConfiguration configuration = new RedisDelayConfiguration();
-        configuration.setRedissonConfig(yaml.toString());
+        RedisDelayConfiguration configuration = fromFile(dir, file);
 
         assertThatThrownBy(() -> settingsOf(configuration)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining(yaml.toString()).hasMessageContaining("redis://")
+                .hasMessageContaining(configuration.getRedissonConfig()).hasMessageContaining("redis://")
                 .hasMessageContaining("example.com").hasMessageContaining("rediss://");
     }
 
@@ -128,26 +124,11 @@ class RedissonClientFactoryTest {
               - "valkey://valkey-2.example.com:6379"
             """ })
     void tlsKeysBesideAValkeyAddressWithoutTlsAreRefusedNamingBoth(String file, @TempDir Path dir) throws Exception {
-        Path yaml = Files.writeString(dir.resolve("redisson.yaml"), file);
-        RedisDelayConfiguration configuration = new RedisDelayConfiguration();
-        configuration.setRedissonConfig(yaml.toString());
+        RedisDelayConfiguration configuration = fromFile(dir, file);
 
         assertThatThrownBy(() -> settingsOf(configuration)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining(yaml.toString()).hasMessageContaining("valkey://valkey")
+                .hasMessageContaining(configuration.getRedissonConfig()).hasMessageContaining("valkey://valkey")
                 .hasMessageContaining("valkeys://");
-    }
-
-    @Test
-    void tlsKeysBesideValkeyTlsAddressesAreTakenAsTheyAre(@TempDir Path dir) throws Exception {
-        Path yaml = Files.writeString(dir.resolve("redisson.yaml"), """
-                sslTruststore: "file:/etc/redis/truststore.p12"
-                singleServerConfig:
-                  address: "valkeys://valkey.example.com:6380"
-                """);
-        RedisDelayConfiguration configuration = new RedisDelayConfiguration();
-        configuration.setRedissonConfig(yaml.toString());
-
-        assertThat(settingsOf(configuration)).satisfies(RedissonClientFactoryTest::componentSettings);
     }
 
     /**
@@ -190,15 +171,14 @@ class RedissonClientFactoryTest {
         }
     }
 
-    @Test
-    void tlsKeysBesideTlsAddressesAreTakenAsTheyAre(@TempDir Path dir) throws Exception {
-        Path yaml = Files.writeString(dir.resolve("redisson.yaml"), """
+    @ParameterizedTest
+    @ValueSource(strings = { "rediss://redis.example.com:6380", "valkeys://valkey.example.com:6380" })
+    void tlsKeysBesideTlsAddressesAreTakenAsTheyAre(String address, @TempDir Path dir) throws Exception {
+        RedisDelayConfiguration configuration = fromFile(dir, """
                 sslTruststore: "file:/etc/redis/truststore.p12"
                 singleServerConfig:
-                  address: "rediss://redis.example.com:6380"
-                """);
-        RedisDelayConfiguration configuration = new RedisDelayConfiguration();
-        configuration.setRedissonConfig(yaml.toString());
+                  address: "%s"
+                """.formatted(address));
 
         assertThat(settingsOf(configuration)).satisfies(RedissonClientFactoryTest::componentSettings);
     }
@@ -209,6 +189,13 @@ class RedissonClientFactoryTest {
         assertThat(config.getCodec()).isSameAs(StringCodec.INSTANCE);
         // the component creates the client when first used, one caller at a time (ConnectedClient)
         assertThat(config.isLazyInitialization()).isFalse();
+    }
+
+    /** A configuration that reads the Redisson file {@code yaml}, written into {@code dir}. */
+    private static RedisDelayConfiguration fromFile(Path dir, String yaml) throws Exception {
+        RedisDelayConfiguration configuration = new RedisDelayConfiguration();
+        configuration.setRedissonConfig(Files.writeString(dir.resolve("redisson.yaml"), yaml).toString());
+        return configuration;
     }
 
     private static Config settingsOf(RedisDelayConfiguration configuration) throws Exception {
