@@ -46,11 +46,13 @@ final class DrainProbe {
     /**
      * @param delivered       messages received within the bound, of {@code expected}
      * @param drainNanos      from starting the consumers to the last message (or the bound)
+     * @param firstNanos      from starting the consumers to the first message (-1: none), which the drain includes
      * @param readyAtStart    messages already transferred when the consumers started
      * @param loadedBeforeDue for due instants: whether storing ended before the first was due
      * @param usage           what Redis and the JVM did while the consumers drained
      */
-    record Outcome(int expected, int delivered, int duplicates, long drainNanos, double loadRate, long readyAtStart,
+    record Outcome(int expected, int delivered, int duplicates, long drainNanos, long firstNanos, double loadRate,
+            long readyAtStart,
             Boolean loadedBeforeDue, RedisWindow.Usage usage) implements RateOutcome {
 
         @Override
@@ -71,6 +73,7 @@ final class DrainProbe {
             details.put("complete", delivered == expected);
             details.put("duplicates", duplicates);
             details.put("seconds", Numbers.round(drainNanos / 1e9, 3));
+            details.put("firstDeliveryMs", Numbers.round(firstNanos / 1e6, 1));
             details.put("perSecond", Numbers.round(perSecond(), 1));
             details.put("preloadPerSecond", Numbers.round(loadRate, 1));
             details.put("readyWhenConsumersStarted", readyAtStart);
@@ -101,7 +104,8 @@ final class DrainProbe {
             }
             long drainNanos = System.nanoTime() - start;
             return new Outcome(
-                    messages, receipts.received(), receipts.duplicates(), drainNanos, loadRate, readyAtStart,
+                    messages, receipts.received(), receipts.duplicates(), drainNanos, receipts.firstAfterNanos(start),
+                    loadRate, readyAtStart,
                     first.absolute() ? loadEnd < first.millis() : null, window.close());
         } finally {
             queue.stopConsumers();

@@ -55,8 +55,8 @@ final class P3Drain implements Scenario {
         return bench.inRounds(id, DrainProbe.Outcome::perSecond, (side, queue) -> {
             DrainProbe.Outcome outcome = DrainProbe.measure(bench, queue, messages, consumers, inOfferOrder(messages),
                     BOUND);
-            Bench.log("%s, %d consumer(s): %d in %.1f s = %.0f msg/s", side.label(), consumers, outcome.delivered(),
-                    outcome.drainNanos() / 1e9, outcome.perSecond());
+            Bench.log("%s, %d consumer(s): %d in %.1f s = %.0f msg/s (first after %.0f ms)", side.label(), consumers,
+                    outcome.delivered(), outcome.drainNanos() / 1e9, outcome.perSecond(), outcome.firstNanos() / 1e6);
             return outcome;
         });
     }

@@ -21,6 +21,7 @@ import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -37,6 +38,8 @@ final class Receipts implements MessageSink {
     private final CountDownLatch remaining;
     private final AtomicInteger duplicates = new AtomicInteger();
     private final AtomicInteger others = new AtomicInteger();
+    /** {@link System#nanoTime()} of the first delivery of an expected message; {@link #NOT_RECEIVED} before it. */
+    private final AtomicLong firstNanos = new AtomicLong(NOT_RECEIVED);
 
     Receipts(int expected) {
         this.expected = expected;
@@ -54,6 +57,7 @@ final class Receipts implements MessageSink {
         if (seq < 0 || seq >= expected) {
             others.incrementAndGet();
         } else if (latenessMicros.compareAndSet(seq, NOT_RECEIVED, nowMicros - intendedDueMillis * 1000)) {
+            firstNanos.compareAndSet(NOT_RECEIVED, System.nanoTime());
             remaining.countDown();
         } else {
             duplicates.incrementAndGet();
@@ -72,6 +76,12 @@ final class Receipts implements MessageSink {
 
     int received() {
         return (int) (expected - remaining.getCount());
+    }
+
+    /** Nanoseconds from {@code startNanos} ({@link System#nanoTime()}) to the first delivery; -1 when none came. */
+    long firstAfterNanos(long startNanos) {
+        long first = firstNanos.get();
+        return first == NOT_RECEIVED ? -1 : first - startNanos;
     }
 
     int expected() {
