@@ -31,6 +31,7 @@ import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.spi.ExceptionHandler;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -76,6 +77,44 @@ class ThrowingExceptionHandlerTest extends FaultTestSupport {
         await("delivery once Redis is back").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
                 .until(() -> received.contains("after the outage"));
         assertThat(received).containsExactly("after the outage");
+    }
+
+    /**
+     * A route step throws an {@code Error} past Camel's error handling (a poison message's {@code StackOverflowError}),
+     * which the consumer reports to its {@code exceptionHandler}, and that handler fails too: the message is retried on
+     * its {@code retrySchedule} all the same, and the consumer delivers the next one.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = { "asyncConsumer=false", "asyncConsumer=true", "consumerType=polling&pollInterval=100" })
+    void aMessageWhoseRouteThrowsAnErrorIsRetriedWhenTheExceptionHandlerThrowsToo(String consumer) throws Exception {
+        AtomicInteger handled = new AtomicInteger();
+        List<String> received = new CopyOnWriteArrayList<>();
+        CamelContext node = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:poisoned?exceptionHandler=#alerts&retrySchedule=50&visibilityTimeout=20s&" + consumer)
+                        .process(exchange -> received.add(exchange.getMessage().getBody(String.class)))
+                        .process(exchange -> {
+                            if (received.size() == 1) {
+                                throw new StackOverflowError("poison");
+                            }
+                        });
+            }
+        });
+        node.getRegistry().bind("alerts",
+                new ThrowingHandler(handled, () -> new IllegalStateException("alerting client is down")));
+        node.start();
+        ProducerTemplate producer = node.createProducerTemplate();
+
+        producer.sendBody("redis-delay:poisoned", "job-1");
+        await("the failure reaches the exception handler").atMost(Duration.ofSeconds(10))
+                .until(() -> handled.get() > 0);
+        producer.sendBody("redis-delay:poisoned", "job-2");
+
+        // retrySchedule=50 ms: well within 10 s; the 20 s lease must not be what brings job-1 back
+        await("job-1 retried and job-2 delivered").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+                .until(() -> received.size() >= 3);
+        assertThat(received).containsExactlyInAnyOrder("job-1", "job-1", "job-2");
     }
 
     /** Counts the failures it is told of, and fails each time, as a handler that forwards to a broken client would. */
