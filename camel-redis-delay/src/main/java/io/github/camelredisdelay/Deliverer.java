@@ -437,7 +437,8 @@ final class Deliverer {
     /**
      * Reports what routing threw past Camel's error handling, and marks the exchange failed, which settles it as the
      * message's failure. Not through the bridge to the route's error handler ({@code bridgeErrorHandler}), which is for
-     * failures before a message exists: it would route the delivered exchange again, with this text as its body.
+     * failures before a message exists: it would route the delivered exchange again, with this text as its body. A
+     * handler that fails is logged ({@link ExceptionHandlerCall}): the exchange is settled and the consumer goes on.
      */
     private void routingFailed(Delivery delivery, Exchange exchange, DefaultConsumer consumer, Throwable e) {
         exchange.setException(e);
@@ -445,8 +446,8 @@ final class Deliverer {
         if (handler instanceof BridgeExceptionHandlerToErrorHandler) {
             handler = new LoggingExceptionHandler(consumer.getEndpoint().getCamelContext(), consumer.getClass());
         }
-        handler.handleException("Error processing message " + delivery.messageId() + " of queue " + queue.name(), exchange,
-                e);
+        ExceptionHandlerCall.handle(handler, queue.name(),
+                "Error processing message " + delivery.messageId() + " of queue " + queue.name(), exchange, e);
     }
 
     /** Settles what the exchange left unsettled, and gives the exchange back. */

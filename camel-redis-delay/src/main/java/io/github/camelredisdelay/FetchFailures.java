@@ -24,7 +24,8 @@ import org.slf4j.Logger;
  * A consumer's failed fetches: logged once when an outage starts and once when it ends ({@link OutageLog}), and handed
  * to the consumer's exception handler as often as they are logged at WARN when that is not Camel's default, which only
  * logs: the route's error handler with {@code bridgeErrorHandler}, or the endpoint's {@code exceptionHandler}. An
- * outage reaches them without flooding them.
+ * outage reaches them without flooding them, and a handler that fails is logged rather than ending the consumer's reads
+ * ({@link ExceptionHandlerCall}).
  */
 final class FetchFailures {
 
@@ -38,7 +39,8 @@ final class FetchFailures {
 
     void failed(RuntimeException e, ExceptionHandler handler) {
         if (outage.failed(e) && (endpoint.isBridgeErrorHandler() || endpoint.getExceptionHandler() != null)) {
-            handler.handleException("Consumer of queue " + endpoint.getQueueName() + " cannot fetch messages", e);
+            ExceptionHandlerCall.handle(handler, endpoint.getQueueName(),
+                    "Consumer of queue " + endpoint.getQueueName() + " cannot fetch messages", null, e);
         }
     }
 
