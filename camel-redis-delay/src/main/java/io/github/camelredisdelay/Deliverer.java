@@ -325,9 +325,10 @@ final class Deliverer {
         } catch (CorruptEnvelopeException e) {
             settlement.rejected(delivery, "unreadable message: " + e.getMessage());
             return null;
-        } catch (RuntimeException e) {
-            // the user's header filter strategy, say (whatever it throws, IllegalArgumentException too): a failed
-            // delivery, retried or dead-lettered as any other
+        } catch (RuntimeException | Error e) {
+            // the user's header filter strategy, say (whatever it throws, IllegalArgumentException too, or an Error such
+            // as NoClassDefFoundError, which must not end the consumer's thread): a failed delivery, retried or
+            // dead-lettered as any other
             settlement.failed(delivery, e);
             return null;
         }
