@@ -39,6 +39,7 @@ import io.github.camelredisdelay.internal.DeadLetters;
 import io.github.camelredisdelay.internal.Delivery;
 import io.github.camelredisdelay.internal.Futures;
 import io.github.camelredisdelay.internal.LeaseKeeper;
+import io.github.camelredisdelay.internal.LogText;
 import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.Reclaimed;
 import io.github.camelredisdelay.internal.ResponseTimeout;
@@ -448,7 +449,8 @@ final class Deliverer {
             handler = new LoggingExceptionHandler(consumer.getEndpoint().getCamelContext(), consumer.getClass());
         }
         ExceptionHandlerCall.handle(handler, queue.name(),
-                "Error processing message " + delivery.messageId() + " of queue " + queue.name(), exchange, e);
+                "Error processing message " + LogText.of(delivery.messageId()) + " of queue " + queue.name(), exchange,
+                e);
     }
 
     /** Settles what the exchange left unsettled, and gives the exchange back. */

@@ -17,6 +17,7 @@ package io.github.camelredisdelay;
 
 import java.util.Map;
 
+import io.github.camelredisdelay.internal.LogText;
 import org.apache.camel.CamelContext;
 import org.slf4j.MDC;
 
@@ -46,7 +47,7 @@ final class DeliveryMdc implements AutoCloseable {
             return NONE;
         }
         DeliveryMdc mdc = new DeliveryMdc(MDC.get(RedisDelayConstants.MDC_MESSAGE_ID), MDC.get(RedisDelayConstants.MDC_QUEUE));
-        MDC.put(RedisDelayConstants.MDC_MESSAGE_ID, messageId);
+        MDC.put(RedisDelayConstants.MDC_MESSAGE_ID, LogText.of(messageId));
         MDC.put(RedisDelayConstants.MDC_QUEUE, queue);
         return mdc;
     }

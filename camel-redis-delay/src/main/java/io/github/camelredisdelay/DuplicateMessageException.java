@@ -15,6 +15,8 @@
  */
 package io.github.camelredisdelay;
 
+import io.github.camelredisdelay.internal.LogText;
+
 /**
  * A {@code schedule} with {@code onDuplicate=fail} met a message with the same id on the queue.
  */
@@ -25,7 +27,7 @@ public class DuplicateMessageException extends IllegalStateException {
     private final long existingDueAt;
 
     public DuplicateMessageException(String queue, String messageId, long existingDueAt) {
-        super("Queue " + queue + " already has a message with id " + messageId
+        super("Queue " + queue + " already has a message with id " + LogText.of(messageId)
               + (existingDueAt >= 0 ? " due at " + existingDueAt + " (epoch ms)" : " that is ready or in flight")
               + "; onDuplicate=fail rejects scheduling it again (use keep or replace to allow it)");
         this.queue = queue;

@@ -22,6 +22,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.github.camelredisdelay.internal.LogText;
+
 /**
  * Reads delays written as text, strictly. Camel's own converter reads units in lower case only, turns a string such as
  * {@code 30M} into 0 without complaint and multiplies amounts without an overflow check ({@code 18446744073709552s}
@@ -68,7 +70,7 @@ final class Durations {
             throw new IllegalArgumentException("The " + what + " must not be negative: " + text);
         }
         if (!ISO.matcher(value).matches()) {
-            throw new IllegalArgumentException("Invalid " + what + " '" + text + "': use " + FORMS);
+            throw new IllegalArgumentException("Invalid " + what + " '" + LogText.of(text) + "': use " + FORMS);
         }
         Duration duration;
         try {
@@ -78,7 +80,7 @@ final class Durations {
                 // well formed, but beyond the seconds java.time.Duration holds
                 throw tooLarge(what, text, e);
             }
-            throw new IllegalArgumentException("Invalid " + what + " '" + text + "': use " + FORMS, e);
+            throw new IllegalArgumentException("Invalid " + what + " '" + LogText.of(text) + "': use " + FORMS, e);
         }
         try {
             return checkRange(duration.toMillis(), what, text);

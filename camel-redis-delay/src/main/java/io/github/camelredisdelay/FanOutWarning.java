@@ -17,6 +17,7 @@ package io.github.camelredisdelay;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.github.camelredisdelay.internal.LogText;
 import org.apache.camel.Exchange;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,7 +58,7 @@ final class FanOutWarning {
                  + "delivered message's, or the one an earlier schedule of the exchange generated), so the parts are one "
                  + "message. Give each part an id of its own, e.g. {}, or remove the header for a new one each (warned "
                  + "once per endpoint)",
-                id, queue, part.noun(), part.index(), part.kind(), part.property(),
+                LogText.of(id), queue, part.noun(), part.index(), part.kind(), part.property(),
                 keptOut ? "was kept out as a duplicate: the queue holds a message with that id"
                         : redelay ? "replaced the part stored before it: it re-delays the delivered message under its id"
                         : "replaced the message stored before it under that id (onDuplicate=replace)",

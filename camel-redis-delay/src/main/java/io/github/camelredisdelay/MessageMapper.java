@@ -31,6 +31,7 @@ import io.github.camelredisdelay.internal.Delivery;
 import io.github.camelredisdelay.internal.Envelope;
 import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.InspectedMessage;
+import io.github.camelredisdelay.internal.LogText;
 import io.github.camelredisdelay.internal.UnicodeText;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
@@ -259,7 +260,7 @@ final class MessageMapper {
             (warnedUnreadable.compareAndSet(false, true) ? LOG.atWarn() : LOG.atDebug()).log(
                     "Message {} of queue {} cannot be read by this node ({}): shown with its stored bytes as the body"
                                                                                              + " (warned once per endpoint)",
-                    inspected.id(), inspected.queue(), e.getMessage());
+                    LogText.of(inspected.id()), inspected.queue(), e.getMessage());
         }
         setMetadata(message, inspected.id(), inspected.queue(), inspected.dueAt(), inspected.scheduledAt(),
                 inspected.deliveryCount(),
@@ -314,7 +315,7 @@ final class MessageMapper {
                 stored.put(name, value);
             } else if (warnedHeaders.add(name)) {
                 LOG.warn("Header {} of type {} is not stored on queue {}: only {} values are (warned once per header name)",
-                        name, value.getClass().getName(), queue, EnvelopeCodec.STORED_HEADER_TYPES);
+                        LogText.of(name), value.getClass().getName(), queue, EnvelopeCodec.STORED_HEADER_TYPES);
             }
         });
         return stored;

@@ -15,6 +15,8 @@
  */
 package io.github.camelredisdelay;
 
+import io.github.camelredisdelay.internal.LogText;
+
 /**
  * A write of a queue with {@code syncReplicas} did not reach that many replicas (or, with {@code syncAof}, their
  * append-only files) within {@code syncTimeout}. The write is applied on the master and may be lost by a failover; for
@@ -56,7 +58,7 @@ public class NotReplicatedException extends IllegalStateException {
 
     private NotReplicatedException(String queue, String hashTag, String operation, int required, int reached,
                                    String shortfall) {
-        super(operation + " on queue " + queue + (hashTag == null ? "" : " (hash tag {" + hashTag + "})") + " "
+        super(LogText.of(operation) + " on queue " + queue + (hashTag == null ? "" : " (hash tag {" + hashTag + "})") + " "
               + shortfall + "; it is applied on the master but may be lost by a failover");
         this.queue = queue;
         this.hashTag = hashTag;

@@ -39,6 +39,7 @@ import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.Futures;
 import io.github.camelredisdelay.internal.HeaderLimitException;
 import io.github.camelredisdelay.internal.InspectedMessage;
+import io.github.camelredisdelay.internal.LogText;
 import io.github.camelredisdelay.internal.MessageIds;
 import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.ScheduleRequest;
@@ -202,7 +203,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             return EnvelopeCodec.encode(new Envelope(body, headers));
         } catch (HeaderLimitException e) {
             throw new IllegalArgumentException(
-                    "Cannot schedule message " + id + " on queue " + endpoint.getQueueName() + ": " + e.getMessage()
+                    "Cannot schedule message " + LogText.of(id) + " on queue " + endpoint.getQueueName() + ": " + e.getMessage()
                                                + ". Keep such headers out with the endpoint's headerFilterStrategy, or "
                                                + "remove them before the message is sent to the queue",
                     e);
@@ -566,7 +567,8 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         if (id != null && limit != null) {
             // a route fed by a queue carries the delivered message's id: which one was meant cannot be told
             throw new IllegalArgumentException(
-                    "redrive on queue " + endpoint.getQueueName() + " got both " + RedisDelayConstants.MESSAGE_ID + "=" + id
+                    "redrive on queue " + endpoint.getQueueName() + " got both " + RedisDelayConstants.MESSAGE_ID + "="
+                                               + LogText.of(id)
                                                + " (that dead letter only) and " + RedisDelayConstants.REDRIVE_LIMIT + "="
                                                + limit + " (up to that many): remove one of the headers");
         }

@@ -27,6 +27,7 @@ import io.github.camelredisdelay.internal.DeadLetters;
 import io.github.camelredisdelay.internal.Delivery;
 import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.LeaseKeeper;
+import io.github.camelredisdelay.internal.LogText;
 import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.QueueStatistics;
 import io.github.camelredisdelay.internal.Refusal;
@@ -125,7 +126,7 @@ final class Settlement {
             LOG.warn("Message {} on queue {} failed {} deliveries, as many as this consumer's maxDeliveries allows or "
                      + "more, and another consumer retried it: the consumers of the queue have different maxDeliveries "
                      + "(use one value on every node). It goes to the dead-letter queue without a delivery here",
-                    delivery.messageId(), queue.name(), earlierDeliveries);
+                    LogText.of(delivery.messageId()), queue.name(), earlierDeliveries);
             return delivery.lastError();
         }
         return "delivered " + earlierDeliveries + " times, the last one not acknowledged within the visibility timeout "
@@ -139,7 +140,7 @@ final class Settlement {
             deadLetter(delivery, delivery.deliveryCount() - 1, problem);
         } catch (RuntimeException e) {
             LOG.warn("Could not dead-letter message {} of queue {}; trying again after the visibility timeout: {}",
-                    delivery.messageId(), queue.name(), e.toString());
+                    LogText.of(delivery.messageId()), queue.name(), e.toString());
         } finally {
             leases.finished(delivery);
         }
@@ -158,7 +159,7 @@ final class Settlement {
         } catch (RuntimeException e) {
             LOG.warn(
                     "Could not acknowledge message {} on queue {}; it will be delivered again after the visibility timeout: {}",
-                    delivery.messageId(), queue.name(), e.toString());
+                    LogText.of(delivery.messageId()), queue.name(), e.toString());
         } finally {
             leases.finished(delivery);
         }
@@ -180,11 +181,11 @@ final class Settlement {
             unsettledFailures.add(failure);
             LOG.warn("Could not settle failed message {} on queue {}; trying again with each lease extension, its lease "
                      + "kept until then: {}",
-                    delivery.messageId(), queue.name(), refused.toString());
+                    LogText.of(delivery.messageId()), queue.name(), refused.toString());
         } else {
             LOG.warn("Could not settle failed message {} on queue {}; it will be delivered again after the visibility "
                      + "timeout: {}",
-                    delivery.messageId(), queue.name(), refused.toString());
+                    LogText.of(delivery.messageId()), queue.name(), refused.toString());
         }
     }
 
@@ -206,7 +207,8 @@ final class Settlement {
             RuntimeException refused = settle(failure);
             if (refused != null) {
                 unsettledFailures.add(failure);
-                LOG.debug("Could not settle failed message {} on queue {} again: {}", failure.delivery().messageId(),
+                LOG.debug("Could not settle failed message {} on queue {} again: {}",
+                        LogText.of(failure.delivery().messageId()),
                         queue.name(), refused.toString());
                 return;
             }
@@ -262,7 +264,7 @@ final class Settlement {
     void dropped(Delivery delivery) {
         LOG.warn("Message {} on queue {} was handed to a copy of its exchange that was dropped before it completed (a full "
                  + "seda: queue that discards, say); it will be delivered again after the visibility timeout",
-                delivery.messageId(), queue.name());
+                LogText.of(delivery.messageId()), queue.name());
         abandoned(delivery);
     }
 
@@ -271,12 +273,13 @@ final class Settlement {
         if (refusal.isPresent()) {
             LOG.atLevel(levelOf(refusal.get())).log(
                     "Delivery {} of message {} on queue {} failed and is not put back on schedule: {}; it failed on: {}",
-                    delivery.deliveryCount(), delivery.messageId(), queue.name(), refusal.get().reason(), reason);
+                    delivery.deliveryCount(), LogText.of(delivery.messageId()), queue.name(), refusal.get().reason(),
+                    LogText.of(reason));
             return;
         }
         statistics.events().retried();
         LOG.warn("Delivery {} of message {} on queue {} failed, next delivery in {} ms: {}", delivery.deliveryCount(),
-                delivery.messageId(), queue.name(), delay, reason);
+                LogText.of(delivery.messageId()), queue.name(), delay, LogText.of(reason));
     }
 
     /** How a failed delivery that was not settled is logged: one whose message may be lost is worth a warning. */
@@ -289,12 +292,13 @@ final class Settlement {
         DeadLetters.Moved moved = deadLetters.move(consumer, delivery, reason);
         if (moved.refusal() != null) {
             LOG.atLevel(levelOf(moved.refusal())).log("Message {} on queue {} failed ({}) and is not dead-lettered: {}",
-                    delivery.messageId(), queue.name(), reason, moved.refusal().reason());
+                    LogText.of(delivery.messageId()), queue.name(), LogText.of(reason), moved.refusal().reason());
             return;
         }
         statistics.events().deadLettered();
-        LOG.error("Message {} on queue {} moved to dead-letter queue {} as {} after {} deliveries: {}", delivery.messageId(),
-                queue.name(), deadLetters.targetName(), moved.deadLetterId(), deliveries, reason);
+        LOG.error("Message {} on queue {} moved to dead-letter queue {} as {} after {} deliveries: {}",
+                LogText.of(delivery.messageId()),
+                queue.name(), deadLetters.targetName(), LogText.of(moved.deadLetterId()), deliveries, LogText.of(reason));
     }
 
     /**
@@ -309,7 +313,8 @@ final class Settlement {
         if ((last == 0 || now - last > NEWER_FORMAT_QUIET_NANOS) && lastNewerFormatWarningNanos.compareAndSet(last, now)) {
             LOG.warn("Message {} on queue {} is stored in format version {}, newer than this node reads ({}); it is left "
                      + "for a node that reads it (upgrade this one). Warned once a minute per consumer.",
-                    delivery.messageId(), queue.name(), Byte.toUnsignedInt(delivery.envelope()[0]), EnvelopeCodec.VERSION);
+                    LogText.of(delivery.messageId()), queue.name(), Byte.toUnsignedInt(delivery.envelope()[0]),
+                    EnvelopeCodec.VERSION);
         }
     }
 

@@ -116,7 +116,7 @@ public final class QueueShard {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RedisException(
-                    "Interrupted while scheduling message " + id + " on queue " + name()
+                    "Interrupted while scheduling message " + LogText.of(id) + " on queue " + name()
                                      + "; it is stored if its script call had already been sent",
                     e);
         }

@@ -382,7 +382,7 @@ public final class Redrive {
                 // unreadable (CorruptEnvelopeException included): left in the dead-letter queue for whoever inspects it
                 LOG.warn("Dead letter {} of queue {} is not redriven: it cannot be read ({}); it stays in the dead-letter "
                          + "queue",
-                        entry.messageId(), source.name(), e.getMessage());
+                        LogText.of(entry.messageId()), source.name(), e.getMessage());
                 continue;
             }
             String id = DeadLetters.originalId(entry.messageId(), stored.headers());
@@ -453,14 +453,14 @@ public final class Redrive {
             // a consumer of the dead-letter queue fetched it between the listing and now
             LOG.warn("Dead letter {} of queue {} was copied back to queue {}, but a consumer of the dead-letter queue "
                      + "fetched it meanwhile: both have it now",
-                    entry.messageId(), source.name(), target.name());
+                    LogText.of(entry.messageId()), source.name(), target.name());
             return false;
         }
         if (discarded == ShardInspection.Discarded.GONE) {
             // moved all the same: the copy is in the queue
             LOG.warn("Dead letter {} of queue {} was copied back to queue {}, but had left the dead-letter queue meanwhile "
                      + "(purged, or acknowledged by a consumer of the dead-letter queue, which then had it too)",
-                    entry.messageId(), source.name(), target.name());
+                    LogText.of(entry.messageId()), source.name(), target.name());
         }
         return true;
     }

@@ -79,7 +79,7 @@ public record ScheduleResult(Status status, long dueAt, long now) {
         return switch (status) {
             case DUPLICATE -> throw new DuplicateMessageException(queue, id, dueAt);
             case DUE_OVERFLOW -> throw new IllegalArgumentException(
-                    "The due time of message " + id + " on queue " + queue
+                    "The due time of message " + LogText.of(id) + " on queue " + queue
                                                                     + " is beyond the largest supported time (2^53-1 ms after 1970): "
                                                                     + asked(due));
             default -> this;
