@@ -52,7 +52,8 @@ public final class RedisDelayConstants {
 
     @Metadata(label = "producer",
               description = "Set after a schedule: true when a message with this id already existed and this body was not "
-                            + "stored (onDuplicate=keep), false when this body was stored.",
+                            + "stored (onDuplicate=keep), false when this body was stored; always false after scheduleBatch, which "
+                            + "stores every element under a generated id.",
               javaType = "Boolean")
     public static final String DUPLICATE = "CamelRedisDelayDuplicate";
 

@@ -475,7 +475,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
         // the id of a message delivered to the exchange or scheduled before, which no message of the batch has: a
         // cancel or reschedule later in the route would act on that message
         message.removeHeader(RedisDelayConstants.MESSAGE_ID);
-        // generated ids are new: every message was stored
+        // every element is stored under a generated id: a copy an earlier, failed try of the exchange stored is its own
         message.setHeader(RedisDelayConstants.DUPLICATE, false);
         if (result != null) {
             setScheduledFor(message, result);

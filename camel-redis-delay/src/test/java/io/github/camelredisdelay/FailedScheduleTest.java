@@ -206,6 +206,35 @@ class FailedScheduleTest extends RedisDelayTestSupport {
         assertThat(redis().getMap(key("orders", "msg")).size()).as("nothing of a batch that failed").isZero();
     }
 
+    /**
+     * A batch's messages have generated ids, so {@code onDuplicate} does not apply: a batch retried within the exchange
+     * after Redis stored it keeps the copies stored under its ids as its own, and says no duplicate, as a schedule of a
+     * generated id does (and whatever an earlier schedule of the exchange said).
+     */
+    @Test
+    void aBatchRetriedInADoCatchAfterItWasStoredKeepsItsCopiesAndSaysNoDuplicate() throws Exception {
+        var producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:schedule").doTry()
+                        // no replica answers: stored, then fails waiting for one
+                        .to("redis-delay:orders?operation=scheduleBatch&delay=1h&syncReplicas=1&syncTimeout=50")
+                        .doCatch(NotReplicatedException.class)
+                        .to("redis-delay:orders?operation=scheduleBatch&delay=1h&onDuplicate=fail").end();
+            }
+        }).createProducerTemplate();
+
+        Exchange result = producer.send("direct:schedule", e -> {
+            e.getMessage().setBody(List.of("order-1", "order-2"));
+            e.getMessage().setHeader(RedisDelayConstants.DUPLICATE, true);
+        });
+
+        assertThat(result.getException()).isNull();
+        assertThat(result.getMessage().getHeader(RedisDelayConstants.DUPLICATE)).isEqualTo(false);
+        assertThat(redis().getMap(key("orders", "msg")).keySet()).as("one copy of each element, under the batch's ids")
+                .containsExactlyInAnyOrderElementsOf(result.getMessage().getBody(List.class));
+    }
+
     @Test
     void aBatchOfAnotherBodyAfterAHandledFailureDrawsIdsOfItsOwn() throws Exception {
         var producer = startContext(new RouteBuilder() {
