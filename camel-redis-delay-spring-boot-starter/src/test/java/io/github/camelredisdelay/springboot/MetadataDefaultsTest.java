@@ -65,6 +65,22 @@ class MetadataDefaultsTest {
         assertThat(shown).as("defaults in spring-configuration-metadata.json").isNotEmpty().isEqualTo(real);
     }
 
+    @Test
+    void everyComponentOptionOfTheCatalogIsInTheMetadataWithADescription() throws Exception {
+        Map<String, Object> catalogOptions = json("/META-INF/io/github/camelredisdelay/redis-delay.json")
+                .getMap("componentProperties");
+        Map<String, Object> described = new LinkedHashMap<>();
+        for (Object entry : metadata().getCollection("properties")) {
+            Map<?, ?> property = (Map<?, ?>) entry;
+            described.put(StringHelper.dashToCamelCase(String.valueOf(property.get("name")).substring(PREFIX.length())),
+                    property.get("description"));
+        }
+        assertThat(described).as("options in spring-configuration-metadata.json").containsKeys(
+                catalogOptions.keySet().toArray(String[]::new));
+        catalogOptions.keySet().forEach(name -> assertThat(String.valueOf(described.get(name)))
+                .as("description of %s", name).isNotBlank().isNotEqualTo("null"));
+    }
+
     /** The metadata's default as the component holds it: durations in milliseconds, a list comma-separated. */
     private static String asComponentValue(Object shown, Object real) {
         if (shown instanceof List<?> list) {
@@ -77,7 +93,11 @@ class MetadataDefaultsTest {
     }
 
     private static JsonObject metadata() throws Exception {
-        try (InputStream in = MetadataDefaultsTest.class.getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+        return json("/META-INF/spring-configuration-metadata.json");
+    }
+
+    private static JsonObject json(String resource) throws Exception {
+        try (InputStream in = MetadataDefaultsTest.class.getResourceAsStream(resource)) {
             return (JsonObject) Jsoner.deserialize(new String(in.readAllBytes(), StandardCharsets.UTF_8), new JsonObject());
         }
     }
