@@ -17,7 +17,6 @@ package io.github.camelredisdelay;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,7 +39,6 @@ import io.github.camelredisdelay.internal.InspectedMessage;
 import io.github.camelredisdelay.internal.MessageIds;
 import io.github.camelredisdelay.internal.MigrationProgress;
 import io.github.camelredisdelay.internal.QueueAdmin;
-import io.github.camelredisdelay.internal.QueueGuard;
 import io.github.camelredisdelay.internal.QueueNames;
 import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.QueueStatistics;
@@ -125,14 +123,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint
      * last producer to stop stops it then ({@link #producerStopped}).
      */
     private boolean stopDeferred;
-    /** How long an operation waits for the first check of its queue ({@link QueueGuard}). */
-    private static final long QUEUE_CHECK_WAIT_MS = 5000;
-
-    /** Finds why this endpoint cannot use its queue (its shard count, its server), if it cannot. */
-    private volatile QueueGuard queueGuard;
-    private String queueGuardKey;
-    private volatile QueueGuard deadLetterGuard;
-    private String deadLetterGuardKey;
+    /** Finds why this endpoint cannot use its queue (its shard count, its server), if it cannot; while started. */
+    private volatile QueueChecks checks;
     private QueueAdmin admin;
     private volatile String statisticsKey;
     private ConnectedClient client;
@@ -297,44 +289,22 @@ public class RedisDelayEndpoint extends DefaultEndpoint
             transferKeys.add(key);
         }
         warnOfUnusedTransferOptions(running);
-        queueGuardKey = guardKey(queue);
-        queueGuard = acquireQueueGuard(queueGuardKey, queue, "");
+        checks = new QueueChecks(
+                component, client, configuration.getKeyPrefix(), connection, connectionShares.transfer(),
+                maskedUri(), queue, deadLetterQueue);
         component.endpointStarted(this);
     }
 
-    /**
-     * @return why this endpoint cannot be used as a producer or operator: its {@code shards} differs from the count its
-     *         queue is stored in, or the queue's server lacks a command; or {@code null}
-     */
+    /** @return why this endpoint cannot be used as a producer or operator, or {@code null}: see {@link QueueChecks} */
     String queueProblem() {
-        QueueGuard ownQueue = queueGuard;
-        return ownQueue != null ? ownQueue.problem() : null;
+        QueueChecks running = checks;
+        return running != null ? running.queueProblem() : null;
     }
 
-    /**
-     * @return why this endpoint cannot be used as a consumer: the {@link #queueProblem()}, or the same for its
-     *         dead-letter queue (a consumer dead-letters with its own {@code shards}); or {@code null}
-     */
+    /** @return why this endpoint cannot be used as a consumer, or {@code null}: see {@link QueueChecks} */
     String consumerProblem() {
-        QueueGuard deadLetters = deadLetterGuard;
-        String problem = queueProblem();
-        if (problem != null || deadLetters == null) {
-            return problem;
-        }
-        String deadLetterProblem = deadLetters.problem();
-        return deadLetterProblem == null ? null : deadLetteringRole() + deadLetterProblem;
-    }
-
-    /**
-     * What an endpoint that checks its dead-letter queue puts before that queue's problem: the queue is not its own,
-     * the count compared with the queue's is the endpoint's {@code shards}, and naming another dead-letter queue is a
-     * way out too.
-     */
-    private String deadLetteringRole() {
-        return "Its consumer dead-letters to queue " + deadLetterQueue.name()
-               + ", in this endpoint's shards (set the count below; or, to change the queue's count, empty "
-               + deadLetterQueue.name() + " first with a redrive or purge at its old count; or name another "
-               + "deadLetterQueue): ";
+        QueueChecks running = checks;
+        return running != null ? running.consumerProblem() : null;
     }
 
     /**
@@ -348,19 +318,14 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     }
 
     /**
-     * Waits for the first check of the queue, if none has answered yet (at most {@value #QUEUE_CHECK_WAIT_MS} ms).
+     * Waits for the first check of the queue, if none has answered yet ({@link QueueChecks#requireUsableQueue}).
      *
-     * @throws IllegalStateException              when this endpoint has a {@link #queueProblem()}, or Redis did not
-     *                                            answer the check
+     * @throws IllegalStateException              when this endpoint has a {@link #queueProblem()}, Redis did not answer
+     *                                            the check, or the endpoint is not started
      * @throws org.redisson.client.RedisException when Redis cannot be asked (it is down, say)
      */
     void requireUsableQueue() {
-        QueueGuard ownQueue = startedQueueGuard();
-        ownQueue.requireAnswer(Duration.ofMillis(QUEUE_CHECK_WAIT_MS));
-        String problem = ownQueue.problem();
-        if (problem != null) {
-            throw new IllegalStateException(problem);
-        }
+        startedChecks().requireUsableQueue();
     }
 
     /**
@@ -368,15 +333,15 @@ public class RedisDelayEndpoint extends DefaultEndpoint
      * {@link #requireUsableQueue()} no longer waits.
      */
     CompletableFuture<Void> queueChecked() {
-        return startedQueueGuard().answer(Duration.ofMillis(QUEUE_CHECK_WAIT_MS));
+        return startedChecks().queueChecked();
     }
 
-    private QueueGuard startedQueueGuard() {
-        QueueGuard ownQueue = queueGuard;
-        if (ownQueue == null) {
+    private QueueChecks startedChecks() {
+        QueueChecks running = checks;
+        if (running == null) {
             throw new IllegalStateException("Endpoint of queue " + queueName + " is not started");
         }
-        return ownQueue;
+        return running;
     }
 
     /**
@@ -415,7 +380,10 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         stopPollingConsumers();
         RedisDelayComponent component = getComponent();
         component.endpointStopped(this);
-        stopQueueGuards();
+        if (checks != null) {
+            checks.stop();
+            checks = null;
+        }
         transferKeys.forEach(component::releaseTransferTask);
         transferKeys = List.of();
         evictionWatches.forEach(watch -> watch.cancel(false));
@@ -483,7 +451,10 @@ public class RedisDelayEndpoint extends DefaultEndpoint
      * of them, when two name different ones, with a WARN).
      */
     void consumerStarting() {
-        startDeadLetterGuard();
+        QueueChecks running = checks;
+        if (running != null) {
+            running.consumerStarting();
+        }
         String other = statistics.countDeadLettersOf(deadLetterQueue, namesDeadLetterQueue());
         if (other != null) {
             LOG.warn("Consumers of queue {} name two dead-letter queues, {} and {}: its statistics, metrics and dev "
@@ -630,46 +601,6 @@ public class RedisDelayEndpoint extends DefaultEndpoint
                 component.releaseClient(options);
             }
         };
-    }
-
-    /** A consumer dead-letters with this endpoint's {@code shards}: its dead-letter queue must be stored in as many. */
-    private synchronized void startDeadLetterGuard() {
-        if (deadLetterGuard == null) {
-            deadLetterGuardKey = guardKey(deadLetterQueue);
-            deadLetterGuard = acquireQueueGuard(deadLetterGuardKey, deadLetterQueue, deadLetteringRole());
-        }
-    }
-
-    /**
-     * The key of a queue's check among the component's: one check per queue and shard count on a connection and key
-     * prefix, however many endpoints name it (toD makes one per URI), as their queue or as their consumers' dead-letter
-     * queue.
-     */
-    private String guardKey(ShardedQueue checked) {
-        return connection + "|" + configuration.getKeyPrefix() + "|" + checked.name() + "|" + checked.all().size();
-    }
-
-    private QueueGuard acquireQueueGuard(String key, ShardedQueue checked, String role) {
-        QueueGuard guard = getComponent().acquireQueueGuard(key, () -> {
-            QueueGuard created = new QueueGuard(client, configuration.getKeyPrefix(), checked);
-            created.start(shares.transfer());
-            return created;
-        });
-        guard.join(maskedUri(), role);
-        return guard;
-    }
-
-    private synchronized void stopQueueGuards() {
-        if (queueGuard != null) {
-            queueGuard.leave(maskedUri(), "");
-            getComponent().releaseQueueGuard(queueGuardKey);
-            queueGuard = null;
-        }
-        if (deadLetterGuard != null) {
-            deadLetterGuard.leave(maskedUri(), deadLetteringRole());
-            getComponent().releaseQueueGuard(deadLetterGuardKey);
-            deadLetterGuard = null;
-        }
     }
 
     /** Redis access for this queue's dead-letter queue; available while the endpoint is started. */
