@@ -58,9 +58,6 @@ class LeaseTest extends RedisDelayTestSupport {
         var producer = startContext().createProducerTemplate();
         producer.sendBody("redis-delay:jobs", "job");
         await().atMost(Duration.ofSeconds(5)).until(() -> redis().getStream(key("jobs", "ready")).size() == 1);
-        redis().getStream(key("jobs", "ready")).createGroup(
-                org.redisson.api.stream.StreamCreateGroupArgs.name(QueueKeys.GROUP)
-                        .id(org.redisson.api.stream.StreamMessageId.ALL));
         // a consumer that reads the message and dies before acknowledging it
         var taken = redis().getStream(key("jobs", "ready"))
                 .readGroup(QueueKeys.GROUP, "crashed-consumer", StreamReadGroupArgs.neverDelivered().count(1));
@@ -84,8 +81,6 @@ class LeaseTest extends RedisDelayTestSupport {
         producer.sendBody("redis-delay:jobs", "stuck");
         var ready = redis().getStream(key("jobs", "ready"));
         await().atMost(Duration.ofSeconds(5)).until(() -> ready.size() == 26);
-        ready.createGroup(org.redisson.api.stream.StreamCreateGroupArgs.name(QueueKeys.GROUP)
-                .id(org.redisson.api.stream.StreamMessageId.ALL));
         // a live consumer holds the first 25 and keeps extending their leases; one that died holds the last
         var busy = ready.readGroup(QueueKeys.GROUP, "busy", StreamReadGroupArgs.neverDelivered().count(25)).keySet()
                 .toArray(new StreamMessageId[0]);
@@ -150,8 +145,6 @@ class LeaseTest extends RedisDelayTestSupport {
         producer.sendBody("redis-delay:jobs", "job");
         var ready = redis().getStream(key("jobs", "ready"));
         await().atMost(Duration.ofSeconds(5)).until(() -> ready.size() == 1);
-        ready.createGroup(org.redisson.api.stream.StreamCreateGroupArgs.name(QueueKeys.GROUP)
-                .id(org.redisson.api.stream.StreamMessageId.ALL));
         ready.createConsumer(QueueKeys.GROUP, "gone-process");
 
         // it forgets consumers that hold nothing once they are idle for ten of its visibility timeouts: 1 s
@@ -167,8 +160,6 @@ class LeaseTest extends RedisDelayTestSupport {
         producer.sendBody("redis-delay:jobs", "poison");
         var ready = redis().getStream(key("jobs", "ready"));
         await().atMost(Duration.ofSeconds(5)).until(() -> ready.size() == 1);
-        ready.createGroup(org.redisson.api.stream.StreamCreateGroupArgs.name(QueueKeys.GROUP)
-                .id(org.redisson.api.stream.StreamMessageId.ALL));
         // two consumers took it and died
         ready.readGroup(QueueKeys.GROUP, "crashed-1", StreamReadGroupArgs.neverDelivered().count(1));
         await().atMost(Duration.ofSeconds(5)).until(() -> !ready.autoClaim(QueueKeys.GROUP, "crashed-2", 50,

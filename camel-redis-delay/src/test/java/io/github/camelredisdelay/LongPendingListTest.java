@@ -222,7 +222,6 @@ class LongPendingListTest extends RedisDelayTestSupport {
      */
     private String[] hold(RedisServerProcess server, String queue, int count) {
         String ready = key(queue, "ready");
-        server.command("XGROUP", "CREATE", ready, "consumers", "0", "MKSTREAM");
         String[] read = server.command("EVAL", "local read = redis.call('XREADGROUP', 'GROUP', 'consumers', ARGV[1], "
                                                + "'COUNT', ARGV[2], 'STREAMS', KEYS[1], '>')[1][2] "
                                                + "return {#read, read[1][2][2], read[#read][2][2]}",

@@ -219,7 +219,7 @@ end
 -- nil for a message made ready.
 local function makeDue(dueKey, readyKey, id, record, dueAt, now)
   if dueAt <= now then
-    rcall('XADD', readyKey, '*', FIELD_ID, id, FIELD_RECORD, record)
+    addReady(FIELD_ID, id, FIELD_RECORD, record)
     return nil
   end
   return addDue(dueKey, id, dueAt)

@@ -35,6 +35,25 @@ local rcall = redis.call
 local dueKey, msgKey, readyKey, failKey, migratedKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local wake, group = ARGV[1], ARGV[2]
 
+-- Whether this call already looked for the ready stream before adding to it (addReady).
+local readyStreamSeen = false
+
+-- Adds an entry of these fields to the ready stream and returns its id. The call that creates the stream creates the
+-- consumer group with it, from the first entry, as ConsumerGroup.create does: out of memory under noeviction, Redis
+-- refuses a consumer's own XGROUP CREATE, but not one in a script that already wrote (here the XADD), so messages made
+-- ready then still reach a consumer that starts then, and their delivery frees their memory.
+local function addReady(...)
+  if not readyStreamSeen then
+    readyStreamSeen = true
+    if rcall('EXISTS', readyKey) == 0 then
+      local entryId = rcall('XADD', readyKey, '*', ...)
+      rcall('XGROUP', 'CREATE', readyKey, group, '0')
+      return entryId
+    end
+  end
+  return rcall('XADD', readyKey, '*', ...)
+end
+
 -- Due times are integers held in Lua numbers (doubles): exact up to 2^53 - 1.
 local MAX_DUE = 9007199254740991
 

@@ -38,9 +38,9 @@ for i = 3, #ARGV, 2 do
     local failure = rcall('HGET', failKey, id)
     local entryId
     if failure then
-      entryId = rcall('XADD', readyKey, '*', FIELD_ID, id, FIELD_RECORD, record, FIELD_FAILURE, failure)
+      entryId = addReady(FIELD_ID, id, FIELD_RECORD, record, FIELD_FAILURE, failure)
     else
-      entryId = rcall('XADD', readyKey, '*', FIELD_ID, id, FIELD_RECORD, record)
+      entryId = addReady(FIELD_ID, id, FIELD_RECORD, record)
     end
     made[#made + 1] = entryId
     made[#made + 1] = id

@@ -83,9 +83,9 @@ if moved > 0 then
   for j = 1, moved do
     local record, failure = records[j], failures[j]
     if record and failure then
-      rcall('XADD', readyKey, '*', FIELD_ID, ids[j], FIELD_RECORD, record, FIELD_FAILURE, failure)
+      addReady(FIELD_ID, ids[j], FIELD_RECORD, record, FIELD_FAILURE, failure)
     elseif record then
-      rcall('XADD', readyKey, '*', FIELD_ID, ids[j], FIELD_RECORD, record)
+      addReady(FIELD_ID, ids[j], FIELD_RECORD, record)
     end
   end
 end
