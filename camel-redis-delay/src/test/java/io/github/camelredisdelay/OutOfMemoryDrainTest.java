@@ -72,6 +72,19 @@ class OutOfMemoryDrainTest extends RedisDelayTestSupport {
         });
     }
 
+    @Test
+    void cancelAndPurgeFreeMemoryWhileRedisIsFull() throws Exception {
+        CamelContext node = startNode("later", false);
+        scheduleAll(node, "later", 3_600_000);
+        ProducerTemplate producer = node.createProducerTemplate();
+        whileFull(() -> {
+            assertThat(producer.requestBodyAndHeader("redis-delay:later?operation=cancel", null,
+                    RedisDelayConstants.MESSAGE_ID, "m0", Boolean.class)).as("cancel while Redis is full").isTrue();
+            producer.sendBodyAndHeader("redis-delay:later?operation=purge", null, RedisDelayConstants.CONFIRM, "later");
+            assertThat(redis().getMap(key("later", "msg")).size()).as("records left after the purge").isZero();
+        });
+    }
+
     private CamelContext startNode(String queue, boolean consumerRuns) throws Exception {
         return startContext(new RouteBuilder() {
             @Override
