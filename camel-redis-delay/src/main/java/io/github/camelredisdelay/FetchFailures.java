@@ -15,6 +15,7 @@
  */
 package io.github.camelredisdelay;
 
+import io.github.camelredisdelay.internal.ErrorReply;
 import io.github.camelredisdelay.internal.OutageLog;
 import org.apache.camel.spi.ExceptionHandler;
 import org.redisson.client.RedisException;
@@ -59,7 +60,7 @@ final class FetchFailures {
         return reply == null
                 ? null
                 : "Consumer of queue " + endpoint.getQueueName() + " cannot fetch messages: Redis refused its read: "
-                  + reply.getMessage();
+                  + ErrorReply.plainly(reply);
     }
 
     /** Whether the last fetch failed. */

@@ -25,6 +25,8 @@ import java.util.function.Supplier;
 
 import io.github.camelredisdelay.internal.ClientShortage;
 import io.github.camelredisdelay.internal.ClientShutDown;
+import io.github.camelredisdelay.internal.ErrorReply;
+import io.github.camelredisdelay.internal.Futures;
 import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.RootCause;
 import io.github.camelredisdelay.internal.ScriptCalls.Durability;
@@ -213,6 +215,10 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
             builder.down().message("A write of " + which + " " + shortfall.shortfall()
                                    + ": every schedule fails with NotReplicatedException")
                     .error(shortfall);
+        } else if (ErrorReply.in(refusal) == Futures.unwrap(refusal)) {
+            builder.down().message("Redis of " + which + " refuses its writes: "
+                                   + ErrorReply.plainly(ErrorReply.in(refusal)))
+                    .error(refusal);
         } else {
             builder.down().message("Redis of " + which + " does not answer or refuses its writes: "
                                    + RootCause.added(refusal.getMessage(), refusal))

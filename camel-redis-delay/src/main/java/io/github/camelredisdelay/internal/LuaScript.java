@@ -114,6 +114,11 @@ public enum LuaScript {
         return text;
     }
 
+    /** The script's name line without the comment's dashes, {@code camel-redis-delay cancel.lua}, for errors. */
+    public String title() {
+        return text.substring(3, text.indexOf('\n'));
+    }
+
     /** Whether the script gets a queue's keys and common arguments (prelude.lua); false for the legacy ones. */
     public boolean queueScript() {
         return queueScript;

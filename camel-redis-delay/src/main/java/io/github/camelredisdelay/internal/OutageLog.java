@@ -17,11 +17,8 @@ package io.github.camelredisdelay.internal;
 
 import io.github.camelredisdelay.NotReplicatedException;
 import org.redisson.client.RedisBusyException;
-import org.redisson.client.RedisConnectionException;
 import org.redisson.client.RedisException;
 import org.redisson.client.RedisLoadingException;
-import org.redisson.client.RedisNodeNotFoundException;
-import org.redisson.client.RedisTimeoutException;
 import org.slf4j.Logger;
 
 /**
@@ -89,9 +86,11 @@ public final class OutageLog {
             } else if (shortfall != null) {
                 log.warn("{} reached too few replicas; retrying with back-off: {}", what, shortfall.getMessage());
             } else if (refused) {
-                String text = cause.toString();
+                // the component's own explanation of the reply, if it gave one, then the reply said plainly
+                Throwable failure = Futures.unwrap(cause);
+                String text = failure == reply ? ErrorReply.plainly(reply) : failure.toString();
                 log.warn("{} failed on an error Redis replied; retrying with back-off: {}", what,
-                        text.contains(reply.getMessage()) ? text : text + "; Redis replied: " + reply.getMessage());
+                        text.contains(ErrorReply.words(reply)) ? text : text + "; " + ErrorReply.plainly(reply));
             } else {
                 log.warn("{} cannot reach Redis, retrying with back-off: {}", what,
                         RootCause.added(cause.toString(), cause));
@@ -125,18 +124,12 @@ public final class OutageLog {
 
     /**
      * The error Redis answered of its own (a failing script, a refused command: OOM, READONLY, NOREPLICAS, NOPERM...),
-     * found in {@code cause} or among its causes: one the component explains in an exception of its own, or one that
-     * kept Redisson from setting up a connection (a database the server lacks, a wrong password); {@code null} when
-     * Redis was out of reach. Redisson reports such replies as a {@link RedisException} without a cause (some, such as
-     * NOREPLICAS, as kinds it retries), and what it cannot reach, hear back from in time, or reach yet (LOADING, BUSY)
-     * as the subclasses for that, or with the cause attached.
+     * found in {@code cause} or among its causes ({@link ErrorReply#in}); {@code null} when Redis was out of reach, or
+     * cannot answer yet (LOADING, BUSY: Redisson retries those, and reports them once its retries are spent).
      */
     private static RedisException errorReply(Throwable cause) {
-        return (RedisException) RootCause.first(Futures.unwrap(cause),
-                failure -> failure instanceof RedisException && failure.getCause() == null
-                        && !(failure instanceof RedisConnectionException || failure instanceof RedisTimeoutException
-                                || failure instanceof RedisLoadingException || failure instanceof RedisBusyException
-                                || failure instanceof RedisNodeNotFoundException));
+        RedisException reply = ErrorReply.in(cause);
+        return reply instanceof RedisLoadingException || reply instanceof RedisBusyException ? null : reply;
     }
 
     public boolean isDown() {

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 
 import io.github.camelredisdelay.DuplicateMessageException;
 import io.github.camelredisdelay.NotReplicatedException;
@@ -144,7 +145,30 @@ public final class QueueShard {
         if (failure instanceof GroupCommit.NotSent unsent) {
             return notStored(unsent.getCause(), id);
         }
-        return failure instanceof NotReplicatedException shortfall ? ownShortfall(shortfall, id) : OwnFailure.of(failure);
+        if (failure instanceof NotReplicatedException shortfall) {
+            return ownShortfall(shortfall, id);
+        }
+        return ErrorReply.in(failure) == failure
+                ? refused(failure, scheduleOf(id), LuaScript.SCHEDULE) : OwnFailure.of(failure);
+    }
+
+    /**
+     * An error Redis replied to {@code operation} ("Cancel of message 42"), a call of {@code script}, as the
+     * operation's own failure: of the same type, caused by it, naming the message, the queue, the script and the reply
+     * plainly ({@link ErrorReply}).
+     */
+    private Throwable refused(Throwable reply, String operation, LuaScript script) {
+        return OwnFailure.of(reply, operation + " on queue " + name() + " failed (" + script.title() + "): "
+                                    + ErrorReply.plainly((RedisException) reply));
+    }
+
+    /** {@code call} of {@code operation}, an error Redis replies to it said plainly ({@link #refused}). */
+    private <R> R refusedPlainly(String operation, LuaScript script, Supplier<R> call) {
+        try {
+            return call.get();
+        } catch (RedisException e) {
+            throw ErrorReply.in(e) == e ? (RuntimeException) refused(e, operation, script) : e;
+        }
     }
 
     /**
@@ -223,8 +247,9 @@ public final class QueueShard {
      * @return {@code true} when it was scheduled and is now gone; {@code false} when unknown, ready or in flight
      */
     public boolean cancel(String id) {
-        Long removed = scripts.callAndWait("Cancel of message " + id, LuaScript.CANCEL, Durability.REQUIRED,
-                RScript.ReturnType.LONG, bytes(id));
+        String operation = "Cancel of message " + id;
+        Long removed = refusedPlainly(operation, LuaScript.CANCEL, () -> scripts.callAndWait(operation, LuaScript.CANCEL,
+                Durability.REQUIRED, RScript.ReturnType.LONG, bytes(id)));
         return removed == 1;
     }
 
@@ -235,8 +260,10 @@ public final class QueueShard {
      * @throws IllegalArgumentException when the due time is beyond 2^53-1 ms
      */
     public ScheduleResult reschedule(String id, DueTime due) {
-        List<Object> result = scripts.callAndWait("Reschedule of message " + id, LuaScript.RESCHEDULE, Durability.REQUIRED,
-                RScript.ReturnType.LIST, bytes(id), mode(due), bytes(due.millis()));
+        String operation = "Reschedule of message " + id;
+        List<Object> result
+                = refusedPlainly(operation, LuaScript.RESCHEDULE, () -> scripts.callAndWait(operation, LuaScript.RESCHEDULE,
+                        Durability.REQUIRED, RScript.ReturnType.LIST, bytes(id), mode(due), bytes(due.millis())));
         return new ScheduleResult(
                 ScheduleResult.Status.ofCode(toLong(result.get(0))), toLong(result.get(1)),
                 toLong(result.get(2))).orThrow(name(), id, due);

