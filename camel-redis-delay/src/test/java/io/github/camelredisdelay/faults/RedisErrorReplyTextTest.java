@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import io.github.camelredisdelay.RedisDelayConstants;
@@ -80,6 +81,24 @@ class RedisErrorReplyTextTest extends FaultTestSupport {
         }
         await("readiness UP").atMost(Duration.ofSeconds(10))
                 .until(() -> HealthChecks.readiness(node).values().stream().allMatch(HealthCheck.State.UP::equals));
+    }
+
+    /** An id from untrusted input with a line break: a refusal names it escaped, as the logs do, forging no line. */
+    @Test
+    void aRefusalNamesAnIdWithALineBreakEscaped() throws Exception {
+        RedisServerProcess server = redisProcess();
+        ProducerTemplate producer = start().createProducerTemplate();
+        // stored first: a cancel or reschedule of an id the replica does not hold writes nothing, and is not refused
+        producer.sendBodyAndHeader("redis-delay:orders?delay=1h", "kept", RedisDelayConstants.MESSAGE_ID, "m1\nERROR forged");
+        server.command("REPLICAOF", "127.0.0.1", "1");
+        try {
+            for (String operation : List.of("schedule", "cancel", "reschedule")) {
+                assertThat(failure(producer, operation, "m1\nERROR forged").getMessage()).as(operation)
+                        .contains("message m1\\nERROR forged").doesNotContain("\n");
+            }
+        } finally {
+            server.command("REPLICAOF", "NO", "ONE");
+        }
     }
 
     @Test
