@@ -192,7 +192,7 @@ public final class QueueShard {
     }
 
     private static String scheduleOf(String id) {
-        return "Schedule of message " + id;
+        return "Schedule of message " + LogText.of(id);
     }
 
     /**
@@ -247,7 +247,7 @@ public final class QueueShard {
      * @return {@code true} when it was scheduled and is now gone; {@code false} when unknown, ready or in flight
      */
     public boolean cancel(String id) {
-        String operation = "Cancel of message " + id;
+        String operation = "Cancel of message " + LogText.of(id);
         Long removed = refusedPlainly(operation, LuaScript.CANCEL, () -> scripts.callAndWait(operation, LuaScript.CANCEL,
                 Durability.REQUIRED, RScript.ReturnType.LONG, bytes(id)));
         return removed == 1;
@@ -260,7 +260,7 @@ public final class QueueShard {
      * @throws IllegalArgumentException when the due time is beyond 2^53-1 ms
      */
     public ScheduleResult reschedule(String id, DueTime due) {
-        String operation = "Reschedule of message " + id;
+        String operation = "Reschedule of message " + LogText.of(id);
         List<Object> result
                 = refusedPlainly(operation, LuaScript.RESCHEDULE, () -> scripts.callAndWait(operation, LuaScript.RESCHEDULE,
                         Durability.REQUIRED, RScript.ReturnType.LIST, bytes(id), mode(due), bytes(due.millis())));

@@ -61,7 +61,8 @@ public final class ShardInspection {
         List<Object> reply;
         String after = "";
         do {
-            reply = scripts.callAndWait("Peek of message " + id, peek, Durability.NONE, RScript.ReturnType.LIST, bytes(id),
+            reply = scripts.callAndWait("Peek of message " + LogText.of(id), peek, Durability.NONE, RScript.ReturnType.LIST,
+                    bytes(id),
                     bytes(after));
             after = reply.size() == 2 ? text(reply.get(1)) : null;
         } while (after != null);
@@ -81,8 +82,9 @@ public final class ShardInspection {
         Set<String> ids = new LinkedHashSet<>();
         String cursor = "0";
         do {
-            List<Object> reply = scripts.callAndWait("Search for dead letters of message " + id, LuaScript.DEAD_LETTER_IDS,
-                    Durability.NONE, RScript.ReturnType.LIST, bytes(id), bytes(cursor));
+            List<Object> reply
+                    = scripts.callAndWait("Search for dead letters of message " + LogText.of(id), LuaScript.DEAD_LETTER_IDS,
+                            Durability.NONE, RScript.ReturnType.LIST, bytes(id), bytes(cursor));
             cursor = text(reply.get(0));
             reply.subList(1, reply.size()).forEach(found -> ids.add(text(found)));
         } while (!"0".equals(cursor));
