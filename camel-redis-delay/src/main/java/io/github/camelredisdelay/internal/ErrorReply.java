@@ -52,6 +52,8 @@ public final class ErrorReply {
      * What Redis puts before an error a script raised: "ERR Error running script (call to f_...): @user_script:80: ".
      */
     private static final Pattern SCRIPT_PREFIX = Pattern.compile("^ERR Error running script [^:]*: @user_script:\\d+: ");
+    /** How Redis 6.2 puts an error a script's command got: "@user_script: 345: -READONLY You can't write ...". */
+    private static final Pattern SCRIPT_CALL_PREFIX = Pattern.compile("^@user_script: ?\\d+: -?");
 
     private ErrorReply() {
     }
@@ -74,6 +76,7 @@ public final class ErrorReply {
         text = REDISSON_TAIL.matcher(text).replaceFirst("");
         text = SCRIPT_PLACE.matcher(text).replaceAll("");
         text = SCRIPT_PREFIX.matcher(text).replaceFirst("");
+        text = SCRIPT_CALL_PREFIX.matcher(text).replaceFirst("");
         // Redisson drops the code of the one kind it names by its type
         return reply instanceof RedisOutOfMemoryException && !text.startsWith("OOM") ? "OOM " + text : text;
     }
