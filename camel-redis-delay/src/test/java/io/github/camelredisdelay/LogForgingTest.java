@@ -24,7 +24,9 @@ import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.spi.ExceptionHandler;
 import org.junit.jupiter.api.Test;
 import org.slf4j.MDC;
 
@@ -102,6 +104,52 @@ class LogForgingTest extends RedisDelayTestSupport {
             assertThat(log.lines()).singleElement().asString().contains("Message " + ESCAPED_ID + " on queue items");
         }
         assertThat(redis().getMap(key("items", "msg")).keySet()).containsExactly(FORGING_ID);
+    }
+
+    /**
+     * A route throws an {@code Error} past Camel's error handling whose message holds a line break (the message's id,
+     * say), and the consumer's {@code exceptionHandler} fails when told of it: the component's WARN about the failed
+     * handler shows the route's error escaped too.
+     */
+    @Test
+    void theWarningAboutAFailedExceptionHandlerShowsTheRoutesErrorEscaped() throws Exception {
+        try (LogLines log = LogLines.of(ExceptionHandlerCall.class)) {
+            CamelContext node = createContext(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("redis-delay:orders?exceptionHandler=#failing&retrySchedule=1h").process(e -> {
+                        throw new StackOverflowError("poison " + e.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID));
+                    });
+                }
+            });
+            node.getRegistry().bind("failing", new FailingHandler());
+            node.start();
+            node.createProducerTemplate().sendBodyAndHeader("redis-delay:orders", "o-1", RedisDelayConstants.MESSAGE_ID,
+                    FORGING_ID);
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> !log.lines().isEmpty());
+            assertNoLineBreaks(log.lines());
+            assertThat(log.lines()).singleElement().asString().contains("poison " + ESCAPED_ID);
+        }
+    }
+
+    /** An exception handler that fails whenever it is told of an error (it forwards to a client that is down). */
+    private static final class FailingHandler implements ExceptionHandler {
+
+        @Override
+        public void handleException(Throwable exception) {
+            throw new IllegalStateException("alerting client is down");
+        }
+
+        @Override
+        public void handleException(String message, Throwable exception) {
+            handleException(exception);
+        }
+
+        @Override
+        public void handleException(String message, Exchange exchange, Throwable exception) {
+            handleException(exception);
+        }
     }
 
     @Test
