@@ -15,6 +15,7 @@
  */
 package io.github.camelredisdelay;
 
+import io.github.camelredisdelay.internal.LogText;
 import org.apache.camel.Exchange;
 import org.apache.camel.spi.ExceptionHandler;
 import org.slf4j.Logger;
@@ -23,8 +24,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Tells a consumer's exception handler of an error, and survives the handler's own failure: an application's
  * {@code exceptionHandler} that throws (it forwards to an alerting client that is down, say), an {@code Error} too, or
- * a route error handler that throws past Camel with {@code bridgeErrorHandler}, is logged at WARN naming the queue, and
- * the consumer goes on; thrown on, it would end a reader thread or leave an exchange unsettled.
+ * a route error handler that throws past Camel with {@code bridgeErrorHandler}, is logged at WARN naming the queue (the
+ * error and the handler's failure escaped: {@link LogText}), and the consumer goes on; thrown on, it would end a reader
+ * thread or leave an exchange unsettled.
  */
 final class ExceptionHandlerCall {
 
@@ -47,7 +49,7 @@ final class ExceptionHandlerCall {
         } catch (Throwable failure) {
             LOG.warn("The exception handler of the consumer of queue {} failed with {} while handling \"{}\" ({}); the "
                      + "consumer goes on",
-                    queue, failure, message, error, failure);
+                    queue, LogText.of(failure), LogText.of(message), LogText.of(error), failure);
         }
     }
 }
