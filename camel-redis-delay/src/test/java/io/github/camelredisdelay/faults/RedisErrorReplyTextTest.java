@@ -57,6 +57,23 @@ class RedisErrorReplyTextTest extends FaultTestSupport {
         }
     }
 
+    /** A batch Redis refuses says so as plainly as a schedule of one message, naming the queue and the batch. */
+    @Test
+    void aScheduleBatchRedisRefusesForWantOfMemorySaysSo() throws Exception {
+        RedisServerProcess server = redisProcess();
+        ProducerTemplate producer = start().createProducerTemplate();
+        server.command("CONFIG", "SET", "maxmemory", "1");
+        try {
+            Exchange done = producer.send("redis-delay:orders?delay=1h&operation=scheduleBatch",
+                    e -> e.getMessage().setBody(List.of("a", "b")));
+            assertThat(done.getException()).isInstanceOf(RedisOutOfMemoryException.class);
+            assertThat(done.getException().getMessage()).contains("2 messages", "queue orders", "Redis is out of memory")
+                    .doesNotContain("channel:", "CommandData", "-- camel-redis-delay").hasSizeLessThan(600);
+        } finally {
+            server.command("CONFIG", "SET", "maxmemory", "0");
+        }
+    }
+
     @Test
     void scheduleCancelAndRescheduleOnAReadOnlyReplicaSaySo() throws Exception {
         RedisServerProcess server = redisProcess();
