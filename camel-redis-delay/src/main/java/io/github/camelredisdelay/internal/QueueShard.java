@@ -195,14 +195,20 @@ public final class QueueShard {
         return "Schedule of message " + LogText.of(id);
     }
 
+    /** "Schedule of message 42", or "Schedule of 3 messages" for a call that carries several. */
+    private static String scheduleOf(List<ScheduleRequest> requests) {
+        return requests.size() == 1 ? scheduleOf(requests.get(0).id()) : "Schedule of " + requests.size() + " messages";
+    }
+
     /**
      * Stores messages in one script call; see {@code schedule.lua}. Each has its own outcome: a duplicate or an
-     * overflowing due time is returned as such, not thrown, and does not keep the others from being stored.
+     * overflowing due time is returned as such, not thrown, and does not keep the others from being stored. An error
+     * Redis replies to the call is said plainly ({@link #refused}).
      *
      * @return the outcomes, in request order
      */
     public List<ScheduleResult> scheduleAll(List<ScheduleRequest> requests) {
-        return Futures.await(scheduleAllAsync(requests));
+        return refusedPlainly(scheduleOf(requests), LuaScript.SCHEDULE, () -> Futures.await(scheduleAllAsync(requests)));
     }
 
     private CompletionStage<List<ScheduleResult>> scheduleAllAsync(List<ScheduleRequest> requests) {
@@ -214,10 +220,7 @@ public final class QueueShard {
             args.add(bytes(request.due().millis()));
             args.add(bytes(request.onDuplicate().name()));
         }
-        String operation = requests.size() == 1
-                ? scheduleOf(requests.get(0).id())
-                : "Schedule of " + requests.size() + " messages";
-        CompletionStage<List<Object>> reply = scripts.call(operation, LuaScript.SCHEDULE, Durability.REQUIRED,
+        CompletionStage<List<Object>> reply = scripts.call(scheduleOf(requests), LuaScript.SCHEDULE, Durability.REQUIRED,
                 RScript.ReturnType.LIST, args.toArray());
         return reply.thenApply(QueueShard::scheduleResults);
     }
