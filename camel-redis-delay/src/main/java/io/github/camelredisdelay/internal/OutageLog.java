@@ -77,14 +77,18 @@ public final class OutageLog {
             return false;
         }
         down = true;
+        // LOADING or BUSY: Redis answered, though it cannot serve yet (not a refusal of the queue's own)
+        RedisException notYet = inClient == null && shortfall == null && reply == null ? ErrorReply.in(cause) : null;
         // Redis answered: its end is logged as the call succeeding again, not as Redis reached again
-        refused = reply != null || shortfall != null;
+        refused = reply != null || shortfall != null || notYet != null;
         reported = gate.admits();
         if (reported) {
             if (inClient != null) {
                 log.warn("{} failed: {}; retrying with back-off: {}", what, inClient, cause.toString());
             } else if (shortfall != null) {
                 log.warn("{} reached too few replicas; retrying with back-off: {}", what, shortfall.getMessage());
+            } else if (notYet != null) {
+                log.warn("{} cannot use Redis yet, retrying with back-off: {}", what, ErrorReply.plainly(notYet));
             } else if (refused) {
                 // the component's own explanation of the reply, if it gave one, then the reply said plainly
                 Throwable failure = Futures.unwrap(cause);
