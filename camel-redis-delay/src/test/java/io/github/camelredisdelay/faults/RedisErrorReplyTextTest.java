@@ -45,33 +45,25 @@ class RedisErrorReplyTextTest extends FaultTestSupport {
 
     @Test
     void aScheduleRedisRefusesForWantOfMemorySaysSo() throws Exception {
-        RedisServerProcess server = redisProcess();
         ProducerTemplate producer = start().createProducerTemplate();
-        server.command("CONFIG", "SET", "maxmemory", "1");
-        try {
+        whileOutOfMemory(() -> {
             Exception refused = schedule(producer, "m1");
             assertThat(refused).isInstanceOf(RedisOutOfMemoryException.class);
             assertPlain(refused.getMessage(), "m1", "Redis is out of memory", "maxmemory");
-        } finally {
-            server.command("CONFIG", "SET", "maxmemory", "0");
-        }
+        });
     }
 
     /** A batch Redis refuses says so as plainly as a schedule of one message, naming the queue and the batch. */
     @Test
     void aScheduleBatchRedisRefusesForWantOfMemorySaysSo() throws Exception {
-        RedisServerProcess server = redisProcess();
         ProducerTemplate producer = start().createProducerTemplate();
-        server.command("CONFIG", "SET", "maxmemory", "1");
-        try {
+        whileOutOfMemory(() -> {
             Exchange done = producer.send("redis-delay:orders?delay=1h&operation=scheduleBatch",
                     e -> e.getMessage().setBody(List.of("a", "b")));
             assertThat(done.getException()).isInstanceOf(RedisOutOfMemoryException.class);
             assertThat(done.getException().getMessage()).contains("2 messages", "queue orders", "Redis is out of memory")
                     .doesNotContain("channel:", "CommandData", "-- camel-redis-delay").hasSizeLessThan(600);
-        } finally {
-            server.command("CONFIG", "SET", "maxmemory", "0");
-        }
+        });
     }
 
     @Test
@@ -142,6 +134,17 @@ class RedisErrorReplyTextTest extends FaultTestSupport {
             server.command("BGSAVE");
             await("a snapshot succeeded").atMost(Duration.ofSeconds(10))
                     .until(() -> server.command("INFO", "persistence").contains("rdb_last_bgsave_status:ok"));
+        }
+    }
+
+    /** Runs {@code refused} while the test's Redis has no memory left (maxmemory 1 byte, noeviction). */
+    private void whileOutOfMemory(Runnable refused) {
+        RedisServerProcess server = redisProcess();
+        server.command("CONFIG", "SET", "maxmemory", "1");
+        try {
+            refused.run();
+        } finally {
+            server.command("CONFIG", "SET", "maxmemory", "0");
         }
     }
 
