@@ -256,10 +256,10 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
                 }
                 if (inFlightLimit == 0) {
                     try {
+                        // clears an interrupt the route left (Deliverer.clearStrayInterrupt)
                         deliverer.deliver(delivery, this);
                     } finally {
                         pending.decrementAndGet();
-                        clearStrayInterrupt(run, deliverer);
                     }
                 } else {
                     inFlight.incrementAndGet();

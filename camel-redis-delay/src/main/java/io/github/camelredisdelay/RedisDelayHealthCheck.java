@@ -26,7 +26,6 @@ import java.util.function.Supplier;
 import io.github.camelredisdelay.internal.ClientShortage;
 import io.github.camelredisdelay.internal.ClientShutDown;
 import io.github.camelredisdelay.internal.ErrorReply;
-import io.github.camelredisdelay.internal.Futures;
 import io.github.camelredisdelay.internal.QueueShard;
 import io.github.camelredisdelay.internal.RootCause;
 import io.github.camelredisdelay.internal.ScriptCalls.Durability;
@@ -39,6 +38,7 @@ import org.apache.camel.impl.health.AbstractHealthCheck;
 import org.apache.camel.support.DefaultConsumer;
 import org.apache.camel.util.StringHelper;
 import org.apache.camel.util.URISupport;
+import org.redisson.client.RedisException;
 
 /**
  * Readiness of a redis-delay consumer or producer: DOWN, with the reason, while the queue's Redis (for a consumer, also
@@ -188,6 +188,7 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
         Throwable refusal = sent.refusal(failed);
         String shortage = refusal == null ? null : ClientShortage.advice(refusal);
         String shutDown = refusal == null ? null : ClientShutDown.advice(refusal);
+        RedisException reply = refusal == null ? null : ErrorReply.itself(refusal);
         RuntimeException unconnected = failed.connectFailure();
         if (refusal == null && unconnected != null) {
             // the write waits for the client's next attempt to connect, which may take longer than the check waits
@@ -215,10 +216,8 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
             builder.down().message("A write of " + which + " " + shortfall.shortfall()
                                    + ": every schedule fails with NotReplicatedException")
                     .error(shortfall);
-        } else if (ErrorReply.in(refusal) == Futures.unwrap(refusal)) {
-            builder.down().message("Redis of " + which + " refuses its writes: "
-                                   + ErrorReply.plainly(ErrorReply.in(refusal)))
-                    .error(refusal);
+        } else if (reply != null) {
+            builder.down().message("Redis of " + which + " refuses its writes: " + ErrorReply.plainly(reply)).error(refusal);
         } else {
             builder.down().message("Redis of " + which + " does not answer or refuses its writes: "
                                    + RootCause.added(refusal.getMessage(), refusal))

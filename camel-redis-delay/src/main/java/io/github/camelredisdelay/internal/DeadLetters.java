@@ -129,14 +129,14 @@ public final class DeadLetters {
             }
         }
         throw new IllegalStateException(
-                "Dead-letter queue " + target.name() + " holds other dead letters under every id message "
-                                        + LogText.of(messageId)
-                                        + " of queue " + source.name() + " may take there (" + LogText.of(messageId) + ", "
-                                        + LogText.of(MessageIds.deadLetterId(messageId, entryId, 1)) + " and "
-                                        + LogText.of(MessageIds.deadLetterId(messageId, entryId, 2)) + " to "
-                                        + LogText.of(
-                                                MessageIds.deadLetterId(messageId, entryId, MessageIds.MAX_DEAD_LETTER_COPY))
-                                        + "); the message stays in queue " + source.name());
+                LogText.of(
+                        "Dead-letter queue " + target.name() + " holds other dead letters under every id message " + messageId
+                           + " of queue " + source.name() + " may take there (" + messageId + ", "
+                           + MessageIds.deadLetterId(messageId, entryId, 1) + " and "
+                           + MessageIds.deadLetterId(messageId, entryId, 2) + " to "
+                           + MessageIds.deadLetterId(messageId, entryId,
+                                   MessageIds.MAX_DEAD_LETTER_COPY)
+                           + "); the message stays in queue " + source.name()));
     }
 
     /** Whether the dead letter is stored under {@code id}: now, or by an earlier move of the same delivery. */

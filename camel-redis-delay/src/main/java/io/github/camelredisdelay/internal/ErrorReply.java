@@ -70,6 +70,15 @@ public final class ErrorReply {
                                 || cause instanceof RedisNodeNotFoundException));
     }
 
+    /**
+     * The error Redis replied when {@code failure} (unwrapped) is that reply itself, as Redisson reported it;
+     * {@code null} when it is an explanation of the component's own around one, or no reply at all.
+     */
+    public static RedisException itself(Throwable failure) {
+        RedisException reply = in(failure);
+        return reply == Futures.unwrap(failure) ? reply : null;
+    }
+
     /** Redis' own words, e.g. {@code OOM command not allowed when used memory > 'maxmemory'}. */
     public static String words(RedisException reply) {
         String text = String.valueOf(reply.getMessage());

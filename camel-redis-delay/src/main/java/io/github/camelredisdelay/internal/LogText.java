@@ -30,28 +30,33 @@ public final class LogText {
     /** {@code text} with its line breaks and other control characters escaped; {@code null} as {@code "null"}. */
     public static String of(Object text) {
         String value = String.valueOf(text);
-        if (value.chars().noneMatch(LogText::escaped)) {
+        int first = 0;
+        while (first < value.length() && !escaped(value.charAt(first))) {
+            first++;
+        }
+        if (first == value.length()) {
             return value;
         }
-        StringBuilder safe = new StringBuilder(value.length() + 16);
-        value.chars().forEach(c -> {
+        StringBuilder safe = new StringBuilder(value.length() + 16).append(value, 0, first);
+        for (int i = first; i < value.length(); i++) {
+            char c = value.charAt(i);
             switch (c) {
                 case '\n' -> safe.append("\\n");
                 case '\r' -> safe.append("\\r");
                 case '\t' -> safe.append("\\t");
                 default -> {
                     if (escaped(c)) {
-                        safe.append(String.format("\\u%04x", c));
+                        safe.append(String.format("\\u%04x", (int) c));
                     } else {
-                        safe.append((char) c);
+                        safe.append(c);
                     }
                 }
             }
-        });
+        }
         return safe.toString();
     }
 
-    private static boolean escaped(int c) {
+    private static boolean escaped(char c) {
         return Character.isISOControl(c) || c == '\u2028' || c == '\u2029';
     }
 }

@@ -70,25 +70,28 @@ public final class OutageLog {
         Throwable shortfall = inClient == null
                 ? RootCause.first(Futures.unwrap(cause), NotReplicatedException.class::isInstance)
                 : null;
-        RedisException reply = inClient == null && shortfall == null ? errorReply(cause) : null;
+        // the error Redis answered of its own, found in cause or among its causes: a refusal (a failing script, OOM,
+        // READONLY, NOREPLICAS, NOPERM...) or, LOADING or BUSY, that it cannot serve yet (Redisson retries those, and
+        // reports them once its retries are spent); null when Redis was out of reach
+        RedisException answered = inClient == null && shortfall == null ? ErrorReply.in(cause) : null;
+        boolean notYet = answered instanceof RedisLoadingException || answered instanceof RedisBusyException;
+        RedisException reply = notYet ? null : answered;
         refusal = reply;
         if (down) {
             log.debug("{} still cannot reach Redis: {}", what, cause.toString());
             return false;
         }
         down = true;
-        // LOADING or BUSY: Redis answered, though it cannot serve yet (not a refusal of the queue's own)
-        RedisException notYet = inClient == null && shortfall == null && reply == null ? ErrorReply.in(cause) : null;
         // Redis answered: its end is logged as the call succeeding again, not as Redis reached again
-        refused = reply != null || shortfall != null || notYet != null;
+        refused = answered != null || shortfall != null;
         reported = gate.admits();
         if (reported) {
             if (inClient != null) {
                 log.warn("{} failed: {}; retrying with back-off: {}", what, inClient, cause.toString());
             } else if (shortfall != null) {
                 log.warn("{} reached too few replicas; retrying with back-off: {}", what, shortfall.getMessage());
-            } else if (notYet != null) {
-                log.warn("{} cannot use Redis yet, retrying with back-off: {}", what, ErrorReply.plainly(notYet));
+            } else if (notYet) {
+                log.warn("{} cannot use Redis yet, retrying with back-off: {}", what, ErrorReply.plainly(answered));
             } else if (refused) {
                 // the component's own explanation of the reply, if it gave one, then the reply said plainly
                 Throwable failure = Futures.unwrap(cause);
@@ -124,16 +127,6 @@ public final class OutageLog {
     /** The error Redis replied to the last failed call of the spell under way; {@code null} if it did not reply one. */
     public RedisException refusal() {
         return refusal;
-    }
-
-    /**
-     * The error Redis answered of its own (a failing script, a refused command: OOM, READONLY, NOREPLICAS, NOPERM...),
-     * found in {@code cause} or among its causes ({@link ErrorReply#in}); {@code null} when Redis was out of reach, or
-     * cannot answer yet (LOADING, BUSY: Redisson retries those, and reports them once its retries are spent).
-     */
-    private static RedisException errorReply(Throwable cause) {
-        RedisException reply = ErrorReply.in(cause);
-        return reply instanceof RedisLoadingException || reply instanceof RedisBusyException ? null : reply;
     }
 
     public boolean isDown() {

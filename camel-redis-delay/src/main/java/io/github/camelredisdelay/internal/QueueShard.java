@@ -148,7 +148,7 @@ public final class QueueShard {
         if (failure instanceof NotReplicatedException shortfall) {
             return ownShortfall(shortfall, id);
         }
-        return ErrorReply.in(failure) == failure
+        return ErrorReply.itself(failure) != null
                 ? refused(failure, scheduleOf(id), LuaScript.SCHEDULE) : OwnFailure.of(failure);
     }
 
@@ -162,12 +162,19 @@ public final class QueueShard {
                                     + ErrorReply.plainly((RedisException) reply));
     }
 
+    /**
+     * A call of {@code script} that must be written ({@link Durability#REQUIRED}), said plainly when Redis refuses it.
+     */
+    private <R> R callPlainly(String operation, LuaScript script, RScript.ReturnType type, Object... args) {
+        return refusedPlainly(operation, script, () -> scripts.callAndWait(operation, script, Durability.REQUIRED, type, args));
+    }
+
     /** {@code call} of {@code operation}, an error Redis replies to it said plainly ({@link #refused}). */
     private <R> R refusedPlainly(String operation, LuaScript script, Supplier<R> call) {
         try {
             return call.get();
         } catch (RedisException e) {
-            throw ErrorReply.in(e) == e ? (RuntimeException) refused(e, operation, script) : e;
+            throw ErrorReply.itself(e) != null ? (RuntimeException) refused(e, operation, script) : e;
         }
     }
 
@@ -250,9 +257,8 @@ public final class QueueShard {
      * @return {@code true} when it was scheduled and is now gone; {@code false} when unknown, ready or in flight
      */
     public boolean cancel(String id) {
-        String operation = "Cancel of message " + LogText.of(id);
-        Long removed = refusedPlainly(operation, LuaScript.CANCEL, () -> scripts.callAndWait(operation, LuaScript.CANCEL,
-                Durability.REQUIRED, RScript.ReturnType.LONG, bytes(id)));
+        Long removed = callPlainly("Cancel of message " + LogText.of(id), LuaScript.CANCEL, RScript.ReturnType.LONG,
+                bytes(id));
         return removed == 1;
     }
 
@@ -263,10 +269,8 @@ public final class QueueShard {
      * @throws IllegalArgumentException when the due time is beyond 2^53-1 ms
      */
     public ScheduleResult reschedule(String id, DueTime due) {
-        String operation = "Reschedule of message " + LogText.of(id);
-        List<Object> result
-                = refusedPlainly(operation, LuaScript.RESCHEDULE, () -> scripts.callAndWait(operation, LuaScript.RESCHEDULE,
-                        Durability.REQUIRED, RScript.ReturnType.LIST, bytes(id), mode(due), bytes(due.millis())));
+        List<Object> result = callPlainly("Reschedule of message " + LogText.of(id), LuaScript.RESCHEDULE,
+                RScript.ReturnType.LIST, bytes(id), mode(due), bytes(due.millis()));
         return new ScheduleResult(
                 ScheduleResult.Status.ofCode(toLong(result.get(0))), toLong(result.get(1)),
                 toLong(result.get(2))).orThrow(name(), id, due);
