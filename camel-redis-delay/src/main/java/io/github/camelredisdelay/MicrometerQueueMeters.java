@@ -90,7 +90,7 @@ final class MicrometerQueueMeters implements QueueEvents {
                 read(snapshot -> snapshot.counts().oldestOverdueMs() / 1000.0))
                 .description("Seconds since the oldest due but unfetched message was due; 0 when none is overdue")
                 .baseUnit("seconds").tags(tags).register(registry));
-        delivered = counter("delivered", "Messages handed to the route");
+        delivered = counter("delivered", "Deliveries handed to a route, or taken by a ConsumerTemplate or pollEnrich");
         retried = counter("retried", "Failed deliveries put back on schedule");
         deadLettered = counter("dead.lettered", "Messages moved to the dead-letter queue");
         reclaimed = counter("reclaimed", "Leases taken over from a consumer that stopped answering");
