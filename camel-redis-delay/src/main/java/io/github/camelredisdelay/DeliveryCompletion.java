@@ -69,10 +69,11 @@ final class DeliveryCompletion implements SynchronizationVetoable {
     }
 
     /**
-     * The delivered exchange is done. Without a copy, its completion settled it already; if none ran, a failure (an
-     * {@code Error} thrown past Camel's error handling) settles it as failed, and otherwise the message is left to be
-     * delivered again. With one, a failure settles it at once (a full {@code seda:} queue fails so, and its copy never
-     * runs), and a success settles it as the copy ended, or once it ends.
+     * The delivered exchange is done. Without a copy, its completion settled it already (after an {@code Error} thrown
+     * past Camel's error handling, once the consumer ended the unit of work: {@link OpenUnitOfWork}); if none ran, a
+     * failure settles it as failed, and otherwise the message is left to be delivered again. With one, a failure
+     * settles it at once (a full {@code seda:} queue fails so, and its copy never runs), and a success settles it as
+     * the copy ended, or once it ends.
      */
     void exchangeDone(Exchange exchange) {
         Runnable outcome;
@@ -81,8 +82,8 @@ final class DeliveryCompletion implements SynchronizationVetoable {
                 return;
             }
             if (!handedOver) {
-                // no completion ran: an Error thrown past Camel's error handling failed it (routingFailed), or else
-                // nothing settles it and it is delivered again after its lease
+                // no completion ran (Camel's unit of work never ended): a failure settles it, or else nothing does
+                // and it is delivered again after its lease
                 outcome = exchange.isFailed() ? outcomeOf(exchange) : () -> settlement.abandoned(delivery);
             } else if (!succeeded(exchange)) {
                 outcome = outcomeOf(exchange);

@@ -17,10 +17,12 @@ package io.github.camelredisdelay;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.camel.CamelContext;
+import org.apache.camel.PooledExchange;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.impl.engine.PooledExchangeFactory;
 import org.apache.camel.spi.InflightRepository;
@@ -42,12 +44,15 @@ class ErrorLeftInFlightTest extends RedisDelayTestSupport {
     private static final String URI = "redis-delay:jobs?retrySchedule=1h&";
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    /** Whether the route ran a pooled exchange. */
+    private final AtomicBoolean routedPooled = new AtomicBoolean();
 
     private CamelContext contextThrowingAnError(String consumer, boolean viaInnerRoute, boolean pooled) throws Exception {
         CamelContext context = createContext(new RouteBuilder() {
             @Override
             public void configure() {
                 from("direct:inner").routeId("inner").process(e -> {
+                    routedPooled.set(e instanceof PooledExchange);
                     throw new StackOverflowError("poison");
                 });
                 if (viaInnerRoute) {
@@ -114,6 +119,7 @@ class ErrorLeftInFlightTest extends RedisDelayTestSupport {
         CamelContext context = contextThrowingAnError(consumer, true, true);
 
         awaitFailureSettledOnce(context, consumer);
+        assertThat(routedPooled).as("the route ran a pooled exchange").isTrue();
         awaitNothingInFlight(context, "jobs", "inner");
     }
 }

@@ -1,0 +1,65 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import io.github.camelredisdelay.internal.LogText;
+import org.apache.camel.Exchange;
+import org.apache.camel.Route;
+import org.apache.camel.spi.InflightRepository;
+import org.apache.camel.spi.UnitOfWork;
+import org.apache.camel.support.UnitOfWorkHelper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Ends what Camel's routing engine left open of an exchange when an {@code Error} escaped it (a poison message's
+ * {@code StackOverflowError}): Camel runs the after-steps of a route only when its processor returns, so neither the
+ * route's count in the inflight repository is taken back nor the unit of work ended, which would run the exchange's
+ * completions and take it out of the inflight repository. Left so, the exchange is counted in flight for ever, and a
+ * graceful stop waits its whole shutdown timeout for it.
+ */
+final class OpenUnitOfWork {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OpenUnitOfWork.class);
+
+    private OpenUnitOfWork() {
+    }
+
+    /**
+     * Takes the exchange out of the count of each route Camel left it in, and ends its unit of work, once the routing
+     * engine threw. Does nothing when Camel ended the routing itself: the unit of work is then gone, or (a pooled
+     * exchange, which keeps it) holds no route any more. An {@code Error} a completion throws is logged, not thrown: it
+     * would end the consumer's thread.
+     */
+    static void end(Exchange exchange) {
+        UnitOfWork uow = exchange.getUnitOfWork();
+        if (uow == null || uow.getRoute() == null) {
+            return;
+        }
+        // each route on the stack was entered once and counted once: its after-step, never run, would uncount it
+        InflightRepository inflight = exchange.getContext().getInflightRepository();
+        for (Route route = uow.popRoute(); route != null; route = uow.popRoute()) {
+            inflight.remove(exchange, route.getRouteId());
+        }
+        try {
+            // runs the exchange's completions (the delivery's settlement among them) and uncounts it
+            UnitOfWorkHelper.doneUow(uow, exchange);
+        } catch (Error e) {
+            LOG.warn("A completion of exchange {} failed with {} while its unit of work ended after an Error",
+                    exchange.getExchangeId(), LogText.of(e), e);
+        }
+    }
+}
