@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.camel.CamelContext;
@@ -39,6 +40,7 @@ import static org.awaitility.Awaitility.await;
  * waited its whole shutdown timeout for it, and inflight metrics showed a phantom exchange. Once the failure is
  * settled, nothing may be counted in flight, and the message must be settled once, as failed with the Error.
  */
+@CamelSide
 class ErrorLeftInFlightTest extends RedisDelayTestSupport {
 
     private static final String URI = "redis-delay:jobs?retrySchedule=1h&";
