@@ -23,19 +23,22 @@ import org.redisson.client.RedisTimeoutException;
  * whole wait: behind a pool too small for the calls while Redis is perfectly healthy (an operator must raise a pool
  * setting), or behind a Redis that stopped answering with its connections open (paused, frozen, a partition), whose
  * calls hold every connection until they time out. The pool alone cannot tell the two apart, so the advice names both
- * and what tells them apart. With retries configured (the component's own client retries once, 200 ms apart) Redisson 4
- * waits for a free connection {@code retryDelay} per attempt, not its {@code timeout}; each call holds a connection for
- * a round trip, so a pool runs short sooner the longer the link to Redis is. A subscription Redisson got no connection
- * for in time fails alike while Redis is out of reach: {@link WakeChannels} asks Redis before it reports such a failure
- * as a shortage.
+ * and what tells them apart. Redisson fails a call alike when the connection it opens for it is not set up in time (its
+ * first command is answered later than {@code retryDelay}): a restarted Redis that loads its dataset answers only
+ * between chunks of the load (2 MB each), and a chunk may take longer (a slow disk, large keys). Redisson then reports
+ * neither the connection nor Redis' LOADING reply, which comes later, so the advice names that case as a possibility,
+ * never as a fact. With retries configured (the component's own client retries once, 200 ms apart) Redisson 4 waits for
+ * a free connection {@code retryDelay} per attempt, not its {@code timeout}; each call holds a connection for a round
+ * trip, so a pool runs short sooner the longer the link to Redis is. A subscription Redisson got no connection for in
+ * time fails alike while Redis is out of reach: {@link WakeChannels} asks Redis before it reports such a failure as a
+ * shortage.
  */
 public final class ClientShortage {
 
     /** What raises the calls a client's pool carries at once. */
-    private static final String RAISE_POOL = "raise the Redisson setting connectionPoolSize, or retryDelay (with retries, "
-                                             + "how long a call waits for a free connection each attempt; each call holds "
-                                             + "one for a round trip, so a distant Redis needs more), or use fewer threads "
-                                             + "per client";
+    private static final String RAISE_POOL = "raise the Redisson setting connectionPoolSize or retryDelay (how long a call "
+                                             + "waits for a free connection per attempt; a distant Redis needs more), or "
+                                             + "use fewer threads per client";
 
     private ClientShortage() {
     }
@@ -53,9 +56,10 @@ public final class ClientShortage {
             return "the Redis client ran out of subscription connections (not a Redis outage): raise the Redisson "
                    + "settings subscriptionConnectionPoolSize or subscriptionsPerConnection";
         }
-        return "the Redis client's connection pool is exhausted: every connection waits for Redis' answer to an "
-               + "earlier call. Where Redis answers other clients, the pool is too small for the calls: "
-               + RAISE_POOL + "; where it does not, Redis stopped answering (paused, frozen, cut off)";
+        return "the Redis client got no connection in time (\"Unable to acquire connection\"): every pooled "
+               + "connection awaits an answer, or Redis did not answer a new one in time. If Redis answers "
+               + "other clients at once, the pool is too small: " + RAISE_POOL + "; if not, Redis may be loading its "
+               + "dataset after a restart (INFO persistence: loading:1) or stopped answering (paused, frozen, cut off)";
     }
 
     /** What to change when the calls of a client wait for a free connection of its pool while Redis answers. */

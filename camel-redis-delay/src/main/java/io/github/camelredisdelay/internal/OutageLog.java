@@ -86,7 +86,11 @@ public final class OutageLog {
         refused = answered != null || shortfall != null;
         reported = gate.admits();
         if (reported) {
-            if (inClient != null) {
+            if (shortage != null) {
+                // Redisson's text goes on with the command and the script's source
+                log.warn("{} failed: {}; retrying with back-off", what, shortage);
+                log.debug("{} failed on: {}", what, cause.toString());
+            } else if (inClient != null) {
                 log.warn("{} failed: {}; retrying with back-off: {}", what, inClient, cause.toString());
             } else if (shortfall != null) {
                 log.warn("{} reached too few replicas; retrying with back-off: {}", what, shortfall.getMessage());

@@ -148,8 +148,23 @@ public final class QueueShard {
         if (failure instanceof NotReplicatedException shortfall) {
             return ownShortfall(shortfall, id);
         }
-        return ErrorReply.itself(failure) != null
-                ? refused(failure, scheduleOf(id), LuaScript.SCHEDULE) : OwnFailure.of(failure);
+        Throwable plain = plainly(failure, scheduleOf(id), LuaScript.SCHEDULE);
+        return plain != null ? plain : OwnFailure.of(failure);
+    }
+
+    /**
+     * {@code failure} of {@code operation} said plainly, of the same type and caused by it: an error Redis replied
+     * ({@link #refused}), or a connection the client got none of in time ({@link ClientShortage}), whose text Redisson
+     * follows with the command and the script's source; {@code null} for any other failure.
+     */
+    private Throwable plainly(Throwable failure, String operation, LuaScript script) {
+        if (ErrorReply.itself(failure) != null) {
+            return refused(failure, operation, script);
+        }
+        String shortage = ClientShortage.advice(failure);
+        return shortage == null
+                ? null
+                : OwnFailure.of(failure, operation + " on queue " + name() + " failed: " + shortage);
     }
 
     /**
@@ -169,12 +184,13 @@ public final class QueueShard {
         return refusedPlainly(operation, script, () -> scripts.callAndWait(operation, script, Durability.REQUIRED, type, args));
     }
 
-    /** {@code call} of {@code operation}, an error Redis replies to it said plainly ({@link #refused}). */
+    /** {@code call} of {@code operation}, an error Redis replies to it or a connection shortage said plainly. */
     private <R> R refusedPlainly(String operation, LuaScript script, Supplier<R> call) {
         try {
             return call.get();
         } catch (RedisException e) {
-            throw ErrorReply.itself(e) != null ? (RuntimeException) refused(e, operation, script) : e;
+            Throwable plain = plainly(e, operation, script);
+            throw plain != null ? (RuntimeException) plain : e;
         }
     }
 
