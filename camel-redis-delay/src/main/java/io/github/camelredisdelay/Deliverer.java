@@ -427,6 +427,7 @@ final class Deliverer {
                 done.run();
             }
         };
+        RoutingEnd.attach(exchange, end);
         try {
             consumer.getAsyncProcessor().process(exchange, doneSync -> end.run());
         } catch (Exception | Error e) {

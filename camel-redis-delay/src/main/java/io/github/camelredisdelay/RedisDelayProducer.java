@@ -153,7 +153,7 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
      * {@code asyncDelayedRedelivery}) must not hold up the other exchanges of the call, which all failed together.
      */
     private void continueAfter(Exchange exchange, Throwable failure, AsyncCallback callback) {
-        Runnable resume = () -> DeliveryMdc.continueRestoring(() -> callback.done(false));
+        Runnable resume = () -> DeliveryMdc.continueRestoring(() -> ScheduleContinuation.resume(exchange, callback));
         if (failure == null) {
             resume.run();
             return;

@@ -1,0 +1,54 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import io.github.camelredisdelay.internal.LogText;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.Exchange;
+import org.apache.camel.support.PluginHelper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Continues a route after an asynchronous schedule, on a completion thread of the component. An {@code Error} a later
+ * step throws there (a poison message's {@code StackOverflowError}) escapes Camel's routing engine, which then neither
+ * ends the exchange nor calls back whoever waits for it; nothing would log it either. So it is logged, the exchange
+ * fails with it and what Camel left open of it ends ({@link OpenUnitOfWork}: a delivered message is settled as failed,
+ * retried or dead-lettered), and whoever waits for the exchange is released: an {@code asyncConsumer}
+ * ({@link RoutingEnd}), or a thread (a {@code ProducerTemplate}'s caller, a consumer's thread), the exchange then
+ * failing with Camel's {@code RejectedExecutionException} for it.
+ */
+final class ScheduleContinuation {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ScheduleContinuation.class);
+
+    private ScheduleContinuation() {
+    }
+
+    /** Calls {@code callback}, which continues the route of {@code exchange}, ending the exchange if it throws. */
+    static void resume(Exchange exchange, AsyncCallback callback) {
+        try {
+            callback.done(false);
+        } catch (Error e) {
+            LOG.error("A step after the schedule of exchange {} threw {}: the exchange fails with it",
+                    exchange.getExchangeId(), LogText.of(e), e);
+            exchange.setException(e);
+            OpenUnitOfWork.end(exchange);
+            RoutingEnd.abandoned(exchange);
+            PluginHelper.getAsyncProcessorAwaitManager(exchange.getContext()).interrupt(exchange);
+        }
+    }
+}
