@@ -27,6 +27,7 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.AggregationStrategies;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.spi.Synchronization;
 import org.apache.camel.support.SynchronizationAdapter;
@@ -186,6 +187,34 @@ class ExchangeHandoverTest extends RedisDelayTestSupport {
             return deliveries.size() >= 2;
         });
         assertThat(deliveries.get(1).getHeader(RedisDelayConstants.DELIVERY_COUNT)).isEqualTo(2);
+    }
+
+    /**
+     * An aggregator takes a copy of each exchange and completes the exchange itself: the message is acknowledged as it
+     * enters, and what an in-memory aggregator holds when the context stops is gone (the component page says so).
+     */
+    @Test
+    void messagesAnAggregatorHoldsAreAcknowledgedAndGoWithItWhenTheContextStops() throws Exception {
+        List<Object> aggregated = new CopyOnWriteArrayList<>();
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders").process(e -> deliveries.add(e.getMessage().copy()))
+                        .aggregate(constant(true), AggregationStrategies.string(",")).completionSize(3)
+                        .process(e -> aggregated.add(e.getMessage().getBody()));
+            }
+        });
+        ProducerTemplate producer = node.createProducerTemplate();
+        producer.sendBodyAndHeader("redis-delay:orders", "order-1", RedisDelayConstants.MESSAGE_ID, "order-1");
+        producer.sendBodyAndHeader("redis-delay:orders", "order-2", RedisDelayConstants.MESSAGE_ID, "order-2");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> deliveries.size() == 2);
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis().getMap(key("orders", "msg")).isEmpty());
+        node.stop();
+
+        assertThat(aggregated).isEmpty();
+        assertThat(redis().getMap(key("orders", "msg"))).as("no record left").isEmpty();
+        assertThat(redis().getStream(key("orders", "ready")).size()).as("no stream entry left").isZero();
     }
 
     @Test
