@@ -1,0 +1,81 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.github.camelredisdelay.test.CamelSide;
+import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Message;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.model.RouteDefinition;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * An {@code Error} (a poison message's {@code StackOverflowError}) thrown after an asynchronous schedule within a part
+ * of a {@code split}, {@code multicast} or {@code recipientList} of a delivered exchange. Camel waits for the part for
+ * ever, so the delivered exchange never ended: the consumer's thread (or, with {@code asyncConsumer}, its in-flight
+ * place) was lost, and the message's lease was kept alive, so it was never retried nor delivered again, and the next
+ * messages waited behind it. The delivery must fail with the {@code Error}, retried on its {@code retrySchedule}.
+ */
+@CamelSide
+class ErrorAfterScheduleInPartTest extends RedisDelayTestSupport {
+
+    private final List<Message> deliveries = new CopyOnWriteArrayList<>();
+
+    @ParameterizedTest
+    @CsvSource({
+            "split, asyncConsumer=false", "split, asyncConsumer=true&maxMessagesPerPoll=1",
+            "split, consumerType=polling&pollInterval=100", "multicast, asyncConsumer=true&maxMessagesPerPoll=1",
+            "recipientList, asyncConsumer=false" })
+    void aDeliveryWhosePartThrowsAnErrorAfterAScheduleIsRetried(String fanOut, String consumer) throws Exception {
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:part").to("redis-delay:out?delay=60000").process(e -> {
+                    if (deliveries.size() == 1) {
+                        throw new StackOverflowError("poison");
+                    }
+                });
+                RouteDefinition route = from("redis-delay:jobs?retrySchedule=50&visibilityTimeout=20s&" + consumer)
+                        .routeId("jobs").process(e -> deliveries.add(e.getMessage().copy()));
+                switch (fanOut) {
+                    case "split" -> route.split(body().tokenize(",")).to("direct:part").end();
+                    case "multicast" -> route.multicast().to("direct:part", "direct:part").end();
+                    default -> route.recipientList(constant("direct:part"));
+                }
+            }
+        });
+
+        node.createProducerTemplate().sendBodyAndHeader("redis-delay:jobs", "a,b", RedisDelayConstants.MESSAGE_ID,
+                "job-1");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> deliveries.size() >= 1);
+        // retrySchedule=50 ms: well within 5 s, while the 20 s lease is kept alive as long as the exchange runs
+        await("job-1 retried on its retrySchedule").atMost(Duration.ofSeconds(5)).until(() -> deliveries.size() >= 2);
+        assertThat(deliveries.get(1).getHeader(RedisDelayConstants.LAST_ERROR)).asString().contains("StackOverflowError")
+                .contains("poison");
+        await("no exchange counted in flight").atMost(Duration.ofSeconds(3))
+                .untilAsserted(() -> assertThat(node.getInflightRepository().size("jobs")).isZero());
+    }
+}
