@@ -28,6 +28,7 @@ import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.spi.InflightRepository;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -94,5 +95,40 @@ class ErrorAfterScheduleTest extends RedisDelayTestSupport {
         await("job-1 retried on its retrySchedule").atMost(Duration.ofSeconds(5)).until(() -> deliveries.size() >= 2);
         assertThat(deliveries.get(1).getHeader(RedisDelayConstants.LAST_ERROR)).asString().contains("StackOverflowError")
                 .contains("poison");
+    }
+
+    /**
+     * Camel's own after-steps of the exchange the {@code Error} failed (taking it out of its routes' inflight counts,
+     * ending its unit of work) were left queued on the completion thread, and ran at the next exchange routed there,
+     * after the component had ended the exchange: the inflight counts of the context and of each route went negative
+     * for good (JMX and metrics showing -1 exchanges in flight).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "asyncConsumer=false", "asyncConsumer=true&maxMessagesPerPoll=1",
+            "consumerType=polling&pollInterval=100" })
+    void theNextExchangesOnTheCompletionThreadLeaveTheInflightCountsAtZero(String consumer) throws Exception {
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:jobs?retrySchedule=50&visibilityTimeout=20s&" + consumer).routeId("jobs")
+                        .process(e -> deliveries.add(e.getMessage().copy())).to("redis-delay:out?delay=60000")
+                        .process(e -> {
+                            if (deliveries.size() == 1) {
+                                throw new StackOverflowError("poison");
+                            }
+                        });
+            }
+        });
+
+        node.createProducerTemplate().sendBodyAndHeader("redis-delay:jobs", "job-1", RedisDelayConstants.MESSAGE_ID,
+                "job-1");
+
+        await("job-1 retried and acknowledged").atMost(Duration.ofSeconds(10))
+                .until(() -> deliveries.size() >= 2 && redis().getMap(key("jobs", "msg")).isEmpty());
+        InflightRepository inflight = node.getInflightRepository();
+        await("the retry's exchange done").atMost(Duration.ofSeconds(3)).until(() -> inflight.size() <= 0);
+        assertThat(inflight.size()).as("exchanges in flight").isZero();
+        assertThat(inflight.size("jobs")).as("exchanges in flight in route jobs").isZero();
     }
 }
