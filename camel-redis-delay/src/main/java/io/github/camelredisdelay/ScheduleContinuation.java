@@ -18,6 +18,7 @@ package io.github.camelredisdelay;
 import io.github.camelredisdelay.internal.LogText;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
+import org.apache.camel.spi.UnitOfWork;
 import org.apache.camel.support.PluginHelper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,15 +26,21 @@ import org.slf4j.LoggerFactory;
 /**
  * Continues a route after an asynchronous schedule, on a completion thread of the component. An {@code Error} a later
  * step throws there (a poison message's {@code StackOverflowError}) escapes Camel's routing engine, which then neither
- * ends the exchange nor calls back whoever waits for it; nothing would log it either. So it is logged, the exchange
- * fails with it and what Camel left open of it ends ({@link OpenUnitOfWork}: a delivered message is settled as failed,
- * retried or dead-lettered), and whoever waits for the exchange is released: an {@code asyncConsumer}
- * ({@link RoutingEnd}), or a thread (a {@code ProducerTemplate}'s caller, a consumer's thread), the exchange then
- * failing with Camel's {@code RejectedExecutionException} for it.
+ * ends the exchange nor calls back whoever waits for it at once (its after-steps stay queued on the thread, to run at
+ * the next exchange routed there); nothing would log it either. So it is logged, the exchange fails with it, and the
+ * after-steps Camel left queued run at once, which end it and call back whoever waits. What they leave open of it ends
+ * too ({@link OpenUnitOfWork}: a delivered message is settled as failed, retried or dead-lettered), and whoever still
+ * waits for the exchange is released: an {@code asyncConsumer} ({@link RoutingEnd}), or a thread (a
+ * {@code ProducerTemplate}'s caller, a consumer's thread), the exchange then failing with Camel's
+ * {@code RejectedExecutionException} for it.
  */
 final class ScheduleContinuation {
 
     private static final Logger LOG = LoggerFactory.getLogger(ScheduleContinuation.class);
+
+    /** Scheduled to run what was left queued on the thread's reactive executor. */
+    private static final Runnable NOTHING = () -> {
+    };
 
     private ScheduleContinuation() {
     }
@@ -46,9 +53,19 @@ final class ScheduleContinuation {
             LOG.error("A step after the schedule of exchange {} threw {}: the exchange fails with it",
                     exchange.getExchangeId(), LogText.of(e), e);
             exchange.setException(e);
-            OpenUnitOfWork.end(exchange);
-            RoutingEnd.abandoned(exchange);
-            PluginHelper.getAsyncProcessorAwaitManager(exchange.getContext()).interrupt(exchange);
+            String id = exchange.getExchangeId();
+            UnitOfWork uow = exchange.getUnitOfWork();
+            // Camel's own after-steps of the exchange, left queued on this thread's reactive executor, run now (the
+            // failed exchange ends through them, and whoever waits for it goes on), not at the next exchange routed
+            // on this thread, after the exchange ended here
+            exchange.getContext().getCamelContextExtension().getReactiveExecutor().schedule(NOTHING);
+            // once ended, a pooled exchange may be another's already (with another id): left alone then
+            if (uow != null && uow == exchange.getUnitOfWork() && uow.getRoute() != null
+                    && id.equals(exchange.getExchangeId())) {
+                OpenUnitOfWork.end(exchange);
+                RoutingEnd.abandoned(exchange);
+                PluginHelper.getAsyncProcessorAwaitManager(exchange.getContext()).interrupt(exchange);
+            }
         }
     }
 }
