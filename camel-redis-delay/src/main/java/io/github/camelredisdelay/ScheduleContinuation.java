@@ -18,6 +18,7 @@ package io.github.camelredisdelay;
 import io.github.camelredisdelay.internal.LogText;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
+import org.apache.camel.spi.ReactiveExecutor;
 import org.apache.camel.spi.UnitOfWork;
 import org.apache.camel.support.PluginHelper;
 import org.slf4j.Logger;
@@ -58,13 +59,31 @@ final class ScheduleContinuation {
             // Camel's own after-steps of the exchange, left queued on this thread's reactive executor, run now (the
             // failed exchange ends through them, and whoever waits for it goes on), not at the next exchange routed
             // on this thread, after the exchange ended here
-            exchange.getContext().getCamelContextExtension().getReactiveExecutor().schedule(NOTHING);
+            runQueued(exchange);
             // once ended, a pooled exchange may be another's already (with another id): left alone then
             if (uow != null && uow == exchange.getUnitOfWork() && uow.getRoute() != null
                     && id.equals(exchange.getExchangeId())) {
                 OpenUnitOfWork.end(exchange);
                 RoutingEnd.abandoned(exchange);
                 PluginHelper.getAsyncProcessorAwaitManager(exchange.getContext()).interrupt(exchange);
+            }
+        }
+    }
+
+    /**
+     * Runs what Camel left queued on this thread's reactive executor when the {@code Error} escaped it. A step it runs
+     * may throw an {@code Error} too (the next part of a {@code split} of the same poison message, say), which leaves
+     * the rest queued again: logged, and the rest runs.
+     */
+    private static void runQueued(Exchange exchange) {
+        ReactiveExecutor executor = exchange.getContext().getCamelContextExtension().getReactiveExecutor();
+        for (;;) {
+            try {
+                executor.schedule(NOTHING);
+                return;
+            } catch (Error e) {
+                LOG.error("A step that Camel ran on after exchange {} failed threw {} too", exchange.getExchangeId(),
+                        LogText.of(e), e);
             }
         }
     }
