@@ -18,6 +18,7 @@ package io.github.camelredisdelay;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
@@ -123,5 +124,41 @@ class ErrorLeftInFlightTest extends RedisDelayTestSupport {
         awaitFailureSettledOnce(context, consumer);
         assertThat(routedPooled).as("the route ran a pooled exchange").isTrue();
         awaitNothingInFlight(context, "jobs", "inner");
+    }
+
+    /**
+     * Camel's own after-steps of the exchange the {@code Error} failed were left queued on the consumer's thread, and
+     * ran at the next delivery routed there, after the consumer had ended the exchange: the inflight counts of the
+     * context and of each route went negative for good.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "asyncConsumer=false", "asyncConsumer=true&maxMessagesPerPoll=1", "consumerType=polling&pollInterval=100" })
+    void theNextDeliveriesOnTheConsumersThreadLeaveTheInflightCountsAtZero(String consumer) throws Exception {
+        AtomicInteger delivered = new AtomicInteger();
+        CamelContext context = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:inner").routeId("inner").process(e -> {
+                    if (delivered.incrementAndGet() == 1) {
+                        throw new StackOverflowError("poison");
+                    }
+                });
+                from("redis-delay:jobs?retrySchedule=50&" + consumer).routeId("jobs").to("direct:inner");
+            }
+        });
+        context.start();
+        context.createProducerTemplate().sendBodyAndHeader("redis-delay:jobs", "job-1", RedisDelayConstants.MESSAGE_ID,
+                "job-1");
+        context.createProducerTemplate().sendBodyAndHeader("redis-delay:jobs", "job-2", RedisDelayConstants.MESSAGE_ID,
+                "job-2");
+
+        await("job-1 retried, job-2 delivered, both acknowledged").atMost(Duration.ofSeconds(10))
+                .until(() -> delivered.get() >= 3 && redis().getMap(key("jobs", "msg")).isEmpty());
+        InflightRepository inflight = context.getInflightRepository();
+        await().atMost(Duration.ofSeconds(3)).until(() -> inflight.size() <= 0);
+        assertThat(inflight.size()).as("exchanges in flight").isZero();
+        assertThat(inflight.size("jobs")).as("exchanges in flight in route jobs").isZero();
+        assertThat(inflight.size("inner")).as("exchanges in flight in route inner").isZero();
     }
 }
