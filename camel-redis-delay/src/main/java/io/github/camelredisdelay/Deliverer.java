@@ -438,11 +438,12 @@ final class Deliverer {
     }
 
     /**
-     * Reports what routing threw past Camel's error handling, marks the exchange failed and ends what Camel left open
-     * of it ({@link OpenUnitOfWork}), which settles it as the message's failure. Not through the bridge to the route's
-     * error handler ({@code bridgeErrorHandler}), which is for failures before a message exists: it would route the
-     * delivered exchange again, with this text as its body. A handler that fails is logged
-     * ({@link ExceptionHandlerCall}): the exchange is settled and the consumer goes on.
+     * Reports what routing threw past Camel's error handling, marks the exchange failed and ends it
+     * ({@link OpenUnitOfWork#endAfterThrow}: Camel's after-steps it left queued on this thread, then what stays open),
+     * which settles it as the message's failure. Not through the bridge to the route's error handler
+     * ({@code bridgeErrorHandler}), which is for failures before a message exists: it would route the delivered
+     * exchange again, with this text as its body. A handler that fails is logged ({@link ExceptionHandlerCall}): the
+     * exchange is settled and the consumer goes on.
      */
     private void routingFailed(Delivery delivery, Exchange exchange, DefaultConsumer consumer, Throwable e) {
         exchange.setException(e);
@@ -453,7 +454,7 @@ final class Deliverer {
         ExceptionHandlerCall.handle(handler, queue.name(),
                 "Error processing message " + LogText.of(delivery.messageId()) + " of queue " + queue.name(), exchange,
                 e);
-        OpenUnitOfWork.end(exchange);
+        OpenUnitOfWork.endAfterThrow(exchange);
     }
 
     /** Settles what the exchange left unsettled, and gives the exchange back. */

@@ -19,6 +19,7 @@ import io.github.camelredisdelay.internal.LogText;
 import org.apache.camel.Exchange;
 import org.apache.camel.Route;
 import org.apache.camel.spi.InflightRepository;
+import org.apache.camel.spi.ReactiveExecutor;
 import org.apache.camel.spi.UnitOfWork;
 import org.apache.camel.support.UnitOfWorkHelper;
 import org.slf4j.Logger;
@@ -36,6 +37,50 @@ final class OpenUnitOfWork {
     private static final Logger LOG = LoggerFactory.getLogger(OpenUnitOfWork.class);
 
     private OpenUnitOfWork() {
+    }
+
+    /** Scheduled to run what was left queued on the thread's reactive executor. */
+    private static final Runnable NOTHING = () -> {
+    };
+
+    /**
+     * Ends an exchange, already failed, after what Camel's routing engine threw on this thread: first Camel's own
+     * after-steps of it that the throw left queued on the thread's reactive executor run (which end it, and call back
+     * whoever waits for it), not at the next exchange routed on the thread, after the exchange ended here; then what
+     * they leave open ends ({@link #end}).
+     *
+     * @return whether the exchange was left open and ended here (whoever waits for it was not called back), rather than
+     *         by Camel
+     */
+    static boolean endAfterThrow(Exchange exchange) {
+        String id = exchange.getExchangeId();
+        UnitOfWork uow = exchange.getUnitOfWork();
+        runQueued(exchange);
+        // once ended, a pooled exchange may be another's already (with another id): left alone then
+        if (uow == null || uow != exchange.getUnitOfWork() || uow.getRoute() == null
+                || !id.equals(exchange.getExchangeId())) {
+            return false;
+        }
+        end(exchange);
+        return true;
+    }
+
+    /**
+     * Runs what Camel left queued on this thread's reactive executor. A step it runs may throw an {@code Error} too
+     * (the next part of a {@code split} of the same poison message, say), which leaves the rest queued again: logged,
+     * and the rest runs.
+     */
+    private static void runQueued(Exchange exchange) {
+        ReactiveExecutor executor = exchange.getContext().getCamelContextExtension().getReactiveExecutor();
+        for (;;) {
+            try {
+                executor.schedule(NOTHING);
+                return;
+            } catch (Error e) {
+                LOG.error("A step that Camel ran on after exchange {} failed threw {} too", exchange.getExchangeId(),
+                        LogText.of(e), e);
+            }
+        }
     }
 
     /**

@@ -18,8 +18,6 @@ package io.github.camelredisdelay;
 import io.github.camelredisdelay.internal.LogText;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
-import org.apache.camel.spi.ReactiveExecutor;
-import org.apache.camel.spi.UnitOfWork;
 import org.apache.camel.support.PluginHelper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,18 +28,14 @@ import org.slf4j.LoggerFactory;
  * ends the exchange nor calls back whoever waits for it at once (its after-steps stay queued on the thread, to run at
  * the next exchange routed there); nothing would log it either. So it is logged, the exchange fails with it, and the
  * after-steps Camel left queued run at once, which end it and call back whoever waits. What they leave open of it ends
- * too ({@link OpenUnitOfWork}: a delivered message is settled as failed, retried or dead-lettered), and whoever still
- * waits for the exchange is released: an {@code asyncConsumer} ({@link RoutingEnd}), or a thread (a
+ * too ({@link OpenUnitOfWork#endAfterThrow}: a delivered message is settled as failed, retried or dead-lettered), and
+ * whoever still waits for the exchange is released: an {@code asyncConsumer} ({@link RoutingEnd}), or a thread (a
  * {@code ProducerTemplate}'s caller, a consumer's thread), the exchange then failing with Camel's
  * {@code RejectedExecutionException} for it.
  */
 final class ScheduleContinuation {
 
     private static final Logger LOG = LoggerFactory.getLogger(ScheduleContinuation.class);
-
-    /** Scheduled to run what was left queued on the thread's reactive executor. */
-    private static final Runnable NOTHING = () -> {
-    };
 
     private ScheduleContinuation() {
     }
@@ -54,36 +48,9 @@ final class ScheduleContinuation {
             LOG.error("A step after the schedule of exchange {} threw {}: the exchange fails with it",
                     exchange.getExchangeId(), LogText.of(e), e);
             exchange.setException(e);
-            String id = exchange.getExchangeId();
-            UnitOfWork uow = exchange.getUnitOfWork();
-            // Camel's own after-steps of the exchange, left queued on this thread's reactive executor, run now (the
-            // failed exchange ends through them, and whoever waits for it goes on), not at the next exchange routed
-            // on this thread, after the exchange ended here
-            runQueued(exchange);
-            // once ended, a pooled exchange may be another's already (with another id): left alone then
-            if (uow != null && uow == exchange.getUnitOfWork() && uow.getRoute() != null
-                    && id.equals(exchange.getExchangeId())) {
-                OpenUnitOfWork.end(exchange);
+            if (OpenUnitOfWork.endAfterThrow(exchange)) {
                 RoutingEnd.abandoned(exchange);
                 PluginHelper.getAsyncProcessorAwaitManager(exchange.getContext()).interrupt(exchange);
-            }
-        }
-    }
-
-    /**
-     * Runs what Camel left queued on this thread's reactive executor when the {@code Error} escaped it. A step it runs
-     * may throw an {@code Error} too (the next part of a {@code split} of the same poison message, say), which leaves
-     * the rest queued again: logged, and the rest runs.
-     */
-    private static void runQueued(Exchange exchange) {
-        ReactiveExecutor executor = exchange.getContext().getCamelContextExtension().getReactiveExecutor();
-        for (;;) {
-            try {
-                executor.schedule(NOTHING);
-                return;
-            } catch (Error e) {
-                LOG.error("A step that Camel ran on after exchange {} failed threw {} too", exchange.getExchangeId(),
-                        LogText.of(e), e);
             }
         }
     }
