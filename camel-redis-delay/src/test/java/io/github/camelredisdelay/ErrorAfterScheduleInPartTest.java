@@ -33,10 +33,12 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * An {@code Error} (a poison message's {@code StackOverflowError}) thrown after an asynchronous schedule within a part
- * of a {@code split}, {@code multicast} or {@code recipientList} of a delivered exchange. Camel waits for the part for
- * ever, so the delivered exchange never ended: the consumer's thread (or, with {@code asyncConsumer}, its in-flight
- * place) was lost, and the message's lease was kept alive, so it was never retried nor delivered again, and the next
- * messages waited behind it. The delivery must fail with the {@code Error}, retried on its {@code retrySchedule}.
+ * of a {@code split}, {@code multicast} or {@code recipientList} of a delivered exchange. Camel's after-steps of the
+ * part, which go on with the fan-out, were left queued on the completion thread (and, once run, the next part's
+ * {@code Error} left them queued again), so the delivered exchange never ended: the consumer's thread (or, with
+ * {@code asyncConsumer}, its in-flight place) was lost, and the message's lease was kept alive, so it was never retried
+ * nor delivered again, and the next messages waited behind it. The delivery must fail with the {@code Error}, retried
+ * on its {@code retrySchedule}.
  */
 @CamelSide
 class ErrorAfterScheduleInPartTest extends RedisDelayTestSupport {
