@@ -26,22 +26,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Ends what Camel's routing engine left open of an exchange when an {@code Error} escaped it (a poison message's
- * {@code StackOverflowError}): Camel runs the after-steps of a route only when its processor returns, so neither the
- * route's count in the inflight repository is taken back nor the unit of work ended, which would run the exchange's
- * completions and take it out of the inflight repository. Left so, the exchange is counted in flight for ever, and a
- * graceful stop waits its whole shutdown timeout for it.
+ * Ends an exchange that an {@code Error} escaping Camel's routing engine left open (a poison message's
+ * {@code StackOverflowError}). Camel leaves the exchange's after-steps (taking it out of the inflight repository,
+ * ending its unit of work, calling back whoever waits for it) queued on the thread's reactive executor, to run only
+ * when the next exchange is routed on that thread: until then the exchange is counted in flight, a graceful stop waits
+ * its whole shutdown timeout for it, and its message is not settled. So they run at once, and what they leave open (a
+ * route's count never taken back, the unit of work) ends here.
  */
 final class OpenUnitOfWork {
 
     private static final Logger LOG = LoggerFactory.getLogger(OpenUnitOfWork.class);
 
-    private OpenUnitOfWork() {
-    }
-
     /** Scheduled to run what was left queued on the thread's reactive executor. */
     private static final Runnable NOTHING = () -> {
     };
+
+    private OpenUnitOfWork() {
+    }
 
     /**
      * Ends an exchange, already failed, after what Camel's routing engine threw on this thread: first Camel's own
@@ -89,7 +90,7 @@ final class OpenUnitOfWork {
      * exchange, which keeps it) holds no route any more. An {@code Error} a completion throws is logged, not thrown: it
      * would end the consumer's thread.
      */
-    static void end(Exchange exchange) {
+    private static void end(Exchange exchange) {
         UnitOfWork uow = exchange.getUnitOfWork();
         if (uow == null || uow.getRoute() == null) {
             return;
