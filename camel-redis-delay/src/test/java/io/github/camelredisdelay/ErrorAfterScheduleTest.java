@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.RejectedExecutionException;
 
 import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.InflightCounts;
@@ -29,16 +30,20 @@ import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.model.RouteDefinition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
  * An {@code Error} (a poison message's {@code StackOverflowError}) thrown by a step after an asynchronous schedule, on
- * the component's completion thread, where the route continued.
+ * the component's completion thread, where the route continued. The step is a processor, which calls Camel back as it
+ * throws (Camel's after-steps of the exchange are left queued on the thread), or an expression (here {@code setBody}'s;
+ * a predicate of {@code filter} or {@code choice} alike), which does not: Camel leaves nothing of the exchange queued,
+ * and the component ends it and releases whoever waits for it.
  */
 @CamelSide
 class ErrorAfterScheduleTest extends RedisDelayTestSupport {
@@ -55,29 +60,44 @@ class ErrorAfterScheduleTest extends RedisDelayTestSupport {
                 });
             }
         });
-        ProducerTemplate template = node.createProducerTemplate();
 
         // with synchronous=true the Error comes out of the caller's own call; here the route continued on a
         // completion thread of the component
-        try (LogLines logged = LogLines.of(ScheduleContinuation.class)) {
-            CompletableFuture<Exchange> call = CompletableFuture.supplyAsync(
-                    () -> template.send("direct:schedule", e -> e.getMessage().setBody("m")));
+        Exchange sent = sendLoggingTheError(node.createProducerTemplate());
 
-            assertThat(call).succeedsWithin(Duration.ofSeconds(10)).extracting(Exchange::getException)
-                    .extracting(Throwable::getCause).isInstanceOf(StackOverflowError.class);
-            assertThat(logged.lines()).singleElement().asString().startsWith("ERROR")
-                    .contains("A step after the schedule of exchange").contains("StackOverflowError: poison");
-        }
+        assertThat(sent.getException()).extracting(Throwable::getCause).isInstanceOf(StackOverflowError.class);
         assertThat(dueSet("q").size()).isEqualTo(1);
         assertThat(node.getInflightRepository().size()).as("exchanges left in flight").isZero();
     }
 
+    /**
+     * Camel calls nobody back: the waiting caller is released through Camel's await manager, its exchange failing with
+     * Camel's {@code RejectedExecutionException} for it (the component's ERROR line names the {@code Error}).
+     */
+    @Test
+    void theCallerOfARouteWhoseExpressionThrowsAnErrorAfterAScheduleIsReleased() throws Exception {
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:schedule").routeId("schedule").to("redis-delay:q?delay=60000").setBody(e -> {
+                    throw new StackOverflowError("poison");
+                });
+            }
+        });
+
+        Exchange sent = sendLoggingTheError(node.createProducerTemplate());
+
+        assertThat(sent.getException()).isInstanceOf(RejectedExecutionException.class);
+        InflightCounts.assertSettledAtZero(node, "schedule");
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {
-            "asyncConsumer=false", "asyncConsumer=true&maxMessagesPerPoll=1",
-            "consumerType=polling&pollInterval=100" })
-    void aDeliveryWhoseRouteThrowsAnErrorAfterAScheduleIsRetried(String consumer) throws Exception {
-        ProducerTemplate producer = startThrowingAfterScheduleOnFirstDelivery(consumer).createProducerTemplate();
+    @CsvSource({
+            "asyncConsumer=false, processor", "asyncConsumer=true&maxMessagesPerPoll=1, processor",
+            "consumerType=polling&pollInterval=100, processor", "asyncConsumer=false, expression",
+            "asyncConsumer=true&maxMessagesPerPoll=1, expression", "consumerType=polling&pollInterval=100, expression" })
+    void aDeliveryWhoseRouteThrowsAnErrorAfterAScheduleIsRetried(String consumer, String step) throws Exception {
+        ProducerTemplate producer = startThrowingAfterScheduleOnFirstDelivery(consumer, step).createProducerTemplate();
 
         producer.sendBodyAndHeader("redis-delay:jobs", "job-1", RedisDelayConstants.MESSAGE_ID, "job-1");
 
@@ -94,11 +114,13 @@ class ErrorAfterScheduleTest extends RedisDelayTestSupport {
      * for good (JMX and metrics showing -1 exchanges in flight).
      */
     @ParameterizedTest
-    @ValueSource(strings = {
-            "asyncConsumer=false", "asyncConsumer=true&maxMessagesPerPoll=1",
-            "consumerType=polling&pollInterval=100" })
-    void theNextExchangesOnTheCompletionThreadLeaveTheInflightCountsAtZero(String consumer) throws Exception {
-        CamelContext node = startThrowingAfterScheduleOnFirstDelivery(consumer);
+    @CsvSource({
+            "asyncConsumer=false, processor", "asyncConsumer=true&maxMessagesPerPoll=1, processor",
+            "consumerType=polling&pollInterval=100, processor", "asyncConsumer=false, expression",
+            "asyncConsumer=true&maxMessagesPerPoll=1, expression", "consumerType=polling&pollInterval=100, expression" })
+    void theNextExchangesOnTheCompletionThreadLeaveTheInflightCountsAtZero(String consumer, String step)
+            throws Exception {
+        CamelContext node = startThrowingAfterScheduleOnFirstDelivery(consumer, step);
 
         node.createProducerTemplate().sendBodyAndHeader("redis-delay:jobs", "job-1", RedisDelayConstants.MESSAGE_ID,
                 "job-1");
@@ -109,21 +131,48 @@ class ErrorAfterScheduleTest extends RedisDelayTestSupport {
     }
 
     /**
-     * Starts a context whose route {@code jobs} records each delivery, schedules it on to queue {@code out} and then
-     * throws a poison message's {@code StackOverflowError} on the first delivery.
+     * Sends to {@code direct:schedule} from a thread of its own and returns the exchange, once back within 10 s, the
+     * component having logged the route's {@code Error} in one ERROR line.
      */
-    private CamelContext startThrowingAfterScheduleOnFirstDelivery(String consumer) throws Exception {
+    private static Exchange sendLoggingTheError(ProducerTemplate template) {
+        try (LogLines logged = LogLines.of(ScheduleContinuation.class)) {
+            CompletableFuture<Exchange> call = CompletableFuture.supplyAsync(
+                    () -> template.send("direct:schedule", e -> e.getMessage().setBody("m")));
+
+            assertThat(call).succeedsWithin(Duration.ofSeconds(10));
+            assertThat(logged.lines()).singleElement().asString().startsWith("ERROR")
+                    .contains("A step after the schedule of exchange").contains("StackOverflowError: poison");
+            return call.join();
+        }
+    }
+
+    /**
+     * Starts a context whose route {@code jobs} records each delivery, schedules it on to queue {@code out} and then,
+     * in a {@code processor} or an {@code expression} step, throws a poison message's {@code StackOverflowError} on the
+     * first delivery.
+     */
+    private CamelContext startThrowingAfterScheduleOnFirstDelivery(String consumer, String step) throws Exception {
         return startContext(new RouteBuilder() {
             @Override
             public void configure() {
-                from("redis-delay:jobs?retrySchedule=50&visibilityTimeout=20s&" + consumer).routeId("jobs")
-                        .process(e -> deliveries.add(e.getMessage().copy())).to("redis-delay:out?delay=60000")
-                        .process(e -> {
-                            if (deliveries.size() == 1) {
-                                throw new StackOverflowError("poison");
-                            }
-                        });
+                RouteDefinition route = from("redis-delay:jobs?retrySchedule=50&visibilityTimeout=20s&" + consumer)
+                        .routeId("jobs").process(e -> deliveries.add(e.getMessage().copy()))
+                        .to("redis-delay:out?delay=60000");
+                if (step.equals("processor")) {
+                    route.process(e -> throwOnFirstDelivery());
+                } else {
+                    route.setBody(e -> {
+                        throwOnFirstDelivery();
+                        return e.getMessage().getBody();
+                    });
+                }
             }
         });
+    }
+
+    private void throwOnFirstDelivery() {
+        if (deliveries.size() == 1) {
+            throw new StackOverflowError("poison");
+        }
     }
 }
