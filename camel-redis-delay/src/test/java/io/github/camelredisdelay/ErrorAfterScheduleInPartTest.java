@@ -17,16 +17,23 @@ package io.github.camelredisdelay;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.camelredisdelay.test.CamelSide;
+import io.github.camelredisdelay.test.InflightCounts;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
 import org.apache.camel.Message;
+import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.model.RouteDefinition;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -79,5 +86,66 @@ class ErrorAfterScheduleInPartTest extends RedisDelayTestSupport {
                 .contains("poison");
         await("no exchange counted in flight").atMost(Duration.ofSeconds(3))
                 .untilAsserted(() -> assertThat(node.getInflightRepository().size("jobs")).isZero());
+    }
+
+    /**
+     * Part {@code a}'s schedule is asynchronous; its route goes on, and the split with part {@code b}, on the
+     * completion thread, where {@code b}'s schedule runs at once and its {@code Error} escapes, part {@code a} being
+     * done. It was set on part {@code a}, and part {@code b}, whose after-steps Camel left queued, went on as if it had
+     * succeeded: the delivery was acknowledged, the {@code Error} only logged. Each delivery must fail with it, the
+     * message dead-lettered after {@code maxDeliveries}.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "asyncConsumer=false", "asyncConsumer=true&maxMessagesPerPoll=1", "consumerType=polling&pollInterval=100" })
+    void aDeliveryWhoseLaterPartThrowsAnErrorIsRetriedThenDeadLettered(String consumer) throws Exception {
+        String uri = "redis-delay:jobs?retrySchedule=50&maxDeliveries=2&visibilityTimeout=20s&" + consumer;
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                throwingInPartB(from("direct:part"));
+                from(uri).routeId("jobs").process(e -> deliveries.add(e.getMessage().copy()))
+                        .split(body().tokenize(",")).to("direct:part").end();
+            }
+        });
+        RedisDelayEndpoint jobs = node.getEndpoint(uri, RedisDelayEndpoint.class);
+
+        node.createProducerTemplate().sendBodyAndHeader(uri, "a,b", RedisDelayConstants.MESSAGE_ID, "job-1");
+
+        await("job-1 dead-lettered").atMost(Duration.ofSeconds(10))
+                .until(() -> "dead".equals(jobs.peekMessage("job-1").get("state")));
+        Map<String, Object> deadLetter = jobs.peekMessage("job-1");
+        assertThat(deadLetter.get("lastError")).asString().contains("StackOverflowError").contains("poison");
+        assertThat(deliveries).as("deliveries").hasSize(2);
+        InflightCounts.assertSettledAtZero(node, "jobs");
+    }
+
+    /** The same for a {@code ProducerTemplate}'s caller: its exchange fails with the {@code Error}. */
+    @Test
+    void theCallerOfASplitWhoseLaterPartThrowsAnErrorGetsIt() throws Exception {
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                throwingInPartB(from("direct:part"));
+                from("direct:split").routeId("split").split(body().tokenize(",")).to("direct:part").end();
+            }
+        });
+        ProducerTemplate template = node.createProducerTemplate();
+
+        CompletableFuture<Exchange> call
+                = CompletableFuture.supplyAsync(() -> template.send("direct:split", e -> e.getMessage().setBody("a,b")));
+
+        assertThat(call).succeedsWithin(Duration.ofSeconds(10)).extracting(Exchange::getException)
+                .extracting(Throwable::getCause).isInstanceOf(StackOverflowError.class);
+        InflightCounts.assertSettledAtZero(node, "split");
+    }
+
+    /** Schedules each part on to queue {@code out}, then throws a poison message's Error in part {@code b}. */
+    private static void throwingInPartB(RouteDefinition part) {
+        part.to("redis-delay:out?delay=60000").process(e -> {
+            if ("b".equals(e.getMessage().getBody(String.class))) {
+                throw new StackOverflowError("poison");
+            }
+        });
     }
 }
