@@ -58,12 +58,20 @@ final class OpenUnitOfWork {
         UnitOfWork uow = exchange.getUnitOfWork();
         runQueued(exchange);
         // once ended, a pooled exchange may be another's already (with another id): left alone then
-        if (uow == null || uow != exchange.getUnitOfWork() || uow.getRoute() == null
-                || !id.equals(exchange.getExchangeId())) {
+        if (!isOpen(exchange) || uow != exchange.getUnitOfWork() || !id.equals(exchange.getExchangeId())) {
             return false;
         }
         end(exchange);
         return true;
+    }
+
+    /**
+     * Whether Camel still routes {@code exchange}: its unit of work is open, in a route. Not once Camel ended it: the
+     * unit of work is then gone, or (a pooled exchange, which keeps it) holds no route any more.
+     */
+    static boolean isOpen(Exchange exchange) {
+        UnitOfWork uow = exchange.getUnitOfWork();
+        return uow != null && uow.getRoute() != null;
     }
 
     /**
@@ -85,16 +93,12 @@ final class OpenUnitOfWork {
     }
 
     /**
-     * Takes the exchange out of the count of each route Camel left it in, and ends its unit of work, once the routing
-     * engine threw. Does nothing when Camel ended the routing itself: the unit of work is then gone, or (a pooled
-     * exchange, which keeps it) holds no route any more. An {@code Error} a completion throws is logged, not thrown: it
-     * would end the consumer's thread.
+     * Takes the exchange, open ({@link #isOpen}), out of the count of each route Camel left it in, and ends its unit of
+     * work, once the routing engine threw. An {@code Error} a completion throws is logged, not thrown: it would end the
+     * consumer's thread.
      */
     private static void end(Exchange exchange) {
         UnitOfWork uow = exchange.getUnitOfWork();
-        if (uow == null || uow.getRoute() == null) {
-            return;
-        }
         // each route on the stack was entered once and counted once: its after-step, never run, would uncount it
         InflightRepository inflight = exchange.getContext().getInflightRepository();
         for (Route route = uow.popRoute(); route != null; route = uow.popRoute()) {

@@ -21,7 +21,7 @@ import org.apache.camel.Exchange;
  * What a consumer that does not wait for its exchange ({@code asyncConsumer=true}) runs when the exchange is done, kept
  * with the exchange for when Camel's routing engine will never call it back: an {@code Error} escaped the engine on a
  * thread of the component ({@link ScheduleContinuation}). A copy of the exchange (a {@code split} part) carries the
- * property too, but only the exchange itself ends it.
+ * property too, which leads to the exchange ({@link #exchangeOf}), but only the exchange itself ends it.
  */
 final class RoutingEnd {
 
@@ -38,6 +38,11 @@ final class RoutingEnd {
     /** Keeps {@code end}, which the consumer runs once {@code exchange} is done, with the exchange. */
     static void attach(Exchange exchange, Runnable end) {
         exchange.setProperty(PROPERTY, new RoutingEnd(exchange, end));
+    }
+
+    /** The exchange an {@code asyncConsumer} routes that {@code exchange} is, or is a copy of; {@code null} if none. */
+    static Exchange exchangeOf(Exchange exchange) {
+        return exchange.getProperty(PROPERTY) instanceof RoutingEnd routing ? routing.exchange : null;
     }
 
     /** Runs what the consumer of {@code exchange} runs once it is done, if it is a consumer's own exchange. */

@@ -31,7 +31,9 @@ import org.slf4j.LoggerFactory;
  * too ({@link OpenUnitOfWork#endAfterThrow}: a delivered message is settled as failed, retried or dead-lettered), and
  * whoever still waits for the exchange is released: an {@code asyncConsumer} ({@link RoutingEnd}), or a thread (a
  * {@code ProducerTemplate}'s caller, a consumer's thread), the exchange then failing with Camel's
- * {@code RejectedExecutionException} for it.
+ * {@code RejectedExecutionException} for it. The exchange may be done when the {@code Error} escapes (a part of a
+ * {@code split}, after which Camel went on here with the next part): the exchange it is a part of then fails with it
+ * ({@link #failAtEnd}).
  */
 final class ScheduleContinuation {
 
@@ -45,13 +47,36 @@ final class ScheduleContinuation {
         try {
             callback.done(false);
         } catch (Error e) {
-            LOG.error("A step after the schedule of exchange {} threw {}: the exchange fails with it",
-                    exchange.getExchangeId(), LogText.of(e), e);
-            exchange.setException(e);
+            if (OpenUnitOfWork.isOpen(exchange)) {
+                LOG.error("A step after the schedule of exchange {} threw {}: the exchange fails with it",
+                        exchange.getExchangeId(), LogText.of(e), e);
+                exchange.setException(e);
+            } else {
+                failAtEnd(exchange, e);
+            }
             if (OpenUnitOfWork.endAfterThrow(exchange)) {
                 RoutingEnd.abandoned(exchange);
                 PluginHelper.getAsyncProcessorAwaitManager(exchange.getContext()).interrupt(exchange);
             }
         }
+    }
+
+    /**
+     * The exchange is done: Camel went on here with what came after it, the next part of the {@code split} or
+     * {@code multicast} it is a part of, or the rest of the route of the exchange that fanned out, and that threw. That
+     * exchange fails with the {@code Error} when it ends, Camel going on with the part as if it had succeeded: its
+     * delivery is retried or dead-lettered, a {@code ProducerTemplate}'s caller gets the {@code Error}.
+     */
+    private static void failAtEnd(Exchange exchange, Error e) {
+        Exchange waited = WaitedExchange.of(exchange);
+        if (waited == null || waited == exchange) {
+            LOG.error("A step after the schedule of exchange {} threw {} once the exchange was done",
+                    exchange.getExchangeId(), LogText.of(e), e);
+            return;
+        }
+        LOG.error("A step after the schedule of exchange {} threw {} once the exchange was done: exchange {} fails "
+                  + "with it",
+                exchange.getExchangeId(), LogText.of(e), waited.getExchangeId(), e);
+        waited.getExchangeExtension().addOnCompletion(new FailureAtEnd(e));
     }
 }

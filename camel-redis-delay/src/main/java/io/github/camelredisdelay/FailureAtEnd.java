@@ -1,0 +1,39 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import org.apache.camel.Exchange;
+import org.apache.camel.support.SynchronizationAdapter;
+
+/**
+ * Fails an exchange that would end successfully with an {@code Error} that escaped Camel's routing engine while it
+ * routed a part of it, Camel having gone on with that part as if it had succeeded. Added after the exchange's other
+ * completions, it runs before them (Camel runs them last added first), so they, the delivery's settlement among them,
+ * and whoever waits for the exchange see it failed.
+ */
+final class FailureAtEnd extends SynchronizationAdapter {
+
+    private final Error error;
+
+    FailureAtEnd(Error error) {
+        this.error = error;
+    }
+
+    @Override
+    public void onComplete(Exchange exchange) {
+        exchange.setException(error);
+    }
+}
