@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.RejectedExecutionException;
 
 import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.InflightCounts;
@@ -45,7 +46,8 @@ import static org.awaitility.Awaitility.await;
  * {@code Error} left them queued again), so the delivered exchange never ended: the consumer's thread (or, with
  * {@code asyncConsumer}, its in-flight place) was lost, and the message's lease was kept alive, so it was never retried
  * nor delivered again, and the next messages waited behind it. The delivery must fail with the {@code Error}, retried
- * on its {@code retrySchedule}.
+ * on its {@code retrySchedule}. So too when the step that throws is an expression ({@code setBody}'s), which does not
+ * call Camel back: Camel then leaves nothing of the part queued, and the fan-out waits for the part for ever.
  */
 @CamelSide
 class ErrorAfterScheduleInPartTest extends RedisDelayTestSupport {
@@ -54,18 +56,19 @@ class ErrorAfterScheduleInPartTest extends RedisDelayTestSupport {
 
     @ParameterizedTest
     @CsvSource({
-            "split, asyncConsumer=false", "split, asyncConsumer=true&maxMessagesPerPoll=1",
-            "split, consumerType=polling&pollInterval=100", "multicast, asyncConsumer=true&maxMessagesPerPoll=1",
-            "recipientList, asyncConsumer=false" })
-    void aDeliveryWhosePartThrowsAnErrorAfterAScheduleIsRetried(String fanOut, String consumer) throws Exception {
+            "split, asyncConsumer=false, processor", "split, asyncConsumer=true&maxMessagesPerPoll=1, processor",
+            "split, consumerType=polling&pollInterval=100, processor",
+            "multicast, asyncConsumer=true&maxMessagesPerPoll=1, processor", "recipientList, asyncConsumer=false, processor",
+            "split, asyncConsumer=false, expression", "split, asyncConsumer=true&maxMessagesPerPoll=1, expression",
+            "split, consumerType=polling&pollInterval=100, expression",
+            "multicast, asyncConsumer=true&maxMessagesPerPoll=1, expression",
+            "recipientList, asyncConsumer=false, expression" })
+    void aDeliveryWhosePartThrowsAnErrorAfterAScheduleIsRetried(String fanOut, String consumer, String step)
+            throws Exception {
         CamelContext node = startContext(new RouteBuilder() {
             @Override
             public void configure() {
-                from("direct:part").to("redis-delay:out?delay=60000").process(e -> {
-                    if (deliveries.size() == 1) {
-                        throw new StackOverflowError("poison");
-                    }
-                });
+                throwingOnFirstDelivery(from("direct:part").routeId("part").to("redis-delay:out?delay=60000"), step);
                 RouteDefinition route = from("redis-delay:jobs?retrySchedule=50&visibilityTimeout=20s&" + consumer)
                         .routeId("jobs").process(e -> deliveries.add(e.getMessage().copy()));
                 switch (fanOut) {
@@ -84,8 +87,53 @@ class ErrorAfterScheduleInPartTest extends RedisDelayTestSupport {
         await("job-1 retried on its retrySchedule").atMost(Duration.ofSeconds(5)).until(() -> deliveries.size() >= 2);
         assertThat(deliveries.get(1).getHeader(RedisDelayConstants.LAST_ERROR)).asString().contains("StackOverflowError")
                 .contains("poison");
-        await("no exchange counted in flight").atMost(Duration.ofSeconds(3))
-                .untilAsserted(() -> assertThat(node.getInflightRepository().size("jobs")).isZero());
+        InflightCounts.assertSettledAtZero(node, "jobs", "part");
+    }
+
+    /**
+     * A {@code ProducerTemplate}'s caller of a split whose part's expression throws: it is released, its exchange
+     * failing with Camel's {@code RejectedExecutionException} for it.
+     */
+    @Test
+    void theCallerOfASplitWhosePartExpressionThrowsAnErrorIsReleased() throws Exception {
+        CamelContext node = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:part").routeId("part").to("redis-delay:out?delay=60000").setBody(e -> {
+                    throw new StackOverflowError("poison");
+                });
+                from("direct:split").routeId("split").split(body().tokenize(",")).to("direct:part").end();
+            }
+        });
+        ProducerTemplate template = node.createProducerTemplate();
+
+        CompletableFuture<Exchange> call
+                = CompletableFuture.supplyAsync(() -> template.send("direct:split", e -> e.getMessage().setBody("a,b")));
+
+        assertThat(call).succeedsWithin(Duration.ofSeconds(10)).extracting(Exchange::getException)
+                .isInstanceOf(RejectedExecutionException.class);
+        InflightCounts.assertSettledAtZero(node, "split", "part");
+    }
+
+    /**
+     * Appends to {@code part} a step, a {@code processor} or an {@code expression}, that throws a poison message's
+     * {@code Error} on the first delivery.
+     */
+    private void throwingOnFirstDelivery(RouteDefinition part, String step) {
+        if (step.equals("processor")) {
+            part.process(e -> {
+                if (deliveries.size() == 1) {
+                    throw new StackOverflowError("poison");
+                }
+            });
+        } else {
+            part.setBody(e -> {
+                if (deliveries.size() == 1) {
+                    throw new StackOverflowError("poison");
+                }
+                return e.getMessage().getBody();
+            });
+        }
     }
 
     /**
