@@ -15,8 +15,12 @@
  */
 package io.github.camelredisdelay;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import io.github.camelredisdelay.internal.LogText;
 import org.apache.camel.Exchange;
+import org.apache.camel.ExchangePropertyKey;
 import org.apache.camel.Route;
 import org.apache.camel.spi.InflightRepository;
 import org.apache.camel.spi.ReactiveExecutor;
@@ -99,9 +103,16 @@ final class OpenUnitOfWork {
      */
     private static void end(Exchange exchange) {
         UnitOfWork uow = exchange.getUnitOfWork();
-        // each route on the stack was entered once and counted once: its after-step, never run, would uncount it
-        InflightRepository inflight = exchange.getContext().getInflightRepository();
+        List<Route> left = new ArrayList<>();
         for (Route route = uow.popRoute(); route != null; route = uow.popRoute()) {
+            left.add(route);
+        }
+        // each route entered through its consumer was counted once: its after-step, never run, would uncount it. Not
+        // the first route of a part of a split or multicast, made in the route the exchange it came from is in: the
+        // split put that route on the part's unit of work without counting the part in it
+        int counted = madeInItsFirstRoute(exchange, left) ? left.size() - 1 : left.size();
+        InflightRepository inflight = exchange.getContext().getInflightRepository();
+        for (Route route : left.subList(0, counted)) {
             inflight.remove(exchange, route.getRouteId());
         }
         try {
@@ -111,5 +122,14 @@ final class OpenUnitOfWork {
             LOG.warn("A completion of exchange {} failed with {} while its unit of work ended after an Error",
                     exchange.getExchangeId(), LogText.of(e), e);
         }
+    }
+
+    /**
+     * Whether {@code exchange} is a copy (one Camel correlates to the exchange it came from, as a part of a split or
+     * multicast) made in the first of the routes it was {@code left} in, last first: the route it came from.
+     */
+    private static boolean madeInItsFirstRoute(Exchange exchange, List<Route> left) {
+        return exchange.getProperty(ExchangePropertyKey.CORRELATION_ID) != null && !left.isEmpty()
+                && left.get(left.size() - 1).getRouteId().equals(exchange.getFromRouteId());
     }
 }

@@ -18,6 +18,7 @@ package io.github.camelredisdelay;
 import io.github.camelredisdelay.internal.LogText;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
+import org.apache.camel.ExchangePropertyKey;
 import org.apache.camel.support.PluginHelper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,9 +32,10 @@ import org.slf4j.LoggerFactory;
  * too ({@link OpenUnitOfWork#endAfterThrow}: a delivered message is settled as failed, retried or dead-lettered), and
  * whoever still waits for the exchange is released: an {@code asyncConsumer} ({@link RoutingEnd}), or a thread (a
  * {@code ProducerTemplate}'s caller, a consumer's thread), the exchange then failing with Camel's
- * {@code RejectedExecutionException} for it. The exchange may be done when the {@code Error} escapes (a part of a
- * {@code split}, after which Camel went on here with the next part): the exchange it is a part of then fails with it
- * ({@link #failAtEnd}).
+ * {@code RejectedExecutionException} for it; for a part of a {@code split} or {@code multicast} left so, the exchange
+ * that fanned out, which waits for it, ends too ({@link #endFanOut}). The exchange may be done when the {@code Error}
+ * escapes (a part of a {@code split}, after which Camel went on here with the next part): the exchange it is a part of
+ * then fails with it ({@link #failAtEnd}).
  */
 final class ScheduleContinuation {
 
@@ -55,8 +57,33 @@ final class ScheduleContinuation {
                 failAtEnd(exchange, e);
             }
             if (OpenUnitOfWork.endAfterThrow(exchange)) {
-                RoutingEnd.abandoned(exchange);
-                PluginHelper.getAsyncProcessorAwaitManager(exchange.getContext()).interrupt(exchange);
+                release(exchange);
+                endFanOut(exchange, e);
+            }
+        }
+    }
+
+    /** Releases whoever waits for {@code exchange}, which Camel will not call back. */
+    private static void release(Exchange exchange) {
+        RoutingEnd.abandoned(exchange);
+        PluginHelper.getAsyncProcessorAwaitManager(exchange.getContext()).interrupt(exchange);
+    }
+
+    /**
+     * Ends the exchange that fanned out into {@code part}, a part of a {@code split}, {@code multicast} or
+     * {@code recipientList} that Camel will not call back: it waits for the part for ever. It fails with the
+     * {@code Error} and ends (its delivery is retried or dead-lettered), and whoever waits for it is released.
+     */
+    private static void endFanOut(Exchange part, Error e) {
+        if (part.getProperty(ExchangePropertyKey.SPLIT_INDEX) == null
+                && part.getProperty(ExchangePropertyKey.MULTICAST_INDEX) == null) {
+            return;
+        }
+        Exchange waited = WaitedExchange.of(part);
+        if (waited != null && waited != part && OpenUnitOfWork.isOpen(waited)) {
+            waited.setException(e);
+            if (OpenUnitOfWork.endAfterThrow(waited)) {
+                release(waited);
             }
         }
     }
