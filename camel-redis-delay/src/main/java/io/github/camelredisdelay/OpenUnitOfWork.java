@@ -19,11 +19,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.github.camelredisdelay.internal.LogText;
+import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.ExchangePropertyKey;
 import org.apache.camel.Route;
+import org.apache.camel.StatefulService;
 import org.apache.camel.spi.InflightRepository;
 import org.apache.camel.spi.ReactiveExecutor;
+import org.apache.camel.spi.RoutePolicy;
 import org.apache.camel.spi.UnitOfWork;
 import org.apache.camel.support.UnitOfWorkHelper;
 import org.slf4j.Logger;
@@ -35,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * ending its unit of work, calling back whoever waits for it) queued on the thread's reactive executor, to run only
  * when the next exchange is routed on that thread: until then the exchange is counted in flight, a graceful stop waits
  * its whole shutdown timeout for it, and its message is not settled. So they run at once, and what they leave open (a
- * route's count never taken back, the unit of work) ends here.
+ * route's count never taken back, its policies never told, the unit of work) ends here.
  */
 final class OpenUnitOfWork {
 
@@ -97,9 +100,9 @@ final class OpenUnitOfWork {
     }
 
     /**
-     * Takes the exchange, open ({@link #isOpen}), out of the count of each route Camel left it in, and ends its unit of
-     * work, once the routing engine threw. An {@code Error} a completion throws is logged, not thrown: it would end the
-     * consumer's thread.
+     * Takes the exchange, open ({@link #isOpen}), out of the count of each route Camel left it in, tells the route's
+     * policies it is done ({@link #tellPolicies}), and ends its unit of work, once the routing engine threw. An
+     * {@code Error} a completion throws is logged, not thrown: it would end the consumer's thread.
      */
     private static void end(Exchange exchange) {
         UnitOfWork uow = exchange.getUnitOfWork();
@@ -107,13 +110,15 @@ final class OpenUnitOfWork {
         for (Route route = uow.popRoute(); route != null; route = uow.popRoute()) {
             left.add(route);
         }
-        // each route entered through its consumer was counted once: its after-step, never run, would uncount it. Not
-        // the first route of a part of a split or multicast, made in the route the exchange it came from is in: the
-        // split put that route on the part's unit of work without counting the part in it
-        int counted = madeInItsFirstRoute(exchange, left) ? left.size() - 1 : left.size();
+        // each route entered through its consumer was counted once: its after-steps, never run, would uncount it,
+        // then tell its policies. Not the first route of a part of a split or multicast, made in the route the
+        // exchange it came from is in: the split put that route on the part's unit of work without counting the part
+        // in it, nor telling its policies
+        int entered = madeInItsFirstRoute(exchange, left) ? left.size() - 1 : left.size();
         InflightRepository inflight = exchange.getContext().getInflightRepository();
-        for (Route route : left.subList(0, counted)) {
+        for (Route route : left.subList(0, entered)) {
             inflight.remove(exchange, route.getRouteId());
+            tellPolicies(route, exchange);
         }
         try {
             // runs the exchange's completions (the delivery's settlement among them) and uncounts it
@@ -121,6 +126,29 @@ final class OpenUnitOfWork {
         } catch (Error e) {
             LOG.warn("A completion of exchange {} failed with {} while its unit of work ended after an Error",
                     exchange.getExchangeId(), LogText.of(e), e);
+        }
+    }
+
+    /**
+     * Tells the policies of {@code route} that {@code exchange} is done, as Camel's after-step would have: not while
+     * the context stops (a policy must not start a consumer then), nor a policy that is not running. What one throws is
+     * logged: the other policies are told, and the exchange ends.
+     */
+    private static void tellPolicies(Route route, Exchange exchange) {
+        CamelContext context = exchange.getContext();
+        if (context.isStopping() || context.isStopped()) {
+            return;
+        }
+        for (RoutePolicy policy : route.getRoutePolicyList()) {
+            if (policy instanceof StatefulService service && !service.isRunAllowed()) {
+                continue;
+            }
+            try {
+                policy.onExchangeDone(route, exchange);
+            } catch (Exception | Error e) {
+                LOG.warn("Route policy {} of route {} failed with {} when told that exchange {} is done", policy,
+                        route.getRouteId(), LogText.of(e), exchange.getExchangeId(), e);
+            }
         }
     }
 
