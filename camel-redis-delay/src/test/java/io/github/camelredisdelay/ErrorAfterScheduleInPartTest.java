@@ -24,6 +24,7 @@ import java.util.concurrent.RejectedExecutionException;
 
 import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.InflightCounts;
+import io.github.camelredisdelay.test.PoisonStep;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
@@ -68,7 +69,8 @@ class ErrorAfterScheduleInPartTest extends RedisDelayTestSupport {
         CamelContext node = startContext(new RouteBuilder() {
             @Override
             public void configure() {
-                throwingOnFirstDelivery(from("direct:part").routeId("part").to("redis-delay:out?delay=60000"), step);
+                PoisonStep.append(from("direct:part").routeId("part").to("redis-delay:out?delay=60000"), step,
+                        () -> deliveries.size() == 1);
                 RouteDefinition route = from("redis-delay:jobs?retrySchedule=50&visibilityTimeout=20s&" + consumer)
                         .routeId("jobs").process(e -> deliveries.add(e.getMessage().copy()));
                 switch (fanOut) {
@@ -99,9 +101,8 @@ class ErrorAfterScheduleInPartTest extends RedisDelayTestSupport {
         CamelContext node = startContext(new RouteBuilder() {
             @Override
             public void configure() {
-                from("direct:part").routeId("part").to("redis-delay:out?delay=60000").setBody(e -> {
-                    throw new StackOverflowError("poison");
-                });
+                PoisonStep.append(from("direct:part").routeId("part").to("redis-delay:out?delay=60000"), "expression",
+                        () -> true);
                 from("direct:split").routeId("split").split(body().tokenize(",")).to("direct:part").end();
             }
         });
@@ -113,27 +114,6 @@ class ErrorAfterScheduleInPartTest extends RedisDelayTestSupport {
         assertThat(call).succeedsWithin(Duration.ofSeconds(10)).extracting(Exchange::getException)
                 .isInstanceOf(RejectedExecutionException.class);
         InflightCounts.assertSettledAtZero(node, "split", "part");
-    }
-
-    /**
-     * Appends to {@code part} a step, a {@code processor} or an {@code expression}, that throws a poison message's
-     * {@code Error} on the first delivery.
-     */
-    private void throwingOnFirstDelivery(RouteDefinition part, String step) {
-        if (step.equals("processor")) {
-            part.process(e -> {
-                if (deliveries.size() == 1) {
-                    throw new StackOverflowError("poison");
-                }
-            });
-        } else {
-            part.setBody(e -> {
-                if (deliveries.size() == 1) {
-                    throw new StackOverflowError("poison");
-                }
-                return e.getMessage().getBody();
-            });
-        }
     }
 
     /**

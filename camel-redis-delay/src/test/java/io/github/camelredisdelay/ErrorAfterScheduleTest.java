@@ -24,13 +24,13 @@ import java.util.concurrent.RejectedExecutionException;
 import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.InflightCounts;
 import io.github.camelredisdelay.test.LogLines;
+import io.github.camelredisdelay.test.PoisonStep;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
-import org.apache.camel.model.RouteDefinition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -79,9 +79,8 @@ class ErrorAfterScheduleTest extends RedisDelayTestSupport {
         CamelContext node = startContext(new RouteBuilder() {
             @Override
             public void configure() {
-                from("direct:schedule").routeId("schedule").to("redis-delay:q?delay=60000").setBody(e -> {
-                    throw new StackOverflowError("poison");
-                });
+                PoisonStep.append(from("direct:schedule").routeId("schedule").to("redis-delay:q?delay=60000"),
+                        "expression", () -> true);
             }
         });
 
@@ -155,24 +154,10 @@ class ErrorAfterScheduleTest extends RedisDelayTestSupport {
         return startContext(new RouteBuilder() {
             @Override
             public void configure() {
-                RouteDefinition route = from("redis-delay:jobs?retrySchedule=50&visibilityTimeout=20s&" + consumer)
+                PoisonStep.append(from("redis-delay:jobs?retrySchedule=50&visibilityTimeout=20s&" + consumer)
                         .routeId("jobs").process(e -> deliveries.add(e.getMessage().copy()))
-                        .to("redis-delay:out?delay=60000");
-                if (step.equals("processor")) {
-                    route.process(e -> throwOnFirstDelivery());
-                } else {
-                    route.setBody(e -> {
-                        throwOnFirstDelivery();
-                        return e.getMessage().getBody();
-                    });
-                }
+                        .to("redis-delay:out?delay=60000"), step, () -> deliveries.size() == 1);
             }
         });
-    }
-
-    private void throwOnFirstDelivery() {
-        if (deliveries.size() == 1) {
-            throw new StackOverflowError("poison");
-        }
     }
 }

@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.InflightCounts;
+import io.github.camelredisdelay.test.PoisonStep;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
@@ -69,14 +70,7 @@ class ErrorRoutePolicyTest extends RedisDelayTestSupport {
                 if (where.equals("after a schedule")) {
                     route.to("redis-delay:out?delay=60000");
                 }
-                if (step.equals("processor")) {
-                    route.process(e -> throwOnFirstDelivery());
-                } else {
-                    route.setBody(e -> {
-                        throwOnFirstDelivery();
-                        return e.getMessage().getBody();
-                    });
-                }
+                PoisonStep.append(route, step, () -> delivered.size() == 1);
             }
         });
 
@@ -88,12 +82,6 @@ class ErrorRoutePolicyTest extends RedisDelayTestSupport {
         InflightCounts.assertSettledAtZero(node, "jobs");
         assertThat(begun).as("exchanges the policy saw begin").hasValue(2);
         assertThat(done).as("exchanges the policy saw done").hasValue(2);
-    }
-
-    private void throwOnFirstDelivery() {
-        if (delivered.size() == 1) {
-            throw new StackOverflowError("poison");
-        }
     }
 
     /** Counts the exchanges it saw begin and those it saw done. */
