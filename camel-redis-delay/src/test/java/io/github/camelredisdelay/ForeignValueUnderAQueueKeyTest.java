@@ -78,7 +78,7 @@ class ForeignValueUnderAQueueKeyTest extends RedisDelayTestSupport {
         ProducerTemplate template = scheduler.createProducerTemplate();
         // due once the 65 are sent, the scheduler stopped and the later bucket replaced (well under a second): a
         // scheduler still running at the due time would move them, and the due set would not hold the two buckets
-        long dueAt = System.currentTimeMillis() + 3_000;
+        long dueAt = System.currentTimeMillis() + 4_000;
         for (int i = 0; i < BUCKET_SIZE; i++) {
             template.sendBodyAndHeader("redis-delay:orders", "order-" + i, RedisDelayConstants.DUE_AT, dueAt);
         }
@@ -120,7 +120,7 @@ class ForeignValueUnderAQueueKeyTest extends RedisDelayTestSupport {
         }).createProducerTemplate();
         // due once the bucket is replaced and both schedules of order-1 are sent (a few calls): the transfer would
         // otherwise move the placeholder first, and order-1 would be scheduled past its due time
-        long dueAt = System.currentTimeMillis() + 2_500;
+        long dueAt = System.currentTimeMillis() + 3_000;
         template.sendBodyAndHeader("redis-delay:orders", "placeholder", RedisDelayConstants.DUE_AT, dueAt);
         DueSet dueSet = dueSet("orders");
         String bucket = dueSet.keyOf(dueSet.buckets().get(0));
