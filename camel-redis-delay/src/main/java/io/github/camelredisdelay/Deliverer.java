@@ -438,15 +438,18 @@ final class Deliverer {
     }
 
     /**
-     * Reports what routing threw past Camel's error handling, marks the exchange failed and ends it
-     * ({@link OpenUnitOfWork#endAfterThrow}: Camel's after-steps it left queued on this thread, then what stays open),
-     * which settles it as the message's failure. Not through the bridge to the route's error handler
-     * ({@code bridgeErrorHandler}), which is for failures before a message exists: it would route the delivered
-     * exchange again, with this text as its body. A handler that fails is logged ({@link ExceptionHandlerCall}): the
-     * exchange is settled and the consumer goes on.
+     * Reports what routing threw past Camel's error handling, marks the exchange failed (an {@code Error} also when it
+     * would end successfully: {@link FailureAtEnd}) and ends it ({@link OpenUnitOfWork#endAfterThrow}: Camel's
+     * after-steps it left queued on this thread, then what stays open), which settles it as the message's failure. Not
+     * through the bridge to the route's error handler ({@code bridgeErrorHandler}), which is for failures before a
+     * message exists: it would route the delivered exchange again, with this text as its body. A handler that fails is
+     * logged ({@link ExceptionHandlerCall}): the exchange is settled and the consumer goes on.
      */
     private void routingFailed(Delivery delivery, Exchange exchange, DefaultConsumer consumer, Throwable e) {
         exchange.setException(e);
+        if (e instanceof Error error) {
+            exchange.getExchangeExtension().addOnCompletion(new FailureAtEnd(error));
+        }
         ExceptionHandler handler = consumer.getExceptionHandler();
         if (handler instanceof BridgeExceptionHandlerToErrorHandler) {
             handler = new LoggingExceptionHandler(consumer.getEndpoint().getCamelContext(), consumer.getClass());

@@ -20,9 +20,11 @@ import org.apache.camel.support.SynchronizationAdapter;
 
 /**
  * Fails an exchange that would end successfully with an {@code Error} that escaped Camel's routing engine while it
- * routed a part of it, Camel having gone on with that part as if it had succeeded. Added after the exchange's other
- * completions, it runs before them (Camel runs them last added first), so they, the delivery's settlement among them,
- * and whoever waits for the exchange see it failed.
+ * routed the exchange or a part of it: Camel went on with the part that threw as if it had succeeded, and a
+ * {@code multicast} or {@code enrich} copies its result over the exchange's failure. Not when the route caught the
+ * {@code Error} itself ({@code doCatch}). Added after the exchange's other completions, it runs before them (Camel runs
+ * them last added first), so they, the delivery's settlement among them, and whoever waits for the exchange see it
+ * failed.
  */
 final class FailureAtEnd extends SynchronizationAdapter {
 
@@ -34,6 +36,10 @@ final class FailureAtEnd extends SynchronizationAdapter {
 
     @Override
     public void onComplete(Exchange exchange) {
-        exchange.setException(error);
+        Throwable caught = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class);
+        // the exchange keeps an Error wrapped (CamelExecutionException), and so does what a doCatch caught
+        if (caught != error && (caught == null || caught.getCause() != error)) {
+            exchange.setException(error);
+        }
     }
 }

@@ -53,6 +53,7 @@ final class ScheduleContinuation {
                 LOG.error("A step after the schedule of exchange {} threw {}: the exchange fails with it",
                         exchange.getExchangeId(), LogText.of(e), e);
                 exchange.setException(e);
+                exchange.getExchangeExtension().addOnCompletion(new FailureAtEnd(e));
             } else {
                 failAtEnd(exchange, e);
             }
