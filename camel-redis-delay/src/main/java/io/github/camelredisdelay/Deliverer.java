@@ -447,7 +447,8 @@ final class Deliverer {
      */
     private void routingFailed(Delivery delivery, Exchange exchange, DefaultConsumer consumer, Throwable e) {
         exchange.setException(e);
-        if (e instanceof Error error) {
+        // not once Camel ended it: its completions ran already
+        if (e instanceof Error error && OpenUnitOfWork.isOpen(exchange)) {
             exchange.getExchangeExtension().addOnCompletion(new FailureAtEnd(error));
         }
         ExceptionHandler handler = consumer.getExceptionHandler();

@@ -97,7 +97,7 @@ final class ScheduleContinuation {
      */
     private static void failAtEnd(Exchange exchange, Error e) {
         Exchange waited = WaitedExchange.of(exchange);
-        if (waited == null || waited == exchange) {
+        if (waited == null || waited == exchange || !OpenUnitOfWork.isOpen(waited)) {
             LOG.error("A step after the schedule of exchange {} threw {} once the exchange was done",
                     exchange.getExchangeId(), LogText.of(e), e);
             return;
