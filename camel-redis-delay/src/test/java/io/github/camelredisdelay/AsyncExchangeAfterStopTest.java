@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
@@ -34,6 +35,7 @@ import static org.awaitility.Awaitility.await;
  * takes the message over meanwhile; once the step completes, the stopped route refuses its next step and the message is
  * delivered again after {@code visibilityTimeout}.
  */
+@CamelSide
 class AsyncExchangeAfterStopTest extends RedisDelayTestSupport {
 
     /** Three visibility timeouts: another node would take the message over before it if the lease were not kept. */

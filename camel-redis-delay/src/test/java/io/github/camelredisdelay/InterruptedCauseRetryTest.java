@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
@@ -37,6 +38,7 @@ import static org.awaitility.Awaitility.await;
  * but waits out {@code visibilityTimeout}, loses its error, and is dead-lettered as a message whose consumers "crashed,
  * hung or were too slow".
  */
+@CamelSide
 class InterruptedCauseRetryTest extends RedisDelayTestSupport {
 
     private final List<Message> attempts = new CopyOnWriteArrayList<>();

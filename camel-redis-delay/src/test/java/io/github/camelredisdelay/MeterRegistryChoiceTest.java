@@ -17,6 +17,7 @@ package io.github.camelredisdelay;
 
 import java.util.Map;
 
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -33,6 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code metricsRegistry}: the only composite one, as camel-micrometer chooses; with no such choice, none, and a
  * warning says which registries were found and how to choose one.
  */
+@CamelSide
 class MeterRegistryChoiceTest extends RedisDelayTestSupport {
 
     /** A node, started, with {@code registries} bound under their names, scheduling one message to jobs. */

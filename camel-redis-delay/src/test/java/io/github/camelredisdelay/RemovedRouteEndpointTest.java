@@ -17,6 +17,7 @@ package io.github.camelredisdelay;
 
 import java.time.Duration;
 
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.HealthChecks;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
@@ -36,6 +37,7 @@ import static org.awaitility.Awaitility.await;
  * removes), also when a long-lived ProducerTemplate (Spring's bean, say) holds a producer of that very endpoint: the
  * producer goes on scheduling rather than failing every exchange until the application restarts.
  */
+@CamelSide
 class RemovedRouteEndpointTest extends RedisDelayTestSupport {
 
     @Test

@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.management.ObjectName;
 
 import io.github.camelredisdelay.internal.Delivery;
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
@@ -34,6 +35,7 @@ import static org.awaitility.Awaitility.await;
  * A consumer thread routes a fetched batch and fetches the next: the messages it routed (each holding its whole
  * envelope) must not stay in memory after that, whatever the visibility timeout.
  */
+@CamelSide
 class RoutedBatchRetentionTest extends RedisDelayTestSupport {
 
     private static final String QUEUE = "retained";

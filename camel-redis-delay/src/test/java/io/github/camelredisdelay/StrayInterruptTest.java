@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
@@ -37,6 +38,7 @@ import static org.awaitility.Awaitility.await;
  * {@code InterruptedException} it did not cause (a retry, a delivery counted; dead-lettered with
  * {@code maxDeliveries=1}).
  */
+@CamelSide
 class StrayInterruptTest extends RedisDelayTestSupport {
 
     private final List<String> routed = new CopyOnWriteArrayList<>();

@@ -23,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
@@ -37,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the drained stream. Camel's redelivery of a schedule then stores an empty body, and the steps after the producer read
  * nothing.
  */
+@CamelSide
 class StreamBodyTest extends RedisDelayTestSupport {
 
     private final List<String> afterTheProducer = new CopyOnWriteArrayList<>();
