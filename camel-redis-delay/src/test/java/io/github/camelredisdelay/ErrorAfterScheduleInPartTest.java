@@ -24,6 +24,7 @@ import java.util.concurrent.RejectedExecutionException;
 
 import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.InflightCounts;
+import io.github.camelredisdelay.test.LateWaitingAwaitManager;
 import io.github.camelredisdelay.test.PoisonStep;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
@@ -112,6 +113,32 @@ class ErrorAfterScheduleInPartTest extends RedisDelayTestSupport {
                 = CompletableFuture.supplyAsync(() -> template.send("direct:split", e -> e.getMessage().setBody("a,b")));
 
         assertThat(call).succeedsWithin(Duration.ofSeconds(10)).extracting(Exchange::getException)
+                .isInstanceOf(RejectedExecutionException.class);
+        InflightCounts.assertSettledAtZero(node, "split", "part");
+    }
+
+    /**
+     * As above, the part throwing before its caller's thread waits for the split (the schedule replied at once, the
+     * caller kept off a core a while): it is released once it waits.
+     */
+    @Test
+    void theCallerOfASplitWhosePartThrewBeforeItWaitedIsReleased() throws Exception {
+        CamelContext node = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                PoisonStep.append(from("direct:part").routeId("part").to("redis-delay:out?delay=60000"), "expression",
+                        () -> true);
+                from("direct:split").routeId("split").split(body().tokenize(",")).to("direct:part").end();
+            }
+        });
+        LateWaitingAwaitManager.install(node);
+        node.start();
+        ProducerTemplate template = node.createProducerTemplate();
+
+        CompletableFuture<Exchange> call
+                = CompletableFuture.supplyAsync(() -> template.send("direct:split", e -> e.getMessage().setBody("a,b")));
+
+        assertThat(call).succeedsWithin(Duration.ofSeconds(15)).extracting(Exchange::getException)
                 .isInstanceOf(RejectedExecutionException.class);
         InflightCounts.assertSettledAtZero(node, "split", "part");
     }
