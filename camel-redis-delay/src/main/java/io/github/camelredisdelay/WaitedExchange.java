@@ -15,10 +15,15 @@
  */
 package io.github.camelredisdelay;
 
+import java.time.Duration;
+import java.util.Objects;
+
 import org.apache.camel.Exchange;
 import org.apache.camel.ExchangePropertyKey;
 import org.apache.camel.spi.AsyncProcessorAwaitManager;
 import org.apache.camel.support.PluginHelper;
+import org.apache.camel.support.task.Tasks;
+import org.apache.camel.support.task.budget.Budgets;
 
 /**
  * The exchange that whoever routed an exchange waits for: the exchange itself, or the one it is a part of (a
@@ -33,9 +38,29 @@ final class WaitedExchange {
     private WaitedExchange() {
     }
 
-    /** The exchange whoever routed {@code exchange} waits for, {@code exchange} or the one it came from, if known. */
+    /**
+     * How long a part's exchange is looked for among the threads that wait: the thread that routed it registers its
+     * wait once its routing went on asynchronously, which a completion thread may overtake (the part's schedule replied
+     * at once, the thread kept off a core a while).
+     */
+    private static final Duration PART_WAIT_PATIENCE = Duration.ofSeconds(2);
+
+    /**
+     * The exchange whoever routed {@code exchange} waits for, {@code exchange} or the one it came from, if known. For a
+     * part, looked for up to {@link #PART_WAIT_PATIENCE}: a caller that waits without a thread is never found.
+     */
     static Exchange of(Exchange exchange) {
         String cameFrom = exchange.getProperty(ExchangePropertyKey.CORRELATION_ID, String.class);
+        if (cameFrom == null) {
+            return find(exchange, null);
+        }
+        return Tasks.foregroundTask().withName("RedisDelayWaitedExchange")
+                .withBudget(Budgets.iterationTimeBudget().withMaxDuration(PART_WAIT_PATIENCE)
+                        .withInterval(Duration.ofMillis(1)).build())
+                .build().run(exchange.getContext(), () -> find(exchange, cameFrom), Objects::nonNull).orElse(null);
+    }
+
+    private static Exchange find(Exchange exchange, String cameFrom) {
         Exchange routed = RoutingEnd.exchangeOf(exchange);
         if (routed != null && isOrCameFrom(routed, exchange, cameFrom)) {
             return routed;
