@@ -44,12 +44,13 @@ class SentinelMasterDownTest extends SentinelTestSupport {
     void readinessAndTheTransferTasksWarningNameTheRefusedConnectionWhileTheMasterIsDown() throws Exception {
         CamelContext node;
         Set<String> downMessages = ConcurrentHashMap.newKeySet();
-        // the transfer task meets the dead master on its next run; a consumer waiting in its blocking read may not
+        // the transfer task meets the dead master on its next run, within 100 ms, long before the Sentinels promote the
+        // replica (a second without a reply, then their election); a consumer waiting in its blocking read may not
         try (LogLines transferLog = LogLines.of(TransferTask.class)) {
             node = startNode(new RouteBuilder() {
                 @Override
                 public void configure() {
-                    from("redis-delay:down").to("mock:never");
+                    from("redis-delay:down?transferInterval=100").to("mock:never");
                 }
             });
             HealthChecks.enableConsumersAndProducers(node);
