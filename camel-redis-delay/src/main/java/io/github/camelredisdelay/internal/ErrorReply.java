@@ -42,7 +42,8 @@ public final class ErrorReply {
             "NOPERM", "the Redis user is not allowed a command or key the queue needs (ACL)",
             "WRONGTYPE", "a key of the queue holds a value of another type (written by something else under the "
                          + "queue's key prefix)",
-            "NOSCRIPT", "Redis does not hold the component's script (SCRIPT FLUSH)");
+            "NOSCRIPT", "Redis does not hold the component's script (SCRIPT FLUSH emptied its script cache, or a "
+                        + "failover promoted a replica that never loaded it)");
     /** Where Redisson's additions begin: ". channel: [...] data: CommandData [...]" or "... command: (...)". */
     private static final Pattern REDISSON_TAIL
             = Pattern.compile("\\.? *(channel: \\[|command: \\(|data: CommandData).*", Pattern.DOTALL);
