@@ -22,9 +22,11 @@ import java.util.stream.IntStream;
 
 import io.github.camelredisdelay.RedisDelayConstants;
 import io.github.camelredisdelay.embedded.RedisServerProcess;
+import io.github.camelredisdelay.internal.QueueKeys;
 import io.github.camelredisdelay.test.LogLines;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -63,8 +65,7 @@ class PausedRedisReadTest extends FaultTestSupport {
         server.command("CLIENT", "PAUSE", String.valueOf(PAUSE_MS), "WRITE");
 
         // what the consumer sent during the pause runs when it ends, whether or not the client still waits for it
-        await("m1 routed within 12 s of the pause's end").atMost(Duration.ofMillis(PAUSE_MS + 12_000))
-                .until(() -> routed.contains("m1"));
+        awaitRoutedSoonAfterThePause(server, "held", routed);
         assertThat(routed).containsExactly("m1");
         assertThat(deliveryCounts).as("its first delivery").containsExactly(1);
     }
@@ -95,8 +96,7 @@ class PausedRedisReadTest extends FaultTestSupport {
         server.command("CLIENT", "PAUSE", String.valueOf(PAUSE_MS), "WRITE");
         context.getRouteController().resumeRoute("held");
 
-        await("m1 routed within 12 s of the pause's end").atMost(Duration.ofMillis(PAUSE_MS + 12_000))
-                .until(() -> routed.contains("m1"));
+        awaitRoutedSoonAfterThePause(server, "held", routed);
         assertThat(routed).containsExactly("m1");
         assertThat(deliveryCounts).as("its first delivery").containsExactly(1);
     }
@@ -180,5 +180,23 @@ class PausedRedisReadTest extends FaultTestSupport {
                 .until(() -> !deadLettered.isEmpty() || deliveryCounts.size() > 1);
         assertThat(deliveryCounts).as("deliveries to the route, as maxDeliveries=1 allows").containsExactly(1);
         assertThat(deadLettered).containsExactly("m1");
+    }
+
+    /**
+     * Waits for m1 to reach the route within 12 s of the end of a {@link #PAUSE_MS} pause; failing that, says what the
+     * consumer group holds pending in Redis and its consumers, for the log of the failed run.
+     */
+    private void awaitRoutedSoonAfterThePause(RedisServerProcess server, String queue, List<String> routed) {
+        try {
+            await("m1 routed within 12 s of the pause's end").atMost(Duration.ofMillis(PAUSE_MS + 12_000))
+                    .until(() -> routed.contains("m1"));
+        } catch (ConditionTimeoutException e) {
+            String stream = key(queue, "ready");
+            throw new AssertionError(
+                    e.getMessage() + "; pending in the group: "
+                                     + server.command("XPENDING", stream, QueueKeys.GROUP, "-", "+", "10")
+                                     + "; its consumers: " + server.command("XINFO", "CONSUMERS", stream, QueueKeys.GROUP),
+                    e);
+        }
     }
 }
