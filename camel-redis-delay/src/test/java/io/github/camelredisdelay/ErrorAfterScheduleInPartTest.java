@@ -95,34 +95,12 @@ class ErrorAfterScheduleInPartTest extends RedisDelayTestSupport {
 
     /**
      * A {@code ProducerTemplate}'s caller of a split whose part's expression throws: it is released, its exchange
-     * failing with Camel's {@code RejectedExecutionException} for it.
+     * failing with Camel's {@code RejectedExecutionException} for it. So too when the part throws before the caller's
+     * thread waits for the split ({@code waitsLate}: the schedule replied at once, the caller kept off a core a while).
      */
-    @Test
-    void theCallerOfASplitWhosePartExpressionThrowsAnErrorIsReleased() throws Exception {
-        CamelContext node = startContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                PoisonStep.append(from("direct:part").routeId("part").to("redis-delay:out?delay=60000"), "expression",
-                        () -> true);
-                from("direct:split").routeId("split").split(body().tokenize(",")).to("direct:part").end();
-            }
-        });
-        ProducerTemplate template = node.createProducerTemplate();
-
-        CompletableFuture<Exchange> call
-                = CompletableFuture.supplyAsync(() -> template.send("direct:split", e -> e.getMessage().setBody("a,b")));
-
-        assertThat(call).succeedsWithin(Duration.ofSeconds(10)).extracting(Exchange::getException)
-                .isInstanceOf(RejectedExecutionException.class);
-        InflightCounts.assertSettledAtZero(node, "split", "part");
-    }
-
-    /**
-     * As above, the part throwing before its caller's thread waits for the split (the schedule replied at once, the
-     * caller kept off a core a while): it is released once it waits.
-     */
-    @Test
-    void theCallerOfASplitWhosePartThrewBeforeItWaitedIsReleased() throws Exception {
+    @ParameterizedTest(name = "waitsLate={0}")
+    @ValueSource(booleans = { false, true })
+    void theCallerOfASplitWhosePartExpressionThrowsAnErrorIsReleased(boolean waitsLate) throws Exception {
         CamelContext node = createContext(new RouteBuilder() {
             @Override
             public void configure() {
@@ -131,7 +109,9 @@ class ErrorAfterScheduleInPartTest extends RedisDelayTestSupport {
                 from("direct:split").routeId("split").split(body().tokenize(",")).to("direct:part").end();
             }
         });
-        LateWaitingAwaitManager.install(node);
+        if (waitsLate) {
+            LateWaitingAwaitManager.install(node);
+        }
         node.start();
         ProducerTemplate template = node.createProducerTemplate();
 
