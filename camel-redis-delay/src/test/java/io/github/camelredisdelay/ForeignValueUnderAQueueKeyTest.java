@@ -25,6 +25,7 @@ import io.github.camelredisdelay.test.DueSet;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
@@ -135,5 +136,27 @@ class ForeignValueUnderAQueueKeyTest extends RedisDelayTestSupport {
         // found: the refused schedule had stored its record before Redis refused the bucket; the second try found it
         // and kept it (reported as stored), though it was in neither the due set nor the ready stream
         await("order-1 delivered").atMost(Duration.ofSeconds(20)).until(() -> delivered.contains("order-1"));
+    }
+
+    /**
+     * A peek of a message and the queue's statistics, where a key of the queue holds a value of another type, fail
+     * saying so plainly and naming the queue, as a cancel does, not with Redisson's text (the connection, the command
+     * with its arguments and the script's whole source).
+     */
+    @Test
+    void aPeekAndTheStatisticsOfAQueueWhoseMessagesKeyHoldsAStringSaySoPlainly() throws Exception {
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        producer.sendBodyAndHeader("redis-delay:orders?delay=60000", "order-1", RedisDelayConstants.MESSAGE_ID, "order-1");
+        redis().getKeys().delete(key("orders", "msg"));
+        redis().getBucket(key("orders", "msg")).set("not a hash");
+
+        for (String operation : List.of("peek", "stats", "cancel")) {
+            Exchange done = producer.send("redis-delay:orders?operation=" + operation,
+                    e -> e.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "order-1"));
+            assertThat(done.getException()).as(operation).isNotNull();
+            assertThat(done.getException().getMessage()).as(operation)
+                    .contains("queue orders", "a key of the queue holds a value of another type")
+                    .doesNotContain("channel:", "CommandData", "command:", "-- camel-redis-delay");
+        }
     }
 }
