@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import java.util.function.Supplier;
 
 import io.github.camelredisdelay.DuplicateMessageException;
 import io.github.camelredisdelay.NotReplicatedException;
@@ -148,50 +147,15 @@ public final class QueueShard {
         if (failure instanceof NotReplicatedException shortfall) {
             return ownShortfall(shortfall, id);
         }
-        Throwable plain = plainly(failure, scheduleOf(id), LuaScript.SCHEDULE);
+        Throwable plain = scripts.plainly(failure, scheduleOf(id), LuaScript.SCHEDULE);
         return plain != null ? plain : OwnFailure.of(failure);
-    }
-
-    /**
-     * {@code failure} of {@code operation} said plainly, of the same type and caused by it: an error Redis replied
-     * ({@link #refused}), or a connection the client got none of in time ({@link ClientShortage}), whose text Redisson
-     * follows with the command and the script's source; {@code null} for any other failure.
-     */
-    private Throwable plainly(Throwable failure, String operation, LuaScript script) {
-        if (ErrorReply.itself(failure) != null) {
-            return refused(failure, operation, script);
-        }
-        String shortage = ClientShortage.advice(failure);
-        return shortage == null
-                ? null
-                : OwnFailure.of(failure, operation + " on queue " + name() + " failed: " + shortage);
-    }
-
-    /**
-     * An error Redis replied to {@code operation} ("Cancel of message 42"), a call of {@code script}, as the
-     * operation's own failure: of the same type, caused by it, naming the message, the queue, the script and the reply
-     * plainly ({@link ErrorReply}).
-     */
-    private Throwable refused(Throwable reply, String operation, LuaScript script) {
-        return OwnFailure.of(reply, operation + " on queue " + name() + " failed (" + script.title() + "): "
-                                    + ErrorReply.plainly((RedisException) reply));
     }
 
     /**
      * A call of {@code script} that must be written ({@link Durability#REQUIRED}), said plainly when Redis refuses it.
      */
     private <R> R callPlainly(String operation, LuaScript script, RScript.ReturnType type, Object... args) {
-        return refusedPlainly(operation, script, () -> scripts.callAndWait(operation, script, Durability.REQUIRED, type, args));
-    }
-
-    /** {@code call} of {@code operation}, an error Redis replies to it or a connection shortage said plainly. */
-    private <R> R refusedPlainly(String operation, LuaScript script, Supplier<R> call) {
-        try {
-            return call.get();
-        } catch (RedisException e) {
-            Throwable plain = plainly(e, operation, script);
-            throw plain != null ? (RuntimeException) plain : e;
-        }
+        return scripts.callAndWait(operation, script, Durability.REQUIRED, type, args);
     }
 
     /**
@@ -226,12 +190,17 @@ public final class QueueShard {
     /**
      * Stores messages in one script call; see {@code schedule.lua}. Each has its own outcome: a duplicate or an
      * overflowing due time is returned as such, not thrown, and does not keep the others from being stored. An error
-     * Redis replies to the call is said plainly ({@link #refused}).
+     * Redis replies to the call is said plainly ({@link ScriptCalls#plainly}).
      *
      * @return the outcomes, in request order
      */
     public List<ScheduleResult> scheduleAll(List<ScheduleRequest> requests) {
-        return refusedPlainly(scheduleOf(requests), LuaScript.SCHEDULE, () -> Futures.await(scheduleAllAsync(requests)));
+        try {
+            return Futures.await(scheduleAllAsync(requests));
+        } catch (RedisException e) {
+            Throwable plain = scripts.plainly(e, scheduleOf(requests), LuaScript.SCHEDULE);
+            throw plain != null ? (RuntimeException) plain : e;
+        }
     }
 
     private CompletionStage<List<ScheduleResult>> scheduleAllAsync(List<ScheduleRequest> requests) {
@@ -316,7 +285,7 @@ public final class QueueShard {
     /** {@link #counts}, when Redis answers. */
     public CompletionStage<QueueCounts> countsAsync() {
         CompletionStage<List<Object>> reply
-                = scripts.call("Statistics", LuaScript.STATS, Durability.NONE, RScript.ReturnType.LIST);
+                = scripts.callPlainly("Statistics", LuaScript.STATS, Durability.NONE, RScript.ReturnType.LIST);
         return reply.thenApply(result -> new QueueCounts(
                 toLong(result.get(0)), toLong(result.get(1)), toLong(result.get(2)),
                 toLong(result.get(3)), toLong(result.get(4))));

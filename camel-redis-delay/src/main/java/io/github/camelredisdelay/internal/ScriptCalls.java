@@ -116,9 +116,40 @@ public final class ScriptCalls {
         return client.watch(reply);
     }
 
-    /** {@link #call}, waiting for the reply. */
+    /**
+     * {@link #call}, an error Redis replies to it or a connection the client got none of in time said plainly
+     * ({@link #plainly}).
+     */
+    public <R> CompletionStage<R> callPlainly(
+            String operation, LuaScript lua, Durability durability, RScript.ReturnType type, Object... args) {
+        return this.<R>call(operation, lua, durability, type, args).exceptionallyCompose(failure -> {
+            Throwable unwrapped = Futures.unwrap(failure);
+            Throwable plain = plainly(unwrapped, operation, lua);
+            return CompletableFuture.failedFuture(plain != null ? plain : unwrapped);
+        });
+    }
+
+    /** {@link #callPlainly}, waiting for the reply. */
     public <R> R callAndWait(String operation, LuaScript lua, Durability durability, RScript.ReturnType type, Object... args) {
-        return Futures.await(call(operation, lua, durability, type, args));
+        return Futures.await(callPlainly(operation, lua, durability, type, args));
+    }
+
+    /**
+     * {@code failure} of {@code operation} ("Cancel of message 42"), a call of {@code script}, said plainly, of the
+     * same type and caused by it: an error Redis replied, naming the operation, the queue, the script and the reply
+     * ({@link ErrorReply}), or a connection the client got none of in time ({@link ClientShortage}), whose text
+     * Redisson follows with the command and the script's source; {@code null} for any other failure.
+     */
+    public Throwable plainly(Throwable failure, String operation, LuaScript script) {
+        RedisException reply = ErrorReply.itself(failure);
+        if (reply != null) {
+            return OwnFailure.of(reply, operation + " on queue " + queue + " failed (" + script.title() + "): "
+                                        + ErrorReply.plainly(reply));
+        }
+        String shortage = ClientShortage.advice(failure);
+        return shortage == null
+                ? null
+                : OwnFailure.of(failure, operation + " on queue " + queue + " failed: " + shortage);
     }
 
     /**
