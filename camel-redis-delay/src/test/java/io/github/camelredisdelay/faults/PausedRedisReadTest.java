@@ -86,6 +86,10 @@ class PausedRedisReadTest extends FaultTestSupport {
             }
         });
         context.getRouteController().suspendRoute("held");
+        // a blocking read the consumer began before its suspension (250 ms) would take m1, and its hand-back would
+        // wait behind the pause below: none is under way once the consumer has read nothing for longer than that
+        await("the suspended consumer's last read over").atMost(Duration.ofSeconds(10))
+                .until(() -> consumersIdleAtLeast(server, "held", 500));
         context.createProducerTemplate().sendBody("redis-delay:held", "m1");
         await("m1 ready").atMost(Duration.ofSeconds(10))
                 .until(() -> "1".equals(server.command("XLEN", key("held", "ready"))));
@@ -198,5 +202,18 @@ class PausedRedisReadTest extends FaultTestSupport {
                                      + "; its consumers: " + server.command("XINFO", "CONSUMERS", stream, QueueKeys.GROUP),
                     e);
         }
+    }
+
+    /**
+     * Whether every consumer of the queue's group last read at least {@code millis} ago ({@code XINFO CONSUMERS}' idle
+     * time, which a read resets when it begins); true when none has read yet.
+     */
+    private boolean consumersIdleAtLeast(RedisServerProcess server, String queue, long millis) {
+        if ("0".equals(server.command("EXISTS", key(queue, "ready")))) {
+            return true;
+        }
+        List<String> fields = server.command("XINFO", "CONSUMERS", key(queue, "ready"), QueueKeys.GROUP).lines().toList();
+        return IntStream.range(0, fields.size() - 1).filter(i -> "idle".equals(fields.get(i)))
+                .allMatch(i -> Long.parseLong(fields.get(i + 1)) >= millis);
     }
 }
