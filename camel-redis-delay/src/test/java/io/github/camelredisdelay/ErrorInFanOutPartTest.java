@@ -81,10 +81,7 @@ class ErrorInFanOutPartTest extends RedisDelayTestSupport {
         node.createProducerTemplate().sendBodyAndHeader("redis-delay:jobs", "job-1", RedisDelayConstants.MESSAGE_ID,
                 "job-1");
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> deliveries.size() >= 1);
-        await("job-1 retried on its retrySchedule").atMost(Duration.ofSeconds(5)).until(() -> deliveries.size() >= 2);
-        assertThat(deliveries.get(1).getHeader(RedisDelayConstants.LAST_ERROR)).asString().contains("StackOverflowError")
-                .contains("poison");
+        PoisonStep.assertRetriedWithThePoison(deliveries);
         InflightCounts.assertSettledAtZero(node, "jobs", "fine", "poison");
     }
 

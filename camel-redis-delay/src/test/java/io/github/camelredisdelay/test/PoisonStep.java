@@ -15,9 +15,16 @@
  */
 package io.github.camelredisdelay.test;
 
+import java.time.Duration;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 
+import io.github.camelredisdelay.RedisDelayConstants;
+import org.apache.camel.Message;
 import org.apache.camel.model.RouteDefinition;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A step of a test route that throws a poison message's {@code StackOverflowError}: a {@code processor}, which calls
@@ -45,5 +52,18 @@ public final class PoisonStep {
         if (poisoned.getAsBoolean()) {
             throw new StackOverflowError("poison");
         }
+    }
+
+    /**
+     * Waits for a message's first delivery and its next one, on a {@code retrySchedule} of 50 ms (well within 5 s,
+     * while a 20 s lease is kept alive as long as the exchange runs), which carries the poison's {@code Error} as its
+     * last error.
+     */
+    public static void assertRetriedWithThePoison(List<Message> deliveries) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> deliveries.size() >= 1);
+        await("the message retried on its retrySchedule").atMost(Duration.ofSeconds(5))
+                .until(() -> deliveries.size() >= 2);
+        assertThat(deliveries.get(1).getHeader(RedisDelayConstants.LAST_ERROR)).asString().contains("StackOverflowError")
+                .contains("poison");
     }
 }
