@@ -446,10 +446,11 @@ final class Deliverer {
      * logged ({@link ExceptionHandlerCall}): the exchange is settled and the consumer goes on.
      */
     private void routingFailed(Delivery delivery, Exchange exchange, DefaultConsumer consumer, Throwable e) {
-        exchange.setException(e);
         // not once Camel ended it: its completions ran already
         if (e instanceof Error error && OpenUnitOfWork.isOpen(exchange)) {
-            exchange.getExchangeExtension().addOnCompletion(new FailureAtEnd(error));
+            FailureAtEnd.failWith(exchange, error);
+        } else {
+            exchange.setException(e);
         }
         ExceptionHandler handler = consumer.getExceptionHandler();
         if (handler instanceof BridgeExceptionHandlerToErrorHandler) {

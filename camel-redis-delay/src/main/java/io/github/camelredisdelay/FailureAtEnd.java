@@ -30,8 +30,21 @@ final class FailureAtEnd extends SynchronizationAdapter {
 
     private final Error error;
 
-    FailureAtEnd(Error error) {
+    private FailureAtEnd(Error error) {
         this.error = error;
+    }
+
+    /**
+     * Fails {@code exchange} with {@code error} now, and again at its end should Camel go on as if it had succeeded.
+     */
+    static void failWith(Exchange exchange, Error error) {
+        exchange.setException(error);
+        failAtEnd(exchange, error);
+    }
+
+    /** Fails {@code exchange} with {@code error} when it ends, unless the route caught the {@code Error}. */
+    static void failAtEnd(Exchange exchange, Error error) {
+        exchange.getExchangeExtension().addOnCompletion(new FailureAtEnd(error));
     }
 
     @Override

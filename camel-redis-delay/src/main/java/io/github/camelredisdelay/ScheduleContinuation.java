@@ -52,8 +52,7 @@ final class ScheduleContinuation {
             if (OpenUnitOfWork.isOpen(exchange)) {
                 LOG.error("A step after the schedule of exchange {} threw {}: the exchange fails with it",
                         exchange.getExchangeId(), LogText.of(e), e);
-                exchange.setException(e);
-                exchange.getExchangeExtension().addOnCompletion(new FailureAtEnd(e));
+                FailureAtEnd.failWith(exchange, e);
             } else {
                 failAtEnd(exchange, e);
             }
@@ -105,6 +104,6 @@ final class ScheduleContinuation {
         LOG.error("A step after the schedule of exchange {} threw {} once the exchange was done: exchange {} fails "
                   + "with it",
                 exchange.getExchangeId(), LogText.of(e), waited.getExchangeId(), e);
-        waited.getExchangeExtension().addOnCompletion(new FailureAtEnd(e));
+        FailureAtEnd.failAtEnd(waited, e);
     }
 }

@@ -195,15 +195,19 @@ public final class QueueShard {
      * @return the outcomes, in request order
      */
     public List<ScheduleResult> scheduleAll(List<ScheduleRequest> requests) {
-        try {
-            return Futures.await(scheduleAllAsync(requests));
-        } catch (RedisException e) {
-            Throwable plain = scripts.plainly(e, scheduleOf(requests), LuaScript.SCHEDULE);
-            throw plain != null ? (RuntimeException) plain : e;
-        }
+        List<Object> reply = scripts.callAndWait(scheduleOf(requests), LuaScript.SCHEDULE, Durability.REQUIRED,
+                RScript.ReturnType.LIST, scheduleArgs(requests));
+        return scheduleResults(reply);
     }
 
     private CompletionStage<List<ScheduleResult>> scheduleAllAsync(List<ScheduleRequest> requests) {
+        CompletionStage<List<Object>> reply = scripts.call(scheduleOf(requests), LuaScript.SCHEDULE, Durability.REQUIRED,
+                RScript.ReturnType.LIST, scheduleArgs(requests));
+        return reply.thenApply(QueueShard::scheduleResults);
+    }
+
+    /** {@code schedule.lua}'s five arguments of each request, in request order. */
+    private static Object[] scheduleArgs(List<ScheduleRequest> requests) {
         List<Object> args = new ArrayList<>(requests.size() * 5);
         for (ScheduleRequest request : requests) {
             args.add(bytes(request.id()));
@@ -212,9 +216,7 @@ public final class QueueShard {
             args.add(bytes(request.due().millis()));
             args.add(bytes(request.onDuplicate().name()));
         }
-        CompletionStage<List<Object>> reply = scripts.call(scheduleOf(requests), LuaScript.SCHEDULE, Durability.REQUIRED,
-                RScript.ReturnType.LIST, args.toArray());
-        return reply.thenApply(QueueShard::scheduleResults);
+        return args.toArray();
     }
 
     /**
