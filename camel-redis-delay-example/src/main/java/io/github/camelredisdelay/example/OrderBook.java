@@ -19,12 +19,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The example's stand-in for an order database: the state of every order and every delivery the routes saw. A real
  * application would keep this in its own database and update it idempotently, since a delay queue delivers at least
  * once.
+ * <p>
+ * Order ids carry a tag of their run ({@code order-k3x9-1}): on one's own Redis, a run's orders keep ids of their own
+ * while the deadlines and payments of an earlier run are still scheduled there and delivered to this one.
  */
 public final class OrderBook {
 
@@ -61,6 +65,7 @@ public final class OrderBook {
     public record DeadLetter(String orderId, String originalQueue, String lastError) {
     }
 
+    private final String run = Integer.toString(ThreadLocalRandom.current().nextInt(36 * 36 * 36, 36 * 36 * 36 * 36), 36);
     private final AtomicLong lastNumber = new AtomicLong();
     private final Map<String, Status> orders = new ConcurrentHashMap<>();
     private final List<Delivery> deliveries = new CopyOnWriteArrayList<>();
@@ -74,8 +79,9 @@ public final class OrderBook {
         return number;
     }
 
-    public static String orderId(long number) {
-        return "order-" + number;
+    /** The id of this run's order {@code number}: {@code order-<run>-<number>}. */
+    public String orderId(long number) {
+        return "order-" + run + "-" + number;
     }
 
     public void setStatus(String orderId, Status status) {

@@ -42,7 +42,7 @@ final class OrderRoutes extends RouteBuilder {
 
     /** Header with the order's number; stored with the messages like any application header. */
     static final String ORDER_NUMBER = "orderNumber";
-    /** Header with the order's id, {@code order-<number>}. */
+    /** Header with the order's id, {@code order-<run>-<number>} ({@link OrderBook#orderId}). */
     static final String ORDER_ID = "orderId";
 
     private static final String LATENESS = "latenessMs";
@@ -137,7 +137,7 @@ final class OrderRoutes extends RouteBuilder {
 
     private void openOrder(Exchange exchange) {
         long number = orderBook.open();
-        String orderId = OrderBook.orderId(number);
+        String orderId = orderBook.orderId(number);
         Message message = exchange.getMessage();
         message.setHeader(ORDER_NUMBER, number);
         message.setHeader(ORDER_ID, orderId);

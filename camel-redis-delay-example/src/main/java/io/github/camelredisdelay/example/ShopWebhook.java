@@ -40,7 +40,8 @@ final class ShopWebhook implements Processor {
         long orderNumber = message.getHeader(OrderRoutes.ORDER_NUMBER, Long.class);
         int delivery = message.getHeader(RedisDelayConstants.DELIVERY_COUNT, Integer.class);
         if (orderNumber % 4 == 0) {
-            throw new ShopUnavailableException("HTTP 410 Gone from the shop for " + OrderBook.orderId(orderNumber));
+            throw new ShopUnavailableException(
+                    "HTTP 410 Gone from the shop for " + message.getHeader(OrderRoutes.ORDER_ID, String.class));
         }
         if (delivery == 1) {
             throw new ShopUnavailableException("no answer from the shop within 500 ms");

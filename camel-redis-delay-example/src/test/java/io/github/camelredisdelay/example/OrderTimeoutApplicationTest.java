@@ -78,6 +78,7 @@ class OrderTimeoutApplicationTest {
                 .isEqualTo(redis.uri());
 
         OrderBook book = app.orderBook();
+        String order4 = book.orderId(4);
         await().atMost(FLOW).untilAsserted(() -> {
             assertThat(book.ordersWith(OrderBook.Status.PAID)).as("paid in time, deadline cancelled").isNotEmpty();
             assertThat(book.ordersWith(OrderBook.Status.REFUND_DUE)).as("paid late, cancel found nothing")
@@ -93,14 +94,14 @@ class OrderTimeoutApplicationTest {
                 .allSatisfy(expiry -> assertThat(book.ordersWith(OrderBook.Status.PAID))
                         .doesNotContain(expiry.messageId()));
         assertThat(book.deliveries())
-                .filteredOn(delivery -> delivery.messageId().equals("order-4") && delivery.queue().equals("callbacks"))
+                .filteredOn(delivery -> delivery.messageId().equals(order4) && delivery.queue().equals("callbacks"))
                 .extracting(OrderBook.Delivery::deliveryCount)
                 .containsExactly(1, 2, 3);
         assertThat(book.deadLetters().get(0)).satisfies(dead -> {
-            assertThat(dead.orderId()).isEqualTo("order-4");
+            assertThat(dead.orderId()).isEqualTo(order4);
             assertThat(dead.originalQueue()).isEqualTo("callbacks");
             assertThat(dead.lastError()).isEqualTo(ShopWebhook.ShopUnavailableException.class.getName()
-                                                   + ": HTTP 410 Gone from the shop for order-4");
+                                                   + ": HTTP 410 Gone from the shop for " + order4);
         });
         // Redis and this JVM share the machine's clock: nothing may arrive before its due time.
         assertThat(book.deliveries()).allSatisfy(delivery -> assertThat(delivery.latenessMs())
