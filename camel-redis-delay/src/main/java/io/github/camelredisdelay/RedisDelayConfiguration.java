@@ -40,6 +40,8 @@ public class RedisDelayConfiguration implements Cloneable {
 
     private static final String DEFAULT_ADDRESS = "redis://127.0.0.1:6379";
     private static final String DEFAULT_KEY_PREFIX = "camel:delay";
+    /** The default retry schedule, whose delays past {@code maxDeliveries} are not the user's to remove. */
+    static final String DEFAULT_RETRY_SCHEDULE = "1s,5s,30s,2m,10m";
 
     @UriParam(label = "common")
     @Metadata(autowired = true)
@@ -81,8 +83,8 @@ public class RedisDelayConfiguration implements Cloneable {
     private long visibilityTimeout = 30000;
     @UriParam(label = "consumer", defaultValue = "5")
     private int maxDeliveries = 5;
-    @UriParam(label = "consumer", defaultValue = "1s,5s,30s,2m,10m")
-    private String retrySchedule = "1s,5s,30s,2m,10m";
+    @UriParam(label = "consumer", defaultValue = DEFAULT_RETRY_SCHEDULE)
+    private String retrySchedule = DEFAULT_RETRY_SCHEDULE;
     @UriParam(label = "common")
     private String deadLetterQueue;
     @UriParam(label = "consumer")

@@ -101,6 +101,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     private volatile ShardedQueue otherDeadLetters;
     private MessageMapper messageMapper;
     private List<Long> retryDelays;
+    private final UnreachableRetryDelays unreachableRetryDelays = new UnreachableRetryDelays();
     private List<String> transferKeys = List.of();
     /** The periodic eviction-policy checks of the queue's shards while this endpoint runs. */
     private List<ScheduledFuture<?>> evictionWatches = List.of();
@@ -149,6 +150,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     @Override
     public Consumer createConsumer(Processor processor) throws Exception {
         requireConsumableDeadLetterQueue();
+        unreachableRetryDelays.warnOnce(queueName, configuration, retryDelays);
         DefaultConsumer consumer = configuration.getConsumerType() == ConsumerType.polling
                 ? new RedisDelayScheduledPollConsumer(this, processor) : new RedisDelayConsumer(this, processor);
         configureConsumer(consumer);
@@ -158,6 +160,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     @Override
     public PollingConsumer createPollingConsumer() throws Exception {
         requireConsumableDeadLetterQueue();
+        unreachableRetryDelays.warnOnce(queueName, configuration, retryDelays);
         RedisDelayPollingConsumer consumer = new RedisDelayPollingConsumer(this);
         configurePollingConsumer(consumer);
         return consumer;

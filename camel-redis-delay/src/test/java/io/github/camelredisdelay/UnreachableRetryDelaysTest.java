@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.Message;
@@ -38,6 +39,7 @@ import static org.awaitility.Awaitility.await;
  * Nothing said so: the user sees the callback given up on 30 minutes early. The consumer now names the delays its
  * {@code maxDeliveries} never reaches in a WARN when it is created, and says what to set.
  */
+@CamelSide
 class UnreachableRetryDelaysTest extends RedisDelayTestSupport {
 
     private final List<Message> deliveries = new CopyOnWriteArrayList<>();
@@ -45,7 +47,7 @@ class UnreachableRetryDelaysTest extends RedisDelayTestSupport {
 
     @Test
     void aRetryDelayMaxDeliveriesNeverReachesIsNamedInAWarningAndTheMessageIsDeadLetteredWithoutIt() throws Exception {
-        try (LogLines log = LogLines.of(RedisDelayEndpoint.class)) {
+        try (LogLines log = LogLines.of(UnreachableRetryDelays.class)) {
             ProducerTemplate producer = startContext(new RouteBuilder() {
                 @Override
                 public void configure() {
@@ -72,9 +74,9 @@ class UnreachableRetryDelaysTest extends RedisDelayTestSupport {
     @ParameterizedTest
     @ValueSource(strings = {
             "", "retrySchedule=100ms,200ms,300ms&maxDeliveries=4", "retrySchedule=1s,1h&maxDeliveries=0",
-            "maxDeliveries=2", "retrySchedule=1s,5s&maxDeliveries=9" })
+            "maxDeliveries=2", "retrySchedule=1s,5s&maxDeliveries=9", "retrySchedule=1s,1h&maxDeliveries=1" })
     void aScheduleEveryDelayOfWhichCanBeUsedOrTheDefaultOneIsNotWarnedAbout(String options) throws Exception {
-        try (LogLines log = LogLines.of(RedisDelayEndpoint.class)) {
+        try (LogLines log = LogLines.of(UnreachableRetryDelays.class)) {
             startContext(new RouteBuilder() {
                 @Override
                 public void configure() {

@@ -1,0 +1,59 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Names, once per endpoint, the delays of a {@code retrySchedule} the user wrote that {@code maxDeliveries} never
+ * reaches: {@code maxDeliveries} counts the first delivery, so {@code retrySchedule=15s,3m,10m,30m} with
+ * {@code maxDeliveries=4} retries three times and dead-letters the message without ever waiting 30m. The default
+ * schedule is not the user's, and {@code maxDeliveries=1} (no retry at all, beside a schedule set on the component,
+ * say) says what it means: a lower {@code maxDeliveries} there is a choice, not a slip.
+ */
+final class UnreachableRetryDelays {
+
+    private static final Logger LOG = LoggerFactory.getLogger(UnreachableRetryDelays.class);
+
+    private final AtomicBoolean warned = new AtomicBoolean();
+
+    /**
+     * Logs the WARN for the consumer of {@code queue} with {@code retryDelays} (the parsed schedule), the first time.
+     */
+    void warnOnce(String queue, RedisDelayConfiguration configuration, List<Long> retryDelays) {
+        int maxDeliveries = configuration.getMaxDeliveries();
+        String schedule = configuration.getRetrySchedule();
+        if (maxDeliveries <= 1 || schedule == null || retryDelays == null || retryDelays.size() < maxDeliveries
+                || RedisDelayConfiguration.DEFAULT_RETRY_SCHEDULE.equals(schedule.strip())
+                || !warned.compareAndSet(false, true)) {
+            return;
+        }
+        List<String> entries = Arrays.stream(schedule.split(",")).map(String::strip).toList();
+        List<String> unused = entries.subList(maxDeliveries - 1, entries.size());
+        int retries = maxDeliveries - 1;
+        String delays = unused.size() == 1 ? "delay" : "delays";
+        LOG.warn("The consumer of queue {} never waits the retrySchedule {} {} (of {}): maxDeliveries={} counts the first "
+                 + "delivery, so a failed message is retried {} time{} and then goes to the dead-letter queue {}. Set "
+                 + "maxDeliveries={} to retry after every delay given, or leave the unused {} out",
+                queue, delays, String.join(", ", unused), schedule, maxDeliveries, retries, retries == 1 ? "" : "s",
+                configuration.deadLetterQueueOf(queue), entries.size() + 1, delays);
+    }
+}
