@@ -365,7 +365,8 @@ public class RedisDelayConfiguration implements Cloneable {
     }
 
     /**
-     * Deliveries of a message before it goes to the dead-letter queue; 0 retries forever.
+     * Deliveries of a message, the first one included, before it goes to the dead-letter queue: a failed message is
+     * retried maxDeliveries - 1 times; 0 retries forever.
      */
     public void setMaxDeliveries(int maxDeliveries) {
         this.maxDeliveries = maxDeliveries;
@@ -376,7 +377,8 @@ public class RedisDelayConfiguration implements Cloneable {
     }
 
     /**
-     * Comma-separated delays before each redelivery of a failed message; the last one repeats.
+     * Comma-separated delays before each redelivery of a failed message; the last one repeats. A message is retried
+     * maxDeliveries - 1 times, so delays past that are never used.
      */
     public void setRetrySchedule(String retrySchedule) {
         this.retrySchedule = retrySchedule;

@@ -151,12 +151,14 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
     private String visibilityTimeout = "30s";
 
     /**
-     * Deliveries before a message goes to the dead-letter queue; 0 means unlimited.
+     * Deliveries before a message goes to the dead-letter queue, the first one included: a failed message is retried
+     * max-deliveries - 1 times; 0 means unlimited.
      */
     private Integer maxDeliveries = 5;
 
     /**
-     * Delays between redeliveries after a failed exchange; the last one repeats. Comma-separated text or a YAML list.
+     * Delays between redeliveries after a failed exchange; the last one repeats. A message is retried max-deliveries -
+     * 1 times, so delays past that are never used. Comma-separated text or a YAML list.
      */
     private List<String> retrySchedule = List.of("1s", "5s", "30s", "2m", "10m");
 
