@@ -46,7 +46,7 @@ public class RedisDelayComponentConfiguration extends ComponentConfigurationProp
 
     /**
      * The RedissonClient to use, as a bean reference such as #bean:queueClient; by default the only RedissonClient
-     * bean, if there is exactly one. When set the component never shuts it down.
+     * bean, or the @Primary one of several. When set the component never shuts it down.
      */
     private RedissonClient redissonClient;
 

@@ -30,6 +30,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Primary;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -72,6 +73,34 @@ class ClientChoiceTest {
     static class OneClient {
     }
 
+    /** Two clients, the cache's marked {@code @Primary} as Spring applications do for their usual one. */
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    @Import(TestRedis.class)
+    static class PrimaryCacheClient {
+
+        @Primary
+        @Bean(destroyMethod = "shutdown")
+        RedissonClient cacheClient(RedisServerProcess redisServer) {
+            return TestRedis.client(redisServer);
+        }
+
+        @Bean(destroyMethod = "shutdown")
+        RedissonClient queueClient(RedisServerProcess redisServer) {
+            return TestRedis.client(redisServer);
+        }
+
+        @Bean
+        RouteBuilder consumer() {
+            return new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("redis-delay:choice").log("${body}");
+                }
+            };
+        }
+    }
+
     private static SpringApplicationBuilder app(String... properties) {
         return new SpringApplicationBuilder(TwoClients.class).properties(properties);
     }
@@ -102,6 +131,21 @@ class ClientChoiceTest {
                 .rootCause()
                 .hasMessageContaining("cacheClient")
                 .hasMessageContaining("queueClient");
+    }
+
+    /**
+     * Under Spring, Camel's autowiring takes the {@code @Primary} one of several RedissonClient beans, so the startup
+     * does not stop for want of a choice: the queues use the primary client, which the README says.
+     */
+    @Test
+    void aPrimaryClientAmongSeveralIsUsedWithoutAChoice() {
+        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(PrimaryCacheClient.class)
+                .properties("spring.config.name=client-choice-test").run()) {
+            RedisDelayComponent component = context.getBean(CamelContext.class)
+                    .getComponent("redis-delay", RedisDelayComponent.class);
+
+            assertThat(component.getConfiguration().getRedissonClient()).isSameAs(context.getBean("cacheClient"));
+        }
     }
 
     @Test
