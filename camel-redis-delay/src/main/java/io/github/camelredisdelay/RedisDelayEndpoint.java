@@ -150,7 +150,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     @Override
     public Consumer createConsumer(Processor processor) throws Exception {
         requireConsumableDeadLetterQueue();
-        unreachableRetryDelays.warnOnce(queueName, configuration, retryDelays);
+        unreachableRetryDelays.warnOnce(queueName, configuration);
         DefaultConsumer consumer = configuration.getConsumerType() == ConsumerType.polling
                 ? new RedisDelayScheduledPollConsumer(this, processor) : new RedisDelayConsumer(this, processor);
         configureConsumer(consumer);
@@ -160,7 +160,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     @Override
     public PollingConsumer createPollingConsumer() throws Exception {
         requireConsumableDeadLetterQueue();
-        unreachableRetryDelays.warnOnce(queueName, configuration, retryDelays);
+        unreachableRetryDelays.warnOnce(queueName, configuration);
         RedisDelayPollingConsumer consumer = new RedisDelayPollingConsumer(this);
         configurePollingConsumer(consumer);
         return consumer;

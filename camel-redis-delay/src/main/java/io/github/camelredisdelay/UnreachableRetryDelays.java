@@ -36,17 +36,20 @@ final class UnreachableRetryDelays {
     private final AtomicBoolean warned = new AtomicBoolean();
 
     /**
-     * Logs the WARN for the consumer of {@code queue} with {@code retryDelays} (the parsed schedule), the first time.
+     * Logs the WARN for the consumer of {@code queue}, the first time. Read from the options as they are now: the
+     * application may have set them on the endpoint object since Camel created it (they are checked at its start).
      */
-    void warnOnce(String queue, RedisDelayConfiguration configuration, List<Long> retryDelays) {
+    void warnOnce(String queue, RedisDelayConfiguration configuration) {
         int maxDeliveries = configuration.getMaxDeliveries();
         String schedule = configuration.getRetrySchedule();
-        if (maxDeliveries <= 1 || schedule == null || retryDelays == null || retryDelays.size() < maxDeliveries
-                || RedisDelayConfiguration.DEFAULT_RETRY_SCHEDULE.equals(schedule.strip())
-                || !warned.compareAndSet(false, true)) {
+        if (maxDeliveries <= 1 || schedule == null
+                || RedisDelayConfiguration.DEFAULT_RETRY_SCHEDULE.equals(schedule.strip())) {
             return;
         }
         List<String> entries = Arrays.stream(schedule.split(",")).map(String::strip).toList();
+        if (entries.size() < maxDeliveries || !warned.compareAndSet(false, true)) {
+            return;
+        }
         List<String> unused = entries.subList(maxDeliveries - 1, entries.size());
         int retries = maxDeliveries - 1;
         String delays = unused.size() == 1 ? "delay" : "delays";
