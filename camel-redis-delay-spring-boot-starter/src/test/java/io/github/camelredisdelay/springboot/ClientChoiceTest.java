@@ -73,31 +73,16 @@ class ClientChoiceTest {
     static class OneClient {
     }
 
-    /** Two clients, the cache's marked {@code @Primary} as Spring applications do for their usual one. */
+    /** {@link TwoClients}, the cache's marked {@code @Primary} as Spring applications do for their usual one. */
     @SpringBootConfiguration
     @EnableAutoConfiguration
-    @Import(TestRedis.class)
-    static class PrimaryCacheClient {
+    static class PrimaryCacheClient extends TwoClients {
 
         @Primary
+        @Override
         @Bean(destroyMethod = "shutdown")
         RedissonClient cacheClient(RedisServerProcess redisServer) {
-            return TestRedis.client(redisServer);
-        }
-
-        @Bean(destroyMethod = "shutdown")
-        RedissonClient queueClient(RedisServerProcess redisServer) {
-            return TestRedis.client(redisServer);
-        }
-
-        @Bean
-        RouteBuilder consumer() {
-            return new RouteBuilder() {
-                @Override
-                public void configure() {
-                    from("redis-delay:choice").log("${body}");
-                }
-            };
+            return super.cacheClient(redisServer);
         }
     }
 

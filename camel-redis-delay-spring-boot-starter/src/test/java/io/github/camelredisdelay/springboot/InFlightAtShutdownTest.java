@@ -27,9 +27,7 @@ import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -61,9 +59,7 @@ class InFlightAtShutdownTest {
 
         @Bean(destroyMethod = "shutdown")
         RedissonClient redisson() {
-            Config config = new Config();
-            config.useSingleServer().setAddress(redis.server().uri());
-            return Redisson.create(config);
+            return TestRedis.client(redis.server());
         }
 
         @Bean
