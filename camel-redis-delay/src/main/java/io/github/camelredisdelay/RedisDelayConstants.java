@@ -40,7 +40,8 @@ public final class RedisDelayConstants {
     public static final String DUE_AT = "CamelRedisDelayDueAt";
 
     @Metadata(description = "The due time Redis stored, in epoch milliseconds of the Redis clock. Set after a schedule "
-                            + "or reschedule and on every delivered exchange; a cancel removes it.",
+                            + "or reschedule and on every delivered exchange; removed by a cancel, by a reschedule that "
+                            + "answers false and by a schedule that kept a duplicate already ready or in flight.",
               javaType = "long")
     public static final String SCHEDULED_FOR = "CamelRedisDelayScheduledFor";
 

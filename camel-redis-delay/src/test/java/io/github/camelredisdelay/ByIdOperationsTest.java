@@ -86,6 +86,22 @@ class ByIdOperationsTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void aRescheduleThatAnswersFalseLeavesNoScheduledForOfAnEarlierScheduleOfTheExchange() throws Exception {
+        ProducerTemplate producer = nodeConsuming("orders");
+        Exchange sent = producer.request("redis-delay:orders?delay=1h", e -> e.getMessage().setBody("unpaid"));
+        producer.requestBodyAndHeaders("redis-delay:orders?operation=cancel", null,
+                id(sent.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID, String.class)));
+        sent.getMessage().setHeader(RedisDelayConstants.OPERATION, "reschedule");
+
+        producer.send("redis-delay:orders", sent);
+
+        assertThat(sent.getException()).isNull();
+        assertThat(sent.getMessage().getBody()).isEqualTo(false);
+        assertThat(sent.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR))
+                .as("the cancelled message's due time is no longer any message's").isNull();
+    }
+
+    @Test
     void aValueTooShortToBeARecordIsNoMessageToAnyOperationOnItsId() throws Exception {
         ProducerTemplate producer = nodeConsuming("orders");
         // two bytes written behind the component's back, where a record's head alone takes 15
