@@ -102,6 +102,23 @@ class ByIdOperationsTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void aKeptDuplicateOfAMessageAlreadyReadyLeavesNoScheduledForOfAnEarlierScheduleOfTheExchange() throws Exception {
+        ProducerTemplate producer = startContext().createProducerTemplate();
+        producer.sendBodyAndHeaders("redis-delay:orders?delay=0", "unpaid", id("order-1"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> ((Map<?, ?>) producer
+                .requestBody("redis-delay:orders?operation=stats", (Object) null)).get("ready").equals(1L));
+        Exchange sent = producer.request("redis-delay:orders?delay=1h", e -> e.getMessage().setBody("reminder"));
+        sent.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "order-1");
+
+        producer.send("redis-delay:orders?delay=1h", sent);
+
+        assertThat(sent.getException()).isNull();
+        assertThat(sent.getMessage().getHeader(RedisDelayConstants.DUPLICATE)).isEqualTo(true);
+        assertThat(sent.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR))
+                .as("the kept message is due already: it has no due time to report").isNull();
+    }
+
+    @Test
     void aValueTooShortToBeARecordIsNoMessageToAnyOperationOnItsId() throws Exception {
         ProducerTemplate producer = nodeConsuming("orders");
         // two bytes written behind the component's back, where a record's head alone takes 15
