@@ -64,8 +64,8 @@ import org.redisson.api.RedissonClient;
 /**
  * The {@code redis-delay} component: a distributed, durable delay queue on Redis. It owns what the endpoints of a
  * CamelContext share: the Redis clients it creates, one wake-channel subscription per client and key prefix, one
- * transfer task per queue, and per connection the timer threads that drive the transfer tasks and extend leases
- * ({@link ConnectionShares}).
+ * transfer task per queue shard and client, and per connection the timer threads that drive the transfer tasks and
+ * extend leases ({@link ConnectionShares}).
  */
 @Component("redis-delay")
 public class RedisDelayComponent extends HealthCheckComponent {
@@ -466,7 +466,8 @@ public class RedisDelayComponent extends HealthCheckComponent {
     }
 
     /**
-     * The transfer task of a queue, started by its first user and stopped after its last.
+     * The transfer task of a queue shard on one client ({@code key}: the connection and the shard's keys), started by
+     * its first user and stopped after its last.
      */
     TransferTask acquireTransferTask(String key, Supplier<TransferTask> create) {
         return acquireStarted(transferTasks, key, create);
@@ -561,7 +562,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
         });
     }
 
-    /** Number of transfer tasks running, for tests and statistics. */
+    /** Number of transfer tasks running (one per queue shard and client), for tests. */
     public int runningTransferTasks() {
         return transferTasks.size();
     }

@@ -348,8 +348,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     }
 
     /**
-     * One transfer task moves a queue's due messages for all its endpoints in the context, with the options of the
-     * endpoint that started it; this one's, where they differ, are not used.
+     * One transfer task per shard and client moves a queue's due messages for all its endpoints in the context, with
+     * the options of the endpoint that started it; this one's, where they differ, are not used.
      */
     private void warnOfUnusedTransferOptions(TransferTask running) {
         if (running != null && (running.batchSize() != configuration.getTransferBatchSize()

@@ -22,8 +22,9 @@ import java.util.function.Supplier;
 
 /**
  * Reference-counted values shared by key: the first {@link #acquire} creates the value, the last {@link #release}
- * disposes of it. The component uses it for Redis clients and per-queue transfer tasks, so a value lives exactly as
- * long as some endpoint of the CamelContext uses it.
+ * disposes of it. The component uses it for what its endpoints share (Redis clients, connections' timer threads,
+ * transfer tasks, wake channels, statistics, queue guards), so a value lives exactly as long as some endpoint of the
+ * CamelContext uses it.
  */
 public final class SharedRegistry<K, V> {
 
