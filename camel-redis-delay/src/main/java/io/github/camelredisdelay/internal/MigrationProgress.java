@@ -154,11 +154,6 @@ public final class MigrationProgress {
         }
     }
 
-    /** The RDelayedQueue migrated. */
-    public String legacy() {
-        return legacy;
-    }
-
     public synchronized long moved() {
         return moved;
     }
