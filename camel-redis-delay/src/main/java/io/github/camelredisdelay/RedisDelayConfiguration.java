@@ -592,8 +592,7 @@ public class RedisDelayConfiguration implements Cloneable {
         // "," has no entries: every settlement of a failed delivery would fail, leaving the message to its lease
         List<Long> retryDelays = retrySchedule == null || retrySchedule.isBlank()
                 ? List.of()
-                : Durations.parseList(retrySchedule, "retrySchedule of queue " + queue,
-                        "retrySchedule entry of queue " + queue);
+                : retryDelaysOf(retrySchedule, queue);
         if (retryDelays.isEmpty()) {
             throw new IllegalArgumentException(
                     "The retrySchedule of queue " + queue + " is empty: give at least one delay, e.g. 1s,5s,30s");
@@ -626,6 +625,15 @@ public class RedisDelayConfiguration implements Cloneable {
     /**
      * The queue that receives exhausted messages of {@code queue}.
      */
+    /**
+     * The delays of {@code retrySchedule} (ms); empty when it holds only commas.
+     *
+     * @throws IllegalArgumentException naming {@code queue} and the entry that is empty or no delay
+     */
+    static List<Long> retryDelaysOf(String retrySchedule, String queue) {
+        return Durations.parseList(retrySchedule, "retrySchedule of queue " + queue, "retrySchedule entry of queue " + queue);
+    }
+
     String deadLetterQueueOf(String queue) {
         return deadLetterQueue != null ? deadLetterQueue : queue + ".dead";
     }

@@ -101,7 +101,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     private volatile ShardedQueue otherDeadLetters;
     private MessageMapper messageMapper;
     private List<Long> retryDelays;
-    private final UnreachableRetryDelays unreachableRetryDelays = new UnreachableRetryDelays();
+    private final UnusedRetryDelays unusedRetryDelays = new UnusedRetryDelays();
     private List<String> transferKeys = List.of();
     /** The periodic eviction-policy checks of the queue's shards while this endpoint runs. */
     private List<ScheduledFuture<?>> evictionWatches = List.of();
@@ -150,7 +150,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     @Override
     public Consumer createConsumer(Processor processor) throws Exception {
         requireConsumableDeadLetterQueue();
-        unreachableRetryDelays.warnOnce(queueName, configuration);
+        unusedRetryDelays.warnOnce(queueName, configuration);
         DefaultConsumer consumer = configuration.getConsumerType() == ConsumerType.polling
                 ? new RedisDelayScheduledPollConsumer(this, processor) : new RedisDelayConsumer(this, processor);
         configureConsumer(consumer);
@@ -160,7 +160,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     @Override
     public PollingConsumer createPollingConsumer() throws Exception {
         requireConsumableDeadLetterQueue();
-        unreachableRetryDelays.warnOnce(queueName, configuration);
+        unusedRetryDelays.warnOnce(queueName, configuration);
         RedisDelayPollingConsumer consumer = new RedisDelayPollingConsumer(this);
         configurePollingConsumer(consumer);
         return consumer;

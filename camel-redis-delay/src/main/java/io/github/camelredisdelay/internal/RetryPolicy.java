@@ -47,6 +47,15 @@ public final class RetryPolicy {
     }
 
     /**
+     * How many of the schedule's delays, from the first, some retry waits: all of them when {@code maxDeliveries}
+     * allows as many retries or more (the last repeats), else one per retry ({@code maxDeliveries} counts the first
+     * delivery).
+     */
+    public int delaysUsed() {
+        return maxDeliveries == 0 ? delays.size() : Math.min(delays.size(), Math.max(0, maxDeliveries - 1));
+    }
+
+    /**
      * Whether a message whose last {@code failedDeliveries} deliveries all failed (by an exception, or by a lease that
      * expired) goes to the dead-letter queue.
      */

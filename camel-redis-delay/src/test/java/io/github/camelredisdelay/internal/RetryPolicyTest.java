@@ -16,6 +16,8 @@
 package io.github.camelredisdelay.internal;
 
 import java.util.List;
+import java.util.OptionalLong;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
@@ -38,5 +40,23 @@ class RetryPolicyTest {
 
         assertThat(policy.delayAfter(2)).isPresent();
         assertThat(policy.delayAfter(3)).isEmpty();
+    }
+
+    @Test
+    void delaysUsedAreTheOnesSomeRetryWaits() {
+        List<Long> fourDelays = List.of(15_000L, 180_000L, 600_000L, 1_800_000L);
+
+        // maxDeliveries counts the first delivery: 4 deliveries are 3 retries, which never wait the fourth delay
+        assertThat(new RetryPolicy(fourDelays, 4).delaysUsed()).isEqualTo(3);
+        assertThat(new RetryPolicy(fourDelays, 5).delaysUsed()).isEqualTo(4);
+        assertThat(new RetryPolicy(fourDelays, 9).delaysUsed()).as("the last delay repeats").isEqualTo(4);
+        assertThat(new RetryPolicy(fourDelays, 0).delaysUsed()).as("retried for ever").isEqualTo(4);
+        assertThat(new RetryPolicy(fourDelays, 1).delaysUsed()).as("never retried").isZero();
+        for (int maxDeliveries = 2; maxDeliveries <= 6; maxDeliveries++) {
+            RetryPolicy policy = new RetryPolicy(fourDelays, maxDeliveries);
+            long waited = IntStream.rangeClosed(1, maxDeliveries)
+                    .mapToObj(policy::delayAfter).filter(OptionalLong::isPresent).count();
+            assertThat(policy.delaysUsed()).as("maxDeliveries=%d", maxDeliveries).isEqualTo((int) Math.min(waited, 4));
+        }
     }
 }

@@ -40,14 +40,14 @@ import static org.awaitility.Awaitility.await;
  * {@code maxDeliveries} never reaches in a WARN when it is created, and says what to set.
  */
 @CamelSide
-class UnreachableRetryDelaysTest extends RedisDelayTestSupport {
+class UnusedRetryDelaysTest extends RedisDelayTestSupport {
 
     private final List<Message> deliveries = new CopyOnWriteArrayList<>();
     private final List<Message> deadLetters = new CopyOnWriteArrayList<>();
 
     @Test
     void aRetryDelayMaxDeliveriesNeverReachesIsNamedInAWarningAndTheMessageIsDeadLetteredWithoutIt() throws Exception {
-        try (LogLines log = LogLines.of(UnreachableRetryDelays.class)) {
+        try (LogLines log = LogLines.of(UnusedRetryDelays.class)) {
             ProducerTemplate producer = startContext(new RouteBuilder() {
                 @Override
                 public void configure() {
@@ -76,7 +76,7 @@ class UnreachableRetryDelaysTest extends RedisDelayTestSupport {
             "", "retrySchedule=100ms,200ms,300ms&maxDeliveries=4", "retrySchedule=1s,1h&maxDeliveries=0",
             "maxDeliveries=2", "retrySchedule=1s,5s&maxDeliveries=9", "retrySchedule=1s,1h&maxDeliveries=1" })
     void aScheduleEveryDelayOfWhichCanBeUsedOrTheDefaultOneIsNotWarnedAbout(String options) throws Exception {
-        try (LogLines log = LogLines.of(UnreachableRetryDelays.class)) {
+        try (LogLines log = LogLines.of(UnusedRetryDelays.class)) {
             startContext(new RouteBuilder() {
                 @Override
                 public void configure() {

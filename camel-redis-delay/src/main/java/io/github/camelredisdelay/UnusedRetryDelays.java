@@ -19,19 +19,21 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.github.camelredisdelay.internal.RetryPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Names, once per endpoint, the delays of a {@code retrySchedule} the user wrote that {@code maxDeliveries} never
- * reaches: {@code maxDeliveries} counts the first delivery, so {@code retrySchedule=15s,3m,10m,30m} with
- * {@code maxDeliveries=4} retries three times and dead-letters the message without ever waiting 30m. The default
- * schedule is not the user's, and {@code maxDeliveries=1} (no retry at all, beside a schedule set on the component,
- * say) says what it means: a lower {@code maxDeliveries} there is a choice, not a slip.
+ * reaches ({@link RetryPolicy#delaysUsed}): {@code maxDeliveries} counts the first delivery, so
+ * {@code retrySchedule=15s,3m,10m,30m} with {@code maxDeliveries=4} retries three times and dead-letters the message
+ * without ever waiting 30m. The default schedule is not the user's, and {@code maxDeliveries=1} (no retry at all,
+ * beside a schedule set on the component, say) says what it means: a lower {@code maxDeliveries} there is a choice, not
+ * a slip.
  */
-final class UnreachableRetryDelays {
+final class UnusedRetryDelays {
 
-    private static final Logger LOG = LoggerFactory.getLogger(UnreachableRetryDelays.class);
+    private static final Logger LOG = LoggerFactory.getLogger(UnusedRetryDelays.class);
 
     private final AtomicBoolean warned = new AtomicBoolean();
 
@@ -46,17 +48,25 @@ final class UnreachableRetryDelays {
                 || RedisDelayConfiguration.DEFAULT_RETRY_SCHEDULE.equals(schedule.strip())) {
             return;
         }
-        List<String> entries = Arrays.stream(schedule.split(",")).map(String::strip).toList();
-        if (entries.size() < maxDeliveries || !warned.compareAndSet(false, true)) {
+        List<Long> delays;
+        try {
+            delays = RedisDelayConfiguration.retryDelaysOf(schedule, queue);
+        } catch (IllegalArgumentException e) {
+            return; // the endpoint's start refuses it, naming the bad entry
+        }
+        int used = new RetryPolicy(delays, maxDeliveries).delaysUsed();
+        if (used == delays.size() || !warned.compareAndSet(false, true)) {
             return;
         }
-        List<String> unused = entries.subList(maxDeliveries - 1, entries.size());
+        // as the user wrote them: the entries parsed above, one per comma
+        List<String> entries = Arrays.stream(schedule.split(",")).map(String::strip).toList();
+        List<String> unused = entries.subList(used, entries.size());
         int retries = maxDeliveries - 1;
-        String delays = unused.size() == 1 ? "delay" : "delays";
+        String noun = unused.size() == 1 ? "delay" : "delays";
         LOG.warn("The consumer of queue {} never waits the retrySchedule {} {} (of {}): maxDeliveries={} counts the first "
                  + "delivery, so a failed message is retried {} time{} and then goes to the dead-letter queue {}. Set "
                  + "maxDeliveries={} to retry after every delay given, or leave the unused {} out",
-                queue, delays, String.join(", ", unused), schedule, maxDeliveries, retries, retries == 1 ? "" : "s",
-                configuration.deadLetterQueueOf(queue), entries.size() + 1, delays);
+                queue, noun, String.join(", ", unused), schedule, maxDeliveries, retries, retries == 1 ? "" : "s",
+                configuration.deadLetterQueueOf(queue), entries.size() + 1, noun);
     }
 }
