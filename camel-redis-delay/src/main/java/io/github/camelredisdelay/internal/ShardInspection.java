@@ -256,7 +256,7 @@ public final class ShardInspection {
                 Durability.REQUIRED, RScript.ReturnType.LONG, args.toArray());
     }
 
-    /** What {@link #discard} found of a ready entry copied elsewhere. */
+    /** What {@link #discard} found of a ready entry copied elsewhere ({@code discard.lua}'s status, {@link Wire}). */
     public enum Discarded {
         /** Removed, with its record while that was the version the entry held. */
         REMOVED,
@@ -274,6 +274,11 @@ public final class ShardInspection {
         Long outcome = scripts.callAndWait("Removal of redriven message " + entry.messageId(), LuaScript.DISCARD,
                 Durability.REQUIRED, RScript.ReturnType.LONG, bytes(entry.entryId()), bytes(entry.messageId()),
                 StoredRecord.version(entry.record()));
-        return Discarded.values()[outcome.intValue()];
+        return switch (outcome.intValue()) {
+            case Wire.DISCARD_REMOVED -> Discarded.REMOVED;
+            case Wire.DISCARD_IN_FLIGHT -> Discarded.IN_FLIGHT;
+            case Wire.DISCARD_GONE -> Discarded.GONE;
+            default -> throw new IllegalStateException("Unexpected status of discard.lua: " + outcome);
+        };
     }
 }

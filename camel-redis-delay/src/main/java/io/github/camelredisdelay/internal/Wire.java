@@ -46,6 +46,11 @@ public final class Wire {
     public static final int RETRY_PURGED = 3;
     public static final int RETRY_GONE = 4;
 
+    /** Statuses of {@code discard.lua}. */
+    public static final int DISCARD_REMOVED = 0;
+    public static final int DISCARD_IN_FLIGHT = 1;
+    public static final int DISCARD_GONE = 2;
+
     /** The wake channel's notice that messages went to the ready stream. */
     public static final String WAKE_READY = "ready";
     /** The wake channel's notice that a stopping or suspended consumer handed messages back ({@code hand-back.lua}). */

@@ -31,19 +31,19 @@
   dead letter, and an entry gone or in flight is no redrive's to claim any more (its consumer settles it without
   knowing of claims).
 
-  Returns 0 when the entry was removed; 1 when it is in flight, or gone while its message is still stored in that
-  version (a consumer failed it and its retry scheduled it again); 2 when it is gone with its message (purged, or
-  acknowledged by a consumer) (ShardInspection.Discarded, in order)
+  Returns DISCARD_REMOVED (wire.lua) when the entry was removed; DISCARD_IN_FLIGHT when it is in flight, or gone while
+  its message is still stored in that version (a consumer failed it and its retry scheduled it again); DISCARD_GONE
+  when it is gone with its message (purged, or acknowledged by a consumer)
 ]]
 local entryId, id, version = ARGV[3], ARGV[4], ARGV[5]
 rcall('HDEL', redriveClaimsKey, entryId)
 if #rcall('XRANGE', readyKey, entryId, entryId) == 0 then
-  return isVersion(rcall('HGET', msgKey, id), version) and 1 or 2
+  return isVersion(rcall('HGET', msgKey, id), version) and DISCARD_IN_FLIGHT or DISCARD_GONE
 end
 local pending = groupCall('XPENDING', readyKey, group, entryId, entryId, 1)
 if pending and #pending > 0 then
   if inFlight(pending[1]) then
-    return 1
+    return DISCARD_IN_FLIGHT
   end
   rcall('XACK', readyKey, group, entryId)
 end
@@ -52,4 +52,4 @@ if isVersion(rcall('HGET', msgKey, id), version) then
   rcall('HDEL', msgKey, id)
   rcall('HDEL', failKey, id)
 end
-return 0
+return DISCARD_REMOVED

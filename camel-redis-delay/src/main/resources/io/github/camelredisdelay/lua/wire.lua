@@ -39,6 +39,10 @@ local RETRY_SCHEDULED = 1
 local RETRY_SUPERSEDED = 2
 local RETRY_PURGED = 3
 local RETRY_GONE = 4
+-- statuses of discard.lua
+local DISCARD_REMOVED = 0
+local DISCARD_IN_FLIGHT = 1
+local DISCARD_GONE = 2
 -- the wake channel's notice that messages went to the ready stream
 local WAKE_READY = 'ready'
 -- the wake channel's notice that a stopping or suspended consumer handed messages back (hand-back.lua)
