@@ -98,7 +98,7 @@ final class WriteProbes {
                 for (int i = 0; i < shards.size(); i++) {
                     CompletableFuture<Void> answer = sent.answers().get(i);
                     try {
-                        shards.get(i).pingAsync(durability).whenComplete((done, failure) -> settle(answer, failure));
+                        shards.get(i).probeWriteAsync(durability).whenComplete((done, failure) -> settle(answer, failure));
                     } catch (RuntimeException e) {
                         answer.completeExceptionally(e);
                     }

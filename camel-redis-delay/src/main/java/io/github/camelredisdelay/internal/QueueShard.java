@@ -312,7 +312,7 @@ public final class QueueShard {
      * @return completes when Redis answered; fails with its refusal (such as OOM or READONLY;
      *         {@code NotReplicatedException})
      */
-    public CompletionStage<Long> pingAsync(Durability durability) {
+    public CompletionStage<Long> probeWriteAsync(Durability durability) {
         return scripts.call("Write probe", LuaScript.PROBE, durability, RScript.ReturnType.LONG);
     }
 
