@@ -73,32 +73,37 @@ class ByIdOperationsTest extends RedisDelayTestSupport {
     @Test
     void cancelLeavesNoScheduledForOfAnEarlierScheduleOfTheExchange() throws Exception {
         ProducerTemplate producer = nodeConsuming("orders");
-        // the exchange of a delivery, or of an earlier schedule, carries the due time of that message
-        Exchange sent = producer.request("redis-delay:orders?delay=1h", e -> e.getMessage().setBody("unpaid"));
+        Exchange sent = scheduledAnHourAhead(producer);
         sent.getMessage().setHeader(RedisDelayConstants.OPERATION, "cancel");
 
         producer.send("redis-delay:orders", sent);
 
-        assertThat(sent.getException()).isNull();
         assertThat(sent.getMessage().getBody()).isEqualTo(true);
-        assertThat(sent.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR))
-                .as("a cancelled message has no due time").isNull();
+        assertNoScheduledFor(sent, "a cancelled message has no due time");
+    }
+
+    /** The exchange of an earlier schedule, which carries the due time of that message, as a delivered one does. */
+    private static Exchange scheduledAnHourAhead(ProducerTemplate producer) {
+        return producer.request("redis-delay:orders?delay=1h", e -> e.getMessage().setBody("unpaid"));
+    }
+
+    private static void assertNoScheduledFor(Exchange sent, String why) {
+        assertThat(sent.getException()).isNull();
+        assertThat(sent.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR)).as(why).isNull();
     }
 
     @Test
     void aRescheduleThatAnswersFalseLeavesNoScheduledForOfAnEarlierScheduleOfTheExchange() throws Exception {
         ProducerTemplate producer = nodeConsuming("orders");
-        Exchange sent = producer.request("redis-delay:orders?delay=1h", e -> e.getMessage().setBody("unpaid"));
+        Exchange sent = scheduledAnHourAhead(producer);
         producer.requestBodyAndHeaders("redis-delay:orders?operation=cancel", null,
                 id(sent.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID, String.class)));
         sent.getMessage().setHeader(RedisDelayConstants.OPERATION, "reschedule");
 
         producer.send("redis-delay:orders", sent);
 
-        assertThat(sent.getException()).isNull();
         assertThat(sent.getMessage().getBody()).isEqualTo(false);
-        assertThat(sent.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR))
-                .as("the cancelled message's due time is no longer any message's").isNull();
+        assertNoScheduledFor(sent, "the cancelled message's due time is no longer any message's");
     }
 
     @Test
@@ -107,15 +112,13 @@ class ByIdOperationsTest extends RedisDelayTestSupport {
         producer.sendBodyAndHeaders("redis-delay:orders?delay=0", "unpaid", id("order-1"));
         await().atMost(Duration.ofSeconds(10)).until(() -> ((Map<?, ?>) producer
                 .requestBody("redis-delay:orders?operation=stats", (Object) null)).get("ready").equals(1L));
-        Exchange sent = producer.request("redis-delay:orders?delay=1h", e -> e.getMessage().setBody("reminder"));
+        Exchange sent = scheduledAnHourAhead(producer);
         sent.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, "order-1");
 
         producer.send("redis-delay:orders?delay=1h", sent);
 
-        assertThat(sent.getException()).isNull();
         assertThat(sent.getMessage().getHeader(RedisDelayConstants.DUPLICATE)).isEqualTo(true);
-        assertThat(sent.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR))
-                .as("the kept message is due already: it has no due time to report").isNull();
+        assertNoScheduledFor(sent, "the kept message is due already: it has no due time to report");
     }
 
     @Test
