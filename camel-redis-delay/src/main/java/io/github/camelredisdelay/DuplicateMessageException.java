@@ -35,10 +35,12 @@ public class DuplicateMessageException extends IllegalStateException {
         this.existingDueAt = existingDueAt;
     }
 
+    /** The queue that refused the message. */
     public String getQueue() {
         return queue;
     }
 
+    /** The id already in use on the queue. */
     public String getMessageId() {
         return messageId;
     }

@@ -76,6 +76,7 @@ public class NotReplicatedException extends IllegalStateException {
                + ")";
     }
 
+    /** The queue whose write did not reach enough replicas. */
     public String getQueue() {
         return queue;
     }

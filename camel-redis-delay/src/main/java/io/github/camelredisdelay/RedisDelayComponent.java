@@ -162,6 +162,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
         return migrations;
     }
 
+    /** The default options of this component's endpoints (its own copy: see {@link #setConfiguration}). */
     public RedisDelayConfiguration getConfiguration() {
         return configuration;
     }

@@ -418,10 +418,12 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         return bean != null ? "bean@" + System.identityHashCode(bean) : RedissonClientFactory.connectionKey(configuration);
     }
 
+    /** The queue this endpoint schedules on or consumes from, as named in its URI. */
     public String getQueueName() {
         return queueName;
     }
 
+    /** The endpoint's options. */
     public RedisDelayConfiguration getConfiguration() {
         return configuration;
     }
