@@ -623,9 +623,6 @@ public class RedisDelayConfiguration implements Cloneable {
     }
 
     /**
-     * The queue that receives exhausted messages of {@code queue}.
-     */
-    /**
      * The delays of {@code retrySchedule} (ms); empty when it holds only commas.
      *
      * @throws IllegalArgumentException naming {@code queue} and the entry that is empty or no delay
@@ -634,6 +631,9 @@ public class RedisDelayConfiguration implements Cloneable {
         return Durations.parseList(retrySchedule, "retrySchedule of queue " + queue, "retrySchedule entry of queue " + queue);
     }
 
+    /**
+     * The queue that receives exhausted messages of {@code queue}.
+     */
     String deadLetterQueueOf(String queue) {
         return deadLetterQueue != null ? deadLetterQueue : queue + ".dead";
     }

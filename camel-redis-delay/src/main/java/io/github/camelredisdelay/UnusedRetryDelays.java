@@ -67,6 +67,6 @@ final class UnusedRetryDelays {
                  + "delivery, so a failed message is retried {} time{} and then goes to the dead-letter queue {}. Set "
                  + "maxDeliveries={} to retry after every delay given, or leave the unused {} out",
                 queue, noun, String.join(", ", unused), schedule, maxDeliveries, retries, retries == 1 ? "" : "s",
-                configuration.deadLetterQueueOf(queue), entries.size() + 1, noun);
+                configuration.deadLetterQueueOf(queue), delays.size() + 1, noun);
     }
 }
