@@ -17,7 +17,10 @@ package io.github.camelredisdelay.faults;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 
 import io.github.camelredisdelay.RedisDelayConstants;
@@ -26,6 +29,7 @@ import io.github.camelredisdelay.internal.QueueKeys;
 import io.github.camelredisdelay.test.LogLines;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.support.service.ServiceSupport;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 
@@ -103,6 +107,63 @@ class PausedRedisReadTest extends FaultTestSupport {
         awaitRoutedSoonAfterThePause(server, "held", routed);
         assertThat(routed).containsExactly("m1");
         assertThat(deliveryCounts).as("its first delivery").containsExactly(1);
+    }
+
+    @Test
+    void theRestOfABatchWhoseHandBackRedisHeldReachesTheRouteSoonAfterThePauseNotAfterTheVisibilityTimeout()
+            throws Exception {
+        RedisServerProcess server = redisProcess();
+        List<String> routed = new CopyOnWriteArrayList<>();
+        List<Integer> deliveryCounts = new CopyOnWriteArrayList<>();
+        CompletableFuture<Void> suspension = new CompletableFuture<>();
+        AtomicLong pausedAt = new AtomicLong();
+        // m1's exchange suspends its route (Camel's default CompleteCurrentTaskOnly: the rest of the batch goes back) and
+        // has Redis hold writes, so the hand-back of m2, read with m1, waits longer than the client waits for a reply
+        CamelContext context = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:batch?maxMessagesPerPoll=2&visibilityTimeout=60s").routeId("batch").process(e -> {
+                    routed.add(e.getMessage().getBody(String.class));
+                    deliveryCounts.add(e.getMessage().getHeader(RedisDelayConstants.DELIVERY_COUNT, Integer.class));
+                    if (routed.size() == 1) {
+                        CompletableFuture.runAsync(() -> suspendRoute(e.getContext(), "batch"))
+                                .whenComplete((done, failure) -> {
+                                    if (failure == null) {
+                                        suspension.complete(null);
+                                    } else {
+                                        suspension.completeExceptionally(failure);
+                                    }
+                                });
+                        ServiceSupport consumer = (ServiceSupport) e.getContext().getRoute("batch").getConsumer();
+                        await("the suspension begun").pollInterval(Duration.ofMillis(10)).atMost(Duration.ofSeconds(10))
+                                .until(consumer::isSuspendingOrSuspended);
+                        pausedAt.set(System.nanoTime());
+                        server.command("CLIENT", "PAUSE", String.valueOf(PAUSE_MS), "WRITE");
+                    }
+                });
+            }
+        });
+        context.getRouteController().suspendRoute("batch");
+        context.createProducerTemplate().sendBody("redis-delay:batch", "m1");
+        context.createProducerTemplate().sendBody("redis-delay:batch", "m2");
+        await("m1, m2 ready").atMost(Duration.ofSeconds(10))
+                .until(() -> "2".equals(server.command("XLEN", key("batch", "ready"))));
+        context.getRouteController().resumeRoute("batch");
+
+        suspension.get(30, TimeUnit.SECONDS);
+        assertThat(routed).containsExactly("m1");
+        context.getRouteController().resumeRoute("batch");
+        awaitRoutedSoonAfterThePause(server, "batch", routed, "m2", pausedAt.get());
+        assertThat(routed).containsExactly("m1", "m2");
+        assertThat(deliveryCounts).as("first deliveries: the hand-back took its delivery back").containsExactly(1, 1);
+    }
+
+    private static void suspendRoute(CamelContext context, String routeId) {
+        try {
+            context.getRouteController().suspendRoute(routeId);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test
@@ -187,13 +248,22 @@ class PausedRedisReadTest extends FaultTestSupport {
     }
 
     /**
-     * Waits for m1 to reach the route within 12 s of the end of a {@link #PAUSE_MS} pause; failing that, says what the
-     * consumer group holds pending in Redis and its consumers, for the log of the failed run.
+     * Waits for m1 to reach the route within 12 s of the end of a {@link #PAUSE_MS} pause that begins now; failing
+     * that, says what the consumer group holds pending in Redis and its consumers, for the log of the failed run.
      */
     private void awaitRoutedSoonAfterThePause(RedisServerProcess server, String queue, List<String> routed) {
+        awaitRoutedSoonAfterThePause(server, queue, routed, "m1", System.nanoTime());
+    }
+
+    /** Waits for {@code body} to reach the route within 12 s of the end of a {@link #PAUSE_MS} pause begun then. */
+    private void awaitRoutedSoonAfterThePause(
+            RedisServerProcess server, String queue, List<String> routed, String body,
+            long pausedAtNanos) {
+        long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - pausedAtNanos);
         try {
-            await("m1 routed within 12 s of the pause's end").atMost(Duration.ofMillis(PAUSE_MS + 12_000))
-                    .until(() -> routed.contains("m1"));
+            await(body + " routed within 12 s of the pause's end")
+                    .atMost(Duration.ofMillis(Math.max(1, PAUSE_MS + 12_000 - waited)))
+                    .until(() -> routed.contains(body));
         } catch (ConditionTimeoutException e) {
             String stream = key(queue, "ready");
             throw new AssertionError(
