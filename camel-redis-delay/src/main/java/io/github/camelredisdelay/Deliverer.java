@@ -114,7 +114,7 @@ final class Deliverer {
     };
     /** A retry of the settlements Redis refused is under way ({@link #retrySettlements}). */
     private final AtomicBoolean retryingSettlements = new AtomicBoolean();
-    /** Reads whose reply never came, and the hand-back of what they left with this consumer. */
+    /** Reads and hand-backs whose reply never came, and the hand-back of what they left with this consumer. */
     private final LostReads lostReads;
 
     /**
@@ -519,8 +519,9 @@ final class Deliverer {
 
     /**
      * Hands back fetched deliveries that a stop or a suspension keeps from being routed: taken over at once by the next
-     * consumer to look for expired leases, without counting this delivery. Failing that (Redis unreachable), they are
-     * left to their lease, as delivered.
+     * consumer to look for expired leases, without counting this delivery. Failing that (Redis unreachable, or holding
+     * the call for longer than the client waits), the look after this consumer's next answered read hands them back
+     * ({@link LostReads}); a consumer that reads no more (stopped) leaves them to their lease, as delivered.
      */
     void handBack(List<Delivery> unrouted) {
         if (unrouted.isEmpty()) {
@@ -533,8 +534,9 @@ final class Deliverer {
         try {
             queue.group().handBack(consumerName, unrouted);
         } catch (RuntimeException e) {
-            LOG.debug("Consumer {} could not hand back {} unrouted messages of queue {}; they are delivered again after "
-                      + "the visibility timeout: {}",
+            lostReads.handBackFailed();
+            LOG.debug("Consumer {} could not hand back {} unrouted messages of queue {}; its next read hands them back, or "
+                      + "they are delivered again after the visibility timeout: {}",
                     consumerName, unrouted.size(), queue.name(), e.toString());
             return;
         }

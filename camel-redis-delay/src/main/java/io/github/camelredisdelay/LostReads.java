@@ -35,10 +35,11 @@ import org.slf4j.LoggerFactory;
  * sending it): fetches that failed, and fetches that took longer than the client waits for the reply to one attempt of
  * a command (its response timeout), which may have had an attempt given up on: a blocking read the client ended as if
  * it found nothing, or a read or script it sent again and got the reply of the second attempt for, Redis having run
- * both. What such a read took stays pending under the consumer, which does not know of it; once Redis answered a read
- * sent after the lost ones (it ran them first), the entries pending under the consumer that it does not hold are handed
- * back, taken over at once with their delivery uncounted, rather than after the visibility timeout as expired leases.
- * Not those it left to expire on purpose ({@link AbandonedLeases}): their delivery happened, and stays counted.
+ * both. What such a read took stays pending under the consumer, which does not know of it, and so do the entries of a
+ * hand-back that failed the same way (which Redis may run later, or never); once Redis answered a read sent after the
+ * lost ones (it ran them first), the entries pending under the consumer that it does not hold are handed back, taken
+ * over at once with their delivery uncounted, rather than after the visibility timeout as expired leases. Not those it
+ * left to expire on purpose ({@link AbandonedLeases}): their delivery happened, and stays counted.
  */
 final class LostReads {
 
@@ -106,6 +107,14 @@ final class LostReads {
     }
 
     /**
+     * A hand-back of entries the consumer no longer holds failed: they stay pending under it, and the look after its
+     * next answered read hands them back.
+     */
+    void handBackFailed() {
+        lost.incrementAndGet();
+    }
+
+    /**
      * Hands back, at most {@value #LOOK} at a time, the entries pending under the consumer that it neither holds nor
      * left to expire, covering the first {@code lostBefore} lost reads; failing that, it looks again after the next
      * read.
@@ -127,7 +136,8 @@ final class LostReads {
             if (!left.isEmpty()) {
                 reclaimSoon.run();
                 queue.group().handBackEntries(consumerName, left);
-                LOG.info("Consumer {} handed back {} messages of queue {} that a read whose reply never came left with it",
+                LOG.info(
+                        "Consumer {} handed back {} messages of queue {} that a read or hand-back whose reply never came left with it",
                         consumerName, left.size(), queue.name());
             }
             looked = lostBefore;
