@@ -90,10 +90,10 @@ class PausedRedisReadTest extends FaultTestSupport {
             }
         });
         context.getRouteController().suspendRoute("held");
-        // a blocking read the consumer began before its suspension (250 ms) would take m1, and its hand-back would
-        // wait behind the pause below: none is under way once the consumer has read nothing for longer than that
-        await("the suspended consumer's last read over").atMost(Duration.ofSeconds(10))
-                .until(() -> consumersIdleAtLeast(server, "held", 500));
+        // a blocking read the consumer began before its suspension (250 ms) would take m1 before the pause below, and
+        // hand it back: none is under way once no client has waited in Redis for longer than such a read lasts
+        await("the suspended consumer's last read over").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                .during(Duration.ofMillis(500)).until(() -> noClientBlocked(server));
         context.createProducerTemplate().sendBody("redis-delay:held", "m1");
         await("m1 ready").atMost(Duration.ofSeconds(10))
                 .until(() -> "1".equals(server.command("XLEN", key("held", "ready"))));
@@ -102,6 +102,8 @@ class PausedRedisReadTest extends FaultTestSupport {
         // gives such a read up 3 s after its block as if it found nothing, and Redis runs it, taking m1, when the pause
         // ends; the consumer's next read is answered then
         server.command("CLIENT", "PAUSE", String.valueOf(PAUSE_MS), "WRITE");
+        assertThat(server.command("XPENDING", key("held", "ready"), QueueKeys.GROUP).lines().findFirst())
+                .as("m1 unread when the pause began").contains("0");
         context.getRouteController().resumeRoute("held");
 
         awaitRoutedSoonAfterThePause(server, "held", routed);
@@ -275,15 +277,10 @@ class PausedRedisReadTest extends FaultTestSupport {
     }
 
     /**
-     * Whether every consumer of the queue's group last read at least {@code millis} ago ({@code XINFO CONSUMERS}' idle
-     * time, which a read resets when it begins); true when none has read yet.
+     * Whether no client waits in Redis in a blocking command ({@code INFO clients}' {@code blocked_clients}). Not the
+     * consumers' idle time of {@code XINFO CONSUMERS}: Redis 7.0 and older reset it only when a read brings entries.
      */
-    private boolean consumersIdleAtLeast(RedisServerProcess server, String queue, long millis) {
-        if ("0".equals(server.command("EXISTS", key(queue, "ready")))) {
-            return true;
-        }
-        List<String> fields = server.command("XINFO", "CONSUMERS", key(queue, "ready"), QueueKeys.GROUP).lines().toList();
-        return IntStream.range(0, fields.size() - 1).filter(i -> "idle".equals(fields.get(i)))
-                .allMatch(i -> Long.parseLong(fields.get(i + 1)) >= millis);
+    private static boolean noClientBlocked(RedisServerProcess server) {
+        return server.command("INFO", "clients").lines().anyMatch("blocked_clients:0"::equals);
     }
 }
