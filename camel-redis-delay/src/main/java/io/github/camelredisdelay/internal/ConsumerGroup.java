@@ -167,12 +167,11 @@ public final class ConsumerGroup {
     public Optional<Refusal> retry(String consumer, Delivery delivery, long delayMs, String lastError) {
         String note = new FailureNote(delivery.deliveryCount(), lastError).text();
         // a retry lost in a failover leaves the entry pending: it is delivered again after the visibility timeout
-        List<Object> result = scripts.callAndWait("Retry of message " + LogText.of(delivery.messageId()), LuaScript.RETRY,
+        Long status = scripts.callAndWait("Retry of message " + LogText.of(delivery.messageId()), LuaScript.RETRY,
                 Durability.NONE,
-                RScript.ReturnType.LIST, bytes(delivery.entryId()), bytes(delivery.messageId()), bytes(delayMs), bytes(note),
-                version(delivery), bytes(consumer));
-        int status = (int) toLong(result.get(0));
-        return switch (status) {
+                RScript.ReturnType.LONG, bytes(delivery.entryId()), bytes(delivery.messageId()), bytes(delayMs),
+                bytes(note), version(delivery), bytes(consumer));
+        return switch (status.intValue()) {
             case Wire.RETRY_SCHEDULED -> Optional.empty();
             case Wire.RETRY_NOT_PENDING -> Optional.of(Refusal.LEASE_LOST);
             case Wire.RETRY_GONE -> Optional.of(Refusal.GONE);

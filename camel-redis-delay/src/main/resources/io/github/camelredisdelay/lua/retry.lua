@@ -34,34 +34,34 @@
   ARGV[7] version that was delivered (see record.lua)
   ARGV[8] the consumer that was delivered the message
 
-  Returns {status, dueAt} (statuses in wire.lua): RETRY_SCHEDULED when rescheduled for dueAt, RETRY_NOT_PENDING
-  when the entry was no longer pending to that consumer, RETRY_GONE when besides Redis lost the delivery (see gone in
-  ready-stream.lua: flushed, restored from a snapshot older than the delivery), RETRY_SUPERSEDED when a newer version of the message is stored (dueAt -1), RETRY_PURGED when a
-  purge under way removed it (dueAt -1)
+  Returns its status (in wire.lua): RETRY_SCHEDULED when rescheduled, RETRY_NOT_PENDING when the entry was no longer
+  pending to that consumer, RETRY_GONE when besides Redis lost the delivery (see gone in ready-stream.lua: flushed,
+  restored from a snapshot older than the delivery), RETRY_SUPERSEDED when a newer version of the message is stored,
+  RETRY_PURGED when a purge under way removed it
 ]]
 local entryId, id = ARGV[3], ARGV[4]
 
 if not holds(entryId, ARGV[8]) then
   if gone(entryId, id) then
-    return {RETRY_GONE, -1}
+    return RETRY_GONE
   end
-  return {RETRY_NOT_PENDING, -1}
+  return RETRY_NOT_PENDING
 end
 rcall('XACK', readyKey, group, entryId)
 rcall('XDEL', readyKey, entryId)
 local record = rcall('HGET', msgKey, id)
 if not isVersion(record, ARGV[7]) then
-  return {RETRY_SUPERSEDED, -1}
+  return RETRY_SUPERSEDED
 end
 local now = redisNow()
 if purgedOnFailure(record, now) then
   rcall('HDEL', msgKey, id)
   rcall('HDEL', failKey, id)
-  return {RETRY_PURGED, -1}
+  return RETRY_PURGED
 end
 local dueAt = dueTimeOrNil('delay', ARGV[5], now) or MAX_DUE
 local firstBucket = addDue(dueKey, id, dueAt)
 rcall('HSET', msgKey, id, withDue(record, dueAt))
 rcall('HSET', failKey, id, ARGV[6])
 wakeIfEarliest(dueKey, dueAt, firstBucket, now, wake)
-return {RETRY_SCHEDULED, dueAt}
+return RETRY_SCHEDULED
