@@ -146,7 +146,9 @@ class SyncAofTest {
             SERVERS.replica().command("CONFIG", "SET", "appendonly", "yes");
             await().atMost(Duration.ofSeconds(10)).until(() -> {
                 String persistence = SERVERS.replica().command("INFO", "persistence");
-                return persistence.contains("aof_enabled:1") && persistence.contains("aof_rewrite_in_progress:0");
+                // a rewrite that waits for another child (a BGSAVE) is scheduled, not yet in progress
+                return persistence.contains("aof_enabled:1") && persistence.contains("aof_rewrite_in_progress:0")
+                        && persistence.contains("aof_rewrite_scheduled:0");
             });
         }
     }
