@@ -50,7 +50,7 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
     private static final Duration LONGEST_WAIT = Duration.ofSeconds(1);
 
     private final RedisDelayEndpoint endpoint;
-    private final ShardTake shardTake;
+    private final OneShardTake oneShardTake;
     private ShardDeliverers shards;
     /** The take of a sharded queue; {@code null} for a queue of one shard. */
     private volatile ShardedTake shardedTake;
@@ -67,7 +67,7 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
     public RedisDelayPollingConsumer(RedisDelayEndpoint endpoint) {
         super(endpoint);
         this.endpoint = endpoint;
-        this.shardTake = new ShardTake(endpoint, this::isRunAllowed);
+        this.oneShardTake = new OneShardTake(endpoint, this::isRunAllowed);
     }
 
     @Override
@@ -83,7 +83,7 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
                     IntStream.range(0, all.size()).mapToObj(i -> new ShardReads(
                             all.get(i), readers,
                             new OutageLog(LOG, "Receiver of shard " + i + " of queue " + endpoint.getQueueName()))).toList(),
-                    shardTake);
+                    oneShardTake);
         }
         ReadySignal signal = new ReadySignal();
         WakeChannels wake = endpoint.wakeChannels();
@@ -224,7 +224,7 @@ public class RedisDelayPollingConsumer extends PollingConsumerSupport implements
     /** One message of a queue of one shard, whose first read waits in Redis at most {@code block}. */
     private Exchange takeNow(Deliverer deliverer, Duration block, Exchange taker, TakeRound round) {
         requireConsumable();
-        return shardTake.takeOf(deliverer, firstRead -> deliverer.fetch(1, firstRead ? block : null), taker, round);
+        return oneShardTake.takeOf(deliverer, firstRead -> deliverer.fetch(1, firstRead ? block : null), taker, round);
     }
 
     private void requireConsumable() {

@@ -35,13 +35,13 @@ final class ShardedTake {
 
     /** The reads of each shard, shard 0 first. */
     private final List<ShardReads> reads;
-    private final ShardTake shardTake;
+    private final OneShardTake oneShardTake;
     /** Counts the takes: each asks first the shard after the one the previous asked first. */
     private final AtomicInteger takes = new AtomicInteger();
 
-    ShardedTake(List<ShardReads> reads, ShardTake shardTake) {
+    ShardedTake(List<ShardReads> reads, OneShardTake oneShardTake) {
         this.reads = reads;
-        this.shardTake = shardTake;
+        this.oneShardTake = oneShardTake;
     }
 
     /**
@@ -66,7 +66,7 @@ final class ShardedTake {
             }
             ShardReads shard = reads.get((first + i) % reads.size());
             try {
-                Exchange exchange = shardTake.takeOf(shard.deliverer(),
+                Exchange exchange = oneShardTake.takeOf(shard.deliverer(),
                         firstRead -> answers.noted(shard.read(leftMs - round.elapsedMs(), round.leftMs())), taker,
                         round);
                 if (exchange != null) {
@@ -100,7 +100,7 @@ final class ShardedTake {
             }
             try {
                 List<Delivery> batch = answers.noted(read.await(leftMs, Long.MAX_VALUE));
-                exchange = batch == null ? null : shardTake.toExchange(read.deliverer(), batch, taker);
+                exchange = batch == null ? null : oneShardTake.toExchange(read.deliverer(), batch, taker);
             } catch (RuntimeException e) {
                 answers.failed(e);
             }

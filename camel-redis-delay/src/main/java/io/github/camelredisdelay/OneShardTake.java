@@ -28,13 +28,13 @@ import org.apache.camel.Exchange;
  * but not after the take's round is over: a backlog of such messages holds a {@code receiveNoWait} up one round (250
  * ms) at most, and a receive no longer than its timeout (or that round); the next receives settle the rest.
  */
-final class ShardTake {
+final class OneShardTake {
 
     private final RedisDelayEndpoint endpoint;
     /** Whether the receiving consumer runs: what a read brings once it stopped goes back to the queue. */
     private final BooleanSupplier running;
 
-    ShardTake(RedisDelayEndpoint endpoint, BooleanSupplier running) {
+    OneShardTake(RedisDelayEndpoint endpoint, BooleanSupplier running) {
         this.endpoint = endpoint;
         this.running = running;
     }
