@@ -136,8 +136,8 @@ final class LostReads {
             if (!left.isEmpty()) {
                 reclaimSoon.run();
                 queue.group().handBackEntries(consumerName, left);
-                LOG.info(
-                        "Consumer {} handed back {} messages of queue {} that a read or hand-back whose reply never came left with it",
+                LOG.info("Consumer {} handed back {} messages of queue {} that a read or hand-back whose reply never came "
+                         + "left with it",
                         consumerName, left.size(), queue.name());
             }
             looked = lostBefore;
