@@ -160,14 +160,6 @@ class PausedRedisReadTest extends FaultTestSupport {
         assertThat(deliveryCounts).as("first deliveries: the hand-back took its delivery back").containsExactly(1, 1);
     }
 
-    private static void suspendRoute(CamelContext context, String routeId) {
-        try {
-            context.getRouteController().suspendRoute(routeId);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     @Test
     void messagesTheFirstAttemptOfARetriedReadTookReachTheRouteNotTheDeadLetterQueue() throws Exception {
         RedisServerProcess server = redisProcess();
@@ -282,5 +274,14 @@ class PausedRedisReadTest extends FaultTestSupport {
      */
     private static boolean noClientBlocked(RedisServerProcess server) {
         return server.command("INFO", "clients").lines().anyMatch("blocked_clients:0"::equals);
+    }
+
+    /** Suspends the route through the context's route controller, for a task that may not throw checked exceptions. */
+    private static void suspendRoute(CamelContext context, String routeId) {
+        try {
+            context.getRouteController().suspendRoute(routeId);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 }
