@@ -128,14 +128,7 @@ class PausedRedisReadTest extends FaultTestSupport {
                     routed.add(e.getMessage().getBody(String.class));
                     deliveryCounts.add(e.getMessage().getHeader(RedisDelayConstants.DELIVERY_COUNT, Integer.class));
                     if (routed.size() == 1) {
-                        CompletableFuture.runAsync(() -> suspendRoute(e.getContext(), "batch"))
-                                .whenComplete((done, failure) -> {
-                                    if (failure == null) {
-                                        suspension.complete(null);
-                                    } else {
-                                        suspension.completeExceptionally(failure);
-                                    }
-                                });
+                        suspension.completeAsync(() -> suspendRoute(e.getContext(), "batch"));
                         ServiceSupport consumer = (ServiceSupport) e.getContext().getRoute("batch").getConsumer();
                         await("the suspension begun").pollInterval(Duration.ofMillis(10)).atMost(Duration.ofSeconds(10))
                                 .until(consumer::isSuspendingOrSuspended);
@@ -276,10 +269,11 @@ class PausedRedisReadTest extends FaultTestSupport {
         return server.command("INFO", "clients").lines().anyMatch("blocked_clients:0"::equals);
     }
 
-    /** Suspends the route through the context's route controller, for a task that may not throw checked exceptions. */
-    private static void suspendRoute(CamelContext context, String routeId) {
+    /** Suspends the route through the context's route controller, as a task that may not throw checked exceptions. */
+    private static Void suspendRoute(CamelContext context, String routeId) {
         try {
             context.getRouteController().suspendRoute(routeId);
+            return null;
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
