@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import io.github.camelredisdelay.internal.QueueKeys;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RStream;
 
@@ -31,33 +32,61 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A reader thread routes a fetched batch one message after another, and a finished message's acknowledgement waits to
- * share the next read's round trip; but not for the whole batch: once the exchange after it ended, what finished before
- * is acknowledged, while the rest of the batch is still routed. A hung exchange further on must not keep them
- * unacknowledged: a crash meanwhile would deliver them again.
+ * share the next read's round trip; but not for the whole batch: what finished is acknowledged once the exchange after
+ * it ended, or at the latest with the next extension of the leases, while the rest of the batch is still routed. A hung
+ * exchange further on must not keep them unacknowledged: a crash meanwhile would deliver them again.
  */
 class FinishedBesideASlowExchangeTest extends RedisDelayTestSupport {
 
+    private final CountDownLatch hungStarted = new CountDownLatch(1);
+    private final CountDownLatch release = new CountDownLatch(1);
+
+    @AfterEach
+    void releaseTheHungExchange() {
+        release.countDown();
+    }
+
     @Test
     void finishedMessagesAreAcknowledgedWhileALaterOneOfTheirBatchStillRuns() throws Exception {
+        routeInOneBatch(List.of("fast", "slow", "hung"), "visibilityTimeout=30s");
+
+        await("fast and slow acknowledged while hung runs").atMost(Duration.ofSeconds(5))
+                .until(() -> pendingCount() == 1);
+        assertThat(redis().getMap(key("jobs", "msg")).keySet()).containsExactly("hung");
+        assertThat(release.getCount()).as("hung still running").isEqualTo(1);
+        release.countDown();
+        await().atMost(Duration.ofSeconds(10)).until(() -> redis().getMap(key("jobs", "msg")).isEmpty());
+    }
+
+    @Test
+    void aMessageThatFinishedRightBeforeAHungExchangeIsAcknowledgedWithTheNextLeaseExtension() throws Exception {
+        // the leases are extended every second
+        routeInOneBatch(List.of("fast", "hung"), "visibilityTimeout=3s");
+
+        await("fast acknowledged while hung runs").atMost(Duration.ofSeconds(5)).until(() -> pendingCount() == 1);
+        assertThat(redis().getMap(key("jobs", "msg")).keySet()).containsExactly("hung");
+        assertThat(release.getCount()).as("hung still running").isEqualTo(1);
+    }
+
+    /**
+     * Schedules {@code bodies} (each its own id) and routes them with one reader thread, which fetches them in one read
+     * and routes them in that order: "slow" takes 200 ms, longer than an acknowledgement lingers for a read to carry it
+     * (20 ms), and "hung" runs until {@link #release}.
+     */
+    private void routeInOneBatch(List<String> bodies, String options) throws Exception {
         var producer = startContext().createProducerTemplate();
         RStream<String, String> ready = redis().getStream(key("jobs", "ready"));
-        List<String> bodies = List.of("fast", "slow", "hung");
         for (int i = 0; i < bodies.size(); i++) {
             producer.sendBodyAndHeader("redis-delay:jobs", bodies.get(i), RedisDelayConstants.MESSAGE_ID, bodies.get(i));
             int sent = i + 1;
             // one after another, so the stream holds them in this order
             await().atMost(Duration.ofSeconds(5)).until(() -> ready.size() == sent);
         }
-        CountDownLatch hungStarted = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-
-        // one reader thread, which fetches the three in one read and routes them in the stream's order
         startContext(new RouteBuilder() {
             @Override
             public void configure() {
-                from("redis-delay:jobs?visibilityTimeout=30s").process(e -> {
+                from("redis-delay:jobs?" + options).process(e -> {
                     switch (e.getMessage().getBody(String.class)) {
-                        // longer than an acknowledgement lingers for a read to carry it (20 ms)
                         case "slow" -> new CountDownLatch(1).await(200, TimeUnit.MILLISECONDS);
                         case "hung" -> {
                             hungStarted.countDown();
@@ -69,16 +98,10 @@ class FinishedBesideASlowExchangeTest extends RedisDelayTestSupport {
                 });
             }
         });
-        try {
-            assertThat(hungStarted.await(10, TimeUnit.SECONDS)).as("the hung exchange began").isTrue();
+        assertThat(hungStarted.await(10, TimeUnit.SECONDS)).as("the hung exchange began").isTrue();
+    }
 
-            await("fast and slow acknowledged while hung runs").atMost(Duration.ofSeconds(5))
-                    .until(() -> ready.getPendingInfo(QueueKeys.GROUP).getTotal() == 1);
-            assertThat(redis().getMap(key("jobs", "msg")).keySet()).containsExactly("hung");
-            assertThat(release.getCount()).as("hung still running").isEqualTo(1);
-        } finally {
-            release.countDown();
-        }
-        await().atMost(Duration.ofSeconds(10)).until(() -> redis().getMap(key("jobs", "msg")).isEmpty());
+    private long pendingCount() {
+        return redis().getStream(key("jobs", "ready")).getPendingInfo(QueueKeys.GROUP).getTotal();
     }
 }
