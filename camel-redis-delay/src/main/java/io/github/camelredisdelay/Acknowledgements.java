@@ -116,9 +116,14 @@ final class Acknowledgements {
      * them: after a slow exchange, or while the consumer does not read (suspended).
      */
     void flushOverdue() {
-        if (buffer != null && buffer.isOverdue()) {
+        if (isOverdue()) {
             flush();
         }
+    }
+
+    /** Whether the oldest finished message has waited longer than a read's round trip should take for it. */
+    boolean isOverdue() {
+        return buffer != null && buffer.isOverdue();
     }
 
     /** A polling consumer's poll begins: finished messages wait for its reads again. */

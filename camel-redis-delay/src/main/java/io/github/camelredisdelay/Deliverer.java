@@ -497,12 +497,13 @@ final class Deliverer {
     }
 
     /**
-     * Sends again, off the lease timer and one attempt at a time, what Redis refused or was out of reach for: the
-     * settlements of failed deliveries, and the acknowledgements a stop could not send (no read of this deliverer will
-     * carry them any more). Their leases are kept until they are sent.
+     * Sends, off the lease timer and one attempt at a time, what Redis refused or was out of reach for: the settlements
+     * of failed deliveries, and the acknowledgements a stop could not send (no read of this deliverer will carry them
+     * any more); and the acknowledgements that lingered while an exchange of their batch runs long (the reader thread
+     * sends them only after it). Their leases are kept until they are sent.
      */
     private void retrySettlements() {
-        boolean acksLeft = stopped && acks.anyWaiting();
+        boolean acksLeft = stopped ? acks.anyWaiting() : acks.isOverdue() && !acks.isRefused();
         if ((acksLeft || settlement.hasUnsettledFailures()) && retryingSettlements.compareAndSet(false, true)) {
             endpoint.getComponent().runInBackground(() -> {
                 try {
