@@ -63,10 +63,16 @@ final class ScheduleContinuation {
         }
     }
 
-    /** Releases whoever waits for {@code exchange}, which Camel will not call back. */
+    /**
+     * Releases whoever waits for {@code exchange}, which Camel will not call back: an {@code asyncConsumer}, or a
+     * thread waiting in Camel's await manager, which may begin its wait only after this thread got here (it registers
+     * once the route went on asynchronously), so it is looked for a while ({@link WaitedExchange#awaitedByAThread}).
+     */
     private static void release(Exchange exchange) {
         RoutingEnd.abandoned(exchange);
-        PluginHelper.getAsyncProcessorAwaitManager(exchange.getContext()).interrupt(exchange);
+        if (WaitedExchange.awaitedByAThread(exchange)) {
+            PluginHelper.getAsyncProcessorAwaitManager(exchange.getContext()).interrupt(exchange);
+        }
     }
 
     /**

@@ -17,6 +17,7 @@ package io.github.camelredisdelay;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 import org.apache.camel.Exchange;
 import org.apache.camel.ExchangePropertyKey;
@@ -39,25 +40,43 @@ final class WaitedExchange {
     }
 
     /**
-     * How long a part's exchange is looked for among the threads that wait: the thread that routed it registers its
-     * wait once its routing went on asynchronously, which a completion thread may overtake (the part's schedule replied
-     * at once, the thread kept off a core a while).
+     * How long an exchange is looked for among the threads that wait: the thread that routed it registers its wait once
+     * its routing went on asynchronously, which a completion thread may overtake (the schedule replied at once, the
+     * thread kept off a core a while).
      */
-    private static final Duration PART_WAIT_PATIENCE = Duration.ofSeconds(2);
+    private static final Duration WAIT_PATIENCE = Duration.ofSeconds(2);
 
     /**
      * The exchange whoever routed {@code exchange} waits for, {@code exchange} or the one it came from, if known. For a
-     * part, looked for up to {@link #PART_WAIT_PATIENCE}: a caller that waits without a thread is never found.
+     * part, looked for up to {@link #WAIT_PATIENCE}: a caller that waits without a thread is never found.
      */
     static Exchange of(Exchange exchange) {
         String cameFrom = exchange.getProperty(ExchangePropertyKey.CORRELATION_ID, String.class);
         if (cameFrom == null) {
             return find(exchange, null);
         }
+        return patiently(exchange, () -> find(exchange, cameFrom));
+    }
+
+    /**
+     * Whether a thread waits for {@code exchange} itself in Camel's await manager (a {@code ProducerTemplate}'s caller,
+     * a consumer's thread), looked for up to {@link #WAIT_PATIENCE}: a caller that waits without a thread is never
+     * found. Not looked for long for what no thread waits for: an {@code asyncConsumer}'s exchange, or a part (its
+     * thread waits for the exchange it came from).
+     */
+    static boolean awaitedByAThread(Exchange exchange) {
+        if (RoutingEnd.exchangeOf(exchange) == exchange
+                || exchange.getProperty(ExchangePropertyKey.CORRELATION_ID) != null) {
+            return waitingFor(exchange, null) != null;
+        }
+        return patiently(exchange, () -> waitingFor(exchange, null)) != null;
+    }
+
+    private static Exchange patiently(Exchange exchange, Supplier<Exchange> find) {
         return Tasks.foregroundTask().withName("RedisDelayWaitedExchange")
-                .withBudget(Budgets.iterationTimeBudget().withMaxDuration(PART_WAIT_PATIENCE)
+                .withBudget(Budgets.iterationTimeBudget().withMaxDuration(WAIT_PATIENCE)
                         .withInterval(Duration.ofMillis(1)).build())
-                .build().run(exchange.getContext(), () -> find(exchange, cameFrom), Objects::nonNull).orElse(null);
+                .build().run(exchange.getContext(), find, Objects::nonNull).orElse(null);
     }
 
     private static Exchange find(Exchange exchange, String cameFrom) {
@@ -65,6 +84,11 @@ final class WaitedExchange {
         if (routed != null && isOrCameFrom(routed, exchange, cameFrom)) {
             return routed;
         }
+        return waitingFor(exchange, cameFrom);
+    }
+
+    /** The exchange a thread waits for in Camel's await manager: {@code exchange}, or the one it came from. */
+    private static Exchange waitingFor(Exchange exchange, String cameFrom) {
         AsyncProcessorAwaitManager awaits = PluginHelper.getAsyncProcessorAwaitManager(exchange.getContext());
         for (AsyncProcessorAwaitManager.AwaitThread waiting : awaits.browse()) {
             if (isOrCameFrom(waiting.getExchange(), exchange, cameFrom)) {
