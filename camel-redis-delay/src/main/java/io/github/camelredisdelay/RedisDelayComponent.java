@@ -26,6 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
@@ -414,12 +415,32 @@ public class RedisDelayComponent extends HealthCheckComponent {
     }
 
     /**
-     * One thread for the timers of every queue of a connection: without a queue limit, since each queue keeps a timer
-     * armed there (Camel's default profile rejects tasks beyond 1,000).
+     * One thread for the timers of every queue of a connection (transfers, or lease extensions), without a queue limit,
+     * since each queue keeps a timer armed there. A platform thread of its own, named as Camel names its threads, not
+     * one of Camel's thread pool factory: with {@code camel.threads.virtual.enabled} that makes virtual threads, which
+     * the JVM does not preempt, so CPU-bound exchanges on every carrier thread would hold up lease extensions until the
+     * leases expired and another consumer delivered their messages again. Shut down with its connection's last
+     * endpoint, or with the component ({@link #stopTimers}).
      */
     private ScheduledExecutorService timerThread(String name) {
-        return getCamelContext().getExecutorServiceManager().newScheduledThreadPool(this, name,
-                new ThreadPoolProfileBuilder(name).poolSize(1).maxQueueSize(-1).build());
+        String threadName = getCamelContext().getExecutorServiceManager().resolveThreadName(name);
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, task -> {
+            Thread thread = new Thread(task, threadName);
+            thread.setDaemon(true);
+            return thread;
+        });
+        // a cancelled timer (a stopped queue's) leaves the queue at once
+        timer.setRemoveOnCancelPolicy(true);
+        return timer;
+    }
+
+    /**
+     * Stops a connection's timers: their tasks only arm timers and send asynchronous calls; a task still stuck in the
+     * client's first connect (ConnectedClient blocks the caller) is interrupted rather than waited for.
+     */
+    private void stopTimers(ConnectionShares shares) {
+        getCamelContext().getExecutorServiceManager().shutdownGraceful(shares.transfer(), TIMER_SHUTDOWN_MS);
+        getCamelContext().getExecutorServiceManager().shutdownGraceful(shares.leases(), TIMER_SHUTDOWN_MS);
     }
 
     @Override
@@ -434,9 +455,10 @@ public class RedisDelayComponent extends HealthCheckComponent {
         }
         // the last acknowledgements and leaves of the consumers, sent without waiting each
         departures.await();
-        // clients a stopped consumer still kept for deliveries that never settled (deaf to the stop); Camel shuts the
-        // lease timers down with the context
+        // clients a stopped consumer still kept for deliveries that never settled (deaf to the stop), and the timers
+        // of their connections
         clients.disposeAll(ConnectedClient::shutdown);
+        connections.disposeAll(this::stopTimers);
         if (background != null) {
             // after the clients: a task still waiting for Redis on one of them fails now rather than being interrupted
             getCamelContext().getExecutorServiceManager().shutdownGraceful(background, TIMER_SHUTDOWN_MS);
@@ -555,12 +577,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
     }
 
     void releaseConnection(String connection) {
-        connections.release(connection, released -> {
-            // their tasks only arm timers and send asynchronous calls; a task still stuck in the client's first connect
-            // (ConnectedClient blocks the caller) is interrupted rather than waited for
-            getCamelContext().getExecutorServiceManager().shutdownGraceful(released.transfer(), TIMER_SHUTDOWN_MS);
-            getCamelContext().getExecutorServiceManager().shutdownGraceful(released.leases(), TIMER_SHUTDOWN_MS);
-        });
+        connections.release(connection, this::stopTimers);
     }
 
     /** Number of transfer tasks running (one per queue shard and client), for tests. */
