@@ -26,6 +26,7 @@ import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,32 +39,23 @@ import static org.awaitility.Awaitility.await;
  */
 class OptionAndDueTimeBoundariesTest extends RedisDelayTestSupport {
 
-    @Test
-    void aNegativeMaxDeliveriesIsRejectedRatherThanRetryingForEver() throws Exception {
+    /**
+     * The first value past an option's documented bound is refused, naming it and the bound, and the bound itself is
+     * taken. A maxDeliveries of -1 would retry for ever in silence (as 0 does, on purpose), where the writer meant some
+     * limit.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "maxDeliveries=-1 | Invalid maxDeliveries -1 of queue orders: at least 0 is required | maxDeliveries=0",
+            "transferBatchSize=10001 | Invalid transferBatchSize 10001 of queue orders: at most 10000 | transferBatchSize=10000",
+            "concurrentConsumers=0 | Invalid concurrentConsumers 0 of queue orders: at least 1 is required | concurrentConsumers=1" })
+    void theFirstValuePastAnOptionsBoundIsRefusedAndTheBoundTaken(String refused, String message, String taken)
+            throws Exception {
         CamelContext node = startContext();
 
-        // 0 retries for ever; -1 would too, in silence, where the writer meant some limit
-        assertThatThrownBy(() -> node.getEndpoint("redis-delay:orders?maxDeliveries=-1"))
-                .rootCause().hasMessage("Invalid maxDeliveries -1 of queue orders: at least 0 is required");
-        assertThat(node.getEndpoint("redis-delay:orders?maxDeliveries=0")).isNotNull();
-    }
-
-    @Test
-    void aTransferBatchSizeAboveTenThousandIsRejected() throws Exception {
-        CamelContext node = startContext();
-
-        assertThatThrownBy(() -> node.getEndpoint("redis-delay:orders?transferBatchSize=10001"))
-                .rootCause().hasMessageContaining("Invalid transferBatchSize 10001 of queue orders: at most 10000");
-        assertThat(node.getEndpoint("redis-delay:orders?transferBatchSize=10000")).isNotNull();
-    }
-
-    @Test
-    void noConcurrentConsumersIsRejected() throws Exception {
-        CamelContext node = startContext();
-
-        assertThatThrownBy(() -> node.getEndpoint("redis-delay:orders?concurrentConsumers=0"))
-                .rootCause().hasMessage("Invalid concurrentConsumers 0 of queue orders: at least 1 is required");
-        assertThat(node.getEndpoint("redis-delay:orders?concurrentConsumers=1")).isNotNull();
+        assertThatThrownBy(() -> node.getEndpoint("redis-delay:orders?" + refused)).rootCause()
+                .hasMessageContaining(message);
+        assertThat(node.getEndpoint("redis-delay:orders?" + taken)).isNotNull();
     }
 
     @Test
