@@ -100,7 +100,12 @@ final class AckBuffer {
 
     /** Whether the oldest waiting acknowledgement has lingered long enough to be sent on its own. */
     boolean isOverdue() {
+        return waitedLongerThan(LINGER_NANOS);
+    }
+
+    /** Whether the oldest waiting acknowledgement has waited longer than {@code nanos}. */
+    boolean waitedLongerThan(long nanos) {
         long oldest = oldestNanos.get();
-        return oldest != 0 && System.nanoTime() - oldest > LINGER_NANOS;
+        return oldest != 0 && System.nanoTime() - oldest > nanos;
     }
 }

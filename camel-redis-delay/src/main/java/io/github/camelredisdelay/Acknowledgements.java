@@ -116,14 +116,14 @@ final class Acknowledgements {
      * them: after a slow exchange, or while the consumer does not read (suspended).
      */
     void flushOverdue() {
-        if (isOverdue()) {
+        if (buffer != null && buffer.isOverdue()) {
             flush();
         }
     }
 
-    /** Whether the oldest finished message has waited longer than a read's round trip should take for it. */
-    boolean isOverdue() {
-        return buffer != null && buffer.isOverdue();
+    /** Whether the oldest finished message has waited longer than {@code nanos} for its acknowledgement. */
+    boolean waitedLongerThan(long nanos) {
+        return buffer != null && buffer.waitedLongerThan(nanos);
     }
 
     /** A polling consumer's poll begins: finished messages wait for its reads again. */

@@ -86,6 +86,8 @@ final class Deliverer {
     /** Where the next look for expired leases starts in the pending list. */
     private volatile String reclaimCursor = Reclaimed.FROM_START;
     private volatile ScheduledFuture<?> leaseExtension;
+    /** The period of {@link #leaseExtension}, set with it. */
+    private volatile long leaseRoundNanos;
     /** Whether this deliverer stopped: its lease timer then runs only until the deliveries left unsettled are. */
     private volatile boolean stopped;
     /**
@@ -473,6 +475,7 @@ final class Deliverer {
      */
     void start(ScheduledExecutorService leaseTimer) {
         long period = Math.max(50, endpoint.getConfiguration().getVisibilityTimeout() / 3);
+        leaseRoundNanos = TimeUnit.MILLISECONDS.toNanos(period);
         leaseExtension = leaseTimer.scheduleAtFixedRate(this::keepLeases, period, period, TimeUnit.MILLISECONDS);
         WakeChannels wake = endpoint.wakeChannels();
         wake.listen(wakeChannel(), handBacks);
@@ -499,11 +502,11 @@ final class Deliverer {
     /**
      * Sends, off the lease timer and one attempt at a time, what Redis refused or was out of reach for: the settlements
      * of failed deliveries, and the acknowledgements a stop could not send (no read of this deliverer will carry them
-     * any more); and the acknowledgements that lingered while an exchange of their batch runs long (the reader thread
-     * sends them only after it). Their leases are kept until they are sent.
+     * any more); and the acknowledgements that waited a whole round of the lease timer while an exchange of their batch
+     * runs long (the reader thread sends them only after it). Their leases are kept until they are sent.
      */
     private void retrySettlements() {
-        boolean acksLeft = stopped ? acks.anyWaiting() : acks.isOverdue() && !acks.isRefused();
+        boolean acksLeft = stopped ? acks.anyWaiting() : acks.waitedLongerThan(leaseRoundNanos) && !acks.isRefused();
         if ((acksLeft || settlement.hasUnsettledFailures()) && retryingSettlements.compareAndSet(false, true)) {
             endpoint.getComponent().runInBackground(() -> {
                 try {
