@@ -86,8 +86,6 @@ final class Deliverer {
     /** Where the next look for expired leases starts in the pending list. */
     private volatile String reclaimCursor = Reclaimed.FROM_START;
     private volatile ScheduledFuture<?> leaseExtension;
-    /** The period of {@link #leaseExtension}, set with it. */
-    private volatile long leaseRoundNanos;
     /** Whether this deliverer stopped: its lease timer then runs only until the deliveries left unsettled are. */
     private volatile boolean stopped;
     /**
@@ -474,12 +472,16 @@ final class Deliverer {
      * Starts extending the leases of fetched messages every third of the visibility timeout, on {@code leaseTimer}.
      */
     void start(ScheduledExecutorService leaseTimer) {
-        long period = Math.max(50, endpoint.getConfiguration().getVisibilityTimeout() / 3);
-        leaseRoundNanos = TimeUnit.MILLISECONDS.toNanos(period);
+        long period = leaseRoundMillis();
         leaseExtension = leaseTimer.scheduleAtFixedRate(this::keepLeases, period, period, TimeUnit.MILLISECONDS);
         WakeChannels wake = endpoint.wakeChannels();
         wake.listen(wakeChannel(), handBacks);
         handBackChannels = wake;
+    }
+
+    /** The period of the lease timer's rounds: a third of the visibility timeout. */
+    private long leaseRoundMillis() {
+        return Math.max(50, endpoint.getConfiguration().getVisibilityTimeout() / 3);
     }
 
     /**
@@ -506,7 +508,9 @@ final class Deliverer {
      * runs long (the reader thread sends them only after it). Their leases are kept until they are sent.
      */
     private void retrySettlements() {
-        boolean acksLeft = stopped ? acks.anyWaiting() : acks.waitedLongerThan(leaseRoundNanos) && !acks.isRefused();
+        boolean acksLeft = stopped
+                ? acks.anyWaiting()
+                : acks.waitedLongerThan(TimeUnit.MILLISECONDS.toNanos(leaseRoundMillis())) && !acks.isRefused();
         if ((acksLeft || settlement.hasUnsettledFailures()) && retryingSettlements.compareAndSet(false, true)) {
             endpoint.getComponent().runInBackground(() -> {
                 try {
