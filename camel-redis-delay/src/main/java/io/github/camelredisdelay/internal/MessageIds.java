@@ -19,17 +19,20 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 
 /**
  * Generates message ids: 96 random bits written as 16 URL-safe characters. Short, because Redis keeps an id twice per
  * pending message (the record's hash field and its due-set entry) and a 16-character id fits an allocation 8 bytes
  * smaller than a 22-character one (128 bits); long enough that a repeat, which would be taken for a duplicate and kept
  * out, is out of reach: among 100 million messages pending at once the chance of any two ids matching is below 10^-13.
- * Each thread has its own cryptographically strong generator, so producer threads never wait on a shared one, and ids
- * stay unique across any number of JVMs. A thread draws the bits of {@value #IDS_PER_DRAW} ids at once, because each
- * draw from the generator has a fixed cost on top of its bytes, which the ids of one draw share. A producer that runs
- * each schedule on a new virtual thread would create and seed a generator per schedule.
+ * The bits come from a fixed set of cryptographically strong generators, seeded once; a thread draws from the one its
+ * id points at, or from the next one free when another thread holds that one, so threads seldom wait on each other and
+ * a thread that lives for one schedule (a virtual thread per request) does not create and seed a generator of its own.
+ * A generator draws the bits of {@value #IDS_PER_DRAW} ids at once, because each draw has a fixed cost on top of its
+ * bytes, which the ids of one draw share. Ids stay unique across any number of JVMs.
  */
 public final class MessageIds {
 
@@ -40,7 +43,11 @@ public final class MessageIds {
     /** Ids whose bits a thread draws from its generator at once. */
     private static final int IDS_PER_DRAW = 32;
 
-    private static final ThreadLocal<RandomBits> BITS = ThreadLocal.withInitial(RandomBits::new);
+    /** The generators: a power of two, at least twice the processors, so that threads seldom meet at one. */
+    private static final RandomBits[] GENERATORS = IntStream
+            .range(0, Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * 4 - 1))
+            .mapToObj(i -> new RandomBits())
+            .toArray(RandomBits[]::new);
 
     /**
      * Longest message id accepted from a header, the suffixes of a dead letter's id ({@link #deadLetterId}) not
@@ -134,25 +141,48 @@ public final class MessageIds {
         return end > 0;
     }
 
+    /** A new message id. */
     public static String next() {
-        return BITS.get().nextId();
+        RandomBits generator = lockedGenerator();
+        try {
+            return ENCODER.encodeToString(generator.nextBits());
+        } finally {
+            generator.lock.unlock();
+        }
     }
 
-    /** A thread's generator and the bits it drew for ids not yet handed out. */
+    /** The generator the current thread's id points at, or the next one free, locked. */
+    private static RandomBits lockedGenerator() {
+        int mask = GENERATORS.length - 1;
+        @SuppressWarnings("deprecation") // Thread.threadId() is Java 19+
+        int first = (int) Thread.currentThread().getId();
+        for (int i = 0; i < GENERATORS.length; i++) {
+            RandomBits generator = GENERATORS[(first + i) & mask];
+            if (generator.lock.tryLock()) {
+                return generator;
+            }
+        }
+        RandomBits generator = GENERATORS[first & mask];
+        generator.lock.lock();
+        return generator;
+    }
+
+    /** A generator and the bits it drew for ids not yet handed out; used under its lock. */
     private static final class RandomBits {
 
+        private final ReentrantLock lock = new ReentrantLock();
         private final SecureRandom random = newGenerator();
         private final byte[] drawn = new byte[ID_BYTES * IDS_PER_DRAW];
         private int used = drawn.length;
 
-        String nextId() {
+        byte[] nextBits() {
             if (used == drawn.length) {
                 random.nextBytes(drawn);
                 used = 0;
             }
-            String id = ENCODER.encodeToString(Arrays.copyOfRange(drawn, used, used + ID_BYTES));
+            byte[] bits = Arrays.copyOfRange(drawn, used, used + ID_BYTES);
             used += ID_BYTES;
-            return id;
+            return bits;
         }
 
         private static SecureRandom newGenerator() {

@@ -18,6 +18,7 @@ package io.github.camelredisdelay.internal;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -38,19 +39,33 @@ class MessageIdsTest {
 
     @Test
     void idsOfManyDrawsAndThreadsAreDistinct() throws InterruptedException {
-        ExecutorService pool = Executors.newFixedThreadPool(4);
+        // more threads than generators, so that threads meet at one and wait for it
+        ExecutorService pool = Executors.newFixedThreadPool(16);
         try {
-            List<CompletableFuture<List<String>>> threads = IntStream.range(0, 4)
+            List<CompletableFuture<List<String>>> threads = IntStream.range(0, 16)
                     .mapToObj(t -> CompletableFuture.supplyAsync(
                             () -> IntStream.range(0, 10_000).mapToObj(i -> MessageIds.next()).toList(), pool))
                     .toList();
 
             Set<String> ids = threads.stream().flatMap(thread -> thread.join().stream()).collect(Collectors.toSet());
 
-            assertThat(ids).hasSize(40_000);
+            assertThat(ids).hasSize(160_000);
         } finally {
             pool.shutdownNow();
             assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
         }
+    }
+
+    @Test
+    void threadsThatEachTakeOneIdGetDistinctIds() throws InterruptedException {
+        // as a virtual thread per request would: the generators outlive the threads
+        Set<String> ids = ConcurrentHashMap.newKeySet();
+        for (int i = 0; i < 2_000; i++) {
+            Thread thread = new Thread(() -> ids.add(MessageIds.next()));
+            thread.start();
+            thread.join(10_000);
+        }
+
+        assertThat(ids).hasSize(2_000).allMatch(id -> id.matches("[A-Za-z0-9_-]{16}"));
     }
 }
