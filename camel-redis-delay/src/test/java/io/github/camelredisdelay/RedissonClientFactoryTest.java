@@ -15,10 +15,12 @@
  */
 package io.github.camelredisdelay;
 
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
 
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.impl.DefaultCamelContext;
@@ -129,6 +131,47 @@ class RedissonClientFactoryTest {
         assertThatThrownBy(() -> settingsOf(configuration)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(configuration.getRedissonConfig()).hasMessageContaining("valkey://valkey")
                 .hasMessageContaining("valkeys://");
+    }
+
+    /**
+     * Redisson opens the truststore and keystore only as it sets up each connection, where Netty logs what failed and
+     * closes the channel: a missing file, a wrong password or a PEM file where a key store is expected showed as
+     * "Unable to connect to Redis server" on every schedule, in the consumers' WARN ("cannot reach Redis") and in
+     * readiness, none of which named the store or what was wrong with it.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "sslTruststore missing", "sslTruststore wrong-password", "sslTruststore pem",
+            "sslKeystore wrong-password" })
+    void aStoreTheClientCannotOpenFailsNamingTheKeyTheFileAndWhy(String mistake, @TempDir Path dir) throws Exception {
+        String key = mistake.substring(0, mistake.indexOf(' '));
+        Path good = dir.resolve("store.p12");
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        store.load(null, null);
+        try (OutputStream out = Files.newOutputStream(good)) {
+            store.store(out, "store-secret".toCharArray());
+        }
+        Path file = switch (mistake.substring(key.length() + 1)) {
+            case "missing" -> dir.resolve("no-such-store.p12");
+            case "pem" -> Files.writeString(dir.resolve("ca.crt"), "-----BEGIN CERTIFICATE-----\nMIIB\n"
+                                                                   + "-----END CERTIFICATE-----\n");
+            default -> good;
+        };
+        String password = mistake.endsWith("wrong-password") ? "not-the-secret" : "store-secret";
+        RedisDelayConfiguration configuration = fromFile(dir, key + ": \"" + file.toUri() + "\"\n"
+                                                              + key + "Password: \"" + password + "\"\n"
+                                                              + "singleServerConfig:\n"
+                                                              + "  address: \"rediss://127.0.0.1:6380\"\n");
+
+        assertThatThrownBy(() -> settingsOf(configuration)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(configuration.getRedissonConfig()).hasMessageContaining(key + " " + file.toUri())
+                .hasMessageContaining(key + "Password")
+                .hasMessageContaining(switch (mistake.substring(key.length() + 1)) {
+                    case "missing" -> "FileNotFoundException";
+                    case "pem" -> "PKCS12";
+                    default -> "password was incorrect";
+                })
+                .hasMessageNotContaining(password);
     }
 
     /**
