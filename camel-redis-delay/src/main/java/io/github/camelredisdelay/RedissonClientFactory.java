@@ -22,10 +22,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
-import java.util.stream.Stream;
 
 import org.apache.camel.CamelContext;
 import org.apache.camel.RuntimeCamelException;
@@ -44,9 +41,6 @@ import org.yaml.snakeyaml.error.YAMLException;
  * Configures the RedissonClient the component owns when no client bean is given.
  */
 final class RedissonClientFactory {
-
-    /** The schemes of the addresses Redisson talks to over the network without TLS. */
-    private static final List<String> PLAIN_SCHEMES = List.of("redis://", "valkey://");
 
     private RedissonClientFactory() {
     }
@@ -152,59 +146,7 @@ final class RedissonClientFactory {
         } catch (YAMLException e) {
             throw UnreadableYaml.of(location, e);
         }
-        tlsForEveryAddress(config, location);
+        RedissonTlsSettings.check(config, location);
         return config;
-    }
-
-    /**
-     * Refuses a configuration that sets TLS keys (a truststore or keystore, or their factories) beside an address
-     * without TLS ({@code redis://}, or Valkey's {@code valkey://}): Redisson would talk to that server in clear text,
-     * password and all, without a word.
-     */
-    private static void tlsForEveryAddress(Config config, String location) {
-        String key = config.getSslTruststore() != null ? "sslTruststore"
-                : config.getSslKeystore() != null ? "sslKeystore"
-                : config.getSslTrustManagerFactory() != null ? "sslTrustManagerFactory"
-                : config.getSslKeyManagerFactory() != null ? "sslKeyManagerFactory" : null;
-        if (key == null) {
-            return;
-        }
-        addresses(new Config(config)).stream().filter(RedissonClientFactory::withoutTls).findFirst()
-                .ifPresent(plain -> {
-                    throw new IllegalArgumentException(
-                            "The Redisson configuration " + location + " sets " + key + " for TLS, but its address "
-                                                       + URISupport.sanitizeUri(plain) + " has none: Redisson would "
-                                                       + "talk to it in clear text. Give it as rediss:// (valkeys:// "
-                                                       + "for valkey://), or leave the TLS keys out");
-                });
-    }
-
-    /** Whether Redisson talks to {@code address} over the network without TLS: its scheme is one of the plain ones. */
-    private static boolean withoutTls(String address) {
-        return address != null && PLAIN_SCHEMES.stream().anyMatch(address::startsWith);
-    }
-
-    /** The server addresses {@code config} names: a cluster's nodes, the Sentinels, or its servers. */
-    private static List<String> addresses(Config config) {
-        if (config.isClusterConfig()) {
-            return config.useClusterServers().getNodeAddresses();
-        }
-        if (config.isSentinelConfig()) {
-            return config.useSentinelServers().getSentinelAddresses();
-        }
-        // Redisson's getters of the other modes are not public: each use* method hands back the mode the file set, and
-        // refuses the others
-        for (Supplier<List<String>> mode : List.<Supplier<List<String>>>of(
-                () -> List.of(config.useSingleServer().getAddress()),
-                () -> config.useReplicatedServers().getNodeAddresses(),
-                () -> Stream.concat(Stream.of(config.useMasterSlaveServers().getMasterAddress()),
-                        config.useMasterSlaveServers().getSlaveAddresses().stream()).toList())) {
-            try {
-                return mode.get();
-            } catch (IllegalStateException otherMode) {
-                // the file set another mode
-            }
-        }
-        return List.of();
     }
 }

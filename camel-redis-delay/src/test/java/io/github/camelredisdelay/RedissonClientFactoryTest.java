@@ -40,6 +40,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class RedissonClientFactoryTest {
 
+    private static final String STORE_PASSWORD = "store-secret";
+
     @Test
     void aClientFromAnAddressSkipsRedissonsReferenceChecks() throws Exception {
         RedisDelayConfiguration configuration = new RedisDelayConfiguration();
@@ -145,31 +147,27 @@ class RedissonClientFactoryTest {
             "sslKeystore wrong-password" })
     void aStoreTheClientCannotOpenFailsNamingTheKeyTheFileAndWhy(String mistake, @TempDir Path dir) throws Exception {
         String key = mistake.substring(0, mistake.indexOf(' '));
-        Path good = dir.resolve("store.p12");
-        KeyStore store = KeyStore.getInstance("PKCS12");
-        store.load(null, null);
-        try (OutputStream out = Files.newOutputStream(good)) {
-            store.store(out, "store-secret".toCharArray());
-        }
+        Path good = emptyStore(dir);
         Path file = switch (mistake.substring(key.length() + 1)) {
             case "missing" -> dir.resolve("no-such-store.p12");
             case "pem" -> Files.writeString(dir.resolve("ca.crt"), "-----BEGIN CERTIFICATE-----\nMIIB\n"
                                                                    + "-----END CERTIFICATE-----\n");
             default -> good;
         };
-        String password = mistake.endsWith("wrong-password") ? "not-the-secret" : "store-secret";
+        String password = mistake.endsWith("wrong-password") ? "not-the-secret" : STORE_PASSWORD;
         RedisDelayConfiguration configuration = fromFile(dir, key + ": \"" + file.toUri() + "\"\n"
                                                               + key + "Password: \"" + password + "\"\n"
                                                               + "singleServerConfig:\n"
                                                               + "  address: \"rediss://127.0.0.1:6380\"\n");
 
         assertThatThrownBy(() -> settingsOf(configuration)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining(configuration.getRedissonConfig()).hasMessageContaining(key + " " + file.toUri())
+                .hasMessageContaining(configuration.getRedissonConfig()).hasMessageContaining(key + " file:")
+                .hasMessageContaining(file.toString())
                 .hasMessageContaining(key + "Password")
                 .hasMessageContaining(switch (mistake.substring(key.length() + 1)) {
                     case "missing" -> "FileNotFoundException";
                     case "pem" -> "PKCS12";
-                    default -> "password was incorrect";
+                    default -> "the password does not open it";
                 })
                 .hasMessageNotContaining(password);
     }
@@ -218,10 +216,11 @@ class RedissonClientFactoryTest {
     @ValueSource(strings = { "rediss://redis.example.com:6380", "valkeys://valkey.example.com:6380" })
     void tlsKeysBesideTlsAddressesAreTakenAsTheyAre(String address, @TempDir Path dir) throws Exception {
         RedisDelayConfiguration configuration = fromFile(dir, """
-                sslTruststore: "file:/etc/redis/truststore.p12"
+                sslTruststore: "%s"
+                sslTruststorePassword: "%s"
                 singleServerConfig:
                   address: "%s"
-                """.formatted(address));
+                """.formatted(emptyStore(dir).toUri(), STORE_PASSWORD, address));
 
         assertThat(settingsOf(configuration)).satisfies(RedissonClientFactoryTest::componentSettings);
     }
@@ -235,6 +234,17 @@ class RedissonClientFactoryTest {
     }
 
     /** A configuration that reads the Redisson file {@code yaml}, written into {@code dir}. */
+    /** A PKCS12 store with nothing in it, as Redisson would open it, locked with {@link #STORE_PASSWORD}. */
+    private static Path emptyStore(Path dir) throws Exception {
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        store.load(null, null);
+        Path file = dir.resolve("store.p12");
+        try (OutputStream out = Files.newOutputStream(file)) {
+            store.store(out, STORE_PASSWORD.toCharArray());
+        }
+        return file;
+    }
+
     private static RedisDelayConfiguration fromFile(Path dir, String yaml) throws Exception {
         RedisDelayConfiguration configuration = new RedisDelayConfiguration();
         configuration.setRedissonConfig(Files.writeString(dir.resolve("redisson.yaml"), yaml).toString());
