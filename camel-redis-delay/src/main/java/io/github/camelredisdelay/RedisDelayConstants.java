@@ -97,8 +97,10 @@ public final class RedisDelayConstants {
     public static final String LAST_ERROR = "CamelRedisDelayLastError";
 
     @Metadata(label = "producer",
-              description = "Set by operation=peek when the message exists, and on the exchanges browsing the endpoint "
-                            + "lists: scheduled, ready, inflight, or dead (found in the queue's dead-letter queue).",
+              description = "Set by operation=peek when the message exists: scheduled, ready, inflight, or dead (found in "
+                            + "the queue's dead-letter queue); and on the exchanges browsing the endpoint lists: scheduled, "
+                            + "ready or inflight (the dead letters are listed by browsing the dead-letter queue, where they "
+                            + "are ready).",
               javaType = "String")
     public static final String STATE = "CamelRedisDelayState";
 
