@@ -83,8 +83,9 @@ final class RedissonTlsSettings {
             throw new IllegalArgumentException(
                     "The Redisson configuration " + location + " sets " + key + " "
                                                + URISupport.sanitizeUri(store.toString()) + ", which cannot be opened as a "
-                                               + storeType.toUpperCase(Locale.ROOT) + " key store with " + key
-                                               + "Password" + (type == null ? " (sslKeystoreType sets another type)" : "")
+                                               + storeType.toUpperCase(Locale.ROOT) + " key store "
+                                               + (password == null ? "without " : "with ") + key + "Password"
+                                               + (type == null ? " (sslKeystoreType sets another type)" : "")
                                                + ": " + (wrongPassword(e) ? "the password does not open it, " : "") + e,
                     e);
         }
