@@ -26,8 +26,8 @@ import java.util.List;
  *                       one it started from when it looked at a full page of handed-back messages
  * @param handedBack     how many of them a stopping or suspended consumer handed back unrouted (their lease did not
  *                       expire: nothing is delivered twice)
- * @param moreHandedBack whether this look read a full page of handed-back messages, some perhaps dropped as superseded,
- *                       so more may wait
+ * @param moreHandedBack whether this look read a full page of handed-back messages, some perhaps deleted meanwhile, so
+ *                       more may wait
  */
 public record Reclaimed(List<Delivery> deliveries, String cursor, int handedBack, boolean moreHandedBack) {
 

@@ -17,13 +17,14 @@
 --[[
   Takes over messages whose lease expired: delivered to a consumer that neither acknowledged them nor extended
   the lease within the visibility timeout (it crashed or hangs). Entries deleted meanwhile are dropped from the
-  pending list, and so are entries of a message version that was superseded (replaced or re-delayed while in
+  pending list, and so are expired entries of a message version that was superseded (replaced or re-delayed while in
   flight, see record.lua) or already settled: the stored version is delivered on its own. Also forgets consumers of
   the group that hold no message and have not been seen for a long time (their process is gone), so the group does
   not grow with every restart.
 
   Messages a stopping or suspended consumer handed back (hand-back.lua) are taken over first, from the pending list
-  of the group's consumer HANDED_BACK_CONSUMER, wherever they are in the group's. Then, with room left in the count,
+  of the group's consumer HANDED_BACK_CONSUMER, wherever they are in the group's: never routed, each is delivered as a
+  read would deliver it, whatever version of its id is stored now (the old version of a replace is delivered). Then, with room left in the count,
   one entry whose lease expired, at most: one call looks at a bounded stretch of the group's pending list (at most ten
   times the count) from the cursor the previous call returned, so expired leases behind many live ones are reached in
   later calls. An expired lease may be the caller's own, of an exchange it still runs (its extensions did not reach
@@ -46,8 +47,8 @@
             when a full page of handed-back entries was looked at
     handed back: how many of the entries taken over a stopping or suspended consumer handed back (hand-back.lua),
                  never routed, rather than let their lease expire; they come first
-    more: 1 when a full page of handed-back entries was looked at (some may have been dropped as superseded), so more
-          may wait and the group's pending list was not looked at; else 0
+    more: 1 when a full page of handed-back entries was looked at (some may have been deleted meanwhile), so more may
+          wait and the group's pending list was not looked at; else 0
 ]]
 local consumer = ARGV[3]
 
@@ -79,12 +80,17 @@ end
 local start, count = ARGV[5], tonumber(ARGV[6])
 local result = {}
 
--- Delivers a claimed entry to this consumer, unless it is of a superseded or settled version: that one is dropped.
--- Whether it was delivered.
+-- Delivers a claimed entry to this consumer.
+local function deliver(entry)
+  local entryId = entry[1]
+  result[#result + 1] = {entryId, entry[2], rcall('XPENDING', readyKey, group, entryId, entryId, 1)[1][4]}
+end
+
+-- Delivers a claimed entry whose lease expired, unless it is of a superseded or settled version: that one is dropped
+-- (its delivery failed, and a superseded version is not retried). Whether it was delivered.
 local function takeOver(entry)
   if isCurrent(entry[2]) then
-    local entryId = entry[1]
-    result[#result + 1] = {entryId, entry[2], rcall('XPENDING', readyKey, group, entryId, entryId, 1)[1][4]}
+    deliver(entry)
     return true
   end
   rcall('XACK', readyKey, group, entry[1])
@@ -97,7 +103,8 @@ for _, pending in ipairs(handedBackPage) do
   -- counted as a delivery: hand-back.lua took back the one its consumer's read counted
   local entry = rcall('XCLAIM', readyKey, group, consumer, 0, pending[1])[1]
   if entry then
-    takeOver(entry)
+    -- never routed: delivered as a read would deliver it, also when its id was replaced or cancelled meanwhile
+    deliver(entry)
   else
     -- deleted while pending: Redis 7.0 dropped it from the pending list, 6.2 keeps it (now this consumer's)
     rcall('XACK', readyKey, group, pending[1])
