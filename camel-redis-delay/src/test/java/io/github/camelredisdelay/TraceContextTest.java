@@ -178,6 +178,26 @@ class TraceContextTest extends RedisDelayTestSupport {
         assertThat(delivered.getParentSpanId()).isEqualTo(scheduled.getSpanId());
     }
 
+    /** docs/operating.md: the tracer adds the trace context as the send span opens, after the route's own steps. */
+    @Test
+    void traceContextCrossesASendingRouteThatRemovedEveryHeader() throws Exception {
+        worker("redis-delay:orders", false);
+        tracedNode(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:order").routeId("order").removeHeaders("*").to("redis-delay:orders");
+            }
+        }).createProducerTemplate().sendBodyAndHeader("direct:order", "order-1", "orderId", "order-1");
+
+        awaitDeliverySpans(1);
+        SpanData scheduled = onlySpan(Op.EVENT_SENT);
+        SpanData delivered = onlySpan(Op.EVENT_RECEIVED);
+
+        assertThat(deliveredHeaders.get(0)).doesNotContainKey("orderId");
+        assertThat(delivered.getTraceId()).isEqualTo(scheduled.getTraceId());
+        assertThat(delivered.getParentSpanId()).isEqualTo(scheduled.getSpanId());
+    }
+
     @Test
     void everyDeliveryAttemptAndTheDeadLetterAreChildrenOfTheSchedulingSpan() throws Exception {
         worker("redis-delay:orders?retrySchedule=100&maxDeliveries=2", true);
