@@ -47,7 +47,7 @@ class ReplacedWhileHandedBackTest extends RedisDelayTestSupport {
     private final CountDownLatch release = new CountDownLatch(1);
 
     private CamelContext nodeWithAStoppedRoute(String options) throws Exception {
-        CamelContext context = startContext(new RouteBuilder() {
+        return startContext(new RouteBuilder() {
             @Override
             public void configure() {
                 errorHandler(noErrorHandler());
@@ -61,7 +61,6 @@ class ReplacedWhileHandedBackTest extends RedisDelayTestSupport {
                         });
             }
         });
-        return context;
     }
 
     /** "slow" and the first version of order-1 ready, then the route started: one batch fetches both. */
@@ -91,26 +90,38 @@ class ReplacedWhileHandedBackTest extends RedisDelayTestSupport {
         assertThat(replaced.getMessage().getHeader(RedisDelayConstants.DUPLICATE)).isEqualTo(false);
     }
 
-    @Test
-    void aVersionReplacedWhileItWaitsBehindASlowExchangeIsStillDelivered() throws Exception {
-        CamelContext context = nodeWithAStoppedRoute("visibilityTimeout=2s");
-        ProducerTemplate producer = bothFetchedInOneBatch(context);
+    /** One batch fetched "slow" and order-1's first version; order-1 then replaced by a version due in an hour. */
+    private CamelContext replacedWhileFetched(String options) throws Exception {
+        CamelContext context = nodeWithAStoppedRoute(options);
+        replaceAnHourAhead(bothFetchedInOneBatch(context));
+        return context;
+    }
 
-        replaceAnHourAhead(producer);
-        // past the visibility timeout: the waiting rest of the batch is handed back
+    /**
+     * Lets the slow exchange end once the rest of its batch waited past the visibility timeout, then was handed back.
+     */
+    private void slowExchangeEndsAfterAHandBack() throws InterruptedException {
         Thread.sleep(4000);
         release.countDown();
+    }
 
+    private void assertOldVersionDelivered() {
         await("the replaced version, in flight when it was replaced, delivered").atMost(Duration.ofSeconds(10))
                 .until(() -> delivered.contains("order-1 v1"));
     }
 
     @Test
-    void aVersionReplacedWhileInAFetchedBatchIsStillDeliveredAfterTheConsumerStops() throws Exception {
-        CamelContext context = nodeWithAStoppedRoute("visibilityTimeout=30s");
-        ProducerTemplate producer = bothFetchedInOneBatch(context);
+    void aVersionReplacedWhileItWaitsBehindASlowExchangeIsStillDelivered() throws Exception {
+        replacedWhileFetched("visibilityTimeout=2s");
 
-        replaceAnHourAhead(producer);
+        slowExchangeEndsAfterAHandBack();
+
+        assertOldVersionDelivered();
+    }
+
+    @Test
+    void aVersionReplacedWhileInAFetchedBatchIsStillDeliveredAfterTheConsumerStops() throws Exception {
+        CamelContext context = replacedWhileFetched("visibilityTimeout=30s");
         Thread releaser = new Thread(() -> {
             try {
                 Thread.sleep(500);
@@ -125,24 +136,19 @@ class ReplacedWhileHandedBackTest extends RedisDelayTestSupport {
         releaser.join();
         context.getRouteController().startRoute("consumer");
 
-        await("the replaced version, in flight when it was replaced, delivered").atMost(Duration.ofSeconds(10))
-                .until(() -> delivered.contains("order-1 v1"));
+        assertOldVersionDelivered();
     }
 
     @Test
     void aVersionReplacedWhileItWaitsBehindASlowExchangeIsStillDeliveredWhenTheReplacementIsCancelled() throws Exception {
-        CamelContext context = nodeWithAStoppedRoute("visibilityTimeout=2s");
-        ProducerTemplate producer = bothFetchedInOneBatch(context);
-
-        replaceAnHourAhead(producer);
+        CamelContext context = replacedWhileFetched("visibilityTimeout=2s");
         // the component page: "a cancel of the scheduled replacement answers true without stopping" the older version
-        Object cancelled = producer.requestBodyAndHeader("redis-delay:orders?operation=cancel", null,
+        Object cancelled = context.createProducerTemplate().requestBodyAndHeader("redis-delay:orders?operation=cancel", null,
                 RedisDelayConstants.MESSAGE_ID, "order-1");
         assertThat(cancelled).isEqualTo(true);
-        Thread.sleep(4000);
-        release.countDown();
 
-        await("the replaced version, in flight when it was replaced, delivered").atMost(Duration.ofSeconds(10))
-                .until(() -> delivered.contains("order-1 v1"));
+        slowExchangeEndsAfterAHandBack();
+
+        assertOldVersionDelivered();
     }
 }

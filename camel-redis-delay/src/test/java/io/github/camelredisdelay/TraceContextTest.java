@@ -132,6 +132,17 @@ class TraceContextTest extends RedisDelayTestSupport {
         return spans.get(0);
     }
 
+    /** The one delivery came without {@code header}, as a child of the span that scheduled it. */
+    private void assertDeliveredAsAChildOfTheSendWithout(String header) {
+        awaitDeliverySpans(1);
+        SpanData scheduled = onlySpan(Op.EVENT_SENT);
+        SpanData delivered = onlySpan(Op.EVENT_RECEIVED);
+
+        assertThat(deliveredHeaders.get(0)).doesNotContainKey(header);
+        assertThat(delivered.getTraceId()).isEqualTo(scheduled.getTraceId());
+        assertThat(delivered.getParentSpanId()).isEqualTo(scheduled.getSpanId());
+    }
+
     private void awaitDeliverySpans(int count) {
         await().atMost(Duration.ofSeconds(10)).until(() -> spans(Op.EVENT_RECEIVED).size() >= count);
     }
@@ -169,13 +180,7 @@ class TraceContextTest extends RedisDelayTestSupport {
         scheduler("redis-delay:orders?headerFilterStrategy=#dropAll").createProducerTemplate()
                 .sendBodyAndHeader("direct:order", "order-1", "orderId", "order-1");
 
-        awaitDeliverySpans(1);
-        SpanData scheduled = onlySpan(Op.EVENT_SENT);
-        SpanData delivered = onlySpan(Op.EVENT_RECEIVED);
-
-        assertThat(deliveredHeaders.get(0)).doesNotContainKey("orderId");
-        assertThat(delivered.getTraceId()).isEqualTo(scheduled.getTraceId());
-        assertThat(delivered.getParentSpanId()).isEqualTo(scheduled.getSpanId());
+        assertDeliveredAsAChildOfTheSendWithout("orderId");
     }
 
     /** docs/operating.md: the tracer adds the trace context as the send span opens, after the route's own steps. */
@@ -189,13 +194,7 @@ class TraceContextTest extends RedisDelayTestSupport {
             }
         }).createProducerTemplate().sendBodyAndHeader("direct:order", "order-1", "orderId", "order-1");
 
-        awaitDeliverySpans(1);
-        SpanData scheduled = onlySpan(Op.EVENT_SENT);
-        SpanData delivered = onlySpan(Op.EVENT_RECEIVED);
-
-        assertThat(deliveredHeaders.get(0)).doesNotContainKey("orderId");
-        assertThat(delivered.getTraceId()).isEqualTo(scheduled.getTraceId());
-        assertThat(delivered.getParentSpanId()).isEqualTo(scheduled.getSpanId());
+        assertDeliveredAsAChildOfTheSendWithout("orderId");
     }
 
     @Test
