@@ -23,10 +23,13 @@ import java.util.Locale;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.camelredisdelay.test.LogLines;
 import org.junit.jupiter.api.Test;
 import org.redisson.client.RedisException;
 import org.redisson.client.RedisOutOfMemoryException;
+import org.redisson.client.RedisResponseTimeoutException;
 import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -59,6 +62,31 @@ class OutageLogTest {
         assertThat(lines.lines).hasSize(2);
         assertThat(lines.lines.get(0)).startsWith("WARN");
         assertThat(lines.lines.get(1)).startsWith("INFO");
+    }
+
+    /**
+     * Redisson's text of a timeout goes on with the command: the start of the script's source, over several lines, and
+     * every key and argument of the call. The WARN an operator reads keeps Redisson's own words and names the script.
+     */
+    @Test
+    void aTimeoutIsLoggedOnOneLineNamingTheScriptWithoutItsSourceOrKeys() {
+        String timeout = "Redis server response timeout (3000 ms) occurred after 1 of 1 retry attempts, is "
+                         + "non-idempotent command: false Check connection with Redis node: 127.0.0.1/127.0.0.1:40333 "
+                         + "for TCP packet drops or bandwidth limits.  Try to increase nettyThreads and/or timeout "
+                         + "settings. Netty pending tasks: 0, command: (EVALSHA, cached script: -- camel-redis-delay "
+                         + "transfer.lua\n--[[\n  Prepended to every script of this folder, followed by wire.lua ...), "
+                         + "params: [eb45a201c4127ab0d8917e086a69486e6cd26bf5, 6, test:{q}:due, test:{q}:msg], channel: "
+                         + "[id: 0xc7913e7f, L:/127.0.0.1:41598 - R:127.0.0.1/127.0.0.1:40333]";
+        try (LogLines log = LogLines.of(OutageLogTest.class)) {
+            new OutageLog(LoggerFactory.getLogger(OutageLogTest.class), "Transfer task of queue q")
+                    .failed(new CompletionException(new RedisResponseTimeoutException(timeout)));
+
+            assertThat(log.lines()).singleElement().asString().startsWith("WARN")
+                    .contains("Transfer task of queue q cannot reach Redis")
+                    .contains("RedisResponseTimeoutException: Redis server response timeout (3000 ms)")
+                    .contains("Netty pending tasks: 0").contains("transfer.lua").doesNotContain("\n")
+                    .doesNotContain("Prepended").doesNotContain("{q}:due").doesNotContain("CompletionException");
+        }
     }
 
     @Test
