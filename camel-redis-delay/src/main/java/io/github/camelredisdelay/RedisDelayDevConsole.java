@@ -27,6 +27,7 @@ import io.github.camelredisdelay.internal.InspectedMessage;
 import io.github.camelredisdelay.internal.NewestDeadLetters;
 import io.github.camelredisdelay.internal.QueueAdmin;
 import io.github.camelredisdelay.internal.QueueStatistics;
+import io.github.camelredisdelay.internal.RedissonText;
 import org.apache.camel.spi.annotations.DevConsole;
 import org.apache.camel.support.console.AbstractDevConsole;
 
@@ -116,7 +117,8 @@ public class RedisDelayDevConsole extends AbstractDevConsole {
                     .map(m -> m.id() + " dead-lettered " + (now - m.scheduledAt()) + " ms ago: " + lastError(m)).toList());
             return queue;
         } catch (RuntimeException e) {
-            return failure(statistics, endpoint, "Redis does not answer: " + e.getMessage());
+            return failure(statistics, endpoint,
+                    "Redis does not answer: " + RedissonText.words(String.valueOf(e.getMessage())));
         }
     }
 

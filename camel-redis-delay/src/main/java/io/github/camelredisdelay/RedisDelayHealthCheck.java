@@ -27,6 +27,7 @@ import io.github.camelredisdelay.internal.ClientShortage;
 import io.github.camelredisdelay.internal.ClientShutDown;
 import io.github.camelredisdelay.internal.ErrorReply;
 import io.github.camelredisdelay.internal.QueueShard;
+import io.github.camelredisdelay.internal.RedissonText;
 import io.github.camelredisdelay.internal.RootCause;
 import io.github.camelredisdelay.internal.ScriptCalls.Durability;
 import io.github.camelredisdelay.internal.ShardedQueue;
@@ -220,7 +221,7 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
             builder.down().message("Redis of " + which + " refuses its writes: " + ErrorReply.plainly(reply)).error(refusal);
         } else {
             builder.down().message("Redis of " + which + " does not answer or refuses its writes: "
-                                   + RootCause.added(refusal.getMessage(), refusal))
+                                   + RootCause.added(RedissonText.words(String.valueOf(refusal.getMessage())), refusal))
                     .error(refusal);
         }
     }

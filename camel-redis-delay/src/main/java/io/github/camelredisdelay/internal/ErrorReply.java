@@ -44,9 +44,6 @@ public final class ErrorReply {
                          + "queue's key prefix)",
             "NOSCRIPT", "Redis does not hold the component's script (SCRIPT FLUSH emptied its script cache, or a "
                         + "failover promoted a replica that never loaded it)");
-    /** Where Redisson's additions begin: ". channel: [...] data: CommandData [...]" or "... command: (...)". */
-    private static final Pattern REDISSON_TAIL
-            = Pattern.compile("\\.? *(channel: \\[|command: \\(|data: CommandData).*", Pattern.DOTALL);
     /** Where Redis 7 says which script replied: ". script: <sha>, on @user_script:345." */
     private static final Pattern SCRIPT_PLACE = Pattern.compile("\\.? *script: [0-9a-f]{40}, on @user_script:\\d+\\.*");
     /**
@@ -83,7 +80,7 @@ public final class ErrorReply {
     /** Redis' own words, e.g. {@code OOM command not allowed when used memory > 'maxmemory'}. */
     public static String words(RedisException reply) {
         String text = String.valueOf(reply.getMessage());
-        text = REDISSON_TAIL.matcher(text).replaceFirst("");
+        text = RedissonText.words(text);
         text = SCRIPT_PLACE.matcher(text).replaceAll("");
         text = SCRIPT_PREFIX.matcher(text).replaceFirst("");
         text = SCRIPT_CALL_PREFIX.matcher(text).replaceFirst("");

@@ -138,7 +138,7 @@ public enum LuaScript {
     static final class Files {
 
         /** Starts every script's text, followed by its file name. */
-        private static final String NAME_LINE = "-- camel-redis-delay ";
+        static final String NAME_LINE = "-- camel-redis-delay ";
         /** The licence header every file starts with: comment lines, then a blank one. */
         private static final Pattern LICENCE = Pattern.compile("\\A(--[^\\[\\n][^\\n]*\\n|--\\n)+\\n*");
         /** Prepended to every script, in this order. */

@@ -91,7 +91,7 @@ public final class OutageLog {
                 log.warn("{} failed: {}; retrying with back-off", what, shortage);
                 log.debug("{} failed on: {}", what, cause.toString());
             } else if (inClient != null) {
-                log.warn("{} failed: {}; retrying with back-off: {}", what, inClient, cause.toString());
+                log.warn("{} failed: {}; retrying with back-off: {}", what, inClient, RedissonText.of(cause));
             } else if (shortfall != null) {
                 log.warn("{} reached too few replicas; retrying with back-off: {}", what, shortfall.getMessage());
             } else if (notYet) {
@@ -104,7 +104,7 @@ public final class OutageLog {
                         text.contains(ErrorReply.words(reply)) ? text : text + "; " + ErrorReply.plainly(reply));
             } else {
                 log.warn("{} cannot reach Redis, retrying with back-off: {}", what,
-                        RootCause.added(cause.toString(), cause));
+                        RootCause.added(RedissonText.of(cause), Futures.unwrap(cause)));
             }
         } else {
             log.debug("{} cannot reach Redis again: {}", what, cause.toString());
