@@ -101,7 +101,7 @@ class ReplacedWhileHandedBackTest extends RedisDelayTestSupport {
      * Lets the slow exchange end once the rest of its batch waited past the visibility timeout, then was handed back.
      */
     private void slowExchangeEndsAfterAHandBack() throws InterruptedException {
-        Thread.sleep(4000);
+        Thread.sleep(2500);
         release.countDown();
     }
 
@@ -112,7 +112,7 @@ class ReplacedWhileHandedBackTest extends RedisDelayTestSupport {
 
     @Test
     void aVersionReplacedWhileItWaitsBehindASlowExchangeIsStillDelivered() throws Exception {
-        replacedWhileFetched("visibilityTimeout=2s");
+        replacedWhileFetched("visibilityTimeout=1s");
 
         slowExchangeEndsAfterAHandBack();
 
@@ -141,7 +141,7 @@ class ReplacedWhileHandedBackTest extends RedisDelayTestSupport {
 
     @Test
     void aVersionReplacedWhileItWaitsBehindASlowExchangeIsStillDeliveredWhenTheReplacementIsCancelled() throws Exception {
-        CamelContext context = replacedWhileFetched("visibilityTimeout=2s");
+        CamelContext context = replacedWhileFetched("visibilityTimeout=1s");
         // the component page: "a cancel of the scheduled replacement answers true without stopping" the older version
         Object cancelled = context.createProducerTemplate().requestBodyAndHeader("redis-delay:orders?operation=cancel", null,
                 RedisDelayConstants.MESSAGE_ID, "order-1");
