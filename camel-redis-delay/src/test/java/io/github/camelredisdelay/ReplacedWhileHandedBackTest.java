@@ -22,12 +22,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import io.github.camelredisdelay.test.LogLines;
 import io.github.camelredisdelay.test.NeedsRedisProcess;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.impl.engine.DefaultShutdownStrategy;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -97,12 +99,15 @@ class ReplacedWhileHandedBackTest extends RedisDelayTestSupport {
         return context;
     }
 
-    /**
-     * Lets the slow exchange end once the rest of its batch waited past the visibility timeout, then was handed back.
-     */
-    private void slowExchangeEndsAfterAHandBack() throws InterruptedException {
-        Thread.sleep(2500);
-        release.countDown();
+    /** Lets the slow exchange end once the rest of its batch waited past the visibility timeout and was handed back. */
+    private void slowExchangeEndsAfterAHandBack() {
+        try {
+            await("order-1 handed back behind the slow exchange").atMost(Duration.ofSeconds(10))
+                    .until(() -> redis().getStream(key("orders", "ready")).getPendingInfo("consumers")
+                            .getConsumerNames().getOrDefault("handed-back", 0L) == 1);
+        } finally {
+            release.countDown();
+        }
     }
 
     private void assertOldVersionDelivered() {
@@ -122,16 +127,19 @@ class ReplacedWhileHandedBackTest extends RedisDelayTestSupport {
     @Test
     void aVersionReplacedWhileInAFetchedBatchIsStillDeliveredAfterTheConsumerStops() throws Exception {
         CamelContext context = replacedWhileFetched("visibilityTimeout=30s");
+        // once the stop waits for the slow exchange, that exchange completes and the rest of its batch is handed back
+        // (CompleteCurrentTaskOnly), well within the shutdown timeout, after which the stop would cut the batch off
+        LogLines shutdown = LogLines.ofDebug(DefaultShutdownStrategy.class);
         Thread releaser = new Thread(() -> {
             try {
-                Thread.sleep(500);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                await("the stop waiting for the slow exchange").atMost(Duration.ofSeconds(5))
+                        .until(() -> shutdown.lines().stream().anyMatch(line -> line.contains("Waiting as there are still")));
+            } finally {
+                release.countDown();
+                shutdown.close();
             }
-            release.countDown();
         });
         releaser.start();
-        // the slow exchange completes; the rest of the batch is handed back (CompleteCurrentTaskOnly)
         context.getRouteController().stopRoute("consumer");
         releaser.join();
         context.getRouteController().startRoute("consumer");
