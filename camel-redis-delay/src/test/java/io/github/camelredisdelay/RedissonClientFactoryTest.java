@@ -27,6 +27,7 @@ import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
@@ -142,19 +143,20 @@ class RedissonClientFactoryTest {
      * readiness, none of which named the store or what was wrong with it.
      */
     @ParameterizedTest
-    @ValueSource(strings = {
-            "sslTruststore missing", "sslTruststore wrong-password", "sslTruststore pem",
-            "sslKeystore wrong-password" })
-    void aStoreTheClientCannotOpenFailsNamingTheKeyTheFileAndWhy(String mistake, @TempDir Path dir) throws Exception {
-        String key = mistake.substring(0, mistake.indexOf(' '));
-        Path good = emptyStore(dir);
-        Path file = switch (mistake.substring(key.length() + 1)) {
+    @CsvSource({
+            "sslTruststore, missing, FileNotFoundException", "sslTruststore, wrong-password, the password does not open it",
+            "sslTruststore, pem, PKCS12", "sslKeystore, wrong-password, the password does not open it" })
+    void aStoreTheClientCannotOpenFailsNamingTheKeyTheFileAndWhy(
+            String key, String mistake, String why,
+            @TempDir Path dir)
+            throws Exception {
+        Path file = switch (mistake) {
             case "missing" -> dir.resolve("no-such-store.p12");
             case "pem" -> Files.writeString(dir.resolve("ca.crt"), "-----BEGIN CERTIFICATE-----\nMIIB\n"
                                                                    + "-----END CERTIFICATE-----\n");
-            default -> good;
+            default -> emptyStore(dir);
         };
-        String password = mistake.endsWith("wrong-password") ? "not-the-secret" : STORE_PASSWORD;
+        String password = mistake.equals("wrong-password") ? "not-the-secret" : STORE_PASSWORD;
         RedisDelayConfiguration configuration = fromFile(dir, key + ": \"" + file.toUri() + "\"\n"
                                                               + key + "Password: \"" + password + "\"\n"
                                                               + "singleServerConfig:\n"
@@ -163,13 +165,7 @@ class RedissonClientFactoryTest {
         assertThatThrownBy(() -> settingsOf(configuration)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(configuration.getRedissonConfig()).hasMessageContaining(key + " file:")
                 .hasMessageContaining(file.toString())
-                .hasMessageContaining(key + "Password")
-                .hasMessageContaining(switch (mistake.substring(key.length() + 1)) {
-                    case "missing" -> "FileNotFoundException";
-                    case "pem" -> "PKCS12";
-                    default -> "the password does not open it";
-                })
-                .hasMessageNotContaining(password);
+                .hasMessageContaining(key + "Password").hasMessageContaining(why).hasMessageNotContaining(password);
     }
 
     /**
