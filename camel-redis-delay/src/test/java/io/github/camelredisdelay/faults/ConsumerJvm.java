@@ -47,13 +47,22 @@ final class ConsumerJvm implements AutoCloseable {
      * @param workMillis      how long each exchange works
      * @param notesBodies     whether deliveries are noted under their bodies rather than their message ids
      * @param shutdownTimeout the timeout of its CamelContext's shutdown strategy, in seconds
+     * @param plan            class name of the {@link DeliveryPlan} of its deliveries; empty: work {@code workMillis}
+     *                        and succeed
      */
     record Options(String redisUrl, String keyPrefix, String queue, String logKey, String endpointOptions,
-            long workMillis, boolean notesBodies, long shutdownTimeout) {
+            long workMillis, boolean notesBodies, long shutdownTimeout, String plan) {
 
         /** The same with another shutdown timeout, in seconds. */
         Options withShutdownTimeout(long seconds) {
-            return new Options(redisUrl, keyPrefix, queue, logKey, endpointOptions, workMillis, notesBodies, seconds);
+            return new Options(redisUrl, keyPrefix, queue, logKey, endpointOptions, workMillis, notesBodies, seconds, plan);
+        }
+
+        /** The same with the deliveries following this {@link DeliveryPlan} class. */
+        Options withPlan(Class<? extends DeliveryPlan> planClass) {
+            return new Options(
+                    redisUrl, keyPrefix, queue, logKey, endpointOptions, workMillis, notesBodies, shutdownTimeout,
+                    planClass.getName());
         }
     }
 
@@ -89,7 +98,8 @@ final class ConsumerJvm implements AutoCloseable {
                         "--endpointOptions=" + options.endpointOptions(),
                         "--workMillis=" + options.workMillis(),
                         "--noteBodies=" + options.notesBodies(),
-                        "--shutdownTimeout=" + options.shutdownTimeout()));
+                        "--shutdownTimeout=" + options.shutdownTimeout(),
+                        "--plan=" + options.plan()));
         Path output = FaultTestSupport.targetDir().resolve("faults-logs").resolve(name + ".log");
         try {
             Files.createDirectories(output.getParent());

@@ -39,7 +39,8 @@ import org.redisson.config.Config;
  * Arguments, each {@code --name=value}: {@code redisUrl}, {@code keyPrefix}, {@code queue}, {@code log} (the list),
  * {@code endpointOptions} (query string of the consumer endpoint), {@code workMillis}, {@code shutdownTimeout} (of the
  * CamelContext's shutdown strategy, in seconds), and optionally {@code noteBodies} ({@code true}: deliveries are noted
- * under their bodies, see {@link RecordingProcessor}).
+ * under their bodies, see {@link RecordingProcessor}) and {@code plan} (class name of a {@link DeliveryPlan} the
+ * deliveries follow instead of working {@code workMillis}).
  */
 public final class ConsumerJvmMain {
 
@@ -74,9 +75,12 @@ public final class ConsumerJvmMain {
         component.getConfiguration().setAddress(options.get("redisUrl"));
         component.getConfiguration().setKeyPrefix(options.get("keyPrefix"));
         String uri = "redis-delay:" + options.get("queue") + "?" + options.get("endpointOptions");
+        String planClass = options.getOrDefault("plan", "");
+        DeliveryPlan plan = planClass.isEmpty()
+                ? DeliveryPlan.working(Long.parseLong(options.get("workMillis")))
+                : DeliveryPlan.named(planClass);
         RecordingProcessor processor = new RecordingProcessor(
-                log, consumer, Long.parseLong(options.get("workMillis")),
-                Boolean.parseBoolean(options.get("noteBodies")));
+                log, consumer, plan, Boolean.parseBoolean(options.get("noteBodies")));
         context.addRoutes(new RouteBuilder() {
             @Override
             public void configure() {

@@ -47,21 +47,37 @@ public interface DeliveryLog {
      *
      * @param consumer      which consumer, e.g. {@code jvm-1234} or {@code node-a}
      * @param deliveryCount the delivery's {@code CamelRedisDelayDeliveryCount}
+     * @param note          what the consumer's {@link DeliveryPlan} noted besides (empty for most tests; no line
+     *                      breaks)
      */
-    record Entry(Event event, String messageId, int deliveryCount, String consumer, long atMillis) {
+    record Entry(Event event, String messageId, int deliveryCount, String consumer, long atMillis, String note) {
+
+        /** An entry without a note. */
+        public Entry(Event event, String messageId, int deliveryCount, String consumer, long atMillis) {
+            this(event, messageId, deliveryCount, consumer, atMillis, "");
+        }
 
         String encode() {
-            return event.name().charAt(0) + "|" + messageId + "|" + deliveryCount + "|" + consumer + "|" + atMillis;
+            return event.name().charAt(0) + "|" + messageId + "|" + deliveryCount + "|" + consumer + "|" + atMillis
+                   + (note.isEmpty() ? "" : "|" + note);
         }
 
         static Entry decode(String text) {
-            String[] parts = text.split("\\|", 5);
+            String[] parts = text.split("\\|", 6);
             Event event = parts[0].equals("S") ? Event.STARTED : Event.FINISHED;
-            return new Entry(event, parts[1], Integer.parseInt(parts[2]), parts[3], Long.parseLong(parts[4]));
+            return new Entry(
+                    event, parts[1], Integer.parseInt(parts[2]), parts[3], Long.parseLong(parts[4]),
+                    parts.length > 5 ? parts[5] : "");
         }
     }
 
-    void record(Event event, String messageId, int deliveryCount, String consumer);
+    /** Notes an event with a note (the last field, so it may hold {@code |}). */
+    void record(Event event, String messageId, int deliveryCount, String consumer, String note);
+
+    /** Notes an event without a note. */
+    default void record(Event event, String messageId, int deliveryCount, String consumer) {
+        record(event, messageId, deliveryCount, consumer, "");
+    }
 
     /** Everything noted so far, in the order it was noted. */
     Deliveries read();
@@ -87,8 +103,9 @@ public interface DeliveryLog {
             private static final int PAGE = 10_000;
 
             @Override
-            public void record(Event event, String messageId, int deliveryCount, String consumer) {
-                list.add(new Entry(event, messageId, deliveryCount, consumer, System.currentTimeMillis()).encode());
+            public void record(Event event, String messageId, int deliveryCount, String consumer, String note) {
+                list.add(new Entry(event, messageId, deliveryCount, consumer, System.currentTimeMillis(), note)
+                        .encode());
             }
 
             @Override
@@ -110,8 +127,8 @@ public interface DeliveryLog {
         Queue<Entry> entries = new ConcurrentLinkedQueue<>();
         return new DeliveryLog() {
             @Override
-            public void record(Event event, String messageId, int deliveryCount, String consumer) {
-                entries.add(new Entry(event, messageId, deliveryCount, consumer, System.currentTimeMillis()));
+            public void record(Event event, String messageId, int deliveryCount, String consumer, String note) {
+                entries.add(new Entry(event, messageId, deliveryCount, consumer, System.currentTimeMillis(), note));
             }
 
             @Override

@@ -15,8 +15,6 @@
  */
 package io.github.camelredisdelay.faults;
 
-import java.util.concurrent.TimeUnit;
-
 import io.github.camelredisdelay.RedisDelayConstants;
 import io.github.camelredisdelay.faults.DeliveryLog.Event;
 import org.apache.camel.Exchange;
@@ -25,13 +23,17 @@ import org.apache.camel.Processor;
 /**
  * The route of every consumer in the fault tests: notes the delivery in a {@link DeliveryLog}, works for a while (so a
  * kill can hit it in the middle of an exchange), then notes that it finished. The exchange completes, and the component
- * acknowledges the message, only after the second note.
+ * acknowledges the message, only after the second note. A {@link DeliveryPlan} may vary the work, fail the exchange
+ * (its end is then noted {@value #FAILED}) and note more about the delivery.
  */
 public final class RecordingProcessor implements Processor {
 
+    /** The note of the end of an exchange that the plan failed. */
+    public static final String FAILED = "failed";
+
     private final DeliveryLog log;
     private final String consumer;
-    private final long workMillis;
+    private final DeliveryPlan plan;
     private final boolean notesBodies;
 
     /**
@@ -47,23 +49,29 @@ public final class RecordingProcessor implements Processor {
      *                    cannot know in advance, such as those migrated from an RDelayedQueue
      */
     public RecordingProcessor(DeliveryLog log, String consumer, long workMillis, boolean notesBodies) {
+        this(log, consumer, DeliveryPlan.working(workMillis), notesBodies);
+    }
+
+    /** A consumer whose deliveries follow {@code plan}. */
+    public RecordingProcessor(DeliveryLog log, String consumer, DeliveryPlan plan, boolean notesBodies) {
         this.log = log;
         this.consumer = consumer;
-        this.workMillis = workMillis;
+        this.plan = plan;
         this.notesBodies = notesBodies;
     }
 
     @Override
-    public void process(Exchange exchange) throws InterruptedException {
+    public void process(Exchange exchange) throws Exception {
         String id = notesBodies
                 ? exchange.getMessage().getBody(String.class)
                 : exchange.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID, String.class);
         int count = exchange.getMessage().getHeader(RedisDelayConstants.DELIVERY_COUNT, Integer.class);
-        log.record(Event.STARTED, id, count, consumer);
-        if (workMillis > 0) {
-            // the simulated work of the exchange, not a wait for a condition
-            TimeUnit.MILLISECONDS.sleep(workMillis);
+        log.record(Event.STARTED, id, count, consumer, plan.note(exchange));
+        plan.work(exchange);
+        Exception failure = plan.failure(exchange);
+        log.record(Event.FINISHED, id, count, consumer, failure == null ? "" : FAILED);
+        if (failure != null) {
+            throw failure;
         }
-        log.record(Event.FINISHED, id, count, consumer);
     }
 }
