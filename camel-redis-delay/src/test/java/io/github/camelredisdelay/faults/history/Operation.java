@@ -1,0 +1,83 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.faults.history;
+
+/**
+ * One operation on the queue and the reply it got: a schedule, cancel, reschedule or peek by a producer thread, or a
+ * route's re-delay of the message it is delivering. Filled in by whoever sends it, read after the round.
+ */
+public final class Operation {
+
+    /** What was sent. */
+    public enum Kind {
+        SCHEDULE_KEEP,
+        SCHEDULE_REPLACE,
+        SCHEDULE_FAIL,
+        /** A schedule without an id: the component generates one. */
+        SCHEDULE_GENERATED,
+        /** A route's schedule of the message it is delivering, same id. */
+        REDELAY,
+        CANCEL,
+        RESCHEDULE,
+        PEEK;
+
+        boolean schedules() {
+            return this == SCHEDULE_KEEP || this == SCHEDULE_REPLACE || this == SCHEDULE_FAIL || this == SCHEDULE_GENERATED
+                    || this == REDELAY;
+        }
+    }
+
+    final Kind kind;
+    /** The node it went through: {@code A} or {@code B}. */
+    final String node;
+    String id;
+    String body;
+    /** The delay, or with {@link #dueAt} the due time's distance from {@link #start}. */
+    long delay;
+    /** Whether it gave an absolute due time ({@code CamelRedisDelayDueAt}) rather than a delay. */
+    boolean dueAt;
+    long start;
+    long end;
+    /** A cancel's or reschedule's answer. */
+    Boolean answer;
+    Boolean duplicate;
+    Long scheduledFor;
+    Exception error;
+    /** A re-delay's: the body of the delivery it was sent from. */
+    String parentBody;
+    /** A peek's: the state, body and delivery count it showed. */
+    String state;
+    Object peekedBody;
+    Integer peekedCount;
+
+    Operation(Kind kind, String node) {
+        this.kind = kind;
+        this.node = node;
+    }
+
+    /** Whether it stored a new version: a schedule that answered {@code Duplicate=false} without an error. */
+    boolean stored() {
+        return kind.schedules() && error == null && Boolean.FALSE.equals(duplicate);
+    }
+
+    @Override
+    public String toString() {
+        return kind + "(id=" + id + ", body=" + body + ", " + (dueAt ? "dueAt=start+" : "delay=") + delay + ", node="
+               + node + ") [" + start + ".." + end + "] -> answer=" + answer + ", duplicate=" + duplicate
+               + ", scheduledFor=" + scheduledFor + (error != null ? ", error=" + error : "")
+               + (kind == Kind.PEEK ? ", state=" + state + ", peeked=" + peekedBody + ", count=" + peekedCount : "");
+    }
+}
