@@ -1,0 +1,286 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.faults.history;
+
+import java.util.List;
+import java.util.Map;
+
+import static io.github.camelredisdelay.faults.history.HistoryQueue.MAX_DELIVERIES;
+import static io.github.camelredisdelay.faults.history.MessageVersion.CLOCK_SLACK_MS;
+import static io.github.camelredisdelay.faults.history.MessageVersion.SURELY_MS;
+
+/**
+ * The rules on deliveries: every delivery and dead letter is of a stored version, and each version is delivered as the
+ * contract says for how it ended: cancelled, replaced, re-delayed by its route, or left to run (to success or to the
+ * dead-letter queue, as its body scripts). A version a killed consumer may have held is judged by what survives a
+ * crash: its lost deliveries count, and it still ends.
+ */
+final class DeliveryRules {
+
+    private final History history;
+    private final KilledConsumer killed;
+    private final Findings findings;
+
+    DeliveryRules(History history, Findings findings) {
+        this.history = history;
+        this.killed = history.killed();
+        this.findings = findings;
+    }
+
+    void check(Map<String, MessageVersion> versions) {
+        everyDeliveryIsOfAStoredVersion(versions);
+        everyDeliveryEnds();
+        for (MessageVersion version : versions.values()) {
+            check(version);
+        }
+    }
+
+    private void check(MessageVersion v) {
+        boolean touched = v.touchedBy(killed);
+        if (touched) {
+            findings.covered("version touched by the killed consumer JVM");
+        }
+        deliveryCountsRunFromOne(v, touched);
+        List<Delivery> ds = v.deliveries;
+        for (int i = 0; i < ds.size(); i++) {
+            Delivery d = ds.get(i);
+            notDeliveredBeforeItsScheduledFor(v, d);
+            if (i == 0 && d.count() == 1) {
+                firstDeliveryAtTheDueTimeInEffect(v, d);
+            } else if (i > 0 && !(touched && (byTheKilledConsumer(ds.get(i - 1)) || d.count() != ds.get(i - 1).count() + 1))) {
+                redeliveryFollowsAFailureAfterItsRetryDelay(v, ds.get(i - 1), d);
+            }
+        }
+        findings.covered("version " + (v.cancelledBy != null ? "cancelled" : v.supersededBy != null ? "replaced unfinished"
+                : v.redelayedBy != null ? "re-delayed" : v.script.failUntil() >= MAX_DELIVERIES ? "dead-lettered"
+                : "fails " + v.script.failUntil() + " times") + ", " + ds.size() + " deliveries, rescheduled "
+                         + Math.min(v.reschedules.size(), 2) + "+");
+        if (v.redelayedBy != null) {
+            notDeliveredAfterItsRouteRedelayedIt(v);
+        } else if (v.cancelledBy != null) {
+            notDeliveredAfterACancelAnsweredTrue(v);
+        } else if (v.supersededBy != null) {
+            replacedWhileScheduledIsNeverDelivered(v);
+            replacedWhileInFlightIsNotRetried(v);
+            replacedWhenReadyIsStillDelivered(v);
+        } else if (touched) {
+            heldByTheKilledConsumerStillEnds(v);
+        } else {
+            endsAsItsBodyScripts(v);
+        }
+    }
+
+    /** Every delivery and dead letter is of a stored version, under its id. */
+    private void everyDeliveryIsOfAStoredVersion(Map<String, MessageVersion> versions) {
+        for (Delivery d : history.deliveries()) {
+            MessageVersion v = versions.get(d.body());
+            if (v == null) {
+                findings.violation("delivered a body no stored version has " + d);
+            } else if (!v.id.equals(d.id())) {
+                findings.violation("delivered under another id " + d + " " + v);
+            }
+        }
+        for (DeadLetter dl : history.deadLetters()) {
+            if (versions.get(dl.body()) == null) {
+                findings.violation("dead letter of a body no stored version has " + dl);
+            }
+        }
+    }
+
+    /** A live consumer finishes every delivery it starts. */
+    private void everyDeliveryEnds() {
+        history.unfinished().forEach(d -> findings.violation("a live consumer never finished a delivery " + d));
+    }
+
+    /**
+     * Delivery counts run 1, 2, ...; where a killed consumer may have counted deliveries nobody noted, they never go
+     * down.
+     */
+    private void deliveryCountsRunFromOne(MessageVersion v, boolean touched) {
+        List<Delivery> ds = v.deliveries;
+        for (int i = 0; i < ds.size(); i++) {
+            if (touched) {
+                if (i > 0 && ds.get(i).count() < ds.get(i - 1).count() && !byTheKilledConsumer(ds.get(i - 1))) {
+                    findings.violation("delivery count went down " + v);
+                }
+            } else if (ds.get(i).count() != i + 1) {
+                findings.violation("delivery counts not 1..n " + v);
+                return;
+            }
+        }
+    }
+
+    /** No delivery before its {@code ScheduledFor}. */
+    private void notDeliveredBeforeItsScheduledFor(MessageVersion v, Delivery d) {
+        if (d.scheduledFor() == null) {
+            findings.violation("delivery without ScheduledFor " + d);
+        } else if (d.start() < d.scheduledFor() - CLOCK_SLACK_MS) {
+            findings.violation("delivered " + (d.scheduledFor() - d.start()) + " ms before its ScheduledFor " + d + " " + v);
+        }
+    }
+
+    /** The first delivery comes at or after the due time in effect, carries it, and carries no last error. */
+    private void firstDeliveryAtTheDueTimeInEffect(MessageVersion v, Delivery d) {
+        if (d.lastError() != null) {
+            findings.violation("first delivery carries a LastError " + d);
+        }
+        if (v.rescheduleOverlaps(d.start())) {
+            return;
+        }
+        long due = v.dueAt(d.start());
+        if (d.scheduledFor() != null && d.scheduledFor() != due) {
+            findings.violation("first delivery's ScheduledFor is not the due time in effect (" + due + ") " + d + " " + v);
+        }
+        if (d.start() < due - CLOCK_SLACK_MS) {
+            findings.violation("first delivery before the due time in effect " + d + " " + v);
+        }
+    }
+
+    /** A redelivery follows a failed delivery, after the retry delay, carrying that failure as its last error. */
+    private void redeliveryFollowsAFailureAfterItsRetryDelay(MessageVersion v, Delivery previous, Delivery d) {
+        if (!previous.failed()) {
+            findings.violation("delivered again after a successful delivery " + d + " " + v);
+        }
+        boolean rescheduledBetween = v.reschedules.stream()
+                .anyMatch(r -> r.end() > previous.start() && r.start() < d.start());
+        if (d.scheduledFor() != null && !rescheduledBetween
+                && d.scheduledFor() < previous.end() + HistoryQueue.retryDelay(previous.count()) - CLOCK_SLACK_MS) {
+            findings.violation("redelivery due before the retry delay " + d + " after " + previous);
+        }
+        if (d.lastError() == null || !d.lastError().contains("planned failure " + previous.count())) {
+            findings.violation("redelivery without the last error " + d);
+        }
+    }
+
+    /** After a re-delay from its delivery, the delivered version is neither delivered again nor dead-lettered. */
+    private void notDeliveredAfterItsRouteRedelayedIt(MessageVersion v) {
+        notDeliveredAfter(v, v.redelayedBy, "the route re-delayed it");
+    }
+
+    /** A cancel that answered true removed the message: no delivery starts after it, no dead letter. */
+    private void notDeliveredAfterACancelAnsweredTrue(MessageVersion v) {
+        notDeliveredAfter(v, v.cancelledBy, "a cancel answered true");
+    }
+
+    private void notDeliveredAfter(MessageVersion v, Operation end, String what) {
+        v.deliveries.stream().filter(d -> d.start() > end.end)
+                .forEach(d -> findings.violation("delivered after " + what + " " + d + " " + v + " by " + end));
+        if (!v.deadLetters.isEmpty()) {
+            findings.violation("dead-lettered after " + what + " " + v + " by " + end);
+        }
+    }
+
+    /** {@code replace} of a scheduled message replaces it: the old version is never delivered. */
+    private void replacedWhileScheduledIsNeverDelivered(MessageVersion v) {
+        Operation r = v.supersededBy;
+        if (v.surelyScheduled(r.start, r.end) && !v.deliveries.isEmpty()) {
+            findings.violation("a version replaced while scheduled was delivered " + v + " replaced by " + r);
+        }
+    }
+
+    /**
+     * {@code replace} of a message in flight: the old version's delivery ends it, neither retried nor dead-lettered
+     * when it fails (a killed consumer's copy may leave one dead letter, or one more delivery, behind).
+     */
+    private void replacedWhileInFlightIsNotRetried(MessageVersion v) {
+        Operation r = v.supersededBy;
+        if (v.deliveries.stream().filter(d -> d.start() > r.end).count() > 1) {
+            findings.violation("a replaced version was delivered more than once after the replace " + v + " replaced by "
+                               + r);
+        }
+        v.deliveries.stream().filter(d -> d.start() < r.start && d.end() > r.end).reduce((x, y) -> y)
+                .ifPresent(inFlight -> {
+                    findings.covered("replace of a delivery in flight, " + (inFlight.failed() ? "failed" : "succeeded"));
+                    if (v.deliveries.stream().anyMatch(d -> d.start() > inFlight.end())) {
+                        findings.violation("a replaced version was delivered again after its delivery in flight during"
+                                           + " the replace " + v + " replaced by " + r);
+                    }
+                });
+        if (v.deadLetters.size() > 1) {
+            findings.violation("dead-lettered more than once " + v);
+        }
+    }
+
+    /**
+     * {@code replace} of a ready message: the old version is still delivered, also when a consumer that fetched it
+     * hands it back unrouted; only when the consumer that held it died before the replace's lease take-over is it
+     * dropped (the component page's table of {@code onDuplicate}; design notes §17).
+     */
+    private void replacedWhenReadyIsStillDelivered(MessageVersion v) {
+        Operation r = v.supersededBy;
+        if (!v.deliveries.isEmpty() || !v.reschedules.isEmpty() || v.dueAt(r.start) >= r.start - SURELY_MS) {
+            return;
+        }
+        if (killed.held(v.body) && r.start < killed.takenOverAt(v.body)) {
+            findings.covered("replaced version dropped at the take-over of the killed consumer's lease");
+            return;
+        }
+        findings.violation("a version due long before it was replaced was never delivered " + v + " replaced by " + r
+                           + (killed.held(v.body)
+                                   ? "; the killed consumer held it, its lease was taken over at "
+                                     + killed.takenOverAt(v.body)
+                                   : ""));
+    }
+
+    /**
+     * A message the killed consumer held is taken over when its lease expires: it still succeeds or is dead-lettered
+     * (at most twice: a dead-lettering whose acknowledgement the kill cut off is repeated).
+     */
+    private void heldByTheKilledConsumerStillEnds(MessageVersion v) {
+        if (v.deliveries.stream().allMatch(Delivery::failed) && v.deadLetters.isEmpty()) {
+            findings.violation("lost: neither delivered successfully nor dead-lettered " + v);
+        }
+        if (v.deadLetters.size() > 2 || v.deadLetters.stream().anyMatch(dl -> !fromThisQueue(v, dl))) {
+            findings.violation("dead letters wrong " + v);
+        }
+    }
+
+    /**
+     * A message left to run is delivered until a delivery succeeds, or {@code maxDeliveries} times and then
+     * dead-lettered once, with its id, original queue and last error.
+     */
+    private void endsAsItsBodyScripts(MessageVersion v) {
+        boolean succeeded = v.deliveries.stream().anyMatch(d -> !d.failed());
+        if (v.script.failUntil() >= MAX_DELIVERIES) {
+            if (v.deliveries.size() != MAX_DELIVERIES || succeeded) {
+                findings.violation("expected " + MAX_DELIVERIES + " failed deliveries then a dead letter " + v);
+            }
+            if (v.deadLetters.size() != 1) {
+                findings.violation("expected exactly one dead letter, got " + v.deadLetters.size() + " " + v);
+            } else if (!fromThisQueue(v, v.deadLetters.get(0)) || v.deadLetters.get(0).lastError() == null
+                    || !v.deadLetters.get(0).lastError().contains("planned failure " + MAX_DELIVERIES)
+                    || v.deadLetters.get(0).count() != 1) {
+                findings.violation("dead letter headers wrong " + v.deadLetters.get(0) + " " + v);
+            }
+        } else {
+            int expected = v.script.failUntil() + 1;
+            if (v.deliveries.size() != expected || !succeeded) {
+                findings.violation("expected " + expected + " deliveries ending in success " + v);
+            }
+            if (!v.deadLetters.isEmpty()) {
+                findings.violation("dead-lettered though it succeeded " + v);
+            }
+        }
+    }
+
+    private boolean fromThisQueue(MessageVersion v, DeadLetter dl) {
+        return v.id.equals(dl.id()) && history.queue().name().equals(dl.originalQueue());
+    }
+
+    private boolean byTheKilledConsumer(Delivery d) {
+        return d.consumer().equals(killed.consumer());
+    }
+}

@@ -1,0 +1,119 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.faults.history;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One stored version of an id: a schedule or re-delay that answered {@code Duplicate=false}, with what happened to it
+ * afterwards (reschedules, the cancel, replace or re-delay that ended it) and its deliveries and dead letters. The
+ * times are epoch ms of this host, the clock Redis (on the same host) stamps due times with.
+ */
+final class MessageVersion {
+
+    /** Slack on comparisons of times taken by two processes. */
+    static final long CLOCK_SLACK_MS = 25;
+    /** A margin after which a version surely went from one state to the next (transferred, acknowledged). */
+    static final long SURELY_MS = 2000;
+
+    /** A reschedule that answered true: sent during [start, end], to this due time. */
+    record Reschedule(long start, long end, long due) {
+    }
+
+    final String id;
+    final String body;
+    final ScriptedBody script;
+    final Operation created;
+    final List<Reschedule> reschedules = new ArrayList<>();
+    Operation cancelledBy;
+    /** The replace that stored a newer version while this one was not finished. */
+    Operation supersededBy;
+    /** The route's re-delay from one of its deliveries. */
+    Operation redelayedBy;
+    /** The schedule that stored the next version of the id. */
+    Operation followedBy;
+    /** Its deliveries, by start. */
+    final List<Delivery> deliveries;
+    final List<DeadLetter> deadLetters;
+
+    MessageVersion(Operation created, List<Delivery> deliveries, List<DeadLetter> deadLetters) {
+        this.id = created.id;
+        this.body = created.body;
+        this.script = ScriptedBody.parse(created.body);
+        this.created = created;
+        this.deliveries = deliveries;
+        this.deadLetters = deadLetters;
+    }
+
+    /** The due time in effect for a first delivery that starts at {@code at}. */
+    long dueAt(long at) {
+        long due = created.scheduledFor;
+        for (Reschedule r : reschedules) {
+            if (r.end() < at) {
+                due = r.due();
+            }
+        }
+        return due;
+    }
+
+    boolean rescheduleOverlaps(long at) {
+        return reschedules.stream().anyMatch(r -> r.start() <= at && at <= r.end());
+    }
+
+    List<Delivery> startedBefore(long at) {
+        return deliveries.stream().filter(d -> d.start() < at).toList();
+    }
+
+    /** Whether it was certainly waiting for its first due time during [start, end]. */
+    boolean surelyScheduled(long start, long end) {
+        return startedBefore(end + CLOCK_SLACK_MS).isEmpty() && end < dueAt(start) - CLOCK_SLACK_MS
+                && !rescheduleOverlaps(start);
+    }
+
+    /** Whether its last delivery (a success, or the last failed one) started before {@code at}. */
+    boolean finishedBefore(long at) {
+        return deliveries.stream().anyMatch(d -> d.start() < at && ends(d));
+    }
+
+    /** Whether it finished (acknowledged or dead-lettered) a long while before {@code at}. */
+    boolean surelyFinishedBefore(long at) {
+        return deliveries.stream().anyMatch(d -> d.end() < at - SURELY_MS && ends(d));
+    }
+
+    private static boolean ends(Delivery d) {
+        return !d.failed() || d.count() >= HistoryQueue.MAX_DELIVERIES;
+    }
+
+    /** Whether a consumer killed in the round may have counted deliveries of it that were never noted. */
+    boolean touchedBy(KilledConsumer killed) {
+        if (killed == KilledConsumer.NONE) {
+            return false;
+        }
+        for (int i = 0; i < deliveries.size(); i++) {
+            if (deliveries.get(i).count() != i + 1 || deliveries.get(i).consumer().equals(killed.consumer())) {
+                return true;
+            }
+        }
+        return killed.held(body);
+    }
+
+    @Override
+    public String toString() {
+        return "version[" + created + ", reschedules=" + reschedules + ", deliveries=" + deliveries + ", dead letters="
+               + deadLetters + ", next version: " + followedBy + "]";
+    }
+}
