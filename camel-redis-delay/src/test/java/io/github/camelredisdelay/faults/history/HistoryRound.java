@@ -1,0 +1,134 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.faults.history;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.github.camelredisdelay.faults.DeliveryLog;
+import org.apache.camel.CamelContext;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.RoutesBuilder;
+import org.redisson.api.RedissonClient;
+
+/**
+ * One round of the history check: two nodes (CamelContexts) and maybe a consumer JVM consume the round's queue with the
+ * round's options while the {@link Workload} runs and the {@link Chaos} disturbs them; then the queues drain, the
+ * {@link HistoryRecorder} puts the history together and the {@link ContractChecker} checks it. The round also fails
+ * when it exercised too little to check much.
+ */
+public final class HistoryRound {
+
+    /** Producer threads. */
+    private static final int THREADS = 3;
+    /** What a round must have seen at least once, or it checked too little. */
+    private static final List<String> MUST_EXERCISE = List.of("deliveries", "failed deliveries", "stored replaces",
+            "cancels answering true");
+    private static final int VIOLATIONS_PRINTED = 40;
+
+    /** What a round takes from the test. */
+    public interface Environment {
+
+        /** A node, not started, talking to the test's Redis under its key prefix. */
+        CamelContext createContext(RoutesBuilder... routes) throws Exception;
+
+        /**
+         * Starts a consumer JVM with these consumer endpoint options whose deliveries follow a {@link ScriptedPlan} and
+         * are noted, under their bodies, in {@link #emptyDeliveryLog()}; returns once it consumes.
+         */
+        KillableConsumer startConsumerJvm(String queue, String endpointOptions);
+
+        RedissonClient redis();
+
+        String keyPrefix();
+
+        /** The delivery log, emptied: each round has its own. */
+        DeliveryLog emptyDeliveryLog();
+    }
+
+    /** A consumer JVM: its process id and how to kill it with SIGKILL. */
+    public record KillableConsumer(long pid, Runnable kill) {
+    }
+
+    /** The outcome: the seed, a summary line and the violations found. */
+    public record Result(long seed, String summary, List<String> violations) {
+    }
+
+    private final Environment environment;
+
+    public HistoryRound(Environment environment) {
+        this.environment = environment;
+    }
+
+    /**
+     * Runs round number {@code round} (its queue's name) with these options: operations for {@code runMs}, then at most
+     * {@code drainTimeout} for the queues to drain.
+     */
+    public Result run(RoundOptions options, int round, long runMs, Duration drainTimeout) throws Exception {
+        long seed = options.seed();
+        System.out.println("[history] round " + round + " " + options + " runMs=" + runMs + " (repeat with -Dhistory.seed="
+                           + seed + " -Dhistory.rounds=1)");
+        HistoryQueue queue = options.queue(round);
+        DeliveryLog log = environment.emptyDeliveryLog();
+        AtomicLong sequence = new AtomicLong();
+        HistoryRecorder recorder = new HistoryRecorder(THREADS);
+        Redelayer redelayer = new Redelayer(queue, sequence, recorder::redelayed);
+        CamelContext a = environment.createContext(NodeRoutes.of(queue, "A", options.nodeA(), log, redelayer, true));
+        CamelContext b = environment.createContext(NodeRoutes.of(queue, "B", options.nodeB(), log, redelayer, false));
+        a.start();
+        b.start();
+        KilledConsumer killed = KilledConsumer.NONE;
+        Runnable kill = null;
+        if (options.jvm() != null) {
+            KillableConsumer jvm = environment.startConsumerJvm(queue.name(), queue.consumerOptions(options.jvm()));
+            KilledConsumer victim = KilledConsumer.of(environment.redis(), environment.keyPrefix(), queue, jvm.pid());
+            killed = victim;
+            kill = () -> victim.kill(jvm.kill());
+        }
+        long until = System.currentTimeMillis() + runMs;
+        Chaos chaos = new Chaos(seed);
+        chaos.start(b, NodeRoutes.consumerRouteId("B"), until, (long) (runMs * options.killAt()), kill);
+        ProducerTemplate producerA = a.createProducerTemplate();
+        new Workload(seed, queue, sequence, recorder).run(producerA, b.createProducerTemplate(), until);
+        List<String> violations = new ArrayList<>(chaos.join());
+
+        long drainStart = System.currentTimeMillis();
+        QueueDrain drain = new QueueDrain(producerA, queue);
+        violations.addAll(drain.awaitDrained(drainTimeout));
+        System.out.println("[history] seed=" + seed + ": drain took " + (System.currentTimeMillis() - drainStart) + " ms");
+        History history = recorder.history(queue, log.read(), killed);
+        Findings findings = ContractChecker.check(history);
+        violations.addAll(findings.violations());
+        violations.addAll(drain.leftovers(environment.redis(), environment.keyPrefix()));
+        violations.addAll(unexercised(history.exercised()));
+        a.stop();
+        b.stop();
+
+        System.out.println("[history] seed=" + seed + ": " + history.summary() + ", " + violations.size() + " violations;"
+                           + " exercised " + history.exercised());
+        findings.coverage().forEach((what, n) -> System.out.println("[history]   covered " + what + ": " + n));
+        violations.stream().limit(VIOLATIONS_PRINTED).forEach(v -> System.out.println("[history] VIOLATION " + v));
+        return new Result(seed, history.summary(), violations);
+    }
+
+    private static List<String> unexercised(Map<String, Long> exercised) {
+        return MUST_EXERCISE.stream().filter(what -> exercised.get(what) == 0)
+                .map(what -> "the round exercised no " + what + ", so it checked too little").toList();
+    }
+}

@@ -1,0 +1,87 @@
+/*
+ * Copyright The camel-redis-delay authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.camelredisdelay.faults.history;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.camel.ProducerTemplate;
+import org.awaitility.core.ConditionTimeoutException;
+import org.redisson.api.RedissonClient;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The end of a round: waits until the queue and its dead-letter queue hold nothing (no scheduled, ready or leased
+ * message) for a while, then finds what should not be left: after a drain only the ready streams, empty, and the shard
+ * records remain.
+ */
+public final class QueueDrain {
+
+    /** How long both queues must stay empty: longer than any retry delay, so nothing is about to come back. */
+    private static final Duration QUIET = Duration.ofMillis(1500);
+
+    private final ProducerTemplate producer;
+    private final HistoryQueue queue;
+
+    public QueueDrain(ProducerTemplate producer, HistoryQueue queue) {
+        this.producer = producer;
+        this.queue = queue;
+    }
+
+    /** Waits for the drain, at most {@code atMost}; the violations if it does not come. */
+    public List<String> awaitDrained(Duration atMost) {
+        try {
+            await("queues " + queue.name() + " and " + queue.deadLetterQueue() + " drained").atMost(atMost.plus(QUIET))
+                    .during(QUIET).pollInterval(Duration.ofMillis(250))
+                    .until(() -> empty(queue.name()) && empty(queue.deadLetterQueue()));
+            return List.of();
+        } catch (ConditionTimeoutException e) {
+            return List.of("not drained within " + atMost + ": " + stats(queue.name()) + ", dead letters "
+                           + stats(queue.deadLetterQueue()) + " (the consumers may just be too slow for the load; the"
+                           + " other violations of this round may follow from it)");
+        }
+    }
+
+    /** The keys of both queues that a drain should have removed, and ready streams not emptied. */
+    public List<String> leftovers(RedissonClient redis, String keyPrefix) {
+        List<String> leftovers = new ArrayList<>();
+        for (String key : redis.getKeys().getKeysByPattern(keyPrefix + ":{" + queue.name() + "[.#}]*")) {
+            if (key.endsWith(":ready")) {
+                long length = redis.getStream(key).size();
+                if (length != 0) {
+                    leftovers.add("ready stream " + key + " holds " + length + " entries after the drain");
+                }
+            } else if (!key.endsWith(":shards")) {
+                leftovers.add("key left after the drain: " + key + " " + (key.endsWith(":msg") || key.endsWith(":fail")
+                        ? redis.getMap(key).readAllMap() : ""));
+            }
+        }
+        return leftovers;
+    }
+
+    private boolean empty(String name) {
+        Map<?, ?> stats = stats(name);
+        return ((Number) stats.get("scheduled")).longValue() == 0 && ((Number) stats.get("ready")).longValue() == 0
+                && ((Number) stats.get("inFlight")).longValue() == 0;
+    }
+
+    private Map<?, ?> stats(String name) {
+        return (Map<?, ?>) producer.requestBody(queue.statsUri(name), (Object) null);
+    }
+}
