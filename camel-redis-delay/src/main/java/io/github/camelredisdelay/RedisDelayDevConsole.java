@@ -118,7 +118,7 @@ public class RedisDelayDevConsole extends AbstractDevConsole {
             return queue;
         } catch (RuntimeException e) {
             return failure(statistics, endpoint,
-                    "Redis does not answer: " + RedissonText.words(String.valueOf(e.getMessage())));
+                    "Redis does not answer: " + RedissonText.words(e));
         }
     }
 

@@ -221,7 +221,7 @@ public class RedisDelayHealthCheck extends AbstractHealthCheck {
             builder.down().message("Redis of " + which + " refuses its writes: " + ErrorReply.plainly(reply)).error(refusal);
         } else {
             builder.down().message("Redis of " + which + " does not answer or refuses its writes: "
-                                   + RootCause.added(RedissonText.words(String.valueOf(refusal.getMessage())), refusal))
+                                   + RootCause.added(RedissonText.words(refusal), refusal))
                     .error(refusal);
         }
     }

@@ -79,8 +79,7 @@ public final class ErrorReply {
 
     /** Redis' own words, e.g. {@code OOM command not allowed when used memory > 'maxmemory'}. */
     public static String words(RedisException reply) {
-        String text = String.valueOf(reply.getMessage());
-        text = RedissonText.words(text);
+        String text = RedissonText.words(reply);
         text = SCRIPT_PLACE.matcher(text).replaceAll("");
         text = SCRIPT_PREFIX.matcher(text).replaceFirst("");
         text = SCRIPT_CALL_PREFIX.matcher(text).replaceFirst("");

@@ -34,9 +34,9 @@ public final class RedissonText {
     private RedissonText() {
     }
 
-    /** {@code message} without Redisson's additions. */
-    public static String words(String message) {
-        return TAIL.matcher(message).replaceFirst("");
+    /** The message of {@code failure} ("null" when it has none) without Redisson's additions. */
+    public static String words(Throwable failure) {
+        return TAIL.matcher(String.valueOf(failure.getMessage())).replaceFirst("");
     }
 
     /**
