@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 
@@ -142,14 +143,14 @@ public final class KilledConsumer {
         return held;
     }
 
-    private static java.util.Optional<String> bodyIn(Map<String, String> fields) {
+    private static Optional<String> bodyIn(Map<String, String> fields) {
         for (String value : fields.values()) {
             Matcher matcher = ScriptedBody.PATTERN.matcher(value);
             if (matcher.find()) {
-                return java.util.Optional.of(matcher.group());
+                return Optional.of(matcher.group());
             }
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     @Override

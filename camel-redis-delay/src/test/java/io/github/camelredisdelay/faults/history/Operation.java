@@ -15,6 +15,10 @@
  */
 package io.github.camelredisdelay.faults.history;
 
+import io.github.camelredisdelay.RedisDelayConstants;
+import org.apache.camel.Exchange;
+import org.apache.camel.Message;
+
 /**
  * One operation on the queue and the reply it got: a schedule, cancel, reschedule or peek by a producer thread, or a
  * route's re-delay of the message it is delivering. Filled in by whoever sends it, read after the round.
@@ -66,6 +70,29 @@ public final class Operation {
     Operation(Kind kind, String node) {
         this.kind = kind;
         this.node = node;
+    }
+
+    /**
+     * Notes what {@code reply}, the exchange it was sent with, says: the error, the generated id, the due time, and the
+     * answer its kind gives (a peek's state, body and count; a cancel's or reschedule's answer; a schedule's
+     * {@code Duplicate}).
+     */
+    void noteReply(Exchange reply) {
+        Message message = reply.getMessage();
+        error = reply.getException();
+        if (kind == Kind.SCHEDULE_GENERATED) {
+            id = message.getHeader(RedisDelayConstants.MESSAGE_ID, String.class);
+        }
+        scheduledFor = message.getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class);
+        if (kind == Kind.PEEK) {
+            state = message.getHeader(RedisDelayConstants.STATE, String.class);
+            peekedBody = message.getBody();
+            peekedCount = message.getHeader(RedisDelayConstants.DELIVERY_COUNT, Integer.class);
+        } else if (kind == Kind.CANCEL || kind == Kind.RESCHEDULE) {
+            answer = message.getBody(Boolean.class);
+        } else {
+            duplicate = message.getHeader(RedisDelayConstants.DUPLICATE, Boolean.class);
+        }
     }
 
     /** Whether it stored a new version: a schedule that answered {@code Duplicate=false} without an error. */

@@ -57,9 +57,7 @@ final class Redelayer {
         op.start = System.currentTimeMillis();
         template.send(uri, exchange);
         op.end = System.currentTimeMillis();
-        op.error = exchange.getException();
-        op.duplicate = exchange.getMessage().getHeader(RedisDelayConstants.DUPLICATE, Boolean.class);
-        op.scheduledFor = exchange.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class);
+        op.noteReply(exchange);
         exchange.setException(null);
         exchange.getMessage().setBody(op.parentBody);
         exchange.getMessage().removeHeader(RedisDelayConstants.DELAY);

@@ -145,23 +145,6 @@ public final class Workload {
             }
         });
         op.end = System.currentTimeMillis();
-        noteReply(op, reply);
-    }
-
-    private static void noteReply(Operation op, Exchange reply) {
-        op.error = reply.getException();
-        if (op.kind == Kind.SCHEDULE_GENERATED) {
-            op.id = reply.getMessage().getHeader(RedisDelayConstants.MESSAGE_ID, String.class);
-        }
-        op.scheduledFor = reply.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class);
-        if (op.kind == Kind.PEEK) {
-            op.state = reply.getMessage().getHeader(RedisDelayConstants.STATE, String.class);
-            op.peekedBody = reply.getMessage().getBody();
-            op.peekedCount = reply.getMessage().getHeader(RedisDelayConstants.DELIVERY_COUNT, Integer.class);
-        } else if (op.kind == Kind.CANCEL || op.kind == Kind.RESCHEDULE) {
-            op.answer = reply.getMessage().getBody(Boolean.class);
-        } else {
-            op.duplicate = reply.getMessage().getHeader(RedisDelayConstants.DUPLICATE, Boolean.class);
-        }
+        op.noteReply(reply);
     }
 }
