@@ -17,7 +17,10 @@ package io.github.camelredisdelay.internal;
 
 /**
  * Exponential back-off between retries against an unreachable Redis: doubles from {@code initialMs} up to
- * {@code maxMs}, and starts over after a success.
+ * {@code maxMs}, and starts over after a success. Not Camel's {@code org.apache.camel.util.backoff.BackOff}: that one
+ * holds settings only, and the next delay is computed inside a {@code BackOffTimer} that runs the task on a thread of
+ * its own, while the users here wait their own way: a consumer's reader and a transfer task are woken early by a
+ * notice, and the retries of a migration and a wake-up subscription run on threads the component already has.
  */
 public final class Backoff {
 
