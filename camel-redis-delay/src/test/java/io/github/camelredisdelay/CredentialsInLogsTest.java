@@ -25,8 +25,11 @@ import io.github.camelredisdelay.test.RedisServerExtension;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -108,5 +111,45 @@ class CredentialsInLogsTest extends RedisDelayTestSupport {
             await().atMost(Duration.ofSeconds(15)).until(() -> log.lines().stream().anyMatch(l -> l.startsWith("ERROR")));
             assertThat(log.lines()).allSatisfy(line -> assertThat(line).doesNotContain(PASSWORD));
         }
+    }
+
+    /**
+     * Redisson reads user-info without a colon as a password ({@code redis://password@host:port}), which Camel's
+     * {@code sanitizeUri} (masking what follows a user and a colon, up to the last {@code @}) left in clear in the
+     * error naming the address.
+     */
+    @ParameterizedTest
+    @CsvSource({
+            "redis://s3cretPw@queues.example, redis://xxxxxx@queues.example",
+            "redis://default:s3cret@Pw@queues.example, redis://default:xxxxxx@queues.example" })
+    void theErrorNamingAnInvalidAddressMasksEveryPasswordRedissonWouldRead(String address, String masked)
+            throws Exception {
+        CamelContext context = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:in").to("redis-delay:orders?address=" + address);
+            }
+        });
+
+        assertThatThrownBy(context::start).rootCause().isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("address '" + masked + "'").message().doesNotContain("s3cret");
+    }
+
+    /** The connection that errors and the dev console name masks a password given without a user too. */
+    @Test
+    void theErrorOfAnAddressBesideAClientMasksAPasswordGivenWithoutAUser() throws Exception {
+        CamelContext context = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:in").to("redis-delay:orders");
+            }
+        });
+        // beside the component's client
+        context.getComponent("redis-delay", RedisDelayComponent.class).getConfiguration()
+                .setAddress("redis://" + PASSWORD + "@queues.example:6379");
+
+        assertThatThrownBy(context::start).rootCause().isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("address redis://xxxxxx@queues.example:6379").message()
+                .doesNotContain(PASSWORD);
     }
 }
