@@ -18,7 +18,7 @@ package io.github.camelredisdelay;
 import java.net.URI;
 import java.net.URISyntaxException;
 
-import org.apache.camel.util.URISupport;
+import io.github.camelredisdelay.internal.AddressText;
 import org.redisson.misc.RedisURI;
 
 /**
@@ -39,7 +39,7 @@ final class OwnConnectionCheck {
     static void check(String address, String username, String password, Integer database, String queue) {
         if (!isRedisUri(address)) {
             throw new IllegalArgumentException(
-                    "Invalid address '" + URISupport.sanitizeUri(address) + "' of queue " + queue + ": " + ADDRESS_FORMS
+                    "Invalid address '" + AddressText.of(address) + "' of queue " + queue + ": " + ADDRESS_FORMS
                                                + ", e.g. redis://127.0.0.1:6379");
         }
         RedisURI parsed = new RedisURI(address);
@@ -89,7 +89,7 @@ final class OwnConnectionCheck {
             return;
         }
         throw new IllegalArgumentException(
-                "Invalid address '" + URISupport.sanitizeUri(address) + "' of queue " + queue + ": Redisson connects to "
+                "Invalid address '" + AddressText.of(address) + "' of queue " + queue + ": Redisson connects to "
                                            + "its host and port only and would ignore '"
                                            + (query == null ? path : "?" + query) + "'; "
                                            + (query == null && path.matches("/\\d+")

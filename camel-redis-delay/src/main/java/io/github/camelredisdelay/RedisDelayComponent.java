@@ -478,7 +478,7 @@ public class RedisDelayComponent extends HealthCheckComponent {
         }
         return clients.acquire(RedissonClientFactory.connectionKey(options),
                 () -> ConnectedClient.owned(RedissonClientFactory.config(getCamelContext(), options),
-                        RedissonClientFactory.source(options)));
+                        options.ownConnection()));
     }
 
     void releaseClient(RedisDelayConfiguration options) {

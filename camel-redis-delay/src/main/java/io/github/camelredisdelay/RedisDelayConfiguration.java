@@ -17,12 +17,12 @@ package io.github.camelredisdelay;
 
 import java.util.List;
 
+import io.github.camelredisdelay.internal.AddressText;
 import io.github.camelredisdelay.internal.QueueNames;
 import org.apache.camel.RuntimeCamelException;
 import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.UriParam;
 import org.apache.camel.spi.UriParams;
-import org.apache.camel.util.URISupport;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -148,7 +148,7 @@ public class RedisDelayConfiguration implements Cloneable {
         if (redissonConfig != null) {
             return "redissonConfig " + redissonConfig;
         }
-        return "address " + URISupport.sanitizeUri(address) + (username == null ? "" : " user " + username)
+        return "address " + AddressText.of(address) + (username == null ? "" : " user " + username)
                + (database == null ? "" : " database " + database);
     }
 

@@ -27,7 +27,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.camel.CamelContext;
 import org.apache.camel.RuntimeCamelException;
 import org.apache.camel.support.ResourceHelper;
-import org.apache.camel.util.URISupport;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
@@ -55,13 +54,6 @@ final class RedissonClientFactory {
                 "user=" + configuration.getUsername(),
                 "password=" + (configuration.getPassword() == null ? "" : digest(configuration.getPassword())),
                 "db=" + configuration.getDatabase());
-    }
-
-    /** Where the configuration of {@code configuration}'s own client comes from, for messages; credentials masked. */
-    static String source(RedisDelayConfiguration configuration) {
-        return configuration.getRedissonConfig() != null
-                ? "redissonConfig " + configuration.getRedissonConfig()
-                : "address " + URISupport.sanitizeUri(configuration.getAddress());
     }
 
     private static String digest(String password) {

@@ -227,7 +227,8 @@ public final class ConnectedClient {
         }
         SentinelServersConfig sentinels = new Config(given).useSentinelServers();
         return new RedisConnectionException(
-                "No Sentinel of " + sentinels.getSentinelAddresses() + " knows a master named '" + sentinels.getMasterName()
+                "No Sentinel of " + sentinels.getSentinelAddresses().stream().map(AddressText::of).toList()
+                                            + " knows a master named '" + sentinels.getMasterName()
                                             + "' (masterName of the Redisson configuration): " + failure.getMessage(),
                 failure);
     }
