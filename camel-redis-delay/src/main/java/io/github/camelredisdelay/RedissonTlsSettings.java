@@ -23,12 +23,12 @@ import java.security.KeyStore;
 import java.security.UnrecoverableKeyException;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.Supplier;
-import java.util.stream.Stream;
 
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.TrustManagerFactory;
 
+import io.github.camelredisdelay.internal.AddressText;
+import io.github.camelredisdelay.internal.ServerSettings;
 import org.apache.camel.util.URISupport;
 import org.redisson.config.Config;
 
@@ -104,11 +104,11 @@ final class RedissonTlsSettings {
         if (key == null) {
             return;
         }
-        addresses(new Config(config)).stream().filter(RedissonTlsSettings::withoutTls).findFirst()
+        ServerSettings.addresses(new Config(config)).stream().filter(RedissonTlsSettings::withoutTls).findFirst()
                 .ifPresent(plain -> {
                     throw new IllegalArgumentException(
                             "The Redisson configuration " + location + " sets " + key + " for TLS, but its address "
-                                                       + URISupport.sanitizeUri(plain) + " has none: Redisson would "
+                                                       + AddressText.of(plain) + " has none: Redisson would "
                                                        + "talk to it in clear text. Give it as rediss:// (valkeys:// "
                                                        + "for valkey://), or leave the TLS keys out");
                 });
@@ -122,29 +122,5 @@ final class RedissonTlsSettings {
     /** Whether Redisson talks to {@code address} over the network without TLS: its scheme is one of the plain ones. */
     private static boolean withoutTls(String address) {
         return address != null && PLAIN_SCHEMES.stream().anyMatch(address::startsWith);
-    }
-
-    /** The server addresses {@code config} names: a cluster's nodes, the Sentinels, or its servers. */
-    private static List<String> addresses(Config config) {
-        if (config.isClusterConfig()) {
-            return config.useClusterServers().getNodeAddresses();
-        }
-        if (config.isSentinelConfig()) {
-            return config.useSentinelServers().getSentinelAddresses();
-        }
-        // Redisson's getters of the other modes are not public: each use* method hands back the mode the file set, and
-        // refuses the others
-        for (Supplier<List<String>> mode : List.<Supplier<List<String>>>of(
-                () -> List.of(config.useSingleServer().getAddress()),
-                () -> config.useReplicatedServers().getNodeAddresses(),
-                () -> Stream.concat(Stream.of(config.useMasterSlaveServers().getMasterAddress()),
-                        config.useMasterSlaveServers().getSlaveAddresses().stream()).toList())) {
-            try {
-                return mode.get();
-            } catch (IllegalStateException otherMode) {
-                // the file set another mode
-            }
-        }
-        return List.of();
     }
 }

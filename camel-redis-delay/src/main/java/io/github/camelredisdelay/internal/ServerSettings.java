@@ -15,11 +15,19 @@
  */
 package io.github.camelredisdelay.internal;
 
+import java.util.List;
+import java.util.stream.Stream;
+
 import org.redisson.config.BaseConfig;
+import org.redisson.config.ClusterServersConfig;
 import org.redisson.config.Config;
+import org.redisson.config.MasterSlaveServersConfig;
+import org.redisson.config.ReplicatedServersConfig;
+import org.redisson.config.SentinelServersConfig;
+import org.redisson.config.SingleServerConfig;
 
 /** The part of a Redisson configuration that describes its servers, whichever of its modes it uses. */
-final class ServerSettings {
+public final class ServerSettings {
 
     private ServerSettings() {
     }
@@ -41,5 +49,29 @@ final class ServerSettings {
         } catch (IllegalStateException notReplicated) {
             return config.useMasterSlaveServers();
         }
+    }
+
+    /**
+     * The addresses {@code config} names, as given: the single server's, the cluster's or the replicated nodes', the
+     * Sentinels', or the master's followed by its replicas'. A configuration without a mode is given one: pass a copy
+     * of one that may have none.
+     */
+    public static List<String> addresses(Config config) {
+        BaseConfig<?> servers = of(config);
+        if (servers instanceof SingleServerConfig single) {
+            return Stream.ofNullable(single.getAddress()).toList();
+        }
+        if (servers instanceof ClusterServersConfig cluster) {
+            return cluster.getNodeAddresses();
+        }
+        if (servers instanceof SentinelServersConfig sentinels) {
+            return sentinels.getSentinelAddresses();
+        }
+        if (servers instanceof ReplicatedServersConfig replicated) {
+            return replicated.getNodeAddresses();
+        }
+        MasterSlaveServersConfig masterAndReplicas = (MasterSlaveServersConfig) servers;
+        return Stream.concat(Stream.ofNullable(masterAndReplicas.getMasterAddress()),
+                masterAndReplicas.getSlaveAddresses().stream()).toList();
     }
 }
