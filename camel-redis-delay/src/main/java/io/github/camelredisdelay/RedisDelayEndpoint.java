@@ -59,6 +59,7 @@ import org.apache.camel.api.management.ManagedAttribute;
 import org.apache.camel.api.management.ManagedOperation;
 import org.apache.camel.api.management.ManagedResource;
 import org.apache.camel.spi.BrowsableEndpoint;
+import org.apache.camel.spi.EndpointServiceLocation;
 import org.apache.camel.spi.HeaderFilterStrategy;
 import org.apache.camel.spi.HeaderFilterStrategyAware;
 import org.apache.camel.spi.Metadata;
@@ -81,7 +82,7 @@ import org.slf4j.LoggerFactory;
 @UriEndpoint(firstVersion = "1.0.0", scheme = "redis-delay", title = "Redis Delay", syntax = "redis-delay:queueName",
              category = { Category.MESSAGING, Category.SCHEDULING }, headersClass = RedisDelayConstants.class)
 public class RedisDelayEndpoint extends DefaultEndpoint
-        implements AsyncEndpoint, HeaderFilterStrategyAware, BrowsableEndpoint {
+        implements AsyncEndpoint, HeaderFilterStrategyAware, BrowsableEndpoint, EndpointServiceLocation {
 
     private static final Logger LOG = LoggerFactory.getLogger(RedisDelayEndpoint.class);
 
@@ -129,6 +130,8 @@ public class RedisDelayEndpoint extends DefaultEndpoint
     private QueueAdmin admin;
     private volatile String statisticsKey;
     private ConnectedClient client;
+    /** Where the queue's Redis is ({@link #getServiceUrl}); read by Camel's tracer on routing threads. */
+    private volatile String serviceUrl;
 
     public RedisDelayEndpoint(String uri, RedisDelayComponent component, String queueName,
                               RedisDelayConfiguration configuration) {
@@ -228,6 +231,7 @@ public class RedisDelayEndpoint extends DefaultEndpoint
         ClientChoice.checkUnambiguous(component, configuration, queueName);
         ConnectedClient client = component.acquireClient(configuration);
         this.client = client;
+        serviceUrl = client.addresses();
         WriteSync sync
                 = new WriteSync(configuration.getSyncReplicas(), configuration.isSyncAof(), configuration.getSyncTimeout());
         // a route continues after its schedule where the schedule's stage completes: on a completion thread
@@ -667,6 +671,27 @@ public class RedisDelayEndpoint extends DefaultEndpoint
 
     ConnectedClient client() {
         return client;
+    }
+
+    /**
+     * Where the queue's Redis is, as Camel's service registry ({@code camel get service}), tracer and JMX show it: the
+     * addresses its client's configuration names (the server's, the cluster nodes', the Sentinels'), comma-separated,
+     * passwords masked; {@code null} until the endpoint first started.
+     */
+    @Override
+    public String getServiceUrl() {
+        return serviceUrl;
+    }
+
+    @Override
+    public String getServiceProtocol() {
+        return "redis";
+    }
+
+    /** The queue and the key prefix its keys start with: what tells it from the other queues of that Redis. */
+    @Override
+    public Map<String, String> getServiceMetadata() {
+        return Map.of("queue", queueName, "keyPrefix", configuration.getKeyPrefix());
     }
 
     /** Shows a running migration's progress in the statistics of every endpoint of this queue in the CamelContext. */

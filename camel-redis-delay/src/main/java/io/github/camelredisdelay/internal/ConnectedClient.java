@@ -20,6 +20,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 import org.redisson.Redisson;
 import org.redisson.api.RScript;
@@ -278,6 +279,11 @@ public final class ConnectedClient {
     /** The client's configuration, read without connecting. */
     public Config config() {
         return config.get();
+    }
+
+    /** The addresses of the servers its configuration names, comma-separated, passwords masked. */
+    public String addresses() {
+        return ServerSettings.addresses(config()).stream().map(AddressText::of).collect(Collectors.joining(","));
     }
 
     /**
