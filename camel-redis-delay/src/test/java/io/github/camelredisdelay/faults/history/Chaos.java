@@ -15,6 +15,7 @@
  */
 package io.github.camelredisdelay.faults.history;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import java.util.SplittableRandom;
@@ -22,12 +23,17 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.camel.CamelContext;
+import org.apache.camel.ServiceStatus;
 import org.apache.camel.spi.RouteController;
+import org.awaitility.core.ConditionTimeoutException;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * What disturbs the consumers during a round, paced by the round's seed: one node's consumer route is stopped and
  * started, or suspended and resumed, every 1-3.5 s for up to 0.8 s; and, when the round has a consumer JVM, that is
- * killed once. Errors of the route controller are collected, for the round to report.
+ * killed once. Errors of the route controller are collected, for the round to report, but for those near a fault of
+ * Redis itself ({@link FaultWindows}): a route cannot always start while Redis is down.
  */
 public final class Chaos {
 
@@ -35,14 +41,17 @@ public final class Chaos {
     private static final int MORE_PAUSE_MILLIS = 2500;
     private static final int MAX_DOWN_MILLIS = 800;
     private static final int MAX_RESTARTS = 1000;
+    private static final Duration RUN_AGAIN_TIMEOUT = Duration.ofSeconds(30);
 
     private final Random random;
+    private final FaultWindows faults;
     private final List<String> errors = new CopyOnWriteArrayList<>();
     private Thread restarter;
     private Thread killer;
 
-    Chaos(long seed) {
+    Chaos(long seed, FaultWindows faults) {
         this.random = new Random(new SplittableRandom(seed * 31 - 1).nextLong());
+        this.faults = faults;
     }
 
     /**
@@ -84,6 +93,7 @@ public final class Chaos {
             if (!pause(MIN_PAUSE_MILLIS + random.nextInt(MORE_PAUSE_MILLIS))) {
                 return;
             }
+            long start = System.currentTimeMillis();
             try {
                 if (stop) {
                     routes.stopRoute(routeId);
@@ -100,14 +110,37 @@ public final class Chaos {
                     return;
                 }
             } catch (Exception e) {
+                if (faults.overlaps(start, System.currentTimeMillis(), FaultWindows.AFTERMATH_MS)) {
+                    System.out.println("[history] route " + routeId + " not restarted near a Redis fault: " + e);
+                    runAgain(routes, routeId);
+                    continue;
+                }
                 errors.add("route " + routeId + " could not be " + (stop ? "stopped or started" : "suspended or resumed")
                            + ": " + e);
             }
         }
     }
 
+    /** Starts or resumes the route once Redis lets it, at most {@link #RUN_AGAIN_TIMEOUT} later. */
+    private void runAgain(RouteController routes, String routeId) {
+        try {
+            await("route " + routeId + " running again").atMost(RUN_AGAIN_TIMEOUT).pollInterval(Duration.ofMillis(500))
+                    .ignoreExceptions().until(() -> {
+                        ServiceStatus status = routes.getRouteStatus(routeId);
+                        if (status.isSuspended()) {
+                            routes.resumeRoute(routeId);
+                        } else if (!status.isStarted()) {
+                            routes.startRoute(routeId);
+                        }
+                        return routes.getRouteStatus(routeId).isStarted();
+                    });
+        } catch (ConditionTimeoutException e) {
+            errors.add("route " + routeId + " did not run again within " + RUN_AGAIN_TIMEOUT + " of a Redis fault");
+        }
+    }
+
     /** The chaos' own pacing, part of the workload; false when interrupted. */
-    private static boolean pause(long millis) {
+    static boolean pause(long millis) {
         try {
             TimeUnit.MILLISECONDS.sleep(millis);
             return true;

@@ -26,7 +26,10 @@ import static io.github.camelredisdelay.faults.history.MessageVersion.SURELY_MS;
  * The rules on deliveries: every delivery and dead letter is of a stored version, and each version is delivered as the
  * contract says for how it ended: cancelled, replaced, re-delayed by its route, or left to run (to success or to the
  * dead-letter queue, as its body scripts). A version a killed consumer may have held is judged by what survives a
- * crash: its lost deliveries count, and it still ends.
+ * crash: its lost deliveries count, and it still ends. So is one a fault of Redis itself came near
+ * ({@link MessageVersion#disturbed}): acknowledgements and leases may be lost, so it may be delivered again and its
+ * counts and retry delays are not checked, but it is never delivered before its due time, nor lost unless an unsure
+ * operation may have removed it, nor delivered after a cancel that surely answered true.
  */
 final class DeliveryRules {
 
@@ -49,16 +52,26 @@ final class DeliveryRules {
     }
 
     private void check(MessageVersion v) {
-        boolean touched = v.touchedBy(killed);
-        if (touched) {
+        boolean killedTouched = v.touchedBy(killed);
+        if (killedTouched) {
             findings.covered("version touched by the killed consumer JVM");
         }
-        deliveryCountsRunFromOne(v, touched);
+        boolean disturbed = v.disturbed();
+        if (disturbed) {
+            findings.covered("version disturbed by a Redis fault");
+        }
+        boolean touched = killedTouched || disturbed;
+        if (!disturbed) {
+            deliveryCountsRunFromOne(v, killedTouched);
+        }
         List<Delivery> ds = v.deliveries;
         for (int i = 0; i < ds.size(); i++) {
             Delivery d = ds.get(i);
             notDeliveredBeforeItsScheduledFor(v, d);
-            if (i == 0 && d.count() == 1) {
+            dueNoEarlierThanAnyScheduleGaveIt(v, d);
+            if (disturbed) {
+                countedWithinMaxDeliveries(d);
+            } else if (i == 0 && d.count() == 1) {
                 firstDeliveryAtTheDueTimeInEffect(v, d);
             } else if (i > 0 && !(touched && (byTheKilledConsumer(ds.get(i - 1)) || d.count() != ds.get(i - 1).count() + 1))) {
                 redeliveryFollowsAFailureAfterItsRetryDelay(v, ds.get(i - 1), d);
@@ -69,15 +82,18 @@ final class DeliveryRules {
                 : "fails " + v.script.failUntil() + " times") + ", " + ds.size() + " deliveries, rescheduled "
                          + Math.min(v.reschedules.size(), 2) + "+");
         if (v.redelayedBy != null) {
-            notDeliveredAfterItsRouteRedelayedIt(v);
+            notDeliveredAfterItsRouteRedelayedIt(v, !disturbed && !history.faults().unsure(v.redelayedBy));
         } else if (v.cancelledBy != null) {
             notDeliveredAfterACancelAnsweredTrue(v);
         } else if (v.supersededBy != null) {
-            replacedWhileScheduledIsNeverDelivered(v);
-            replacedWhileInFlightIsNotRetried(v);
-            replacedWhenReadyIsStillDelivered(v);
+            boolean sure = !disturbed && !history.faults().unsure(v.supersededBy);
+            replacedWhileScheduledIsNeverDelivered(v, sure);
+            replacedWhileInFlightIsNotRetried(v, sure);
+            replacedWhenReadyIsStillDelivered(v, sure);
+        } else if (v.maybe || v.maybeRemoved) {
+            findings.covered("version maybe stored, or maybe removed, by an unsure operation: its end not checked");
         } else if (touched) {
-            heldByTheKilledConsumerStillEnds(v);
+            touchedStillEnds(v, !disturbed);
         } else {
             endsAsItsBodyScripts(v);
         }
@@ -120,6 +136,24 @@ final class DeliveryRules {
                 findings.violation("delivery counts not 1..n " + v);
                 return;
             }
+        }
+    }
+
+    /** No delivery is due before the earliest due time a schedule or reschedule of its version may have given it. */
+    private void dueNoEarlierThanAnyScheduleGaveIt(MessageVersion v, Delivery d) {
+        if (d.scheduledFor() != null && d.scheduledFor() < v.earliestDue - CLOCK_SLACK_MS) {
+            findings.violation("ScheduledFor " + d.scheduledFor() + " before any due time a schedule gave ("
+                               + v.earliestDue + ") " + d + " " + v);
+        }
+    }
+
+    /** Counts run from 1 to {@code maxDeliveries}, a first delivery without a last error, whatever happened. */
+    private void countedWithinMaxDeliveries(Delivery d) {
+        if (d.count() < 1 || d.count() > MAX_DELIVERIES) {
+            findings.violation("delivery count out of 1.." + MAX_DELIVERIES + " " + d);
+        }
+        if (d.count() == 1 && d.lastError() != null) {
+            findings.violation("first delivery carries a LastError " + d);
         }
     }
 
@@ -166,28 +200,28 @@ final class DeliveryRules {
     }
 
     /** After a re-delay from its delivery, the delivered version is neither delivered again nor dead-lettered. */
-    private void notDeliveredAfterItsRouteRedelayedIt(MessageVersion v) {
-        notDeliveredAfter(v, v.redelayedBy, "the route re-delayed it");
+    private void notDeliveredAfterItsRouteRedelayedIt(MessageVersion v, boolean sure) {
+        notDeliveredAfter(v, v.redelayedBy, "the route re-delayed it", sure);
     }
 
     /** A cancel that answered true removed the message: no delivery starts after it, no dead letter. */
     private void notDeliveredAfterACancelAnsweredTrue(MessageVersion v) {
-        notDeliveredAfter(v, v.cancelledBy, "a cancel answered true");
+        notDeliveredAfter(v, v.cancelledBy, "a cancel answered true", true);
     }
 
-    private void notDeliveredAfter(MessageVersion v, Operation end, String what) {
-        v.deliveries.stream().filter(d -> d.start() > end.end)
-                .forEach(d -> findings.violation("delivered after " + what + " " + d + " " + v + " by " + end));
+    private void notDeliveredAfter(MessageVersion v, Operation end, String what, boolean sure) {
+        v.deliveries.stream().filter(d -> d.start() > end.end).forEach(
+                d -> findings.violationIfSure(sure, "delivered after " + what + " " + d + " " + v + " by " + end));
         if (!v.deadLetters.isEmpty()) {
-            findings.violation("dead-lettered after " + what + " " + v + " by " + end);
+            findings.violationIfSure(sure, "dead-lettered after " + what + " " + v + " by " + end);
         }
     }
 
     /** {@code replace} of a scheduled message replaces it: the old version is never delivered. */
-    private void replacedWhileScheduledIsNeverDelivered(MessageVersion v) {
+    private void replacedWhileScheduledIsNeverDelivered(MessageVersion v, boolean sure) {
         Operation r = v.supersededBy;
         if (v.surelyScheduled(r.start, r.end) && !v.deliveries.isEmpty()) {
-            findings.violation("a version replaced while scheduled was delivered " + v + " replaced by " + r);
+            findings.violationIfSure(sure, "a version replaced while scheduled was delivered " + v + " replaced by " + r);
         }
     }
 
@@ -195,22 +229,24 @@ final class DeliveryRules {
      * {@code replace} of a message in flight: the old version's delivery ends it, neither retried nor dead-lettered
      * when it fails (a killed consumer's copy may leave one dead letter, or one more delivery, behind).
      */
-    private void replacedWhileInFlightIsNotRetried(MessageVersion v) {
+    private void replacedWhileInFlightIsNotRetried(MessageVersion v, boolean sure) {
         Operation r = v.supersededBy;
         if (v.deliveries.stream().filter(d -> d.start() > r.end).count() > 1) {
-            findings.violation("a replaced version was delivered more than once after the replace " + v + " replaced by "
-                               + r);
+            findings.violationIfSure(sure,
+                    "a replaced version was delivered more than once after the replace " + v + " replaced by "
+                                           + r);
         }
         v.deliveries.stream().filter(d -> d.start() < r.start && d.end() > r.end).reduce((x, y) -> y)
                 .ifPresent(inFlight -> {
                     findings.covered("replace of a delivery in flight, " + (inFlight.failed() ? "failed" : "succeeded"));
                     if (v.deliveries.stream().anyMatch(d -> d.start() > inFlight.end())) {
-                        findings.violation("a replaced version was delivered again after its delivery in flight during"
-                                           + " the replace " + v + " replaced by " + r);
+                        findings.violationIfSure(sure,
+                                "a replaced version was delivered again after its delivery in flight during"
+                                                       + " the replace " + v + " replaced by " + r);
                     }
                 });
         if (v.deadLetters.size() > 1) {
-            findings.violation("dead-lettered more than once " + v);
+            findings.violationIfSure(sure, "dead-lettered more than once " + v);
         }
     }
 
@@ -219,32 +255,38 @@ final class DeliveryRules {
      * hands it back unrouted; only when the consumer that held it died before the replace's lease take-over is it
      * dropped (the component page's table of {@code onDuplicate}; design notes §17).
      */
-    private void replacedWhenReadyIsStillDelivered(MessageVersion v) {
+    private void replacedWhenReadyIsStillDelivered(MessageVersion v, boolean sure) {
         Operation r = v.supersededBy;
-        if (!v.deliveries.isEmpty() || !v.reschedules.isEmpty() || v.dueAt(r.start) >= r.start - SURELY_MS) {
+        if (!v.deliveries.isEmpty() || !v.reschedules.isEmpty() || v.fuzzyDue
+                || v.dueAt(r.start) >= r.start - SURELY_MS) {
             return;
         }
         if (killed.held(v.body) && r.start < killed.takenOverAt(v.body)) {
             findings.covered("replaced version dropped at the take-over of the killed consumer's lease");
             return;
         }
-        findings.violation("a version due long before it was replaced was never delivered " + v + " replaced by " + r
-                           + (killed.held(v.body)
-                                   ? "; the killed consumer held it, its lease was taken over at "
-                                     + killed.takenOverAt(v.body)
-                                   : ""));
+        // a lease a fault cut short is taken over as a killed consumer's is
+        boolean leaseMayHaveExpired = history.faults().overlaps(v.dueAt(r.start), r.start, FaultWindows.AFTERMATH_MS);
+        findings.violationIfSure(sure && !leaseMayHaveExpired,
+                "a version due long before it was replaced was never delivered " + v + " replaced by " + r
+                                                               + (killed.held(v.body)
+                                                                       ? "; the killed consumer held it, its lease was taken over at "
+                                                                         + killed.takenOverAt(v.body)
+                                                                       : ""));
     }
 
     /**
-     * A message the killed consumer held is taken over when its lease expires: it still succeeds or is dead-lettered
-     * (at most twice: a dead-lettering whose acknowledgement the kill cut off is repeated).
+     * A message the killed consumer held is taken over when its lease expires, and one a Redis fault came near is
+     * delivered again if its acknowledgement was lost: either still succeeds or is dead-lettered, never lost (at most
+     * twice: a dead-lettering whose acknowledgement the kill cut off is repeated; near a fault the count is not
+     * checked, {@code sure} is false).
      */
-    private void heldByTheKilledConsumerStillEnds(MessageVersion v) {
+    private void touchedStillEnds(MessageVersion v, boolean sure) {
         if (v.deliveries.stream().allMatch(Delivery::failed) && v.deadLetters.isEmpty()) {
             findings.violation("lost: neither delivered successfully nor dead-lettered " + v);
         }
         if (v.deadLetters.size() > 2 || v.deadLetters.stream().anyMatch(dl -> !fromThisQueue(v, dl))) {
-            findings.violation("dead letters wrong " + v);
+            findings.violationIfSure(sure, "dead letters wrong " + v);
         }
     }
 

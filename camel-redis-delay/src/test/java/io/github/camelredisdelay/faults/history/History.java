@@ -29,9 +29,11 @@ import io.github.camelredisdelay.faults.history.Operation.Kind;
  * @param redelays   the routes' re-delays, in no particular order
  * @param unfinished deliveries a live consumer started and never ended
  * @param killed     the consumer JVM killed in the round and what it held, or {@link KilledConsumer#NONE}
+ * @param faults     when Redis itself was disturbed in the round; none in a round without Redis faults
  */
 public record History(HistoryQueue queue, List<List<Operation>> threadLogs, List<Operation> redelays,
-        List<Delivery> deliveries, List<DeadLetter> deadLetters, List<Delivery> unfinished, KilledConsumer killed) {
+        List<Delivery> deliveries, List<DeadLetter> deadLetters, List<Delivery> unfinished, KilledConsumer killed,
+        FaultWindows faults) {
 
     public int operationCount() {
         return threadLogs.stream().mapToInt(List::size).sum() + redelays.size();
@@ -51,6 +53,9 @@ public record History(HistoryQueue queue, List<List<Operation>> threadLogs, List
         counts.put("reschedules answering true", operations(Kind.RESCHEDULE, op -> Boolean.TRUE.equals(op.answer)));
         counts.put("re-delays", (long) redelays.size());
         counts.put("deliveries interrupted by the kill", deliveries.stream().filter(Delivery::interrupted).count());
+        counts.put("Redis faults", (long) faults.count());
+        counts.put("operations a Redis fault left unsure", threadLogs.stream().flatMap(List::stream)
+                .filter(faults::met).count());
         return counts;
     }
 
@@ -58,12 +63,13 @@ public record History(HistoryQueue queue, List<List<Operation>> threadLogs, List
         return threadLogs.stream().flatMap(List::stream).filter(op -> op.kind == kind).filter(which).count();
     }
 
-    /** One line: operations, deliveries, dead letters and the kill. */
+    /** One line: operations, deliveries, dead letters, the kill and the Redis faults. */
     public String summary() {
         Map<String, Long> byConsumer = new TreeMap<>(
                 deliveries.stream().collect(Collectors.groupingBy(Delivery::consumer, Collectors.counting())));
         return operationCount() + " operations, " + deliveries.size() + " deliveries " + byConsumer + ", "
                + deadLetters.size()
-               + " dead letters, " + (killed == KilledConsumer.NONE ? "no kill" : killed.toString());
+               + " dead letters, " + (killed == KilledConsumer.NONE ? "no kill" : killed.toString())
+               + (faults.count() == 0 ? "" : ", Redis faults " + faults.byKind());
     }
 }

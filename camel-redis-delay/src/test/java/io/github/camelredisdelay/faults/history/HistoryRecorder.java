@@ -64,8 +64,9 @@ public final class HistoryRecorder {
      * never ended is a delivery the kill interrupted.
      *
      * @param killed what the consumer JVM held when it was killed, {@link KilledConsumer#NONE} when no JVM was killed
+     * @param faults when Redis itself was disturbed
      */
-    History history(HistoryQueue queue, Deliveries log, KilledConsumer killed) {
+    History history(HistoryQueue queue, Deliveries log, KilledConsumer killed, FaultWindows faults) {
         List<Delivery> deliveries = new ArrayList<>();
         List<DeadLetter> deadLetters = new ArrayList<>();
         List<Delivery> unfinished = new ArrayList<>();
@@ -96,7 +97,7 @@ public final class HistoryRecorder {
         }));
         return new History(
                 queue, List.copyOf(threadLogs), List.copyOf(redelays), deliveries, deadLetters, unfinished,
-                killed);
+                killed, faults);
     }
 
     private static Delivery delivery(Entry start, long end, boolean failed, boolean interrupted) {

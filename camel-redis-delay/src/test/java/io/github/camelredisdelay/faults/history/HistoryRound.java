@@ -102,7 +102,8 @@ public final class HistoryRound {
             kill = () -> victim.kill(jvm.kill());
         }
         long until = System.currentTimeMillis() + runMs;
-        Chaos chaos = new Chaos(seed);
+        FaultWindows faults = new FaultWindows();
+        Chaos chaos = new Chaos(seed, faults);
         chaos.start(b, NodeRoutes.consumerRouteId("B"), until, (long) (runMs * options.killAt()), kill);
         ProducerTemplate producerA = a.createProducerTemplate();
         new Workload(seed, queue, sequence, recorder).run(producerA, b.createProducerTemplate(), until);
@@ -112,7 +113,7 @@ public final class HistoryRound {
         QueueDrain drain = new QueueDrain(producerA, queue);
         violations.addAll(drain.awaitDrained(drainTimeout));
         System.out.println("[history] seed=" + seed + ": drain took " + (System.currentTimeMillis() - drainStart) + " ms");
-        History history = recorder.history(queue, log.read(), killed);
+        History history = recorder.history(queue, log.read(), killed, faults);
         Findings findings = ContractChecker.check(history);
         violations.addAll(findings.violations());
         violations.addAll(drain.leftovers(environment.redis(), environment.keyPrefix()));

@@ -22,6 +22,9 @@ import java.util.List;
  * One stored version of an id: a schedule or re-delay that answered {@code Duplicate=false}, with what happened to it
  * afterwards (reschedules, the cancel, replace or re-delay that ended it) and its deliveries and dead letters. The
  * times are epoch ms of this host, the clock Redis (on the same host) stamps due times with.
+ * <p>
+ * Near a fault of Redis itself a reply may not tell what happened: such a version may be only {@link #maybe} stored,
+ * {@link #unsure}, {@link #maybeRemoved} or of a {@link #fuzzyDue} due time, and its rules let more pass.
  */
 final class MessageVersion {
 
@@ -49,19 +52,34 @@ final class MessageVersion {
     /** Its deliveries, by start. */
     final List<Delivery> deliveries;
     final List<DeadLetter> deadLetters;
+    /** An unsure schedule may have stored it: it is known by its delivered body. */
+    boolean maybe;
+    /** Stored by an unsure operation, or while the id's state was unsure. */
+    boolean unsure;
+    /** An unsure cancel or replace, or a later re-delay, may have removed it. */
+    boolean maybeRemoved;
+    /** An unsure reschedule may have moved it, or no reply told its due time. */
+    boolean fuzzyDue;
+    /** The earliest due time any schedule or reschedule of it may have given it. */
+    long earliestDue;
+    private final FaultWindows faults;
 
-    MessageVersion(Operation created, List<Delivery> deliveries, List<DeadLetter> deadLetters) {
-        this.id = created.id;
+    MessageVersion(String id, Operation created, List<Delivery> deliveries, List<DeadLetter> deadLetters,
+                   FaultWindows faults) {
+        this.id = id;
         this.body = created.body;
         this.script = ScriptedBody.parse(created.body);
         this.created = created;
         this.deliveries = deliveries;
         this.deadLetters = deadLetters;
+        this.faults = faults;
+        this.earliestDue = created.start + created.delay;
+        this.fuzzyDue = created.scheduledFor == null;
     }
 
     /** The due time in effect for a first delivery that starts at {@code at}. */
     long dueAt(long at) {
-        long due = created.scheduledFor;
+        long due = created.scheduledFor != null ? created.scheduledFor : created.start + created.delay;
         for (Reschedule r : reschedules) {
             if (r.end() < at) {
                 due = r.due();
@@ -80,7 +98,7 @@ final class MessageVersion {
 
     /** Whether it was certainly waiting for its first due time during [start, end]. */
     boolean surelyScheduled(long start, long end) {
-        return startedBefore(end + CLOCK_SLACK_MS).isEmpty() && end < dueAt(start) - CLOCK_SLACK_MS
+        return !fuzzyDue && startedBefore(end + CLOCK_SLACK_MS).isEmpty() && end < dueAt(start) - CLOCK_SLACK_MS
                 && !rescheduleOverlaps(start);
     }
 
@@ -89,13 +107,23 @@ final class MessageVersion {
         return deliveries.stream().anyMatch(d -> d.start() < at && ends(d));
     }
 
-    /** Whether it finished (acknowledged or dead-lettered) a long while before {@code at}. */
+    /**
+     * Whether it finished (acknowledged or dead-lettered) a long while before {@code at}, by a delivery no Redis fault
+     * came near (its acknowledgement may not have reached Redis).
+     */
     boolean surelyFinishedBefore(long at) {
-        return deliveries.stream().anyMatch(d -> d.end() < at - SURELY_MS && ends(d));
+        return deliveries.stream().anyMatch(d -> d.end() < at - SURELY_MS && ends(d)
+                && !faults.overlaps(d.start(), d.end(), FaultWindows.AFTERMATH_MS));
     }
 
     private static boolean ends(Delivery d) {
         return !d.failed() || d.count() >= HistoryQueue.MAX_DELIVERIES;
+    }
+
+    /** Whether a Redis fault came near its schedule or any of its deliveries, or its replies were unsure. */
+    boolean disturbed() {
+        return unsure || maybe || faults.overlaps(created.start, created.end, FaultWindows.AFTERMATH_MS)
+                || deliveries.stream().anyMatch(d -> faults.overlaps(d.start(), d.end(), FaultWindows.AFTERMATH_MS));
     }
 
     /** Whether a consumer killed in the round may have counted deliveries of it that were never noted. */
