@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.github.camelredisdelay.embedded.RedisServerProcess;
 import io.github.camelredisdelay.faults.DeliveryLog;
 import org.apache.camel.CamelContext;
 import org.apache.camel.ProducerTemplate;
@@ -29,9 +30,9 @@ import org.redisson.api.RedissonClient;
 
 /**
  * One round of the history check: two nodes (CamelContexts) and maybe a consumer JVM consume the round's queue with the
- * round's options while the {@link Workload} runs and the {@link Chaos} disturbs them; then the queues drain, the
- * {@link HistoryRecorder} puts the history together and the {@link ContractChecker} checks it. The round also fails
- * when it exercised too little to check much.
+ * round's options while the {@link Workload} runs and the {@link Chaos} disturbs them, and in an outage round
+ * {@link RedisOutages} disturb Redis itself; then the queues drain, the {@link HistoryRecorder} puts the history
+ * together and the {@link ContractChecker} checks it. The round also fails when it exercised too little to check much.
  */
 public final class HistoryRound {
 
@@ -40,6 +41,9 @@ public final class HistoryRound {
     /** What a round must have seen at least once, or it checked too little. */
     private static final List<String> MUST_EXERCISE = List.of("deliveries", "failed deliveries", "stored replaces",
             "cancels answering true");
+    /** What an outage round must have seen besides. */
+    private static final List<String> OUTAGES_MUST_EXERCISE = List.of("Redis faults",
+            "operations a Redis fault left unsure");
     private static final int VIOLATIONS_PRINTED = 40;
 
     /** What a round takes from the test. */
@@ -71,9 +75,18 @@ public final class HistoryRound {
     }
 
     private final Environment environment;
+    /** The server {@link RedisOutages} disturb, {@code null} in rounds without Redis faults. */
+    private final RedisServerProcess server;
 
+    /** Rounds without Redis faults. */
     public HistoryRound(Environment environment) {
+        this(environment, null);
+    }
+
+    /** Outage rounds: {@code server} is the Redis of the environment, to kill, restart and pause. */
+    public HistoryRound(Environment environment, RedisServerProcess server) {
         this.environment = environment;
+        this.server = server;
     }
 
     /**
@@ -105,9 +118,17 @@ public final class HistoryRound {
         FaultWindows faults = new FaultWindows();
         Chaos chaos = new Chaos(seed, faults);
         chaos.start(b, NodeRoutes.consumerRouteId("B"), until, (long) (runMs * options.killAt()), kill);
+        RedisOutages outages = server == null ? null : new RedisOutages(server, seed, faults);
+        if (outages != null) {
+            outages.start(until);
+        }
         ProducerTemplate producerA = a.createProducerTemplate();
         new Workload(seed, queue, sequence, recorder).run(producerA, b.createProducerTemplate(), until);
         List<String> violations = new ArrayList<>(chaos.join());
+        if (outages != null) {
+            violations.addAll(outages.join());
+            System.out.println("[history] seed=" + seed + ": Redis faults " + faults);
+        }
 
         long drainStart = System.currentTimeMillis();
         QueueDrain drain = new QueueDrain(producerA, queue);
@@ -128,8 +149,12 @@ public final class HistoryRound {
         return new Result(seed, history.summary(), violations);
     }
 
-    private static List<String> unexercised(Map<String, Long> exercised) {
-        return MUST_EXERCISE.stream().filter(what -> exercised.get(what) == 0)
+    private List<String> unexercised(Map<String, Long> exercised) {
+        List<String> required = new ArrayList<>(MUST_EXERCISE);
+        if (server != null) {
+            required.addAll(OUTAGES_MUST_EXERCISE);
+        }
+        return required.stream().filter(what -> exercised.get(what) == 0)
                 .map(what -> "the round exercised no " + what + ", so it checked too little").toList();
     }
 }
