@@ -19,7 +19,7 @@ import java.util.Random;
 import java.util.SplittableRandom;
 
 /**
- * The options of one round, drawn from its seed: shards, the transfer batch, and each consumer's type (blocking or
+ * The options of one round, drawn from its seed: 1-4 shards, the transfer batch, and each consumer's type (blocking or
  * polling), threads, batch size and {@code asyncConsumer}; about every other round a consumer JVM too, killed after
  * 30-80 % of the run.
  *
@@ -32,7 +32,7 @@ public record RoundOptions(long seed, int shards, int transferBatchSize, String 
     /** @param mayKill whether the round may have a consumer JVM to kill */
     public static RoundOptions draw(long seed, boolean mayKill) {
         Random random = new Random(new SplittableRandom(seed).nextLong());
-        int shards = new int[] { 1, 1, 2, 3 }[random.nextInt(4)];
+        int shards = new int[] { 1, 1, 2, 3, 4 }[random.nextInt(5)];
         int transferBatchSize = random.nextBoolean() ? 2 : 100;
         String nodeA = consumerOptions(random, false);
         String nodeB = consumerOptions(random, true);
