@@ -19,11 +19,13 @@ package io.github.camelredisdelay.faults.history;
  * One delivery of a version as a consumer noted it.
  *
  * @param consumer    {@code A}, {@code B} (the test's nodes) or {@code jvm-<pid>} (the consumer JVM)
+ * @param scheduledAt its {@code CamelRedisDelayScheduledAt}: when its version was scheduled
  * @param start       when the route started it, epoch ms
  * @param end         when the route finished it; for one the kill interrupted, the time of the kill
  * @param failed      whether the route failed it (an interrupted one counts as failed)
  * @param interrupted whether the consumer JVM was killed in its middle
  */
-public record Delivery(String consumer, String id, String body, int count, Long scheduledFor, long start, long end,
+public record Delivery(String consumer, String id, String body, int count, Long scheduledFor, Long scheduledAt,
+        long start, long end,
         boolean failed, String lastError, boolean interrupted) {
 }

@@ -22,30 +22,34 @@ import org.apache.camel.Message;
 /**
  * What a history consumer notes when a delivery starts, besides the body (history consumers note deliveries under their
  * bodies, which name the version) and the count (see
- * {@link io.github.camelredisdelay.faults.DeliveryLog.Entry#note()}): the message id, the due time and last error the
- * delivery carries, and for a dead letter its original queue. Tab-separated, the last error last.
+ * {@link io.github.camelredisdelay.faults.DeliveryLog.Entry#note()}): the message id, the due time, the time it was
+ * scheduled and the last error the delivery carries, and for a dead letter its original queue. Tab-separated, the last
+ * error last.
  */
-record DeliveryNote(String id, Long scheduledFor, String originalQueue, String lastError) {
+record DeliveryNote(String id, Long scheduledFor, Long scheduledAt, String originalQueue, String lastError) {
 
     static DeliveryNote of(Exchange exchange) {
         Message message = exchange.getMessage();
         return new DeliveryNote(
                 message.getHeader(RedisDelayConstants.MESSAGE_ID, String.class),
                 message.getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class),
+                message.getHeader(RedisDelayConstants.SCHEDULED_AT, Long.class),
                 message.getHeader(RedisDelayConstants.ORIGINAL_QUEUE, String.class),
                 message.getHeader(RedisDelayConstants.LAST_ERROR, String.class));
     }
 
     String encode() {
-        return id + "\t" + scheduledFor + "\t" + originalQueue + "\t"
+        return id + "\t" + scheduledFor + "\t" + scheduledAt + "\t" + originalQueue + "\t"
                + (lastError == null ? "null" : lastError.replaceAll("\\s+", " "));
     }
 
     static DeliveryNote decode(String text) {
-        String[] parts = text.split("\t", 4);
-        return new DeliveryNote(
-                parts[0], parts[1].equals("null") ? null : Long.valueOf(parts[1]), orNull(parts[2]),
-                orNull(parts[3]));
+        String[] parts = text.split("\t", 5);
+        return new DeliveryNote(parts[0], time(parts[1]), time(parts[2]), orNull(parts[3]), orNull(parts[4]));
+    }
+
+    private static Long time(String text) {
+        return text.equals("null") ? null : Long.valueOf(text);
     }
 
     private static String orNull(String text) {

@@ -63,6 +63,7 @@ final class DeliveryRules {
         boolean touched = killedTouched || disturbed;
         if (!disturbed) {
             deliveryCountsRunFromOne(v, killedTouched);
+            scheduledAtIsTheScheduleCallsOnEveryDelivery(v);
         }
         List<Delivery> ds = v.deliveries;
         for (int i = 0; i < ds.size(); i++) {
@@ -144,6 +145,21 @@ final class DeliveryRules {
         if (d.scheduledFor() != null && d.scheduledFor() < v.earliestDue - CLOCK_SLACK_MS) {
             findings.violation("ScheduledFor " + d.scheduledFor() + " before any due time a schedule gave ("
                                + v.earliestDue + ") " + d + " " + v);
+        }
+    }
+
+    /**
+     * Every delivery of a version carries the same {@code ScheduledAt}, retries and take-overs alike (the idempotency
+     * key of the docs), a time within the call that stored the version.
+     */
+    private void scheduledAtIsTheScheduleCallsOnEveryDelivery(MessageVersion v) {
+        for (Delivery d : v.deliveries) {
+            if (d.scheduledAt() == null) {
+                findings.violation("delivery without ScheduledAt " + d);
+            } else if (d.scheduledAt() < v.created.start - CLOCK_SLACK_MS || d.scheduledAt() > v.created.end + CLOCK_SLACK_MS) {
+                findings.violation("ScheduledAt " + d.scheduledAt() + " outside the call that stored its version " + d + " "
+                                   + v);
+            }
         }
     }
 

@@ -104,6 +104,6 @@ public final class HistoryRecorder {
         DeliveryNote note = DeliveryNote.decode(start.note());
         return new Delivery(
                 start.consumer(), note.id(), start.messageId(), start.deliveryCount(), note.scheduledFor(),
-                start.atMillis(), end, failed, note.lastError(), interrupted);
+                note.scheduledAt(), start.atMillis(), end, failed, note.lastError(), interrupted);
     }
 }
