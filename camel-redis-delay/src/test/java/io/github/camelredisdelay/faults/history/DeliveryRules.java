@@ -17,6 +17,10 @@ package io.github.camelredisdelay.faults.history;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import io.github.camelredisdelay.PartlyStoredBatchException;
 
 import static io.github.camelredisdelay.faults.history.HistoryQueue.MAX_DELIVERIES;
 import static io.github.camelredisdelay.faults.history.MessageVersion.CLOCK_SLACK_MS;
@@ -46,6 +50,7 @@ final class DeliveryRules {
     void check(Map<String, MessageVersion> versions) {
         everyDeliveryIsOfAStoredVersion(versions);
         everyDeliveryEnds();
+        partlyStoredBatchesLoseNothing();
         for (MessageVersion version : versions.values()) {
             check(version);
         }
@@ -117,6 +122,22 @@ final class DeliveryRules {
         }
     }
 
+    /**
+     * A batch that failed after some of its calls stored their messages names their ids
+     * ({@link PartlyStoredBatchException}): each is delivered.
+     */
+    private void partlyStoredBatchesLoseNothing() {
+        Set<String> delivered = history.deliveries().stream().map(Delivery::id).collect(Collectors.toSet());
+        history.threadLogs().stream().flatMap(List::stream).filter(op -> op.inBatch)
+                .map(op -> op.error).filter(PartlyStoredBatchException.class::isInstance).distinct()
+                .map(PartlyStoredBatchException.class::cast).forEach(partly -> {
+                    findings.covered("batch stored in part");
+                    partly.getStoredIds().stream().filter(id -> !delivered.contains(id)).forEach(id -> findings
+                            .violation("lost: id " + id + " a PartlyStoredBatchException names as stored was never"
+                                       + " delivered: " + partly.getMessage()));
+                });
+    }
+
     /** A live consumer finishes every delivery it starts. */
     private void everyDeliveryEnds() {
         history.unfinished().forEach(d -> findings.violation("a live consumer never finished a delivery " + d));
@@ -182,12 +203,15 @@ final class DeliveryRules {
         }
     }
 
-    /** The first delivery comes at or after the due time in effect, carries it, and carries no last error. */
+    /**
+     * The first delivery comes at or after the due time in effect, carries it, and carries no last error; where no
+     * reply told the version's own due time (a batch element) it carries one that is not before it.
+     */
     private void firstDeliveryAtTheDueTimeInEffect(MessageVersion v, Delivery d) {
         if (d.lastError() != null) {
             findings.violation("first delivery carries a LastError " + d);
         }
-        if (v.rescheduleOverlaps(d.start())) {
+        if (v.rescheduleOverlaps(d.start()) || v.fuzzyDue) {
             return;
         }
         long due = v.dueAt(d.start());

@@ -49,6 +49,7 @@ public record History(HistoryQueue queue, List<List<Operation>> threadLogs, List
         counts.put("failed deliveries", deliveries.stream().filter(Delivery::failed).count());
         counts.put("dead letters", (long) deadLetters.size());
         counts.put("stored replaces", operations(Kind.SCHEDULE_REPLACE, Operation::stored));
+        counts.put("batch elements stored", operations(Kind.SCHEDULE_GENERATED, op -> op.inBatch && op.stored()));
         counts.put("cancels answering true", operations(Kind.CANCEL, op -> Boolean.TRUE.equals(op.answer)));
         counts.put("reschedules answering true", operations(Kind.RESCHEDULE, op -> Boolean.TRUE.equals(op.answer)));
         counts.put("re-delays", (long) redelays.size());

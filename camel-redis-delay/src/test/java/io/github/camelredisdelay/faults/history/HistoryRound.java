@@ -40,7 +40,7 @@ public final class HistoryRound {
     private static final int THREADS = 3;
     /** What a round must have seen at least once, or it checked too little. */
     private static final List<String> MUST_EXERCISE = List.of("deliveries", "failed deliveries", "stored replaces",
-            "cancels answering true");
+            "cancels answering true", "batch elements stored");
     /** What an outage round must have seen besides. */
     private static final List<String> OUTAGES_MUST_EXERCISE = List.of("Redis faults",
             "operations a Redis fault left unsure");

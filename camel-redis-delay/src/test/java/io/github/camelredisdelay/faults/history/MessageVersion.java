@@ -58,7 +58,7 @@ final class MessageVersion {
     boolean unsure;
     /** An unsure cancel or replace, or a later re-delay, may have removed it. */
     boolean maybeRemoved;
-    /** An unsure reschedule may have moved it, or no reply told its due time. */
+    /** An unsure reschedule may have moved it, or no reply told its own due time. */
     boolean fuzzyDue;
     /** The earliest due time any schedule or reschedule of it may have given it. */
     long earliestDue;
@@ -74,7 +74,8 @@ final class MessageVersion {
         this.deadLetters = deadLetters;
         this.faults = faults;
         this.earliestDue = created.start + created.delay;
-        this.fuzzyDue = created.scheduledFor == null;
+        // a batch's ScheduledFor is the due time of its last call to a shard: each call reads Redis' clock
+        this.fuzzyDue = created.scheduledFor == null || created.inBatch;
     }
 
     /** The due time in effect for a first delivery that starts at {@code at}. */

@@ -53,6 +53,10 @@ public final class Operation {
     long delay;
     /** Whether it gave an absolute due time ({@code CamelRedisDelayDueAt}) rather than a delay. */
     boolean dueAt;
+    /**
+     * Whether it is an element of a {@code scheduleBatch} ({@link BatchSchedule}), sent and answered with the others.
+     */
+    boolean inBatch;
     long start;
     long end;
     /** A cancel's or reschedule's answer. */
@@ -103,7 +107,8 @@ public final class Operation {
     @Override
     public String toString() {
         return kind + "(id=" + id + ", body=" + body + ", " + (dueAt ? "dueAt=start+" : "delay=") + delay + ", node="
-               + node + ") [" + start + ".." + end + "] -> answer=" + answer + ", duplicate=" + duplicate
+               + node + (inBatch ? ", in a batch" : "") + ") [" + start + ".." + end + "] -> answer=" + answer + ", duplicate="
+               + duplicate
                + ", scheduledFor=" + scheduledFor + (error != null ? ", error=" + error : "")
                + (kind == Kind.PEEK ? ", state=" + state + ", peeked=" + peekedBody + ", count=" + peekedCount : "");
     }

@@ -30,15 +30,20 @@ import org.apache.camel.ProducerTemplate;
 /**
  * The producers of a round: threads that send random operations drawn from the round's seed, through either node, until
  * the run ends. Schedules keep, replace or fail on duplicates, or take a generated id (some of these re-delay
- * themselves from their deliveries), with a delay or a due time of 0-2 s; cancels, reschedules and peeks go to the
- * thread's own ids or to ids generated for it. Each id belongs to one thread, so the operations on an id are
- * sequential, and each goes to the thread's log in {@link HistoryRecorder}.
+ * themselves from their deliveries), with a delay or a due time of 0-2 s; some are batches of 1-4 generated ids
+ * ({@link BatchSchedule}); cancels, reschedules and peeks go to the thread's own ids or to ids generated for it. Each
+ * id belongs to one thread, so the operations on an id are sequential, and each goes to the thread's log in
+ * {@link HistoryRecorder}.
  */
 public final class Workload {
 
     private static final int IDS_PER_THREAD = 5;
     private static final int MAX_PACE_MILLIS = 60;
     private static final int MAX_OPERATIONS_PER_THREAD = 100_000;
+    private static final int MAX_DELAY_MILLIS = 2000;
+    /** How often a producer sends a {@code scheduleBatch} ({@link BatchSchedule}) instead of one operation. */
+    private static final int BATCH_PERCENT = 4;
+    private static final int MAX_BATCH = 4;
 
     private final long seed;
     private final HistoryQueue queue;
@@ -81,12 +86,23 @@ public final class Workload {
                 // the producers' pace, part of the workload
                 TimeUnit.MILLISECONDS.sleep(random.nextInt(MAX_PACE_MILLIS));
                 int nodeIndex = random.nextInt(2);
-                Operation op = draw(random, thread, nodeIndex == 0 ? "A" : "B", ownIds, generatedIds);
-                send(nodes[nodeIndex], op);
-                if (op.kind == Kind.SCHEDULE_GENERATED && op.id != null && ScriptedBody.parse(op.body).redelays() == 0) {
-                    generatedIds.add(op.id);
+                String node = nodeIndex == 0 ? "A" : "B";
+                List<Operation> sent;
+                if (random.nextInt(100) < BATCH_PERCENT) {
+                    sent = BatchSchedule.send(nodes[nodeIndex], queue, node, random.nextInt(MAX_DELAY_MILLIS + 1),
+                            batchBodies(random, thread));
+                } else {
+                    Operation op = draw(random, thread, node, ownIds, generatedIds);
+                    send(nodes[nodeIndex], op);
+                    sent = List.of(op);
                 }
-                log.add(op);
+                for (Operation op : sent) {
+                    if (op.kind == Kind.SCHEDULE_GENERATED && op.id != null
+                            && ScriptedBody.parse(op.body).redelays() == 0) {
+                        generatedIds.add(op.id);
+                    }
+                    log.add(op);
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -101,7 +117,7 @@ public final class Workload {
                 : roll < 55 ? Kind.SCHEDULE_GENERATED
                 : roll < 74 ? Kind.CANCEL : roll < 93 ? Kind.RESCHEDULE : Kind.PEEK;
         Operation op = new Operation(kind, node);
-        op.delay = random.nextInt(10) == 0 ? 0 : random.nextInt(2001);
+        op.delay = random.nextInt(10) == 0 ? 0 : random.nextInt(MAX_DELAY_MILLIS + 1);
         op.dueAt = random.nextInt(5) == 0;
         boolean byId = kind == Kind.CANCEL || kind == Kind.RESCHEDULE || kind == Kind.PEEK;
         if (kind == Kind.SCHEDULE_GENERATED) {
@@ -115,6 +131,15 @@ public final class Workload {
         int redelays = kind == Kind.SCHEDULE_GENERATED && random.nextInt(10) < 3 ? 1 + random.nextInt(3) : 0;
         op.body = ScriptedBody.drawn(random, sequence.incrementAndGet(), "t" + thread, redelays).text();
         return op;
+    }
+
+    /** The bodies of a {@code scheduleBatch}: one to {@value #MAX_BATCH}, none re-delaying itself. */
+    private List<String> batchBodies(Random random, int thread) {
+        List<String> bodies = new ArrayList<>();
+        for (int i = 1 + random.nextInt(MAX_BATCH); i > 0; i--) {
+            bodies.add(ScriptedBody.drawn(random, sequence.incrementAndGet(), "t" + thread, 0).text());
+        }
+        return bodies;
     }
 
     private void send(ProducerTemplate producer, Operation op) {
