@@ -34,8 +34,8 @@ import org.junit.jupiter.api.Test;
  * delivered, nothing is delivered before its due time, operations fail only near a fault, and both queues drain to
  * nothing. A round fails too if it met no fault or no operation a fault left unsure.
  * <p>
- * Tagged {@code slow}: it runs with {@code -Pfaults}. System properties: those of {@link HistoryTestSupport}, 5 rounds
- * by default (about two and a half minutes).
+ * Tagged {@code slow}: it runs with {@code -Pfaults}. System properties: those of {@link HistoryTestSupport}, 4 rounds
+ * by default (about two minutes).
  */
 @Tag("slow")
 class OutageHistoryTest extends HistoryTestSupport {
@@ -43,7 +43,7 @@ class OutageHistoryTest extends HistoryTestSupport {
     @Test
     void historiesThroughRedisOutagesFollowTheContract() throws Exception {
         RedisServerProcess server = redisProcess();
-        assertRoundsFollowTheContract(5, seed -> RoundOptions.draw(seed, false), new HistoryRound(environment(), server));
+        assertRoundsFollowTheContract(4, seed -> RoundOptions.draw(seed, false), new HistoryRound(environment(), server));
     }
 
     /** The nodes note deliveries in this JVM: a note to Redis would fail while it is down. */
