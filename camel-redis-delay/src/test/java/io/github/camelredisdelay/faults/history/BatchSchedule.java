@@ -17,6 +17,8 @@ package io.github.camelredisdelay.faults.history;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.camelredisdelay.RedisDelayConstants;
 import org.apache.camel.Exchange;
@@ -31,11 +33,33 @@ import org.apache.camel.ProducerTemplate;
  */
 final class BatchSchedule {
 
+    /** How often a producer sends a batch instead of one operation. */
+    static final int PERCENT = 4;
+    private static final int MAX_SIZE = 4;
+    /** As the producers' other schedules, a delay of up to 2 s. */
+    private static final int MAX_DELAY_MILLIS = 2000;
+
     private BatchSchedule() {
     }
 
-    /** Sends the bodies as one batch through {@code producer} with this delay; one operation per body, in order. */
+    /**
+     * Sends a batch of one to {@value #MAX_SIZE} bodies (none re-delaying itself) drawn from {@code random} through
+     * {@code producer}, with a delay of up to {@value #MAX_DELAY_MILLIS} ms; one operation per body, in order.
+     *
+     * @param sequence the round's body numbers
+     * @param source   who sends it, as in {@link ScriptedBody#source()}
+     */
     static List<Operation> send(
+            ProducerTemplate producer, HistoryQueue queue, String node, Random random,
+            AtomicLong sequence, String source) {
+        List<String> bodies = new ArrayList<>();
+        for (int i = 1 + random.nextInt(MAX_SIZE); i > 0; i--) {
+            bodies.add(ScriptedBody.drawn(random, sequence.incrementAndGet(), source, 0).text());
+        }
+        return send(producer, queue, node, random.nextInt(MAX_DELAY_MILLIS + 1), bodies);
+    }
+
+    private static List<Operation> send(
             ProducerTemplate producer, HistoryQueue queue, String node, long delay,
             List<String> bodies) {
         long start = System.currentTimeMillis();

@@ -43,14 +43,17 @@ public final class RedisOutages {
         LONG_PAUSE
     }
 
+    /** A fault follows the last one after {@code MIN_GAP_MILLIS} plus up to {@code MORE_GAP_MILLIS}. */
     private static final int MIN_GAP_MILLIS = 1500;
     private static final int MORE_GAP_MILLIS = 3500;
+    /** The longest a killed server stays down before its restart. */
     private static final int MAX_DOWN_MILLIS = 1500;
     /** No fault starts this close to the end of the run, so the last one ends soon after it. */
     private static final long QUIET_END_MILLIS = 2000;
     private static final int MAX_FAULTS = 1000;
 
     private final RedisServerProcess server;
+    /** Draws the kinds' order, the gaps and the durations from the round's seed. */
     private final Random random;
     private final List<Kind> order;
     private final FaultWindows windows;

@@ -40,10 +40,6 @@ public final class Workload {
     private static final int IDS_PER_THREAD = 5;
     private static final int MAX_PACE_MILLIS = 60;
     private static final int MAX_OPERATIONS_PER_THREAD = 100_000;
-    private static final int MAX_DELAY_MILLIS = 2000;
-    /** How often a producer sends a {@code scheduleBatch} ({@link BatchSchedule}) instead of one operation. */
-    private static final int BATCH_PERCENT = 4;
-    private static final int MAX_BATCH = 4;
 
     private final long seed;
     private final HistoryQueue queue;
@@ -88,9 +84,8 @@ public final class Workload {
                 int nodeIndex = random.nextInt(2);
                 String node = nodeIndex == 0 ? "A" : "B";
                 List<Operation> sent;
-                if (random.nextInt(100) < BATCH_PERCENT) {
-                    sent = BatchSchedule.send(nodes[nodeIndex], queue, node, random.nextInt(MAX_DELAY_MILLIS + 1),
-                            batchBodies(random, thread));
+                if (random.nextInt(100) < BatchSchedule.PERCENT) {
+                    sent = BatchSchedule.send(nodes[nodeIndex], queue, node, random, sequence, "t" + thread);
                 } else {
                     Operation op = draw(random, thread, node, ownIds, generatedIds);
                     send(nodes[nodeIndex], op);
@@ -117,7 +112,7 @@ public final class Workload {
                 : roll < 55 ? Kind.SCHEDULE_GENERATED
                 : roll < 74 ? Kind.CANCEL : roll < 93 ? Kind.RESCHEDULE : Kind.PEEK;
         Operation op = new Operation(kind, node);
-        op.delay = random.nextInt(10) == 0 ? 0 : random.nextInt(MAX_DELAY_MILLIS + 1);
+        op.delay = random.nextInt(10) == 0 ? 0 : random.nextInt(2001);
         op.dueAt = random.nextInt(5) == 0;
         boolean byId = kind == Kind.CANCEL || kind == Kind.RESCHEDULE || kind == Kind.PEEK;
         if (kind == Kind.SCHEDULE_GENERATED) {
@@ -131,15 +126,6 @@ public final class Workload {
         int redelays = kind == Kind.SCHEDULE_GENERATED && random.nextInt(10) < 3 ? 1 + random.nextInt(3) : 0;
         op.body = ScriptedBody.drawn(random, sequence.incrementAndGet(), "t" + thread, redelays).text();
         return op;
-    }
-
-    /** The bodies of a {@code scheduleBatch}: one to {@value #MAX_BATCH}, none re-delaying itself. */
-    private List<String> batchBodies(Random random, int thread) {
-        List<String> bodies = new ArrayList<>();
-        for (int i = 1 + random.nextInt(MAX_BATCH); i > 0; i--) {
-            bodies.add(ScriptedBody.drawn(random, sequence.incrementAndGet(), "t" + thread, 0).text());
-        }
-        return bodies;
     }
 
     private void send(ProducerTemplate producer, Operation op) {
