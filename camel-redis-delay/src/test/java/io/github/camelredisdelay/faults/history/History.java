@@ -53,6 +53,8 @@ public record History(HistoryQueue queue, List<List<Operation>> threadLogs, List
         counts.put("cancels answering true", operations(Kind.CANCEL, op -> Boolean.TRUE.equals(op.answer)));
         counts.put("reschedules answering true", operations(Kind.RESCHEDULE, op -> Boolean.TRUE.equals(op.answer)));
         counts.put("re-delays", (long) redelays.size());
+        counts.put("deliveries to receivers",
+                deliveries.stream().filter(d -> d.consumer().equals(TemplateReceivers.CONSUMER)).count());
         counts.put("deliveries interrupted by the kill", deliveries.stream().filter(Delivery::interrupted).count());
         counts.put("Redis faults", (long) faults.count());
         counts.put("operations a Redis fault left unsure", threadLogs.stream().flatMap(List::stream)

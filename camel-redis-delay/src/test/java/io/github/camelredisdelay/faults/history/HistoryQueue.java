@@ -46,13 +46,23 @@ public record HistoryQueue(String name, int shards, int transferBatchSize) {
 
     /** The options of a consumer of the queue: its own (type, threads, batch) and the shared ones. */
     public String consumerOptions(String own) {
-        return own + "&" + shared() + "&maxDeliveries=" + MAX_DELIVERIES + "&retrySchedule=" + RETRY_DELAYS[0] + ","
+        return own + "&" + receiverOptions();
+    }
+
+    /** The options every consumer of the queue shares, receivers ({@link TemplateReceivers}) included. */
+    private String receiverOptions() {
+        return shared() + "&maxDeliveries=" + MAX_DELIVERIES + "&retrySchedule=" + RETRY_DELAYS[0] + ","
                + RETRY_DELAYS[1] + "&visibilityTimeout=" + VISIBILITY_TIMEOUT.toMillis() + "&deadLetterQueue="
                + deadLetterQueue();
     }
 
     public String consumerUri(String own) {
         return "redis-delay:" + name + "?" + consumerOptions(own);
+    }
+
+    /** The endpoint a {@code ConsumerTemplate} receives the queue from. */
+    String receiverUri() {
+        return "redis-delay:" + name + "?" + receiverOptions();
     }
 
     public String deadLetterUri() {

@@ -30,9 +30,10 @@ import org.redisson.api.RedissonClient;
 
 /**
  * One round of the history check: two nodes (CamelContexts) and maybe a consumer JVM consume the round's queue with the
- * round's options while the {@link Workload} runs and the {@link Chaos} disturbs them, and in an outage round
- * {@link RedisOutages} disturb Redis itself; then the queues drain, the {@link HistoryRecorder} puts the history
- * together and the {@link ContractChecker} checks it. The round also fails when it exercised too little to check much.
+ * round's options, beside 0-2 {@link TemplateReceivers} of node B, while the {@link Workload} runs and the
+ * {@link Chaos} disturbs them, and in an outage round {@link RedisOutages} disturb Redis itself; then the queues drain,
+ * the {@link HistoryRecorder} puts the history together and the {@link ContractChecker} checks it. The round also fails
+ * when it exercised too little to check much.
  */
 public final class HistoryRound {
 
@@ -122,6 +123,8 @@ public final class HistoryRound {
         if (outages != null) {
             outages.start(until);
         }
+        TemplateReceivers receivers = new TemplateReceivers(queue, b, log, faults, seed);
+        receivers.start(options.receivers());
         ProducerTemplate producerA = a.createProducerTemplate();
         new Workload(seed, queue, sequence, recorder).run(producerA, b.createProducerTemplate(), until);
         List<String> violations = new ArrayList<>(chaos.join());
@@ -134,11 +137,12 @@ public final class HistoryRound {
         QueueDrain drain = new QueueDrain(producerA, queue);
         violations.addAll(drain.awaitDrained(drainTimeout));
         System.out.println("[history] seed=" + seed + ": drain took " + (System.currentTimeMillis() - drainStart) + " ms");
+        violations.addAll(receivers.stop());
         History history = recorder.history(queue, log.read(), killed, faults);
         Findings findings = ContractChecker.check(history);
         violations.addAll(findings.violations());
         violations.addAll(drain.leftovers(environment.redis(), environment.keyPrefix()));
-        violations.addAll(unexercised(history.exercised()));
+        violations.addAll(unexercised(history.exercised(), options));
         a.stop();
         b.stop();
 
@@ -149,8 +153,11 @@ public final class HistoryRound {
         return new Result(seed, history.summary(), violations);
     }
 
-    private List<String> unexercised(Map<String, Long> exercised) {
+    private List<String> unexercised(Map<String, Long> exercised, RoundOptions options) {
         List<String> required = new ArrayList<>(MUST_EXERCISE);
+        if (options.receivers() > 0) {
+            required.add("deliveries to receivers");
+        }
         if (server != null) {
             required.addAll(OUTAGES_MUST_EXERCISE);
         }

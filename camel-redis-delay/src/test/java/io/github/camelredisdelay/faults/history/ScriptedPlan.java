@@ -28,24 +28,38 @@ import org.apache.camel.Exchange;
  */
 public final class ScriptedPlan implements DeliveryPlan {
 
+    /** The longest a receiver works on a delivery: within its 1 s lease, which nothing extends while it holds it. */
+    private static final int RECEIVER_MAX_PAUSE_MILLIS = 600;
+
     private final Redelayer redelayer;
     private final String node;
+    private final int maxPauseMillis;
 
     /** The consumer JVM's plan: no re-delays. */
     public ScriptedPlan() {
-        this(null, null);
+        this(null, null, Integer.MAX_VALUE);
     }
 
     ScriptedPlan(Redelayer redelayer, String node) {
+        this(redelayer, node, Integer.MAX_VALUE);
+    }
+
+    private ScriptedPlan(Redelayer redelayer, String node, int maxPauseMillis) {
         this.redelayer = redelayer;
         this.node = node;
+        this.maxPauseMillis = maxPauseMillis;
+    }
+
+    /** The plan of a {@code ConsumerTemplate}'s receiver ({@link TemplateReceivers}): no re-delays, short pauses. */
+    static ScriptedPlan forReceivers() {
+        return new ScriptedPlan(null, null, RECEIVER_MAX_PAUSE_MILLIS);
     }
 
     @Override
     public void work(Exchange exchange) throws InterruptedException {
         ScriptedBody body = ScriptedBody.parse(exchange.getMessage().getBody(String.class));
         // the route's planned pause, part of the workload
-        TimeUnit.MILLISECONDS.sleep(body.pauseMillis());
+        TimeUnit.MILLISECONDS.sleep(Math.min(body.pauseMillis(), maxPauseMillis));
         if (redelayer != null && body.redelays() > 0) {
             redelayer.redelay(exchange, body, node);
         }
