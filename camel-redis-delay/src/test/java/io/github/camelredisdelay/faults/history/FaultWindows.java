@@ -62,7 +62,9 @@ public final class FaultWindows {
 
     /** Whether [start, end] meets a window widened by {@code slack} after its end. */
     boolean overlaps(long start, long end, long slack) {
-        return windows.stream().anyMatch(w -> start <= w.end() + slack && end >= w.start() - MessageVersion.CLOCK_SLACK_MS);
+        // a window that lasts has no end yet: Long.MAX_VALUE, which slack must not overflow
+        return windows.stream()
+                .anyMatch(w -> w.end() >= start - slack && end >= w.start() - MessageVersion.CLOCK_SLACK_MS);
     }
 
     /**
