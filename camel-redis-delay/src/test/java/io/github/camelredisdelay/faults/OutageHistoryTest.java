@@ -31,8 +31,9 @@ import org.junit.jupiter.api.Test;
  * {@link io.github.camelredisdelay.faults.history.RedisOutages}). An operation that failed, or ran near a fault, may
  * have done something other than its reply says; the check then still requires that nothing Redis acknowledged is lost,
  * nothing is delivered after a cancel that surely answered true, a schedule that failed as not stored is never
- * delivered, nothing is delivered before its due time, operations fail only near a fault, and both queues drain to
- * nothing. A round fails too if it met no fault or no operation a fault left unsure.
+ * delivered, the ids a {@code PartlyStoredBatchException} names are delivered, nothing is delivered before its due
+ * time, operations fail only near a fault, and both queues drain to nothing. A round fails too if it met no fault or no
+ * operation a fault left unsure.
  * <p>
  * Tagged {@code slow}: it runs with {@code -Pfaults}. System properties: those of {@link HistoryTestSupport}, 4 rounds
  * by default (about two minutes).

@@ -22,11 +22,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A randomized whole-queue history check against the contract: in each round three producer threads schedule (keep,
- * replace or fail on duplicates, own or generated ids, a delay or due time of 0-2 s), cancel, reschedule and peek on
- * two nodes whose consumers take random options; the routes fail some deliveries (retries, dead letters), outlast their
- * 1 s leases, re-delay some messages; one node's route is stopped or suspended now and then, and about every other
- * round a consumer JVM is killed with SIGKILL. Everything sent, answered and delivered is recorded and checked
- * afterwards (see {@link io.github.camelredisdelay.faults.history.ContractChecker}); the queues must drain to nothing.
+ * replace or fail on duplicates, own or generated ids, a delay or due time of 0-2 s; some as {@code scheduleBatch}),
+ * cancel, reschedule and peek on two nodes whose consumers take random options, beside 0-2 {@code ConsumerTemplate}
+ * receivers; the routes fail some deliveries (retries, dead letters), outlast their 1 s leases, re-delay some messages;
+ * one node's route is stopped or suspended now and then, and about every other round a consumer JVM is killed with
+ * SIGKILL. Everything sent, answered and delivered is recorded and checked afterwards (see
+ * {@link io.github.camelredisdelay.faults.history.ContractChecker}); the queues must drain to nothing.
  * <p>
  * Tagged {@code slow}: it runs with {@code -Pfaults}. System properties: those of {@link HistoryTestSupport} (4 rounds
  * by default), and {@value #KILL} (whether rounds may kill a consumer JVM, default true).
