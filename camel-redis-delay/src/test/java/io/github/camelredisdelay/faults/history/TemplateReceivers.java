@@ -41,6 +41,8 @@ final class TemplateReceivers {
 
     private static final long[] RECEIVE_TIMEOUTS_MILLIS = { 0, 100, 600, 2000 };
     private static final long JOIN_MILLIS = 10_000;
+    /** More receives than a round's run leaves time for: the loop ends at the round's stop, bounded in count too. */
+    private static final int MAX_RECEIVES = 1_000_000;
 
     private final HistoryQueue queue;
     private final CamelContext node;
@@ -92,7 +94,7 @@ final class TemplateReceivers {
 
     private void receiveUntilStopped(ConsumerTemplate template, Random random) {
         String uri = queue.receiverUri();
-        while (receiving) {
+        for (int n = 0; n < MAX_RECEIVES && receiving; n++) {
             long timeout = RECEIVE_TIMEOUTS_MILLIS[random.nextInt(RECEIVE_TIMEOUTS_MILLIS.length)];
             long start = System.currentTimeMillis();
             try {
