@@ -15,12 +15,11 @@
  */
 package io.github.camelredisdelay.internal;
 
-import org.apache.camel.util.URISupport;
-
 /**
- * A Redis address as messages show it, its password masked. Camel's {@code URISupport.sanitizeUri} masks the password
- * that follows a user and a colon ({@code redis://user:xxxxxx@host:6379}), but Redisson also reads user-info without a
- * colon as a password ({@code redis://password@host:6379}), which that leaves as it is: masked here too.
+ * A Redis address as messages show it, its password masked: {@code redis://user:xxxxxx@host:6379}, and
+ * {@code redis://xxxxxx@host:6379} for user-info without a colon, which Redisson reads as a password too (Camel's
+ * {@code URISupport.sanitizeUri} leaves that form as it is). User-info ends at the last {@code @} before the path, as
+ * Redisson reads it: a password may hold one.
  */
 public final class AddressText {
 
@@ -29,23 +28,24 @@ public final class AddressText {
     private AddressText() {
     }
 
-    /** {@code address} with any password it carries masked; {@code null} as {@code "null"}. */
+    /** {@code address} with the password of its user-info masked, if it has one; {@code null} as {@code "null"}. */
     public static String of(String address) {
-        String sanitized = URISupport.sanitizeUri(String.valueOf(address));
-        int scheme = sanitized.indexOf("://");
+        String text = String.valueOf(address);
+        int scheme = text.indexOf("://");
         if (scheme < 0) {
-            return sanitized;
+            return text;
         }
         int start = scheme + 3;
         int end = start;
-        while (end < sanitized.length() && "/?#".indexOf(sanitized.charAt(end)) < 0) {
+        while (end < text.length() && "/?#".indexOf(text.charAt(end)) < 0) {
             end++;
         }
-        // user-info ends at the last '@' of the host part: a password may hold one
-        int at = sanitized.lastIndexOf('@', end - 1);
-        if (at < start || sanitized.substring(start, at).contains(":")) {
-            return sanitized;
+        int at = text.lastIndexOf('@', end - 1);
+        if (at < start) {
+            return text;
         }
-        return sanitized.substring(0, start) + MASK + sanitized.substring(at);
+        int colon = text.indexOf(':', start);
+        String user = colon >= 0 && colon < at ? text.substring(start, colon + 1) : "";
+        return text.substring(0, start) + user + MASK + text.substring(at);
     }
 }
