@@ -116,12 +116,14 @@ class CredentialsInLogsTest extends RedisDelayTestSupport {
     /**
      * Redisson reads user-info without a colon as a password ({@code redis://password@host:port}), which Camel's
      * {@code sanitizeUri} (masking what follows a user and a colon, up to the last {@code @}) left in clear in the
-     * error naming the address.
+     * error naming the address; and a password in its query, which Redisson ignores, is quoted where the error names
+     * what it would ignore too.
      */
     @ParameterizedTest
     @CsvSource({
             "redis://s3cretPw@queues.example, redis://xxxxxx@queues.example",
-            "redis://default:s3cret@Pw@queues.example, redis://default:xxxxxx@queues.example" })
+            "redis://default:s3cret@Pw@queues.example, redis://default:xxxxxx@queues.example",
+            "redis://queues.example:6379?password=s3cretPw, redis://queues.example:6379?password=xxxxxx" })
     void theErrorNamingAnInvalidAddressMasksEveryPasswordRedissonWouldRead(String address, String masked)
             throws Exception {
         CamelContext context = createContext(new RouteBuilder() {
