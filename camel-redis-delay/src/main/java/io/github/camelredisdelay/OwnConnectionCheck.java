@@ -91,7 +91,7 @@ final class OwnConnectionCheck {
         throw new IllegalArgumentException(
                 "Invalid address '" + AddressText.of(address) + "' of queue " + queue + ": Redisson connects to "
                                            + "its host and port only and would ignore '"
-                                           + (query == null ? path : "?" + query) + "'; "
+                                           + (query == null ? path : AddressText.of("?" + query)) + "'; "
                                            + (query == null && path.matches("/\\d+")
                                                    ? databaseAdvice(path, database)
                                                    : ADDRESS_FORMS));

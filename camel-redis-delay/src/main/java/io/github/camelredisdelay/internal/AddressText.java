@@ -15,22 +15,30 @@
  */
 package io.github.camelredisdelay.internal;
 
+import java.util.regex.Pattern;
+
 /**
  * A Redis address as messages show it, its password masked: {@code redis://user:xxxxxx@host:6379}, and
  * {@code redis://xxxxxx@host:6379} for user-info without a colon, which Redisson reads as a password too (Camel's
  * {@code URISupport.sanitizeUri} leaves that form as it is). User-info ends at the last {@code @} before the path, as
- * Redisson reads it: a password may hold one.
+ * Redisson reads it: a password may hold one. A query, which Redisson ignores, has the values of its parameters named
+ * as secrets masked ({@code ?password=xxxxxx}), as Camel masks an endpoint URI's.
  */
 public final class AddressText {
 
     private static final String MASK = "xxxxxx";
+    /** A query parameter whose name says it holds a secret, up to its value. */
+    private static final Pattern SECRET_PARAMETER = Pattern.compile(
+            "([?&][^=&#]*(?:pass|secret|token|key|auth|credential)[^=&#]*=)[^&#]*", Pattern.CASE_INSENSITIVE);
 
     private AddressText() {
     }
 
-    /** {@code address} with the password of its user-info masked, if it has one; {@code null} as {@code "null"}. */
+    /**
+     * {@code address} (or its query alone) with its passwords masked, if it has any; {@code null} as {@code "null"}.
+     */
     public static String of(String address) {
-        String text = String.valueOf(address);
+        String text = SECRET_PARAMETER.matcher(String.valueOf(address)).replaceAll("$1" + MASK);
         int scheme = text.indexOf("://");
         if (scheme < 0) {
             return text;
