@@ -20,11 +20,14 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
+import org.apache.camel.CamelContext;
+import org.apache.camel.FailedToStartRouteException;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 class CompetingConsumersTest extends RedisDelayTestSupport {
@@ -57,5 +60,25 @@ class CompetingConsumersTest extends RedisDelayTestSupport {
         assertThat(nodeA.size() + nodeB.size()).as("no late duplicates").isEqualTo(300);
         assertThat(nodeA).as("node A took part").isNotEmpty();
         assertThat(nodeB).as("node B took part").isNotEmpty();
+    }
+
+    /**
+     * One endpoint URI has one consuming route per CamelContext, as Camel decides for an endpoint without
+     * {@code MultipleConsumersSupport}: a second fails its start naming the endpoint (more consumers of the queue in
+     * one context are {@code concurrentConsumers}).
+     */
+    @Test
+    void aSecondRouteConsumingTheSameUriInOneContextFailsToStartNamingIt() throws Exception {
+        CamelContext context = createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:orders").routeId("expire").log("${body}");
+                from("redis-delay:orders").routeId("remind").log("${body}");
+            }
+        });
+
+        assertThatThrownBy(context::start).isInstanceOf(FailedToStartRouteException.class)
+                .hasMessageContaining("remind").hasMessageContaining("Multiple consumers for the same endpoint")
+                .hasMessageContaining("redis-delay://orders");
     }
 }
