@@ -228,8 +228,7 @@ public final class ConnectedClient {
         }
         SentinelServersConfig sentinels = new Config(given).useSentinelServers();
         return new RedisConnectionException(
-                "No Sentinel of " + sentinels.getSentinelAddresses().stream().map(AddressText::of).toList()
-                                            + " knows a master named '" + sentinels.getMasterName()
+                "No Sentinel of [" + addresses() + "] knows a master named '" + sentinels.getMasterName()
                                             + "' (masterName of the Redisson configuration): " + failure.getMessage(),
                 failure);
     }
