@@ -77,10 +77,9 @@ final class BatchSchedule {
             element.delay = delay;
             element.start = start;
             element.end = end;
+            element.noteReply(reply);
+            // the batch's own id header says nothing of an element: its id is the reply list's
             element.id = ids != null && i < ids.size() ? String.valueOf(ids.get(i)) : null;
-            element.error = reply.getException();
-            element.duplicate = reply.getMessage().getHeader(RedisDelayConstants.DUPLICATE, Boolean.class);
-            element.scheduledFor = reply.getMessage().getHeader(RedisDelayConstants.SCHEDULED_FOR, Long.class);
             elements.add(element);
         }
         return elements;
