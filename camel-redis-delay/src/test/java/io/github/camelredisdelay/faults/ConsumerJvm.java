@@ -43,26 +43,39 @@ final class ConsumerJvm implements AutoCloseable {
     /**
      * How to start one.
      *
+     * @param logKey          the Redis list its deliveries are noted in, unless {@code logFile} is set; its ready
+     *                        signal goes to the set {@code <logKey>:ready} either way
      * @param endpointOptions query string of the consumer endpoint, e.g. {@code visibilityTimeout=2s}
      * @param workMillis      how long each exchange works
      * @param notesBodies     whether deliveries are noted under their bodies rather than their message ids
      * @param shutdownTimeout the timeout of its CamelContext's shutdown strategy, in seconds
      * @param plan            class name of the {@link DeliveryPlan} of its deliveries; empty: work {@code workMillis}
      *                        and succeed
+     * @param logFile         the file its deliveries are noted in ({@link DeliveryLog#inFile}); empty: the list
+     *                        {@code logKey}
      */
     record Options(String redisUrl, String keyPrefix, String queue, String logKey, String endpointOptions,
-            long workMillis, boolean notesBodies, long shutdownTimeout, String plan) {
+            long workMillis, boolean notesBodies, long shutdownTimeout, String plan, String logFile) {
 
         /** The same with another shutdown timeout, in seconds. */
         Options withShutdownTimeout(long seconds) {
-            return new Options(redisUrl, keyPrefix, queue, logKey, endpointOptions, workMillis, notesBodies, seconds, plan);
+            return new Options(
+                    redisUrl, keyPrefix, queue, logKey, endpointOptions, workMillis, notesBodies, seconds, plan,
+                    logFile);
         }
 
         /** The same with the deliveries following this {@link DeliveryPlan} class. */
         Options withPlan(Class<? extends DeliveryPlan> planClass) {
             return new Options(
                     redisUrl, keyPrefix, queue, logKey, endpointOptions, workMillis, notesBodies, shutdownTimeout,
-                    planClass.getName());
+                    planClass.getName(), logFile);
+        }
+
+        /** The same with the deliveries noted in this file rather than in Redis. */
+        Options withLogFile(Path file) {
+            return new Options(
+                    redisUrl, keyPrefix, queue, logKey, endpointOptions, workMillis, notesBodies, shutdownTimeout, plan,
+                    file.toString());
         }
     }
 
@@ -99,7 +112,8 @@ final class ConsumerJvm implements AutoCloseable {
                         "--workMillis=" + options.workMillis(),
                         "--noteBodies=" + options.notesBodies(),
                         "--shutdownTimeout=" + options.shutdownTimeout(),
-                        "--plan=" + options.plan()));
+                        "--plan=" + options.plan(),
+                        "--logFile=" + options.logFile()));
         Path output = FaultTestSupport.targetDir().resolve("faults-logs").resolve(name + ".log");
         try {
             Files.createDirectories(output.getParent());

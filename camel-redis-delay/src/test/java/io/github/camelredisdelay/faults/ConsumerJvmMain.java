@@ -16,6 +16,7 @@
 package io.github.camelredisdelay.faults;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -32,15 +33,16 @@ import org.redisson.config.Config;
 
 /**
  * The consumer JVM of the fault tests, started by {@link ConsumerJvm}: one CamelContext consuming a queue with a
- * {@link RecordingProcessor} that notes every delivery in a Redis list. It tells it is ready by adding its process id
- * to the set {@code <log>:ready}, then runs until it is killed, stopped (SIGTERM: the context stops gracefully) or its
- * parent goes away (its standard input closes), so an aborted test run leaves no consumer behind.
+ * {@link RecordingProcessor} that notes every delivery in a Redis list (or a file). It tells it is ready by adding its
+ * process id to the set {@code <log>:ready}, then runs until it is killed, stopped (SIGTERM: the context stops
+ * gracefully) or its parent goes away (its standard input closes), so an aborted test run leaves no consumer behind.
  * <p>
  * Arguments, each {@code --name=value}: {@code redisUrl}, {@code keyPrefix}, {@code queue}, {@code log} (the list),
  * {@code endpointOptions} (query string of the consumer endpoint), {@code workMillis}, {@code shutdownTimeout} (of the
  * CamelContext's shutdown strategy, in seconds), and optionally {@code noteBodies} ({@code true}: deliveries are noted
- * under their bodies, see {@link RecordingProcessor}) and {@code plan} (class name of a {@link DeliveryPlan} the
- * deliveries follow instead of working {@code workMillis}).
+ * under their bodies, see {@link RecordingProcessor}), {@code plan} (class name of a {@link DeliveryPlan} the
+ * deliveries follow instead of working {@code workMillis}) and {@code logFile} (the deliveries are noted in this file
+ * instead of the list {@code log}, see {@link DeliveryLog#inFile}).
  */
 public final class ConsumerJvmMain {
 
@@ -67,7 +69,10 @@ public final class ConsumerJvmMain {
         config.setCodec(StringCodec.INSTANCE);
         config.useSingleServer().setAddress(options.get("redisUrl")).setConnectionMinimumIdleSize(1);
         RedissonClient bookkeeping = Redisson.create(config);
-        DeliveryLog log = DeliveryLog.inRedis(bookkeeping, options.get("log"));
+        String logFile = options.getOrDefault("logFile", "");
+        DeliveryLog log = logFile.isEmpty()
+                ? DeliveryLog.inRedis(bookkeeping, options.get("log"))
+                : DeliveryLog.inFile(Path.of(logFile));
 
         CamelContext context = new DefaultCamelContext();
         context.getShutdownStrategy().setTimeout(Long.parseLong(options.get("shutdownTimeout")));

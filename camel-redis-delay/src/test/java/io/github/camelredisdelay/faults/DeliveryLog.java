@@ -15,6 +15,11 @@
  */
 package io.github.camelredisdelay.faults;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -32,7 +37,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * Where consumers note each delivery they start and finish, so a test can count lost and duplicate messages afterwards,
  * also across consumer JVMs that were killed. The Redis-backed log goes through a client of its own, never the
- * component's; the in-memory one is for tests that restart Redis itself.
+ * component's; the in-memory and file ones are for tests that restart Redis itself.
  */
 public interface DeliveryLog {
 
@@ -81,6 +86,27 @@ public interface DeliveryLog {
 
     /** Everything noted so far, in the order it was noted. */
     Deliveries read();
+
+    /**
+     * This log, whose {@link #read()} also returns what {@code other} holds, after its own entries (each consumer notes
+     * to one log, so each consumer's entries stay in order); notes go to this one.
+     */
+    default DeliveryLog readingAlso(DeliveryLog other) {
+        DeliveryLog own = this;
+        return new DeliveryLog() {
+            @Override
+            public void record(Event event, String messageId, int deliveryCount, String consumer, String note) {
+                own.record(event, messageId, deliveryCount, consumer, note);
+            }
+
+            @Override
+            public Deliveries read() {
+                List<Entry> entries = new ArrayList<>(own.read().entries());
+                entries.addAll(other.read().entries());
+                return new Deliveries(entries);
+            }
+        };
+    }
 
     /**
      * Waits until every message of {@code ids} was delivered; returns whether they were, so that the caller can report
@@ -134,6 +160,41 @@ public interface DeliveryLog {
             @Override
             public Deliveries read() {
                 return new Deliveries(List.copyOf(entries));
+            }
+        };
+    }
+
+    /**
+     * A log in a file, one entry a line, for a consumer JVM that notes deliveries while Redis is down: each note is one
+     * append, which the file keeps when the JVM is killed right after. No file yet: nothing noted.
+     */
+    static DeliveryLog inFile(Path file) {
+        return new DeliveryLog() {
+            @Override
+            public synchronized void record(
+                    Event event, String messageId, int deliveryCount, String consumer, String note) {
+                String line = new Entry(event, messageId, deliveryCount, consumer, System.currentTimeMillis(), note)
+                        .encode() + "\n";
+                try {
+                    Files.writeString(file, line, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                } catch (IOException e) {
+                    throw new UncheckedIOException("Cannot note a delivery in " + file, e);
+                }
+            }
+
+            @Override
+            public Deliveries read() {
+                if (!Files.exists(file)) {
+                    return new Deliveries(List.of());
+                }
+                try {
+                    String text = Files.readString(file);
+                    // a line still being written has no end yet
+                    String whole = text.substring(0, text.lastIndexOf('\n') + 1);
+                    return new Deliveries(whole.lines().map(Entry::decode).toList());
+                } catch (IOException e) {
+                    throw new UncheckedIOException("Cannot read the deliveries noted in " + file, e);
+                }
             }
         };
     }

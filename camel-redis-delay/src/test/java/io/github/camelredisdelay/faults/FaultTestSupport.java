@@ -140,7 +140,7 @@ abstract class FaultTestSupport extends RedisDelayTestSupport {
     ConsumerJvm.Options consumerJvmOptions(String queue, String endpointOptions, long workMillis, boolean notesBodies) {
         return new ConsumerJvm.Options(
                 RedisServerExtension.redisUrl(), keyPrefix, queue, deliveryLogKey(),
-                endpointOptions, workMillis, notesBodies, ConsumerJvm.DEFAULT_SHUTDOWN_TIMEOUT_SECONDS, "");
+                endpointOptions, workMillis, notesBodies, ConsumerJvm.DEFAULT_SHUTDOWN_TIMEOUT_SECONDS, "", "");
     }
 
     /** Starts a consumer JVM with these options and returns at once; it is stopped after the test. */

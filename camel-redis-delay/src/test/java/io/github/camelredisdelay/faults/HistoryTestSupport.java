@@ -77,6 +77,11 @@ abstract class HistoryTestSupport extends FaultTestSupport {
         return redisDeliveryLog();
     }
 
+    /** A round's consumer JVM with these options, changed where it notes its deliveries: in the Redis list. */
+    ConsumerJvm.Options consumerJvmNotingTo(ConsumerJvm.Options options) {
+        return options;
+    }
+
     /** What a round takes from this test. */
     HistoryRound.Environment environment() {
         return new HistoryRound.Environment() {
@@ -87,8 +92,8 @@ abstract class HistoryTestSupport extends FaultTestSupport {
 
             @Override
             public KillableConsumer startConsumerJvm(String queue, String endpointOptions) {
-                ConsumerJvm jvm = launchConsumerJvm(consumerJvmOptions(queue, endpointOptions, 0, true)
-                        .withPlan(ScriptedPlan.class)).awaitReady(redis(), JVM_START_TIMEOUT);
+                ConsumerJvm jvm = launchConsumerJvm(consumerJvmNotingTo(consumerJvmOptions(queue, endpointOptions, 0, true)
+                        .withPlan(ScriptedPlan.class))).awaitReady(redis(), JVM_START_TIMEOUT);
                 return new KillableConsumer(jvm.pid(), jvm::kill);
             }
 

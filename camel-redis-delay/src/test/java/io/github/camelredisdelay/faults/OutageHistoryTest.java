@@ -15,6 +15,11 @@
  */
 package io.github.camelredisdelay.faults;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 import io.github.camelredisdelay.embedded.RedisServerProcess;
 import io.github.camelredisdelay.faults.history.HistoryRound;
 import io.github.camelredisdelay.faults.history.RoundOptions;
@@ -24,10 +29,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The randomized history check through outages of Redis itself: the rounds of {@link RandomHistoryTest} (without a
- * consumer JVM: its deliveries would be noted in the Redis that is down), while Redis is killed with SIGKILL and
- * restarted, has every client's connections closed ({@code CLIENT KILL TYPE normal}), or pauses writes for less or more
- * than the client's 3 s timeout ({@code CLIENT PAUSE ... WRITE}), every 1.5-5 s (see
+ * The randomized history check through outages of Redis itself: the rounds of {@link RandomHistoryTest} (whose consumer
+ * JVM, about every other round, notes its deliveries in a file, and is killed with SIGKILL as there), while Redis is
+ * killed with SIGKILL and restarted, has every client's connections closed ({@code CLIENT KILL TYPE normal}), or pauses
+ * writes for less or more than the client's 3 s timeout ({@code CLIENT PAUSE ... WRITE}), every 1.5-5 s (see
  * {@link io.github.camelredisdelay.faults.history.RedisOutages}). An operation that failed, or ran near a fault, may
  * have done something other than its reply says; the check then still requires that nothing Redis acknowledged is lost,
  * nothing is delivered after a cancel that surely answered true, a schedule that failed as not stored is never
@@ -44,13 +49,29 @@ class OutageHistoryTest extends HistoryTestSupport {
     @Test
     void historiesThroughRedisOutagesFollowTheContract() throws Exception {
         RedisServerProcess server = redisProcess();
-        assertRoundsFollowTheContract(4, seed -> RoundOptions.draw(seed, false), new HistoryRound(environment(), server));
+        assertRoundsFollowTheContract(4, seed -> RoundOptions.draw(seed, true), new HistoryRound(environment(), server));
     }
 
-    /** The nodes note deliveries in this JVM: a note to Redis would fail while it is down. */
+    /**
+     * The nodes note deliveries in this JVM, the consumer JVM in a file: a note to Redis would fail while it is down.
+     */
     @Override
     DeliveryLog emptyDeliveryLog() {
-        return DeliveryLog.inMemory();
+        try {
+            Files.deleteIfExists(consumerJvmLog());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return DeliveryLog.inMemory().readingAlso(DeliveryLog.inFile(consumerJvmLog()));
+    }
+
+    @Override
+    ConsumerJvm.Options consumerJvmNotingTo(ConsumerJvm.Options options) {
+        return options.withLogFile(consumerJvmLog());
+    }
+
+    private Path consumerJvmLog() {
+        return targetDir().resolve("faults-logs").resolve(deliveryLogKey().replace(':', '-') + ".log");
     }
 
     /** Leaves Redis to the next tests as the harness started it, writing and syncing once a second. */

@@ -47,6 +47,8 @@ public final class KilledConsumer {
 
     private static final Duration TAKE_OVER_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration TAKE_OVER_POLL = Duration.ofMillis(50);
+    /** Longer than the longest Redis fault of an outage round (a pause of 6.5 s, a restart). */
+    private static final Duration REDIS_ANSWER_TIMEOUT = Duration.ofSeconds(30);
     private static final int MAX_PENDING_READ = 10_000;
 
     private final RedissonClient redis;
@@ -76,10 +78,10 @@ public final class KilledConsumer {
      * taken over (at most a minute: what is left then shows in the drain), noting when.
      */
     public void kill(Runnable kill) {
-        heldEntries.putAll(held());
+        heldEntries.putAll(heldOnceRedisAnswers());
         kill.run();
         killedAt = System.currentTimeMillis();
-        heldEntries.putAll(held());
+        heldEntries.putAll(heldOnceRedisAnswers());
         heldEntries.values().forEach(body -> takenOverAt.put(body, Long.MAX_VALUE));
         try {
             await("leases of the killed consumer JVM " + pid + " taken over").atMost(TAKE_OVER_TIMEOUT)
@@ -110,9 +112,21 @@ public final class KilledConsumer {
         return takenOverAt.getOrDefault(body, Long.MAX_VALUE);
     }
 
-    /** Notes the leases no longer held; whether none is left. */
+    /** The leases its consumers hold now, read as soon as Redis answers (an outage round may have it down). */
+    private Map<String, String> heldOnceRedisAnswers() {
+        return await("the leases of consumer JVM " + pid + " read").atMost(REDIS_ANSWER_TIMEOUT)
+                .pollInterval(TAKE_OVER_POLL).ignoreExceptionsInstanceOf(RedisException.class)
+                .until(this::held, held -> true);
+    }
+
+    /** Notes the leases no longer held; whether none is left. Not yet when Redis does not answer. */
     private boolean noteTakenOver() {
-        Map<String, String> still = held();
+        Map<String, String> still;
+        try {
+            still = held();
+        } catch (RedisException e) {
+            return false;
+        }
         long now = System.currentTimeMillis();
         heldEntries.forEach((entry, body) -> {
             if (!still.containsKey(entry)) {
@@ -122,7 +136,10 @@ public final class KilledConsumer {
         return still.isEmpty();
     }
 
-    /** The leases its consumers hold now: stream key and entry id, to the body in the entry. */
+    /**
+     * The leases its consumers hold now: stream key and entry id, to the body in the entry; throws the
+     * {@link RedisException} of a Redis that does not answer.
+     */
     private Map<String, String> held() {
         Map<String, String> held = new HashMap<>();
         for (String key : readyStreams) {
@@ -137,6 +154,9 @@ public final class KilledConsumer {
                     }
                 }
             } catch (RedisException e) {
+                if (!String.valueOf(e.getMessage()).contains("NOGROUP")) {
+                    throw e;
+                }
                 // no stream or group yet on this shard: nothing held there
             }
         }
