@@ -46,6 +46,8 @@ abstract class HistoryTestSupport extends FaultTestSupport {
     static final String DRAIN_MS = "history.drainMs";
 
     private static final int VIOLATIONS_IN_MESSAGE = 5;
+    /** The longest a round's consumer JVM may take to stop gracefully, Redis faults included. */
+    private static final Duration JVM_STOP_TIMEOUT = Duration.ofSeconds(30);
 
     /**
      * Runs {@value #ROUNDS} rounds (default {@code defaultRounds}) of {@code round} with options drawn by {@code draw}
@@ -94,7 +96,7 @@ abstract class HistoryTestSupport extends FaultTestSupport {
             public KillableConsumer startConsumerJvm(String queue, String endpointOptions) {
                 ConsumerJvm jvm = launchConsumerJvm(consumerJvmNotingTo(consumerJvmOptions(queue, endpointOptions, 0, true)
                         .withPlan(ScriptedPlan.class))).awaitReady(redis(), JVM_START_TIMEOUT);
-                return new KillableConsumer(jvm.pid(), jvm::kill);
+                return new KillableConsumer(jvm.pid(), jvm::kill, () -> jvm.terminate(JVM_STOP_TIMEOUT));
             }
 
             @Override

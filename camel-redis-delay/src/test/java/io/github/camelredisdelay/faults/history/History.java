@@ -72,7 +72,7 @@ public record History(HistoryQueue queue, List<List<Operation>> threadLogs, List
                 deliveries.stream().collect(Collectors.groupingBy(Delivery::consumer, Collectors.counting())));
         return operationCount() + " operations, " + deliveries.size() + " deliveries " + byConsumer + ", "
                + deadLetters.size()
-               + " dead letters, " + (killed == KilledConsumer.NONE ? "no kill" : killed.toString())
+               + " dead letters, " + (killed == KilledConsumer.NONE ? "no crashed consumer JVM" : killed.toString())
                + (faults.count() == 0 ? "" : ", Redis faults " + faults.byKind());
     }
 }

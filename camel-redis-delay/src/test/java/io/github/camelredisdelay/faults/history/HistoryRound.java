@@ -67,8 +67,11 @@ public final class HistoryRound {
         DeliveryLog emptyDeliveryLog();
     }
 
-    /** A consumer JVM: its process id and how to kill it with SIGKILL. */
-    public record KillableConsumer(long pid, Runnable kill) {
+    /**
+     * A consumer JVM: its process id, how to kill it with SIGKILL, and how to stop it with SIGTERM (its CamelContext
+     * stops gracefully); each returns once it exited.
+     */
+    public record KillableConsumer(long pid, Runnable kill, Runnable terminate) {
     }
 
     /** The outcome: the seed, a summary line and the violations found. */
@@ -111,9 +114,10 @@ public final class HistoryRound {
         Runnable kill = null;
         if (options.jvm() != null) {
             KillableConsumer jvm = environment.startConsumerJvm(queue.name(), queue.consumerOptions(options.jvm()));
-            KilledConsumer victim = KilledConsumer.of(environment.redis(), environment.keyPrefix(), queue, jvm.pid());
+            KilledConsumer victim = KilledConsumer.of(
+                    environment.redis(), environment.keyPrefix(), queue, jvm.pid(), options.terminate());
             killed = victim;
-            kill = () -> victim.kill(jvm.kill());
+            kill = () -> victim.kill(options.terminate() ? jvm.terminate() : jvm.kill());
         }
         long until = System.currentTimeMillis() + runMs;
         FaultWindows faults = new FaultWindows();
@@ -138,7 +142,7 @@ public final class HistoryRound {
         violations.addAll(drain.awaitDrained(drainTimeout));
         System.out.println("[history] seed=" + seed + ": drain took " + (System.currentTimeMillis() - drainStart) + " ms");
         violations.addAll(receivers.stop());
-        History history = recorder.history(queue, log.read(), killed, faults);
+        History history = recorder.history(queue, log.read(), killed.asJudged(faults), faults);
         Findings findings = ContractChecker.check(history);
         violations.addAll(findings.violations());
         violations.addAll(drain.leftovers(environment.redis(), environment.keyPrefix()));

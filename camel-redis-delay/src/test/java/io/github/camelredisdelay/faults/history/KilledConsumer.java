@@ -35,15 +35,16 @@ import org.redisson.client.codec.StringCodec;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The consumer JVM a round kills, and the leases it held then: which versions (by body) its consumers had fetched,
- * started or not, read from the pending lists of the queue's ready streams right before and right after the kill, and
- * when each of those leases was first seen taken over by another consumer. The component drops a superseded version at
- * that take-over instead of delivering it, so the {@link ContractChecker} needs to know both.
+ * The consumer JVM a round kills (or stops with SIGTERM), and the leases it held then: which versions (by body) its
+ * consumers had fetched, started or not, read from the pending lists of the queue's ready streams right before and
+ * right after the kill, and when each of those leases was first seen taken over by another consumer. The component
+ * drops a superseded version at that take-over instead of delivering it, so the {@link ContractChecker} needs to know
+ * both.
  */
 public final class KilledConsumer {
 
     /** No consumer JVM was killed in the round. */
-    static final KilledConsumer NONE = new KilledConsumer(null, List.of(), -1);
+    static final KilledConsumer NONE = new KilledConsumer(null, List.of(), -1, false);
 
     private static final Duration TAKE_OVER_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration TAKE_OVER_POLL = Duration.ofMillis(50);
@@ -54,31 +55,57 @@ public final class KilledConsumer {
     private final RedissonClient redis;
     private final List<String> readyStreams;
     private final long pid;
+    /** Whether it is stopped with SIGTERM, its CamelContext stopping gracefully, rather than killed. */
+    private final boolean graceful;
     /** Stream key and entry id of each lease it held, to the body of the version the entry carries. */
     private final Map<String, String> heldEntries = new ConcurrentHashMap<>();
     /** Body of each version it held, to when its lease was first seen gone from the killed consumer. */
     private final Map<String, Long> takenOverAt = new ConcurrentHashMap<>();
+    private volatile long signalledAt;
     private volatile long killedAt;
 
-    private KilledConsumer(RedissonClient redis, List<String> readyStreams, long pid) {
+    private KilledConsumer(RedissonClient redis, List<String> readyStreams, long pid, boolean graceful) {
         this.redis = redis;
         this.readyStreams = readyStreams;
         this.pid = pid;
-    }
-
-    /** The consumer JVM with process id {@code pid} on the queue's shards, not killed yet. */
-    public static KilledConsumer of(RedissonClient redis, String keyPrefix, HistoryQueue queue, long pid) {
-        List<String> streams = ShardTags.of(queue.name(), queue.shards()).stream()
-                .map(tag -> QueueKeys.of(keyPrefix, queue.name(), tag).ready()).toList();
-        return new KilledConsumer(redis, streams, pid);
+        this.graceful = graceful;
     }
 
     /**
-     * Kills it with {@code kill}, noting the leases it holds right before and right after, then waits until each was
-     * taken over (at most a minute: what is left then shows in the drain), noting when.
+     * The consumer JVM with process id {@code pid} on the queue's shards, not killed yet.
+     *
+     * @param graceful whether it is to be stopped with SIGTERM rather than killed
+     */
+    public static KilledConsumer of(
+            RedissonClient redis, String keyPrefix, HistoryQueue queue, long pid, boolean graceful) {
+        List<String> streams = ShardTags.of(queue.name(), queue.shards()).stream()
+                .map(tag -> QueueKeys.of(keyPrefix, queue.name(), tag).ready()).toList();
+        return new KilledConsumer(redis, streams, pid, graceful);
+    }
+
+    /**
+     * How the round is to be judged: as if no consumer was killed ({@link #NONE}) when this one stopped gracefully away
+     * from any Redis fault, since then it leaves nothing a crash leaves: it finishes every delivery it started and
+     * acknowledges or hands back every message it fetched (the component page's "Shutdown"). A kill, or a graceful stop
+     * that a fault may have cut short (an acknowledgement or hand-back lost, a lease left to expire), as this.
+     */
+    KilledConsumer asJudged(FaultWindows faults) {
+        if (graceful && killedAt > 0 && !faults.overlaps(signalledAt, killedAt, FaultWindows.AFTERMATH_MS)) {
+            System.out.println("[history] consumer JVM " + pid + " stopped with SIGTERM away from Redis faults: judged"
+                               + " as a consumer that is still alive");
+            return NONE;
+        }
+        return this;
+    }
+
+    /**
+     * Kills (or stops) it with {@code kill}, which returns once it exited, noting the leases it holds right before and
+     * right after, then waits until each was taken over (at most a minute: what is left then shows in the drain),
+     * noting when.
      */
     public void kill(Runnable kill) {
         heldEntries.putAll(heldOnceRedisAnswers());
+        signalledAt = System.currentTimeMillis();
         kill.run();
         killedAt = System.currentTimeMillis();
         heldEntries.putAll(heldOnceRedisAnswers());
@@ -175,6 +202,7 @@ public final class KilledConsumer {
 
     @Override
     public String toString() {
-        return "consumer JVM " + pid + " killed at " + killedAt + " holding " + takenOverAt.size() + " leases";
+        return "consumer JVM " + pid + (graceful ? " stopped with SIGTERM at " : " killed at ") + killedAt + " holding "
+               + takenOverAt.size() + " leases";
     }
 }

@@ -20,15 +20,16 @@ import java.util.SplittableRandom;
 
 /**
  * The options of one round, drawn from its seed: 1-4 shards, the transfer batch, and each consumer's type (blocking or
- * polling), threads, batch size and {@code asyncConsumer}; about every other round a consumer JVM too, killed after
- * 30-80 % of the run; 0-2 receivers.
+ * polling), threads, batch size and {@code asyncConsumer}; about every other round a consumer JVM too, killed (or, in
+ * about a third of those rounds, stopped with SIGTERM) after 30-80 % of the run; 0-2 receivers.
  *
  * @param jvm       the consumer JVM's consumer options, {@code null} when the round has none
  * @param killAt    when the consumer JVM is killed, as a fraction of the run
+ * @param terminate whether it is stopped with SIGTERM (its CamelContext stops gracefully) rather than killed
  * @param receivers how many threads of node B take messages with a {@code ConsumerTemplate} ({@link TemplateReceivers})
  */
 public record RoundOptions(long seed, int shards, int transferBatchSize, String nodeA, String nodeB, String jvm,
-        double killAt, int receivers) {
+        double killAt, int receivers, boolean terminate) {
 
     /** @param mayKill whether the round may have a consumer JVM to kill */
     public static RoundOptions draw(long seed, boolean mayKill) {
@@ -40,7 +41,9 @@ public record RoundOptions(long seed, int shards, int transferBatchSize, String 
         // a blocking consumer JVM: a polling one gets few messages beside the nodes' blocking consumers
         String jvm = mayKill && random.nextBoolean() ? consumerOptions(random, false) : null;
         double killAt = 0.3 + 0.5 * random.nextDouble();
-        return new RoundOptions(seed, shards, transferBatchSize, nodeA, nodeB, jvm, killAt, random.nextInt(3));
+        int receivers = random.nextInt(3);
+        return new RoundOptions(
+                seed, shards, transferBatchSize, nodeA, nodeB, jvm, killAt, receivers, random.nextInt(3) == 0);
     }
 
     private static String consumerOptions(Random random, boolean mayPoll) {
@@ -58,8 +61,9 @@ public record RoundOptions(long seed, int shards, int transferBatchSize, String 
     public String toString() {
         return "seed=" + seed + " shards=" + shards + " transferBatchSize=" + transferBatchSize + " node A: " + nodeA
                + " node B: " + nodeB + (jvm == null
-                       ? " no consumer JVM" : " consumer JVM to kill at " + (int) (killAt * 100)
-                                              + " % of the run: " + jvm)
+                       ? " no consumer JVM"
+                       : " consumer JVM to " + (terminate ? "stop with SIGTERM" : "kill") + " at " + (int) (killAt * 100)
+                         + " % of the run: " + jvm)
                + " receivers=" + receivers;
     }
 }
