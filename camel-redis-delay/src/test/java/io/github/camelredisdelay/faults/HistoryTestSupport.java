@@ -79,7 +79,7 @@ abstract class HistoryTestSupport extends FaultTestSupport {
         return redisDeliveryLog();
     }
 
-    /** A round's consumer JVM with these options, changed where it notes its deliveries: in the Redis list. */
+    /** The options of a round's consumer JVM, with where it notes its deliveries: here as they are, the Redis list. */
     ConsumerJvm.Options consumerJvmNotingTo(ConsumerJvm.Options options) {
         return options;
     }
