@@ -32,10 +32,10 @@ import org.junit.jupiter.api.Test;
  * The randomized history check through outages of Redis itself: the rounds of {@link RandomHistoryTest} (whose consumer
  * JVM, about every other round, notes its deliveries in a file, and is killed with SIGKILL as there), while Redis is
  * killed with SIGKILL and restarted, has every client's connections closed ({@code CLIENT KILL TYPE normal}), or pauses
- * writes for less or more than the client's 3 s timeout ({@code CLIENT PAUSE ... WRITE}), every 1.5-5 s (see
- * {@link io.github.camelredisdelay.faults.history.RedisOutages}). An operation that failed, or ran near a fault, may
- * have done something other than its reply says; the check then still requires that nothing Redis acknowledged is lost,
- * nothing is delivered after a cancel that surely answered true, a schedule that failed as not stored is never
+ * writes for less or more than the client's 3 s timeout or its retry ({@code CLIENT PAUSE ... WRITE}), every 1.5-5 s
+ * (see {@link io.github.camelredisdelay.faults.history.RedisOutages}). An operation that failed, or ran near a fault,
+ * may have done something other than its reply says; the check then still requires that nothing Redis acknowledged is
+ * lost, nothing is delivered after a cancel that surely answered true, a schedule that failed as not stored is never
  * delivered, the ids a {@code PartlyStoredBatchException} names are delivered, nothing is delivered before its due
  * time, operations fail only near a fault, and both queues drain to nothing. A round fails too if it met no fault or no
  * operation a fault left unsure.

@@ -48,7 +48,7 @@ public final class KilledConsumer {
 
     private static final Duration TAKE_OVER_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration TAKE_OVER_POLL = Duration.ofMillis(50);
-    /** Longer than the longest Redis fault of an outage round (a pause of 6.5 s, a restart). */
+    /** Longer than the longest Redis fault of an outage round (a pause of 8.5 s, a restart). */
     private static final Duration REDIS_ANSWER_TIMEOUT = Duration.ofSeconds(30);
     private static final int MAX_PENDING_READ = 10_000;
 

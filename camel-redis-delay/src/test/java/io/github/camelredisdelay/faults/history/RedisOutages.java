@@ -28,10 +28,11 @@ import io.github.camelredisdelay.embedded.RedisServerProcess;
  * What disturbs Redis itself during an outage round, paced by the round's seed: every 1.5-5 s the next of the four
  * kinds, in an order drawn for the round (so a round of three faults or more meets most): a SIGKILL of the server and
  * its restart after up to 1.5 s, {@code CLIENT KILL TYPE normal} (every client's connections closed), or
- * {@code CLIENT PAUSE ... WRITE} for 0.3-2.3 s or, longer than the client's 3 s timeout, for 3.5-6.5 s. Each goes to
- * the round's {@link FaultWindows}. The server syncs its append-only file before each reply
- * ({@code appendfsync always}, set again after each restart), so a kill loses nothing Redis acknowledged. Errors are
- * collected, for the round to report.
+ * {@code CLIENT PAUSE ... WRITE} for 0.3-2.3 s, for 3.5-6 s (longer than the client's 3 s timeout, which its one retry
+ * outlasts) or for 6.5-8.5 s (longer than that retry too, so operations under way fail unanswered). Each goes to the
+ * round's {@link FaultWindows}. The server syncs its append-only file before each reply ({@code appendfsync always},
+ * set again after each restart), so a kill loses nothing Redis acknowledged. Errors are collected, for the round to
+ * report.
  */
 public final class RedisOutages {
 
@@ -40,7 +41,8 @@ public final class RedisOutages {
         KILL,
         CLIENT_KILL,
         PAUSE,
-        LONG_PAUSE
+        LONG_PAUSE,
+        OUTLASTING_PAUSE
     }
 
     /** A fault follows the last one after {@code MIN_GAP_MILLIS} plus up to {@code MORE_GAP_MILLIS}. */
@@ -109,7 +111,8 @@ public final class RedisOutages {
             }
             case CLIENT_KILL -> server.command("CLIENT", "KILL", "TYPE", "normal");
             case PAUSE -> pauseWrites(300 + random.nextInt(2000));
-            case LONG_PAUSE -> pauseWrites(3500 + random.nextInt(3000));
+            case LONG_PAUSE -> pauseWrites(3500 + random.nextInt(2500));
+            case OUTLASTING_PAUSE -> pauseWrites(6500 + random.nextInt(2000));
         }
     }
 
