@@ -26,15 +26,19 @@ import org.apache.camel.CamelContext;
 
 /**
  * What disturbs the consumers during a round, paced by the round's seed: one node's consumer route is stopped and
- * started, or suspended and resumed, every 1-3.5 s for up to 0.8 s ({@link RouteStops}); and, when the round has a
+ * started, or suspended and resumed, every 1-3.5 s for up to 0.8 s ({@link RouteStops}); the dead-letter queue's
+ * consumer route for 1-4 s after every 0.5-2 s, so that dead letters wait there for redrives; and, when the round has a
  * consumer JVM, that is killed once.
  */
 public final class Chaos {
 
     /** The pace of the stops of the consumer route. */
     private static final RouteStops.Pace CONSUMER_STOPS = new RouteStops.Pace(1000, 2500, 0, 800);
+    /** The pace of the stops of the dead-letter queue's consumer route: down most of the run. */
+    private static final RouteStops.Pace DEAD_LETTER_STOPS = new RouteStops.Pace(500, 1500, 1000, 3000);
 
     private final RouteStops consumerStops;
+    private final RouteStops deadLetterStops;
     private final List<String> errors = new CopyOnWriteArrayList<>();
     private Thread killer;
 
@@ -42,17 +46,24 @@ public final class Chaos {
         this.consumerStops = new RouteStops(
                 new Random(new SplittableRandom(seed * 31 - 1).nextLong()), faults,
                 CONSUMER_STOPS);
+        this.deadLetterStops = new RouteStops(
+                new Random(new SplittableRandom(seed * 31 - 2).nextLong()), faults,
+                DEAD_LETTER_STOPS);
     }
 
     /**
      * Starts disturbing until {@code untilMillis}.
      *
-     * @param node        the node whose consumer route is stopped and suspended
-     * @param killAfterMs when the kill comes, from now
-     * @param kill        the kill, or {@code null} when the round has no consumer JVM
+     * @param node           the node whose consumer route ({@code routeId}) is stopped and suspended
+     * @param deadLetterNode the node whose dead-letter queue's consumer route ({@code deadLetterRoute}) is stopped
+     * @param killAfterMs    when the kill comes, from now
+     * @param kill           the kill, or {@code null} when the round has no consumer JVM
      */
-    void start(CamelContext node, String routeId, long untilMillis, long killAfterMs, Runnable kill) {
+    void start(
+            CamelContext node, String routeId, CamelContext deadLetterNode, String deadLetterRoute, long untilMillis,
+            long killAfterMs, Runnable kill) {
         consumerStops.start(node.getRouteController(), routeId, untilMillis);
+        deadLetterStops.start(deadLetterNode.getRouteController(), deadLetterRoute, untilMillis);
         if (kill != null) {
             killer = new Thread(() -> {
                 if (pause(killAfterMs)) {
@@ -70,6 +81,7 @@ public final class Chaos {
     /** Waits until the disturbances are over; the errors they met. */
     List<String> join() throws InterruptedException {
         List<String> met = new ArrayList<>(consumerStops.join());
+        met.addAll(deadLetterStops.join());
         if (killer != null) {
             killer.join();
         }

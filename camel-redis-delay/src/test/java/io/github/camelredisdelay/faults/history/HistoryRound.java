@@ -122,7 +122,8 @@ public final class HistoryRound {
         long until = System.currentTimeMillis() + runMs;
         FaultWindows faults = new FaultWindows();
         Chaos chaos = new Chaos(seed, faults);
-        chaos.start(b, NodeRoutes.consumerRouteId("B"), until, (long) (runMs * options.killAt()), kill);
+        chaos.start(b, NodeRoutes.consumerRouteId("B"), a, NodeRoutes.deadLetterRouteId("A"), until,
+                (long) (runMs * options.killAt()), kill);
         RedisOutages outages = server == null ? null : new RedisOutages(server, seed, faults);
         if (outages != null) {
             outages.start(until);

@@ -53,6 +53,11 @@ final class NodeRoutes {
         return "consumer-" + node;
     }
 
+    /** The id of a node's dead-letter queue consumer route, the one the chaos stops so that dead letters wait. */
+    static String deadLetterRouteId(String node) {
+        return "dead-letters-" + node;
+    }
+
     /**
      * @param consumerOptions     the node's own consumer options (see {@link HistoryQueue#consumerOptions})
      * @param consumesDeadLetters whether the node also consumes the dead-letter queue
@@ -68,7 +73,7 @@ final class NodeRoutes {
                 from(queue.consumerUri(consumerOptions)).routeId(consumerRouteId(node))
                         .process(new RecordingProcessor(deliveryLog, node, new ScriptedPlan(redelayer, node), true));
                 if (consumesDeadLetters) {
-                    from(queue.deadLetterUri()).routeId("dead-letters-" + node)
+                    from(queue.deadLetterUri()).routeId(deadLetterRouteId(node))
                             .process(new RecordingProcessor(deliveryLog, DEAD_LETTER_CONSUMER, NOTE_DEAD_LETTER, true));
                 }
             }
