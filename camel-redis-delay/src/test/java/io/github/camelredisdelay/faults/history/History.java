@@ -27,16 +27,18 @@ import io.github.camelredisdelay.faults.history.Operation.Kind;
  *
  * @param threadLogs each producer thread's operations, in order
  * @param redelays   the routes' re-delays, in no particular order
+ * @param redrives   the redrives, by start
  * @param unfinished deliveries a live consumer started and never ended
  * @param killed     the consumer JVM killed in the round and what it held, or {@link KilledConsumer#NONE}
  * @param faults     when Redis itself was disturbed in the round; none in a round without Redis faults
  */
 public record History(HistoryQueue queue, List<List<Operation>> threadLogs, List<Operation> redelays,
-        List<Delivery> deliveries, List<DeadLetter> deadLetters, List<Delivery> unfinished, KilledConsumer killed,
+        List<Operation> redrives, List<Delivery> deliveries, List<DeadLetter> deadLetters, List<Delivery> unfinished,
+        KilledConsumer killed,
         FaultWindows faults) {
 
     public int operationCount() {
-        return threadLogs.stream().mapToInt(List::size).sum() + redelays.size();
+        return threadLogs.stream().mapToInt(List::size).sum() + redelays.size() + redrives.size();
     }
 
     /**
@@ -53,6 +55,7 @@ public record History(HistoryQueue queue, List<List<Operation>> threadLogs, List
         counts.put("cancels answering true", operations(Kind.CANCEL, op -> Boolean.TRUE.equals(op.answer)));
         counts.put("reschedules answering true", operations(Kind.RESCHEDULE, op -> Boolean.TRUE.equals(op.answer)));
         counts.put("re-delays", (long) redelays.size());
+        counts.put("redrives moving dead letters", redrives.stream().filter(op -> op.moved != null && op.moved > 0).count());
         counts.put("deliveries to receivers",
                 deliveries.stream().filter(d -> d.consumer().equals(TemplateReceivers.CONSUMER)).count());
         counts.put("deliveries interrupted by the kill", deliveries.stream().filter(Delivery::interrupted).count());
@@ -72,7 +75,9 @@ public record History(HistoryQueue queue, List<List<Operation>> threadLogs, List
                 deliveries.stream().collect(Collectors.groupingBy(Delivery::consumer, Collectors.counting())));
         return operationCount() + " operations, " + deliveries.size() + " deliveries " + byConsumer + ", "
                + deadLetters.size()
-               + " dead letters, " + (killed == KilledConsumer.NONE ? "no crashed consumer JVM" : killed.toString())
+               + " dead letters, " + redrives.size() + " redrives moving "
+               + redrives.stream().filter(op -> op.moved != null).mapToLong(op -> op.moved).sum() + ", "
+               + (killed == KilledConsumer.NONE ? "no crashed consumer JVM" : killed.toString())
                + (faults.count() == 0 ? "" : ", Redis faults " + faults.byKind());
     }
 }

@@ -69,6 +69,11 @@ public record HistoryQueue(String name, int shards, int transferBatchSize) {
         return "redis-delay:" + deadLetterQueue() + "?" + shared();
     }
 
+    /** The endpoint that redrives the queue's dead letters back to it. */
+    String redriveUri() {
+        return producerUri("operation=redrive&deadLetterQueue=" + deadLetterQueue());
+    }
+
     /** The stats operation's endpoint of the queue or of its dead-letter queue. */
     String statsUri(String queue) {
         return "redis-delay:" + queue + "?" + shared() + "&operation=stats";

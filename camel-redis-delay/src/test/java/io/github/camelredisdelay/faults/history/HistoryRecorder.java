@@ -18,6 +18,7 @@ package io.github.camelredisdelay.faults.history;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
@@ -31,13 +32,14 @@ import io.github.camelredisdelay.faults.DeliveryLog.Event;
 import io.github.camelredisdelay.faults.RecordingProcessor;
 
 /**
- * Records a round: each producer thread's operations with their replies, the routes' re-delays, and at the end the
- * deliveries and dead letters the consumers noted in the round's delivery log, as one {@link History}.
+ * Records a round: each producer thread's operations with their replies, the routes' re-delays, the redrives, and at
+ * the end the deliveries and dead letters the consumers noted in the round's delivery log, as one {@link History}.
  */
 public final class HistoryRecorder {
 
     private final List<List<Operation>> threadLogs = new ArrayList<>();
     private final Queue<Operation> redelays = new ConcurrentLinkedQueue<>();
+    private final Queue<Operation> redrives = new ConcurrentLinkedQueue<>();
 
     HistoryRecorder(int threads) {
         for (int t = 0; t < threads; t++) {
@@ -56,6 +58,10 @@ public final class HistoryRecorder {
 
     void redelayed(Operation op) {
         redelays.add(op);
+    }
+
+    void redrove(Operation op) {
+        redrives.add(op);
     }
 
     /**
@@ -96,8 +102,9 @@ public final class HistoryRecorder {
                     .add(delivery(start, interrupted ? killed.killedAt() : Long.MAX_VALUE, true, interrupted));
         }));
         return new History(
-                queue, List.copyOf(threadLogs), List.copyOf(redelays), deliveries, deadLetters, unfinished,
-                killed, faults);
+                queue, List.copyOf(threadLogs), List.copyOf(redelays),
+                redrives.stream().sorted(Comparator.comparingLong(op -> op.start)).toList(), deliveries, deadLetters,
+                unfinished, killed, faults);
     }
 
     private static Delivery delivery(Entry start, long end, boolean failed, boolean interrupted) {

@@ -20,8 +20,9 @@ import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 
 /**
- * One operation on the queue and the reply it got: a schedule, cancel, reschedule or peek by a producer thread, or a
- * route's re-delay of the message it is delivering. Filled in by whoever sends it, read after the round.
+ * One operation on the queue and the reply it got: a schedule, cancel, reschedule or peek by a producer thread, a
+ * route's re-delay of the message it is delivering, or a redrive of dead letters. Filled in by whoever sends it, read
+ * after the round.
  */
 public final class Operation {
 
@@ -36,7 +37,9 @@ public final class Operation {
         REDELAY,
         CANCEL,
         RESCHEDULE,
-        PEEK;
+        PEEK,
+        /** Dead letters moved back to the queue: all, at most {@link #redriveLimit}, or the one of {@link #id}. */
+        REDRIVE;
 
         boolean schedules() {
             return this == SCHEDULE_KEEP || this == SCHEDULE_REPLACE || this == SCHEDULE_FAIL || this == SCHEDULE_GENERATED
@@ -70,6 +73,10 @@ public final class Operation {
     String state;
     Object peekedBody;
     Integer peekedCount;
+    /** A redrive's {@code CamelRedisDelayRedriveLimit}, {@code null} for all or by id. */
+    Long redriveLimit;
+    /** A redrive's answer: how many dead letters it moved. */
+    Long moved;
 
     Operation(Kind kind, String node) {
         this.kind = kind;
@@ -78,8 +85,8 @@ public final class Operation {
 
     /**
      * Notes what {@code reply}, the exchange it was sent with, says: the error, the generated id, the due time, and the
-     * answer its kind gives (a peek's state, body and count; a cancel's or reschedule's answer; a schedule's
-     * {@code Duplicate}).
+     * answer its kind gives (a peek's state, body and count; a cancel's or reschedule's answer; a redrive's count; a
+     * schedule's {@code Duplicate}).
      */
     void noteReply(Exchange reply) {
         Message message = reply.getMessage();
@@ -94,6 +101,8 @@ public final class Operation {
             peekedCount = message.getHeader(RedisDelayConstants.DELIVERY_COUNT, Integer.class);
         } else if (kind == Kind.CANCEL || kind == Kind.RESCHEDULE) {
             answer = message.getBody(Boolean.class);
+        } else if (kind == Kind.REDRIVE) {
+            moved = error == null ? message.getBody(Long.class) : null;
         } else {
             duplicate = message.getHeader(RedisDelayConstants.DUPLICATE, Boolean.class);
         }
@@ -110,6 +119,7 @@ public final class Operation {
                + node + (inBatch ? ", in a batch" : "") + ") [" + start + ".." + end + "] -> answer=" + answer + ", duplicate="
                + duplicate
                + ", scheduledFor=" + scheduledFor + (error != null ? ", error=" + error : "")
-               + (kind == Kind.PEEK ? ", state=" + state + ", peeked=" + peekedBody + ", count=" + peekedCount : "");
+               + (kind == Kind.PEEK ? ", state=" + state + ", peeked=" + peekedBody + ", count=" + peekedCount : "")
+               + (kind == Kind.REDRIVE ? ", limit=" + redriveLimit + ", moved=" + moved : "");
     }
 }

@@ -136,7 +136,7 @@ public final class Workload {
             case CANCEL -> "operation=cancel";
             case RESCHEDULE -> "operation=reschedule";
             case PEEK -> "operation=peek";
-            case REDELAY -> throw new IllegalArgumentException("Routes re-delay, producers do not");
+            case REDELAY, REDRIVE -> throw new IllegalArgumentException("Routes re-delay, the Redriver redrives");
         });
         op.start = System.currentTimeMillis();
         Exchange reply = producer.send(uri, exchange -> {
