@@ -35,7 +35,7 @@ public final class ContractChecker {
             replies.replay(log);
         }
         replies.redelays(history.redelays());
-        new DeliveryRules(history, findings).check(replies.versions());
+        new DeliveryRules(history, findings).check(replies.versions(), replies.lives());
         return findings;
     }
 }

@@ -34,6 +34,10 @@ import static io.github.camelredisdelay.faults.history.MessageVersion.SURELY_MS;
  * ({@link MessageVersion#disturbed}): acknowledgements and leases may be lost, so it may be delivered again and its
  * counts and retry delays are not checked, but it is never delivered before its due time, nor lost unless an unsure
  * operation may have removed it, nor delivered after a cancel that surely answered true.
+ * <p>
+ * Each life a redrive gave a version ({@link RedrivenLives}) is checked as a version of its own, due at the redrive,
+ * its counts from 1 afresh; a life that ends dead-lettered is either got by the dead-letter queue's consumer or moved
+ * back as the next life, never both (but as {@link MessageVersion#consumedWhileRedriven} says), never lost.
  */
 final class DeliveryRules {
 
@@ -47,13 +51,15 @@ final class DeliveryRules {
         this.findings = findings;
     }
 
-    void check(Map<String, MessageVersion> versions) {
+    /** @param lives the lives redrives gave the versions, after their first */
+    void check(Map<String, MessageVersion> versions, List<MessageVersion> lives) {
         everyDeliveryIsOfAStoredVersion(versions);
         everyDeliveryEnds();
         partlyStoredBatchesLoseNothing();
         for (MessageVersion version : versions.values()) {
             check(version);
         }
+        lives.forEach(this::check);
     }
 
     private void check(MessageVersion v) {
@@ -83,9 +89,12 @@ final class DeliveryRules {
                 redeliveryFollowsAFailureAfterItsRetryDelay(v, ds.get(i - 1), d);
             }
         }
-        findings.covered("version " + (v.cancelledBy != null ? "cancelled" : v.supersededBy != null ? "replaced unfinished"
-                : v.redelayedBy != null ? "re-delayed" : v.script.failUntil() >= MAX_DELIVERIES ? "dead-lettered"
-                : "fails " + v.script.failUntil() + " times") + ", " + ds.size() + " deliveries, rescheduled "
+        findings.covered((v.redriven() ? "redriven life, " : "") + "version "
+                         + (v.cancelledBy != null ? "cancelled" : v.supersededBy != null ? "replaced unfinished"
+                                 : v.redelayedBy != null ? "re-delayed"
+                                 : v.script.failUntil() >= MAX_DELIVERIES ? "dead-lettered"
+                                 : "fails " + v.script.failUntil() + " times")
+                         + ", " + ds.size() + " deliveries, rescheduled "
                          + Math.min(v.reschedules.size(), 2) + "+");
         if (v.redelayedBy != null) {
             notDeliveredAfterItsRouteRedelayedIt(v, !disturbed && !history.faults().unsure(v.redelayedBy));
@@ -252,7 +261,7 @@ final class DeliveryRules {
     private void notDeliveredAfter(MessageVersion v, Operation end, String what, boolean sure) {
         v.deliveries.stream().filter(d -> d.start() > end.end).forEach(
                 d -> findings.violationIfSure(sure, "delivered after " + what + " " + d + " " + v + " by " + end));
-        if (!v.deadLetters.isEmpty()) {
+        if (v.deadLetterings() > 0) {
             findings.violationIfSure(sure, "dead-lettered after " + what + " " + v + " by " + end);
         }
     }
@@ -285,7 +294,7 @@ final class DeliveryRules {
                                                        + " the replace " + v + " replaced by " + r);
                     }
                 });
-        if (v.deadLetters.size() > 1) {
+        if (v.deadLetterings() > 1) {
             findings.violationIfSure(sure, "dead-lettered more than once " + v);
         }
     }
@@ -317,22 +326,23 @@ final class DeliveryRules {
 
     /**
      * A message the killed consumer held is taken over when its lease expires, and one a Redis fault came near is
-     * delivered again if its acknowledgement was lost: either still succeeds or is dead-lettered, never lost (at most
-     * twice: a dead-lettering whose acknowledgement the kill cut off is repeated; near a fault the count is not
-     * checked, {@code sure} is false).
+     * delivered again if its acknowledgement was lost: either still succeeds or is dead-lettered (got by the
+     * dead-letter queue's consumer or redriven), never lost (at most twice: a dead-lettering whose acknowledgement the
+     * kill cut off is repeated; near a fault the count is not checked, {@code sure} is false).
      */
     private void touchedStillEnds(MessageVersion v, boolean sure) {
-        if (v.deliveries.stream().allMatch(Delivery::failed) && v.deadLetters.isEmpty()) {
+        if (v.deliveries.stream().allMatch(Delivery::failed) && v.deadLetterings() == 0) {
             findings.violation("lost: neither delivered successfully nor dead-lettered " + v);
         }
-        if (v.deadLetters.size() > 2 || v.deadLetters.stream().anyMatch(dl -> !fromThisQueue(v, dl))) {
+        if (v.deadLetterings() > 2 || v.deadLetters.stream().anyMatch(dl -> !fromThisQueue(v, dl))) {
             findings.violationIfSure(sure, "dead letters wrong " + v);
         }
     }
 
     /**
      * A message left to run is delivered until a delivery succeeds, or {@code maxDeliveries} times and then
-     * dead-lettered once, with its id, original queue and last error.
+     * dead-lettered once, got by the dead-letter queue's consumer with its id, original queue and last error, or moved
+     * back by a redrive.
      */
     private void endsAsItsBodyScripts(MessageVersion v) {
         boolean succeeded = v.deliveries.stream().anyMatch(d -> !d.failed());
@@ -340,19 +350,19 @@ final class DeliveryRules {
             if (v.deliveries.size() != MAX_DELIVERIES || succeeded) {
                 findings.violation("expected " + MAX_DELIVERIES + " failed deliveries then a dead letter " + v);
             }
-            if (v.deadLetters.size() != 1) {
-                findings.violation("expected exactly one dead letter, got " + v.deadLetters.size() + " " + v);
-            } else if (!fromThisQueue(v, v.deadLetters.get(0)) || v.deadLetters.get(0).lastError() == null
-                    || !v.deadLetters.get(0).lastError().contains("planned failure " + MAX_DELIVERIES)
-                    || v.deadLetters.get(0).count() != 1) {
-                findings.violation("dead letter headers wrong " + v.deadLetters.get(0) + " " + v);
+            if (v.deadLetterings() != 1) {
+                findings.violation("expected exactly one dead letter, got " + v.deadLetters.size() + " and "
+                                   + (v.redrivenAs == null ? "no" : "a") + " redrive " + v);
             }
+            v.deadLetters.stream().filter(dl -> !fromThisQueue(v, dl) || dl.lastError() == null
+                    || !dl.lastError().contains("planned failure " + MAX_DELIVERIES) || dl.count() != 1)
+                    .forEach(dl -> findings.violation("dead letter headers wrong " + dl + " " + v));
         } else {
             int expected = v.script.failUntil() + 1;
             if (v.deliveries.size() != expected || !succeeded) {
                 findings.violation("expected " + expected + " deliveries ending in success " + v);
             }
-            if (!v.deadLetters.isEmpty()) {
+            if (v.deadLetterings() > 0) {
                 findings.violation("dead-lettered though it succeeded " + v);
             }
         }

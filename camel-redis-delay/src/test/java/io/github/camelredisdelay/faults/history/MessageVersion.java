@@ -20,7 +20,8 @@ import java.util.List;
 
 /**
  * One stored version of an id: a schedule or re-delay that answered {@code Duplicate=false}, with what happened to it
- * afterwards (reschedules, the cancel, replace or re-delay that ended it) and its deliveries and dead letters. The
+ * afterwards (reschedules, the cancel, replace or re-delay that ended it) and its deliveries and dead letters; or one
+ * life of it after a redrive moved its dead letter back ({@link RedrivenLives}), which {@code created} then is. The
  * times are epoch ms of this host, the clock Redis (on the same host) stamps due times with.
  * <p>
  * Near a fault of Redis itself a reply may not tell what happened: such a version may be only {@link #maybe} stored,
@@ -51,7 +52,12 @@ final class MessageVersion {
     Operation followedBy;
     /** Its deliveries, by start. */
     final List<Delivery> deliveries;
+    /** The dead letters the dead-letter queue's consumer got of it. */
     final List<DeadLetter> deadLetters;
+    /** The life before, whose dead letter a redrive moved back as this one; {@code null} for a version's first. */
+    MessageVersion redrivenFrom;
+    /** The life after, as which a redrive moved its dead letter back. */
+    MessageVersion redrivenAs;
     /** An unsure schedule may have stored it: it is known by its delivered body. */
     boolean maybe;
     /** Stored by an unsure operation, or while the id's state was unsure. */
@@ -64,11 +70,12 @@ final class MessageVersion {
     long earliestDue;
     private final FaultWindows faults;
 
-    MessageVersion(String id, Operation created, List<Delivery> deliveries, List<DeadLetter> deadLetters,
+    /** @param created the schedule that stored it, or the redrive that moved its life before back */
+    MessageVersion(String id, String body, Operation created, List<Delivery> deliveries, List<DeadLetter> deadLetters,
                    FaultWindows faults) {
         this.id = id;
-        this.body = created.body;
-        this.script = ScriptedBody.parse(created.body);
+        this.body = body;
+        this.script = ScriptedBody.parse(body);
         this.created = created;
         this.deliveries = deliveries;
         this.deadLetters = deadLetters;
@@ -121,6 +128,26 @@ final class MessageVersion {
         return !d.failed() || d.count() >= HistoryQueue.MAX_DELIVERIES;
     }
 
+    /** Whether a redrive moved it back: a life after the version's first. */
+    boolean redriven() {
+        return redrivenFrom != null;
+    }
+
+    /**
+     * Whether the dead-letter queue's consumer got this dead letter of it while the redrive that moved it back as its
+     * next life ran: fetched between the redrive's claim and its removal, it is in both queues (the component page says
+     * so), and the redrive does not count it.
+     */
+    boolean consumedWhileRedriven(DeadLetter dl) {
+        return redrivenAs != null && dl.time() >= redrivenAs.created.start - CLOCK_SLACK_MS
+                && dl.time() <= redrivenAs.created.end + CLOCK_SLACK_MS;
+    }
+
+    /** How often it was dead-lettered: a dead letter the dead-letter queue's consumer got, or a redrive moved back. */
+    long deadLetterings() {
+        return deadLetters.stream().filter(dl -> !consumedWhileRedriven(dl)).count() + (redrivenAs == null ? 0 : 1);
+    }
+
     /** Whether a Redis fault came near its schedule or any of its deliveries, or its replies were unsure. */
     boolean disturbed() {
         return unsure || maybe || faults.overlaps(created.start, created.end, FaultWindows.AFTERMATH_MS)
@@ -142,7 +169,8 @@ final class MessageVersion {
 
     @Override
     public String toString() {
-        return "version[" + created + ", reschedules=" + reschedules + ", deliveries=" + deliveries + ", dead letters="
+        return "version[" + (redriven() ? "redriven life of " + body + " by " : "") + created + ", reschedules=" + reschedules
+               + ", deliveries=" + deliveries + ", dead letters="
                + deadLetters + ", next version: " + followedBy + "]";
     }
 }

@@ -15,11 +15,14 @@
  */
 package io.github.camelredisdelay.faults.history;
 
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Queue;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -39,6 +42,10 @@ import static io.github.camelredisdelay.faults.history.MessageVersion.CLOCK_SLAC
  * got no answer). Its id stays unsure until a sure {@code keep} or {@code fail} stores a new version. The rules that
  * need a sure reply then let it pass; what holds whatever happened still holds: a failure only near a fault, a schedule
  * that failed as not stored never delivered, a cancel that surely answered true ends its version.
+ * <p>
+ * A dead letter a redrive moves back is the id's again: its life ({@link RedrivenLives}) becomes the id's current
+ * version from the redrive's start on, for the operations that follow (a {@code keep} finds it, a {@code replace}
+ * replaces it), and one that ran while the redrive did is unsure.
  */
 final class ReplyRules {
 
@@ -50,8 +57,14 @@ final class ReplyRules {
     private final Map<String, List<Delivery>> deliveriesByBody;
     private final Map<String, List<DeadLetter>> deadLettersByBody;
     private final List<DeadLetter> deadLetters;
+    private final KilledConsumer killed;
+    private final RedrivenLives redrivenLives;
     /** Every stored version, by body. */
     private final Map<String, MessageVersion> versions = new HashMap<>();
+    /** The lives redrives gave the versions. */
+    private final List<MessageVersion> lives = new ArrayList<>();
+    /** Of each id, the lives the replay of its thread has not met yet, by the start of their redrive. */
+    private final Map<String, Queue<MessageVersion>> pendingLives = new HashMap<>();
 
     ReplyRules(History history, Findings findings) {
         this.findings = findings;
@@ -60,10 +73,16 @@ final class ReplyRules {
                 .collect(Collectors.groupingBy(Delivery::body));
         this.deadLettersByBody = history.deadLetters().stream().collect(Collectors.groupingBy(DeadLetter::body));
         this.deadLetters = history.deadLetters();
+        this.killed = history.killed();
+        this.redrivenLives = new RedrivenLives(history.redrives(), faults);
     }
 
     Map<String, MessageVersion> versions() {
         return versions;
+    }
+
+    List<MessageVersion> lives() {
+        return lives;
     }
 
     /** Replays one producer thread's operations. */
@@ -81,6 +100,7 @@ final class ReplyRules {
                 }
                 continue;
             }
+            unsure |= meetRedrivenLives(op, current);
             boolean sure = !unsure && !unsureIds.contains(op.id);
             MessageVersion version = current.get(op.id);
             findings.covered(op.kind + " on " + stateOf(version, op) + (sure ? "" : " [unsure]") + " -> " + outcomeOf(op));
@@ -176,14 +196,57 @@ final class ReplyRules {
     }
 
     private MessageVersion store(Operation op, String id) {
-        MessageVersion version = new MessageVersion(
+        List<MessageVersion> itsLives = redrivenLives.of(
                 id, op, deliveriesByBody.getOrDefault(op.body, List.of()),
-                deadLettersByBody.getOrDefault(op.body, List.of()), faults);
+                deadLettersByBody.getOrDefault(op.body, List.of()));
+        MessageVersion version = itsLives.get(0);
         MessageVersion previous = versions.put(op.body, version);
         if (previous != null && !previous.maybe) {
             findings.violation("body reused " + op);
         }
+        for (MessageVersion life : itsLives.subList(1, itsLives.size())) {
+            lives.add(life);
+            pendingLives.computeIfAbsent(id, k -> new PriorityQueue<>(Comparator.comparingLong(v -> v.created.start)))
+                    .add(life);
+        }
         return version;
+    }
+
+    /**
+     * Makes each life of the op's id whose redrive started before the op ended the id's current version, checked
+     * against the one it follows; whether such a redrive was still running when the op started: the op may then have
+     * met the life or not, and the life is unsure.
+     */
+    private boolean meetRedrivenLives(Operation op, Map<String, MessageVersion> current) {
+        Queue<MessageVersion> pending = pendingLives.get(op.id);
+        boolean during = false;
+        while (pending != null && !pending.isEmpty() && pending.peek().created.start < op.end) {
+            MessageVersion life = pending.poll();
+            movedBackOnlyWhenTheQueueHeldNoOther(life, current.get(op.id));
+            current.put(op.id, life);
+            if (life.created.end >= op.start - CLOCK_SLACK_MS) {
+                findings.covered("operation on an id while a redrive moved it back");
+                life.unsure = true;
+                during = true;
+            }
+        }
+        return during;
+    }
+
+    /**
+     * A redrive leaves a dead letter whose id the queue holds again: a life it moved back follows no version of the id
+     * stored before the redrive and unfinished all through it.
+     */
+    private void movedBackOnlyWhenTheQueueHeldNoOther(MessageVersion life, MessageVersion previous) {
+        Operation redrive = life.created;
+        if (previous == null || previous.body.equals(life.body) || previous.created.end >= redrive.start - CLOCK_SLACK_MS
+                || previous.finishedBefore(redrive.end)) {
+            return;
+        }
+        boolean sure = !faults.unsure(redrive) && !previous.disturbed() && !previous.maybeRemoved
+                && !previous.touchedBy(killed);
+        findings.violationIfSure(sure, "a redrive moved a dead letter back while the queue held its id " + life
+                                       + " held by " + previous);
     }
 
     /** An unsure schedule whose reply says it stored nothing may still have: a repeat found its own copy. */
