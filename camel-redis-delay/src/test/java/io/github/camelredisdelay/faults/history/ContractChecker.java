@@ -21,7 +21,7 @@ import java.util.List;
  * Checks a round's {@link History} against the contract (the component page's tables of {@code onDuplicate}, cancel,
  * reschedule and peek, and its retry, dead-letter and re-delay rules): {@link ReplyRules} replays each producer
  * thread's operations over the versions of its ids and checks each reply, then {@link DeliveryRules} checks each
- * version's deliveries and dead letters.
+ * version's deliveries and dead letters, and {@link RedriveRules} each redrive's answer and what it moved back.
  */
 public final class ContractChecker {
 
@@ -36,6 +36,7 @@ public final class ContractChecker {
         }
         replies.redelays(history.redelays());
         new DeliveryRules(history, findings).check(replies.versions(), replies.lives());
+        new RedriveRules(history, findings).check(replies.lives());
         return findings;
     }
 }
