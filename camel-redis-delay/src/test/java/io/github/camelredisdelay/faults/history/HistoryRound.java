@@ -30,10 +30,10 @@ import org.redisson.api.RedissonClient;
 
 /**
  * One round of the history check: two nodes (CamelContexts) and maybe a consumer JVM consume the round's queue with the
- * round's options, beside 0-2 {@link TemplateReceivers} of node B, while the {@link Workload} runs and the
- * {@link Chaos} disturbs them, and in an outage round {@link RedisOutages} disturb Redis itself; then the queues drain,
- * the {@link HistoryRecorder} puts the history together and the {@link ContractChecker} checks it. The round also fails
- * when it exercised too little to check much.
+ * round's options, beside 0-2 {@link TemplateReceivers} of node B, while the {@link Workload} runs, the
+ * {@link Redriver} redrives dead letters and the {@link Chaos} disturbs them, and in an outage round
+ * {@link RedisOutages} disturb Redis itself; then the queues drain, the {@link HistoryRecorder} puts the history
+ * together and the {@link ContractChecker} checks it. The round also fails when it exercised too little to check much.
  */
 public final class HistoryRound {
 
@@ -41,7 +41,7 @@ public final class HistoryRound {
     private static final int THREADS = 3;
     /** What a round must have seen at least once, or it checked too little. */
     private static final List<String> MUST_EXERCISE = List.of("deliveries", "failed deliveries", "stored replaces",
-            "cancels answering true", "batch elements stored");
+            "cancels answering true", "batch elements stored", "redrives moving dead letters");
     /** What an outage round must have seen besides. */
     private static final List<String> OUTAGES_MUST_EXERCISE = List.of("Redis faults",
             "operations a Redis fault left unsure");
@@ -106,8 +106,11 @@ public final class HistoryRound {
         AtomicLong sequence = new AtomicLong();
         HistoryRecorder recorder = new HistoryRecorder(THREADS);
         Redelayer redelayer = new Redelayer(queue, sequence, recorder::redelayed);
-        CamelContext a = environment.createContext(NodeRoutes.of(queue, "A", options.nodeA(), log, redelayer, true));
-        CamelContext b = environment.createContext(NodeRoutes.of(queue, "B", options.nodeB(), log, redelayer, false));
+        DeadLetteredIds deadLettered = new DeadLetteredIds();
+        CamelContext a = environment.createContext(
+                NodeRoutes.of(queue, "A", options.nodeA(), log, redelayer, deadLettered, true));
+        CamelContext b = environment.createContext(
+                NodeRoutes.of(queue, "B", options.nodeB(), log, redelayer, deadLettered, false));
         a.start();
         b.start();
         KilledConsumer killed = KilledConsumer.NONE;
@@ -131,7 +134,11 @@ public final class HistoryRound {
         TemplateReceivers receivers = new TemplateReceivers(queue, b, log, faults, seed);
         receivers.start(options.receivers());
         ProducerTemplate producerA = a.createProducerTemplate();
-        new Workload(seed, queue, sequence, recorder).run(producerA, b.createProducerTemplate(), until);
+        ProducerTemplate producerB = b.createProducerTemplate();
+        Redriver redriver = new Redriver(seed, queue, deadLettered, recorder::redrove);
+        redriver.start(producerA, producerB, until);
+        new Workload(seed, queue, sequence, recorder).run(producerA, producerB, until);
+        redriver.join();
         List<String> violations = new ArrayList<>(chaos.join());
         if (outages != null) {
             violations.addAll(outages.join());

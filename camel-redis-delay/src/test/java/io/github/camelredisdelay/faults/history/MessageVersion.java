@@ -169,8 +169,8 @@ final class MessageVersion {
 
     @Override
     public String toString() {
-        return "version[" + (redriven() ? "redriven life of " + body + " by " : "") + created + ", reschedules=" + reschedules
-               + ", deliveries=" + deliveries + ", dead letters="
-               + deadLetters + ", next version: " + followedBy + "]";
+        return "version[" + (redriven() ? "redriven life of " + body + " by " : "") + created + ", reschedules="
+               + reschedules + ", deliveries=" + deliveries + ", dead letters=" + deadLetters + ", next version: "
+               + followedBy + "]";
     }
 }

@@ -23,9 +23,9 @@ import org.apache.camel.builder.RouteBuilder;
 
 /**
  * The routes of one node (CamelContext) of the history check: a consumer of the queue whose deliveries follow a
- * {@link ScriptedPlan}, re-delays included, without Camel's error handling (retries and dead letters are the queue's);
- * on one node also a consumer of the dead-letter queue. All note in the round's {@link DeliveryLog}, under the
- * delivered bodies.
+ * {@link ScriptedPlan}, re-delays included, without Camel's error handling (retries and dead letters are the queue's),
+ * noting the ids it sees dead-lettered in {@link DeadLetteredIds}; on one node also a consumer of the dead-letter
+ * queue. All note in the round's {@link DeliveryLog}, under the delivered bodies.
  */
 final class NodeRoutes {
 
@@ -64,14 +64,15 @@ final class NodeRoutes {
      */
     static RouteBuilder of(
             HistoryQueue queue, String node, String consumerOptions, DeliveryLog deliveryLog,
-            Redelayer redelayer,
+            Redelayer redelayer, DeadLetteredIds deadLettered,
             boolean consumesDeadLetters) {
         return new RouteBuilder() {
             @Override
             public void configure() {
                 errorHandler(noErrorHandler());
                 from(queue.consumerUri(consumerOptions)).routeId(consumerRouteId(node))
-                        .process(new RecordingProcessor(deliveryLog, node, new ScriptedPlan(redelayer, node), true));
+                        .process(new RecordingProcessor(
+                                deliveryLog, node, deadLettered.watching(new ScriptedPlan(redelayer, node)), true));
                 if (consumesDeadLetters) {
                     from(queue.deadLetterUri()).routeId(deadLetterRouteId(node))
                             .process(new RecordingProcessor(deliveryLog, DEAD_LETTER_CONSUMER, NOTE_DEAD_LETTER, true));
