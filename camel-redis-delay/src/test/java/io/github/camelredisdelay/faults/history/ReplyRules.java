@@ -57,6 +57,8 @@ final class ReplyRules {
     private final Map<String, List<Delivery>> deliveriesByBody;
     private final Map<String, List<DeadLetter>> deadLettersByBody;
     private final List<DeadLetter> deadLetters;
+    /** The ids of the deliveries that failed for the last time: dead-lettered, whether got or redriven since. */
+    private final Set<String> lastFailures;
     private final KilledConsumer killed;
     private final RedrivenLives redrivenLives;
     /** Every stored version, by body. */
@@ -73,6 +75,9 @@ final class ReplyRules {
                 .collect(Collectors.groupingBy(Delivery::body));
         this.deadLettersByBody = history.deadLetters().stream().collect(Collectors.groupingBy(DeadLetter::body));
         this.deadLetters = history.deadLetters();
+        this.lastFailures = history.deliveries().stream()
+                .filter(d -> d.failed() && d.count() >= HistoryQueue.MAX_DELIVERIES).map(Delivery::id)
+                .collect(Collectors.toSet());
         this.killed = history.killed();
         this.redrivenLives = new RedrivenLives(history.redrives(), faults);
     }
@@ -454,12 +459,21 @@ final class ReplyRules {
                         || op.peekedCount != 0)) {
             findings.violationIfSure(sure, "peek of a scheduled message does not show it " + op + " " + version);
         }
-        if (version == null && op.state != null && deadLetters.stream().noneMatch(d -> op.id.equals(d.id()))) {
+        if (version == null && op.state != null && !deadLettered(op.id)) {
             findings.violationIfSure(sure, "peek found a message of an id with none stored nor dead-lettered " + op);
         }
         if (op.state == null && peeked != null) {
             findings.violation("peek without a state returned a body " + op);
         }
+    }
+
+    /**
+     * Whether the id was ever dead-lettered: a dead letter of it was got (under the id, or {@code <id>#<stream entry>}
+     * while an earlier one waited), or a delivery of it failed for the last time.
+     */
+    private boolean deadLettered(String id) {
+        return lastFailures.contains(id)
+                || deadLetters.stream().anyMatch(d -> id.equals(d.id()) || d.id() != null && d.id().startsWith(id + "#"));
     }
 
     /** Whether the call's {@code ScheduledFor} lies within its delay from its start and end. */
