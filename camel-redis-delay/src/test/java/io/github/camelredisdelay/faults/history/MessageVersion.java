@@ -133,6 +133,15 @@ final class MessageVersion {
         return redrivenFrom != null;
     }
 
+    /** The life, this one or one a redrive gave it later, that was being delivered at {@code at}. */
+    MessageVersion lifeAt(long at) {
+        MessageVersion life = this;
+        while (life.redrivenAs != null && life.redrivenAs.deliveries.get(0).start() <= at) {
+            life = life.redrivenAs;
+        }
+        return life;
+    }
+
     /**
      * Whether the dead-letter queue's consumer got this dead letter of it while the redrive that moved it back as its
      * next life ran: fetched between the redrive's claim and its removal, it is in both queues (the component page says

@@ -135,6 +135,10 @@ final class ReplyRules {
         for (Operation op : redelays.stream().sorted(Comparator.comparingLong(o -> o.start)).toList()) {
             findings.covered("re-delay from a delivery");
             MessageVersion parent = versions.get(op.parentBody);
+            if (parent != null) {
+                // a redriven life of it re-delays as its first did
+                parent = parent.lifeAt(op.start);
+            }
             if (parent == null) {
                 findings.violation("re-delay of a body no stored version has " + op);
             } else {
