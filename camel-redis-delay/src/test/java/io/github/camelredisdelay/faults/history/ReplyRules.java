@@ -231,7 +231,11 @@ final class ReplyRules {
         boolean during = false;
         while (pending != null && !pending.isEmpty() && pending.peek().created.start < op.end) {
             MessageVersion life = pending.poll();
-            movedBackOnlyWhenTheQueueHeldNoOther(life, current.get(op.id));
+            MessageVersion previous = current.get(op.id);
+            findings.covered("redriven life met by its id's thread, after "
+                             + (previous == null ? "no version" : previous.body.equals(life.body) ? "its own"
+                                     : "a newer version"));
+            movedBackOnlyWhenTheQueueHeldNoOther(life, previous);
             current.put(op.id, life);
             if (life.created.end >= op.start - CLOCK_SLACK_MS) {
                 findings.covered("operation on an id while a redrive moved it back");
