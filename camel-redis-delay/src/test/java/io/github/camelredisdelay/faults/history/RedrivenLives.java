@@ -47,8 +47,9 @@ final class RedrivenLives {
     List<MessageVersion> of(String id, Operation created, List<Delivery> deliveries, List<DeadLetter> deadLetters) {
         Map<Operation, List<Delivery>> byLife = new LinkedHashMap<>();
         byLife.put(created, new ArrayList<>());
-        for (Delivery d : deliveries) {
-            byLife.computeIfAbsent(movedBackBy(created, d), op -> new ArrayList<>()).add(d);
+        for (int i = 0; i < deliveries.size(); i++) {
+            byLife.computeIfAbsent(movedBackBy(created, deliveries.subList(0, i), deliveries.get(i)),
+                    op -> new ArrayList<>()).add(deliveries.get(i));
         }
         List<MessageVersion> lives = new ArrayList<>();
         for (Map.Entry<Operation, List<Delivery>> life : byLife.entrySet()) {
@@ -73,14 +74,17 @@ final class RedrivenLives {
     }
 
     /**
-     * The redrive whose call holds the delivery's {@code ScheduledAt}, when that is after the version's own schedule;
-     * else the schedule itself.
+     * The redrive whose call holds the delivery's {@code ScheduledAt}, when that is after the version's own schedule
+     * and a delivery before it failed before the redrive ended (a schedule that met a Redis fault may have stored its
+     * version when the fault ended, after its call); else the schedule itself.
      */
-    private Operation movedBackBy(Operation created, Delivery d) {
+    private Operation movedBackBy(Operation created, List<Delivery> before, Delivery d) {
         if (d.scheduledAt() == null || d.scheduledAt() <= created.end + CLOCK_SLACK_MS) {
             return created;
         }
         return redrives.stream().filter(r -> r.start - CLOCK_SLACK_MS <= d.scheduledAt()
-                && d.scheduledAt() <= r.end + CLOCK_SLACK_MS).findFirst().orElse(created);
+                && d.scheduledAt() <= r.end + CLOCK_SLACK_MS
+                && before.stream().anyMatch(e -> e.failed() && e.start() < r.end + CLOCK_SLACK_MS))
+                .findFirst().orElse(created);
     }
 }
