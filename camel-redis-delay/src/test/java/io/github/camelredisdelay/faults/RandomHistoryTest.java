@@ -26,8 +26,9 @@ import org.junit.jupiter.api.Test;
  * cancel, reschedule and peek on two nodes whose consumers take random options, beside 0-2 {@code ConsumerTemplate}
  * receivers; the routes fail some deliveries (retries, dead letters), outlast their 1 s leases, re-delay some messages;
  * one node's route is stopped or suspended now and then, and about every other round a consumer JVM is killed with
- * SIGKILL (or stopped with SIGTERM, see {@link io.github.camelredisdelay.faults.history.RoundOptions}). Everything
- * sent, answered and delivered is recorded and checked afterwards (see
+ * SIGKILL (or stopped with SIGTERM, see {@link io.github.camelredisdelay.faults.history.RoundOptions}); the dead-letter
+ * queue's consumer is stopped for stretches while a thread redrives dead letters (all, with a limit, or by id).
+ * Everything sent, answered and delivered is recorded and checked afterwards (see
  * {@link io.github.camelredisdelay.faults.history.ContractChecker}); the queues must drain to nothing.
  * <p>
  * Tagged {@code slow}: it runs with {@code -Pfaults}. System properties: those of {@link HistoryTestSupport} (4 rounds
