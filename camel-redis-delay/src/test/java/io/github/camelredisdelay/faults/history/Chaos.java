@@ -21,14 +21,15 @@ import java.util.Random;
 import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 import org.apache.camel.CamelContext;
 
 /**
  * What disturbs the consumers during a round, paced by the round's seed: one node's consumer route is stopped and
  * started, or suspended and resumed, every 1-3.5 s for up to 0.8 s ({@link RouteStops}); the dead-letter queue's
- * consumer route for 1-4 s after every 0.5-2 s, so that dead letters wait there for redrives; and, when the round has a
- * consumer JVM, that is killed once.
+ * consumer route for 1-4 s after every 0.5-2 s while the {@link Redriver} redrives, so that dead letters wait there for
+ * it; and, when the round has a consumer JVM, that is killed once.
  */
 public final class Chaos {
 
@@ -52,18 +53,14 @@ public final class Chaos {
     }
 
     /**
-     * Starts disturbing until {@code untilMillis}.
+     * Starts disturbing the consumers until {@code untilMillis}.
      *
-     * @param node           the node whose consumer route ({@code routeId}) is stopped and suspended
-     * @param deadLetterNode the node whose dead-letter queue's consumer route ({@code deadLetterRoute}) is stopped
-     * @param killAfterMs    when the kill comes, from now
-     * @param kill           the kill, or {@code null} when the round has no consumer JVM
+     * @param node        the node whose consumer route is stopped and suspended
+     * @param killAfterMs when the kill comes, from now
+     * @param kill        the kill, or {@code null} when the round has no consumer JVM
      */
-    void start(
-            CamelContext node, String routeId, CamelContext deadLetterNode, String deadLetterRoute, long untilMillis,
-            long killAfterMs, Runnable kill) {
-        consumerStops.start(node.getRouteController(), routeId, untilMillis);
-        deadLetterStops.start(deadLetterNode.getRouteController(), deadLetterRoute, untilMillis);
+    void start(CamelContext node, String routeId, long untilMillis, long killAfterMs, Runnable kill) {
+        consumerStops.start(node.getRouteController(), routeId, () -> System.currentTimeMillis() < untilMillis);
         if (kill != null) {
             killer = new Thread(() -> {
                 if (pause(killAfterMs)) {
@@ -76,6 +73,13 @@ public final class Chaos {
             }, "history-chaos-kill");
             killer.start();
         }
+    }
+
+    /**
+     * Starts stopping the dead-letter queue's consumer route of {@code node} for stretches while {@code during} holds.
+     */
+    void stopDeadLetters(CamelContext node, String routeId, BooleanSupplier during) {
+        deadLetterStops.start(node.getRouteController(), routeId, during);
     }
 
     /** Waits until the disturbances are over; the errors they met. */

@@ -125,8 +125,7 @@ public final class HistoryRound {
         long until = System.currentTimeMillis() + runMs;
         FaultWindows faults = new FaultWindows();
         Chaos chaos = new Chaos(seed, faults);
-        chaos.start(b, NodeRoutes.consumerRouteId("B"), a, NodeRoutes.deadLetterRouteId("A"), until,
-                (long) (runMs * options.killAt()), kill);
+        chaos.start(b, NodeRoutes.consumerRouteId("B"), until, (long) (runMs * options.killAt()), kill);
         RedisOutages outages = server == null ? null : new RedisOutages(server, seed, faults);
         if (outages != null) {
             outages.start(until);
@@ -137,6 +136,7 @@ public final class HistoryRound {
         ProducerTemplate producerB = b.createProducerTemplate();
         Redriver redriver = new Redriver(seed, queue, deadLettered, recorder::redrove);
         redriver.start(producerA, producerB, until);
+        chaos.stopDeadLetters(a, NodeRoutes.deadLetterRouteId("A"), redriver::running);
         new Workload(seed, queue, sequence, recorder).run(producerA, producerB, until);
         redriver.join();
         List<String> violations = new ArrayList<>(chaos.join());

@@ -26,9 +26,11 @@ import org.apache.camel.ProducerTemplate;
 
 /**
  * The redrives of a round: a thread of their own, paced by the round's seed, sends one every 0.3-1 s through either
- * node until the run ends: of all the dead letters, of at most 1-3 ({@code CamelRedisDelayRedriveLimit}), or of one id
- * a node's route saw dead-lettered ({@link DeadLetteredIds}), due at once; each goes to the recorder with the number it
- * answered. The chaos stops the dead-letter queue's consumer meanwhile, so that dead letters wait for them.
+ * node until the run ends, or, while none has moved a dead letter yet, up to 40 s longer (slow consumers dead-letter
+ * late, in what would be the drain, which then takes that much less): of all the dead letters, of at most 1-3
+ * ({@code CamelRedisDelayRedriveLimit}), or of one id a node's route saw dead-lettered ({@link DeadLetteredIds}), due
+ * at once; each goes to the recorder with the number it answered. The chaos stops the dead-letter queue's consumer
+ * meanwhile, so that dead letters wait for them.
  */
 final class Redriver {
 
@@ -36,12 +38,15 @@ final class Redriver {
     private static final int MORE_PACE_MILLIS = 700;
     private static final int MAX_LIMIT = 3;
     private static final int MAX_REDRIVES = 1000;
+    private static final long MOST_EXTRA_MILLIS = 40_000;
 
     private final Random random;
     private final HistoryQueue queue;
     private final DeadLetteredIds deadLettered;
     private final Consumer<Operation> recorder;
     private Thread thread;
+    private volatile boolean running = true;
+    private volatile boolean movedAny;
 
     Redriver(long seed, HistoryQueue queue, DeadLetteredIds deadLettered, Consumer<Operation> recorder) {
         this.random = new Random(new SplittableRandom(seed * 31 - 3).nextLong());
@@ -54,23 +59,42 @@ final class Redriver {
     void start(ProducerTemplate nodeA, ProducerTemplate nodeB, long untilMillis) {
         ProducerTemplate[] nodes = { nodeA, nodeB };
         thread = new Thread(() -> {
-            for (int n = 0; n < MAX_REDRIVES && System.currentTimeMillis() < untilMillis; n++) {
-                if (!Chaos.pause(MIN_PACE_MILLIS + random.nextInt(MORE_PACE_MILLIS))) {
-                    return;
-                }
-                int node = random.nextInt(2);
-                Operation op = new Operation(Kind.REDRIVE, node == 0 ? "A" : "B");
-                int roll = random.nextInt(3);
-                if (roll == 1) {
-                    op.redriveLimit = 1L + random.nextInt(MAX_LIMIT);
-                } else if (roll == 2) {
-                    op.id = deadLettered.recent(random);
-                }
-                send(nodes[node], op);
-                recorder.accept(op);
+            try {
+                redrive(nodes, untilMillis);
+            } finally {
+                running = false;
             }
         }, "history-redriver");
         thread.start();
+    }
+
+    /** Whether it still redrives: until the run ends, or later while no redrive moved a dead letter yet. */
+    boolean running() {
+        return running;
+    }
+
+    private void redrive(ProducerTemplate[] nodes, long untilMillis) {
+        for (int n = 0; n < MAX_REDRIVES && goesOn(untilMillis); n++) {
+            if (!Chaos.pause(MIN_PACE_MILLIS + random.nextInt(MORE_PACE_MILLIS))) {
+                return;
+            }
+            int node = random.nextInt(2);
+            Operation op = new Operation(Kind.REDRIVE, node == 0 ? "A" : "B");
+            int roll = random.nextInt(3);
+            if (roll == 1) {
+                op.redriveLimit = 1L + random.nextInt(MAX_LIMIT);
+            } else if (roll == 2) {
+                op.id = deadLettered.recent(random);
+            }
+            send(nodes[node], op);
+            recorder.accept(op);
+            movedAny |= op.moved != null && op.moved > 0;
+        }
+    }
+
+    private boolean goesOn(long untilMillis) {
+        long now = System.currentTimeMillis();
+        return now < untilMillis || !movedAny && now < untilMillis + MOST_EXTRA_MILLIS;
     }
 
     /** Waits for the last redrive. */

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
 
 import org.apache.camel.ServiceStatus;
 import org.apache.camel.spi.RouteController;
@@ -28,7 +29,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Stops and starts, or suspends and resumes, one route now and then during a round, as its {@link Pace} says, drawn
- * from a random of the round's seed, and leaves it running when the run ends. Errors of the route controller are
+ * from a random of the round's seed, and leaves it running when it is done. Errors of the route controller are
  * collected, for the round to report, but for those near a fault of Redis itself ({@link FaultWindows}): a route cannot
  * always start while Redis is down, so it is run again once Redis lets it.
  */
@@ -53,9 +54,9 @@ final class RouteStops {
         this.pace = pace;
     }
 
-    /** Starts stopping the route until {@code untilMillis}. */
-    void start(RouteController routes, String routeId, long untilMillis) {
-        thread = new Thread(() -> restart(routes, routeId, untilMillis), "history-stops-" + routeId);
+    /** Starts stopping the route while {@code during} holds. */
+    void start(RouteController routes, String routeId, BooleanSupplier during) {
+        thread = new Thread(() -> restart(routes, routeId, during), "history-stops-" + routeId);
         thread.start();
     }
 
@@ -65,10 +66,10 @@ final class RouteStops {
         return errors;
     }
 
-    private void restart(RouteController routes, String routeId, long untilMillis) {
-        for (int n = 0; n < MAX_RESTARTS && System.currentTimeMillis() < untilMillis; n++) {
+    private void restart(RouteController routes, String routeId, BooleanSupplier during) {
+        for (int n = 0; n < MAX_RESTARTS && during.getAsBoolean(); n++) {
             boolean stop = random.nextBoolean();
-            if (!Chaos.pause(pace.minUpMillis() + random.nextInt(pace.moreUpMillis()))) {
+            if (!Chaos.pause(pace.minUpMillis() + random.nextInt(pace.moreUpMillis())) || !during.getAsBoolean()) {
                 return;
             }
             long start = System.currentTimeMillis();
