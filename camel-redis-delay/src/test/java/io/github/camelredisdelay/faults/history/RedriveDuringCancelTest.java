@@ -28,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * removed that version (it answered true), and the redrive, finding the id free, moved the dead letter back. The cancel
  * ended the version it removed, not the redriven life: nothing was lost and the redrive kept the contract. The timeline
  * of seed 88313061985998 of {@code OutageHistoryTest}, whose check read it as a redrive moving a dead letter back while
- * the queue held its id, and as a version never delivered.
+ * the queue held its id, and as a version never delivered. A cancel that answered false removed nothing: the version
+ * still held the id, and the redrive moving the dead letter back breaks the contract.
  */
 class RedriveDuringCancelTest {
 
@@ -39,6 +40,16 @@ class RedriveDuringCancelTest {
 
     @Test
     void aCancelDuringARedriveByIdEndsTheVersionTheQueueHeld() {
+        assertThat(ContractChecker.check(history(true)).violations()).isEmpty();
+    }
+
+    @Test
+    void aCancelThatRemovedNothingLeftTheVersionTheQueueHeld() {
+        assertThat(ContractChecker.check(history(false)).violations())
+                .anyMatch(violation -> violation.startsWith("a redrive moved a dead letter back while the queue held its id"));
+    }
+
+    private static History history(boolean cancelled) {
         List<Operation> thread = new ArrayList<>();
         thread.add(schedule(Kind.SCHEDULE_KEEP, DEAD, 0, 1, 50));
         thread.add(schedule(Kind.SCHEDULE_REPLACE, REPLACEMENT, 992, 993, 158));
@@ -47,7 +58,7 @@ class RedriveDuringCancelTest {
         cancel.body = "v141-t0-f0-p3-r0";
         cancel.start = T + 1050;
         cancel.end = T + 1054;
-        cancel.answer = true;
+        cancel.answer = cancelled;
         thread.add(cancel);
 
         Operation redrive = new Operation(Kind.REDRIVE, "B");
@@ -68,11 +79,9 @@ class RedriveDuringCancelTest {
         List<DeadLetter> deadLetters = List.of(
                 new DeadLetter(ID, DEAD, "hist0", "java.lang.IllegalStateException: planned failure 3", 1, T + 5151));
 
-        History history = new History(
+        return new History(
                 new HistoryQueue("hist0", 4, 2), List.of(thread), List.of(), List.of(redrive), deliveries, deadLetters,
                 List.of(), KilledConsumer.NONE, new FaultWindows());
-
-        assertThat(ContractChecker.check(history).violations()).isEmpty();
     }
 
     private static Operation schedule(Kind kind, String body, long start, long end, long delay) {

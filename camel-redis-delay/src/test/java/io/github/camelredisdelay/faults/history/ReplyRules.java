@@ -45,7 +45,8 @@ import static io.github.camelredisdelay.faults.history.MessageVersion.CLOCK_SLAC
  * <p>
  * A dead letter a redrive moves back is the id's again: its life ({@link RedrivenLives}) becomes the id's current
  * version from the redrive's start on, for the operations that follow (a {@code keep} finds it, a {@code replace}
- * replaces it), and one that ran while the redrive did is unsure.
+ * replaces it), and one that ran while the redrive did is unsure. A cancel that ran while the redrive did may have
+ * removed the version before it (the redrive then found the id free): that version is maybe removed.
  */
 final class ReplyRules {
 
@@ -235,15 +236,30 @@ final class ReplyRules {
             findings.covered("redriven life met by its id's thread, after "
                              + (previous == null ? "no version" : previous.body.equals(life.body) ? "its own"
                                      : "a newer version"));
+            boolean whileRedriven = life.created.end >= op.start - CLOCK_SLACK_MS;
+            if (whileRedriven && previous != null && !previous.body.equals(life.body) && mayHaveRemoved(op)) {
+                // the op may have run first: a cancel that removed the version the queue held leaves the id free, and
+                // the redrive then moves the dead letter back
+                findings.covered("cancel on an id while a redrive moved it back");
+                previous.maybeRemoved = true;
+            }
             movedBackOnlyWhenTheQueueHeldNoOther(life, previous);
             current.put(op.id, life);
-            if (life.created.end >= op.start - CLOCK_SLACK_MS) {
+            if (whileRedriven) {
                 findings.covered("operation on an id while a redrive moved it back");
                 life.unsure = true;
                 during = true;
             }
         }
         return during;
+    }
+
+    /**
+     * Whether the op may have removed the version its id held: a cancel that answered true, or that a fault left
+     * unsure.
+     */
+    private boolean mayHaveRemoved(Operation op) {
+        return op.kind == Kind.CANCEL && (Boolean.TRUE.equals(op.answer) || faults.unsure(op));
     }
 
     /**
