@@ -153,7 +153,7 @@ public final class HistoryRound {
         History history = recorder.history(queue, log.read(), killed.asJudged(faults), faults);
         Findings findings = ContractChecker.check(history);
         violations.addAll(findings.violations());
-        violations.addAll(drain.leftovers(environment.redis(), environment.keyPrefix()));
+        violations.addAll(drain.leftovers(environment.redis(), environment.keyPrefix(), faults.count() > 0));
         violations.addAll(unexercised(history.exercised(), options));
         a.stop();
         b.stop();

@@ -19,22 +19,27 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import org.apache.camel.ProducerTemplate;
 import org.awaitility.core.ConditionTimeoutException;
 import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
 
 import static org.awaitility.Awaitility.await;
 
 /**
  * The end of a round: waits until the queue and its dead-letter queue hold nothing (no scheduled, ready or leased
  * message) for a while, then finds what should not be left: after a drain only the ready streams, empty, and the shard
- * records remain.
+ * records remain, and in a round Redis faults disturbed, the claims of redrives a fault cut short (the component page:
+ * one a redrive that died left goes at a later redrive, once lapsed).
  */
 public final class QueueDrain {
 
     /** How long both queues must stay empty: longer than any retry delay, so nothing is about to come back. */
     private static final Duration QUIET = Duration.ofMillis(1500);
+    /** A redrive's claim on a dead letter, or its turn: {@code <redrive's token> <expiry, epoch ms>}. */
+    private static final Pattern REDRIVE_CLAIM = Pattern.compile("\\S+ \\d+");
 
     private final ProducerTemplate producer;
     private final HistoryQueue queue;
@@ -58,14 +63,27 @@ public final class QueueDrain {
         }
     }
 
-    /** The keys of both queues that a drain should have removed, and ready streams not emptied. */
-    public List<String> leftovers(RedissonClient redis, String keyPrefix) {
+    /**
+     * The keys of both queues that a drain should have removed, and ready streams not emptied.
+     *
+     * @param faultsMet whether Redis faults disturbed the round: then the redrives' claims hash may be left, holding
+     *                  claims only
+     */
+    public List<String> leftovers(RedissonClient redis, String keyPrefix, boolean faultsMet) {
         List<String> leftovers = new ArrayList<>();
         for (String key : redis.getKeys().getKeysByPattern(keyPrefix + ":{" + queue.name() + "[.#}]*")) {
             if (key.endsWith(":ready")) {
                 long length = redis.getStream(key).size();
                 if (length != 0) {
                     leftovers.add("ready stream " + key + " holds " + length + " entries after the drain");
+                }
+            } else if (key.endsWith(":redrive")) {
+                Map<String, String> claims = redis.<String, String>getMap(key, StringCodec.INSTANCE).readAllMap();
+                if (!faultsMet || !claims.values().stream().allMatch(claim -> REDRIVE_CLAIM.matcher(claim).matches())) {
+                    leftovers.add("key left after the drain: " + key + " " + claims);
+                } else {
+                    System.out.println("[history] redrive claims left after the drain, of redrives a Redis fault cut short: "
+                                       + key + " " + claims);
                 }
             } else if (!key.endsWith(":shards")) {
                 leftovers.add("key left after the drain: " + key + " " + (key.endsWith(":msg") || key.endsWith(":fail")
