@@ -48,7 +48,7 @@ public final class Chaos {
                 new Random(new SplittableRandom(seed * 31 - 1).nextLong()), faults,
                 CONSUMER_STOPS);
         this.deadLetterStops = new RouteStops(
-                new Random(new SplittableRandom(seed * 31 - 2).nextLong()), faults,
+                new Random(new SplittableRandom(seed * 31 - 4).nextLong()), faults,
                 DEAD_LETTER_STOPS);
     }
 
