@@ -41,7 +41,13 @@ public final class HistoryRound {
     private static final int THREADS = 3;
     /** What a round must have seen at least once, or it checked too little. */
     private static final List<String> MUST_EXERCISE = List.of("deliveries", "failed deliveries", "stored replaces",
-            "cancels answering true", "batch elements stored", "redrives moving dead letters");
+            "cancels answering true", "batch elements stored");
+    /**
+     * What a round without Redis faults must have seen besides. Not an outage round: there faults cut the workload and
+     * the redrives short, and the dead-letter queue's consumer may take every dead letter first (seed 91106554890753:
+     * 24 redrives, none moving any of the 19 dead letters, which that consumer all got).
+     */
+    private static final String REDRIVES_MOVING = "redrives moving dead letters";
     /** What an outage round must have seen besides. */
     private static final List<String> OUTAGES_MUST_EXERCISE = List.of("Redis faults",
             "operations a Redis fault left unsure");
@@ -172,6 +178,8 @@ public final class HistoryRound {
         }
         if (server != null) {
             required.addAll(OUTAGES_MUST_EXERCISE);
+        } else {
+            required.add(REDRIVES_MOVING);
         }
         return required.stream().filter(what -> exercised.get(what) == 0)
                 .map(what -> "the round exercised no " + what + ", so it checked too little").toList();
