@@ -17,4 +17,12 @@ package io.github.camelredisdelay.faults.history;
 
 /** A message the dead-letter queue's consumer got, with the headers that tell where it came from. */
 public record DeadLetter(String id, String body, String originalQueue, String lastError, int count, long time) {
+
+    /**
+     * Whether it is held under that message's id, or under {@code <id>#<stream entry>}: a later dead letter of the id
+     * while an earlier one waits in the dead-letter queue.
+     */
+    boolean isOf(String messageId) {
+        return messageId.equals(id) || id != null && id.startsWith(messageId + "#");
+    }
 }

@@ -369,12 +369,10 @@ final class DeliveryRules {
     }
 
     /**
-     * Whether a dead letter names the version's queue and id: the id itself, or {@code <id>#<stream entry>} for a later
-     * dead letter of the id while an earlier one waits in the dead-letter queue.
+     * Whether a dead letter names the version's queue and id ({@link DeadLetter#isOf}).
      */
     private boolean fromThisQueue(MessageVersion v, DeadLetter dl) {
-        return (v.id.equals(dl.id()) || dl.id() != null && dl.id().startsWith(v.id + "#"))
-                && history.queue().name().equals(dl.originalQueue());
+        return dl.isOf(v.id) && history.queue().name().equals(dl.originalQueue());
     }
 
     private boolean byTheKilledConsumer(Delivery d) {

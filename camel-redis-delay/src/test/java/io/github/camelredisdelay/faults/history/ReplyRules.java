@@ -497,7 +497,7 @@ final class ReplyRules {
      */
     private boolean deadLettered(String id) {
         return lastFailures.contains(id)
-                || deadLetters.stream().anyMatch(d -> id.equals(d.id()) || d.id() != null && d.id().startsWith(id + "#"));
+                || deadLetters.stream().anyMatch(d -> d.isOf(id));
     }
 
     /** Whether the call's {@code ScheduledFor} lies within its delay from its start and end. */
