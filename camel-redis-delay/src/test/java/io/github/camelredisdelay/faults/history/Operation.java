@@ -18,6 +18,8 @@ package io.github.camelredisdelay.faults.history;
 import io.github.camelredisdelay.RedisDelayConstants;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
+import org.apache.camel.Processor;
+import org.apache.camel.ProducerTemplate;
 
 /**
  * One operation on the queue and the reply it got: a schedule, cancel, reschedule or peek by a producer thread, a
@@ -81,6 +83,17 @@ public final class Operation {
     Operation(Kind kind, String node) {
         this.kind = kind;
         this.node = node;
+    }
+
+    /**
+     * Sends it to {@code uri} through {@code producer}, the exchange filled by {@code fill} (which may read
+     * {@link #start}, set first), and notes when it started and ended and what the reply says ({@link #noteReply}).
+     */
+    void send(ProducerTemplate producer, String uri, Processor fill) {
+        start = System.currentTimeMillis();
+        Exchange reply = producer.send(uri, fill);
+        end = System.currentTimeMillis();
+        noteReply(reply);
     }
 
     /**

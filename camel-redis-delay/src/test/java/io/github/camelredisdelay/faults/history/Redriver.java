@@ -21,7 +21,6 @@ import java.util.function.Consumer;
 
 import io.github.camelredisdelay.RedisDelayConstants;
 import io.github.camelredisdelay.faults.history.Operation.Kind;
-import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
 
 /**
@@ -103,8 +102,7 @@ final class Redriver {
     }
 
     private void send(ProducerTemplate producer, Operation op) {
-        op.start = System.currentTimeMillis();
-        Exchange reply = producer.send(queue.redriveUri(), exchange -> {
+        op.send(producer, queue.redriveUri(), exchange -> {
             if (op.id != null) {
                 exchange.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, op.id);
             }
@@ -112,7 +110,5 @@ final class Redriver {
                 exchange.getMessage().setHeader(RedisDelayConstants.REDRIVE_LIMIT, op.redriveLimit);
             }
         });
-        op.end = System.currentTimeMillis();
-        op.noteReply(reply);
     }
 }

@@ -24,7 +24,6 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.camelredisdelay.RedisDelayConstants;
 import io.github.camelredisdelay.faults.history.Operation.Kind;
-import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
 
 /**
@@ -138,8 +137,7 @@ public final class Workload {
             case PEEK -> "operation=peek";
             case REDELAY, REDRIVE -> throw new IllegalArgumentException("Routes re-delay, the Redriver redrives");
         });
-        op.start = System.currentTimeMillis();
-        Exchange reply = producer.send(uri, exchange -> {
+        op.send(producer, uri, exchange -> {
             if (op.id != null) {
                 exchange.getMessage().setHeader(RedisDelayConstants.MESSAGE_ID, op.id);
             }
@@ -155,7 +153,5 @@ public final class Workload {
                 exchange.getMessage().setBody(op.body);
             }
         });
-        op.end = System.currentTimeMillis();
-        op.noteReply(reply);
     }
 }
