@@ -44,7 +44,6 @@ final class Redriver {
     private final DeadLetteredIds deadLettered;
     private final Consumer<Operation> recorder;
     private Thread thread;
-    private volatile boolean running = true;
     private volatile boolean movedAny;
 
     Redriver(long seed, HistoryQueue queue, DeadLetteredIds deadLettered, Consumer<Operation> recorder) {
@@ -57,19 +56,13 @@ final class Redriver {
     /** Starts redriving through either node until {@code untilMillis}. */
     void start(ProducerTemplate nodeA, ProducerTemplate nodeB, long untilMillis) {
         ProducerTemplate[] nodes = { nodeA, nodeB };
-        thread = new Thread(() -> {
-            try {
-                redrive(nodes, untilMillis);
-            } finally {
-                running = false;
-            }
-        }, "history-redriver");
+        thread = new Thread(() -> redrive(nodes, untilMillis), "history-redriver");
         thread.start();
     }
 
     /** Whether it still redrives: until the run ends, or later while no redrive moved a dead letter yet. */
     boolean running() {
-        return running;
+        return thread.isAlive();
     }
 
     private void redrive(ProducerTemplate[] nodes, long untilMillis) {
