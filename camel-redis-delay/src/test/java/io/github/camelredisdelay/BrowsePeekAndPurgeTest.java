@@ -178,8 +178,11 @@ class BrowsePeekAndPurgeTest extends RedisDelayTestSupport {
         }).createProducerTemplate();
         producer.sendBodyAndHeader("redis-delay:orders", "x", RedisDelayConstants.MESSAGE_ID, "f1");
         await().atMost(Duration.ofSeconds(10)).until(() -> fetched.getCount() == 0);
-
-        Exchange fromTheQueue = peek(producer, "redis-delay:orders", "f1");
+        // the move stores the dead letter, then acknowledges the delivery on the queue: the dead-letter consumer may
+        // take it in between, while the queue still holds the message in flight
+        Exchange fromTheQueue = await().atMost(Duration.ofSeconds(5))
+                .until(() -> peek(producer, "redis-delay:orders", "f1"),
+                        peeked -> "dead".equals(peeked.getMessage().getHeader(RedisDelayConstants.STATE)));
         Exchange fromTheDeadLetterQueue = peek(producer, "redis-delay:orders.dead", "f1");
 
         assertThat(fromTheDeadLetterQueue.getMessage().getHeaders()).containsEntry(RedisDelayConstants.STATE, "inflight")
