@@ -80,11 +80,23 @@ record CommandStats(Map<String, Long> calls, Map<String, Long> micros) {
 
     /** Calls per command divided by {@code messages}, most frequent first, for the JSON details. */
     Map<String, Double> perMessage(long messages) {
+        return perMessage(calls, messages, 3);
+    }
+
+    /**
+     * Redis' time per command (µs) divided by {@code messages}, longest first, for the JSON details. A script's time
+     * includes the commands it ran, which are also counted under their own names.
+     */
+    Map<String, Double> microsPerMessage(long messages) {
+        return perMessage(micros, messages, 2);
+    }
+
+    private static Map<String, Double> perMessage(Map<String, Long> perCommand, long messages, int decimals) {
         Map<String, Double> result = new LinkedHashMap<>();
-        calls.entrySet().stream()
+        perCommand.entrySet().stream()
                 .filter(e -> e.getValue() > 0)
                 .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-                .forEach(e -> result.put(e.getKey(), Numbers.round(e.getValue() / (double) messages, 3)));
+                .forEach(e -> result.put(e.getKey(), Numbers.round(e.getValue() / (double) messages, decimals)));
         return result;
     }
 

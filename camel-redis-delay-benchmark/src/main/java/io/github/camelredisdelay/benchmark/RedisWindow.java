@@ -99,6 +99,7 @@ final class RedisWindow {
             details.put("jvmCpuMicrosPerMessage", Numbers.round(jvmCpuMicrosPer(count), 2));
             details.put("redisCpuMicrosPerMessage", Numbers.round(redisCpuMicrosPer(count), 2));
             details.put("commandsPerMessage", commands.perMessage(count));
+            details.put("commandMicrosPerMessage", commands.microsPerMessage(count));
             details.put("slowCommands", stalls.slowCommands());
             details.put("worstCommandMs", stalls.worstMillis());
             details.put("slowest", stalls.slowest());
