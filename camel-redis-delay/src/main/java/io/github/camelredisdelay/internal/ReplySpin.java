@@ -56,6 +56,12 @@ final class ReplySpin {
      */
     static <R> R await(Future<R> reply, long floorNanos, BooleanSupplier alone)
             throws InterruptedException, ExecutionException {
+        return await(reply, floorNanos, alone, TRIAL);
+    }
+
+    /** {@link #await(Future, long, BooleanSupplier)} with the given trial, guarded by {@link #WAITING_ALONE}. */
+    static <R> R await(Future<R> reply, long floorNanos, BooleanSupplier alone, WayTrial trial)
+            throws InterruptedException, ExecutionException {
         if (!SEVERAL_PROCESSORS || floorNanos <= 0 || floorNanos >= RoundTrips.LONG_LINK_NANOS
                 || !WAITING_ALONE.compareAndSet(false, true)) {
             return reply.get();
@@ -64,13 +70,13 @@ final class ReplySpin {
             if (!alone.getAsBoolean()) {
                 return reply.get();
             }
-            boolean spin = TRIAL.costlierNext();
+            boolean spin = trial.costlierNext();
             long started = System.nanoTime();
             if (spin) {
                 spin(reply, 2 * floorNanos, alone);
             }
             R result = reply.get();
-            TRIAL.record(spin, System.nanoTime() - started);
+            trial.record(spin, System.nanoTime() - started);
             return result;
         } finally {
             WAITING_ALONE.set(false);

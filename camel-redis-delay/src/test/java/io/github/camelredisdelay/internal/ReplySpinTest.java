@@ -61,6 +61,21 @@ class ReplySpinTest {
         assertThat(looks).hasPositiveValue();
     }
 
+    /**
+     * A reply that came in before its caller waited for it (the caller was off its processor meanwhile) tells nothing
+     * about spinning or parking; timed, such replies made a trial of a busy machine a tie, which keeps parking.
+     */
+    @Test
+    void aReplyAlreadyInIsNotTimed() throws Exception {
+        WayTrial trial = new WayTrial(1);
+        for (int i = 0; i < 2 * WayTrial.SAMPLES; i++) {
+            assertThat(ReplySpin.await(CompletableFuture.completedFuture("stored"), SHORT, this::alone, trial))
+                    .isEqualTo("stored");
+        }
+        // the trial has timed no wait, so it has not ended: its first wait still spins, as a trial's first does
+        assertThat(trial.costlierNext()).isTrue();
+    }
+
     @Test
     void aSpinEndsWhenTheCallerIsNoLongerAlone() {
         ReplySpin.spin(neverReplied, LONG, () -> looks.incrementAndGet() < 3);
