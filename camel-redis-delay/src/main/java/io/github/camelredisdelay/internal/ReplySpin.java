@@ -70,6 +70,10 @@ final class ReplySpin {
             if (!alone.getAsBoolean()) {
                 return reply.get();
             }
+            if (reply.isDone()) {
+                // it came in before its caller waited (the caller was off its processor): no wait to time
+                return reply.get();
+            }
             boolean spin = trial.costlierNext();
             long started = System.nanoTime();
             if (spin) {
