@@ -55,7 +55,7 @@ public record History(HistoryQueue queue, List<List<Operation>> threadLogs, List
         counts.put("cancels answering true", operations(Kind.CANCEL, op -> Boolean.TRUE.equals(op.answer)));
         counts.put("reschedules answering true", operations(Kind.RESCHEDULE, op -> Boolean.TRUE.equals(op.answer)));
         counts.put("re-delays", (long) redelays.size());
-        counts.put("redrives moving dead letters", redrives.stream().filter(op -> op.moved != null && op.moved > 0).count());
+        counts.put("redrives moving dead letters", redrives.stream().filter(Operation::movedAny).count());
         counts.put("deliveries to receivers",
                 deliveries.stream().filter(d -> d.consumer().equals(TemplateReceivers.CONSUMER)).count());
         counts.put("deliveries interrupted by the kill", deliveries.stream().filter(Delivery::interrupted).count());
@@ -76,7 +76,7 @@ public record History(HistoryQueue queue, List<List<Operation>> threadLogs, List
         return operationCount() + " operations, " + deliveries.size() + " deliveries " + byConsumer + ", "
                + deadLetters.size()
                + " dead letters, " + redrives.size() + " redrives moving "
-               + redrives.stream().filter(op -> op.moved != null).mapToLong(op -> op.moved).sum() + ", "
+               + redrives.stream().filter(Operation::movedAny).mapToLong(op -> op.moved).sum() + ", "
                + (killed == KilledConsumer.NONE ? "no crashed consumer JVM" : killed.toString())
                + (faults.count() == 0 ? "" : ", Redis faults " + faults.byKind());
     }

@@ -80,6 +80,11 @@ public final class Operation {
     /** A redrive's answer: how many dead letters it moved. */
     Long moved;
 
+    /** Whether a redrive answered that it moved dead letters. */
+    boolean movedAny() {
+        return moved != null && moved > 0;
+    }
+
     Operation(Kind kind, String node) {
         this.kind = kind;
         this.node = node;

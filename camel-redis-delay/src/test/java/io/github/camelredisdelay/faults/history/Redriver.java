@@ -44,7 +44,7 @@ final class Redriver {
     private final DeadLetteredIds deadLettered;
     private final Consumer<Operation> recorder;
     private Thread thread;
-    private volatile boolean movedAny;
+    private boolean movedAny;
 
     Redriver(long seed, HistoryQueue queue, DeadLetteredIds deadLettered, Consumer<Operation> recorder) {
         this.random = new Random(new SplittableRandom(seed * 31 - 3).nextLong());
@@ -80,7 +80,7 @@ final class Redriver {
             }
             send(nodes[node], op);
             recorder.accept(op);
-            movedAny |= op.moved != null && op.moved > 0;
+            movedAny |= op.movedAny();
         }
     }
 
