@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Executor;
 
 import io.github.camelredisdelay.internal.EnvelopeCodec;
 import io.github.camelredisdelay.internal.InspectedMessage;
@@ -105,12 +106,18 @@ public class RedisDelayDevConsole extends AbstractDevConsole {
             // many queues still answers
             queue.putAll(statistics.asMap(statistics.snapshotForMonitoring()));
             long now = System.currentTimeMillis() + statistics.clockOffsetMs();
-            List<InspectedMessage> browsed = admin.browseEachState(LISTED);
+            // bounded too: the counts are reused for a moment, so a Redis that stalls meanwhile is found out here,
+            // not after the client's time-outs
+            Executor reader = task -> endpoint.getCamelContext().getExecutorServiceManager()
+                    .newThread("RedisDelayDevConsole", task).start();
+            List<InspectedMessage> browsed
+                    = statistics.readForMonitoring("messages", () -> admin.browseEachState(LISTED), reader);
             queue.put("nextDue", browsed.stream().filter(m -> "scheduled".equals(m.state())).limit(LISTED)
                     .map(m -> m.id() + " due in " + (m.dueAt() - now) + " ms").toList());
             queue.put("mostOverdue", browsed.stream().filter(m -> "ready".equals(m.state())).limit(LISTED)
                     .map(m -> m.id() + " overdue by " + Math.max(0, now - m.dueAt()) + " ms").toList());
-            NewestDeadLetters deadLetters = admin.newestDeadLetters(LISTED);
+            NewestDeadLetters deadLetters
+                    = statistics.readForMonitoring("dead letters", () -> admin.newestDeadLetters(LISTED), reader);
             // what the list was found among: of a shared or long dead-letter queue, older ones of the queue are not
             queue.put("newestDeadLettersAmong", deadLetters.searched());
             queue.put("newestDeadLetters", deadLetters.listed().stream()

@@ -23,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
@@ -331,6 +332,40 @@ public final class QueueStatistics {
             // settled below, as every reader sees it
         }
         return settled(refresh.future());
+    }
+
+    /**
+     * Another monitoring read of the queue (the dev console's listings), bounded as {@link #snapshotForMonitoring()}
+     * is: not made while Redis leaves a monitoring read of any queue of the connection unanswered, and waited for at
+     * most {@link #MONITORING_WAIT_MS}. It runs on a thread of {@code reader}'s, which a read Redis leaves unanswered
+     * holds until the client's time-outs end it.
+     *
+     * @param  what                  what the read lists, for the exception's message
+     * @throws IllegalStateException when Redis does not answer in time or leaves another monitoring read unanswered;
+     *                               else what the read failed with
+     */
+    public <T> T readForMonitoring(String what, Supplier<T> read, Executor reader) {
+        if (silence.isSilent()) {
+            throw new IllegalStateException(
+                    "The " + what + " of queue " + queue.name()
+                                            + " are not read: Redis leaves another monitoring read unanswered");
+        }
+        CompletableFuture<T> reply = CompletableFuture.supplyAsync(read, reader);
+        try {
+            reply.get(MONITORING_WAIT_MS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            silence.waitedInVain();
+            throw new IllegalStateException(
+                    "The " + what + " of queue " + queue.name()
+                                            + " are not read yet: Redis has not answered for " + MONITORING_WAIT_MS
+                                            + " ms");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while reading the " + what + " of queue " + queue.name(), e);
+        } catch (ExecutionException e) {
+            // thrown below as it is
+        }
+        return Futures.await(reply);
     }
 
     /** A fresh enough snapshot as a refresh done, or else the refresh under way (one is started when none is). */
