@@ -30,6 +30,8 @@ import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import io.github.camelredisdelay.test.RedisServerExtension;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.console.DevConsole;
+import org.apache.camel.console.DevConsoleResolver;
 import org.apache.camel.health.HealthCheck;
 import org.junit.jupiter.api.Test;
 
@@ -37,14 +39,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A readiness probe of a context with many queues on a Redis that stopped answering (SIGSTOP): Kubernetes and the
- * actuator ask every few seconds, with a timeout of a second or so, so the probe must answer DOWN within a bounded
- * time, whatever the number of queues, not two seconds per check one after another, nor the client's whole connect
- * attempt.
+ * A readiness probe and the dev console of a context with many queues on a Redis that stopped answering (SIGSTOP).
+ * Kubernetes and the actuator ask every few seconds, with a timeout of a second or so, so the probe must answer DOWN
+ * within a bounded time, whatever the number of queues, not two seconds per check one after another, nor the client's
+ * whole connect attempt. An operator opens the console to find out what is wrong: it must answer as soon, saying of
+ * each queue that Redis does not answer.
  */
 @CamelSide
 @NeedsRedisProcess
-class SilentRedisReadinessTest extends RedisDelayTestSupport {
+class SilentRedisMonitoringTest extends RedisDelayTestSupport {
 
     private static final int QUEUES = 20;
 
@@ -55,16 +58,8 @@ class SilentRedisReadinessTest extends RedisDelayTestSupport {
      */
     @Test
     void readinessOfManyQueuesIsDownWithinABoundedTimeWhileRedisIsSilentAndDoesNotClearRedis() throws Exception {
-        RedisServerProcess server = RedisServerExtension.process()
-                .orElseThrow(() -> new IllegalStateException("this test pauses its private redis-server"));
-        CamelContext node = createContext(new RouteBuilder() {
-            @Override
-            public void configure() {
-                for (int i = 0; i < QUEUES; i++) {
-                    from("redis-delay:tenant-" + i).routeId("tenant-" + i).log("${body}");
-                }
-            }
-        });
+        RedisServerProcess server = privateRedis();
+        CamelContext node = contextOfManyQueues();
         HealthChecks.enableConsumersAndProducers(node);
         node.start();
         await().atMost(Duration.ofSeconds(30))
@@ -115,5 +110,48 @@ class SilentRedisReadinessTest extends RedisDelayTestSupport {
                 ProcessSignals.resume(silent);
             }
         }
+    }
+
+    @Test
+    void theConsoleOfManyQueuesAnswersWithinABoundedTimeWhileRedisIsSilent() throws Exception {
+        RedisServerProcess server = privateRedis();
+        CamelContext node = contextOfManyQueues();
+        node.start();
+        DevConsole console = node.getCamelContextExtension().getContextPlugin(DevConsoleResolver.class)
+                .resolveDevConsole("redis-delay");
+        assertThat((String) console.call(DevConsole.MediaType.TEXT)).contains("tenant-9").doesNotContain("error:");
+
+        ProcessSignals.pause(server);
+        try {
+            CompletableFuture<String> text
+                    = CompletableFuture.supplyAsync(() -> (String) console.call(DevConsole.MediaType.TEXT));
+            // a second for the first read Redis leaves unanswered, none for the queues after it: not the client's
+            // time-outs (3 s, and once more) per read
+            await("the console of " + QUEUES + " queues on a silent Redis").atMost(Duration.ofSeconds(4))
+                    .until(text::isDone);
+            assertThat(text.join().lines().filter(line -> line.startsWith("Queue: ")))
+                    .as("the console's text: %s", text.join()).hasSize(QUEUES);
+            assertThat(text.join().lines().filter(line -> line.strip().startsWith("error: Redis does not answer")))
+                    .as("the console's text: %s", text.join()).hasSize(QUEUES);
+        } finally {
+            ProcessSignals.resume(server);
+        }
+    }
+
+    private static RedisServerProcess privateRedis() {
+        return RedisServerExtension.process()
+                .orElseThrow(() -> new IllegalStateException("this test pauses its private redis-server"));
+    }
+
+    /** A context, not started, with a consumer of each of {@link #QUEUES} queues. */
+    private CamelContext contextOfManyQueues() throws Exception {
+        return createContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                for (int i = 0; i < QUEUES; i++) {
+                    from("redis-delay:tenant-" + i).routeId("tenant-" + i).log("${body}");
+                }
+            }
+        });
     }
 }
