@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The randomized history check through outages of Redis itself: the rounds of {@link RandomHistoryTest} (whose consumer
- * JVM, about every other round, notes its deliveries in a file, and is killed with SIGKILL as there), while Redis is
+ * JVM, about every other round, notes its deliveries in a file, and is killed with SIGKILL as there), with eight
+ * producer threads instead of three (so that schedules queue behind a call a fault leaves unanswered), while Redis is
  * killed with SIGKILL and restarted, has every client's connections closed ({@code CLIENT KILL TYPE normal}), or pauses
  * writes for less or more than the client's 3 s timeout or its retry ({@code CLIENT PAUSE ... WRITE}), every 1.5-5 s
  * (see {@link io.github.camelredisdelay.faults.history.RedisOutages}). An operation that failed, or ran near a fault,
@@ -41,7 +42,7 @@ import org.junit.jupiter.api.Test;
  * operation a fault left unsure.
  * <p>
  * Tagged {@code slow}: it runs with {@code -Pfaults}. System properties: those of {@link HistoryTestSupport}, 4 rounds
- * by default (about two minutes).
+ * by default (about two and a half minutes).
  */
 @Tag("slow")
 class OutageHistoryTest extends HistoryTestSupport {
