@@ -42,13 +42,8 @@ final class ReplySpin {
     private static final boolean SEVERAL_PROCESSORS = Runtime.getRuntime().availableProcessors() > 1;
     /** Held by the one caller that waits alone and is timed; it also guards {@link #TRIAL}. */
     private static final AtomicBoolean WAITING_ALONE = new AtomicBoolean();
-    /**
-     * Waits in a row that spin, then park, during a trial. A wait leaves the machine as its way made it (a spinning
-     * caller keeps its processor awake, a parked one lets it idle), and the next wait starts there: waits taking the
-     * two ways in turn one by one were each timed partly in the other way's conditions (design notes 13).
-     */
-    private static final int TRIAL_RUN = 16;
-    private static final WayTrial TRIAL = new WayTrial(TRIAL_RUN);
+    /** Spinning and parking, in runs of waits each ({@link WayTrial#RUN}). */
+    private static final WayTrial TRIAL = new WayTrial();
 
     private ReplySpin() {
     }

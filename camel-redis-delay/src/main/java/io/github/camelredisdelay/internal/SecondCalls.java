@@ -38,8 +38,6 @@ public final class SecondCalls {
     static final int LONG_LINK_QUORUM = 4;
     /** The same on a short link, where a trial chose a second call. */
     static final int SHORT_LINK_QUORUM = 2;
-    /** Requests in a row that take one way during a trial: long enough for the calls to settle into that way. */
-    static final int TRIAL_RUN = 16;
 
     private final long linkBoundNanos;
     /** {@code null}: no second call on a short link. */
@@ -47,7 +45,7 @@ public final class SecondCalls {
 
     private SecondCalls(Duration linkBound, boolean onShortLinkWhenFaster) {
         this.linkBoundNanos = linkBound.toNanos();
-        this.shortLinkTrial = onShortLinkWhenFaster ? new WayTrial(TRIAL_RUN) : null;
+        this.shortLinkTrial = onShortLinkWhenFaster ? new WayTrial() : null;
     }
 
     /**

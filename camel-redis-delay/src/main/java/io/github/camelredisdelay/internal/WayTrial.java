@@ -38,6 +38,13 @@ final class WayTrial {
     static final int CHOSEN_WAITS = 14 * 2 * SAMPLES;
     /** The most waits between two trials. */
     static final int MOST_CHOSEN_WAITS = 16 * CHOSEN_WAITS;
+    /**
+     * Waits in a row that take one way during a trial of the component's: a wait starts where the last one's way left
+     * the machine (a spinning caller keeps its processor awake; calls take a moment to settle into a second call), so
+     * waits taking the two ways in turn one by one were each timed partly in the other way's conditions (design notes
+     * 13).
+     */
+    static final int RUN = 16;
     /** How much shorter the median wait the costlier way must be than the plain way's for it to be chosen. */
     static final int REQUIRED_GAIN_PERCENT = 5;
 
@@ -50,6 +57,11 @@ final class WayTrial {
     /** How many waits took the chosen way after the last trial. */
     private int chosenWaits;
     private int chosenWaitsLeft;
+
+    /** A trial in runs of {@link #RUN} waits. */
+    WayTrial() {
+        this(RUN);
+    }
 
     /** @param run how many waits in a row take one way during a trial before the other way's turn */
     WayTrial(int run) {

@@ -421,7 +421,7 @@ class GroupCommitTest {
                                                                  + "trial's first run, with a second call allowed")
                 .isTrue();
 
-        for (int n = 0; n < SecondCalls.TRIAL_RUN; n++) {
+        for (int n = 0; n < WayTrial.RUN; n++) {
             assertThat(commit.submit(n)).isEqualTo(n * n);
         }
         assertThat(secondCalls.timedWay(MEASURED_SHORT_LINK)).as("one run timed with a second call allowed, the next "

@@ -58,7 +58,7 @@ class SecondCallsTest {
     void aTrialLetsASecondCallLeaveWithTwoQueuedInItsRunsOfThatWay() {
         SecondCalls calls = SecondCalls.onLongLinkOrWhenFaster(LINK_BOUND);
         for (int request = 0; request < 2 * WayTrial.SAMPLES; request++) {
-            boolean secondCallWay = request / SecondCalls.TRIAL_RUN % 2 == 0;
+            boolean secondCallWay = request / WayTrial.RUN % 2 == 0;
             assertThat(calls.timedWay(SHORT_LINK)).as("request %d", request).isEqualTo(secondCallWay);
             assertThat(calls.allowed(SecondCalls.SHORT_LINK_QUORUM, SHORT_LINK)).isEqualTo(secondCallWay);
             assertThat(calls.allowed(SecondCalls.SHORT_LINK_QUORUM - 1, SHORT_LINK)).isFalse();
