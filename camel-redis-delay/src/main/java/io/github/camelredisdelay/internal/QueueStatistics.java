@@ -24,6 +24,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
@@ -316,21 +317,7 @@ public final class QueueStatistics {
      */
     public QueueSnapshot snapshotForMonitoring() {
         Refresh refresh = snapshotOrRefresh();
-        long waitNanos = refresh.startNanos() + MONITORING_WAIT_MS * 1_000_000L - System.nanoTime();
-        if (!refresh.future().isDone() && silence.isSilent()) {
-            throw unanswered(refresh);
-        }
-        try {
-            refresh.future().get(Math.max(0, waitNanos), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            silence.waitedInVain();
-            throw unanswered(refresh);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while reading the counts of queue " + queue.name(), e);
-        } catch (ExecutionException e) {
-            // settled below, as every reader sees it
-        }
+        awaitForMonitoring("counts", refresh.future(), refresh.startNanos());
         return settled(refresh.future());
     }
 
@@ -350,22 +337,36 @@ public final class QueueStatistics {
                     "The " + what + " of queue " + queue.name()
                                             + " are not read: Redis leaves another monitoring read unanswered");
         }
+        long startNanos = System.nanoTime();
         CompletableFuture<T> reply = CompletableFuture.supplyAsync(read, reader);
+        awaitForMonitoring(what, reply, startNanos);
+        return Futures.await(reply);
+    }
+
+    /**
+     * Waits for a monitoring read of the queue's {@code what}, started at {@code startNanos}, at most until
+     * {@link #MONITORING_WAIT_MS} after its start, and not at all while Redis leaves a monitoring read of the
+     * connection unanswered; one that does not end in time marks Redis so. How the read ended is its caller's to
+     * settle.
+     *
+     * @throws IllegalStateException when the read is not done in time
+     */
+    private void awaitForMonitoring(String what, Future<?> read, long startNanos) {
+        long waitNanos = startNanos + MONITORING_WAIT_MS * 1_000_000L - System.nanoTime();
+        if (!read.isDone() && silence.isSilent()) {
+            throw unanswered(what, startNanos);
+        }
         try {
-            reply.get(MONITORING_WAIT_MS, TimeUnit.MILLISECONDS);
+            read.get(Math.max(0, waitNanos), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             silence.waitedInVain();
-            throw new IllegalStateException(
-                    "The " + what + " of queue " + queue.name()
-                                            + " are not read yet: Redis has not answered for " + MONITORING_WAIT_MS
-                                            + " ms");
+            throw unanswered(what, startNanos);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while reading the " + what + " of queue " + queue.name(), e);
         } catch (ExecutionException e) {
-            // thrown below as it is
+            // settled by the caller, as every reader sees it
         }
-        return Futures.await(reply);
     }
 
     /** A fresh enough snapshot as a refresh done, or else the refresh under way (one is started when none is). */
@@ -393,10 +394,10 @@ public final class QueueStatistics {
         }
     }
 
-    private IllegalStateException unanswered(Refresh refresh) {
+    private IllegalStateException unanswered(String what, long startNanos) {
         return new IllegalStateException(
-                "The counts of queue " + queue.name() + " are not read yet: Redis has not answered for "
-                                         + (System.nanoTime() - refresh.startNanos()) / 1_000_000L + " ms");
+                "The " + what + " of queue " + queue.name() + " are not read yet: Redis has not answered for "
+                                         + (System.nanoTime() - startNanos) / 1_000_000L + " ms");
     }
 
     private QueueSnapshot settled(CompletableFuture<QueueSnapshot> refresh) {
