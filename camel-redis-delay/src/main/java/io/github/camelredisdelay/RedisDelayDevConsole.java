@@ -50,6 +50,10 @@ public class RedisDelayDevConsole extends AbstractDevConsole {
      */
     private static final Set<String> HEADING = Set.of(QUEUE, KEY_PREFIX, REDIS);
 
+    /** Runs each listing of a queue on a thread of its own, which a Redis that does not answer may hold a while. */
+    private final Executor reader
+            = task -> getCamelContext().getExecutorServiceManager().newThread("RedisDelayDevConsole", task).start();
+
     public RedisDelayDevConsole() {
         super("camel", "redis-delay", "Redis Delay", "Statistics of every redis-delay queue");
     }
@@ -94,7 +98,7 @@ public class RedisDelayDevConsole extends AbstractDevConsole {
         return queues;
     }
 
-    private static Map<String, Object> describe(QueueStatistics statistics, RedisDelayEndpoint endpoint) {
+    private Map<String, Object> describe(QueueStatistics statistics, RedisDelayEndpoint endpoint) {
         String problem = endpoint.queueProblem();
         if (problem != null) {
             return failure(statistics, endpoint, problem);
@@ -108,8 +112,6 @@ public class RedisDelayDevConsole extends AbstractDevConsole {
             long now = System.currentTimeMillis() + statistics.clockOffsetMs();
             // bounded too: the counts are reused for a moment, so a Redis that stalls meanwhile is found out here,
             // not after the client's time-outs
-            Executor reader = task -> endpoint.getCamelContext().getExecutorServiceManager()
-                    .newThread("RedisDelayDevConsole", task).start();
             List<InspectedMessage> browsed
                     = statistics.readForMonitoring("messages", () -> admin.browseEachState(LISTED), reader);
             queue.put("nextDue", browsed.stream().filter(m -> "scheduled".equals(m.state())).limit(LISTED)
