@@ -51,6 +51,15 @@ public final class ConsumerGroup {
     static final CompositeCodec TEXT_KEYS_BINARY_VALUES
             = new CompositeCodec(StringCodec.INSTANCE, ByteArrayCodec.INSTANCE, ByteArrayCodec.INSTANCE);
 
+    /**
+     * The version a delivery whose entry could not be read carries when its record's head is missing too: it matches a
+     * stored value that is no record either ({@code isVersion} in {@code record.lua}).
+     */
+    private static final String NO_RECORD_VERSION = "*";
+
+    /** What a lease check takes for a delivery whose entry could not be read: current whatever is stored. */
+    private static final String ANY_VERSION = "any";
+
     private final QueueKeys keys;
     private final ScriptCalls scripts;
     private final ConnectedClient client;
@@ -147,8 +156,9 @@ public final class ConsumerGroup {
 
     /**
      * The version of its message id a delivery carries, as the scripts take it: see {@code record.lua}. An entry that
-     * could not be read carries the version its record's head names, and {@code "*"} when even that is missing: then a
-     * stored value of the id that is no record either is its own, and a record is a replacement stored meanwhile.
+     * could not be read carries the version its record's head names, and {@link #NO_RECORD_VERSION} when even that is
+     * missing: then a stored value of the id that is no record either is its own, and a record is a replacement stored
+     * meanwhile.
      */
     private static byte[] version(Delivery delivery) {
         if (delivery.generation() != Delivery.ANY_GENERATION) {
@@ -156,7 +166,7 @@ public final class ConsumerGroup {
         }
         return delivery.envelope().length >= Wire.RECORD_HEAD_BYTES
                 ? StoredRecord.version(delivery.envelope())
-                : bytes("*");
+                : bytes(NO_RECORD_VERSION);
     }
 
     /**
@@ -273,7 +283,8 @@ public final class ConsumerGroup {
     public LeaseCheck checkLease(String consumer, Delivery delivery) {
         List<Object> reply = scripts.callAndWait("Lease check of message " + delivery.messageId(), LuaScript.LEASE_CHECK,
                 Durability.NONE, RScript.ReturnType.LIST, bytes(delivery.entryId()), bytes(delivery.messageId()),
-                bytes(consumer), delivery.generation() == Delivery.ANY_GENERATION ? bytes("*") : version(delivery));
+                bytes(consumer),
+                delivery.generation() == Delivery.ANY_GENERATION ? bytes(ANY_VERSION) : version(delivery));
         return new LeaseCheck(
                 toLong(reply.get(0)) == 1, toLong(reply.get(1)) == 1, toLong(reply.get(2)) == 1,
                 toLong(reply.get(3)) == 1);

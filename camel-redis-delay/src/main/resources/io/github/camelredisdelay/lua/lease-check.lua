@@ -26,8 +26,8 @@
   ARGV[3] stream entry id
   ARGV[4] message id
   ARGV[5] the consumer that was delivered the message
-  ARGV[6] version delivered (record.lua; "*" for a delivery whose entry could not be read: current whatever is
-          stored, so that it is dead-lettered)
+  ARGV[6] version delivered (record.lua), or "any" for a delivery whose entry could not be read: current whatever is
+          stored, so that it is dead-lettered
 
   Returns {holds, current, purged, gone}: 1 or 0 each; purged: a purge under way started after the stored message was
   scheduled (purge-mark.lua), so the delivery is removed rather than dead-lettered; gone: the consumer does not hold
@@ -35,7 +35,7 @@
 ]]
 local held = holds(ARGV[3], ARGV[5]) and 1 or 0
 local record = rcall('HGET', msgKey, ARGV[4])
-local current = (ARGV[6] == '*' or isVersion(record, ARGV[6])) and 1 or 0
+local current = (ARGV[6] == 'any' or isVersion(record, ARGV[6])) and 1 or 0
 local purged = purgedOnFailure(record, redisNow()) and 1 or 0
 local lost = (held == 0 and gone(ARGV[3], ARGV[4])) and 1 or 0
 return {held, current, purged, lost}

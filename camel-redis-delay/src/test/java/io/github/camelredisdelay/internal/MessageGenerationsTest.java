@@ -83,6 +83,18 @@ class MessageGenerationsTest extends RedisDelayTestSupport {
     }
 
     @Test
+    void aDeliveryWhoseEntryCouldNotBeReadIsCurrentWhateverIsStored() {
+        Delivery read = inFlight();
+        queue.schedule("a", envelope("v2"), DueTime.after(60_000), OnDuplicate.replace);
+        Delivery unreadable = Delivery.corrupt(read.entryId(), "a", null, "unreadable");
+
+        ConsumerGroup.LeaseCheck check = queue.group().checkLease("c1", unreadable);
+
+        assertThat(check.holds()).isTrue();
+        assertThat(check.current()).isTrue();
+    }
+
+    @Test
     void keepOfAMessageInFlightStoresNothingAndSaysSo() {
         Delivery old = inFlight();
 
