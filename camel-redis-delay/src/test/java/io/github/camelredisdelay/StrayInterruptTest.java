@@ -24,6 +24,7 @@ import io.github.camelredisdelay.test.CamelSide;
 import io.github.camelredisdelay.test.RedisDelayTestSupport;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -36,7 +37,8 @@ import static org.awaitility.Awaitility.await;
  * consumer clears the flag after each exchange it waits for, but with {@code asyncConsumer} and with
  * {@code consumerType=polling} the next message ran with the flag set, and its first blocking call failed with an
  * {@code InterruptedException} it did not cause (a retry, a delivery counted; dead-lettered with
- * {@code maxDeliveries=1}).
+ * {@code maxDeliveries=1}). Nor may an interrupt from elsewhere end a reader thread that waits for messages: only a
+ * stop ends its reading, and a stop ends it before it interrupts.
  */
 @CamelSide
 class StrayInterruptTest extends RedisDelayTestSupport {
@@ -79,5 +81,31 @@ class StrayInterruptTest extends RedisDelayTestSupport {
                 .until(() -> redis().getMap(key("irq", "msg")).isEmpty());
         assertThat(interrupted).as("messages whose step was interrupted by the flag m0's exchange left").isEmpty();
         assertThat(routed).containsExactlyInAnyOrder("m0", "m1", "m2", "m3");
+    }
+
+    @Test
+    void anInterruptFromElsewhereWhileTheConsumerWaitsForMessagesDoesNotEndItsReading() throws Exception {
+        ProducerTemplate producer = startContext(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-delay:idle-irq").process(e -> routed.add(e.getMessage().getBody(String.class)));
+            }
+        }).createProducerTemplate();
+        Thread reader = await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                .until(() -> waitingReaderOf("idle-irq"), thread -> thread != null);
+
+        reader.interrupt();
+        producer.sendBody("redis-delay:idle-irq", "after the interrupt");
+
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                .until(() -> routed.contains("after the interrupt"));
+    }
+
+    /** The consumer's only reader thread of {@code queue}, once it waits (for messages, Redis idle), else null. */
+    private static Thread waitingReaderOf(String queue) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> thread.getName().contains("RedisDelayConsumer[" + queue + "]"))
+                .filter(thread -> thread.getState() == Thread.State.TIMED_WAITING)
+                .findFirst().orElse(null);
     }
 }
