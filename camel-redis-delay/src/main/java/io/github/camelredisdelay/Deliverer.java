@@ -75,7 +75,7 @@ final class Deliverer {
     private final Acknowledgements acks;
     private final Settlement settlement;
     private final DroppedCopies droppedCopies = new DroppedCopies();
-    /** Whether a route left the consumer's thread interrupted once already ({@link #clearStrayInterrupt}). */
+    /** Whether a stray interrupt of the consumer's thread was reported already ({@link #strayInterruptCleared}). */
     private volatile boolean strayInterruptReported;
     /**
      * Batches whose rest the lease timer hands back once it waited a visibility timeout ({@link #inTurn}), each until
@@ -405,14 +405,15 @@ final class Deliverer {
     }
 
     /**
-     * A route left the consumer's thread interrupted, and the consumer cleared the flag: reported once per deliverer.
+     * A route left the consumer's thread interrupted, or something else interrupted it while the consumer runs, and the
+     * consumer cleared the flag: reported once per deliverer.
      */
     void strayInterruptCleared() {
         if (!strayInterruptReported) {
             strayInterruptReported = true;
-            LOG.warn("A route of queue {} left consumer thread {} interrupted; the consumer cleared the flag and goes on "
-                     + "(reported once)",
-                    queue.name(), Thread.currentThread().getName());
+            LOG.warn("Consumer thread {} of queue {} was interrupted while the consumer runs (a route left the flag set, "
+                     + "or an interrupt came from elsewhere); the consumer cleared the flag and goes on (reported once)",
+                    Thread.currentThread().getName(), queue.name());
         }
     }
 

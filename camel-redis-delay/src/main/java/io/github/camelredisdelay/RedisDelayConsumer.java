@@ -189,11 +189,11 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
                 // no read acknowledges what finished before the suspension (or while this endpoint's shards differs
                 // from its queue's: it would read only part of the queue; logged, and its health check is DOWN)
                 deliverer.acknowledgements().flushOverdue();
-                idle(run, ready, seen, SUSPENDED_WAIT_MS);
+                idle(ready, seen, SUSPENDED_WAIT_MS);
                 continue;
             }
             if (room <= 0) {
-                idle(run, ready, seen, IDLE_WAIT_MS);
+                idle(ready, seen, IDLE_WAIT_MS);
                 continue;
             }
             // a stop must wait for what a read under way brings: its batch is pending before the read ends
@@ -217,7 +217,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
                     break;
                 }
                 fetchFailures.failed(e, getExceptionHandler());
-                idle(run, ready, seen, backoff.next());
+                idle(ready, seen, backoff.next());
                 continue;
             } finally {
                 readsUnderWay.end();
@@ -227,7 +227,7 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
             }
             busy = !batch.isEmpty();
             if (batch.isEmpty()) {
-                idle(run, ready, seen, IDLE_WAIT_MS);
+                idle(ready, seen, IDLE_WAIT_MS);
                 // a notice means the queue is busy even when others took its messages: wait in Redis beside them
                 busy = ready.generation() != seen;
                 continue;
@@ -294,8 +294,8 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
 
     /**
      * Clears an interrupt that a route left on this reader thread (code that catches an {@link InterruptedException}
-     * and sets the flag again, say): a stop ends the run's fetching before it interrupts, so while fetching one comes
-     * from elsewhere, and left set it would fail the next read and end the thread's loop.
+     * and sets the flag again, say), or that came from elsewhere while it waited: a stop ends the run's fetching before
+     * it interrupts, so while fetching one is not a stop's, and left set it would fail the next read.
      */
     private static void clearStrayInterrupt(Run run, Deliverer deliverer) {
         if (Thread.interrupted() && run.fetching) {
@@ -303,13 +303,16 @@ public class RedisDelayConsumer extends DefaultConsumer implements ShutdownAware
         }
     }
 
-    /** Waits for a ready notice newer than {@code seen}, at most {@code millis}; returns at once when stopping. */
-    private void idle(Run run, ReadySignal ready, long seen, long millis) {
+    /**
+     * Waits for a ready notice newer than {@code seen}, at most {@code millis}; returns at once when stopping or
+     * interrupted. The interrupt is kept: a stop's ends the loop, which its stop ended first, and one from elsewhere is
+     * cleared at the top of the loop ({@link #clearStrayInterrupt}).
+     */
+    private static void idle(ReadySignal ready, long seen, long millis) {
         try {
             ready.awaitAfter(seen, millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            run.fetching = false;
         }
     }
 
