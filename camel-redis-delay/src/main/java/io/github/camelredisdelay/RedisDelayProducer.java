@@ -184,14 +184,13 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
     /** Stores the exchange's message; the stage completes when Redis replied and the headers are set. */
     private CompletionStage<Void> scheduleAsync(Exchange exchange) {
         Schedule schedule = new Schedule(exchange);
-        return schedule.shard.scheduleAsync(schedule.id, schedule.envelope, schedule.due, schedule.onDuplicate)
-                .thenAccept(schedule::stored);
+        return schedule.shard.scheduleAsync(schedule.request()).thenAccept(schedule::stored);
     }
 
     /** Stores the exchange's message, waiting for Redis' reply ({@code synchronous=true}). */
     private void schedule(Exchange exchange) {
         Schedule schedule = new Schedule(exchange);
-        schedule.stored(schedule.shard.schedule(schedule.id, schedule.envelope, schedule.due, schedule.onDuplicate));
+        schedule.stored(schedule.shard.schedule(schedule.request()));
     }
 
     /**
@@ -254,6 +253,14 @@ public class RedisDelayProducer extends DefaultAsyncProducer {
             if (generated) {
                 exchange.setProperty(unconfirmedIdsProperty, new Unconfirmed(body, List.of(id), Set.of()));
             }
+        }
+
+        /**
+         * The request, sent to Redis at most once under an id the application gave: a repeat of a call whose reply was
+         * late would find this very message, which the exchange could not tell from another's.
+         */
+        ScheduleRequest request() {
+            return new ScheduleRequest(id, envelope, due, onDuplicate, !generated);
         }
 
         void stored(ScheduleResult result) {

@@ -103,14 +103,22 @@ public final class QueueShard {
     }
 
     /**
-     * Stores a message; see {@code schedule.lua}. Concurrent calls share script calls ({@link GroupCommit}).
+     * Stores a message; see {@code schedule.lua}. Concurrent calls share script calls ({@link GroupCommit}). The call
+     * may be sent again when its reply is late: a message the repeat finds under {@code id} is taken for the caller's.
      *
      * @throws DuplicateMessageException when {@code onDuplicate} is {@code fail} and the id exists
      */
     public ScheduleResult schedule(String id, byte[] envelope, DueTime due, OnDuplicate onDuplicate) {
+        return schedule(new ScheduleRequest(id, envelope, due, onDuplicate));
+    }
+
+    /** {@link #schedule(String, byte[], DueTime, OnDuplicate)} of a request, sent once if it says so. */
+    public ScheduleResult schedule(ScheduleRequest request) {
+        String id = request.id();
+        DueTime due = request.due();
         ScheduleResult result;
         try {
-            result = schedules.submit(new ScheduleRequest(id, envelope, due, onDuplicate));
+            result = schedules.submit(request);
         } catch (RuntimeException e) {
             throw (RuntimeException) ownFailure(e, id);
         } catch (InterruptedException e) {
@@ -128,11 +136,16 @@ public final class QueueShard {
      * constructor, with the outcome or the failure {@link #schedule} would throw.
      */
     public CompletionStage<ScheduleResult> scheduleAsync(String id, byte[] envelope, DueTime due, OnDuplicate onDuplicate) {
-        return schedules.submitAsync(new ScheduleRequest(id, envelope, due, onDuplicate)).handle((result, failure) -> {
+        return scheduleAsync(new ScheduleRequest(id, envelope, due, onDuplicate));
+    }
+
+    /** {@link #scheduleAsync(String, byte[], DueTime, OnDuplicate)} of a request, sent once if it says so. */
+    public CompletionStage<ScheduleResult> scheduleAsync(ScheduleRequest request) {
+        return schedules.submitAsync(request).handle((result, failure) -> {
             if (failure == null) {
-                return result.orThrow(name(), id, due);
+                return result.orThrow(name(), request.id(), request.due());
             }
-            throw new CompletionException(ownFailure(Futures.unwrap(failure), id));
+            throw new CompletionException(ownFailure(Futures.unwrap(failure), request.id()));
         });
     }
 
@@ -195,15 +208,31 @@ public final class QueueShard {
      * @return the outcomes, in request order
      */
     public List<ScheduleResult> scheduleAll(List<ScheduleRequest> requests) {
-        List<Object> reply = scripts.callAndWait(scheduleOf(requests), LuaScript.SCHEDULE, Durability.REQUIRED,
-                RScript.ReturnType.LIST, scheduleArgs(requests));
+        List<Object> reply = sentOnce(requests)
+                ? scripts.callOnceAndWait(scheduleOf(requests), LuaScript.SCHEDULE, Durability.REQUIRED,
+                        RScript.ReturnType.LIST, scheduleArgs(requests))
+                : scripts.callAndWait(scheduleOf(requests), LuaScript.SCHEDULE, Durability.REQUIRED,
+                        RScript.ReturnType.LIST, scheduleArgs(requests));
         return scheduleResults(reply);
     }
 
     private CompletionStage<List<ScheduleResult>> scheduleAllAsync(List<ScheduleRequest> requests) {
-        CompletionStage<List<Object>> reply = scripts.call(scheduleOf(requests), LuaScript.SCHEDULE, Durability.REQUIRED,
-                RScript.ReturnType.LIST, scheduleArgs(requests));
+        CompletionStage<List<Object>> reply = sentOnce(requests)
+                ? scripts.callOnce(scheduleOf(requests), LuaScript.SCHEDULE, Durability.REQUIRED, RScript.ReturnType.LIST,
+                        scheduleArgs(requests))
+                : scripts.call(scheduleOf(requests), LuaScript.SCHEDULE, Durability.REQUIRED, RScript.ReturnType.LIST,
+                        scheduleArgs(requests));
         return reply.thenApply(QueueShard::scheduleResults);
+    }
+
+    /** A call is sent once when one of its requests must be ({@link ScheduleRequest#sentOnce}). */
+    private static boolean sentOnce(List<ScheduleRequest> requests) {
+        for (ScheduleRequest request : requests) {
+            if (request.sentOnce()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** {@code schedule.lua}'s five arguments of each request, in request order. */
@@ -244,8 +273,9 @@ public final class QueueShard {
      * @return {@code true} when it was scheduled and is now gone; {@code false} when unknown, ready or in flight
      */
     public boolean cancel(String id) {
-        Long removed = callPlainly("Cancel of message " + LogText.of(id), LuaScript.CANCEL, RScript.ReturnType.LONG,
-                bytes(id));
+        // sent once: a repeat would find nothing left to remove and answer false (ScriptCalls.callOnce)
+        Long removed = scripts.callOnceAndWait("Cancel of message " + LogText.of(id), LuaScript.CANCEL, Durability.REQUIRED,
+                RScript.ReturnType.LONG, bytes(id));
         return removed == 1;
     }
 

@@ -24,6 +24,14 @@ import io.github.camelredisdelay.OnDuplicate;
  * @param envelope    the encoded message ({@link EnvelopeCodec})
  * @param due         when it becomes due
  * @param onDuplicate what to do when the id exists
+ * @param sentOnce    whether its script call must reach Redis at most once ({@link ScriptCalls#callOnce}): a repeat
+ *                    would find the message the first run stored and answer that the id is taken, where the caller
+ *                    cannot tell that message for its own (an id the application gave, unlike a generated one)
  */
-public record ScheduleRequest(String id, byte[] envelope, DueTime due, OnDuplicate onDuplicate) {
+public record ScheduleRequest(String id, byte[] envelope, DueTime due, OnDuplicate onDuplicate, boolean sentOnce) {
+
+    /** A request whose call Redisson may send again: the caller takes a message found under its id for its own. */
+    public ScheduleRequest(String id, byte[] envelope, DueTime due, OnDuplicate onDuplicate) {
+        this(id, envelope, due, onDuplicate, false);
+    }
 }

@@ -22,13 +22,16 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
 import io.github.camelredisdelay.NotReplicatedException;
+import org.redisson.Redisson;
 import org.redisson.api.BatchOptions;
 import org.redisson.api.BatchResult;
 import org.redisson.api.RBatch;
 import org.redisson.api.RFuture;
 import org.redisson.api.RScript;
+import org.redisson.api.RedissonClient;
 import org.redisson.client.RedisException;
 import org.redisson.client.RedisNoScriptException;
+import org.redisson.client.RedisResponseTimeoutException;
 import org.redisson.client.codec.ByteArrayCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -102,12 +105,35 @@ public final class ScriptCalls {
     public <R> CompletionStage<R> call(
             String operation, LuaScript lua, Durability durability, RScript.ReturnType type,
             Object... args) {
+        return send(operation, lua, durability, type, false, args);
+    }
+
+    /**
+     * {@link #call}, sent to Redis at most once, for a call whose second run would answer otherwise than its first (a
+     * schedule under an id the application gave would find its own message and call it a duplicate; a cancel would find
+     * nothing left to remove). Redisson sends a call again when its reply is later than the client's response timeout
+     * or its connection closed after it was written, and Redis runs every copy it got: this one is not sent again once
+     * it may have run, and a late reply fails it saying so ({@link #saidLate}). A call Redis refused ({@code LOADING},
+     * {@code BUSY}, {@code READONLY}...) or that was never written is retried as any other. Sent in a pipeline (waiting
+     * for replicas) it is not retried at all, and through a client that is not Redisson's own implementation it is sent
+     * as {@link #call} is.
+     */
+    public <R> CompletionStage<R> callOnce(
+            String operation, LuaScript lua, Durability durability, RScript.ReturnType type, Object... args) {
+        return this.<R>send(operation, lua, durability, type, true, args)
+                .exceptionallyCompose(failure -> CompletableFuture.failedFuture(saidLate(failure, operation)));
+    }
+
+    private <R> CompletionStage<R> send(
+            String operation, LuaScript lua, Durability durability, RScript.ReturnType type, boolean once,
+            Object... args) {
         Object[] argv = argv(args);
         CompletionStage<R> reply;
         try {
             reply = waits(durability)
-                    ? pipelined(operation, lua, durability, batch -> batch.getScript(ByteArrayCodec.INSTANCE)
+                    ? pipelined(operation, lua, durability, once, batch -> batch.getScript(ByteArrayCodec.INSTANCE)
                             .evalAsync(routingKey, lua.mode(), lua.text(), type, scriptKeys, argv))
+                    : once ? evalOnce(lua, type, argv)
                     : script().evalAsync(routingKey, lua.mode(), lua.text(), type, scriptKeys, argv);
         } catch (RuntimeException e) {
             // Redisson throws instead of failing the future when it cannot connect
@@ -117,12 +143,44 @@ public final class ScriptCalls {
     }
 
     /**
+     * A call of {@code lua} that Redisson does not send again once it may have run: the way its own locks send their
+     * scripts, through its command executor (not part of {@code RedissonClient}'s interface), so only for a client that
+     * is Redisson's own implementation, and for a script that writes.
+     */
+    private <R> CompletionStage<R> evalOnce(LuaScript lua, RScript.ReturnType type, Object[] argv) {
+        RedissonClient redisson = client.get();
+        if (!(redisson instanceof Redisson own) || lua.mode() != RScript.Mode.READ_WRITE) {
+            return script().evalAsync(routingKey, lua.mode(), lua.text(), type, scriptKeys, argv);
+        }
+        return own.getCommandExecutor().evalWriteNoRetryAsync(
+                routingKey, ByteArrayCodec.INSTANCE, type.getCommand(), lua.text(), scriptKeys, argv);
+    }
+
+    /**
+     * {@code failure} of a call sent once ({@link #callOnce}), or, when its reply came later than the client's response
+     * timeout, a failure of the same type saying that Redis may still run it.
+     */
+    private Throwable saidLate(Throwable failure, String operation) {
+        Throwable late = RootCause.first(failure, RedisResponseTimeoutException.class::isInstance);
+        if (late == null) {
+            return Futures.unwrap(failure);
+        }
+        return OwnFailure.of(late, operation + " on queue " + queue + " got no reply within the client's response "
+                                   + "timeout, and Redis may still run it (peek the message id to know): it is not sent "
+                                   + "again, since a second run would answer otherwise");
+    }
+
+    /**
      * {@link #call}, an error Redis replies to it or a connection the client got none of in time said plainly
      * ({@link #plainly}).
      */
     public <R> CompletionStage<R> callPlainly(
             String operation, LuaScript lua, Durability durability, RScript.ReturnType type, Object... args) {
-        return this.<R>call(operation, lua, durability, type, args).exceptionallyCompose(failure -> {
+        return plainly(call(operation, lua, durability, type, args), operation, lua);
+    }
+
+    private <R> CompletionStage<R> plainly(CompletionStage<R> reply, String operation, LuaScript lua) {
+        return reply.exceptionallyCompose(failure -> {
             Throwable unwrapped = Futures.unwrap(failure);
             Throwable plain = plainly(unwrapped, operation, lua);
             return CompletableFuture.failedFuture(plain != null ? plain : unwrapped);
@@ -132,6 +190,12 @@ public final class ScriptCalls {
     /** {@link #callPlainly}, waiting for the reply. */
     public <R> R callAndWait(String operation, LuaScript lua, Durability durability, RScript.ReturnType type, Object... args) {
         return Futures.await(callPlainly(operation, lua, durability, type, args));
+    }
+
+    /** {@link #callOnce}, said plainly as {@link #callPlainly} says a call, waiting for the reply. */
+    public <R> R callOnceAndWait(
+            String operation, LuaScript lua, Durability durability, RScript.ReturnType type, Object... args) {
+        return Futures.await(plainly(callOnce(operation, lua, durability, type, args), operation, lua));
     }
 
     /**
@@ -232,19 +296,21 @@ public final class ScriptCalls {
      * did anything but a wait for replicas: {@code lua} is loaded on the shard's node and the pipeline sent once more.
      */
     private <R> CompletionStage<R> pipelined(
-            String operation, LuaScript lua, Durability durability, Function<RBatch, RFuture<R>> commands) {
-        return pipelinedOnce(operation, durability, commands).exceptionallyCompose(failure -> {
+            String operation, LuaScript lua, Durability durability, boolean once,
+            Function<RBatch, RFuture<R>> commands) {
+        return sendPipeline(operation, durability, once, commands).exceptionallyCompose(failure -> {
             if (!(Futures.unwrap(failure) instanceof RedisNoScriptException)) {
                 return CompletableFuture.failedFuture(failure);
             }
             return script().scriptLoadAsync(routingKey, lua.text())
-                    .thenCompose(loaded -> pipelinedOnce(operation, durability, commands));
+                    .thenCompose(loaded -> sendPipeline(operation, durability, once, commands));
         });
     }
 
-    private <R> CompletionStage<R> pipelinedOnce(
-            String operation, Durability durability, Function<RBatch, RFuture<R>> commands) {
-        RBatch batch = newBatch(durability);
+    /** @param once whether the pipeline is sent at most once: not retried at all ({@link #callOnce}) */
+    private <R> CompletionStage<R> sendPipeline(
+            String operation, Durability durability, boolean once, Function<RBatch, RFuture<R>> commands) {
+        RBatch batch = once ? client.get().createBatch(batchOptions(durability).retryAttempts(0)) : newBatch(durability);
         RFuture<R> result = commands.apply(batch);
         return batch.executeAsync().handle((done, failure) -> {
             if (failure != null) {
@@ -261,7 +327,11 @@ public final class ScriptCalls {
 
     /** A pipeline, followed by a wait for replicas as {@link WriteSync} and {@code durability} say. */
     private RBatch newBatch(Durability durability) {
-        return client.get().createBatch(waits(durability) ? sync.batchOptions() : BatchOptions.defaults());
+        return client.get().createBatch(batchOptions(durability));
+    }
+
+    private BatchOptions batchOptions(Durability durability) {
+        return waits(durability) ? sync.batchOptions() : BatchOptions.defaults();
     }
 
     /**
