@@ -35,8 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * its seed, and fails naming every round whose history breaks the contract, with how to repeat it. System properties:
  * {@value #SEED} (the first round's seed, default {@code System.nanoTime()}; round {@code i} uses seed + i; a seed
  * fixes the options, operations and faults, not the timing), {@value #ROUNDS} (default the test's), {@value #RUN_MS}
- * (how long each round sends operations, default 15000), {@value #DRAIN_MS} (longest wait for the queues to drain,
- * default 60000).
+ * (how long each round sends operations, default 15000), {@value #DRAIN_MS} (how long the queues are waited for to
+ * drain, default 60000; again while they shrink, up to four times in all).
  */
 abstract class HistoryTestSupport extends FaultTestSupport {
 

@@ -38,6 +38,8 @@ public final class QueueDrain {
 
     /** How long both queues must stay empty: longer than any retry delay, so nothing is about to come back. */
     private static final Duration QUIET = Duration.ofMillis(1500);
+    /** The most waits for the drain, each as long as the round's drain timeout. */
+    private static final int MOST_WAITS = 4;
     /** A redrive's claim on a dead letter, or its turn: {@code <redrive's token> <expiry, epoch ms>}. */
     private static final Pattern REDRIVE_CLAIM = Pattern.compile("\\S+ \\d+");
 
@@ -49,18 +51,41 @@ public final class QueueDrain {
         this.queue = queue;
     }
 
-    /** Waits for the drain, at most {@code atMost}; the violations if it does not come. */
+    /**
+     * Waits for the drain, {@code atMost} at a time, and again while the queues hold fewer messages than at the start
+     * of the last wait (a round of slow routes on few consumer threads drains slowly, not never), at most
+     * {@value #MOST_WAITS} waits; the violations if it does not come.
+     */
     public List<String> awaitDrained(Duration atMost) {
-        try {
-            await("queues " + queue.name() + " and " + queue.deadLetterQueue() + " drained").atMost(atMost.plus(QUIET))
-                    .during(QUIET).pollInterval(Duration.ofMillis(250))
-                    .until(() -> empty(queue.name()) && empty(queue.deadLetterQueue()));
-            return List.of();
-        } catch (ConditionTimeoutException e) {
-            return List.of("not drained within " + atMost + ": " + stats(queue.name()) + ", dead letters "
-                           + stats(queue.deadLetterQueue()) + " (the consumers may just be too slow for the load; the"
-                           + " other violations of this round may follow from it)");
+        long left = left();
+        for (int wait = 1;; wait++) {
+            try {
+                await("queues " + queue.name() + " and " + queue.deadLetterQueue() + " drained")
+                        .atMost(atMost.plus(QUIET)).during(QUIET).pollInterval(Duration.ofMillis(250))
+                        .until(() -> empty(queue.name()) && empty(queue.deadLetterQueue()));
+                return List.of();
+            } catch (ConditionTimeoutException e) {
+                long stillLeft = left();
+                if (wait == MOST_WAITS || stillLeft >= left) {
+                    return List.of("not drained within " + atMost.multipliedBy(wait) + " (" + left + " messages left "
+                                   + "before the last " + atMost + "): " + stats(queue.name()) + ", dead letters "
+                                   + stats(queue.deadLetterQueue()) + " (the consumers may just be too slow for the "
+                                   + "load; the other violations of this round may follow from it)");
+                }
+                left = stillLeft;
+            }
         }
+    }
+
+    /** The messages both queues hold: scheduled, ready or in flight. */
+    private long left() {
+        return left(queue.name()) + left(queue.deadLetterQueue());
+    }
+
+    private long left(String name) {
+        Map<?, ?> stats = stats(name);
+        return ((Number) stats.get("scheduled")).longValue() + ((Number) stats.get("ready")).longValue()
+               + ((Number) stats.get("inFlight")).longValue();
     }
 
     /**
@@ -94,9 +119,7 @@ public final class QueueDrain {
     }
 
     private boolean empty(String name) {
-        Map<?, ?> stats = stats(name);
-        return ((Number) stats.get("scheduled")).longValue() == 0 && ((Number) stats.get("ready")).longValue() == 0
-                && ((Number) stats.get("inFlight")).longValue() == 0;
+        return left(name) == 0;
     }
 
     private Map<?, ?> stats(String name) {
