@@ -47,9 +47,15 @@ final class RedrivenLives {
     List<MessageVersion> of(String id, Operation created, List<Delivery> deliveries, List<DeadLetter> deadLetters) {
         Map<Operation, List<Delivery>> byLife = new LinkedHashMap<>();
         byLife.put(created, new ArrayList<>());
+        Operation movedBy = created;
         for (int i = 0; i < deliveries.size(); i++) {
-            byLife.computeIfAbsent(movedBackBy(created, deliveries.subList(0, i), deliveries.get(i)),
-                    op -> new ArrayList<>()).add(deliveries.get(i));
+            Delivery d = deliveries.get(i);
+            // a redriven dead letter is delivered again from count 1: a later count goes on with the life before it
+            // (a schedule that failed unanswered, which Redis ran after the fault, has a ScheduledAt after its end)
+            if (d.count() == 1) {
+                movedBy = movedBackBy(created, deliveries.subList(0, i), d);
+            }
+            byLife.computeIfAbsent(movedBy, op -> new ArrayList<>()).add(d);
         }
         List<MessageVersion> lives = new ArrayList<>();
         for (Map.Entry<Operation, List<Delivery>> life : byLife.entrySet()) {

@@ -39,9 +39,11 @@ import static io.github.camelredisdelay.faults.history.MessageVersion.CLOCK_SLAC
  * <p>
  * Near a fault of Redis itself ({@link FaultWindows}) an operation may fail, and one that failed, took longer than a
  * reply can or met a fault is unsure: Redis may have carried it out or not, or twice (the client repeats a call that
- * got no answer). Its id stays unsure until a sure {@code keep} or {@code fail} stores a new version. The rules that
- * need a sure reply then let it pass; what holds whatever happened still holds: a failure only near a fault, a schedule
- * that failed as not stored never delivered, a cancel that surely answered true ends its version.
+ * got no answer). Not a schedule under the application's id nor a cancel that got a reply: the component sends those
+ * once, so the reply is their one run's, and only their failure leaves them unsure. Its id stays unsure until a sure
+ * {@code keep} or {@code fail} stores a new version. The rules that need a sure reply then let it pass; what holds
+ * whatever happened still holds: a failure only near a fault, a schedule that failed as not stored never delivered, a
+ * cancel that surely answered true ends its version.
  * <p>
  * A dead letter a redrive moves back is the id's again: its life ({@link RedrivenLives}) becomes the id's current
  * version from the redrive's start on, for the operations that follow (a {@code keep} finds it, a {@code replace}
@@ -96,7 +98,7 @@ final class ReplyRules {
         Map<String, MessageVersion> current = new HashMap<>();
         Set<String> unsureIds = new HashSet<>();
         for (Operation op : log) {
-            boolean unsure = faults.unsure(op);
+            boolean unsure = sentOnce(op) ? op.error != null : faults.unsure(op);
             if (op.id == null) {
                 if (unsure && op.kind.schedules()) {
                     failedOnlyNearAFault(op);
@@ -276,6 +278,15 @@ final class ReplyRules {
                 && !previous.touchedBy(killed);
         findings.violationIfSure(sure, "a redrive moved a dead letter back while the queue held its id " + life
                                        + " held by " + previous);
+    }
+
+    /**
+     * Whether the component sends the operation's call to Redis at most once, never again after it may have run: a
+     * schedule under the application's id and a cancel (not a route's re-delay, which the rules judge by its delivery).
+     */
+    private static boolean sentOnce(Operation op) {
+        return op.kind == Kind.SCHEDULE_KEEP || op.kind == Kind.SCHEDULE_REPLACE || op.kind == Kind.SCHEDULE_FAIL
+                || op.kind == Kind.CANCEL;
     }
 
     /** An unsure schedule whose reply says it stored nothing may still have: a repeat found its own copy. */
