@@ -208,31 +208,24 @@ public final class QueueShard {
      * @return the outcomes, in request order
      */
     public List<ScheduleResult> scheduleAll(List<ScheduleRequest> requests) {
-        List<Object> reply = sentOnce(requests)
-                ? scripts.callOnceAndWait(scheduleOf(requests), LuaScript.SCHEDULE, Durability.REQUIRED,
-                        RScript.ReturnType.LIST, scheduleArgs(requests))
-                : scripts.callAndWait(scheduleOf(requests), LuaScript.SCHEDULE, Durability.REQUIRED,
-                        RScript.ReturnType.LIST, scheduleArgs(requests));
-        return scheduleResults(reply);
+        return scheduleResults(Futures.await(scripts.saidPlainly(scheduleCall(requests), scheduleOf(requests),
+                LuaScript.SCHEDULE)));
     }
 
     private CompletionStage<List<ScheduleResult>> scheduleAllAsync(List<ScheduleRequest> requests) {
-        CompletionStage<List<Object>> reply = sentOnce(requests)
-                ? scripts.callOnce(scheduleOf(requests), LuaScript.SCHEDULE, Durability.REQUIRED, RScript.ReturnType.LIST,
-                        scheduleArgs(requests))
-                : scripts.call(scheduleOf(requests), LuaScript.SCHEDULE, Durability.REQUIRED, RScript.ReturnType.LIST,
-                        scheduleArgs(requests));
-        return reply.thenApply(QueueShard::scheduleResults);
+        return scheduleCall(requests).thenApply(QueueShard::scheduleResults);
     }
 
-    /** A call is sent once when one of its requests must be ({@link ScheduleRequest#sentOnce}). */
-    private static boolean sentOnce(List<ScheduleRequest> requests) {
+    /** The call of {@code schedule.lua} for {@code requests}: sent once when one of them must be. */
+    private CompletionStage<List<Object>> scheduleCall(List<ScheduleRequest> requests) {
+        String operation = scheduleOf(requests);
+        Object[] args = scheduleArgs(requests);
         for (ScheduleRequest request : requests) {
             if (request.sentOnce()) {
-                return true;
+                return scripts.callOnce(operation, LuaScript.SCHEDULE, Durability.REQUIRED, RScript.ReturnType.LIST, args);
             }
         }
-        return false;
+        return scripts.call(operation, LuaScript.SCHEDULE, Durability.REQUIRED, RScript.ReturnType.LIST, args);
     }
 
     /** {@code schedule.lua}'s five arguments of each request, in request order. */

@@ -176,10 +176,11 @@ public final class ScriptCalls {
      */
     public <R> CompletionStage<R> callPlainly(
             String operation, LuaScript lua, Durability durability, RScript.ReturnType type, Object... args) {
-        return plainly(call(operation, lua, durability, type, args), operation, lua);
+        return saidPlainly(call(operation, lua, durability, type, args), operation, lua);
     }
 
-    private <R> CompletionStage<R> plainly(CompletionStage<R> reply, String operation, LuaScript lua) {
+    /** {@code reply} of a call of {@code lua}, failing as {@link #plainly} says its failure. */
+    public <R> CompletionStage<R> saidPlainly(CompletionStage<R> reply, String operation, LuaScript lua) {
         return reply.exceptionallyCompose(failure -> {
             Throwable unwrapped = Futures.unwrap(failure);
             Throwable plain = plainly(unwrapped, operation, lua);
@@ -195,7 +196,7 @@ public final class ScriptCalls {
     /** {@link #callOnce}, said plainly as {@link #callPlainly} says a call, waiting for the reply. */
     public <R> R callOnceAndWait(
             String operation, LuaScript lua, Durability durability, RScript.ReturnType type, Object... args) {
-        return Futures.await(plainly(callOnce(operation, lua, durability, type, args), operation, lua));
+        return Futures.await(saidPlainly(callOnce(operation, lua, durability, type, args), operation, lua));
     }
 
     /**
