@@ -449,7 +449,9 @@ final class ReplyRules {
     private void reschedule(Operation op, MessageVersion version, boolean sure) {
         if (version != null) {
             version.earliestDue = Math.min(version.earliestDue, op.start + op.delay);
-            version.fuzzyDue |= faults.unsure(op);
+            // an unsure reschedule, or one of an id an unsure operation may have stored another version under (a
+            // schedule that failed unanswered, which Redis ran after the fault), may have moved another version
+            version.fuzzyDue |= !sure;
         }
         if (op.error != null) {
             failedOnlyNearAFault(op);
