@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import static io.github.camelredisdelay.faults.history.MessageVersion.CLOCK_SLACK_MS;
 
@@ -50,9 +51,10 @@ final class RedrivenLives {
         Operation movedBy = created;
         for (int i = 0; i < deliveries.size(); i++) {
             Delivery d = deliveries.get(i);
-            // a redriven dead letter is delivered again from count 1: a later count goes on with the life before it
-            // (a schedule that failed unanswered, which Redis ran after the fault, has a ScheduledAt after its end)
-            if (d.count() == 1) {
+            // a redrive gives the dead letter it moves back a ScheduledAt of its own: a delivery with the ScheduledAt
+            // of the one before goes on with its life (a schedule that failed unanswered, which Redis ran after the
+            // fault, has a ScheduledAt after its end, on every delivery of its version)
+            if (i == 0 || !Objects.equals(d.scheduledAt(), deliveries.get(i - 1).scheduledAt())) {
                 movedBy = movedBackBy(created, deliveries.subList(0, i), d);
             }
             byLife.computeIfAbsent(movedBy, op -> new ArrayList<>()).add(d);
