@@ -228,7 +228,7 @@ public final class ScriptCalls {
             String operation, LuaScript lua, Durability durability, RScript.ReturnType type,
             Object[] args, Function<RBatch, RFuture<R>> then) {
         Object[] argv = argv(args);
-        RBatch batch = newBatch(durability);
+        RBatch batch = newBatch(durability, false);
         CompletableFuture<Object> script = batch.getScript(ByteArrayCodec.INSTANCE)
                 .evalAsync(routingKey, lua.mode(), lua.text(), type, scriptKeys, argv).toCompletableFuture();
         CompletableFuture<R> command = then.apply(batch).toCompletableFuture();
@@ -255,7 +255,7 @@ public final class ScriptCalls {
      * would when Redis cannot do that wait (syncAof on a server without WAITAOF or without an append-only file).
      */
     public CompletionStage<Void> checkWait() {
-        RBatch batch = newBatch(Durability.REQUIRED);
+        RBatch batch = newBatch(Durability.REQUIRED, false);
         batch.getKeys().countExistsAsync(routingKey);
         // unlike pipelined: too few replicas says nothing about whether Redis can wait, only a refused wait fails
         return client.watch(batch.executeAsync()).handle((done, failure) -> {
@@ -311,7 +311,7 @@ public final class ScriptCalls {
     /** @param once whether the pipeline is sent at most once: not retried at all ({@link #callOnce}) */
     private <R> CompletionStage<R> sendPipeline(
             String operation, Durability durability, boolean once, Function<RBatch, RFuture<R>> commands) {
-        RBatch batch = once ? client.get().createBatch(batchOptions(durability).retryAttempts(0)) : newBatch(durability);
+        RBatch batch = newBatch(durability, once);
         RFuture<R> result = commands.apply(batch);
         return batch.executeAsync().handle((done, failure) -> {
             if (failure != null) {
@@ -326,13 +326,13 @@ public final class ScriptCalls {
         return client.get().getScript(ByteArrayCodec.INSTANCE);
     }
 
-    /** A pipeline, followed by a wait for replicas as {@link WriteSync} and {@code durability} say. */
-    private RBatch newBatch(Durability durability) {
-        return client.get().createBatch(batchOptions(durability));
-    }
-
-    private BatchOptions batchOptions(Durability durability) {
-        return waits(durability) ? sync.batchOptions() : BatchOptions.defaults();
+    /**
+     * A pipeline, followed by a wait for replicas as {@link WriteSync} and {@code durability} say; not retried at all
+     * when sent {@code once} ({@link #callOnce}).
+     */
+    private RBatch newBatch(Durability durability, boolean once) {
+        BatchOptions options = waits(durability) ? sync.batchOptions() : BatchOptions.defaults();
+        return client.get().createBatch(once ? options.retryAttempts(0) : options);
     }
 
     /**
